@@ -1,0 +1,44 @@
+"""tilecam command line: one verb per stage, each runnable alone on a file.
+
+Each verb lives in its own module under api/commands/ and exposes
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit code). Modules are
+imported only when their verb runs, so ``tilecam verify`` never loads cv2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# verb -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "verify": ("api.commands.verify", "replay a GCG record and print a recount report"),
+    "locate": ("api.commands.locate", "find the board's grid corners in an image"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tilecam", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for verb, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(verb, help=help_text, description=help_text)
+        p.set_defaults(_module=module_name)
+        try:
+            importlib.import_module(module_name).add_arguments(p)
+        except ModuleNotFoundError as exc:  # a verb whose module is not built yet
+            if exc.name != module_name:
+                raise
+            p.set_defaults(_missing=True)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "_missing", False):
+        print(f"tilecam {args.command}: not available in this build", file=sys.stderr)
+        return 2
+    return int(importlib.import_module(args._module).run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
