@@ -1,0 +1,99 @@
+"""tilecam verify: replay a GCG record through the rules engine and print a recount report.
+
+Exit 0 when every score and running total agrees, 1 when something does not,
+2 when the file cannot be read (the message names the line and why).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+RULE_CHOICES = ["auto", "naspa", "naspa-csw", "nsa", "wespa", "box"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("gcg", metavar="GAME.gcg", help="the game record")
+    p.add_argument("--rules", default="auto", choices=RULE_CHOICES,
+                   help="rule profile (auto: NASPA, with the CSW 5-point challenge when the record "
+                        "has challenge bonuses or a CSW #lexicon)")
+    p.add_argument("--lang", default="en", help="tile set: en, de, fr, es, pl")
+    p.add_argument("--lexicon", metavar="FILE", help="word list to flag phonies (one word per line)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def choose_rules(requested: str, gcg) -> str:
+    if requested != "auto":
+        return requested
+    csw = gcg.meta.get("lexicon", "").upper().startswith("CSW")
+    bonus = any(t.kind == "challenge" and t.score > 0 for t in gcg.turns)
+    return "naspa-csw" if csw or bonus else "naspa"
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoring.gcg import GcgError, read_gcg, record_from_gcg
+    from scoring.lexicon import Lexicon, LexiconError
+    from scoring.recount import recount, report_json
+    from scoring.rules import get_profile
+    from scoring.tiles import DISTRIBUTIONS
+
+    path = Path(args.gcg)
+    if args.lang not in DISTRIBUTIONS:
+        print(f"tilecam verify: unknown --lang {args.lang!r}; choose one of {', '.join(DISTRIBUTIONS)}",
+              file=sys.stderr)
+        return 2
+    dist = DISTRIBUTIONS[args.lang]
+    try:
+        gcg = read_gcg(path.read_bytes())
+        rules = choose_rules(args.rules, gcg)
+        record, findings, line_nos = record_from_gcg(gcg, get_profile(rules), dist, rules=rules)
+    except OSError as exc:
+        print(f"tilecam verify: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except GcgError as exc:
+        print(f"tilecam verify: {path}: {exc}", file=sys.stderr)
+        return 2
+    lexicon = None
+    if args.lexicon:
+        try:
+            lexicon = Lexicon.from_file(args.lexicon)
+        except LexiconError as exc:
+            print(f"tilecam verify: {exc}", file=sys.stderr)
+            return 2
+
+    report = report_json(record, findings, line_nos)
+    if lexicon is not None:
+        for move, ev in zip(report["moves"], record.events):
+            if ev.kind == "play":
+                move["phonies"] = lexicon.phonies(ev.words)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+        return 1 if findings else 0
+
+    names = [p.name or p.nick for p in record.players]
+    print(f"Recount of {path.name}: {' vs '.join(names)}  (rules {rules}, tiles {args.lang})")
+    width = max(len(n) for n in names)
+    print(f"{'#':>3} {'line':>5}  {'player':<{width}}  {'play':<34} {'claimed':>7} {'engine':>6} "
+          f"{'agreed':>6}  totals")
+    for move in report["moves"]:
+        flag = "  <-- " if move["claimed"] is not None and move["engine"] is not None \
+            and move["claimed"] != move["engine"] else ""
+        phony = f"  phony: {', '.join(move['phonies'])}" if move.get("phonies") else ""
+        claimed = "" if move["claimed"] is None else move["claimed"]
+        engine = "" if move["engine"] is None else move["engine"]
+        totals = " : ".join(str(t) for t in move["totals"])
+        print(f"{move['index'] + 1:>3} {move['line_no'] or '':>5}  {names[move['player']]:<{width}}  "
+              f"{move['text'][:34]:<34} {claimed:>7} {engine:>6} {move['agreed']:>6}  {totals}{flag}{phony}")
+    if findings:
+        f = findings[0]
+        print(f"\nFirst discrepancy: line {f.line_no} ({names[f.player]}): {f.what} recorded "
+              f"{f.recorded}, engine {f.engine}")
+        if len(findings) > 1:
+            print(f"{len(findings)} discrepancies in all:")
+            for f in findings:
+                print(f"  line {f.line_no}: {f.what} recorded {f.recorded}, engine {f.engine}")
+    else:
+        print("\nEvery score and running total agrees with the engine.")
+    print("Final: " + ", ".join(f"{n} {s}" for n, s in zip(names, report["final"])))
+    return 1 if findings else 0

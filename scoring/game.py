@@ -1,0 +1,239 @@
+"""Replaying the event log into a game state, and building events with engine scores.
+
+`Game` is the only writer: its builders (play, withdraw, pass_turn, ...) compute the
+engine's score, decide what stands, and append. `append` is the single state
+transition, so replaying a stored log and building it live cannot drift apart.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .board import Board, Layout, LAYOUTS
+from .events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
+                     PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
+from .placement import Placement, PlacementError, score_placement
+from .rules import RuleProfile
+from .tiles import BLANK, Distribution
+from .tally import unseen
+
+
+class GameError(ValueError):
+    """An event that cannot follow the events before it."""
+
+
+@dataclass
+class GameState:
+    board: Board
+    scores: list[int]
+    rack_sizes: list[int]
+    bag: int
+    on_turn: int = 0
+    scoreless_turns: int = 0
+    consecutive_passes: int = 0
+    ended: bool = False
+    end_reason: str | None = None   # "out", "zeros", "passes"
+    out_player: int | None = None
+    # What a PhonyWithdrawn undoes: index of the last play, its tiles' draw, and the counters before it.
+    _last_play: int | None = None
+    _last_draw: int = 0
+    _scoreless_before: int = 0
+    _passes_before: int = 0
+    events: int = 0
+
+    def unseen_for(self, dist: Distribution, rack: str = ""):
+        return unseen(self.board, dist, rack)
+
+
+@dataclass
+class Game:
+    profile: RuleProfile
+    dist: Distribution
+    layout: Layout = field(default_factory=lambda: LAYOUTS["standard"])
+    players: int = 2
+    events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        given, self.events = list(self.events), []
+        rs = self.dist.rack_size
+        self.state = GameState(Board(self.layout), [0] * self.players, [rs] * self.players,
+                               self.dist.total - rs * self.players)
+        for e in given:
+            self.append(e)
+
+    # ---- the state transition -------------------------------------------------
+    def append(self, event: Event) -> Event:
+        s = self.state
+        p = event.player
+        if not 0 <= p < self.players:
+            raise GameError(f"no player {p}")
+        adjustment = isinstance(event, (EndRackPoints, EndRackPenalty, TimePenalty))
+        undo = isinstance(event, (PhonyWithdrawn, ChallengeBonus))
+        if s.ended and not (adjustment or (undo and s.end_reason == "out")):
+            raise GameError(f"the game has already ended ({s.end_reason}); no more turns")
+        if event.cumulative != s.scores[p] + points(event):
+            raise GameError(f"cumulative {event.cumulative} is not {s.scores[p]} + {points(event)}")
+
+        match event:
+            case Play(placement=pl):
+                for t in pl.tiles:
+                    s.board.put(t.square, t.tile)
+                n = len(pl.tiles)
+                draw = min(n, s.bag)
+                s.rack_sizes[p] += draw - n
+                s.bag -= draw
+                s._last_play, s._last_draw = s.events, draw
+                s._scoreless_before, s._passes_before = s.scoreless_turns, s.consecutive_passes
+                s.scoreless_turns = s.scoreless_turns + 1 if event.agreed == 0 else 0
+                s.consecutive_passes = 0
+                if s.bag == 0 and s.rack_sizes[p] == 0:
+                    s.ended, s.end_reason, s.out_player = True, "out", p
+            case PhonyWithdrawn():
+                play = self._last_play_of(p)
+                for t in play.placement.tiles:
+                    s.board.remove(t.square)
+                n = len(play.placement.tiles)
+                s.rack_sizes[p] += n - s._last_draw
+                s.bag += s._last_draw
+                s.scoreless_turns = s._scoreless_before + 1
+                s.consecutive_passes = s._passes_before
+                s._last_play = None
+                if s.end_reason == "out":
+                    s.ended, s.end_reason, s.out_player = False, None, None
+            case Pass() | Exchange() | TurnLost():
+                if isinstance(event, Exchange) and event.count > s.bag:
+                    raise GameError(f"cannot exchange {event.count} with {s.bag} tiles in the bag")
+                s.scoreless_turns += 1
+                s.consecutive_passes = s.consecutive_passes + 1 if isinstance(event, Pass) else 0
+                s._last_play = None
+            case ChallengeBonus():
+                self._last_play_of(p)
+            case EndRackPoints() | EndRackPenalty() | TimePenalty():
+                pass
+            case _:
+                raise GameError(f"unknown event {event!r}")
+
+        if isinstance(event, (Play, Pass, Exchange, TurnLost, PhonyWithdrawn)):
+            s.on_turn = (p + 1) % self.players
+            z, ps = self.profile.zeros_to_end, self.profile.passes_to_end
+            if not s.ended and z is not None and s.scoreless_turns >= z:
+                s.ended, s.end_reason = True, "zeros"
+            elif not s.ended and ps is not None and s.consecutive_passes >= ps:
+                s.ended, s.end_reason = True, "passes"
+        if isinstance(event, PhonyWithdrawn):
+            s.on_turn = (p + 1) % self.players
+        s.scores[p] = event.cumulative
+        s.events += 1
+        self.events.append(event)
+        return event
+
+    def _last_play_of(self, player: int) -> Play:
+        s = self.state
+        if s._last_play is None:
+            raise GameError("no play to challenge: the last turn was not a play")
+        play = self.events[s._last_play]
+        if play.player != player:
+            raise GameError("the last play was the other player's")
+        return play
+
+    # ---- builders: compute the engine score, decide what stands, append ----------
+    def _stand(self, claimed: int | None, engine: int) -> int:
+        # A recorded or announced score stands until corrected; the engine's when none was claimed.
+        return engine if claimed is None else claimed
+
+    def play(self, player: int, placement: Placement, claimed: int | None = None,
+             rack: str | None = None, note: str = "") -> Play:
+        scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
+        agreed = self._stand(claimed, scored.score)
+        return self.append(Play(player, placement, tuple(w.word for w in scored.words), claimed,
+                                scored.score, agreed, self.state.scores[player] + agreed, rack, note))
+
+    def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
+                 note: str = "") -> PhonyWithdrawn:
+        play = self._last_play_of(player)
+        engine = -play.agreed
+        agreed = self._stand(claimed, engine)
+        return self.append(PhonyWithdrawn(player, claimed, engine, agreed,
+                                          self.state.scores[player] + agreed, rack, note))
+
+    def pass_turn(self, player: int, rack: str | None = None, note: str = "") -> Pass:
+        return self.append(Pass(player, self.state.scores[player], rack, note))
+
+    def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
+                 note: str = "") -> Exchange:
+        if self.state.bag < self.profile.min_bag_to_exchange:
+            raise GameError(f"exchanges need {self.profile.min_bag_to_exchange} tiles in the bag; "
+                            f"it holds {self.state.bag}")
+        return self.append(Exchange(player, count, tiles, self.state.scores[player], rack, note))
+
+    def lose_turn(self, player: int, rack: str | None = None, note: str = "") -> TurnLost:
+        return self.append(TurnLost(player, self.state.scores[player], rack, note))
+
+    def challenge_bonus(self, player: int, words_challenged: int | None = None,
+                        claimed: int | None = None, rack: str | None = None,
+                        note: str = "") -> ChallengeBonus:
+        per_word = self.profile.challenge_bonus_per_word
+        if words_challenged is None:
+            # A record gives only the total; infer the word count from it.
+            words_challenged = claimed // per_word if per_word and claimed and claimed % per_word == 0 else 1
+        engine = per_word * words_challenged
+        agreed = self._stand(claimed, engine)
+        return self.append(ChallengeBonus(player, words_challenged, claimed, engine, agreed,
+                                          self.state.scores[player] + agreed, rack, note))
+
+    def end_rack_points(self, player: int, opponent_rack: str, claimed: int | None = None,
+                        note: str = "") -> EndRackPoints:
+        engine = self.profile.out_multiplier * self.dist.rack_value(opponent_rack)
+        agreed = self._stand(claimed, engine)
+        return self.append(EndRackPoints(player, opponent_rack, claimed, engine, agreed,
+                                         self.state.scores[player] + agreed, note))
+
+    def end_rack_penalty(self, player: int, rack: str, claimed: int | None = None,
+                         note: str = "") -> EndRackPenalty:
+        engine = -self.dist.rack_value(rack)
+        agreed = self._stand(claimed, engine)
+        return self.append(EndRackPenalty(player, rack, claimed, engine, agreed,
+                                          self.state.scores[player] + agreed, note))
+
+    def time_penalty(self, player: int, minutes: int | None = None, claimed: int | None = None,
+                     rack: str | None = None, note: str = "") -> TimePenalty:
+        per_min = self.profile.overtime_per_minute
+        if minutes is None:
+            minutes = math.ceil(-claimed / per_min) if claimed and per_min else 0
+        engine = -per_min * minutes
+        agreed = self._stand(claimed, engine)
+        return self.append(TimePenalty(player, minutes, claimed, engine, agreed,
+                                       self.state.scores[player] + agreed, rack, note))
+
+    def finish_out(self) -> list[Event]:
+        """After a player went out and no challenge is pending: the end-rack events the rules give.
+
+        Needs the opponent's rack, which is the unseen pool once the bag is empty."""
+        s = self.state
+        if s.end_reason != "out":
+            raise GameError("no player has gone out")
+        out = s.out_player
+        added = []
+        for opp in range(self.players):
+            if opp == out:
+                continue
+            rack = self.dist.spell(sorted(s.unseen_for(self.dist).elements()))
+            added.append(self.end_rack_points(out, rack))
+            if self.profile.out_multiplier == 1:
+                added.append(self.end_rack_penalty(opp, rack))
+        return added
+
+
+def overtime_minutes(overtime_ms: int) -> int:
+    """Started minutes over: 1 ms over is a whole minute."""
+    return max(0, math.ceil(overtime_ms / 60000))
+
+
+def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
+           layout: Layout | None = None, players: int = 2) -> GameState:
+    """The state after the events: board, bag, scores, player on turn, scoreless turns, end."""
+    return Game(profile, dist, layout or LAYOUTS["standard"], players, list(events)).state
+
+
+__all__ = ["Game", "GameError", "GameState", "PlacementError", "replay", "overtime_minutes", "BLANK"]

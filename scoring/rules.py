@@ -1,0 +1,79 @@
+"""Rule profiles as data. Code reads a profile's fields; it never branches on its name.
+
+Sources: NASPA Official Tournament Rules (double challenge for NWL, 5 points per
+challenged word for CSW; out-player gets twice the opponent's rack; six consecutive
+scoreless turns end the game and each player loses their own rack; -10 per started
+overtime minute, a loss after 10 minutes over), NSA Tournament Rules 2009, WESPA
+Rules (5 points per challenged word), and the box rules (plus/minus end; the game
+ends when every player has passed twice in a row).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class ChallengeRule(Enum):
+    DOUBLE = "double"          # a failed challenge costs the challenger their turn
+    SINGLE = "single"          # a failed challenge costs nothing
+    FIVE_POINT = "five_point"  # the challenged player gets 5 points per challenged word
+    TEN_POINT = "ten_point"    # ... 10 points per challenged word
+    VOID = "void"              # no challenges: an invalid play is simply not accepted
+
+
+class EndRack(Enum):
+    DOUBLE = "2x"              # out-player adds twice the opponent's rack; the opponent loses nothing
+    PLUS_MINUS = "plus_minus"  # out-player adds the opponent's rack; the opponent subtracts it
+
+
+@dataclass(frozen=True)
+class RuleProfile:
+    name: str
+    challenge: ChallengeRule = ChallengeRule.DOUBLE
+    end_rack: EndRack = EndRack.DOUBLE
+    bingo_bonus: int = 50
+    # Consecutive scoreless turns (both players together) that end the game; None = no such rule.
+    zeros_to_end: int | None = 6
+    # Consecutive passes (both players together) that end the game; None = no such rule.
+    passes_to_end: int | None = None
+    # When the game ends on scoreless turns, each player loses the value of their own rack.
+    zeros_end_penalty: bool = True
+    overtime_per_minute: int = 10      # points lost per started minute over
+    overtime_forfeit_minutes: int | None = 10  # this many minutes over loses the game
+    min_bag_to_exchange: int = 7
+
+    @property
+    def challenge_bonus_per_word(self) -> int:
+        return {ChallengeRule.FIVE_POINT: 5, ChallengeRule.TEN_POINT: 10}.get(self.challenge, 0)
+
+    @property
+    def failed_challenge_loses_turn(self) -> bool:
+        return self.challenge is ChallengeRule.DOUBLE
+
+    @property
+    def out_multiplier(self) -> int:
+        return 2 if self.end_rack is EndRack.DOUBLE else 1
+
+    def with_(self, **changes) -> "RuleProfile":
+        return replace(self, **changes)
+
+
+PROFILES: dict[str, RuleProfile] = {
+    # NASPA, NWL divisions.
+    "naspa": RuleProfile("naspa"),
+    # NASPA rules for CSW divisions: 5 points per challenged word (the shared 2019 NSC games).
+    "naspa-csw": RuleProfile("naspa-csw", challenge=ChallengeRule.FIVE_POINT),
+    "nsa": RuleProfile("nsa", overtime_forfeit_minutes=None),
+    "wespa": RuleProfile("wespa", challenge=ChallengeRule.FIVE_POINT, end_rack=EndRack.PLUS_MINUS,
+                         overtime_forfeit_minutes=None),
+    "box": RuleProfile("box", challenge=ChallengeRule.DOUBLE, end_rack=EndRack.PLUS_MINUS,
+                       zeros_to_end=None, passes_to_end=4, zeros_end_penalty=True,
+                       overtime_per_minute=0, overtime_forfeit_minutes=None, min_bag_to_exchange=1),
+}
+
+
+def get_profile(name: str) -> RuleProfile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ValueError(f"unknown rules {name!r}; choose one of {', '.join(PROFILES)}") from None

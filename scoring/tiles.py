@@ -1,0 +1,124 @@
+"""Tile distributions as data: how many of each tile, and what each is worth.
+
+Multi-letter tiles (Spanish CH, LL, RR) are single tiles; in text they are written
+in brackets, "[CH]" ("[ch]" for a blank standing for CH), as Woogles and macondo do.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+BLANK = "?"
+
+
+@dataclass(frozen=True)
+class Distribution:
+    name: str
+    counts: dict[str, int]  # tile -> count; BLANK for blanks
+    values: dict[str, int]  # tile -> points; blanks are always worth 0
+    rack_size: int = 7
+    multi: tuple[str, ...] = field(default=())  # multi-letter tiles, longest first
+
+    def __post_init__(self) -> None:
+        missing = set(self.counts) - set(self.values) - {BLANK}
+        if missing:
+            raise ValueError(f"distribution {self.name}: no value for {sorted(missing)}")
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """Every non-blank tile, in the order given."""
+        return tuple(t for t in self.counts if t != BLANK)
+
+    def value(self, tile: str) -> int:
+        """Points of one tile; BLANK (or a lower-case blank letter) is 0."""
+        if tile == BLANK or tile != tile.upper():
+            return 0
+        return self.values[tile]
+
+    def rack_value(self, rack: str) -> int:
+        return sum(self.value(t) for t in self.tokens(rack))
+
+    def tokens(self, text: str) -> list[str]:
+        """Split text into tiles: 'CHURRO' stays letters, '[CH]URRO' gives 'CH' first.
+
+        Lower case is kept (it marks a blank in play notation); validity is checked by the caller.
+        """
+        out: list[str] = []
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == "[":
+                end = text.find("]", i)
+                if end < 0:
+                    raise ValueError(f"unclosed '[' in {text!r}")
+                out.append(text[i + 1 : end])
+                i = end + 1
+            else:
+                out.append(ch)
+                i += 1
+        return out
+
+    def is_tile(self, letter: str) -> bool:
+        """True for a letter of this alphabet (upper case) or the blank."""
+        return letter in self.counts
+
+    def spell(self, tiles: list[str] | tuple[str, ...]) -> str:
+        """Inverse of tokens(): multi-letter tiles go back into brackets."""
+        return "".join(f"[{t}]" if len(t) > 1 else t for t in tiles)
+
+    def bag(self) -> Counter:
+        return Counter(self.counts)
+
+
+def _dist(name: str, spec: str, **kw) -> Distribution:
+    """spec: 'A:9:1 B:2:3 ...' = tile:count:value; '?:2:0' for blanks."""
+    counts: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for item in spec.split():
+        tile, count, value = item.rsplit(":", 2)
+        counts[tile] = int(count)
+        values[tile] = int(value)
+    multi = tuple(sorted((t for t in counts if len(t) > 1), key=len, reverse=True))
+    return Distribution(name, counts, values, multi=multi, **kw)
+
+
+DISTRIBUTIONS: dict[str, Distribution] = {
+    "en": _dist(
+        "en",
+        "A:9:1 B:2:3 C:2:3 D:4:2 E:12:1 F:2:4 G:3:2 H:2:4 I:9:1 J:1:8 K:1:5 L:4:1 M:2:3 "
+        "N:6:1 O:8:1 P:2:3 Q:1:10 R:6:1 S:4:1 T:6:1 U:4:1 V:2:4 W:2:4 X:1:8 Y:2:4 Z:1:10 ?:2:0",
+    ),
+    "de": _dist(
+        "de",
+        "A:5:1 B:2:3 C:2:4 D:4:1 E:15:1 F:2:4 G:3:2 H:4:2 I:6:1 J:1:6 K:2:4 L:3:2 M:4:3 "
+        "N:9:1 O:3:2 P:1:4 Q:1:10 R:6:1 S:7:1 T:6:1 U:6:1 V:1:6 W:1:3 X:1:8 Y:1:10 Z:1:3 "
+        "Ä:1:6 Ö:1:8 Ü:1:6 ?:2:0",
+    ),
+    "fr": _dist(
+        "fr",
+        "A:9:1 B:2:3 C:2:3 D:3:2 E:15:1 F:2:4 G:2:2 H:2:4 I:8:1 J:1:8 K:1:10 L:5:1 M:3:2 "
+        "N:6:1 O:6:1 P:2:3 Q:1:8 R:6:1 S:6:1 T:6:1 U:6:1 V:2:4 W:1:10 X:1:10 Y:1:10 Z:1:10 ?:2:0",
+    ),
+    "es": _dist(
+        "es",
+        "A:12:1 B:2:3 C:4:3 CH:1:5 D:5:2 E:12:1 F:1:4 G:2:2 H:2:4 I:6:1 J:1:8 L:4:1 LL:1:8 "
+        "M:2:3 N:5:1 Ñ:1:8 O:9:1 P:2:3 Q:1:5 R:5:1 RR:1:8 S:6:1 T:4:1 U:5:1 V:1:4 X:1:8 "
+        "Y:1:4 Z:1:10 ?:2:0",
+    ),
+    "pl": _dist(
+        "pl",
+        "A:9:1 Ą:1:5 B:2:3 C:3:2 Ć:1:6 D:3:2 E:7:1 Ę:1:5 F:1:5 G:2:3 H:2:3 I:8:1 J:2:3 "
+        "K:3:2 L:3:2 Ł:2:3 M:3:2 N:5:1 Ń:1:7 O:6:1 Ó:1:5 P:3:2 R:4:1 S:4:1 Ś:1:5 T:3:2 "
+        "U:2:3 W:4:1 Y:4:2 Z:5:1 Ź:1:9 Ż:1:5 ?:2:0",
+    ),
+}
+# Super Scrabble: 200 tiles on the 21x21 board, English values.
+DISTRIBUTIONS["en-super"] = _dist(
+    "en-super",
+    "A:16:1 B:4:3 C:6:3 D:8:2 E:24:1 F:4:4 G:5:2 H:5:4 I:13:1 J:2:8 K:2:5 L:7:1 M:6:3 "
+    "N:13:1 O:15:1 P:4:3 Q:2:10 R:13:1 S:10:1 T:15:1 U:7:1 V:3:4 W:4:4 X:2:8 Y:4:4 Z:2:10 ?:4:0",
+)
