@@ -1,0 +1,34 @@
+"""Shared fixtures. Real data first: ../shared/data beside the repo (TILECAM_SHARED_DATA overrides).
+
+Missing data fails the test with a clear message; a skipped test cannot fail.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def shared_data_dir() -> Path:
+    env = os.environ.get("TILECAM_SHARED_DATA")
+    return Path(env) if env else REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    path = shared_data_dir()
+    if not path.is_dir():
+        pytest.fail(f"shared data not found at {path}: put ../shared/data beside the repo "
+                    "or set TILECAM_SHARED_DATA")
+    return path
+
+
+@pytest.fixture(scope="session")
+def enable_path(shared_data: Path) -> Path:
+    path = shared_data / "lexicon" / "enable.txt"
+    if not path.is_file():
+        pytest.fail(f"ENABLE word list not found at {path}")
+    return path
