@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 run: install
-	$(BIN)/tilecam verify ../shared/data/gcg/liwords/vs_josh.gcg --rules wespa
+	$(BIN)/tilecam verify ../shared/data/gcg/liwords/vs_josh.gcg
 
 test: install
 	$(BIN)/python -m pytest

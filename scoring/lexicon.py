@@ -79,5 +79,5 @@ def infer_blanks(board: Board, placement: Placement, dist: Distribution, lexicon
         trial = Placement(tuple(tiles), placement.direction)
         scored = score_placement(board, trial, dist, validate=False)
         if all(w.word in lexicon for w in scored.words):
-            found.append({tiles[i].square: letter for i in blanks})
+            found.append({tiles[i].square: tiles[i].letter for i in blanks})
     return found

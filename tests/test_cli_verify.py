@@ -1,0 +1,68 @@
+"""tilecam verify, run as a user runs it: a subprocess, its exit code and its output."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def verify(*args):
+    return subprocess.run([sys.executable, "-m", "api.cli", "verify", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def liwords(shared_data):
+    return shared_data / "gcg" / "liwords"
+
+
+def test_agreeing_record_exits_0(liwords):
+    r = verify(liwords / "vs_josh.gcg")
+    assert r.returncode == 0, r.stderr
+    assert "Every score and running total agrees" in r.stdout
+    assert "Final: Cesar 457, Josh 397" in r.stdout
+
+
+def test_misscore_exits_1_and_names_the_first_discrepancy(liwords):
+    r = verify(liwords / "r20_peter.gcg")
+    assert r.returncode == 1
+    assert "First discrepancy: line 19 (Peter): score recorded 115, engine 113" in r.stdout
+
+
+def test_json_report(liwords):
+    r = verify(liwords / "r20_peter.gcg", "--json")
+    assert r.returncode == 1
+    report = json.loads(r.stdout)
+    assert report["final"] == [364, 503]
+    bad = [m for m in report["moves"] if m["claimed"] != m["engine"]]
+    assert [(m["claimed"], m["engine"], m["text"]) for m in bad] == [(115, 113, "N1 BRUnCH..Y +YE")]
+    assert report["discrepancies"][0]["line_no"] == 19
+    assert all({"claimed", "engine", "agreed", "totals"} <= set(m) for m in report["moves"])
+
+
+def test_rules_change_what_the_engine_expects(liwords):
+    # Under double challenge a 5-point challenge bonus is not in the rules.
+    r = verify(liwords / "many_challenges.gcg", "--rules", "naspa", "--json")
+    assert r.returncode == 1
+    kinds = {d["what"] for d in json.loads(r.stdout)["discrepancies"]}
+    assert kinds == {"score"}
+    assert verify(liwords / "many_challenges.gcg", "--rules", "naspa-csw").returncode == 0
+
+
+def test_lexicon_flags_phonies(liwords, enable_path):
+    r = verify(liwords / "r20_peter.gcg", "--lexicon", enable_path, "--json")
+    moves = json.loads(r.stdout)["moves"]
+    assert any(m.get("phonies") for m in moves)
+
+
+def test_unreadable_file_exits_2_with_the_line(tmp_path):
+    bad = tmp_path / "bad.gcg"
+    bad.write_text("#player1 a A\n#player2 b B\n>a: QUALM 8D QUALM +52 52\n>b: XYZ 9Z XYZ +1 1\n")
+    r = verify(bad)
+    assert r.returncode == 2
+    assert "line 4" in r.stderr and "off the 15x15 board" in r.stderr
+    assert "Traceback" not in r.stderr
+    missing = verify(tmp_path / "nope.gcg")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
