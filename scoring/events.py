@@ -133,11 +133,73 @@ class TimePenalty:
 
 Event = Union[Play, PhonyWithdrawn, Pass, Exchange, TurnLost, ChallengeBonus,
               EndRackPoints, EndRackPenalty, TimePenalty]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """Amends an earlier event without rewriting the log: a blank designated, a misread
+    fixed, a pass turned into an exchange, a score ruled by the director.
+
+    `replacement` is the event as it should have been; its engine score and every later
+    cumulative are recomputed on replay (`scoring.game.effective_events`).
+    """
+
+    target: int                 # index in the log of the event amended
+    replacement: Event
+    by: str                     # who made the change, e.g. an operator token's name
+    agreed: int | None = None   # a director's ruling on the score that stands, if any
+    reason: str = ""
+    kind: ClassVar[str] = "correction"
+
+
+LogEntry = Union[Event, Correction]
 EVENT_TYPES: dict[str, type] = {cls.kind: cls for cls in
                                  (Play, PhonyWithdrawn, Pass, Exchange, TurnLost, ChallengeBonus,
-                                  EndRackPoints, EndRackPenalty, TimePenalty)}
+                                  EndRackPoints, EndRackPenalty, TimePenalty, Correction)}
 
 
 def points(event: Event) -> int:
     """What the event adds to its player's cumulative."""
     return getattr(event, "agreed", 0)
+
+
+# ---- JSON: one object per log entry with a "kind" tag (the store's row, the record's sidecar) ----
+
+def to_json(entry: LogEntry) -> dict:
+    out: dict = {"kind": entry.kind}
+    for name in entry.__slots__:
+        value = getattr(entry, name)
+        if isinstance(value, Placement):
+            value = {"direction": value.direction.value,
+                     "tiles": [[t.square.row, t.square.col, t.letter, t.blank] for t in value.tiles]}
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif name == "replacement":
+            value = to_json(value)
+        out[name] = value
+    return out
+
+
+def from_json(data: dict) -> LogEntry:
+    """Inverse of to_json; raises ValueError naming what is wrong."""
+    from .board import Direction, Square
+    from .placement import PlacedTile
+
+    data = dict(data)
+    kind = data.pop("kind", None)
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    try:
+        if "placement" in data:
+            p = data["placement"]
+            data["placement"] = Placement(
+                tuple(PlacedTile(Square(r, c), letter, bool(blank)) for r, c, letter, blank in p["tiles"]),
+                Direction(p["direction"]))
+        if "words" in data:
+            data["words"] = tuple(data["words"])
+        if "replacement" in data:
+            data["replacement"] = from_json(data["replacement"])
+        return cls(**data)
+    except (TypeError, KeyError, ValueError) as exc:
+        raise ValueError(f"bad {kind} event: {exc}") from None

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .board import Board, Layout, LAYOUTS
-from .events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
-                     PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
+from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+                     LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
 from .placement import Placement, PlacementError, score_placement
 from .rules import RuleProfile
 from .tiles import BLANK, Distribution
@@ -138,22 +138,24 @@ class Game:
         return play
 
     # ---- builders: compute the engine score, decide what stands, append ----------
-    def _stand(self, claimed: int | None, engine: int) -> int:
-        # A recorded or announced score stands until corrected; the engine's when none was claimed.
+    def _stand(self, claimed: int | None, engine: int, ruled: int | None = None) -> int:
+        # A ruling stands; else a recorded or announced score stands until corrected; else the engine's.
+        if ruled is not None:
+            return ruled
         return engine if claimed is None else claimed
 
     def play(self, player: int, placement: Placement, claimed: int | None = None,
-             rack: str | None = None, note: str = "") -> Play:
+             rack: str | None = None, note: str = "", agreed: int | None = None) -> Play:
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
-        agreed = self._stand(claimed, scored.score)
+        agreed = self._stand(claimed, scored.score, agreed)
         return self.append(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
-                 note: str = "") -> PhonyWithdrawn:
+                 note: str = "", agreed: int | None = None) -> PhonyWithdrawn:
         play = self._last_play_of(player)
         engine = -play.agreed
-        agreed = self._stand(claimed, engine)
+        agreed = self._stand(claimed, engine, agreed)
         return self.append(PhonyWithdrawn(player, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, rack, note))
 
@@ -172,39 +174,66 @@ class Game:
 
     def challenge_bonus(self, player: int, words_challenged: int | None = None,
                         claimed: int | None = None, rack: str | None = None,
-                        note: str = "") -> ChallengeBonus:
+                        note: str = "", agreed: int | None = None) -> ChallengeBonus:
         per_word = self.profile.challenge_bonus_per_word
         if words_challenged is None:
             # A record gives only the total; infer the word count from it.
             words_challenged = claimed // per_word if per_word and claimed and claimed % per_word == 0 else 1
         engine = per_word * words_challenged
-        agreed = self._stand(claimed, engine)
+        agreed = self._stand(claimed, engine, agreed)
         return self.append(ChallengeBonus(player, words_challenged, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, rack, note))
 
     def end_rack_points(self, player: int, opponent_rack: str, claimed: int | None = None,
-                        note: str = "") -> EndRackPoints:
+                        note: str = "", agreed: int | None = None) -> EndRackPoints:
         engine = self.profile.out_multiplier * self.dist.rack_value(opponent_rack)
-        agreed = self._stand(claimed, engine)
+        agreed = self._stand(claimed, engine, agreed)
         return self.append(EndRackPoints(player, opponent_rack, claimed, engine, agreed,
                                          self.state.scores[player] + agreed, note))
 
     def end_rack_penalty(self, player: int, rack: str, claimed: int | None = None,
-                         note: str = "") -> EndRackPenalty:
+                         note: str = "", agreed: int | None = None) -> EndRackPenalty:
         engine = -self.dist.rack_value(rack)
-        agreed = self._stand(claimed, engine)
+        agreed = self._stand(claimed, engine, agreed)
         return self.append(EndRackPenalty(player, rack, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, note))
 
     def time_penalty(self, player: int, minutes: int | None = None, claimed: int | None = None,
-                     rack: str | None = None, note: str = "") -> TimePenalty:
+                     rack: str | None = None, note: str = "", agreed: int | None = None) -> TimePenalty:
         per_min = self.profile.overtime_per_minute
         if minutes is None:
             minutes = math.ceil(-claimed / per_min) if claimed and per_min else 0
         engine = -per_min * minutes
-        agreed = self._stand(claimed, engine)
+        agreed = self._stand(claimed, engine, agreed)
         return self.append(TimePenalty(player, minutes, claimed, engine, agreed,
                                        self.state.scores[player] + agreed, rack, note))
+
+    def rebuild(self, event: Event, agreed: int | None = None) -> Event:
+        """Append an event again from what was said and done (not its stored scores):
+        the engine score and cumulative are recomputed on this game's state."""
+        p = event.player
+        match event:
+            case Play():
+                return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed)
+            case PhonyWithdrawn():
+                return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
+            case Pass():
+                return self.pass_turn(p, event.rack, event.note)
+            case Exchange():
+                return self.append(Exchange(p, event.count, event.tiles, self.state.scores[p],
+                                            event.rack, event.note))
+            case TurnLost():
+                return self.lose_turn(p, event.rack, event.note)
+            case ChallengeBonus():
+                return self.challenge_bonus(p, event.words_challenged, event.claimed, event.rack,
+                                            event.note, agreed)
+            case EndRackPoints():
+                return self.end_rack_points(p, event.opponent_rack, event.claimed, event.note, agreed)
+            case EndRackPenalty():
+                return self.end_rack_penalty(p, event.rack, event.claimed, event.note, agreed)
+            case TimePenalty():
+                return self.time_penalty(p, event.minutes, event.claimed, event.rack, event.note, agreed)
+        raise GameError(f"cannot rebuild {event!r}")
 
     def finish_out(self) -> list[Event]:
         """After a player went out and no challenge is pending: the end-rack events the rules give.
@@ -228,6 +257,28 @@ class Game:
 def overtime_minutes(overtime_ms: int) -> int:
     """Started minutes over: 1 ms over is a whole minute."""
     return max(0, math.ceil(overtime_ms / 60000))
+
+
+def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Distribution,
+                     layout: Layout | None = None, players: int = 2) -> list[Event]:
+    """The log as it stands after its corrections: each corrected event replaced by its
+    latest replacement, then every engine score and cumulative recomputed in order."""
+    entries = list(entries)
+    fixes: dict[int, Correction] = {}
+    for i, e in enumerate(entries):
+        if isinstance(e, Correction):
+            if not 0 <= e.target < i or isinstance(entries[e.target], Correction):
+                raise GameError(f"correction {i} names no earlier event ({e.target})")
+            fixes[e.target] = e
+    if not fixes:
+        return [e for e in entries]
+    game = Game(profile, dist, layout or LAYOUTS["standard"], players)
+    for i, e in enumerate(entries):
+        if isinstance(e, Correction):
+            continue
+        fix = fixes.get(i)
+        game.rebuild(fix.replacement if fix else e, fix.agreed if fix else None)
+    return game.events
 
 
 def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,

@@ -180,3 +180,26 @@ def test_cumulative_is_previous_plus_agreed():
     with pytest.raises(GameError, match="cumulative"):
         from scoring.events import Pass
         g.append(Pass(1, 5))
+
+
+def test_corrections_amend_without_rewriting_the_log():
+    from scoring.events import Correction, Exchange, Play, from_json, to_json
+    from scoring.game import effective_events
+
+    g = Game(PROFILES["naspa"], EN)
+    g.play(0, across(7, 6, "CAT"))            # misread: it was COT
+    g.pass_turn(1)                            # was really an exchange of 3
+    g.play(0, across(8, 6, "AX"))
+    log = list(g.events)
+    log.append(Correction(0, Play(0, across(7, 6, "COT"), (), None, 0, 0, 0), by="op"))
+    log.append(Correction(1, Exchange(1, 3, None, 0), by="op", reason="exchange, not pass"))
+    fixed = effective_events(log, PROFILES["naspa"], EN)
+    assert fixed[0].words == ("COT",) and fixed[0].engine == 10
+    assert fixed[1].kind == "exchange" and fixed[1].count == 3
+    # AX under COT now forms OA, TX... the engine rescored the later play on the amended board.
+    assert fixed[2].words != g.events[2].words
+    assert fixed[2].cumulative == fixed[0].cumulative + fixed[2].engine
+    # Every entry round-trips through JSON, the store's row format.
+    assert [from_json(to_json(e)) for e in log] == log
+    with pytest.raises(ValueError, match="unknown event kind"):
+        from_json({"kind": "teleport"})
