@@ -14,6 +14,11 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("api.commands.verify", "replay a GCG record and print a recount report"),
     "locate": ("api.commands.locate", "find the board's grid corners in an image"),
+    "read": ("api.commands.read", "read every square of the board in an image"),
+    "enroll": ("api.commands.enroll", "adapt the tile reader to the tile set on the table"),
+    "record": ("api.commands.record", "record a whole game from a video, a folder of frames or a camera"),
+    "serve": ("api.commands.serve", "run the broadcast and review service"),
+    "demo": ("api.commands.demo", "render a game, record it live and serve it: no camera needed"),
 }
 
 
