@@ -108,7 +108,8 @@ def validate_placement(board: Board, placement: Placement, dist: Distribution) -
             raise PlacementError(f"square {t.square} is off the board")
         if t.square in board:
             raise PlacementError(f"square {t.square} is already occupied")
-        if t.letter not in dist.values:
+        # A blank whose letter nobody has designated yet is written '?'; it scores 0 either way.
+        if t.letter not in dist.values and not (t.blank and t.letter == "?"):
             raise PlacementError(f"{t.letter!r} is not a tile of the {dist.name} set")
     rows = {s.row for s in squares}
     cols = {s.col for s in squares}

@@ -1,0 +1,220 @@
+"""Move decoding: diff a stable snapshot against the committed board and propose what happened.
+
+New tiles in one line -> a play (scored by the engine). The last play's tiles gone -> a
+phony withdrawn. Nothing changed -> nothing (at a clock press, a pass or an exchange:
+the recorder decides). A different letter read under a committed tile -> a misread to
+correct, never a move. The lexicon is a soft prior for misreads and never a filter:
+phonies stand until challenged.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from .board import Board, Direction, Square
+from .lexicon import Lexicon, infer_blanks
+from .placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
+from .snapshot import BLANK_TILE, EMPTY, Snapshot
+from .tiles import Distribution
+
+
+class DecodeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tile_min_prob: float = Field(0.5, description="P(tile) above which an empty square counts as newly covered")
+    empty_min_prob: float = Field(0.8, description="P(empty) above which a committed square counts as cleared")
+    misread_min_prob: float = Field(0.9, description="P(other letter) needed to revise a committed tile's letter")
+    runner_up_ratio: float = Field(0.2, description="a letter this fraction as likely as the best is considered "
+                                                    "when the lexicon can tell them apart")
+    max_letter_choices: int = Field(3, description="letters considered per new square for the lexicon prior")
+    max_combinations: int = Field(256, description="cap on letter combinations tried against the lexicon")
+
+
+@dataclass(frozen=True)
+class NoChange:
+    kind = "no_change"
+
+
+@dataclass(frozen=True)
+class ProposedPlay:
+    placement: Placement
+    confidence: float                 # probability of the least certain new tile's reading
+    lexicon_changed: bool             # the lexicon picked a runner-up letter somewhere
+    undesignated_blanks: tuple[Square, ...]  # blanks the lexicon left open: for the operator
+    kind = "play"
+
+
+@dataclass(frozen=True)
+class ProposedWithdrawal:
+    squares: tuple[Square, ...]
+    kind = "withdrawal"
+
+
+@dataclass(frozen=True)
+class Unclear:
+    reason: str
+    squares: tuple[Square, ...]
+    kind = "unclear"
+
+
+@dataclass(frozen=True)
+class Misread:
+    square: Square
+    was: str
+    now: str
+    prob: float
+
+
+@dataclass(frozen=True)
+class Decoded:
+    change: NoChange | ProposedPlay | ProposedWithdrawal | Unclear
+    misreads: tuple[Misread, ...] = ()
+
+
+def _letter_probs(snap: Snapshot, sq: Square) -> list[tuple[str, float]]:
+    """Tile classes at a square, most likely first, renormalised without 'empty'."""
+    p = snap.probs[sq.row, sq.col]
+    pairs = [(c, float(p[i])) for i, c in enumerate(snap.classes) if c != EMPTY]
+    total = sum(v for _, v in pairs) or 1.0
+    return sorted(((c, v / total) for c, v in pairs), key=lambda cv: -cv[1])
+
+
+def _direction(squares: list[Square], board: Board) -> Direction | None:
+    rows = {s.row for s in squares}
+    cols = {s.col for s in squares}
+    if len(squares) > 1:
+        if len(rows) == 1:
+            return Direction.ACROSS
+        if len(cols) == 1:
+            return Direction.DOWN
+        return None
+    # One tile: the direction of the longer word it makes.
+    sq = squares[0]
+
+    def run(dr: int, dc: int) -> int:
+        n, r, c = 0, sq.row + dr, sq.col + dc
+        while board.layout.contains(Square(r, c)) and Square(r, c) in board:
+            n, r, c = n + 1, r + dr, c + dc
+        return n
+
+    across = run(0, 1) + run(0, -1)
+    down = run(1, 0) + run(-1, 0)
+    return Direction.DOWN if down > across else Direction.ACROSS
+
+
+def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placement | None = None,
+           lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None) -> Decoded:
+    cfg = cfg or DecodeConfig()
+    empty_idx = snap.classes.index(EMPTY)
+    p_empty = snap.probs[..., empty_idx]
+    n = board.layout.size
+    added, removed, misreads = [], [], []
+    for r in range(n):
+        for c in range(n):
+            sq = Square(r, c)
+            tile = board[sq]
+            if tile is None:
+                if 1.0 - p_empty[r, c] > cfg.tile_min_prob:
+                    added.append(sq)
+            elif p_empty[r, c] > cfg.empty_min_prob:
+                removed.append(sq)
+            else:
+                best, prob = _letter_probs(snap, sq)[0]
+                shown = BLANK_TILE if tile.blank else tile.letter
+                if best != shown and prob >= cfg.misread_min_prob:
+                    misreads.append(Misread(sq, shown, best, prob))
+    misreads_t = tuple(misreads)
+    if removed:
+        if last_play is not None and not added and set(removed) == {t.square for t in last_play.tiles}:
+            return Decoded(ProposedWithdrawal(tuple(sorted(removed))), misreads_t)
+        return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)
+    if not added:
+        return Decoded(NoChange(), misreads_t)
+    added.sort()
+    direction = _direction(added, board)
+    if direction is None:
+        return Decoded(Unclear("new tiles are not in one line", tuple(added)), misreads_t)
+    choices = [_letter_probs(snap, sq) for sq in added]
+    best = [ch[0] for ch in choices]
+    placement = _placement(added, [c for c, _ in best], direction)
+    try:
+        validate_placement(board, placement, dist)
+    except PlacementError as exc:
+        return Decoded(Unclear(str(exc), tuple(added)), misreads_t)
+    lexicon_changed = False
+    if lexicon is not None:
+        placement, lexicon_changed = _lexicon_prior(board, added, choices, direction, dist, lexicon, cfg)
+    undesignated = tuple(t.square for t in placement.tiles if t.blank and t.letter == BLANK_TILE)
+    if lexicon is not None and undesignated:
+        found = infer_blanks(board, placement, dist, lexicon)
+        if len(found) == 1:
+            only = found[0]
+            placement = Placement(tuple(PlacedTile(t.square, only.get(t.square, t.letter), t.blank)
+                                        for t in placement.tiles), direction)
+            undesignated = ()
+    confidence = min(p for _, p in best)
+    return Decoded(ProposedPlay(placement, confidence, lexicon_changed, undesignated), misreads_t)
+
+
+def _placement(squares: list[Square], labels: list[str], direction: Direction) -> Placement:
+    return Placement(tuple(PlacedTile(sq, lab, lab == BLANK_TILE) for sq, lab in zip(squares, labels)),
+                     direction)
+
+
+def _lexicon_prior(board, squares, choices, direction, dist, lexicon, cfg) -> tuple[Placement, bool]:
+    """The most likely letters that make every formed word valid; the plain best reading if none do.
+    Blank tiles stay blank here: their letter is inferred afterwards."""
+    options = []
+    for ch in choices:
+        top = ch[0][1]
+        keep = [(c, p) for c, p in ch[: cfg.max_letter_choices] if p >= cfg.runner_up_ratio * top]
+        options.append(keep)
+    if math.prod(len(o) for o in options) > cfg.max_combinations:
+        options = [o[:1] for o in options]
+    best_plain = _placement(squares, [o[0][0] for o in options], direction)
+    ranked = sorted(itertools.product(*options),
+                    key=lambda combo: -sum(math.log(max(p, 1e-9)) for _, p in combo))
+    for combo in ranked:
+        labels = [c for c, _ in combo]
+        if BLANK_TILE in labels:
+            continue  # a blank's letter is for blank inference, not for the prior
+        pl = _placement(squares, labels, direction)
+        words = score_placement(board, pl, dist, validate=False).words
+        if all(w.word in lexicon for w in words):
+            return pl, pl != best_plain
+    return best_plain, False
+
+
+class Evidence:
+    """Per-square evidence summed over every frame in which the square was visible.
+
+    A square's reading is decided from all its frames, not one: log-probabilities add up,
+    so one blurred frame cannot overturn twenty clear ones."""
+
+    def __init__(self, classes: tuple[str, ...], size: int = 15) -> None:
+        self.classes = classes
+        self.log = np.zeros((size, size, len(classes)), dtype=np.float64)
+        self.frames = np.zeros((size, size), dtype=np.int32)
+
+    def add(self, snap: Snapshot, visible: np.ndarray | None = None) -> None:
+        if snap.classes != self.classes:
+            raise ValueError("snapshot classes differ from the evidence's")
+        mask = np.ones(self.frames.shape, bool) if visible is None else visible.astype(bool)
+        self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
+        self.frames[mask] += 1
+
+    def reset(self, squares) -> None:
+        """Forget a square's history (its state changed: a tile placed or taken back)."""
+        for sq in squares:
+            self.log[sq.row, sq.col] = 0.0
+            self.frames[sq.row, sq.col] = 0
+
+    def posterior(self, t: float = 0.0, frame_index: int = -1) -> Snapshot:
+        z = self.log - self.log.max(axis=2, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=2, keepdims=True)
+        return Snapshot(self.classes, p.astype(np.float32), t, frame_index)

@@ -1,0 +1,117 @@
+"""Snapshot -> proposed event, using snapshots with exact or noisy truth."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.board import Board, Direction, LAYOUTS, Square, Tile
+from scoring.decode import (Decoded, Evidence, NoChange, ProposedPlay, ProposedWithdrawal, Unclear,
+                            decode)
+from scoring.lexicon import Lexicon
+from scoring.snapshot import Snapshot, classes_for
+from scoring.tiles import DISTRIBUTIONS
+
+EN = DISTRIBUTIONS["en"]
+CLASSES = classes_for(EN.letters)
+EMPTY_ROWS = ["." * 15] * 15
+
+
+def rows_with(*items):
+    grid = [list(r) for r in EMPTY_ROWS]
+    for (r, c), word, direction in items:
+        for i, ch in enumerate(word):
+            rr, cc = (r, c + i) if direction == "a" else (r + i, c)
+            grid[rr][cc] = ch
+    return ["".join(g) for g in grid]
+
+
+def board_from(rows):
+    b = Board(LAYOUTS["standard"])
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                b.put(Square(r, c), Tile(ch.upper(), ch.islower() or ch == "?"))
+    return b
+
+
+@pytest.fixture(scope="module")
+def enable(enable_path):
+    return Lexicon.from_file(enable_path)
+
+
+def test_new_tiles_in_one_line_are_a_play():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "O", "a"), ((9, 6), "W", "a")), CLASSES, 0.95)
+    d = decode(board, snap, EN)
+    assert isinstance(d.change, ProposedPlay)
+    assert d.change.placement.direction is Direction.DOWN
+    assert [(t.square, t.letter) for t in d.change.placement.tiles] == [(Square(8, 6), "O"), (Square(9, 6), "W")]
+
+
+def test_nothing_new_is_no_change_and_the_last_play_gone_is_a_withdrawal():
+    rows = rows_with(((7, 6), "CAT", "a"))
+    board = board_from(rows)
+    assert isinstance(decode(board, Snapshot.from_board(rows, CLASSES, 0.95), EN).change, NoChange)
+    from scoring.placement import PlacedTile, Placement
+    play = Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate("CAT")), Direction.ACROSS)
+    d = decode(board, Snapshot.from_board(EMPTY_ROWS, CLASSES, 0.95), EN, last_play=play)
+    assert isinstance(d.change, ProposedWithdrawal)
+    d2 = decode(board, Snapshot.from_board(EMPTY_ROWS, CLASSES, 0.95), EN, last_play=None)
+    assert isinstance(d2.change, Unclear)
+
+
+def test_scattered_tiles_are_unclear_not_a_move():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "O", "a"), ((9, 9), "W", "a")), CLASSES)
+    assert isinstance(decode(board, snap, EN).change, Unclear)
+
+
+def test_a_different_letter_under_a_committed_tile_is_a_misread_not_a_move():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    snap = Snapshot.from_board(rows_with(((7, 6), "COT", "a")), CLASSES, 0.97)
+    d = decode(board, snap, EN)
+    assert isinstance(d.change, NoChange)
+    assert [(m.square, m.was, m.now) for m in d.misreads] == [(Square(7, 7), "A", "O")]
+
+
+def test_lexicon_prefers_the_runner_up_that_makes_a_word(enable):
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "O", "a"), ((9, 6), "W", "a")), CLASSES, 0.9)
+    probs = snap.probs.copy()
+    # The reader thinks the O is a Q (0.55) with O the runner-up (0.40): CQW is no word, COW is.
+    probs[8, 6, :] = 0.05 / (len(CLASSES) - 2)
+    probs[8, 6, CLASSES.index("Q")] = 0.55
+    probs[8, 6, CLASSES.index("O")] = 0.40
+    d = decode(board, Snapshot(CLASSES, probs), EN, lexicon=enable)
+    assert [t.letter for t in d.change.placement.tiles] == ["O", "W"]
+    assert d.change.lexicon_changed
+    # Without a lexicon the best reading stands: phonies are not filtered.
+    d2 = decode(board, Snapshot(CLASSES, probs), EN)
+    assert [t.letter for t in d2.change.placement.tiles] == ["Q", "W"]
+
+
+def test_blank_letter_inferred_only_when_the_lexicon_leaves_one_choice(enable):
+    board = Board(LAYOUTS["standard"])
+    one = decode(board, Snapshot.from_board(rows_with(((7, 7), "J?", "a")), CLASSES), EN, lexicon=enable)
+    assert one.change.placement.tiles[1].letter == "O" and one.change.undesignated_blanks == ()
+    many = decode(board, Snapshot.from_board(rows_with(((7, 6), "?AT", "a")), CLASSES), EN, lexicon=enable)
+    assert many.change.undesignated_blanks == (Square(7, 6),)
+    # Scores never depend on the blank's letter.
+    from scoring.placement import score_placement
+    assert score_placement(board, many.change.placement, EN).score == (0 + 1 + 1) * 2
+
+
+def test_evidence_accumulates_over_frames():
+    ev = Evidence(CLASSES)
+    rows = rows_with(((7, 6), "CAT", "a"))
+    for _ in range(5):
+        ev.add(Snapshot.from_board(rows, CLASSES, 0.8))
+    # One confident misread frame does not overturn five agreeing ones.
+    ev.add(Snapshot.from_board(rows_with(((7, 6), "COT", "a")), CLASSES, 0.99))
+    assert ev.posterior().board()[7][6:9] == "CAT"
+    # A hidden square keeps its history.
+    hidden = np.zeros((15, 15), bool)
+    ev.add(Snapshot.from_board(EMPTY_ROWS, CLASSES, 0.99), visible=hidden)
+    assert ev.posterior().board()[7][6:9] == "CAT"
+    ev.reset([Square(7, 6)])
+    assert ev.frames[7, 6] == 0
