@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import numpy as np
+
+from vision.stability import StabilityConfig, StabilityGate
+
+
+def board(seed=0, blob=None):
+    rng = np.random.default_rng(seed)
+    img = np.full((600, 600, 3), 180, np.uint8)
+    img[::40, :] = 60
+    img[:, ::40] = 60
+    img[200:240, 200:240] = rng.integers(0, 255, 3)
+    if blob is not None:  # a hand: a big skin-coloured patch
+        x, y = blob
+        img[y:y + 250, x:x + 180] = (120, 150, 210)
+    return img
+
+
+def run(gate, frames, fps=10.0):
+    return [gate.update(i / fps, f) for i, f in enumerate(frames)]
+
+
+def test_snapshot_once_clear_for_stable_ms_and_only_once():
+    gate = StabilityGate(StabilityConfig(stable_ms=500))
+    results = run(gate, [board()] * 20)
+    snaps = [i for i, r in enumerate(results) if r.snapshot]
+    # The first frame has nothing to compare with; 0.5 s of stillness later, one snapshot, then none.
+    assert snaps == [6]
+
+
+def test_a_moving_hand_blocks_snapshots_and_a_new_tile_gives_one():
+    gate = StabilityGate(StabilityConfig(stable_ms=300))
+    frames = [board()] * 6 + [board(blob=(50 + 40 * i, 100)) for i in range(8)] + [board(seed=1)] * 8
+    results = run(gate, frames)
+    moving = [r.state for r in results[6:14]]
+    assert all(s == "moving" for s in moving)
+    assert not any(r.snapshot for r in results[6:14])
+    assert sum(r.snapshot for r in results[14:]) == 1
+
+
+def test_occluded_when_no_board_or_low_quality():
+    gate = StabilityGate()
+    assert gate.update(0.0, None).state == "occluded"
+    assert gate.update(0.1, board(), quality=0.1).state == "occluded"
+
+
+def test_trigger_means_snapshot_now():
+    gate = StabilityGate(StabilityConfig(stable_ms=5000))
+    gate.update(0.0, board())
+    gate.trigger()
+    assert gate.update(0.1, board()).snapshot
+    assert not gate.update(0.2, board()).snapshot

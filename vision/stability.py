@@ -1,0 +1,82 @@
+"""Stability gating: emit a board snapshot only once the board has been clear and unchanged.
+
+A frame is 'occluded' when the board cannot be seen well (localization quality low, or
+no board), 'moving' when the rectified board differs from the previous frame (a hand, an
+arm, the bag), and 'clear' otherwise. A snapshot is due once the board has been clear for
+`stable_ms` and differs from the last snapshot, or at the first clear frame after a
+trigger (the player's clock press: "snapshot now").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class StabilityConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    stable_ms: float = Field(700.0, description="how long the board must stay clear and unchanged "
+                                                "before a snapshot is taken")
+    compare_px: int = Field(96, description="side of the downsampled board image that frames are compared on")
+    pixel_delta: int = Field(28, description="grey-level change that counts a pixel as changed")
+    moving_frac: float = Field(0.004, description="fraction of changed pixels that means something moves")
+    changed_frac: float = Field(0.0015, description="fraction of changed pixels since the last snapshot "
+                                                    "that makes a new snapshot worth taking")
+    min_quality: float = Field(0.35, description="localization quality below which the board counts as occluded")
+
+
+@dataclass(frozen=True)
+class GateResult:
+    state: str            # "clear" | "moving" | "occluded"
+    snapshot: bool        # take a snapshot of this frame now
+    clear_ms: float       # how long the board has been clear and still
+    moved_frac: float     # fraction of pixels that changed since the previous frame
+
+
+class StabilityGate:
+    def __init__(self, cfg: StabilityConfig | None = None) -> None:
+        self.cfg = cfg or StabilityConfig()
+        self._prev: np.ndarray | None = None
+        self._last_snap: np.ndarray | None = None
+        self._clear_since: float | None = None
+        self._pending_trigger = False
+
+    def trigger(self) -> None:
+        """Snapshot at the next clear frame, however briefly it has been still."""
+        self._pending_trigger = True
+
+    def _small(self, board_img: np.ndarray) -> np.ndarray:
+        grey = board_img if board_img.ndim == 2 else cv2.cvtColor(board_img, cv2.COLOR_BGR2GRAY)
+        n = self.cfg.compare_px
+        small = cv2.resize(grey, (n, n), interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.mean(cv2.absdiff(a, b) > self.cfg.pixel_delta))
+
+    def update(self, t: float, board_img: np.ndarray | None, quality: float = 1.0) -> GateResult:
+        """t in seconds; board_img is the rectified board (None when no board was found)."""
+        cfg = self.cfg
+        if board_img is None or quality < cfg.min_quality:
+            self._prev, self._clear_since = None, None
+            return GateResult("occluded", False, 0.0, 1.0)
+        small = self._small(board_img)
+        moved = 1.0 if self._prev is None else self._changed(small, self._prev)
+        self._prev = small
+        if moved > cfg.moving_frac:
+            self._clear_since = None
+            return GateResult("moving", False, 0.0, moved)
+        if self._clear_since is None:
+            self._clear_since = t
+        clear_ms = (t - self._clear_since) * 1000.0
+        due = False
+        if self._pending_trigger:
+            due = True
+        elif clear_ms >= cfg.stable_ms:
+            due = self._last_snap is None or self._changed(small, self._last_snap) > cfg.changed_frac
+        if due:
+            self._last_snap, self._pending_trigger = small, False
+        return GateResult("clear", due, clear_ms, moved)
