@@ -21,7 +21,7 @@ class StabilityConfig(BaseModel):
     stable_ms: float = Field(700.0, description="how long the board must stay clear and unchanged "
                                                 "before a snapshot is taken")
     compare_px: int = Field(96, description="side of the downsampled board image that frames are compared on")
-    pixel_delta: int = Field(28, description="grey-level change that counts a pixel as changed")
+    pixel_delta: int = Field(28, description="change in any colour channel that counts a pixel as changed")
     moving_frac: float = Field(0.004, description="fraction of changed pixels that means something moves")
     changed_frac: float = Field(0.0015, description="fraction of changed pixels since the last snapshot "
                                                     "that makes a new snapshot worth taking")
@@ -49,13 +49,16 @@ class StabilityGate:
         self._pending_trigger = True
 
     def _small(self, board_img: np.ndarray) -> np.ndarray:
-        grey = board_img if board_img.ndim == 2 else cv2.cvtColor(board_img, cv2.COLOR_BGR2GRAY)
         n = self.cfg.compare_px
-        small = cv2.resize(grey, (n, n), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(board_img, (n, n), interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (3, 3), 0)
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
-        return float(np.mean(cv2.absdiff(a, b) > self.cfg.pixel_delta))
+        # Colour, not grey: a hand can be as bright as a beige board but never the same hue.
+        diff = cv2.absdiff(a, b)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        return float(np.mean(diff > self.cfg.pixel_delta))
 
     def update(self, t: float, board_img: np.ndarray | None, quality: float = 1.0) -> GateResult:
         """t in seconds; board_img is the rectified board (None when no board was found)."""
