@@ -201,9 +201,18 @@ class Evidence:
         self.frames = np.zeros((size, size), dtype=np.int32)
 
     def add(self, snap: Snapshot, visible: np.ndarray | None = None) -> None:
+        """Add a frame's reading. A square whose occupancy flips (a tile put down or taken
+        back) starts its history afresh: occupancy comes from the latest frame, the letter
+        from every frame since the tile appeared."""
         if snap.classes != self.classes:
             raise ValueError("snapshot classes differ from the evidence's")
         mask = np.ones(self.frames.shape, bool) if visible is None else visible.astype(bool)
+        e = self.classes.index(EMPTY)
+        now_empty = snap.probs[..., e] > 0.5
+        was_empty = self.posterior().probs[..., e] > 0.5
+        flipped = mask & (self.frames > 0) & (now_empty != was_empty)
+        self.log[flipped] = 0.0
+        self.frames[flipped] = 0
         self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
         self.frames[mask] += 1
 

@@ -35,8 +35,8 @@ class GameState:
     ended: bool = False
     end_reason: str | None = None   # "out", "zeros", "passes"
     out_player: int | None = None
-    # What a PhonyWithdrawn undoes: index of the last play, its tiles' draw, and the counters before it.
-    _last_play: int | None = None
+    # What a PhonyWithdrawn undoes: the last play, its tiles' draw, and the counters before it.
+    last_play: int | None = None  # index of the play a challenge would withdraw
     _last_draw: int = 0
     _scoreless_before: int = 0
     _passes_before: int = 0
@@ -83,7 +83,7 @@ class Game:
                 draw = min(n, s.bag)
                 s.rack_sizes[p] += draw - n
                 s.bag -= draw
-                s._last_play, s._last_draw = s.events, draw
+                s.last_play, s._last_draw = s.events, draw
                 s._scoreless_before, s._passes_before = s.scoreless_turns, s.consecutive_passes
                 s.scoreless_turns = s.scoreless_turns + 1 if event.agreed == 0 else 0
                 s.consecutive_passes = 0
@@ -98,7 +98,7 @@ class Game:
                 s.bag += s._last_draw
                 s.scoreless_turns = s._scoreless_before + 1
                 s.consecutive_passes = s._passes_before
-                s._last_play = None
+                s.last_play = None
                 if s.end_reason == "out":
                     s.ended, s.end_reason, s.out_player = False, None, None
             case Pass() | Exchange() | TurnLost():
@@ -106,7 +106,7 @@ class Game:
                     raise GameError(f"cannot exchange {event.count} with {s.bag} tiles in the bag")
                 s.scoreless_turns += 1
                 s.consecutive_passes = s.consecutive_passes + 1 if isinstance(event, Pass) else 0
-                s._last_play = None
+                s.last_play = None
             case ChallengeBonus():
                 self._last_play_of(p)
             case EndRackPoints() | EndRackPenalty() | TimePenalty():
@@ -130,9 +130,9 @@ class Game:
 
     def _last_play_of(self, player: int) -> Play:
         s = self.state
-        if s._last_play is None:
+        if s.last_play is None:
             raise GameError("no play to challenge: the last turn was not a play")
-        play = self.events[s._last_play]
+        play = self.events[s.last_play]
         if play.player != player:
             raise GameError("the last play was the other player's")
         return play

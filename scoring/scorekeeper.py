@@ -1,0 +1,137 @@
+"""The scorekeeper: turns stable snapshots and clock presses into log entries.
+
+Pure bookkeeping, no pixels: the recorder hands it snapshots already read and
+oriented; it decides, with `decode`, what happened, appends events to the game, and
+amends misreads with Correction entries (never by rewriting the log).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .board import Square
+from .decode import (DecodeConfig, Evidence, NoChange, ProposedPlay, ProposedWithdrawal, Unclear,
+                     decode)
+from .events import Correction, LogEntry, Play
+from .game import Game, GameError, effective_events
+from .lexicon import Lexicon
+from .placement import PlacedTile, Placement, PlacementError
+from .snapshot import BLANK_TILE, Snapshot
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the scorekeeper made of one snapshot: the entries it appended, or why it did not."""
+
+    entries: tuple[LogEntry, ...]
+    status: str          # "play" | "withdrawn" | "pass" | "no_change" | "unclear" | "corrected" | "ended"
+    detail: str = ""
+
+
+class Scorekeeper:
+    def __init__(self, game: Game, lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
+                 camera_name: str = "camera") -> None:
+        self.game = game
+        self.lexicon = lexicon
+        self.cfg = cfg or DecodeConfig()
+        self.entries: list[LogEntry] = list(game.events)
+        self.camera_name = camera_name
+        self.evidence: Evidence | None = None
+
+    # -- helpers -----------------------------------------------------------------------
+    def _append(self, entry: LogEntry) -> LogEntry:
+        self.entries.append(entry)
+        return entry
+
+    def _last_play(self) -> tuple[int, Play] | None:
+        """The play a challenge could still take back, if any."""
+        i = self.game.state.last_play
+        return None if i is None else (i, self.game.events[i])
+
+    def _log_index(self, event_index: int) -> int:
+        """Index in the log (events and corrections) of the n-th effective event."""
+        n = -1
+        for i, e in enumerate(self.entries):
+            if not isinstance(e, Correction):
+                n += 1
+                if n == event_index:
+                    return i
+        raise IndexError(event_index)
+
+    def _rebuild(self) -> None:
+        g = self.game
+        events = effective_events(self.entries, g.profile, g.dist, g.layout, g.players)
+        self.game = Game(g.profile, g.dist, g.layout, g.players, events)
+
+    # -- the one entry point -----------------------------------------------------------
+    def observe(self, snap: Snapshot, player: int | None = None, pressed: bool = False,
+                visible: np.ndarray | None = None) -> Observation:
+        """A stable snapshot; `pressed` when a clock press asked for it (by `player`, if known)."""
+        if self.evidence is None or self.evidence.classes != snap.classes:
+            self.evidence = Evidence(snap.classes, snap.size)
+        self.evidence.add(snap, visible)
+        seen = self.evidence.posterior(snap.t, snap.frame_index)
+        g = self.game
+        if g.state.ended and g.state.end_reason != "out":
+            return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
+        last = self._last_play()
+        d = decode(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg)
+        added: list[LogEntry] = []
+        if d.misreads:
+            added += self._correct(d.misreads)
+        who = g.state.on_turn if player is None else player
+        change = d.change
+        try:
+            if isinstance(change, ProposedPlay):
+                if g.state.ended:
+                    return Observation(tuple(added), "unclear", "tiles added after the game ended")
+                ev = self.game.play(who, change.placement)
+                added.append(self._append(ev))
+                return Observation(tuple(added), "play", " ".join(ev.words))
+            if isinstance(change, ProposedWithdrawal):
+                ev = self.game.withdraw(last[1].player)
+                added.append(self._append(ev))
+                return Observation(tuple(added), "withdrawn")
+            if isinstance(change, Unclear):
+                return Observation(tuple(added), "unclear", change.reason)
+            if pressed and not g.state.ended:
+                # Nothing changed at a clock press: a pass (the operator can mark an exchange).
+                added.append(self._append(self.game.pass_turn(who)))
+                return Observation(tuple(added), "pass")
+        except (GameError, PlacementError) as exc:
+            return Observation(tuple(added), "unclear", str(exc))
+        return Observation(tuple(added), "corrected" if added else "no_change")
+
+    def _correct(self, misreads) -> list[LogEntry]:
+        """Amend the play that put each misread tile down."""
+        fixes: dict[int, dict[Square, str]] = {}
+        for m in misreads:
+            for i, ev in enumerate(self.game.events):
+                if isinstance(ev, Play) and any(t.square == m.square for t in ev.placement.tiles):
+                    fixes.setdefault(i, {})[m.square] = m.now
+        out = []
+        for i, letters in sorted(fixes.items()):
+            play = self.game.events[i]
+            tiles = tuple(PlacedTile(t.square, letters.get(t.square, t.letter),
+                                     t.blank or letters.get(t.square) == BLANK_TILE)
+                          if t.square in letters else t for t in play.placement.tiles)
+            fixed = replace(play, placement=Placement(tiles, play.placement.direction))
+            entry = Correction(self._log_index(i), fixed, by=self.camera_name,
+                               reason="the tiles read differently over more frames")
+            out.append(self._append(entry))
+        try:
+            self._rebuild()
+        except (GameError, PlacementError):
+            # The amended reading breaks the game: keep what stood and leave it to the operator.
+            for e in out:
+                self.entries.remove(e)
+            return []
+        return out
+
+    def finish(self) -> list[LogEntry]:
+        """End of the recording: if a player went out, add the end-of-game rack adjustments."""
+        if self.game.state.end_reason == "out" and not any(
+                e.kind in ("end_rack_points", "end_rack_penalty") for e in self.game.events):
+            return [self._append(e) for e in self.game.finish_out()]
+        return []

@@ -1,0 +1,57 @@
+"""The scorekeeper rebuilds real games from board snapshots alone, as the camera would see them."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import shared_data_dir
+from scoring.events import Correction, Play
+from scoring.game import Game
+from scoring.gcg import read_gcg, record_from_gcg
+from scoring.rules import get_profile
+from scoring.scorekeeper import Scorekeeper
+from scoring.snapshot import Snapshot, classes_for
+from scoring.tiles import DISTRIBUTIONS
+
+EN = DISTRIBUTIONS["en"]
+CLASSES = classes_for(EN.letters)
+GAMES = sorted((shared_data_dir() / "gcg").rglob("*.gcg"))[::6]  # a spread of the shared games
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_plays_from_snapshots_score_as_recorded(path):
+    record, _, _ = record_from_gcg(read_gcg(path.read_bytes()), get_profile("naspa-csw"), EN)
+    truth = Game(get_profile("naspa-csw"), EN)
+    keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
+    for ev in record.events:
+        truth.append(ev)
+        if ev.kind in ("challenge_bonus", "end_rack_points", "end_rack_penalty", "time_penalty"):
+            continue  # said at the table, not seen on the board
+        snap = Snapshot.from_board(truth.state.board.rows(), CLASSES, confidence=0.9)
+        keeper.observe(snap, player=ev.player, pressed=True)
+    got = [(e.player, e.engine) for e in keeper.game.events if isinstance(e, Play)]
+    want = [(e.player, e.engine) for e in record.events if isinstance(e, Play)]
+    assert got == want
+    assert [e.kind for e in keeper.game.events].count("phony_withdrawn") == \
+        [e.kind for e in record.events].count("phony_withdrawn")
+
+
+def test_a_misread_is_corrected_by_later_frames():
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    rows = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    misread = ["." * 15] * 7 + ["......COT......"] + ["." * 15] * 7
+    first = keeper.observe(Snapshot.from_board(misread, CLASSES, 0.6), player=0, pressed=True)
+    assert first.status == "play" and keeper.game.events[0].words == ("COT",)
+    for _ in range(8):
+        obs = keeper.observe(Snapshot.from_board(rows, CLASSES, 0.95))
+    corrections = [e for e in keeper.entries if isinstance(e, Correction)]
+    assert len(corrections) == 1 and corrections[0].by == "camera" and corrections[0].target == 0
+    assert keeper.game.events[0].words == ("CAT",)
+    assert keeper.game.events[0].engine == 10
+
+
+def test_nothing_new_at_a_clock_press_is_a_pass():
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    empty = Snapshot.from_board(["." * 15] * 15, CLASSES)
+    assert keeper.observe(empty).status == "no_change"
+    assert keeper.observe(empty, pressed=True).status == "pass"
+    assert keeper.game.state.on_turn == 1
