@@ -1,0 +1,13 @@
+"""Frame sources: cameras, streams, video files and image folders behind one interface.
+
+Imports nothing of tilecam. `open_source(uri, cfg)` picks the implementation.
+"""
+from .frame import Frame
+from .reconnect import CaptureStats, LatestFrameReader, ReconnectingSource
+from .source import (CaptureConfig, CaptureError, FrameSource, SourceEnded, SourceState,
+                     SourceStatus, open_source)
+
+__all__ = [
+    "CaptureConfig", "CaptureError", "CaptureStats", "Frame", "FrameSource", "LatestFrameReader",
+    "ReconnectingSource", "SourceEnded", "SourceState", "SourceStatus", "open_source",
+]
