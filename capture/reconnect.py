@@ -82,7 +82,7 @@ class ReconnectingSource(BaseSource):
 
     def _drop(self, reason: str) -> None:
         self._close_inner()
-        self._set_status("reconnecting", f"{reason}; retrying in {self._delay:.1f} s")
+        self._set_status("reconnecting", f"{reason}; retrying in {self._delay:.3g} s")
 
     def _reopen(self) -> None:
         give_up = self.cfg.reconnect_give_up_s
@@ -97,7 +97,7 @@ class ReconnectingSource(BaseSource):
         try:
             self.inner.open()
         except CaptureError as exc:
-            self._set_status("reconnecting", f"{exc}; retrying in {self._delay:.1f} s")
+            self._set_status("reconnecting", f"{exc}; retrying in {self._delay:.3g} s")
             return
         self._inner_open = True
         log.info("%s: reopened after waiting %.1f s", self.name, wait)
