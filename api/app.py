@@ -1,0 +1,81 @@
+"""The FastAPI application factory. Nothing is built at import: `create_app(settings, ...)`
+wires the collaborators it is given (or opens its own store in the lifespan)."""
+from __future__ import annotations
+
+import secrets
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from scoring.game import GameError
+from scoring.gcg import GcgError
+from scoring.placement import PlacementError
+
+from .bus import Bus, PreviewHub
+from .service import GameService
+from .settings import Settings, get_settings
+from .store import NotFound, Store
+
+STATIC = Path(__file__).with_name("static")
+
+DESCRIPTION = """The record of a tournament Scrabble game, live and after the fact.
+
+* **games**: list, detail, board at any turn, moves with running totals, unseen tiles, GCG and JSON exports, recount.
+* **live**: Server-Sent Events, and the OBS text fields broadcasters use.
+* **operator**: writes; each needs `Authorization: Bearer <token>`.
+* **media**: evidence frames per move and the MJPEG camera preview.
+"""
+
+
+def _error(status: int):
+    async def handler(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=status)
+    return handler
+
+
+def create_app(settings: Settings | None = None, store: Store | None = None, bus: Bus | None = None,
+               preview: PreviewHub | None = None, service: GameService | None = None) -> FastAPI:
+    """Build the app. Pass `service` (or `store`/`bus`) to share them with a recorder in the
+    same process; otherwise the lifespan opens the store named in settings and closes it."""
+    from .routes import games, live, media, operator, overlay
+
+    settings = settings or get_settings()
+    bus = service.bus if service else (bus or Bus(settings.live.queue_size))
+    preview = preview or PreviewHub(settings.preview.jpeg_quality)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        owned = None
+        if app.state.service is None:
+            owned = store or Store(settings.store.db_path)
+            app.state.service = GameService(owned, bus)
+        try:
+            yield
+        finally:
+            bus.close()
+            if owned is not None and store is None:
+                owned.close()
+
+    app = FastAPI(title="tilecam", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    # No configured token: generate one for this run; `tilecam serve` prints it.
+    app.state.tokens = dict(settings.auth.tokens) or {"operator": secrets.token_urlsafe(18)}
+    app.state.bus = bus
+    app.state.preview = preview
+    app.state.service = service
+    app.dependency_overrides[get_settings] = lambda: settings
+
+    # User input the engine refuses is a 4xx with its reason, never a 500.
+    app.add_exception_handler(NotFound, _error(404))
+    app.add_exception_handler(GameError, _error(409))
+    app.add_exception_handler(PlacementError, _error(422))
+    app.add_exception_handler(GcgError, _error(422))
+    app.add_exception_handler(ValueError, _error(422))
+
+    for module in (games, live, operator, media, overlay):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,57 @@
+"""Shared dependencies as Annotated aliases: the service, the loaded game, the operator's token."""
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from .bus import Bus, PreviewHub
+from .service import GameService, GameView
+from .settings import Settings, get_settings
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_service(request: Request) -> GameService:
+    return request.app.state.service
+
+
+def get_bus(request: Request) -> Bus:
+    return request.app.state.bus
+
+
+def get_preview(request: Request) -> PreviewHub:
+    return request.app.state.preview
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+BusDep = Annotated[Bus, Depends(get_bus)]
+PreviewDep = Annotated[PreviewHub, Depends(get_preview)]
+
+
+def get_game(game_id: int, service: ServiceDep) -> GameView:
+    """The game with its corrections applied; unknown ids are a 404 (NotFound)."""
+    return service.load(game_id)
+
+
+GameDep = Annotated[GameView, Depends(get_game)]
+
+_bearer = HTTPBearer(auto_error=False, description="Operator token, printed by `tilecam serve`.")
+
+
+def operator_name(request: Request,
+                  creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
+    """The name of the token that authorised this write; it is written into corrections."""
+    if creds is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "writes need 'Authorization: Bearer <token>'",
+                            headers={"WWW-Authenticate": "Bearer"})
+    for name, token in request.app.state.tokens.items():
+        if secrets.compare_digest(creds.credentials.encode(), token.encode()):
+            return name
+    raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown operator token",
+                        headers={"WWW-Authenticate": "Bearer"})
+
+
+OperatorDep = Annotated[str, Depends(operator_name)]

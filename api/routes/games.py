@@ -1,0 +1,83 @@
+"""Reading games: list, detail, board at any turn, moves, unseen tiles, exports, recount."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+from fastapi.responses import PlainTextResponse
+
+from scoring.events import to_json
+
+from .. import schemas as s
+from ..deps import GameDep, ServiceDep
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("", response_model=list[s.GameSummary], summary="List games",
+            description="Every game in the store, oldest first, with its current scores.")
+def list_games(service: ServiceDep):
+    return [service.summary(service.load(row.id)) for row in service.games()]
+
+
+# The suffixed exports come before /{game_id} so that "7.gcg" is not read as an id.
+@router.get("/{game_id}.gcg", response_class=PlainTextResponse, summary="GCG export",
+            description="The record as GCG (UTF-8), loadable by Quackle, macondo and Woogles. "
+                        "Corrections are applied; a lost turn is written as a pass with a note.")
+def export_gcg(game: GameDep, service: ServiceDep):
+    name = f"tilecam-{game.row.id}.gcg"
+    return PlainTextResponse(service.gcg(game), media_type="text/plain; charset=utf-8",
+                             headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+
+@router.get("/{game_id}.json", summary="JSON record",
+            description="The whole record: the game, the append-only log (corrections included, "
+                        "each with its kind tag) and the events as they stand.")
+def export_json(game: GameDep, service: ServiceDep) -> dict:
+    return {
+        "game": service.summary(game),
+        "log": [{"seq": e.seq, "created": e.created, **to_json(e.entry)} for e in game.entries],
+        "events": [to_json(ev) for ev in game.events],
+    }
+
+
+@router.get("/{game_id}", response_model=s.GameDetail, summary="Game detail")
+def game_detail(game: GameDep, service: ServiceDep):
+    gid = game.row.id
+    links = {k: f"/api/games/{gid}{v}" for k, v in
+             {"board": "/board", "moves": "/moves", "unseen": "/unseen", "recount": "/recount",
+              "live": "/live", "events": "/events"}.items()}
+    links |= {"gcg": f"/api/games/{gid}.gcg", "json": f"/api/games/{gid}.json", "overlay": f"/overlay/{gid}"}
+    return {**service.summary(game), "links": links}
+
+
+@router.get("/{game_id}/board", response_model=s.BoardOut, summary="Board at a turn",
+            description="The board after `turn` events (default: all), with the last play's squares.")
+def board(game: GameDep, service: ServiceDep,
+          turn: int | None = Query(None, ge=0, description="Events to replay; 0 is the empty board.")):
+    return service.board(game, turn)
+
+
+@router.get("/{game_id}/moves", response_model=list[s.MoveOut], summary="Moves with scores",
+            description="Every event with its claimed, engine and agreed score and the running totals.")
+def moves(game: GameDep, service: ServiceDep):
+    return service.moves(game)
+
+
+@router.get("/{game_id}/unseen", response_model=s.UnseenOut, summary="Unseen tiles",
+            description="Tiles not on the board (bag plus racks), or, given a player's rack, "
+                        "what that player cannot see.")
+def unseen(game: GameDep, service: ServiceDep, turn: int | None = Query(None, ge=0),
+           rack: str = Query("", description="The viewing player's rack, '?' for a blank.")):
+    return service.unseen(game, turn, rack)
+
+
+@router.get("/{game_id}/recount", response_model=s.RecountOut, summary="Recount report",
+            description="Claimed vs engine vs agreed score per move, and the first discrepancy.")
+def recount(game: GameDep, service: ServiceDep):
+    return service.recount(game)
+
+
+@router.post("/{game_id}/recount", response_model=s.ScoresheetOut, summary="Compare a scoresheet",
+             description="A player's scoresheet (running totals, one per turn) against the record; "
+                         "reports the first turn where they part.")
+def compare_scoresheet(body: s.ScoresheetIn, game: GameDep, service: ServiceDep):
+    return service.scoresheet(game, body.player, body.cumulative)

@@ -1,0 +1,69 @@
+"""Media: each move's evidence frame, and the camera preview as MJPEG."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, Response, StreamingResponse
+
+from ..deps import GameDep, OperatorDep, PreviewDep, ServiceDep, SettingsDep
+from ..store import NotFound
+
+router = APIRouter(prefix="/api", tags=["media"])
+JPEG = {200: {"content": {"image/jpeg": {}}}}
+BOUNDARY = "tilecamframe"
+
+
+@router.get("/games/{game_id}/moves/{index}/frame.jpg", response_class=Response, responses=JPEG,
+            summary="Evidence frame of a move", description="The camera frame the move was read from.")
+def move_frame(index: int, game: GameDep, service: ServiceDep):
+    frame = service.store.frame(game.row.id, game.event_seq(index))
+    if frame.jpeg is not None:
+        return Response(frame.jpeg, media_type="image/jpeg")
+    if not Path(frame.path).is_file():
+        raise NotFound(f"the evidence frame of move {index} was at {frame.path}, which is gone")
+    return FileResponse(frame.path, media_type="image/jpeg")
+
+
+@router.put("/games/{game_id}/moves/{index}/frame.jpg", status_code=204, summary="Store an evidence frame",
+            description="The request body is the JPEG.")
+async def put_move_frame(index: int, request: Request, game: GameDep, service: ServiceDep, who: OperatorDep):
+    body = await request.body()
+    if not body.startswith(b"\xff\xd8"):
+        raise HTTPException(422, "the body is not a JPEG image")
+    service.put_frame(game.row.id, game.event_seq(index), jpeg=body)
+    return Response(status_code=204)
+
+
+@router.get("/preview.jpg", response_class=Response, responses=JPEG, summary="Latest preview frame")
+def preview_still(preview: PreviewDep):
+    _, jpeg = preview.latest()
+    if jpeg is None:
+        raise NotFound("no preview frame yet: the recorder has not published one")
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/preview.mjpg", summary="MJPEG camera preview",
+            description="multipart/x-mixed-replace stream of the annotated camera frames; each frame is "
+                        "encoded once, whatever the number of viewers.",
+            response_class=StreamingResponse,
+            responses={200: {"content": {f"multipart/x-mixed-replace; boundary={BOUNDARY}": {}}}})
+async def preview_stream(preview: PreviewDep, settings: SettingsDep):
+    min_gap = 1.0 / settings.preview.max_fps
+
+    async def stream():
+        async with preview.watch() as viewer:
+            last = 0
+            while True:
+                idx, jpeg = await viewer.next_frame(last, timeout=5.0)
+                if jpeg is not None and idx != last:
+                    last = idx
+                    yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
+                           .encode() + jpeg + b"\r\n")
+                    await asyncio.sleep(min_gap)  # caps this viewer's frame rate
+                else:
+                    yield b"\r\n"  # a few bytes now and then notice a viewer that left
+
+    return StreamingResponse(stream(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                             headers={"Cache-Control": "no-store"})

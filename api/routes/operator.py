@@ -1,0 +1,97 @@
+"""Operator writes: create games, record turns, challenges, penalties, the end, and corrections.
+
+Every route needs a bearer token; the token's name is written into each correction.
+"""
+from __future__ import annotations
+
+from fastapi import APIRouter, Body, Query, status
+
+from scoring.gcg import read_gcg, record_from_gcg
+from scoring.rules import get_profile
+from scoring.tiles import DISTRIBUTIONS
+
+from .. import schemas as s
+from ..deps import OperatorDep, ServiceDep
+
+router = APIRouter(prefix="/api/games", tags=["operator"])
+
+
+def _written(service, game_id: int, seqs: list[int]) -> s.WriteOut:
+    return s.WriteOut(game_id=game_id, seqs=seqs, live=service.live(game_id))
+
+
+def _detail(service, game_id: int) -> dict:
+    return {**service.summary(service.load(game_id)), "links": {"self": f"/api/games/{game_id}"}}
+
+
+@router.post("", response_model=s.GameDetail, status_code=status.HTTP_201_CREATED, summary="Create a game")
+def create_game(body: s.GameCreate, service: ServiceDep, who: OperatorDep):
+    row = service.create_game([(p.name, p.nick) for p in body.players], body.rules, body.lang, body.layout,
+                              {**body.meta, "created_by": who})
+    return _detail(service, row.id)
+
+
+@router.post("/gcg", response_model=s.GameDetail, status_code=status.HTTP_201_CREATED, summary="Import GCG",
+             description="A whole game from GCG text (the request body), replayed through the rules engine.")
+def import_gcg(service: ServiceDep, who: OperatorDep,
+               gcg: str = Body(..., media_type="text/plain"),
+               rules: str = Query("naspa", description="Rule profile to replay under."),
+               lang: str = Query("en", description="Tile set.")):
+    if lang not in DISTRIBUTIONS:
+        raise ValueError(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
+    record, _, _ = record_from_gcg(read_gcg(gcg), get_profile(rules), DISTRIBUTIONS[lang], rules=rules)
+    row = service.import_record(record)
+    service.store.update_game(row.id, meta={"created_by": who})
+    return _detail(service, row.id)
+
+
+@router.put("/{game_id}/players", response_model=s.LiveOut, summary="Set player names")
+def set_players(game_id: int, body: s.PlayersIn, service: ServiceDep, who: OperatorDep):
+    return service.set_players(game_id, [(p.name, p.nick) for p in body.players], who)
+
+
+@router.post("/{game_id}/plays", response_model=s.WriteOut, summary="Record a play",
+             description="Position and word as in GCG: '8D' across or 'D8' down; lower case for "
+                         "blanks; '.' or parentheses for tiles already on the board.")
+def record_play(game_id: int, body: s.PlayIn, service: ServiceDep, who: OperatorDep):
+    seqs = service.play(game_id, body.position, body.word, body.player, body.claimed, body.rack, body.note)
+    return _written(service, game_id, seqs)
+
+
+@router.post("/{game_id}/passes", response_model=s.WriteOut, summary="Record a pass")
+def record_pass(game_id: int, body: s.TurnIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, service.pass_turn(game_id, body.player, body.rack, body.note))
+
+
+@router.post("/{game_id}/exchanges", response_model=s.WriteOut, summary="Record an exchange")
+def record_exchange(game_id: int, body: s.ExchangeIn, service: ServiceDep, who: OperatorDep):
+    seqs = service.exchange(game_id, body.count, body.tiles, body.player, body.rack, body.note)
+    return _written(service, game_id, seqs)
+
+
+@router.post("/{game_id}/challenges", response_model=s.WriteOut, summary="Record a challenge",
+             description="A challenge of the last play and its outcome under the game's rule: a phony "
+                         "comes off; a valid play costs the challenger the turn (double challenge), "
+                         "gives the player a bonus per word (5/10-point rule) or nothing (single).")
+def record_challenge(game_id: int, body: s.ChallengeIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, service.challenge(game_id, body.outcome, body.words))
+
+
+@router.post("/{game_id}/time-penalties", response_model=s.WriteOut, summary="Record an overtime penalty")
+def record_time_penalty(game_id: int, body: s.TimePenaltyIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, service.time_penalty(game_id, body.player, body.minutes))
+
+
+@router.post("/{game_id}/end", response_model=s.WriteOut, summary="Final racks and the end of the game",
+             description="After a player goes out: the rack points the rules give. After six zeros: "
+                         "each player's rack (give `racks`). Before either: the director ends the game.")
+def end_game(game_id: int, body: s.EndIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, service.end(game_id, body.racks, body.reason, who))
+
+
+@router.post("/{game_id}/moves/{index}/corrections", response_model=s.WriteOut, summary="Correct a move",
+             description="Appends a Correction naming the move and the operator token: designate a blank, "
+                         "fix a misread letter, re-enter a play, turn a pass into an exchange (or back), "
+                         "or rule the score that stands. Later scores are recomputed.")
+def correct_move(game_id: int, index: int, body: s.CorrectionIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, [service.correct(game_id, index, body, who)])

@@ -1,0 +1,466 @@
+"""GameService: the one writer of the store, and the queries the routes and the recorder share.
+
+Every write goes the same way: load the log, let the rules engine build or check the
+new entry against the record as it stands, append it to the store (one transaction),
+then publish the game's new live state on the bus. The recorder (issue 5) calls
+``append`` or ``build`` from its own thread; the operator routes call the named actions.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from scoring.board import LAYOUTS, Direction, Layout, Square
+from scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+                            LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, to_json)
+from scoring.game import Game, GameError, effective_events
+from scoring.gcg import GameRecord, Player, format_position, parse_position, placement_from_gcg, \
+    play_notation, write_gcg
+from scoring.placement import PlacedTile
+from scoring.recount import describe
+from scoring.rules import ChallengeRule, RuleProfile, get_profile
+from scoring.tally import format_pool
+from scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
+
+from . import schemas as s
+from .bus import Bus, BusMessage
+from .store import EntryRow, GameRow, NotFound, Store
+
+VOWELS = set("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
+# Who did what to the game row; kept out of GCG exports.
+SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason"}
+
+
+@dataclass
+class GameView:
+    """A game loaded from the store with its corrections applied."""
+
+    row: GameRow
+    entries: list[EntryRow]
+    events: list[Event]        # the record as it stands
+    seqs: list[int]            # log row of each event's original entry
+    corrected: set[int]        # seqs amended by a Correction
+    profile: RuleProfile
+    dist: Distribution
+    layout: Layout
+
+    @property
+    def players(self) -> int:
+        return len(self.row.players)
+
+    @property
+    def nicks(self) -> list[str]:
+        return [p["nick"] for p in self.row.players]
+
+    def game_at(self, turn: int | None = None) -> Game:
+        """A Game replayed up to `turn` events (all by default)."""
+        return Game(self.profile, self.dist, self.layout, self.players, self.events[:turn])
+
+    def event_seq(self, index: int) -> int:
+        if not 0 <= index < len(self.events):
+            raise NotFound(f"game {self.row.id} has no move {index} (it has {len(self.events)})")
+        return self.seqs[index]
+
+    def record(self) -> GameRecord:
+        meta = {k: v for k, v in self.row.meta.items() if k not in SERVICE_META}
+        return GameRecord(tuple(Player(p["nick"], p["name"]) for p in self.row.players), tuple(self.events),
+                          meta, self.row.rules, self.row.lang, self.row.layout)
+
+    @property
+    def closed(self) -> bool:
+        return "closed_by" in self.row.meta
+
+
+def nick_of(name: str) -> str:
+    # GCG nicknames are one token.
+    return re.sub(r"\s+", "_", name.strip()) or "player"
+
+
+def parse_square(text: str, layout: Layout) -> Square:
+    """'8H' or 'H8' -> the square; ValueError naming the coordinate otherwise."""
+    return parse_position(text.strip(), layout)[0]
+
+
+class GameService:
+    def __init__(self, store: Store, bus: Bus, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.bus = bus
+        self.clock = clock
+        self._locks: dict[int, threading.RLock] = defaultdict(threading.RLock)
+        self._locks_guard = threading.Lock()
+        self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
+
+    def _lock(self, game_id: int) -> threading.RLock:
+        with self._locks_guard:
+            return self._locks[game_id]
+
+    # ---- reading ---------------------------------------------------------------
+    def games(self) -> list[GameRow]:
+        return self.store.games()
+
+    def load(self, game_id: int) -> GameView:
+        row = self.store.game(game_id)
+        profile = get_profile(row.rules)
+        dist = DISTRIBUTIONS[row.lang]
+        layout = LAYOUTS[row.layout]
+        entries = self.store.entries(game_id)
+        logged = [e.entry for e in entries]
+        events = effective_events(logged, profile, dist, layout, len(row.players))
+        seqs = [e.seq for e in entries if not isinstance(e.entry, Correction)]
+        corrected = {e.entry.target for e in entries if isinstance(e.entry, Correction)}
+        return GameView(row, entries, events, seqs, corrected, profile, dist, layout)
+
+    def summary(self, view: GameView) -> dict:
+        state = view.game_at().state
+        return dict(id=view.row.id, players=list(view.row.players), rules=view.row.rules, lang=view.row.lang,
+                    layout=view.row.layout, created=view.row.created, meta=view.row.meta,
+                    moves=len(view.events), scores=state.scores, ended=state.ended or view.closed,
+                    entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
+                    end_reason=state.end_reason or view.row.meta.get("closed_reason"))
+
+    def moves(self, view: GameView) -> list[s.MoveOut]:
+        game = Game(view.profile, view.dist, view.layout, view.players)
+        frames = self.store.frame_seqs(view.row.id)
+        totals = [0] * view.players
+        out = []
+        for i, ev in enumerate(view.events):
+            position = word = None
+            text = describe(ev)
+            if isinstance(ev, Play):
+                _, position, word = play_notation(ev, game)
+                text = f"{position} {word}"
+            game.append(ev)
+            totals[ev.player] = ev.cumulative
+            seq = view.seqs[i]
+            out.append(s.MoveOut(
+                index=i, seq=seq, player=ev.player, nick=view.nicks[ev.player], kind=ev.kind,
+                position=position, word=word, text=text, rack=getattr(ev, "rack", None),
+                claimed=getattr(ev, "claimed", None), engine=getattr(ev, "engine", None),
+                agreed=getattr(ev, "agreed", 0), cumulative=ev.cumulative, totals=list(totals),
+                note=ev.note, corrected=seq in view.corrected, frame=seq in frames))
+        return out
+
+    def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
+        if turn is not None and not 0 <= turn <= len(view.events):
+            raise NotFound(f"game {view.row.id} has no turn {turn} (0..{len(view.events)})")
+        game = view.game_at(turn)
+        st = game.state
+        tiles = [s.TileOut(square=format_position(sq, Direction.ACROSS), row=sq.row, col=sq.col, letter=t.letter,
+                           blank=t.blank) for sq, t in sorted(st.board.items())]
+        return s.BoardOut(game_id=view.row.id, turn=len(game.events), rows=st.board.rows(),
+                          premiums=list(view.layout.rows), tiles=tiles, last_play=_last_squares(game.events),
+                          scores=st.scores, on_turn=st.on_turn, bag=st.bag)
+
+    def unseen(self, view: GameView, turn: int | None = None, rack: str = "") -> s.UnseenOut:
+        game = view.game_at(turn)
+        pool = game.state.unseen_for(view.dist, rack)
+        vowels = sum(n for t, n in pool.items() if t in VOWELS)
+        blanks = pool.get(BLANK, 0)
+        count = sum(pool.values())
+        return s.UnseenOut(game_id=view.row.id, turn=len(game.events), pool=format_pool(pool, view.dist),
+                           count=count, bag=game.state.bag,
+                           tiles={t: pool[t] for t in view.dist.counts if pool.get(t)},
+                           vowels=vowels, consonants=count - vowels - blanks, blanks=blanks)
+
+    def gcg(self, view: GameView) -> str:
+        return write_gcg(view.record(), view.profile, view.dist, view.layout)
+
+    def live(self, game_id: int) -> s.LiveOut:
+        """The overlay's state, cached until the log or the players change."""
+        row = self.store.game(game_id)
+        n = self.store.count(game_id)
+        key = repr((row.players, row.meta))
+        cached = self._live.get(game_id)
+        if cached and cached[0] == n and cached[1] == key:
+            return cached[2]
+        live = self._compute_live(self.load(game_id))
+        self._live[game_id] = (n, key, live)
+        return live
+
+    def _compute_live(self, view: GameView) -> s.LiveOut:
+        game = Game(view.profile, view.dist, view.layout, view.players)
+        last_text = ""
+        blanks: list[tuple[Square, str]] = []
+        for ev in view.events:
+            nick = view.row.players[ev.player]["name"]
+            if isinstance(ev, Play):
+                _, pos, word = play_notation(ev, game)
+                last_text = f"{nick}: {pos} {word} {ev.agreed:+d}"
+                blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
+            elif isinstance(ev, PhonyWithdrawn):
+                last_text = f"{nick}: play withdrawn {ev.agreed:+d}"
+            elif isinstance(ev, (Pass, Exchange, TurnLost)):
+                last_text = f"{nick}: {describe(ev)}"
+            else:
+                last_text = f"{nick}: {describe(ev)} {getattr(ev, 'agreed', 0):+d}"
+            game.append(ev)
+        st = game.state
+        # Blanks still on the board, in the order they were played.
+        on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
+        pool = st.unseen_for(view.dist)
+        unseen = format_pool(pool, view.dist)
+        names = [p["name"] for p in view.row.players]
+        scores = st.scores
+        fields = {
+            "score": f"{scores[0]} - {scores[1]}",
+            "p1_score": str(scores[0]), "p2_score": str(scores[1]),
+            "p1_name": names[0], "p2_name": names[1],
+            "unseen_tiles": _grouped(pool, view.dist),
+            "unseen_count": str(sum(pool.values())),
+            "last_play": last_text,
+            "blank1": on_board[0] if on_board else "",
+            "blank2": on_board[1] if len(on_board) > 1 else "",
+        }
+        return s.LiveOut(
+            game_id=view.row.id, seq=view.entries[-1].seq if view.entries else -1,
+            players=list(view.row.players), scores=scores, on_turn=st.on_turn,
+            ended=st.ended or view.closed, end_reason=st.end_reason or view.row.meta.get("closed_reason"),
+            rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
+            last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
+            values=dict(view.dist.values), fields=fields)
+
+    def recount(self, view: GameView) -> s.RecountOut:
+        moves = [s.RecountMoveOut(**m.model_dump(include=set(s.RecountMoveOut.model_fields)))
+                 for m in self.moves(view)]
+        found = []
+        for m in moves:
+            if m.engine is None:
+                continue
+            what = "score" if m.claimed is not None and m.claimed != m.engine else \
+                "correction" if m.agreed != m.engine and m.agreed != m.claimed else None
+            if what:
+                found.append(s.DiscrepancyOut(index=m.index, seq=m.seq, player=m.player, what=what,
+                                              claimed=m.claimed, engine=m.engine, agreed=m.agreed, text=m.text))
+        return s.RecountOut(game_id=view.row.id, players=list(view.row.players), rules=view.row.rules,
+                            moves=moves, discrepancies=found, first_discrepancy=found[0] if found else None,
+                            final=moves[-1].totals if moves else [0] * view.players)
+
+    def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
+        if not 0 <= player < view.players:
+            raise ValueError(f"no player {player}; players are 0..{view.players - 1}")
+        mine = [m for m in self.moves(view) if m.player == player]
+        rows = []
+        for turn in range(max(len(mine), len(sheet))):
+            m = mine[turn] if turn < len(mine) else None
+            on_sheet = sheet[turn] if turn < len(sheet) else None
+            rec = m.cumulative if m else None
+            rows.append(s.ScoresheetRow(turn=turn + 1, index=m.index if m else None,
+                                        text=m.text if m else "(not in the record)",
+                                        sheet=on_sheet, record=rec, agrees=on_sheet == rec))
+        first = next((r for r in rows if not r.agrees), None)
+        return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
+                               first_mismatch=first)
+
+    # ---- writing ---------------------------------------------------------------
+    def create_game(self, players: list[tuple[str, str | None]], rules: str = "naspa", lang: str = "en",
+                    layout: str = "standard", meta: dict[str, str] | None = None) -> GameRow:
+        get_profile(rules)  # ValueError naming the choices
+        if lang not in DISTRIBUTIONS:
+            raise ValueError(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+        ps = [{"nick": nick or nick_of(name), "name": name} for name, nick in players]
+        if len({p["nick"] for p in ps}) != len(ps):
+            raise ValueError("players need different nicknames")
+        return self.store.create_game(ps, rules, lang, layout, meta)
+
+    def import_record(self, record: GameRecord) -> GameRow:
+        """A whole game (e.g. read from GCG) into the store, one entry at a time."""
+        row = self.create_game([(p.name, p.nick) for p in record.players], record.rules, record.lang,
+                               record.layout, {k: v for k, v in record.meta.items() if isinstance(v, str)})
+        for ev in record.events:
+            self.append(row.id, ev)
+        return row
+
+    def set_players(self, game_id: int, players: list[tuple[str, str | None]], by: str) -> s.LiveOut:
+        with self._lock(game_id):
+            row = self.store.game(game_id)
+            ps = [{"nick": nick or nick_of(name), "name": name} for name, nick in players]
+            if len(ps) != len(row.players):
+                raise ValueError(f"game {game_id} has {len(row.players)} players")
+            self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
+            return self._publish(game_id)
+
+    def append(self, game_id: int, entry: LogEntry) -> int:
+        """Check `entry` against the record, append it (one transaction), publish. Returns its seq.
+
+        Raises GameError/PlacementError with the engine's reason when it cannot follow."""
+        with self._lock(game_id):
+            view = self.load(game_id)
+            logged = [e.entry for e in view.entries] + [entry]
+            events = effective_events(logged, view.profile, view.dist, view.layout, view.players)
+            Game(view.profile, view.dist, view.layout, view.players, events)  # replay: raises if it cannot follow
+            seq = self.store.append(game_id, entry)
+            self._publish(game_id, entry, seq)
+            return seq
+
+    def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
+              turn_event: bool = True) -> list[int]:
+        """Run a Game builder on the record as it stands (e.g. ``lambda g: g.play(0, placement)``),
+        then store and publish what it appended. Builders compute engine scores and cumulatives."""
+        with self._lock(game_id):
+            view = self.load(game_id)
+            if turn_event and view.closed:
+                raise GameError(f"game {game_id} was ended by {view.row.meta['closed_by']}; "
+                                "only corrections and penalties are accepted")
+            game = view.game_at()
+            before = len(game.events)
+            make(game)
+            seqs = []
+            for ev in game.events[before:]:
+                seq = self.store.append(game_id, ev)
+                seqs.append(seq)
+                self._publish(game_id, ev, seq)
+            return seqs
+
+    def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
+        """Evidence for log entry `seq`: the JPEG it was read from, or a path to it."""
+        if not 0 <= seq < self.store.count(game_id):
+            raise NotFound(f"game {game_id} has no log entry {seq}")
+        self.store.put_frame(game_id, seq, jpeg, path)
+
+    def _publish(self, game_id: int, entry: LogEntry | None = None, seq: int | None = None) -> s.LiveOut:
+        committed = self.clock()
+        live = self.live(game_id)
+        data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
+                "committed": committed}
+        self.bus.publish(BusMessage(game_id, live.seq if seq is None else seq, "update", data))
+        return live
+
+    # ---- operator actions: what the console's buttons mean under the game's rules ----
+    def play(self, game_id: int, position: str, word: str, player: int | None = None,
+             claimed: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
+        def make(g: Game):
+            p = g.state.on_turn if player is None else player
+            return g.play(p, placement_from_gcg(g, position, word), claimed, rack, note)
+        return self.build(game_id, make)
+
+    def pass_turn(self, game_id: int, player: int | None = None, rack: str | None = None,
+                  note: str = "") -> list[int]:
+        return self.build(game_id, lambda g: g.pass_turn(g.state.on_turn if player is None else player,
+                                                         rack, note))
+
+    def exchange(self, game_id: int, count: int | None = None, tiles: str | None = None,
+                 player: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
+        def make(g: Game):
+            n = len(g.dist.tokens(tiles)) if tiles else count
+            if not n:
+                raise ValueError("an exchange needs a count or the tiles")
+            return g.exchange(g.state.on_turn if player is None else player, n, tiles, rack, note)
+        return self.build(game_id, make)
+
+    def challenge(self, game_id: int, outcome: str, words: int | None = None) -> list[int]:
+        """A challenge of the last play and its outcome, under the game's challenge rule."""
+        def make(g: Game):
+            last = g.events[-1] if g.events else None
+            if not isinstance(last, Play):
+                raise GameError("no play to challenge: the last turn was not a play")
+            rule = g.profile.challenge
+            if rule is ChallengeRule.VOID:
+                raise GameError(f"rules {g.profile.name!r} have no challenges")
+            if outcome == "phony":
+                return g.withdraw(last.player)
+            challenger = (last.player + 1) % g.players
+            if g.profile.failed_challenge_loses_turn:
+                return g.lose_turn(challenger, note="challenged " + " ".join(last.words))
+            if g.profile.challenge_bonus_per_word:
+                return g.challenge_bonus(last.player, words or 1)
+            return None  # single challenge: a failed challenge costs nothing and leaves no event
+        return self.build(game_id, make, turn_event=False)
+
+    def time_penalty(self, game_id: int, player: int, minutes: int) -> list[int]:
+        return self.build(game_id, lambda g: g.time_penalty(player, minutes), turn_event=False)
+
+    def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
+        """Final racks and the end of the game: the out-play's rack points, or each player's own
+        rack off after six zeros, or a director ending the game (recorded in meta)."""
+        with self._lock(game_id):
+            view = self.load(game_id)
+            if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in view.events) or view.closed:
+                raise GameError("the game has already been ended and its final racks entered")
+            if racks is not None:
+                if len(racks) != view.players:
+                    raise ValueError(f"give one rack per player ({view.players})")
+                for rack in racks:
+                    bad = [t for t in view.dist.tokens(rack) if t != BLANK and t.upper() not in view.dist.values]
+                    if bad:
+                        raise ValueError(f"rack {rack!r}: {bad[0]!r} is not a tile of the {view.dist.name} set")
+            state = view.game_at().state
+
+            def make(g: Game):
+                if state.end_reason == "out":
+                    return g.finish_out()
+                if racks is None:
+                    if state.ended and g.profile.zeros_end_penalty:
+                        raise ValueError("the game ended without a player going out: give each player's rack")
+                    return []
+                if state.ended and not g.profile.zeros_end_penalty:
+                    return []
+                return [g.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
+
+            seqs = self.build(game_id, make, turn_event=False)
+            if not state.ended:
+                self.store.update_game(game_id, meta={"closed_by": by, "closed_reason": reason or "ended by the director"})
+                self._publish(game_id)
+            return seqs
+
+    def correct(self, game_id: int, index: int, fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix
+                | s.PassFix | s.ScoreFix, by: str) -> int:
+        """A Correction entry amending move `index`, named after the token that made it."""
+        with self._lock(game_id):
+            view = self.load(game_id)
+            seq = view.event_seq(index)
+            ev = view.events[index]
+            agreed = None
+            prior = [e.entry for e in view.entries if isinstance(e.entry, Correction) and e.entry.target == seq]
+            if prior:
+                agreed = prior[-1].agreed  # a ruling stands through later fixes of the same move
+            match fix:
+                case s.BlankFix() | s.LetterFix():
+                    if not isinstance(ev, Play):
+                        raise ValueError(f"move {index} is a {ev.kind}, not a play: it placed no tiles")
+                    sq = parse_square(fix.square, view.layout)
+                    letter = fix.letter.upper()
+                    if letter not in view.dist.values:
+                        raise ValueError(f"{fix.letter!r} is not a letter of the {view.dist.name} set")
+                    hit = [t for t in ev.placement.tiles if t.square == sq]
+                    if not hit:
+                        raise ValueError(f"move {index} placed no tile on {fix.square}")
+                    blank = True if isinstance(fix, s.BlankFix) else hit[0].blank
+                    tiles = tuple(PlacedTile(t.square, letter, blank) if t.square == sq else t
+                                  for t in ev.placement.tiles)
+                    replacement = dataclasses.replace(ev, placement=dataclasses.replace(ev.placement, tiles=tiles))
+                case s.PlayFix():
+                    if not isinstance(ev, Play):
+                        raise ValueError(f"move {index} is a {ev.kind}, not a play")
+                    placement = placement_from_gcg(view.game_at(index), fix.position, fix.word)
+                    replacement = dataclasses.replace(ev, placement=placement)
+                case s.ExchangeFix():
+                    if not isinstance(ev, (Pass, Exchange, TurnLost)):
+                        raise ValueError(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
+                    replacement = Exchange(ev.player, fix.count, fix.tiles, ev.cumulative, ev.rack, ev.note)
+                case s.PassFix():
+                    if not isinstance(ev, (Pass, Exchange, TurnLost)):
+                        raise ValueError(f"move {index} is a {ev.kind}; only an exchange becomes a pass")
+                    replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note)
+                case s.ScoreFix():
+                    if not hasattr(ev, "agreed"):
+                        raise ValueError(f"move {index} is a {ev.kind}, which scores nothing")
+                    replacement, agreed = ev, fix.agreed
+            return self.append(game_id, Correction(seq, replacement, by, agreed, fix.reason))
+
+
+def _last_squares(events: list[Event]) -> list[str]:
+    if events and isinstance(events[-1], Play):
+        return [format_position(t.square, Direction.ACROSS) for t in events[-1].placement.tiles]
+    return []
+
+
+def _grouped(pool: Counter, dist: Distribution) -> str:
+    """One group per tile, 'AAA B EE ??', as broadcast overlays show the pool."""
+    return " ".join(dist.spell([tile] * pool[tile]) for tile in dist.counts if pool.get(tile))

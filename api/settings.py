@@ -1,0 +1,100 @@
+"""One Settings object for the service, built from small sections.
+
+Stages that own a config section (capture, vision, hardware) add it here when they
+exist; nothing in this module reads the environment or a file at import.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class Section(BaseModel):
+    # A typo in a key fails at start instead of being ignored.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ServerSettings(Section):
+    host: str = Field("127.0.0.1", description="Address to listen on; 0.0.0.0 to serve the LAN.")
+    port: int = Field(8000, ge=0, le=65535, description="TCP port (0 picks a free one).")
+    graceful_shutdown_s: float = Field(
+        2.0, gt=0, description="Seconds open SSE/MJPEG streams get to end at shutdown before being cut.")
+
+
+class StoreSettings(Section):
+    db_path: str = Field("tilecam.sqlite3", description="SQLite file holding games, log entries and frames.")
+
+
+class AuthSettings(Section):
+    tokens: dict[str, str] = Field(
+        default_factory=dict,
+        description="Operator bearer tokens, name -> token. The name is written into every "
+                    "correction. Empty: one token named 'operator' is generated at start.")
+
+
+class LiveSettings(Section):
+    keepalive_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
+    queue_size: int = Field(
+        64, ge=1, description="Updates buffered per SSE client; a slower client loses the oldest "
+                              "(each update carries the whole live state, so nothing is missing after).")
+
+
+class PreviewSettings(Section):
+    jpeg_quality: int = Field(80, ge=10, le=100, description="JPEG quality of the MJPEG preview.")
+    max_fps: float = Field(10.0, gt=0, description="Most frames per second sent to one preview viewer.")
+
+
+class Settings(Section):
+    server: ServerSettings = Field(default_factory=ServerSettings, description="HTTP server.")
+    store: StoreSettings = Field(default_factory=StoreSettings, description="Event store.")
+    auth: AuthSettings = Field(default_factory=AuthSettings, description="Operator tokens.")
+    live: LiveSettings = Field(default_factory=LiveSettings, description="Server-Sent Events.")
+    preview: PreviewSettings = Field(default_factory=PreviewSettings, description="Camera preview.")
+
+
+class SettingsError(ValueError):
+    """A settings file or override that does not validate; names the file and the keys."""
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        elif value is not None:
+            out[key] = value
+    return out
+
+
+def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
+    """Settings from a TOML or JSON file (optional) with section overrides on top,
+    e.g. ``load_settings("tilecam.toml", server={"port": 9000})``; None values are ignored."""
+    data: dict[str, Any] = {}
+    where = "overrides"
+    if path is not None:
+        path = Path(path)
+        where = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+            data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+        except OSError as exc:
+            raise SettingsError(f"{path}: {exc.strerror}") from None
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+            raise SettingsError(f"{path}: {exc}") from None
+    data = _merge(data, overrides)
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise SettingsError(f"{where}: {problems}") from None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The app's settings as a dependency; create_app overrides it with the object it was given."""
+    return load_settings()

@@ -1,0 +1,50 @@
+// The broadcast overlay: board with the last play highlighted, scores, last play, unseen pool.
+const PREMIUM = { "=": ["tw", "TW"], "-": ["dw", "DW"], '"': ["tl", "TL"], "'": ["dl", "DL"],
+                  "^": ["ql", "QL"], "~": ["qw", "QW"], "*": ["ct", "★"] };
+
+function squareName(row, col) { return `${row + 1}${String.fromCharCode(65 + col)}`; }
+
+function renderBoard(live) {
+  const board = document.getElementById("board");
+  const n = live.premiums.length;
+  board.style.setProperty("--n", n);
+  const last = new Set(live.last_play);
+  const cells = [];
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const sq = document.createElement("div");
+      const [cls, label] = PREMIUM[live.premiums[r][c]] || ["", ""];
+      sq.className = `sq ${cls}`;
+      sq.textContent = label;
+      const ch = live.rows[r][c];
+      if (ch !== ".") {
+        const tile = document.createElement("div");
+        const blank = ch !== ch.toUpperCase();
+        tile.className = "tile" + (blank ? " blank" : "") + (last.has(squareName(r, c)) ? " last" : "");
+        tile.dataset.square = squareName(r, c);
+        tile.textContent = ch.toUpperCase();
+        if (!blank) {
+          const pts = document.createElement("span");
+          pts.className = "pts";
+          pts.textContent = live.values[ch] ?? "";
+          tile.appendChild(pts);
+        }
+        sq.appendChild(tile);
+      }
+      cells.push(sq);
+    }
+  }
+  board.replaceChildren(...cells);
+}
+
+function render(live) {
+  renderBoard(live);
+  fillFields(document, live.fields);
+  document.getElementById("pool").textContent = live.fields.unseen_tiles;
+  [0, 1].forEach((p) => document.getElementById(`p${p}`).classList.toggle("on-turn", !live.ended && live.on_turn === p));
+  document.getElementById("status").textContent = live.ended ? "Game over" : "";
+  document.body.dataset.seq = live.seq;
+}
+
+const gameId = gameIdFromPath();
+followGame(gameId, render, (s) => { if (s) document.getElementById("status").textContent = s; });

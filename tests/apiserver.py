@@ -1,0 +1,93 @@
+"""The API under uvicorn on 127.0.0.1 at a free port, in a background thread, for tests over real HTTP.
+
+Test modules import the fixtures: ``from apiserver import api, client, operator  # noqa: F401``.
+"""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from api.app import create_app
+from api.settings import AuthSettings, ServerSettings, Settings, StoreSettings
+
+TOKEN = "test-operator-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+class LiveServer:
+    def __init__(self, db_path: Path, **app_kwargs) -> None:
+        self.settings = Settings(store=StoreSettings(db_path=str(db_path)),
+                                 auth=AuthSettings(tokens={"tester": TOKEN}),
+                                 server=ServerSettings(graceful_shutdown_s=1.0))
+        self.app = create_app(self.settings, **app_kwargs)
+        # Bind first: the port is ours before uvicorn starts, so no other process can take it.
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                                timeout_graceful_shutdown=self.settings.server.graceful_shutdown_s)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the API server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+    @property
+    def service(self):
+        return self.app.state.service
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory) -> LiveServer:
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def client(api: LiveServer) -> httpx.Client:
+    with httpx.Client(base_url=api.url, timeout=10) as c:
+        yield c
+
+
+def new_game(client: httpx.Client, p1: str = "Alice Ames", p2: str = "Bob Brown", **kw) -> int:
+    r = client.post("/api/games", json={"players": [{"name": p1}, {"name": p2}], **kw}, headers=AUTH)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def import_gcg(client: httpx.Client, path: Path, rules: str = "naspa") -> int:
+    r = client.post("/api/games/gcg", params={"rules": rules}, content=path.read_bytes(),
+                    headers={**AUTH, "Content-Type": "text/plain"})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def wait_for(predicate, timeout: float = 5.0, interval: float = 0.01):
+    """Poll until predicate() is truthy; returns its value or fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
+        time.sleep(interval)
