@@ -18,7 +18,7 @@ from typing import Iterator
 
 from .frame import Frame
 from .source import (BaseSource, CaptureConfig, CaptureError, FrameSource, SourceEnded,
-                     StatusCallback)
+                     SourceStatus, StatusCallback)
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +159,7 @@ class LatestFrameReader:
         self._grabbed = self._delivered = self._dropped = 0
 
     @property
-    def status(self):
+    def status(self) -> SourceStatus:
         return self.source.status
 
     @property
