@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install clean
+.PHONY: run test install clean chromium
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,7 +19,15 @@ install: $(STAMP)
 run: install
 	$(BIN)/tilecam verify ../shared/data/gcg/liwords/vs_josh.gcg
 
-test: install
+# Debian's chromium for the overlay's browser test (driven by playwright; no browser download).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+chromium: $(CHROMIUM)
+
+test: install $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 clean:
