@@ -64,6 +64,17 @@ class Scorekeeper:
         events = effective_events(self.entries, g.profile, g.dist, g.layout, g.players)
         self.game = Game(g.profile, g.dist, g.layout, g.players, events)
 
+    def sync(self, entries: list[LogEntry]) -> bool:
+        """Adopt a log that others extended (an operator's correction, a pass marked as an
+        exchange). Returns True when something changed."""
+        if entries == self.entries:
+            return False
+        if entries[: len(self.entries)] != self.entries and len(entries) <= len(self.entries):
+            raise GameError("the log was rewritten, not extended")
+        self.entries = list(entries)
+        self._rebuild()
+        return True
+
     # -- the one entry point -----------------------------------------------------------
     def observe(self, snap: Snapshot, player: int | None = None, pressed: bool = False,
                 visible: np.ndarray | None = None) -> Observation:

@@ -55,3 +55,14 @@ def test_nothing_new_at_a_clock_press_is_a_pass():
     assert keeper.observe(empty).status == "no_change"
     assert keeper.observe(empty, pressed=True).status == "pass"
     assert keeper.game.state.on_turn == 1
+
+
+def test_sync_adopts_an_operators_correction():
+    from scoring.events import Exchange
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    empty = Snapshot.from_board(["." * 15] * 15, CLASSES)
+    keeper.observe(empty, pressed=True)            # the camera saw a pass
+    fixed = keeper.entries + [Correction(0, Exchange(0, 4, None, 0), by="operator")]
+    assert keeper.sync(fixed)
+    assert keeper.game.events[0].kind == "exchange"
+    assert not keeper.sync(list(fixed))
