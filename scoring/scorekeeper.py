@@ -69,7 +69,7 @@ class Scorekeeper:
         exchange). Returns True when something changed."""
         if entries == self.entries:
             return False
-        if entries[: len(self.entries)] != self.entries and len(entries) <= len(self.entries):
+        if entries[: len(self.entries)] != self.entries:
             raise GameError("the log was rewritten, not extended")
         self.entries = list(entries)
         self._rebuild()
