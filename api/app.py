@@ -36,6 +36,12 @@ def _error(status: int):
     return handler
 
 
+def close_streams(app: FastAPI) -> None:
+    """End every SSE and MJPEG stream, so that a shutdown need not wait for open clients."""
+    app.state.bus.close()
+    app.state.preview.close()
+
+
 def create_app(settings: Settings | None = None, store: Store | None = None, bus: Bus | None = None,
                preview: PreviewHub | None = None, service: GameService | None = None) -> FastAPI:
     """Build the app. Pass `service` (or `store`/`bus`) to share them with a recorder in the
@@ -55,7 +61,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
         try:
             yield
         finally:
-            bus.close()
+            close_streams(app)
             if owned is not None and store is None:
                 owned.close()
 

@@ -105,6 +105,7 @@ class PreviewHub:
         self._jpeg: bytes | None = None
         self._index = 0
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self.closed = False
         self.encoded = 0     # frames encoded; one per published frame with a viewer, whatever the viewer count
 
     @property
@@ -131,6 +132,15 @@ class PreviewHub:
             self._jpeg = jpeg
             self._index += 1
             self.encoded += 1
+        self._wake()
+
+    def close(self) -> None:
+        """End every viewer's stream (at shutdown)."""
+        self.closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        with self._lock:
             waiters = list(self._waiters)
         for loop, event in waiters:
             try:
@@ -165,8 +175,9 @@ class PreviewViewer:
             self.hub._waiters.discard(self._key)
 
     async def next_frame(self, after: int, timeout: float) -> tuple[int, bytes | None]:
-        """A frame newer than index `after`, or the current one after `timeout` seconds."""
-        while True:
+        """A frame newer than index `after`, or the current one after `timeout` seconds;
+        (after, None) once the hub is closed."""
+        while not self.hub.closed:
             idx, jpeg = self.hub.latest()
             if idx > after and jpeg is not None:
                 return idx, jpeg
@@ -178,3 +189,4 @@ class PreviewViewer:
                 await asyncio.wait_for(self._event.wait(), timeout)
             except TimeoutError:
                 return self.hub.latest()
+        return after, None

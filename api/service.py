@@ -333,17 +333,24 @@ class GameService:
         return live
 
     # ---- operator actions: what the console's buttons mean under the game's rules ----
+    @staticmethod
+    def _player(g: Game, player: int | None) -> int:
+        """The given player (checked) or the player on turn."""
+        if player is None:
+            return g.state.on_turn
+        if not 0 <= player < g.players:
+            raise ValueError(f"no player {player}; players are 0..{g.players - 1}")
+        return player
+
     def play(self, game_id: int, position: str, word: str, player: int | None = None,
              claimed: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
         def make(g: Game):
-            p = g.state.on_turn if player is None else player
-            return g.play(p, placement_from_gcg(g, position, word), claimed, rack, note)
+            return g.play(self._player(g, player), placement_from_gcg(g, position, word), claimed, rack, note)
         return self.build(game_id, make)
 
     def pass_turn(self, game_id: int, player: int | None = None, rack: str | None = None,
                   note: str = "") -> list[int]:
-        return self.build(game_id, lambda g: g.pass_turn(g.state.on_turn if player is None else player,
-                                                         rack, note))
+        return self.build(game_id, lambda g: g.pass_turn(self._player(g, player), rack, note))
 
     def exchange(self, game_id: int, count: int | None = None, tiles: str | None = None,
                  player: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
@@ -351,7 +358,7 @@ class GameService:
             n = len(g.dist.tokens(tiles)) if tiles else count
             if not n:
                 raise ValueError("an exchange needs a count or the tiles")
-            return g.exchange(g.state.on_turn if player is None else player, n, tiles, rack, note)
+            return g.exchange(self._player(g, player), n, tiles, rack, note)
         return self.build(game_id, make)
 
     def challenge(self, game_id: int, outcome: str, words: int | None = None) -> list[int]:
@@ -374,7 +381,7 @@ class GameService:
         return self.build(game_id, make, turn_event=False)
 
     def time_penalty(self, game_id: int, player: int, minutes: int) -> list[int]:
-        return self.build(game_id, lambda g: g.time_penalty(player, minutes), turn_event=False)
+        return self.build(game_id, lambda g: g.time_penalty(self._player(g, player), minutes), turn_event=False)
 
     def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
         """Final racks and the end of the game: the out-play's rack points, or each player's own

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import uvicorn
 
-from api.app import create_app
+from api.app import close_streams, create_app
 from api.settings import AuthSettings, ServerSettings, Settings, StoreSettings
 
 TOKEN = "test-operator-token"
@@ -47,6 +47,7 @@ class LiveServer:
         return self
 
     def __exit__(self, *exc) -> None:
+        close_streams(self.app)  # as `tilecam serve` does on Ctrl-C
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
@@ -91,3 +92,49 @@ def wait_for(predicate, timeout: float = 5.0, interval: float = 0.01):
         if time.monotonic() > deadline:
             raise AssertionError(f"condition not met within {timeout} s")
         time.sleep(interval)
+
+
+class SseReader:
+    """Reads a Server-Sent Events stream in a thread; events land on a queue as (event, id, data)."""
+
+    def __init__(self, url: str) -> None:
+        import queue
+
+        self.url = url
+        self.events: "queue.Queue[tuple[str, str, dict]]" = queue.Queue()
+        self._client = httpx.Client(timeout=httpx.Timeout(10, read=None))
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import json
+
+        try:
+            with self._client.stream("GET", self.url) as r:
+                self.status = r.status_code
+                fields: dict[str, str] = {}
+                for line in r.iter_lines():
+                    if self._stop.is_set():
+                        return
+                    if not line:
+                        if "data" in fields:
+                            self.events.put((fields.get("event", "message"), fields.get("id", ""),
+                                             json.loads(fields["data"])))
+                        fields = {}
+                    elif not line.startswith(":"):
+                        key, _, value = line.partition(":")
+                        fields[key] = value.lstrip(" ")
+        except httpx.HTTPError:
+            pass  # closed by stop()
+
+    def __enter__(self) -> "SseReader":
+        self.thread.start()
+        return self
+
+    def next(self, timeout: float = 5.0) -> tuple[str, str, dict]:
+        return self.events.get(timeout=timeout)
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._client.close()
+        self.thread.join(5)

@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.app import create_app
+    from api.app import close_streams, create_app
     from api.settings import SettingsError, load_settings
 
     try:
@@ -42,6 +42,13 @@ def run(args: argparse.Namespace) -> int:
     for name, token in app.state.tokens.items():
         print(f"  operator token    {name}: {token}")
     sys.stdout.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=settings.server.graceful_shutdown_s)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            close_streams(app)  # open SSE/MJPEG clients would otherwise hold the shutdown up
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=settings.server.graceful_shutdown_s)
+    Server(config).run()
     return 0

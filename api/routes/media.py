@@ -55,7 +55,7 @@ async def preview_stream(preview: PreviewDep, settings: SettingsDep):
     async def stream():
         async with preview.watch() as viewer:
             last = 0
-            while True:
+            while not preview.closed:
                 idx, jpeg = await viewer.next_frame(last, timeout=5.0)
                 if jpeg is not None and idx != last:
                     last = idx

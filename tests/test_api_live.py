@@ -1,0 +1,88 @@
+"""Live: the bus, Server-Sent Events over real HTTP, and the OBS text fields."""
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from apiserver import AUTH, SseReader, api, client, new_game  # noqa: F401  (fixtures)
+from api.bus import Bus, BusMessage
+from api.schemas import OBS_FIELDS
+
+
+def test_live_bus_delivers_from_another_thread():
+    async def main():
+        bus = Bus(queue_size=4)
+        mine, other, every = bus.subscribe(1), bus.subscribe(2), bus.subscribe(None)
+        t = threading.Thread(target=lambda: [bus.publish(BusMessage(1, i, "update", {"i": i})) for i in range(3)])
+        t.start()
+        t.join()
+        got = [await asyncio.wait_for(mine.get(), 2) for _ in range(3)]
+        assert [m.seq for m in got] == [0, 1, 2]
+        assert (await asyncio.wait_for(every.get(), 2)).seq == 0
+        assert other.queue.empty()
+        bus.close()
+        assert await asyncio.wait_for(other.get(), 2) is None
+    asyncio.run(main())
+
+
+def test_live_bus_slow_subscriber_keeps_the_newest():
+    async def main():
+        bus = Bus(queue_size=2)
+        sub = bus.subscribe(1)
+        for i in range(5):
+            bus.publish(BusMessage(1, i, "update"))
+        await asyncio.sleep(0)  # let the loop run the hand-overs
+        assert [(await sub.get()).seq for _ in range(2)] == [3, 4] and sub.dropped == 3
+        bus.unsubscribe(sub)
+        assert bus.subscribers == 0
+    asyncio.run(main())
+
+
+def test_live_sse_sends_the_state_then_each_committed_entry(api, client):
+    gid = new_game(client)
+    with SseReader(f"{api.url}/api/games/{gid}/events") as sse:
+        event, seq, data = sse.next()
+        assert event == "update" and seq == "-1" and data["live"]["scores"] == [0, 0]
+        r = client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "ZAX"}, headers=AUTH)
+        assert r.status_code == 200, r.text
+        event, seq, data = sse.next()
+        assert seq == "0" and data["entry"]["kind"] == "play" and data["committed"] > 0
+        assert data["live"]["fields"]["p1_score"] == "38" and data["live"]["last_play"] == ["8H", "8I", "8J"]
+        client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)
+        assert sse.next()[2]["entry"]["kind"] == "pass"
+
+
+def test_live_sse_unknown_game_is_404(client):
+    assert client.get("/api/games/90909/events").status_code == 404
+
+
+def test_live_obs_fields_as_text(client):
+    gid = new_game(client, "Nigel Richards", "Jackson Smylie")
+    client.post(f"/api/games/{gid}/plays", json={"position": "8G", "word": "QAt"}, headers=AUTH)
+    fields = client.get(f"/api/games/{gid}/fields").json()
+    assert set(fields) == set(OBS_FIELDS)
+    for name in OBS_FIELDS:
+        r = client.get(f"/api/games/{gid}/fields/{name}")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+        assert r.text == fields[name]
+    assert fields["p1_name"] == "Nigel Richards" and fields["p2_name"] == "Jackson Smylie"
+    assert fields["p1_score"] == "22" and fields["score"] == "22 - 0"
+    assert fields["last_play"] == "Nigel Richards: 8G QAt +22"
+    assert fields["blank1"] == "T" and fields["blank2"] == ""
+    assert fields["unseen_count"] == "97" and fields["unseen_tiles"].endswith(" ?")
+
+
+@pytest.mark.parametrize("field", ["score.txt", "p3_score", "board"])
+def test_live_unknown_obs_field_is_422(client, field):
+    gid = new_game(client)
+    r = client.get(f"/api/games/{gid}/fields/{field}")
+    assert r.status_code == 422
+
+
+def test_live_state_json(client):
+    gid = new_game(client)
+    live = client.get(f"/api/games/{gid}/live").json()
+    assert live["seq"] == -1 and len(live["rows"]) == 15 and live["unseen_count"] == 100
+    assert live["premiums"][7][7] == "*" and live["values"]["Q"] == 10

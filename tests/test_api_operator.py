@@ -1,0 +1,230 @@
+"""Operator writes over real HTTP: tokens, turns, challenges under each rule, the end, corrections."""
+from __future__ import annotations
+
+import pytest
+
+from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
+
+
+def post(client, path, body=None):
+    return client.post(path, json=body if body is not None else {}, headers=AUTH)
+
+
+def moves(client, gid):
+    return client.get(f"/api/games/{gid}/moves").json()
+
+
+def test_operator_writes_need_a_known_token(client):
+    body = {"players": [{"name": "A"}, {"name": "B"}]}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 401 and "Bearer" in r.json()["detail"]
+    r = client.post("/api/games", json=body, headers={"Authorization": "Bearer nope"})
+    assert r.status_code == 401 and r.json()["detail"] == "unknown operator token"
+    gid = new_game(client)
+    assert client.post(f"/api/games/{gid}/passes", json={}).status_code == 401
+    assert client.get(f"/api/games/{gid}").status_code == 200  # reads are public
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"players": [{"name": "A"}, {"name": "B"}], "rules": "scrabble-club"}, "unknown rules"),
+    ({"players": [{"name": "A"}, {"name": "B"}], "lang": "xx"}, "unknown tile set"),
+    ({"players": [{"name": "A"}, {"name": "A"}]}, "different nicknames"),
+])
+def test_operator_create_game_rejects_bad_input(client, body, message):
+    r = client.post("/api/games", json=body, headers=AUTH)
+    assert r.status_code == 422 and message in r.json()["detail"]
+    assert client.post("/api/games", json={"players": [{"name": "A"}]}, headers=AUTH).status_code == 422
+
+
+def test_operator_sets_player_names(client):
+    gid = new_game(client)
+    r = client.put(f"/api/games/{gid}/players", json={"players": [{"name": "Dave Wiegand"}, {"name": "Joel Sherman", "nick": "joel"}]},
+                   headers=AUTH)
+    assert r.status_code == 200 and r.json()["fields"]["p1_name"] == "Dave Wiegand"
+    assert client.get(f"/api/games/{gid}").json()["players"] == [
+        {"nick": "Dave_Wiegand", "name": "Dave Wiegand"}, {"nick": "joel", "name": "Joel Sherman"}]
+    assert "#player2 joel Joel Sherman" in client.get(f"/api/games/{gid}.gcg").text
+
+
+def test_operator_records_plays_passes_and_exchanges(client):
+    gid = new_game(client)
+    r = post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM", "claimed": 50})
+    assert r.status_code == 200 and r.json()["seqs"] == [0]
+    assert r.json()["live"]["scores"] == [50, 0]  # the announced score stands until corrected
+    assert post(client, f"/api/games/{gid}/exchanges", {"count": 4}).json()["live"]["on_turn"] == 0
+    assert post(client, f"/api/games/{gid}/passes").status_code == 200
+    got = moves(client, gid)
+    assert [(m["kind"], m["player"]) for m in got] == [("play", 0), ("exchange", 1), ("pass", 0)]
+    assert got[0]["claimed"] == 50 and got[0]["engine"] == 52
+    assert client.get(f"/api/games/{gid}/recount").json()["first_discrepancy"]["what"] == "score"
+    assert ">Bob_Brown: UNKNOWN -4 +0 0" in client.get(f"/api/games/{gid}.gcg").text
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"position": "8Z", "word": "QAT"}, 422, "off the 15x15 board"),
+    ({"position": "88", "word": "QAT"}, 422, "unknown coordinate"),
+    ({"position": "1A", "word": "QAT"}, 422, "centre square"),
+    ({"position": "8H", "word": "Q"}, 422, "at least two tiles"),
+    ({"position": "8H", "word": "Q1T"}, 422, "not a tile"),
+    ({"word": "QAT"}, 422, "position"),
+])
+def test_operator_bad_plays_get_the_engines_reason(client, body, status, message):
+    gid = new_game(client)
+    r = post(client, f"/api/games/{gid}/plays", body)
+    assert r.status_code == status
+    assert message in str(r.json()["detail"])
+    assert moves(client, gid) == []
+
+
+def test_operator_unknown_game_is_404(client):
+    r = post(client, "/api/games/31337/plays", {"position": "8H", "word": "QAT"})
+    assert r.status_code == 404 and r.json()["detail"] == "no game 31337"
+
+
+def test_operator_challenge_phony_takes_the_play_off(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZQX"})
+    r = post(client, f"/api/games/{gid}/challenges", {"outcome": "phony"})
+    assert r.status_code == 200
+    live = r.json()["live"]
+    assert live["scores"] == [0, 0] and live["rows"][7] == "." * 15 and live["on_turn"] == 1
+    assert moves(client, gid)[-1]["kind"] == "phony_withdrawn"
+
+
+def test_operator_challenge_valid_play_under_double_costs_the_turn(client):
+    gid = new_game(client)  # naspa: double challenge
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
+    r = post(client, f"/api/games/{gid}/challenges", {"outcome": "valid"})
+    assert r.json()["live"]["on_turn"] == 0
+    assert [m["kind"] for m in moves(client, gid)] == ["play", "turn_lost"]
+    assert "#note #unsuccessful-challenge" in client.get(f"/api/games/{gid}.gcg").text
+
+
+def test_operator_challenge_valid_play_under_five_points_gives_a_bonus(client):
+    gid = new_game(client, rules="naspa-csw")
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
+    r = post(client, f"/api/games/{gid}/challenges", {"outcome": "valid", "words": 1})
+    assert r.json()["live"]["scores"] == [43, 0]
+    assert moves(client, gid)[-1]["kind"] == "challenge_bonus"
+
+
+def test_operator_challenge_needs_a_play_to_challenge(client):
+    gid = new_game(client)
+    r = post(client, f"/api/games/{gid}/challenges", {"outcome": "phony"})
+    assert r.status_code == 409 and "no play to challenge" in r.json()["detail"]
+    assert post(client, f"/api/games/{gid}/challenges", {"outcome": "maybe"}).status_code == 422
+
+
+def test_operator_time_penalty(client):
+    gid = new_game(client)
+    r = post(client, f"/api/games/{gid}/time-penalties", {"player": 1, "minutes": 2})
+    assert r.json()["live"]["scores"] == [0, -20]
+    r = post(client, f"/api/games/{gid}/time-penalties", {"player": 4, "minutes": 2})
+    assert r.status_code == 422 and "no player 4" in r.json()["detail"]
+    r = post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX", "player": 2})
+    assert r.status_code == 422 and "no player 2" in r.json()["detail"]
+
+
+def test_operator_six_zeros_end_then_final_racks(client):
+    gid = new_game(client)
+    for _ in range(6):
+        assert post(client, f"/api/games/{gid}/passes").status_code == 200
+    detail = client.get(f"/api/games/{gid}").json()
+    assert detail["ended"] and detail["end_reason"] == "zeros"
+    r = post(client, f"/api/games/{gid}/passes")
+    assert r.status_code == 409 and "already ended" in r.json()["detail"]
+    assert post(client, f"/api/games/{gid}/end").status_code == 422  # the racks are needed
+    r = post(client, f"/api/games/{gid}/end", {"racks": ["QZ", "AEI"]})
+    assert r.status_code == 200 and r.json()["live"]["scores"] == [-20, -3]
+    assert post(client, f"/api/games/{gid}/end", {"racks": ["QZ", "AEI"]}).status_code == 409
+
+
+def test_operator_director_ends_a_game(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
+    r = post(client, f"/api/games/{gid}/end", {"reason": "forfeit"})
+    assert r.status_code == 200 and r.json()["live"]["ended"] and r.json()["live"]["end_reason"] == "forfeit"
+    assert client.get(f"/api/games/{gid}").json()["meta"]["closed_by"] == "tester"
+    r = post(client, f"/api/games/{gid}/passes")
+    assert r.status_code == 409 and "ended by tester" in r.json()["detail"]
+
+
+def correct(client, gid, index, body):
+    return post(client, f"/api/games/{gid}/moves/{index}/corrections", body)
+
+
+def test_operator_designates_a_blank_and_the_log_names_the_token(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM"})
+    post(client, f"/api/games/{gid}/plays", {"position": "D8", "word": "QI"})
+    r = correct(client, gid, 0, {"kind": "blank", "square": "8d", "letter": "q", "reason": "Q was the blank"})
+    assert r.status_code == 200 and r.json()["live"]["fields"]["blank1"] == "Q"
+    got = moves(client, gid)
+    assert got[0]["word"] == "qUALM" and got[0]["engine"] == 12 and got[0]["corrected"]
+    assert got[1]["cumulative"] == 1 and got[1]["totals"] == [12, 1]  # QI through a blank: recomputed
+    log = client.get(f"/api/games/{gid}.json").json()["log"]
+    assert [e["kind"] for e in log] == ["play", "play", "correction"]
+    assert log[2] | {"replacement": None} == log[2] | {"target": 0, "by": "tester", "reason": "Q was the blank",
+                                                      "replacement": None, "agreed": None}
+    assert "8D qUALM +12 12" in client.get(f"/api/games/{gid}.gcg").text
+
+
+def test_operator_fixes_a_misread_letter(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAP"})
+    r = correct(client, gid, 0, {"kind": "letter", "square": "8J", "letter": "X"})
+    assert r.json()["live"]["rows"][7][7:10] == "ZAX" and r.json()["live"]["scores"] == [38, 0]
+    r = correct(client, gid, 0, {"kind": "letter", "square": "9J", "letter": "X"})
+    assert r.status_code == 422 and "placed no tile on 9J" in r.json()["detail"]
+    r = correct(client, gid, 0, {"kind": "letter", "square": "8J", "letter": "7"})
+    assert r.status_code == 422 and "not a letter" in r.json()["detail"]
+
+
+def test_operator_reenters_a_play_and_refuses_one_that_breaks_later_plays(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZA"})
+    post(client, f"/api/games/{gid}/plays", {"position": "I8", "word": "AX"})
+    r = correct(client, gid, 0, {"kind": "play", "position": "8G", "word": "ZA"})
+    assert r.status_code == 409 or r.status_code == 422
+    assert "detail" in r.json()
+    assert len(client.get(f"/api/games/{gid}.json").json()["log"]) == 2  # nothing written
+    r = correct(client, gid, 0, {"kind": "play", "position": "8H", "word": "ZAS"})
+    assert r.status_code == 200 and moves(client, gid)[0]["word"] == "ZAS"
+
+
+def test_operator_turns_a_pass_into_an_exchange_and_back(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/passes")
+    r = correct(client, gid, 0, {"kind": "exchange", "count": 3})
+    assert r.status_code == 200 and moves(client, gid)[0]["kind"] == "exchange"
+    assert correct(client, gid, 0, {"kind": "pass"}).status_code == 200
+    assert moves(client, gid)[0]["kind"] == "pass"
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
+    r = correct(client, gid, 1, {"kind": "exchange", "count": 3})
+    assert r.status_code == 422 and "only a pass" in r.json()["detail"]
+
+
+def test_operator_rules_a_score(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX", "claimed": 40})
+    post(client, f"/api/games/{gid}/passes")
+    r = correct(client, gid, 0, {"kind": "score", "agreed": 38, "reason": "director's ruling"})
+    assert r.json()["live"]["scores"] == [38, 0]
+    # The ruling stands through a later fix of the same move.
+    correct(client, gid, 0, {"kind": "letter", "square": "8J", "letter": "T"})
+    assert moves(client, gid)[0] | {"text": None} == moves(client, gid)[0] | {
+        "text": None, "claimed": 40, "engine": 24, "agreed": 38}
+    assert correct(client, gid, 1, {"kind": "score", "agreed": 5}).status_code == 422
+
+
+@pytest.mark.parametrize("index, status", [(7, 404), (-1, 404)])
+def test_operator_correction_of_a_missing_move(client, index, status):
+    gid = new_game(client)
+    r = correct(client, gid, index, {"kind": "pass"})
+    assert r.status_code == status and "has no move" in r.json()["detail"]
+
+
+def test_operator_console_page(client):
+    r = client.get("/operator")
+    assert r.status_code == 200 and "tilecam operator" in r.text
+    assert client.get("/static/operator.js").status_code == 200
