@@ -9,8 +9,12 @@ function renderBoard(live) {
   const n = live.premiums.length;
   board.style.setProperty("--n", n);
   const last = new Set(live.last_play);
-  const cells = [];
+  const coord = (text) => { const el = document.createElement("div"); el.className = "coord"; el.textContent = text; return el; };
+  // GCG coordinates round the board: columns A.. across the top, rows 1.. down the side.
+  const cells = [coord("")];
+  for (let c = 0; c < n; c++) cells.push(coord(String.fromCharCode(65 + c)));
   for (let r = 0; r < n; r++) {
+    cells.push(coord(String(r + 1)));
     for (let c = 0; c < n; c++) {
       const sq = document.createElement("div");
       const [cls, label] = PREMIUM[live.premiums[r][c]] || ["", ""];

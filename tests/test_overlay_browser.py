@@ -1,0 +1,96 @@
+"""End to end in headless Debian chromium: the overlay shows a move fed through the API without a reload.
+
+Chromium is Debian's (/usr/bin/chromium, installed by `make test`), driven by playwright; no browser
+download. The screenshot goes to $TILECAM_ARTIFACTS (default: a temporary folder) and its path is printed.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from apiserver import AUTH, api, client, import_gcg  # noqa: F401  (fixtures)
+from scoring.gcg import read_gcg
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+GAME = "doug_vs_emely.gcg"
+TURNS_BEFORE = 11  # the record up to here is loaded first; turn 12 is fed while the page watches
+
+
+@pytest.fixture(scope="module")
+def browser_page(tmp_path_factory):
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        # A persistent context on a fresh folder: the explicit --user-data-dir the flags call for.
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=FLAGS,
+            headless=True, viewport={"width": 1160, "height": 720})
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+
+
+def artifacts_dir(tmp_path_factory) -> Path:
+    env = os.environ.get("TILECAM_ARTIFACTS")
+    path = Path(env) if env else tmp_path_factory.mktemp("artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_overlay_shows_a_new_move_without_reload(api, client, browser_page, shared_data, tmp_path_factory):
+    path = shared_data / "gcg" / "liwords" / GAME
+    text = path.read_text(encoding="latin-1")
+    turns = read_gcg(text).turns
+    nxt = turns[TURNS_BEFORE]
+    assert nxt.kind == "play"
+    # The record up to TURNS_BEFORE turns: header lines, then that many turn lines.
+    lines = text.splitlines()
+    partial = path.parent / GAME
+    partial = tmp_path_factory.mktemp("gcg") / GAME
+    partial.write_text("\n".join(lines[:nxt.line_no - 1]) + "\n", encoding="utf-8")
+    gid = import_gcg(client, partial)
+
+    page = browser_page
+    page.goto(f"{api.url}/overlay/{gid}")
+    page.wait_for_function(f"document.body.dataset.seq === '{TURNS_BEFORE - 1}'", timeout=10_000)
+    assert page.locator(".sq").count() == 225 and page.locator(".coord").count() == 31
+    before = page.locator(".tile").count()
+    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+    r = client.post(f"/api/games/{gid}/plays", headers=AUTH,
+                    json={"position": nxt.position, "word": nxt.word, "claimed": nxt.score})
+    assert r.status_code == 200, r.text
+    live = r.json()["live"]
+    page.wait_for_function(f"document.body.dataset.seq === '{TURNS_BEFORE}'", timeout=10_000)
+
+    assert page.evaluate("window.__sameDocument") is True
+    highlighted = page.locator(".tile.last")
+    assert sorted(highlighted.evaluate_all("els => els.map(e => e.dataset.square)")) == sorted(live["last_play"])
+    assert page.locator(".tile").count() == before + len(live["last_play"])
+    assert page.inner_text("[data-field=p1_score]") == str(live["scores"][0])
+    assert page.inner_text("[data-field=p2_score]") == str(live["scores"][1])
+    assert page.inner_text("#last [data-field=last_play]") == live["fields"]["last_play"]
+    assert page.inner_text("#pool") == live["fields"]["unseen_tiles"]
+
+    shot = artifacts_dir(tmp_path_factory) / "overlay.png"
+    page.screenshot(path=str(shot))
+    print(f"overlay screenshot: {shot}")
+    assert shot.stat().st_size > 10_000
+
+
+def test_overlay_field_page_updates_in_the_browser(api, client, browser_page):
+    r = client.post("/api/games", headers=AUTH, json={"players": [{"name": "Wellington Jighere"}, {"name": "Lewis MacKay"}]})
+    gid = r.json()["id"]
+    page = browser_page
+    page.goto(f"{api.url}/overlay/{gid}/p1_score")
+    page.wait_for_function("document.body.dataset.seq === '-1'", timeout=10_000)
+    assert page.inner_text("#field") == "0"
+    client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8H", "word": "ZAX"})
+    page.wait_for_function("document.getElementById('field').textContent === '38'", timeout=10_000)
