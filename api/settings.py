@@ -64,8 +64,9 @@ class SettingsError(ValueError):
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
+        if isinstance(value, dict):
+            inner = out.get(key)
+            out[key] = _merge(inner if isinstance(inner, dict) else {}, value)
         elif value is not None:
             out[key] = value
     return out

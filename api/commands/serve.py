@@ -50,5 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             timeout_graceful_shutdown=settings.server.graceful_shutdown_s)
-    Server(config).run()
+    try:
+        Server(config).run()
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
+        pass
     return 0

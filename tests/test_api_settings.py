@@ -1,0 +1,74 @@
+"""Settings from sections (typos fail, with the key), and `tilecam serve` end to end."""
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from api.settings import Settings, SettingsError, load_settings
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_settings_defaults_and_overrides():
+    s = load_settings(server={"port": 9001, "host": None}, store={"db_path": "x.sqlite3"})
+    assert s.server.port == 9001 and s.server.host == "127.0.0.1" and s.store.db_path == "x.sqlite3"
+    assert Settings().auth.tokens == {}
+    for name, field in Settings.model_fields.items():
+        assert field.description, name
+        for sub, f in field.annotation.model_fields.items():
+            assert f.description, f"{name}.{sub}"
+
+
+def test_settings_file_and_typos(tmp_path):
+    good = tmp_path / "tilecam.toml"
+    good.write_text('[server]\nport = 8123\n[auth.tokens]\ndesk = "s3cret"\n')
+    s = load_settings(good, server={"port": 9000})
+    assert s.server.port == 9000 and s.auth.tokens == {"desk": "s3cret"}
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[server]\nprot = 8123\n")
+    with pytest.raises(SettingsError, match=r"bad.toml: server.prot: Extra inputs"):
+        load_settings(bad)
+    with pytest.raises(SettingsError, match="live.keepalive_s"):
+        load_settings(live={"keepalive_s": -1})
+    with pytest.raises(SettingsError, match="missing.toml"):
+        load_settings(tmp_path / "missing.toml")
+
+
+def test_serve_prints_urls_and_token_and_stops_on_ctrl_c(tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+                             "--db", str(tmp_path / "g.sqlite3")], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(5)]
+        assert f"http://127.0.0.1:{port}" in lines[0]
+        token = lines[4].split("operator:")[1].strip()
+        assert len(token) >= 20
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                r = httpx.post(f"http://127.0.0.1:{port}/api/games", headers={"Authorization": f"Bearer {token}"},
+                               json={"players": [{"name": "A"}, {"name": "B"}]})
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+                time.sleep(0.05)
+        assert r.status_code == 201
+        with httpx.Client(timeout=httpx.Timeout(5, read=None)) as c, \
+                c.stream("GET", f"http://127.0.0.1:{port}/api/games/1/events") as stream:
+            next(stream.iter_lines())  # an open SSE client must not hold the shutdown up
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (tmp_path / "g.sqlite3").exists()
