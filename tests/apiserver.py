@@ -95,9 +95,12 @@ def wait_for(predicate, timeout: float = 5.0, interval: float = 0.01):
 
 
 class SseReader:
-    """Reads a Server-Sent Events stream in a thread; events land on a queue as (event, id, data)."""
+    """Reads a Server-Sent Events stream in a thread; events land on a queue as (event, id, data).
 
-    def __init__(self, url: str) -> None:
+    The reader hangs up by itself after `limit` events, so leaving the block never waits on a read."""
+
+    def __init__(self, url: str, limit: int) -> None:
+        self.limit = limit
         import queue
 
         self.url = url
@@ -120,6 +123,9 @@ class SseReader:
                         if "data" in fields:
                             self.events.put((fields.get("event", "message"), fields.get("id", ""),
                                              json.loads(fields["data"])))
+                            self.limit -= 1
+                            if self.limit == 0:
+                                return
                         fields = {}
                     elif not line.startswith(":"):
                         key, _, value = line.partition(":")

@@ -42,7 +42,7 @@ def test_live_bus_slow_subscriber_keeps_the_newest():
 
 def test_live_sse_sends_the_state_then_each_committed_entry(api, client):
     gid = new_game(client)
-    with SseReader(f"{api.url}/api/games/{gid}/events") as sse:
+    with SseReader(f"{api.url}/api/games/{gid}/events", limit=3) as sse:
         event, seq, data = sse.next()
         assert event == "update" and seq == "-1" and data["live"]["scores"] == [0, 0]
         r = client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "ZAX"}, headers=AUTH)
