@@ -20,6 +20,10 @@ class In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# No single event in a real game moves a score by more than this; larger numbers are typos.
+Points = Annotated[int, Field(ge=-9999, le=9999)]
+
+
 # ---- responses ------------------------------------------------------------------
 
 class PlayerOut(BaseModel):
@@ -181,7 +185,7 @@ class WriteOut(BaseModel):
 # ---- requests -------------------------------------------------------------------
 
 class PlayerIn(In):
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=80, pattern=r"^[^\r\n\t]+$")
     nick: str | None = Field(None, pattern=r"^\S{1,40}$", description="GCG nickname; no spaces. Default: from the name.")
 
 
@@ -202,9 +206,9 @@ class PlayIn(In):
     word: str = Field(min_length=1, description="As in GCG: lower case for blanks, '.' or (..) for played-through tiles.",
                       examples=["QUALM"])
     player: int | None = Field(None, ge=0, description="Default: the player on turn.")
-    claimed: int | None = Field(None, description="The score the player announced, if any.")
+    claimed: Points | None = Field(None, description="The score the player announced, if any.")
     rack: str | None = None
-    note: str = ""
+    note: str = Field("", max_length=2000)
 
 
 class TurnIn(In):
@@ -214,7 +218,7 @@ class TurnIn(In):
 
 
 class ExchangeIn(TurnIn):
-    count: int | None = Field(None, ge=1, description="Tiles exchanged (or give `tiles`).")
+    count: int | None = Field(None, ge=1, le=99, description="Tiles exchanged (or give `tiles`).")
     tiles: str | None = Field(None, description="The tiles thrown in, when known.")
 
 
@@ -226,7 +230,7 @@ class ChallengeIn(In):
 
 class TimePenaltyIn(In):
     player: int = Field(ge=0)
-    minutes: int = Field(ge=0, description="Started minutes over time.")
+    minutes: int = Field(ge=0, le=999, description="Started minutes over time.")
 
 
 class EndIn(In):
@@ -258,7 +262,7 @@ class PlayFix(In):
 
 class ExchangeFix(In):
     kind: Literal["exchange"]
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=99)
     tiles: str | None = None
     reason: str = ""
 
@@ -270,7 +274,7 @@ class PassFix(In):
 
 class ScoreFix(In):
     kind: Literal["score"]
-    agreed: int = Field(description="The score that stands, as ruled.")
+    agreed: Points = Field(description="The score that stands, as ruled.")
     reason: str = ""
 
 

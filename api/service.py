@@ -81,6 +81,16 @@ def nick_of(name: str) -> str:
     return re.sub(r"\s+", "_", name.strip()) or "player"
 
 
+def checked_tiles(dist: Distribution, text: str | None, what: str) -> str | None:
+    """Racks and exchanged tiles end up in GCG: only tiles of the set (and '?') may go in."""
+    if text is None:
+        return None
+    for tok in dist.tokens(text):
+        if tok != BLANK and tok.upper() not in dist.values:
+            raise ValueError(f"{what} {text!r}: {tok!r} is not a tile of the {dist.name} set")
+    return text
+
+
 def parse_square(text: str, layout: Layout) -> Square:
     """'8H' or 'H8' -> the square; ValueError naming the coordinate otherwise."""
     return parse_position(text.strip(), layout)[0]
@@ -267,6 +277,10 @@ class GameService:
         ps = [{"nick": nick or nick_of(name), "name": name} for name, nick in players]
         if len({p["nick"] for p in ps}) != len(ps):
             raise ValueError("players need different nicknames")
+        for key, value in (meta or {}).items():
+            # Each becomes one '#key value' line in GCG.
+            if not re.fullmatch(r"[A-Za-z0-9_-]+", key) or any(c in value for c in "\r\n"):
+                raise ValueError(f"meta {key!r}: keys are single words and values one line")
         return self.store.create_game(ps, rules, lang, layout, meta)
 
     def import_record(self, record: GameRecord) -> GameRow:
@@ -334,6 +348,10 @@ class GameService:
 
     # ---- operator actions: what the console's buttons mean under the game's rules ----
     @staticmethod
+    def _tiles(g: Game, text: str | None, what: str) -> str | None:
+        return checked_tiles(g.dist, text, what)
+
+    @staticmethod
     def _player(g: Game, player: int | None) -> int:
         """The given player (checked) or the player on turn."""
         if player is None:
@@ -345,20 +363,24 @@ class GameService:
     def play(self, game_id: int, position: str, word: str, player: int | None = None,
              claimed: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
         def make(g: Game):
-            return g.play(self._player(g, player), placement_from_gcg(g, position, word), claimed, rack, note)
+            return g.play(self._player(g, player), placement_from_gcg(g, position, word), claimed,
+                          self._tiles(g, rack, "rack"), note)
         return self.build(game_id, make)
 
     def pass_turn(self, game_id: int, player: int | None = None, rack: str | None = None,
                   note: str = "") -> list[int]:
-        return self.build(game_id, lambda g: g.pass_turn(self._player(g, player), rack, note))
+        return self.build(game_id, lambda g: g.pass_turn(self._player(g, player), self._tiles(g, rack, "rack"),
+                                                         note))
 
     def exchange(self, game_id: int, count: int | None = None, tiles: str | None = None,
                  player: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
         def make(g: Game):
-            n = len(g.dist.tokens(tiles)) if tiles else count
+            n = len(g.dist.tokens(self._tiles(g, tiles, "exchanged tiles"))) if tiles else count
             if not n:
                 raise ValueError("an exchange needs a count or the tiles")
-            return g.exchange(self._player(g, player), n, tiles, rack, note)
+            if n > g.dist.rack_size:
+                raise ValueError(f"cannot exchange {n} tiles from a rack of {g.dist.rack_size}")
+            return g.exchange(self._player(g, player), n, tiles, self._tiles(g, rack, "rack"), note)
         return self.build(game_id, make)
 
     def challenge(self, game_id: int, outcome: str, words: int | None = None) -> list[int]:
@@ -394,9 +416,7 @@ class GameService:
                 if len(racks) != view.players:
                     raise ValueError(f"give one rack per player ({view.players})")
                 for rack in racks:
-                    bad = [t for t in view.dist.tokens(rack) if t != BLANK and t.upper() not in view.dist.values]
-                    if bad:
-                        raise ValueError(f"rack {rack!r}: {bad[0]!r} is not a tile of the {view.dist.name} set")
+                    checked_tiles(view.dist, rack, "rack")
             state = view.game_at().state
 
             def make(g: Game):
@@ -450,7 +470,12 @@ class GameService:
                 case s.ExchangeFix():
                     if not isinstance(ev, (Pass, Exchange, TurnLost)):
                         raise ValueError(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
-                    replacement = Exchange(ev.player, fix.count, fix.tiles, ev.cumulative, ev.rack, ev.note)
+                    if fix.count > view.dist.rack_size:
+                        raise ValueError(f"cannot exchange {fix.count} tiles from a rack of {view.dist.rack_size}")
+                    tiles = checked_tiles(view.dist, fix.tiles, "exchanged tiles")
+                    if tiles is not None and len(view.dist.tokens(tiles)) != fix.count:
+                        raise ValueError(f"{tiles!r} is not {fix.count} tiles")
+                    replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)
                 case s.PassFix():
                     if not isinstance(ev, (Pass, Exchange, TurnLost)):
                         raise ValueError(f"move {index} is a {ev.kind}; only an exchange becomes a pass")

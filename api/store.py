@@ -48,6 +48,13 @@ class NotFound(LookupError):
     """No such game (or entry, or frame); the message says which."""
 
 
+def _checked(game_id: int) -> int:
+    # SQLite integers are 64-bit; a larger id from a URL can only name a game that does not exist.
+    if not 0 < game_id < 2**63:
+        raise NotFound(f"no game {game_id}")
+    return game_id
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -107,6 +114,7 @@ class Store:
         return GameRow(r[0], tuple(json.loads(r[1])), r[2], r[3], r[4], r[5], json.loads(r[6]))
 
     def game(self, game_id: int) -> GameRow:
+        _checked(game_id)
         with self._lock:
             r = self._db.execute("SELECT id, players, rules, lang, layout, created, meta FROM games "
                                  "WHERE id = ?", (game_id,)).fetchone()
@@ -123,6 +131,7 @@ class Store:
     def update_game(self, game_id: int, players: list[dict] | None = None,
                     meta: dict | None = None) -> GameRow:
         """Replace the players and/or merge keys into meta (None values delete a key)."""
+        _checked(game_id)
         with self._lock, self._db:
             r = self._db.execute("SELECT players, meta FROM games WHERE id = ?", (game_id,)).fetchone()
             if r is None:
@@ -141,6 +150,7 @@ class Store:
     # ---- log entries -------------------------------------------------------------
     def append(self, game_id: int, entry: LogEntry) -> int:
         """Append one entry in one transaction; returns its seq."""
+        _checked(game_id)
         data = json.dumps(to_json(entry))
         with self._lock, self._db:
             if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
@@ -152,12 +162,14 @@ class Store:
         return seq
 
     def entries(self, game_id: int) -> list[EntryRow]:
+        _checked(game_id)
         with self._lock:
             rows = self._db.execute("SELECT seq, data, created FROM entries WHERE game_id = ? ORDER BY seq",
                                     (game_id,)).fetchall()
         return [EntryRow(seq, from_json(json.loads(data)), created) for seq, data, created in rows]
 
     def count(self, game_id: int) -> int:
+        _checked(game_id)
         with self._lock:
             (n,) = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
         return n
@@ -165,6 +177,7 @@ class Store:
     # ---- evidence frames -----------------------------------------------------------
     def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
         """Keep the evidence frame of entry `seq`: JPEG bytes, or the path of a file the recorder wrote."""
+        _checked(game_id)
         if (jpeg is None) == (path is None):
             raise ValueError("give either jpeg bytes or a path")
         with self._lock, self._db:
@@ -172,6 +185,9 @@ class Store:
                              "VALUES (?, ?, ?, ?, ?)", (game_id, seq, jpeg, path, _now()))
 
     def frame(self, game_id: int, seq: int) -> FrameRow:
+        _checked(game_id)
+        if not 0 <= seq < 2**63:
+            raise NotFound(f"no evidence frame for entry {seq} of game {game_id}")
         with self._lock:
             r = self._db.execute("SELECT jpeg, path, created FROM frames WHERE game_id = ? AND seq = ?",
                                  (game_id, seq)).fetchone()
@@ -180,6 +196,7 @@ class Store:
         return FrameRow(r[0], r[1], r[2])
 
     def frame_seqs(self, game_id: int) -> set[int]:
+        _checked(game_id)
         with self._lock:
             rows = self._db.execute("SELECT seq FROM frames WHERE game_id = ?", (game_id,)).fetchall()
         return {r[0] for r in rows}
