@@ -27,7 +27,9 @@ class LiveServer:
                                  server=ServerSettings(graceful_shutdown_s=1.0))
         self.app = create_app(self.settings, **app_kwargs)
         # Bind first: the port is ours before uvicorn starts, so no other process can take it.
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # proto=IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say so,
+        # and without it every keep-alive response waits 40 ms for a delayed ACK.
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]

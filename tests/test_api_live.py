@@ -86,3 +86,25 @@ def test_live_state_json(client):
     live = client.get(f"/api/games/{gid}/live").json()
     assert live["seq"] == -1 and len(live["rows"]) == 15 and live["unseen_count"] == 100
     assert live["premiums"][7][7] == "*" and live["values"]["Q"] == 10
+
+
+def test_live_recorder_thread_appends_reach_sse_clients(api, client):
+    """The recorder's seam: build/append from another thread, committed then published."""
+    from scoring.board import Direction, Square
+    from scoring.events import Pass
+    from scoring.game import GameError
+    from scoring.placement import PlacedTile, Placement
+
+    gid = new_game(client)
+    placement = Placement((PlacedTile(Square(7, 7), "O"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS)
+    with SseReader(f"{api.url}/api/games/{gid}/events", limit=3) as sse:
+        sse.next()
+        worker = threading.Thread(target=lambda: api.service.build(gid, lambda g: g.play(0, placement)))
+        worker.start()
+        worker.join()
+        _, seq, data = sse.next()
+        assert seq == "0" and data["live"]["scores"] == [18, 0]
+        with pytest.raises(GameError, match="cumulative"):
+            api.service.append(gid, Pass(1, 5))  # a wrong running total is refused, nothing stored
+        assert api.service.append(gid, Pass(1, 0)) == 1
+        assert sse.next()[2]["entry"] == {"kind": "pass", "player": 1, "cumulative": 0, "rack": None, "note": ""}
