@@ -94,3 +94,25 @@ def test_overlay_field_page_updates_in_the_browser(api, client, browser_page):
     assert page.inner_text("#field") == "0"
     client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8H", "word": "ZAX"})
     page.wait_for_function("document.getElementById('field').textContent === '38'", timeout=10_000)
+
+
+def test_operator_console_records_a_play_and_shows_the_engines_reason(api, browser_page):
+    from apiserver import TOKEN
+
+    page = browser_page
+    page.goto(f"{api.url}/operator")
+    page.fill("#token", TOKEN)
+    page.dispatch_event("#token", "change")
+    page.fill("#create [name=p1]", "Ann")
+    page.fill("#create [name=p2]", "Ben")
+    page.click("#create button")
+    page.wait_for_function("document.getElementById('message').textContent.includes('created')", timeout=10_000)
+    page.fill("#play [name=position]", "8H")
+    page.fill("#play [name=word]", "ZAX")
+    page.click("#play button")
+    page.wait_for_selector("#moves tr", timeout=10_000)
+    assert "8H ZAX" in page.inner_text("#moves") and "38" in page.inner_text("#scores")
+    page.fill("#play [name=position]", "Z9")
+    page.click("#play button")
+    page.wait_for_function("document.getElementById('message').className === 'error'", timeout=10_000)
+    assert page.inner_text("#message") == "coordinate 'Z9' is off the 15x15 board"
