@@ -186,7 +186,8 @@ class WriteOut(BaseModel):
 
 class PlayerIn(In):
     name: str = Field(min_length=1, max_length=80, pattern=r"^[^\r\n\t]+$")
-    nick: str | None = Field(None, pattern=r"^\S{1,40}$", description="GCG nickname; no spaces. Default: from the name.")
+    nick: str | None = Field(None, pattern=r"^\S{1,40}$",
+                             description="GCG nickname; no spaces. Default: from the name.")
 
 
 class GameCreate(In):
@@ -203,7 +204,8 @@ class PlayersIn(In):
 
 class PlayIn(In):
     position: str = Field(description="GCG coordinate: '8D' across, 'D8' down.", examples=["8D"])
-    word: str = Field(min_length=1, description="As in GCG: lower case for blanks, '.' or (..) for played-through tiles.",
+    word: str = Field(min_length=1,
+                      description="As in GCG: lower case for blanks, '.' or (..) for played-through tiles.",
                       examples=["QUALM"])
     player: int | None = Field(None, ge=0, description="Default: the player on turn.")
     claimed: Points | None = Field(None, description="The score the player announced, if any.")

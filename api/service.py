@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from scoring.board import LAYOUTS, Direction, Layout, Square
-from scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+from scoring.events import (Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                             LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, to_json)
 from scoring.game import Game, GameError, effective_events
 from scoring.gcg import GameRecord, Player, format_position, parse_position, placement_from_gcg, \
@@ -432,7 +432,8 @@ class GameService:
 
             seqs = self.build(game_id, make, turn_event=False)
             if not state.ended:
-                self.store.update_game(game_id, meta={"closed_by": by, "closed_reason": reason or "ended by the director"})
+                self.store.update_game(game_id, meta={"closed_by": by,
+                                                      "closed_reason": reason or "ended by the director"})
                 self._publish(game_id)
             return seqs
 

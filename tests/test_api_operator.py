@@ -38,8 +38,8 @@ def test_operator_create_game_rejects_bad_input(client, body, message):
 
 def test_operator_sets_player_names(client):
     gid = new_game(client)
-    r = client.put(f"/api/games/{gid}/players", json={"players": [{"name": "Dave Wiegand"}, {"name": "Joel Sherman", "nick": "joel"}]},
-                   headers=AUTH)
+    players = [{"name": "Dave Wiegand"}, {"name": "Joel Sherman", "nick": "joel"}]
+    r = client.put(f"/api/games/{gid}/players", json={"players": players}, headers=AUTH)
     assert r.status_code == 200 and r.json()["fields"]["p1_name"] == "Dave Wiegand"
     assert client.get(f"/api/games/{gid}").json()["players"] == [
         {"nick": "Dave_Wiegand", "name": "Dave Wiegand"}, {"nick": "joel", "name": "Joel Sherman"}]

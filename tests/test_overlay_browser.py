@@ -52,7 +52,6 @@ def test_overlay_shows_a_new_move_without_reload(api, client, browser_page, shar
     assert nxt.kind == "play"
     # The record up to TURNS_BEFORE turns: header lines, then that many turn lines.
     lines = text.splitlines()
-    partial = path.parent / GAME
     partial = tmp_path_factory.mktemp("gcg") / GAME
     partial.write_text("\n".join(lines[:nxt.line_no - 1]) + "\n", encoding="utf-8")
     gid = import_gcg(client, partial)
@@ -86,7 +85,8 @@ def test_overlay_shows_a_new_move_without_reload(api, client, browser_page, shar
 
 
 def test_overlay_field_page_updates_in_the_browser(api, client, browser_page):
-    r = client.post("/api/games", headers=AUTH, json={"players": [{"name": "Wellington Jighere"}, {"name": "Lewis MacKay"}]})
+    players = [{"name": "Wellington Jighere"}, {"name": "Lewis MacKay"}]
+    r = client.post("/api/games", headers=AUTH, json={"players": players})
     gid = r.json()["id"]
     page = browser_page
     page.goto(f"{api.url}/overlay/{gid}/p1_score")

@@ -100,7 +100,7 @@ async def run(args) -> dict:
                         break
                     except httpx.TransportError:
                         if server.poll() is not None or time.monotonic() > deadline:
-                            raise RuntimeError("the server did not start")
+                            raise RuntimeError("the server did not start") from None
                         await asyncio.sleep(0.05)
                 r = await http.post("/api/games", headers=auth,
                                     json={"players": [{"name": "Doug"}, {"name": "Emely"}]})
