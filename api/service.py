@@ -306,9 +306,20 @@ class GameService:
         Raises GameError/PlacementError with the engine's reason when it cannot follow."""
         with self._lock(game_id):
             view = self.load(game_id)
-            logged = [e.entry for e in view.entries] + [entry]
-            events = effective_events(logged, view.profile, view.dist, view.layout, view.players)
-            Game(view.profile, view.dist, view.layout, view.players, events)  # replay: raises if it cannot follow
+            if isinstance(entry, Correction):
+                # The amended record must still replay: every later event is rebuilt on it.
+                effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
+                                 view.layout, view.players)
+            else:
+                # Rebuilt from what was said and done, the event must come out as given:
+                # a legal placement, the engine's score, the right running total.
+                game = view.game_at()
+                rebuilt = game.rebuild(entry, getattr(entry, "agreed", None))
+                if getattr(rebuilt, "engine", None) != getattr(entry, "engine", None):
+                    raise GameError(f"engine score {entry.engine} is not what the rules give ({rebuilt.engine})")
+                if rebuilt.cumulative != entry.cumulative:
+                    raise GameError(f"cumulative {entry.cumulative} is not what the record gives "
+                                    f"({rebuilt.cumulative})")
             seq = self.store.append(game_id, entry)
             self._publish(game_id, entry, seq)
             return seq

@@ -91,9 +91,9 @@ def test_live_state_json(client):
 def test_live_recorder_thread_appends_reach_sse_clients(api, client):
     """The recorder's seam: build/append from another thread, committed then published."""
     from scoring.board import Direction, Square
-    from scoring.events import Pass
+    from scoring.events import Pass, Play
     from scoring.game import GameError
-    from scoring.placement import PlacedTile, Placement
+    from scoring.placement import PlacedTile, Placement, PlacementError
 
     gid = new_game(client)
     placement = Placement((PlacedTile(Square(7, 7), "O"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS)
@@ -106,5 +106,12 @@ def test_live_recorder_thread_appends_reach_sse_clients(api, client):
         assert seq == "0" and data["live"]["scores"] == [18, 0]
         with pytest.raises(GameError, match="cumulative"):
             api.service.append(gid, Pass(1, 5))  # a wrong running total is refused, nothing stored
+        bogus = Play(1, Placement((PlacedTile(Square(6, 8), "A"),), Direction.ACROSS), ("AX",), None, 99, 99, 99)
+        with pytest.raises(GameError, match="engine score 99 is not what the rules give"):
+            api.service.append(gid, bogus)
+        floating = Play(1, Placement((PlacedTile(Square(0, 0), "A"), PlacedTile(Square(0, 1), "X")),
+                                     Direction.ACROSS), ("AX",), None, 9, 9, 9)
+        with pytest.raises(PlacementError, match="does not touch"):
+            api.service.append(gid, floating)
         assert api.service.append(gid, Pass(1, 0)) == 1
         assert sse.next()[2]["entry"] == {"kind": "pass", "player": 1, "cumulative": 0, "rack": None, "note": ""}
