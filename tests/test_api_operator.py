@@ -228,3 +228,23 @@ def test_operator_console_page(client):
     r = client.get("/operator")
     assert r.status_code == 200 and "tilecam operator" in r.text
     assert client.get("/static/operator.js").status_code == 200
+
+
+def test_operator_concurrent_writes_keep_one_consistent_log(api):
+    """Two desks writing at once: the per-game lock serialises check-then-append."""
+    import httpx
+    from concurrent.futures import ThreadPoolExecutor
+
+    with httpx.Client(base_url=api.url, timeout=10) as c:
+        gid = new_game(c)
+
+        def penalise(i: int) -> int:
+            r = c.post(f"/api/games/{gid}/time-penalties", json={"player": i % 2, "minutes": 1}, headers=AUTH)
+            return r.status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            assert set(pool.map(penalise, range(20))) == {200}
+        log = c.get(f"/api/games/{gid}.json").json()["log"]
+        assert [e["seq"] for e in log] == list(range(20))
+        assert c.get(f"/api/games/{gid}").json()["scores"] == [-100, -100]
+        assert [e["cumulative"] for e in log if e["player"] == 0] == list(range(-10, -101, -10))
