@@ -102,8 +102,11 @@ class Game:
                 if s.end_reason == "out":
                     s.ended, s.end_reason, s.out_player = False, None, None
             case Pass() | Exchange() | TurnLost():
-                if isinstance(event, Exchange) and event.count > s.bag:
-                    raise GameError(f"cannot exchange {event.count} with {s.bag} tiles in the bag")
+                if isinstance(event, Exchange):
+                    if not 1 <= event.count <= s.rack_sizes[p]:
+                        raise GameError(f"cannot exchange {event.count} tiles from a rack of {s.rack_sizes[p]}")
+                    if event.count > s.bag:
+                        raise GameError(f"cannot exchange {event.count} with {s.bag} tiles in the bag")
                 s.scoreless_turns += 1
                 s.consecutive_passes = s.consecutive_passes + 1 if isinstance(event, Pass) else 0
                 s.last_play = None

@@ -203,3 +203,11 @@ def test_corrections_amend_without_rewriting_the_log():
     assert [from_json(to_json(e)) for e in log] == log
     with pytest.raises(ValueError, match="unknown event kind"):
         from_json({"kind": "teleport"})
+
+
+def test_exchange_count_must_fit_the_rack():
+    g = Game(PROFILES["naspa"], EN)
+    with pytest.raises(GameError, match="from a rack of 7"):
+        g.exchange(0, 8)
+    with pytest.raises(GameError):
+        g.exchange(0, 0)
