@@ -1,0 +1,231 @@
+"""The recorder: the one place where the stages are wired together.
+
+frame -> board fix (tracked) -> rectified board -> stability gate -> tile read ->
+oriented snapshot -> scorekeeper -> log entries -> service (SQLite + live bus).
+
+Each stage is called in order, like a recognizer's predict(); the stages know
+nothing of each other.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from capture.frame import Frame
+from scoring.decode import DecodeConfig
+from scoring.events import LogEntry
+from scoring.game import Game
+from scoring.lexicon import Lexicon
+from scoring.scorekeeper import Observation, Scorekeeper
+from scoring.snapshot import Snapshot
+from vision.stability import StabilityConfig, StabilityGate
+
+
+class RecorderConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    square_px: int = Field(40, description="pixels per square of the rectified board")
+    every_frame_is_a_press: bool = Field(
+        False, description="treat every frame as a clock press (a folder of one photo per move)")
+    min_square_conf: float = Field(0.45, description="a square read with less confidence counts as unsure")
+    max_unsure_squares: int = Field(
+        8, description="more unsure squares than this: something lies on the board (a hand at rest); "
+                       "the snapshot is not used")
+    evidence_jpeg_quality: int = Field(85, description="JPEG quality of the evidence frame kept per move")
+    preview_every_ms: float = Field(100.0, description="least time between two preview frames")
+
+
+@dataclass
+class Timings:
+    """Milliseconds per stage, summed over frames."""
+
+    ms: dict[str, float] = field(default_factory=dict)
+    frames: int = 0
+
+    @contextmanager
+    def stage(self, name: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] = self.ms.get(name, 0.0) + (time.perf_counter() - t0) * 1000.0
+
+    def per_frame(self) -> dict[str, float]:
+        return {k: v / max(self.frames, 1) for k, v in self.ms.items()}
+
+
+@dataclass(frozen=True)
+class FrameOutcome:
+    index: int
+    t: float
+    state: str                        # "no_board" | "moving" | "occluded" | "clear" | "snapshot"
+    observation: Observation | None = None
+    seqs: tuple[int, ...] = ()        # log positions of the entries this frame committed
+
+
+def orient(snap: Snapshot, quarter_turns: int) -> Snapshot:
+    """Turn a snapshot read in image orientation so that the board's rows read upright."""
+    k = quarter_turns % 4
+    if k == 0:
+        return snap
+    return Snapshot(snap.classes, np.ascontiguousarray(np.rot90(snap.probs, k=k, axes=(0, 1))),
+                    snap.t, snap.frame_index, {**snap.meta, "quarter_turns": k})
+
+
+class Recorder:
+    """Feed frames (and clock presses); committed entries go to `sink(entry, frame) -> seq`."""
+
+    def __init__(self, keeper: Scorekeeper, locator, reader, sink, cfg: RecorderConfig | None = None,
+                 stability: StabilityConfig | None = None, preview=None) -> None:
+        self.keeper = keeper
+        self.locator = locator          # update(image) -> (state, homography | None, quality)
+        self.reader = reader            # read(warped) -> (Snapshot, quarter_turns | None)
+        self.sink = sink
+        self.cfg = cfg or RecorderConfig()
+        self.gate = StabilityGate(stability)
+        self.preview = preview
+        self.timings = Timings()
+        self._press: tuple[bool, int | None] = (False, None)
+        self._lock = threading.Lock()
+        self._quarter_turns: int | None = None
+        self._last_preview = 0.0
+
+    def press(self, player: int | None = None) -> None:
+        """A clock press (from any thread): snapshot at the next clear frame."""
+        with self._lock:
+            self._press = (True, player)
+            self.gate.trigger()
+
+    def process(self, frame: Frame) -> FrameOutcome:
+        self.timings.frames += 1
+        if self.cfg.every_frame_is_a_press:
+            self.press(None)
+        with self.timings.stage("locate"):
+            state, homography, quality = self.locator.update(frame.image)
+        if homography is None:
+            self.gate.update(frame.t, None, 0.0)
+            return FrameOutcome(frame.index, frame.t, "no_board")
+        n = self.cfg.square_px * 15
+        with self.timings.stage("warp"):
+            warped = cv2.warpPerspective(frame.image, homography, (n, n), flags=cv2.INTER_LINEAR)
+        with self.timings.stage("gate"):
+            gate = self.gate.update(frame.t, warped, quality)
+        self._maybe_preview(frame, homography)
+        if not gate.snapshot:
+            return FrameOutcome(frame.index, frame.t, gate.state)
+        with self._lock:
+            pressed, player = self._press
+            self._press = (False, None)
+        with self.timings.stage("read"):
+            snap, quarter_turns = self.reader.read(warped)
+        snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)
+        unsure = int((snap.confidence() < self.cfg.min_square_conf).sum())
+        if unsure > self.cfg.max_unsure_squares:
+            if pressed:  # keep the press for the next clear frame
+                self.press(player)
+            return FrameOutcome(frame.index, frame.t, "occluded")
+        # The first play fixes the board's orientation; a turntable turn re-reads it.
+        if quarter_turns is not None and (self._quarter_turns is None or state == "redetected"):
+            if len(self.keeper.game.state.board) or int((snap.best() != 0).sum()) >= 2:
+                self._quarter_turns = quarter_turns
+        snap = orient(snap, self._quarter_turns or 0)
+        with self.timings.stage("score"):
+            obs = self.keeper.observe(snap, player=player, pressed=pressed)
+        seqs = tuple(self.sink(entry, frame) for entry in obs.entries)
+        return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def finish(self) -> list[LogEntry]:
+        entries = self.keeper.finish()
+        for e in entries:
+            self.sink(e, None)
+        return entries
+
+    def _maybe_preview(self, frame: Frame, homography: np.ndarray) -> None:
+        if self.preview is None or (frame.t - self._last_preview) * 1000.0 < self.cfg.preview_every_ms:
+            return
+        self._last_preview = frame.t
+        with self.timings.stage("preview"):
+            self.preview.publish(draw_grid(frame.image, homography, self.cfg.square_px,
+                                           self.keeper.game.state.board.rows(), self._quarter_turns or 0))
+
+
+def draw_grid(image: np.ndarray, homography: np.ndarray, square_px: int, rows: list[str],
+              quarter_turns: int = 0) -> np.ndarray:
+    """The frame with the detected grid and the committed letters drawn on it."""
+    out = image.copy()
+    inv = np.linalg.inv(homography)
+    n = 15 * square_px
+    lines = []
+    for i in range(16):
+        v = i * square_px
+        lines += [((0, v), (n, v)), ((v, 0), (v, n))]
+    for a, b in lines:
+        pts = cv2.perspectiveTransform(np.float32([[a, b]]), inv)[0]
+        cv2.line(out, tuple(map(int, pts[0])), tuple(map(int, pts[1])), (0, 255, 0), 1, cv2.LINE_AA)
+    grid = np.array([list(r) for r in rows])
+    grid = np.rot90(grid, k=-quarter_turns)  # back to image orientation
+    for r in range(15):
+        for c in range(15):
+            ch = grid[r, c]
+            if ch == ".":
+                continue
+            x, y = (c + 0.5) * square_px, (r + 0.5) * square_px
+            px, py = cv2.perspectiveTransform(np.float32([[[x, y]]]), inv)[0, 0]
+            cv2.putText(out, ch.upper(), (int(px) - 6, int(py) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        (0, 0, 255) if ch.islower() else (255, 0, 0), 2, cv2.LINE_AA)
+    return out
+
+
+
+
+# ---- adapters: each stage's own API -> what the recorder calls --------------------------
+
+class FixedBoard:
+    """A camera that does not move and corners given once (a calibration, or a pre-warped frame)."""
+
+    def __init__(self, corners: np.ndarray, square_px: int) -> None:
+        from vision.rectify import homography_from_corners
+        self.homography = homography_from_corners(np.asarray(corners, np.float32), square_px)
+
+    def update(self, image: np.ndarray):
+        return "tracked", self.homography, 1.0
+
+
+class TrackedBoard:
+    """vision.track.BoardTracker: reuse the last fix, re-detect when the board moved."""
+
+    def __init__(self, tracker, square_px: int) -> None:
+        self.tracker = tracker
+        self.square_px = square_px
+
+    def update(self, image: np.ndarray):
+        from vision.rectify import homography_from_corners
+        result = self.tracker.update(image)
+        if result.fix is None or result.status == "lost":
+            return result.status, None, 0.0
+        quality = 0.0 if result.status == "occluded" else float(result.fix.quality)
+        return result.status, homography_from_corners(result.fix.corners, self.square_px), quality
+
+
+class Reader:
+    """vision.classify.TileReader -> (snapshot, quarter turns that make the tiles upright)."""
+
+    def __init__(self, tile_reader) -> None:
+        self.tile_reader = tile_reader
+
+    def read(self, warped: np.ndarray):
+        r = self.tile_reader.read(warped)
+        turns = None if r.orientation_deg is None else int(round(r.orientation_deg / 90.0)) % 4
+        return r.snapshot, turns
+
+
+def prewarped_corners(width: int, height: int, inset_frac: float) -> np.ndarray:
+    """Grid corners of a pre-warped board image whose grid starts `inset_frac` in from each edge."""
+    dx, dy = width * inset_frac, height * inset_frac
+    return np.float32([[dx, dy], [width - dx, dy], [width - dx, height - dy], [dx, height - dy]])
