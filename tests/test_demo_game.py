@@ -18,4 +18,7 @@ def test_demo_game_is_legal_and_repeatable():
     # And the record survives GCG.
     record = GameRecord((Player("ann", "Ann"), Player("bob", "Bob")), tuple(game.events))
     back, findings, _ = record_from_gcg(read_gcg(write_gcg(record, game.profile, game.dist)), game.profile, game.dist)
-    assert back.events == record.events and findings == []
+    # GCG says what stood; the engine's own plays had no claim, so compare what GCG carries.
+    assert [(e.placement, e.engine, e.cumulative) for e in back.events] == \
+        [(e.placement, e.engine, e.cumulative) for e in record.events]
+    assert findings == []
