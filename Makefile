@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install clean chromium
+.PHONY: run test install clean chromium fonts
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -14,7 +14,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Free fonts for the synthetic renderer, from Debian (no font downloads at run time).
+FONT_PKGS := fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35
+fonts:
+	@missing=$$(for p in $(FONT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "warning: fonts missing ($$missing); run: sudo apt-get install $$missing"; fi; \
+	fi
+
+install: $(STAMP) fonts
 
 run: install
 	$(BIN)/tilecam verify ../shared/data/gcg/liwords/vs_josh.gcg

@@ -1,0 +1,55 @@
+"""The scene renderer: deterministic, with truth that matches the pixels."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.synth import DESIGNS, STYLES, SceneConfig, render_scene, render_topdown
+
+BOARD = ["." * 15] * 7 + ["...QUALMS?ÄÖÜ.."] + [".......A.......", ".......t......."] + ["." * 15] * 5
+
+
+def test_same_seed_same_image():
+    a, b = render_scene(BOARD, 11), render_scene(BOARD, 11)
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.corners, b.corners)
+    assert not np.array_equal(a.image, render_scene(BOARD, 12).image)
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+@pytest.mark.parametrize("style", STYLES)
+def test_every_design_and_style_renders_with_exact_grid(design, style):
+    td = render_topdown(BOARD, 3, SceneConfig(design=design, style=style, tile_jitter_frac=0, tile_angle_deg=0))
+    sq = td.square_px
+    x0, y0 = td.corners[0]
+    # An empty square's centre shows the board, a tile square's centre does not.
+    empty = td.image[int(y0 + 0.5 * sq), int(x0 + 0.5 * sq)].astype(int)
+    rim = td.image[int(y0 / 2), int(y0 / 2)].astype(int)
+    assert np.abs(empty - rim).sum() > 20      # the TW corner square differs from the rim
+    assert td.corners[2][0] - td.corners[0][0] == 15 * sq
+    expected = np.array([[c != "." for c in row] for row in BOARD])
+    assert np.array_equal(td.tile_rotations >= 0, expected)
+
+
+def test_corners_map_the_grid_into_the_frame():
+    for seed in range(5):
+        s = render_scene(BOARD, seed, SceneConfig(hands="never", glare_prob=0))
+        h, w = s.image.shape[:2]
+        assert ((s.corners >= 0) & (s.corners < [w, h])).all()
+        # The quad is convex and wound one way (a proper view of a square).
+        v = np.roll(s.corners, -1, axis=0) - s.corners
+        cross = v[:, 0] * np.roll(v, -1, axis=0)[:, 1] - v[:, 1] * np.roll(v, -1, axis=0)[:, 0]
+        assert (cross > 0).all() or (cross < 0).all()
+
+
+def test_turntable_rotation_moves_corner_zero():
+    upright = render_scene(BOARD, 4, SceneConfig(rotation_deg=0, max_tilt_deg=0, hands="never"))
+    turned = render_scene(BOARD, 4, SceneConfig(rotation_deg=180, max_tilt_deg=0, hands="never"))
+    c0, t0 = upright.corners, turned.corners
+    assert c0[0][0] < c0[2][0] and c0[0][1] < c0[2][1]       # row 0 at the top left
+    assert t0[0][0] > t0[2][0] and t0[0][1] > t0[2][1]       # ... and at the bottom right when turned
+
+
+def test_hands_cover_part_of_the_frame():
+    s = render_scene(BOARD, 5, SceneConfig(hands="always"))
+    assert 0.005 < s.hand_mask.mean() < 0.6
+    assert not render_scene(BOARD, 5, SceneConfig(hands="never")).hand_mask.any()
