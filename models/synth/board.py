@@ -233,11 +233,13 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
             if ch == ".":
                 continue
             letter = "?" if ch == "?" or ch.islower() else ch
-            k = int(rng.integers(1, 4)) if rng.random() < cfg.quarter_turn_prob else 0
+            # Each tile's lie comes from its own square: a tile stays put when others are added.
+            trng = np.random.default_rng([seed, r, c])
+            k = int(trng.integers(1, 4)) if trng.random() < cfg.quarter_turn_prob else 0
             rotations[r, c] = k
-            jx, jy = rng.uniform(-1, 1, 2) * cfg.tile_jitter_frac * sq
+            jx, jy = trng.uniform(-1, 1, 2) * cfg.tile_jitter_frac * sq
             cx, cy = margin + (c + 0.5) * sq + jx, margin + (r + 0.5) * sq + jy
-            angle = float(rng.uniform(-1, 1) * cfg.tile_angle_deg)
+            angle = float(trng.uniform(-1, 1) * cfg.tile_angle_deg)
             placed.append((letter, k, cx, cy, angle))
             half = tile_px / 2
             cv2.rectangle(shadow, (int(cx - half + 3), int(cy - half + 4)), (int(cx + half + 4), int(cy + half + 5)),
@@ -246,7 +248,8 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
         shadow = cv2.GaussianBlur(shadow, (0, 0), sq * 0.06)
         img *= 1 - 0.45 * shadow[..., None]
     for letter, k, cx, cy, angle in placed:
-        rgba = _tile_rgba(letter, str(fonts[font]), tile_px, face, ink, radius, rng, style)
+        rgba = _tile_rgba(letter, str(fonts[font]), tile_px, face, ink, radius,
+                          np.random.default_rng([seed, int(cx), int(cy)]), style)
         rgba = np.ascontiguousarray(np.rot90(rgba, k=-k))  # k clockwise quarter turns
         _paste(img, rgba, cx, cy, angle)
     out = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)

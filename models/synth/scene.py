@@ -117,9 +117,12 @@ def _hands(rng, img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return mask > 127
 
 
-def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None) -> Scene:
+def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None, frame: int = 0) -> Scene:
+    """`seed` fixes the camera, table, board and light; `frame` varies what changes from one video
+    frame to the next (hands, noise, JPEG), so a video of a fixed camera is a run of frames."""
     cfg = cfg or SceneConfig()
     rng = np.random.default_rng([seed, 1])
+    frng = np.random.default_rng([seed, 2, frame])
     top = render_topdown(board, seed, cfg)
     size = top.image.shape[0]
     quad, rot, tilt = _camera(rng, cfg, size)
@@ -134,8 +137,8 @@ def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None) ->
     board_img = cv2.warpPerspective(top.image, hom, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
     inside = cv2.warpPerspective(np.ones((size, size), np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
     img = img * (1 - inside[..., None]) + board_img * inside[..., None]
-    hands = cfg.hands == "always" or (cfg.hands == "random" and rng.random() < cfg.hand_prob)
-    hand_mask = _hands(rng, img, quad) if hands else np.zeros((h, w), bool)
+    hands = cfg.hands == "always" or (cfg.hands == "random" and frng.random() < cfg.hand_prob)
+    hand_mask = _hands(frng, img, quad) if hands else np.zeros((h, w), bool)
     # Uneven light: a linear gradient and a vignette.
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ang = rng.uniform(0, 2 * np.pi)
@@ -152,7 +155,7 @@ def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None) ->
     sigma = rng.uniform(0, cfg.blur_max_px)
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
-    img += rng.normal(0, rng.uniform(0, cfg.noise_max), (h, w))[..., None]
+    img += frng.normal(0, rng.uniform(0, cfg.noise_max), (h, w))[..., None]
     out = np.clip(img, 0, 255).astype(np.uint8)
     quality = int(rng.integers(cfg.jpeg_min, cfg.jpeg_max + 1))
     out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
