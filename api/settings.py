@@ -13,6 +13,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from capture.source import CaptureConfig
+from hardware.buttons import ButtonConfig
+from scoring.decode import DecodeConfig
+from vision.stability import StabilityConfig
+
 
 class Section(BaseModel):
     # A typo in a key fails at start instead of being ignored.
@@ -55,6 +60,11 @@ class Settings(Section):
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Operator tokens.")
     live: LiveSettings = Field(default_factory=LiveSettings, description="Server-Sent Events.")
     preview: PreviewSettings = Field(default_factory=PreviewSettings, description="Camera preview.")
+    # Sections the stages own, defined next to their code.
+    capture: CaptureConfig = Field(default_factory=CaptureConfig, description="Frame source.")
+    stability: StabilityConfig = Field(default_factory=StabilityConfig, description="When a snapshot is taken.")
+    decode: DecodeConfig = Field(default_factory=DecodeConfig, description="Snapshot -> move decoding.")
+    buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock buttons and status LED.")
 
 
 class SettingsError(ValueError):
