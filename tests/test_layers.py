@@ -19,6 +19,10 @@ ALLOWED = {
 }
 
 
+# The demo films a rendered game: its "camera" is the synthetic renderer in models/synth.
+EXCEPTIONS = {"api/demo/video.py": {"models"}}
+
+
 def imports_of(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found = set()
@@ -34,7 +38,8 @@ def test_no_upward_imports():
     bad = []
     for pkg in PACKAGES:
         for path in sorted((REPO / pkg).rglob("*.py")):
-            for target in imports_of(path) - ALLOWED[pkg] - {pkg}:
+            extra = EXCEPTIONS.get(path.relative_to(REPO).as_posix(), set())
+            for target in imports_of(path) - ALLOWED[pkg] - {pkg} - extra:
                 bad.append(f"{path.relative_to(REPO)} imports {target}")
     assert bad == []
 
