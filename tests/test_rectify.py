@@ -1,0 +1,37 @@
+"""Rectification: corners -> homography -> back, and the shared square crops."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.rectify import GRID, grid_corners, homography_from_corners, square_crops, warp_board
+
+
+def test_corners_roundtrip_within_half_a_pixel():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        base = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) * rng.uniform(200, 1500)
+        corners = base + rng.uniform(-80, 80, (4, 2)) + rng.uniform(0, 500, 2)
+        h = homography_from_corners(corners, 40)
+        there = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h).reshape(4, 2)
+        np.testing.assert_allclose(there, grid_corners(40), atol=0.5)
+        back = cv2.perspectiveTransform(there.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2)
+        np.testing.assert_allclose(back, corners, atol=0.5)
+
+
+def test_warp_and_crops_have_the_canonical_shape():
+    image = np.zeros((500, 600, 3), np.uint8)
+    h = homography_from_corners(np.array([[50, 40], [550, 60], [540, 470], [60, 450]]), 20)
+    warped = warp_board(image, h, 20)
+    assert warped.shape == (GRID * 20, GRID * 20, 3)
+    crops = square_crops(warped, 20)
+    assert crops.shape == (GRID * GRID, 20, 20, 3)
+    grey = square_crops(warped[..., 0], 20, margin_frac=0.0)
+    assert grey.shape == (GRID * GRID, 20, 20, 3)
+
+
+def test_crop_index_is_row_major():
+    warped = np.zeros((GRID * 10, GRID * 10), np.uint8)
+    warped[3 * 10:4 * 10, 7 * 10:8 * 10] = 255  # square (row 3, col 7)
+    crops = square_crops(warped, 10, margin_frac=0.0)
+    assert int(crops.reshape(GRID * GRID, -1).mean(axis=1).argmax()) == 3 * GRID + 7

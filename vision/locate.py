@@ -1,0 +1,419 @@
+"""Markerless localization of the 15x15 grid in a raw overhead frame.
+
+Flow (all on a downscaled copy, ``work_px`` on the longer side):
+
+1. Rough board quads from three cheap segmentations: the convex hull of the largest edge
+   blob, the hull of the largest region in the board's dominant colour, and the whole
+   frame (a board that fills the picture has no table around it).
+2. Each quad is warped to a square with a margin; the 15x15 grid is then a periodic line
+   pattern, so per axis we search spacing s and offset o maximising the gradient profile
+   at the 16 lines o + k*s (separates the grid from the rim; squares are equal size).
+   The best-scoring quad wins.
+3. Sub-pixel refinement: re-warp with the fitted grid, find each line piece (16 lines x
+   15 cells per axis) as a local gradient peak, and solve one homography from those
+   point-on-line constraints (linear least squares, robust trimming of pieces pulled by
+   tiles). Repeated ``refine_iters`` times; the last pass runs on the full-resolution frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from vision.errors import BoardNotFound
+from vision.rectify import GRID, homography_from_corners
+
+LINES = GRID + 1
+
+
+class LocateConfig(BaseModel):
+    """Thresholds of board localization (``vision.locate``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    square_px: int = Field(40, ge=8, le=200, description="pixels per square in the canonical grid image")
+    work_px: int = Field(640, ge=256, le=2048,
+                         description="longer side of the downscaled copy used for detection, px")
+    fit_square_px: int = Field(26, ge=12, le=64,
+                               description="pixels per square of the warps used to fit the line pattern")
+    refine_square_px: int = Field(32, ge=12, le=96,
+                                  description="pixels per square of the final full-resolution refinement warp")
+    min_board_area_frac: float = Field(0.08, gt=0, lt=1,
+                                       description="smallest rough board quad, as a fraction of the image area")
+    quad_margin_frac: float = Field(0.12, ge=0, le=0.5,
+                                    description="margin kept around a rough quad when warping it, fraction of its side")
+    grid_to_quad_min: float = Field(0.70, gt=0.3, le=1.0,
+                                    description="smallest grid side as a fraction of the rough quad side")
+    grid_to_quad_max: float = Field(1.12, ge=1.0, le=1.6,
+                                    description="largest grid side as a fraction of the rough quad side")
+    colour_tolerance: float = Field(22.0, gt=0, description="Lab distance that still counts as board colour")
+    refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
+    refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
+                                      description="search half-window for a line piece, fraction of a square")
+    refine_outlier_frac: float = Field(0.08, gt=0.01, lt=0.5,
+                                       description="line pieces further than this (fraction of a square) are dropped")
+    accept_quality: float = Field(0.8, ge=0, le=1,
+                                  description="a rough quad whose fit reaches this quality ends the search")
+    min_quality: float = Field(0.3, ge=0, le=1, description="fits below this quality raise BoardNotFound")
+
+
+@dataclass(frozen=True)
+class BoardFix:
+    """Where the grid is: outer grid corners, image -> canonical homography, fit quality."""
+
+    corners: np.ndarray      # 4x2 float32, clockwise from the corner nearest the image's top-left
+    homography: np.ndarray   # 3x3 float64, image -> canonical grid image (square_px per square)
+    quality: float           # 0..1, how well 16 equally spaced lines fit on both axes
+
+
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """Clockwise (in image coordinates, y down) starting at the corner nearest (0, 0)."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = c.mean(axis=0)
+    ang = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
+    c = c[np.argsort(ang)]  # increasing angle with y down = clockwise on screen
+    start = int(np.argmin((c ** 2).sum(axis=1)))
+    return np.roll(c, -start, axis=0).astype(np.float32)
+
+
+def fix_from_corners(corners, cfg: LocateConfig) -> BoardFix:
+    """Manual fallback: 4 clicked or calibrated grid corners in any order -> a fix of quality 1."""
+    c = np.asarray(corners, np.float64).reshape(-1, 2)
+    if c.shape != (4, 2) or not np.isfinite(c).all():
+        raise BoardNotFound("need 4 finite corner points")
+    c = order_corners(c)
+    if abs(cv2.contourArea(c)) < 1.0 or not cv2.isContourConvex(c.reshape(-1, 1, 2)):
+        raise BoardNotFound("corners do not form a convex quadrilateral")
+    return BoardFix(c, homography_from_corners(c, cfg.square_px), 1.0)
+
+
+# --- rough quads -----------------------------------------------------------------------
+
+def _quad_from_hull(hull: np.ndarray) -> np.ndarray:
+    """4 corners of a convex hull: simplify to 4 vertices, then fit a line to the hull points
+    along each side and intersect neighbours (cut or rounded corners would bias a vertex)."""
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    # dense points along the hull outline
+    pts = hull.reshape(-1, 2).astype(np.float64)
+    nxt = np.roll(pts, -1, axis=0)
+    dense = np.concatenate([a + (b - a) * t[:, None] for a, b in zip(pts, nxt)
+                            for t in [np.linspace(0, 1, max(2, int(np.hypot(*(b - a)) / 2)), endpoint=False)]])
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = np.hypot(*d)
+        u = d / length
+        nrm = np.array([-u[1], u[0]])
+        t = (dense - a) @ u
+        dist = np.abs((dense - a) @ nrm)
+        # the middle of the side only, close to it: corners and cut-offs do not vote
+        sel = dense[(t > 0.15 * length) & (t < 0.85 * length) & (dist < 0.02 * peri)]
+        if len(sel) < 5:
+            lines.append((a, u))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad.astype(np.float32)
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    out = np.array(out)
+    if np.abs(out - quad).max() > 0.1 * peri / 4:
+        return quad.astype(np.float32)
+    return out.astype(np.float32)
+
+
+def _largest_hull(mask: np.ndarray, min_area: float) -> np.ndarray | None:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    best = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(best)
+    return hull if cv2.contourArea(hull) >= min_area else None
+
+
+def _rough_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
+    h, w = small.shape[:2]
+    min_area = cfg.min_board_area_frac * h * w
+    quads = []
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10.0, 0.66 * med * 0.5), max(30.0, 1.33 * med * 0.5))
+    # Dilating by ~ a third of a square joins grid lines and tile edges into one board blob.
+    k = max(3, int(round(min(h, w) / 60)))
+    blob = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    hull = _largest_hull(blob, min_area)
+    if hull is not None:
+        quads.append(_quad_from_hull(hull))
+
+    # The board's dominant colour: the mode of a coarse Lab histogram over the central part.
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    centre = lab[h // 4:3 * h // 4, w // 4:3 * w // 4].reshape(-1, 3)
+    q = (centre // 16).astype(np.int32)
+    code = (q[:, 0] * 16 + q[:, 1]) * 16 + q[:, 2]
+    mode = np.bincount(code).argmax()
+    ref = centre[code == mode].mean(axis=0)
+    dist = np.linalg.norm(lab.astype(np.float32) - ref.astype(np.float32), axis=2)
+    mask = (dist < cfg.colour_tolerance).astype(np.uint8) * 255
+    # Closing over ~1.5 squares fills tiles and premium squares inside the board region.
+    kc = max(5, int(round(min(h, w) / 14)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
+    hull = _largest_hull(mask, min_area)
+    if hull is not None:
+        quads.append(_quad_from_hull(hull))
+
+    quads.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+    return [order_corners(qd) for qd in quads]
+
+
+# --- periodic line fit -------------------------------------------------------------------
+
+def _profiles(grey_warp: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Gradient profiles across rows (for horizontal lines) and columns (vertical lines).
+
+    Median over column/row bands instead of the mean: a grid line runs through every band,
+    a tile edge only through a few.
+    """
+    g = grey_warp.astype(np.float32)
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    bands = 10
+    edges = np.linspace(lo, hi, bands + 1).astype(int)
+    py = np.median(np.stack([gy[:, a:b].mean(axis=1) for a, b in zip(edges[:-1], edges[1:])]), axis=0)
+    px = np.median(np.stack([gx[a:b, :].mean(axis=0) for a, b in zip(edges[:-1], edges[1:])]), axis=0)
+    return px, py
+
+
+def _fit_axis(p: np.ndarray, s_lo: float, s_hi: float, o_lo: float = 0.0,
+              o_hi: float | None = None) -> tuple[float, float, float, float]:
+    """Best (offset, spacing) of 16 equally spaced lines on profile p; returns (o, s, score, quality)."""
+    n = len(p)
+    k = np.arange(LINES, dtype=np.float64)
+    xs = np.arange(n, dtype=np.float64)
+    # Clipping at a high percentile keeps one strong straight edge (the rim, a table edge)
+    # from outvoting sixteen moderate grid lines.
+    p = np.minimum(p, np.percentile(p, 92))
+    # Coarse: offsets in 1 px and spacings in 0.5 px on a smoothed profile sampled every 0.25 px,
+    # so every candidate line position is an integer index (no interpolation in the inner loop).
+    coarse = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), 1.5).ravel().astype(np.float64)
+    up = np.interp(np.arange(0, n - 1, 0.25), xs, coarse)
+    s_idx = np.arange(int(np.ceil(s_lo * 4)), int(s_hi * 4) + 1, 2)        # spacing in 1/4 px
+    o_top = len(up) if o_hi is None else min(len(up), int(o_hi * 4) + 1)
+    o_idx = np.arange(max(0, int(o_lo * 4)), o_top, 4)                      # offsets in 1/4 px
+    pos = o_idx[None, :, None] + s_idx[:, None, None] * np.arange(LINES)[None, None, :]
+    valid = pos[..., -1] < len(up)
+    sc = up[np.minimum(pos, len(up) - 1)].mean(axis=2)
+    sc[~valid] = -1.0
+    si, oi = np.unravel_index(int(sc.argmax()), sc.shape)
+    o0, s0 = o_idx[oi] / 4.0, s_idx[si] / 4.0
+    fine = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), 0.7).ravel().astype(np.float64)
+    ss, oo = np.meshgrid(np.arange(s0 - 0.4, s0 + 0.4001, 0.04), np.arange(o0 - 1.0, o0 + 1.0001, 0.1))
+    pos = oo[..., None] + k * ss[..., None]
+    sc = np.interp(pos, xs, fine).mean(axis=-1)
+    i = np.unravel_index(int(sc.argmax()), sc.shape)
+    o, s, on = float(oo[i]), float(ss[i]), float(sc[i])
+    off = float(np.interp(o + (np.arange(GRID) + 0.5) * s, xs, fine).mean())
+    quality = max(0.0, min(1.0, (on - off) / max(on, 1e-6)))
+    return o, s, on, quality
+
+
+def _warp_quad(img: np.ndarray, quad: np.ndarray, side: float, margin: float):
+    """Homography putting quad on [margin, margin+side]^2; returns (H, warped, size)."""
+    n = int(round(side + 2 * margin))
+    dst = np.float32([[margin, margin], [margin + side, margin],
+                      [margin + side, margin + side], [margin, margin + side]])
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return h, cv2.warpPerspective(img, h, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), n
+
+
+def _periodic_fit(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig):
+    """Fit the 16x16 line pattern inside a rough quad, then once more inside the fitted grid
+    (now aligned with the lines rather than the rim); returns (grid corners in grey coords, quality)."""
+    corners, _ = _periodic_fit_once(grey, quad, cfg, cfg.grid_to_quad_min, cfg.grid_to_quad_max)
+    return _periodic_fit_once(grey, corners, cfg, 0.94, 1.06)
+
+
+def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ratio_lo: float, ratio_hi: float):
+    side = GRID * cfg.fit_square_px
+    margin = cfg.quad_margin_frac * side
+    h, warp, n = _warp_quad(grey, quad, side, margin)
+    px, py = _profiles(warp, int(margin), int(margin + side))
+    s_lo, s_hi = ratio_lo * side / GRID, ratio_hi * side / GRID
+    # the grid's first line can only be where a grid of an allowed size still fits the quad
+    o_lo, o_hi = margin - max(0.0, ratio_hi - 1.0) * side, margin + max(0.0, 1.0 - ratio_lo) * side
+    ox, sx, _, qx = _fit_axis(px, s_lo, s_hi, o_lo, o_hi)
+    oy, sy, _, qy = _fit_axis(py, s_lo, s_hi, o_lo, o_hi)
+    g = np.float32([[ox, oy], [ox + GRID * sx, oy], [ox + GRID * sx, oy + GRID * sy], [ox, oy + GRID * sy]])
+    corners = cv2.perspectiveTransform(g.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2)
+    return corners, min(qx, qy)
+
+
+# --- sub-pixel refinement from line pieces ---------------------------------------------------
+
+def _line_pieces(warp: np.ndarray, sq: int, window: float):
+    """Sub-pixel positions of each of the 16 lines in each of the 15 cells, per axis.
+
+    ``warp`` shows the grid with one square of margin: line k at pixel (k + 1) * sq.
+    Returns rows of (along, across_measured, line_index, axis, strength); axis 0 = vertical
+    lines (x measured), 1 = horizontal lines (y measured).
+    """
+    g = warp.astype(np.float32)
+    w = int(round(window * sq))
+    a0, a1 = int(0.2 * sq), int(0.8 * sq)  # skip the crossings: they respond on both axes
+    k = np.arange(LINES)
+    centres = (k + 1) * sq
+    idx = centres[:, None] + np.arange(-w, w + 1)[None, :]          # (16, 2w+1)
+    along = (np.arange(GRID) + 1.5) * sq
+    out = []
+    for axis in (0, 1):
+        grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        g2 = grad if axis == 1 else grad.T  # lines are rows of g2
+        # band[j, y]: mean over the middle of cell j along the line
+        cells = g2[:, sq:(GRID + 1) * sq].reshape(g2.shape[0], GRID, sq)[:, :, a0:a1].mean(axis=2).T
+        seg = cells[:, idx]                                            # (15, 16, 2w+1)
+        i = seg.argmax(axis=2)
+        ok = (i > 0) & (i < 2 * w)
+        ic = np.clip(i, 1, 2 * w - 1)
+        l = np.take_along_axis(seg, (ic - 1)[..., None], 2)[..., 0]
+        m = np.take_along_axis(seg, ic[..., None], 2)[..., 0]
+        r = np.take_along_axis(seg, (ic + 1)[..., None], 2)[..., 0]
+        den = l - 2 * m + r
+        d = np.where(den < 0, 0.5 * (l - r) / np.where(den < 0, den, -1.0), 0.0)
+        strength = m - np.median(seg, axis=2)
+        jj, kk = np.nonzero(ok)
+        pos = centres[kk] - w + ic[jj, kk] + d[jj, kk]
+        out.append(np.stack([along[jj], pos, kk.astype(np.float64), np.full(len(jj), float(axis)),
+                             strength[jj, kk]], 1))
+    return np.concatenate(out).astype(np.float64)
+
+
+def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.ndarray | None:
+    """Homography G: warp px -> canonical squares with X(piece)=k (axis 0) / Y(piece)=k (axis 1).
+
+    Each piece gives one linear equation in G's 8 unknowns; robustly reweighted twice.
+    """
+    if len(pieces) < 40:
+        return None
+    along, across, k, axis, strength = pieces.T
+    x = np.where(axis == 0, across, along) / sq - 1.0
+    y = np.where(axis == 0, along, across) / sq - 1.0
+    # unknowns h = [a b c d e f g h], X = (a x + b y + c)/(g x + h y + 1), Y = (d x + e y + f)/(...)
+    zeros = np.zeros_like(x)
+    ones = np.ones_like(x)
+    vx = axis == 0
+    rows = np.where(vx[:, None],
+                    np.stack([x, y, ones, zeros, zeros, zeros, -k * x, -k * y], 1),
+                    np.stack([zeros, zeros, zeros, x, y, ones, -k * x, -k * y], 1))
+    rhs = k.copy()
+    w = np.clip(strength, 0, None)
+    w = w / (w.max() + 1e-9)
+    keep = w > 0.05
+    h = None
+    for _ in range(3):
+        if keep.sum() < 30 or (keep & vx).sum() < 12 or (keep & ~vx).sum() < 12:
+            return h
+        sw = np.sqrt(w[keep])
+        sol, *_ = np.linalg.lstsq(rows[keep] * sw[:, None], rhs[keep] * sw, rcond=None)
+        h = np.append(sol, 1.0).reshape(3, 3)
+        den = sol[6] * x + sol[7] * y + 1.0
+        pred = np.where(vx, (sol[0] * x + sol[1] * y + sol[2]) / den, (sol[3] * x + sol[4] * y + sol[5]) / den)
+        res = np.abs(pred - k)
+        keep = (w > 0.05) & (res < max(outlier, 2.5 * float(np.median(res[keep]))))
+    return h
+
+
+def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int) -> np.ndarray:
+    """One refinement pass in ``grey`` coordinates; returns new grid corners (TL, TR, BR, BL of the fit)."""
+    n = (GRID + 2) * sq
+    dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    pieces = _line_pieces(warp, sq, cfg.refine_window_frac)
+    g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac)
+    if g is None:
+        return corners
+    # canonical squares -> warp px (1 square margin) -> grey coords
+    to_warp = np.array([[sq, 0, sq], [0, sq, sq], [0, 0, 1]], np.float64) @ np.linalg.inv(g)
+    unit = np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]]).reshape(-1, 1, 2)
+    new = cv2.perspectiveTransform(unit, np.linalg.inv(hw) @ to_warp).reshape(4, 2)
+    if not np.isfinite(new).all():
+        return corners
+    return new.astype(np.float32)
+
+
+def _quality(grey: np.ndarray, corners: np.ndarray, sq: int) -> float:
+    """On-line vs mid-square gradient contrast of the final grid, the weaker axis (0..1)."""
+    n = (GRID + 2) * sq
+    dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    px, py = _profiles(warp, sq, n - sq)
+    on = np.arange(LINES) * sq + sq
+    off = on[:-1] + sq // 2
+    q = []
+    for p in (px, py):
+        a = float(np.mean([p[i - 1:i + 2].max() for i in on]))
+        b = float(np.mean(p[off]))
+        q.append(max(0.0, min(1.0, (a - b) / max(a, 1e-6))))
+    return min(q)
+
+
+def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
+    """Locate the 15x15 grid; raises BoardNotFound with a reason."""
+    if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 64:
+        raise BoardNotFound("image too small or unreadable")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    h, w = image.shape[:2]
+    # An integer reduction keeps INTER_AREA on its fast path.
+    factor = max(1, int(round(max(h, w) / cfg.work_px)))
+    small = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else image
+    scale = small.shape[1] / w
+    grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if float(grey_small.std()) < 2.0:
+        raise BoardNotFound("blank image")
+
+    best = None
+    for quad in _rough_quads(small, cfg):
+        corners, q = _periodic_fit(grey_small, quad, cfg)
+        if best is None or q > best[1]:
+            best = (corners, q)
+        if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
+            break
+    corners, q = best
+    if q < cfg.min_quality * 0.5:
+        raise BoardNotFound(f"no periodic 15x15 line pattern (quality {q:.2f})")
+    side_px = np.sqrt(abs(cv2.contourArea(corners)))
+    if side_px < np.sqrt(cfg.min_board_area_frac * grey_small.size) * 0.7:
+        raise BoardNotFound("grid too small")
+
+    for _ in range(max(0, cfg.refine_iters - 1)):
+        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
+    corners = corners / scale
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if cfg.refine_iters > 0:
+        corners = _refine(grey, corners, cfg, cfg.refine_square_px)
+    quality = _quality(grey_small, corners * scale, cfg.fit_square_px)
+    if quality < cfg.min_quality:
+        raise BoardNotFound(f"grid lines too weak (quality {quality:.2f})")
+    corners = order_corners(corners)
+    if not cv2.isContourConvex(corners.reshape(-1, 1, 2)):
+        raise BoardNotFound("fitted grid is not convex")
+    return BoardFix(corners, homography_from_corners(corners, cfg.square_px), quality)
