@@ -44,7 +44,7 @@ class LocateConfig(BaseModel):
                                        description="smallest rough board quad, as a fraction of the image area")
     quad_margin_frac: float = Field(0.12, ge=0, le=0.5,
                                     description="margin kept around a rough quad when warping it, fraction of its side")
-    grid_to_quad_min: float = Field(0.70, gt=0.3, le=1.0,
+    grid_to_quad_min: float = Field(0.60, gt=0.3, le=1.0,
                                     description="smallest grid side as a fraction of the rough quad side")
     grid_to_quad_max: float = Field(1.12, ge=1.0, le=1.6,
                                     description="largest grid side as a fraction of the rough quad side")
@@ -54,9 +54,20 @@ class LocateConfig(BaseModel):
                                       description="search half-window for a line piece, fraction of a square")
     refine_outlier_frac: float = Field(0.08, gt=0.01, lt=0.5,
                                        description="line pieces further than this (fraction of a square) are dropped")
-    accept_quality: float = Field(0.8, ge=0, le=1,
+    min_aspect: float = Field(0.7, gt=0, le=1,
+                              description="smallest ratio of the grid's mean side lengths (tilt foreshortens it)")
+    min_periodic_contrast: float = Field(0.15, ge=0, le=1,
+                                         description="smallest on-line vs mid-square profile contrast of the periodic fit")
+    max_shift_squares: int = Field(3, ge=1, le=5,
+                                   description="the periodic fit is checked against slides of up to this many "
+                                               "squares minus one")
+    accept_quality: float = Field(0.7, ge=0, le=1,
                                   description="a rough quad whose fit reaches this quality ends the search")
-    min_quality: float = Field(0.3, ge=0, le=1, description="fits below this quality raise BoardNotFound")
+    piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
+                                        description="a line piece this close (fraction of a square) to its predicted "
+                                                    "place counts for the quality")
+    min_quality: float = Field(0.25, ge=0, le=1,
+                               description="fits with fewer line pieces found than this fraction raise BoardNotFound")
 
 
 @dataclass(frozen=True)
@@ -65,7 +76,7 @@ class BoardFix:
 
     corners: np.ndarray      # 4x2 float32, clockwise from the corner nearest the image's top-left
     homography: np.ndarray   # 3x3 float64, image -> canonical grid image (square_px per square)
-    quality: float           # 0..1, how well 16 equally spaced lines fit on both axes
+    quality: float           # 0..1, fraction of line pieces where 16 equally spaced lines predict them
 
 
 def order_corners(corners: np.ndarray) -> np.ndarray:
@@ -161,6 +172,15 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     hull = _largest_hull(blob, min_area)
     if hull is not None:
         quads.append(_quad_from_hull(hull))
+    # The grid is a dense edge area: closing over ~a square makes it solid; opening with a
+    # larger kernel then drops thin attachments (an arm's outline, clutter, table edges).
+    kc = max(5, int(round(min(h, w) / 18)))
+    solid = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
+    ko = max(7, int(round(min(h, w) / 10)))
+    solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko)))
+    hull = _largest_hull(solid, min_area)
+    if hull is not None:
+        quads.append(_quad_from_hull(hull))
 
     # The board's dominant colour: the mode of a coarse Lab histogram over the central part.
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
@@ -247,7 +267,7 @@ def _periodic_fit(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig):
     """Fit the 16x16 line pattern inside a rough quad, then once more inside the fitted grid
     (now aligned with the lines rather than the rim); returns (grid corners in grey coords, quality)."""
     corners, _ = _periodic_fit_once(grey, quad, cfg, cfg.grid_to_quad_min, cfg.grid_to_quad_max)
-    return _periodic_fit_once(grey, corners, cfg, 0.94, 1.06)
+    return _periodic_fit_once(grey, corners, cfg, 0.97, 1.03)
 
 
 def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ratio_lo: float, ratio_hi: float):
@@ -267,41 +287,93 @@ def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ra
 
 # --- sub-pixel refinement from line pieces ---------------------------------------------------
 
-def _line_pieces(warp: np.ndarray, sq: int, window: float):
-    """Sub-pixel positions of each of the 16 lines in each of the 15 cells, per axis.
+def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, window: float):
+    """Where each line piece really is, for both axes of a warp with (nearly) axis-aligned lines.
 
-    ``warp`` shows the grid with one square of margin: line k at pixel (k + 1) * sq.
-    Returns rows of (along, across_measured, line_index, axis, strength); axis 0 = vertical
-    lines (x measured), 1 = horizontal lines (y measured).
+    A piece is line k (expected at pixel lpos[k]) inside cell j (centred at cpos[j] along the
+    line); it is the gradient peak within +-window squares of lpos[k], averaged over the middle
+    60% of the cell (the crossings respond on both axes). Returns per axis (0 = vertical lines,
+    x measured; 1 = horizontal lines) a tuple (delta px, strength, found) of (cells, lines) arrays.
     """
     g = warp.astype(np.float32)
     w = int(round(window * sq))
-    a0, a1 = int(0.2 * sq), int(0.8 * sq)  # skip the crossings: they respond on both axes
-    k = np.arange(LINES)
-    centres = (k + 1) * sq
-    idx = centres[:, None] + np.arange(-w, w + 1)[None, :]          # (16, 2w+1)
-    along = (np.arange(GRID) + 1.5) * sq
+    half = int(0.3 * sq)
+    lpos = np.round(lpos).astype(int)
+    idx = lpos[:, None] + np.arange(-w, w + 1)[None, :]                    # (lines, 2w+1)
     out = []
     for axis in (0, 1):
         grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
-        g2 = grad if axis == 1 else grad.T  # lines are rows of g2
-        # band[j, y]: mean over the middle of cell j along the line
-        cells = g2[:, sq:(GRID + 1) * sq].reshape(g2.shape[0], GRID, sq)[:, :, a0:a1].mean(axis=2).T
-        seg = cells[:, idx]                                            # (15, 16, 2w+1)
+        g2 = grad if axis == 1 else grad.T                                  # lines are rows of g2
+        csum = np.cumsum(np.pad(g2, ((0, 0), (1, 0))), axis=1)
+        c = np.round(cpos).astype(int)
+        cells = ((csum[:, c + half] - csum[:, c - half]) / (2 * half)).T    # (cells, rows)
+        seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
         i = seg.argmax(axis=2)
-        ok = (i > 0) & (i < 2 * w)
+        found = (i > 0) & (i < 2 * w)
         ic = np.clip(i, 1, 2 * w - 1)
         l = np.take_along_axis(seg, (ic - 1)[..., None], 2)[..., 0]
         m = np.take_along_axis(seg, ic[..., None], 2)[..., 0]
         r = np.take_along_axis(seg, (ic + 1)[..., None], 2)[..., 0]
         den = l - 2 * m + r
         d = np.where(den < 0, 0.5 * (l - r) / np.where(den < 0, den, -1.0), 0.0)
-        strength = m - np.median(seg, axis=2)
-        jj, kk = np.nonzero(ok)
-        pos = centres[kk] - w + ic[jj, kk] + d[jj, kk]
-        out.append(np.stack([along[jj], pos, kk.astype(np.float64), np.full(len(jj), float(axis)),
-                             strength[jj, kk]], 1))
+        out.append((ic - w + d + (lpos - np.round(lpos))[None, :], m - np.median(seg, axis=2), found))
+    return out
+
+
+def _line_pieces(warp: np.ndarray, sq: int, window: float):
+    """Pieces of the 16 lines x 15 cells per axis in a warp with one square of margin.
+
+    Returns rows of (along, across_measured, line_index, axis, strength).
+    """
+    k = np.arange(LINES)
+    lpos = (k + 1.0) * sq
+    cpos = (np.arange(GRID) + 1.5) * sq
+    out = []
+    for axis, (delta, strength, found) in enumerate(_piece_table(warp, sq, lpos, cpos, window)):
+        jj, kk = np.nonzero(found)
+        out.append(np.stack([cpos[jj], lpos[kk] + delta[jj, kk], kk.astype(np.float64),
+                             np.full(len(jj), float(axis)), strength[jj, kk]], 1))
     return np.concatenate(out).astype(np.float64)
+
+
+def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
+    """Slide the fitted 16x16 lines by whole squares where that explains more line pieces.
+
+    A board rim about one square wide looks like one more grid line to the periodic fit. The
+    pieces tell them apart: grid lines cross the outer squares, but nothing crosses the rim.
+    Returns (corners, fraction of pieces found on the weaker axis).
+    """
+    sq, m = cfg.fit_square_px, cfg.max_shift_squares
+    n = (GRID + 2 * m) * sq
+    dst = np.float32([[m * sq, m * sq], [n - m * sq, m * sq], [n - m * sq, n - m * sq], [m * sq, n - m * sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lpos = np.arange(LINES + 2 * m) * float(sq)
+    lpos[0], lpos[-1] = lpos[0] + sq * 0.5, lpos[-1] - sq * 0.5  # keep windows inside the warp
+    cpos = (np.arange(GRID + 2 * m) + 0.5) * sq
+    tables = _piece_table(warp, sq, lpos, cpos, 0.3)
+    ok = []
+    for delta, strength, found in tables:
+        core = strength[m:m + GRID, m:m + LINES]
+        # loose: before refinement the predicted lines can be a few px off under tilt
+        ok.append(found & (np.abs(delta) < 1.5 * cfg.piece_tolerance_frac * sq)
+                  & (strength > 0.2 * np.percentile(core, 90)))
+        ok[-1][:, 0] = ok[-1][:, -1] = False  # the clamped border lines
+    best = (-1.0, 0, 0)
+    for dy in range(-m + 1, m):
+        for dx in range(-m + 1, m):
+            vx = ok[0][m + dy:m + dy + GRID, m + dx:m + dx + LINES].mean()
+            hy = ok[1][m + dx:m + dx + GRID, m + dy:m + dy + LINES].mean()
+            # both axes count: a slide along x changes the vertical lines' count of pieces and the
+            # horizontal lines' count alike, so a min() would tie; ties keep the periodic fit
+            score = 0.5 * (vx + hy) - 0.005 * (abs(dx) + abs(dy))
+            if score > best[0]:
+                best = (score, dx, dy)
+    _, dx, dy = best
+    g = np.float32([[m + dx, m + dy], [m + dx + GRID, m + dy], [m + dx + GRID, m + dy + GRID],
+                    [m + dx, m + dy + GRID]]) * sq
+    new = cv2.perspectiveTransform(g.reshape(-1, 1, 2), np.linalg.inv(hw)).reshape(4, 2)
+    return new.astype(np.float32), float(best[0] + 0.005 * (abs(dx) + abs(dy)))
 
 
 def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.ndarray | None:
@@ -358,21 +430,32 @@ def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int) -
     return new.astype(np.float32)
 
 
-def _quality(grey: np.ndarray, corners: np.ndarray, sq: int) -> float:
-    """On-line vs mid-square gradient contrast of the final grid, the weaker axis (0..1)."""
+def _quality(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float) -> float:
+    """Fraction of the 240 line pieces per axis found where 16 equally spaced lines put them
+    (the weaker axis). Tiles and hands hide pieces, so a covered board scores lower."""
     n = (GRID + 2) * sq
     dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
     hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    px, py = _profiles(warp, sq, n - sq)
-    on = np.arange(LINES) * sq + sq
-    off = on[:-1] + sq // 2
-    q = []
-    for p in (px, py):
-        a = float(np.mean([p[i - 1:i + 2].max() for i in on]))
-        b = float(np.mean(p[off]))
-        q.append(max(0.0, min(1.0, (a - b) / max(a, 1e-6))))
-    return min(q)
+    pieces = _line_pieces(warp, sq, 0.3)
+    _, across, k, axis, strength = pieces.T
+    strong = strength > 0.2 * np.percentile(strength, 90)
+    ok = strong & (np.abs(across - (k + 1) * sq) < tol * sq)
+    return float(min(ok[axis == a].sum() for a in (0, 1)) / (GRID * LINES))
+
+
+def grid_quality(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> float:
+    """BoardFix.quality of given grid corners on an image (same measure find_board reports)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
+
+
+def _aspect(corners: np.ndarray) -> float:
+    """Ratio of the shorter to the longer mean side pair of a quadrilateral."""
+    c = np.asarray(corners, np.float64)
+    side = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
+    a, b = side[0] + side[2], side[1] + side[3]
+    return float(min(a, b) / max(a, b, 1e-9))
 
 
 def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
@@ -390,16 +473,28 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
     if float(grey_small.std()) < 2.0:
         raise BoardNotFound("blank image")
 
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     best = None
     for quad in _rough_quads(small, cfg):
         corners, q = _periodic_fit(grey_small, quad, cfg)
+        if q < cfg.min_periodic_contrast:
+            continue
+        # Lines first (the rim may act as line 0), then whole-square slides, judged on the
+        # full frame: at the work size a square can be only ~12 px and its lines blur.
+        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
+        corners, q = _resolve_shift(grey, corners / scale, cfg)
+        corners = corners * scale
+        if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
+            q = 0.0
         if best is None or q > best[1]:
             best = (corners, q)
         if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
             break
+    if best is None:
+        raise BoardNotFound("no periodic 15x15 line pattern")
     corners, q = best
     if q < cfg.min_quality * 0.5:
-        raise BoardNotFound(f"no periodic 15x15 line pattern (quality {q:.2f})")
+        raise BoardNotFound(f"too few grid line pieces (quality {q:.2f})")
     side_px = np.sqrt(abs(cv2.contourArea(corners)))
     if side_px < np.sqrt(cfg.min_board_area_frac * grey_small.size) * 0.7:
         raise BoardNotFound("grid too small")
@@ -407,10 +502,9 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
     for _ in range(max(0, cfg.refine_iters - 1)):
         corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
     corners = corners / scale
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if cfg.refine_iters > 0:
         corners = _refine(grey, corners, cfg, cfg.refine_square_px)
-    quality = _quality(grey_small, corners * scale, cfg.fit_square_px)
+    quality = _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
     if quality < cfg.min_quality:
         raise BoardNotFound(f"grid lines too weak (quality {quality:.2f})")
     corners = order_corners(corners)

@@ -1,0 +1,59 @@
+"""BoardTracker on real frames: same board -> tracked, moved -> redetected, covered -> occluded."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.locate import LocateConfig
+from vision.track import BoardTracker
+
+FRAMES = [("game05", "image-10.jpg"), ("game12", "board-12.png")]
+
+
+def load(shared_data, game, frame):
+    image = cv2.imread(str(shared_data / "scrabscrap" / game / frame))
+    assert image is not None
+    return image
+
+
+@pytest.mark.parametrize("game,frame", FRAMES, ids=lambda v: v)
+def test_same_frame_tracks_then_move_redetects(shared_data, game, frame):
+    image = load(shared_data, game, frame)
+    tracker = BoardTracker(LocateConfig())
+    first = tracker.update(image)
+    assert first.status == "redetected" and first.fix is not None
+    again = tracker.update(image)
+    assert again.status == "tracked" and again.fix is first.fix
+
+    h, w = image.shape[:2]
+    shifted = cv2.warpAffine(image, np.float32([[1, 0, 0.03 * w], [0, 1, -0.02 * h]]), (w, h),
+                             borderMode=cv2.BORDER_REPLICATE)
+    moved = tracker.update(shifted)
+    assert moved.status == "redetected"
+    np.testing.assert_allclose(moved.fix.corners, first.fix.corners + [0.03 * w, -0.02 * h], atol=4.0)
+
+    turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((w / 2, h / 2), 90, 1.0), (w, h),
+                            borderMode=cv2.BORDER_REPLICATE)
+    assert tracker.update(turned).status == "redetected"
+    assert tracker.update(turned).status == "tracked"
+
+
+@pytest.mark.parametrize("game,frame", FRAMES, ids=lambda v: v)
+@pytest.mark.parametrize("cover", [0.4, 0.7])
+def test_big_occluder_is_occluded_and_keeps_the_fix(shared_data, game, frame, cover):
+    image = load(shared_data, game, frame)
+    tracker = BoardTracker(LocateConfig())
+    fix = tracker.update(image).fix
+    h, w = image.shape[:2]
+    body = image.copy()
+    cv2.rectangle(body, (0, 0), (int(cover * w), h), (110, 150, 200), -1)  # a skin-coloured arm
+    result = tracker.update(body)
+    assert result.status == "occluded" and result.fix is fix
+    assert tracker.update(image).status == "tracked"
+
+
+def test_no_board_ever_is_lost():
+    tracker = BoardTracker(LocateConfig())
+    result = tracker.update(np.full((480, 640, 3), 90, np.uint8))
+    assert result.status == "lost" and result.fix is None
