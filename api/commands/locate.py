@@ -1,0 +1,97 @@
+"""tilecam locate: find the board's 15x15 grid corners in one image.
+
+Prints the 4 outer grid corners (clockwise from the one nearest the image's top-left) and
+the fit quality. ``--corners`` or ``--calibration`` skip detection (the manual fallback:
+4 clicked corners). Exit 0 on success, 3 when no board is found or the image cannot be
+read, 2 on a malformed --corners/--calibration.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("image", metavar="IMAGE", help="a camera frame (any format OpenCV reads)")
+    p.add_argument("--json", action="store_true", help='print {"corners", "quality", "ms"} as JSON')
+    p.add_argument("--debug", metavar="OUT.png", help="draw the 16x16 grid lines on the frame and save it here")
+    p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="use these 4 grid corners instead of detecting")
+    p.add_argument("--calibration", metavar="FILE", help='JSON file {"corners": [[x, y], ...4]} to use instead')
+
+
+def _parse_corners(text: str) -> list[list[float]]:
+    values = [float(v) for v in text.replace(" ", "").split(",") if v]
+    if len(values) != 8:
+        raise ValueError(f"--corners needs 8 numbers, got {len(values)}")
+    return [values[i:i + 2] for i in range(0, 8, 2)]
+
+
+def _draw_grid(image, fix, square_px: int):
+    import cv2
+    import numpy as np
+
+    out = image.copy()
+    inv = np.linalg.inv(fix.homography)
+    n = 15 * square_px
+    thick = max(1, int(round(max(image.shape[:2]) / 600)))
+    for k in range(16):
+        t = k * square_px
+        for a, b in (((t, 0), (t, n)), ((0, t), (n, t))):
+            seg = np.linspace(a, b, 16, dtype=np.float64).reshape(-1, 1, 2)
+            pts = cv2.perspectiveTransform(seg, inv).reshape(-1, 2)
+            cv2.polylines(out, [np.round(pts).astype(np.int32)], False, (0, 0, 255), thick, cv2.LINE_AA)
+    for i, (x, y) in enumerate(fix.corners):
+        cv2.circle(out, (int(round(x)), int(round(y))), 4 * thick, (0, 255, 255), -1, cv2.LINE_AA)
+        cv2.putText(out, str(i), (int(x) + 6 * thick, int(y) - 6 * thick), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6 * thick, (0, 255, 255), thick, cv2.LINE_AA)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.errors import BoardNotFound
+    from vision.locate import LocateConfig, find_board, fix_from_corners
+
+    cfg = LocateConfig()
+    manual = None
+    try:
+        if args.corners:
+            manual = _parse_corners(args.corners)
+        elif args.calibration:
+            data = json.loads(Path(args.calibration).read_text("utf-8"))
+            manual = data["corners"] if isinstance(data, dict) else None
+            if not isinstance(manual, list) or len(manual) != 4:
+                raise ValueError('calibration file needs "corners": 4 [x, y] pairs')
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        print(f"tilecam locate: {exc}", file=sys.stderr)
+        return 2
+
+    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    t0 = time.perf_counter()
+    try:
+        if image is None:
+            raise BoardNotFound(f"cannot read image {args.image}")
+        fix = fix_from_corners(manual, cfg) if manual is not None else find_board(image, cfg)
+    except BoardNotFound as exc:
+        print(f"no board found: {exc}", file=sys.stderr)
+        return 3
+    ms = (time.perf_counter() - t0) * 1000.0
+
+    corners = [[round(float(x), 2), round(float(y), 2)] for x, y in fix.corners]
+    if args.json:
+        print(json.dumps({"corners": corners, "quality": round(fix.quality, 4), "ms": round(ms, 1)}))
+    else:
+        for name, (x, y) in zip(("first", "second", "third", "fourth"), corners):
+            print(f"{name:6s} corner  x={x:9.2f}  y={y:9.2f}")
+        print(f"quality {fix.quality:.3f}   ({ms:.1f} ms)")
+    if args.debug:
+        out = Path(args.debug)
+        if not cv2.imwrite(str(out), _draw_grid(image, fix, cfg.square_px)):
+            print(f"tilecam locate: cannot write {out}", file=sys.stderr)
+            return 2
+        print(f"debug image written to {out}", file=sys.stderr if args.json else sys.stdout)
+    return 0
