@@ -223,9 +223,3 @@ class Reader:
         r = self.tile_reader.read(warped)
         turns = None if r.orientation_deg is None else int(round(r.orientation_deg / 90.0)) % 4
         return r.snapshot, turns
-
-
-def prewarped_corners(width: int, height: int, inset_frac: float) -> np.ndarray:
-    """Grid corners of a pre-warped board image whose grid starts `inset_frac` in from each edge."""
-    dx, dy = width * inset_frac, height * inset_frac
-    return np.float32([[dx, dy], [width - dx, dy], [width - dx, height - dy], [dx, height - dy]])

@@ -29,9 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default="tilecam.sqlite3", help="SQLite file the entries are committed to")
     p.add_argument("--game", type=int, metavar="ID", help="resume this game in --db instead of starting one")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="grid corners (fixed camera), skips detection")
-    p.add_argument("--prewarped", type=float, nargs="?", const=0.031, metavar="INSET",
-                   help="frames are already warped to the board; the grid starts INSET (fraction) in "
-                        "(ScrabScrap's 800x800 warps: 0.031)")
+    p.add_argument("--prewarped", action="store_true",
+                   help="frames already show the board from above, edge to edge (ScrabScrap's warps)")
     p.add_argument("--every-frame", action="store_true",
                    help="each frame is a clock press (one photo per move); default for a folder")
     p.add_argument("--model", default=str(DEFAULT_MODEL), help="the tile classifier (ONNX)")
@@ -41,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from api.bus import Bus
-    from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard, prewarped_corners
+    from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard
     from api.service import GameService
     from api.store import Store
     from capture import CaptureError, SourceEnded, open_source
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from scoring.rules import get_profile
     from scoring.scorekeeper import Scorekeeper
     from scoring.tiles import DISTRIBUTIONS
-    from vision.classify import TileReader
+    from vision.classify import TileReader, prewarped_corners
     from vision.locate import LocateConfig
     from vision.track import BoardTracker
 
@@ -132,9 +131,8 @@ def run(args: argparse.Namespace) -> int:
         for frame in source:
             if recorder is None:
                 if locator is None:
-                    if args.prewarped is not None:
-                        h, w = frame.image.shape[:2]
-                        locator = FixedBoard(prewarped_corners(w, h, args.prewarped), cfg.square_px)
+                    if args.prewarped:
+                        locator = FixedBoard(prewarped_corners(frame.image), cfg.square_px)
                     else:
                         locator = TrackedBoard(BoardTracker(tracker_cfg), cfg.square_px)
                 recorder = Recorder(keeper, locator, Reader(reader), sink, cfg)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 
-from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard, prewarped_corners  # noqa: E402
+from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard  # noqa: E402
 from capture.frame import Frame  # noqa: E402
 from scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
 from scoring.game import Game  # noqa: E402
@@ -33,7 +33,7 @@ from scoring.placement import PlacedTile, Placement, PlacementError, score_place
 from scoring.rules import get_profile  # noqa: E402
 from scoring.scorekeeper import Scorekeeper  # noqa: E402
 from scoring.tiles import DISTRIBUTIONS  # noqa: E402
-from vision.classify import TileReader  # noqa: E402
+from vision.classify import TileReader, prewarped_corners  # noqa: E402
 from vision.locate import LocateConfig  # noqa: E402
 from vision.track import BoardTracker  # noqa: E402
 
@@ -129,8 +129,7 @@ def scrabscrap(game: str, tileset=None) -> dict:
     if truth[0]["raw"]:
         locator = TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px)
     else:
-        h, w = frames[0].image.shape[:2]
-        locator = FixedBoard(prewarped_corners(w, h, 0.031), cfg.square_px)
+        locator = FixedBoard(prewarped_corners(frames[0].image), cfg.square_px)
     reader = Reader(TileReader(MODEL, CARD, tileset=tileset, lang="de"))
     keeper = Scorekeeper(Game(get_profile("naspa"), dist))
     recorder = Recorder(keeper, locator, reader, lambda e, f: len(keeper.entries), cfg)
