@@ -48,6 +48,9 @@ class LocateConfig(BaseModel):
                                     description="smallest grid side as a fraction of the rough quad side")
     grid_to_quad_max: float = Field(1.12, ge=1.0, le=1.6,
                                     description="largest grid side as a fraction of the rough quad side")
+    piece_area_frac: float = Field(0.15, gt=0, le=1,
+                                   description="dense-edge regions at least this fraction of the largest one "
+                                               "join the board (an arm may cut it in pieces)")
     colour_tolerance: float = Field(22.0, gt=0, description="Lab distance that still counts as board colour")
     refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
     refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
@@ -61,11 +64,13 @@ class LocateConfig(BaseModel):
     max_shift_squares: int = Field(3, ge=1, le=5,
                                    description="the periodic fit is checked against slides of up to this many "
                                                "squares minus one")
-    accept_quality: float = Field(0.7, ge=0, le=1,
+    accept_quality: float = Field(0.55, ge=0, le=1,
                                   description="a rough quad whose fit reaches this quality ends the search")
     piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
                                         description="a line piece this close (fraction of a square) to its predicted "
                                                     "place counts for the quality")
+    retry_quality: float = Field(0.5, ge=0, le=1,
+                                 description="below this line-piece score the search is repeated at double resolution")
     min_quality: float = Field(0.25, ge=0, le=1,
                                description="fits with fewer line pieces found than this fraction raise BoardNotFound")
 
@@ -158,7 +163,8 @@ def _largest_hull(mask: np.ndarray, min_area: float) -> np.ndarray | None:
     return hull if cv2.contourArea(hull) >= min_area else None
 
 
-def _rough_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
+def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) -> list[np.ndarray]:
+    """Candidate board quads; kernels assume a board spanning ~``board_frac`` of the frame."""
     h, w = small.shape[:2]
     min_area = cfg.min_board_area_frac * h * w
     quads = []
@@ -167,20 +173,30 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10.0, 0.66 * med * 0.5), max(30.0, 1.33 * med * 0.5))
     # Dilating by ~ a third of a square joins grid lines and tile edges into one board blob.
-    k = max(3, int(round(min(h, w) / 60)))
+    k = max(3, int(round(board_frac * min(h, w) / 60)))
     blob = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     hull = _largest_hull(blob, min_area)
     if hull is not None:
         quads.append(_quad_from_hull(hull))
     # The grid is a dense edge area: closing over ~a square makes it solid; opening with a
     # larger kernel then drops thin attachments (an arm's outline, clutter, table edges).
-    kc = max(5, int(round(min(h, w) / 18)))
+    kc = max(5, int(round(board_frac * min(h, w) / 18)))
     solid = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
-    ko = max(7, int(round(min(h, w) / 10)))
+    # The round opening is costly with a big kernel: run it on a 3x smaller mask.
+    d = 3
+    solid = (cv2.resize(solid, (w // d, h // d), interpolation=cv2.INTER_AREA) > 127).astype(np.uint8)
+    ko = max(3, int(round(board_frac * min(h, w) / 10 / d)))
     solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko)))
-    hull = _largest_hull(solid, min_area)
-    if hull is not None:
-        quads.append(_quad_from_hull(hull))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid)
+    if n > 1:
+        # An arm across the board cuts it in two: keep every large piece, not just the largest.
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        keep = 1 + np.nonzero(areas >= cfg.piece_area_frac * areas.max())[0]
+        contours, _ = cv2.findContours(np.isin(labels, keep).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.concatenate(contours)).astype(np.float32) * d + (d - 1) / 2.0
+        if cv2.contourArea(hull) >= min_area:
+            quads.append(_quad_from_hull(hull))
 
     # The board's dominant colour: the mode of a coarse Lab histogram over the central part.
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
@@ -192,7 +208,7 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     dist = np.linalg.norm(lab.astype(np.float32) - ref.astype(np.float32), axis=2)
     mask = (dist < cfg.colour_tolerance).astype(np.uint8) * 255
     # Closing over ~1.5 squares fills tiles and premium squares inside the board region.
-    kc = max(5, int(round(min(h, w) / 14)))
+    kc = max(5, int(round(board_frac * min(h, w) / 14)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
     hull = _largest_hull(mask, min_area)
@@ -304,9 +320,8 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     for axis in (0, 1):
         grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
         g2 = grad if axis == 1 else grad.T                                  # lines are rows of g2
-        csum = np.cumsum(np.pad(g2, ((0, 0), (1, 0))), axis=1)
-        c = np.round(cpos).astype(int)
-        cells = ((csum[:, c + half] - csum[:, c - half]) / (2 * half)).T    # (cells, rows)
+        c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
+        cells = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                    # (cells, rows)
         seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
         i = seg.argmax(axis=2)
         found = (i > 0) & (i < 2 * w)
@@ -458,6 +473,27 @@ def _aspect(corners: np.ndarray) -> float:
     return float(min(a, b) / max(a, b, 1e-9))
 
 
+def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_frac: float):
+    """The best (corners in small coords, line-piece score) over the rough quads, or None."""
+    best = None
+    for quad in _rough_quads(small, cfg, board_frac):
+        corners, q = _periodic_fit(grey_small, quad, cfg)
+        if q < cfg.min_periodic_contrast:
+            continue
+        # Lines first (the rim may act as line 0), then whole-square slides, judged on the
+        # full frame: at the work size a square can be only ~12 px and its lines blur.
+        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
+        corners, q = _resolve_shift(grey, corners / scale, cfg)
+        corners = corners * scale
+        if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
+            q = 0.0
+        if best is None or q > best[1]:
+            best = (corners, q)
+        if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
+            break
+    return best
+
+
 def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
     """Locate the 15x15 grid; raises BoardNotFound with a reason."""
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 64:
@@ -474,22 +510,21 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
         raise BoardNotFound("blank image")
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    best = None
-    for quad in _rough_quads(small, cfg):
-        corners, q = _periodic_fit(grey_small, quad, cfg)
-        if q < cfg.min_periodic_contrast:
-            continue
-        # Lines first (the rim may act as line 0), then whole-square slides, judged on the
-        # full frame: at the work size a square can be only ~12 px and its lines blur.
-        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
-        corners, q = _resolve_shift(grey, corners / scale, cfg)
-        corners = corners * scale
-        if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
-            q = 0.0
-        if best is None or q > best[1]:
-            best = (corners, q)
-        if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
-            break
+    best = _best_candidate(small, grey_small, grey, scale, cfg, 1.0)
+    if (best is None or best[1] < cfg.retry_quality) and factor > 1:
+        # A small board: its squares may be ~10 px at the work size. Look again at double
+        # resolution with kernels for a board half the frame's size.
+        f2 = max(1, factor // 2)
+        small = cv2.resize(image, (w // f2, h // f2), interpolation=cv2.INTER_AREA) if f2 > 1 else image
+        scale = small.shape[1] / w
+        grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        again = _best_candidate(small, grey_small, grey, scale, cfg, 0.5)
+        if again is not None and (best is None or again[1] > best[1]):
+            best = again
+        else:
+            small = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+            scale = small.shape[1] / w
+            grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     if best is None:
         raise BoardNotFound("no periodic 15x15 line pattern")
     corners, q = best
