@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install clean chromium fonts
+.PHONY: run test install clean chromium train fonts
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -38,6 +38,11 @@ chromium: $(CHROMIUM)
 
 test: install $(CHROMIUM)
 	$(BIN)/python -m pytest
+
+# Retrain the tile classifier (CPU, about 10 minutes): models/tiles.onnx + tiles.card.json.
+train: install
+	$(BIN)/pip install --quiet -e '.[train]'
+	$(BIN)/python -m models.train --out models/tiles.onnx
 
 clean:
 	rm -rf $(VENV)

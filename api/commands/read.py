@@ -1,0 +1,99 @@
+"""tilecam read: read every square of the board in one image and print the board.
+
+Prints 15 lines of 15 characters ('.' empty, upper-case letter, '?' blank tile), or with
+--json one object {"board", "confidence", "corners", "orientation", "ms"}. Exit 3 when the
+image cannot be read or no board is found; 2 on bad arguments or a missing model.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
+NO_BOARD = 3
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("image", metavar="IMAGE", help="a photo of the board (or a pre-warped board)")
+    p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
+    p.add_argument("--tileset", metavar="FILE", help="enrolled tile set (.npz from tilecam enroll)")
+    p.add_argument("--corners", metavar="x1,y1,...,x4,y4",
+                   help="the grid's outer corners TL,TR,BR,BL in pixels (skips board detection)")
+    p.add_argument("--prewarped", action="store_true",
+                   help="the image already shows the board from above, edge to edge (ScrabScrap warps)")
+    p.add_argument("--model", default=str(DEFAULT_MODEL), help="ONNX tile model; its card sits beside it")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def parse_corners(text: str):
+    import numpy as np
+    values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    if len(values) != 8:
+        raise ValueError(f"--corners needs 8 numbers (x,y of TL,TR,BR,BL), got {len(values)}")
+    return np.array(values, np.float32).reshape(4, 2)
+
+
+def locate(image, args):
+    """Grid corners: given, fitted to a pre-warped image, or found by vision.locate."""
+    from vision.classify import prewarped_corners
+    if args.corners:
+        return parse_corners(args.corners)
+    if args.prewarped:
+        return prewarped_corners(image)
+    from vision.locate import LocateConfig, find_board
+    return find_board(image, LocateConfig()).corners
+
+
+def load_reader(args, fail):
+    from vision.classify import ReaderError, TileReader
+    model = Path(args.model)
+    card = model.with_suffix("").with_suffix(".card.json")
+    if not model.is_file() or not card.is_file():
+        return None, fail(f"no tile model at {model} (with {card.name} beside it)", 2)
+    try:
+        return TileReader(model, card, tileset=args.tileset, lang=args.lang), 0
+    except (ReaderError, ValueError) as exc:
+        return None, fail(str(exc), 2)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.errors import VisionError
+    from vision.rectify import homography_from_corners, warp_board
+
+    def fail(msg: str, code: int = NO_BOARD) -> int:
+        print(f"tilecam read: {msg}", file=sys.stderr)
+        return code
+
+    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if image is None:
+        return fail(f"cannot read image {args.image}")
+    try:
+        corners = np.asarray(locate(image, args), np.float32)
+    except ValueError as exc:
+        return fail(str(exc), 2)
+    except ModuleNotFoundError:
+        return fail("board detection (vision.locate) is not in this build: pass --corners or --prewarped")
+    except VisionError as exc:
+        return fail(f"no board found in {args.image}: {exc}")
+    reader, code = load_reader(args, fail)
+    if reader is None:
+        return code
+    px = int(reader.card["square_px"])
+    warped = warp_board(image, homography_from_corners(corners, px), px)
+    result = reader.read(warped)
+    board = result.snapshot.board()
+    if args.json:
+        print(json.dumps({"board": board,
+                          "confidence": np.round(result.snapshot.confidence(), 4).tolist(),
+                          "corners": np.round(corners, 2).tolist(),
+                          "orientation": result.orientation_deg,
+                          "ms": round(result.ms, 2)}, ensure_ascii=False))
+    else:
+        print("\n".join(board))
+    return 0

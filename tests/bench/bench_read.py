@@ -1,0 +1,235 @@
+"""Eval: the tile reader on the real ScrabScrap frames, with and without enrollment.
+
+    python tests/bench/bench_read.py [--model models/tiles.onnx] [--no-synthetic]
+
+Frames: game06/07/08 are ScrabScrap's pre-warped boards (grid fitted by
+vision.classify.prewarped_corners); game05 is raw, warped with the board corners in its
+game.ini and then fitted the same way (what a user with a fixed camera would do); game12 is
+raw with no corners and is read through vision.locate when that module exists.
+game07 and game08 are the same game (17 of 18 frames identical), so leave-one-out
+enrollment holds out game07+game08 together.
+
+Writes docs/results/read.json (machine, commit) and the "real" section of the model card.
+"""
+from __future__ import annotations
+
+import argparse
+import configparser
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from vision.classify import TileReader, prewarped_corners  # noqa: E402
+from vision.enroll import enroll_labelled  # noqa: E402
+from vision.rectify import homography_from_corners, warp_board  # noqa: E402
+
+GROUPS = {"game05": ("game05",), "game06": ("game06",), "game07+08": ("game07", "game08"), "game12": ("game12",)}
+LETTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
+
+
+def load_frames(data: Path, game: str, px: int) -> tuple[list, str]:
+    """[(name, warped, truth board)] and how the grid was found."""
+    rows = [json.loads(x) for x in (data / game / "truth.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    ini = configparser.ConfigParser()
+    ini.read(data / game / "game.ini")
+    outer = None
+    if ini.has_option("default", "warp-coord"):
+        outer = np.array(json.loads(ini.get("default", "warp-coord")), np.float32)
+    out, how = [], ""
+    for row in rows:
+        image = cv2.imread(str(data / game / row["frame"]), cv2.IMREAD_COLOR)
+        if not row["raw"]:
+            corners, how = prewarped_corners(image), "pre-warped, grid fitted"
+        elif outer is not None:
+            # warp the board edge to edge as ScrabScrap does, fit the grid there, map back
+            side = 800.0
+            to_board = cv2.getPerspectiveTransform(
+                outer, np.float32([[0, 0], [side, 0], [side, side], [0, side]]))
+            board_img = cv2.warpPerspective(image, to_board, (int(side), int(side)))
+            fitted = prewarped_corners(board_img).reshape(1, 4, 2)
+            corners = cv2.perspectiveTransform(fitted, np.linalg.inv(to_board))[0]
+            how = "raw, board corners from game.ini, grid fitted"
+        else:
+            try:
+                from vision.locate import LocateConfig, find_board
+            except ModuleNotFoundError:
+                return [], "raw without corners: vision.locate not available, skipped"
+            from vision.errors import BoardNotFound
+            try:
+                corners = find_board(image, LocateConfig()).corners
+            except BoardNotFound as exc:
+                print(f"{game}/{row['frame']}: board not found ({exc}); counted as all wrong")
+                corners = None
+            how = "raw, vision.locate"
+        warped = None if corners is None else warp_board(image, homography_from_corners(corners, px), px)
+        out.append((row["frame"], warped, row["board"]))
+    return out, how
+
+
+def truth_label(ch: str) -> str:
+    return "?" if ch.islower() else ch
+
+
+def score(reader: TileReader, frames: list) -> dict:
+    conf = Counter()
+    n = ok = n_let = ok_let = 0
+    for name, warped, board in frames:
+        truth = [truth_label(ch) for row in board for ch in row]
+        pred = ["#"] * 225 if warped is None else [ch for row in reader.read(warped).board() for ch in row]
+        for t, p in zip(truth, pred):
+            n += 1
+            ok += t == p
+            if t in LETTERS:
+                n_let += 1
+                ok_let += t == p
+            if t != p:
+                conf[f"{t}->{p}"] += 1
+    return {"frames": len(frames), "squares": n, "per_square": round(ok / max(n, 1), 5),
+            "errors": n - ok, "letters": n_let, "letters_acc": round(ok_let / max(n_let, 1), 5),
+            "confusions": dict(conf.most_common(12))}
+
+
+def timing(reader: TileReader, warped: np.ndarray, repeat: int = 50) -> dict:
+    crops = reader.crops(warped)
+    for _ in range(3):
+        reader.embed(crops)
+    t_cls, t_read = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        reader.embed(crops)
+        t_cls.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        reader.read(warped)
+        t_read.append(time.perf_counter() - t0)
+    return {"classify_225_ms_median": round(1000 * float(np.median(t_cls)), 2),
+            "read_225_ms_median": round(1000 * float(np.median(t_read)), 2),
+            "note": "one onnxruntime intra-op thread; read = crops + network + probabilities"}
+
+
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def synthetic(card: dict, model: Path) -> dict:
+    """Held-out font and style, re-rendered as in training (needs models.synth)."""
+    import onnxruntime as ort
+
+    from models.dataset import DataSpec, build
+    from models.synth import STYLES, available_fonts
+    from models.train import onnx_accuracy
+    held = card["training"]["held_out"]
+    fonts = tuple(f for f in available_fonts() if f != held["font"])
+    styles = tuple(s for s in STYLES if s != held["style"])
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+    sets = {"heldout_font": DataSpec(boards=40, seed=902, fonts=(held["font"],), styles=styles),
+            "heldout_style": DataSpec(boards=40, seed=903, fonts=fonts, styles=(held["style"],)),
+            "heldout_both": DataSpec(boards=40, seed=904, fonts=(held["font"],), styles=(held["style"],))}
+    return {k: onnx_accuracy(session, build(s)) for k, s in sets.items()}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default=str(REPO / "models" / "tiles.onnx"))
+    ap.add_argument("--no-synthetic", action="store_true", help="skip the held-out synthetic sets")
+    ap.add_argument("--out", default=str(REPO / "docs" / "results" / "read.json"))
+    args = ap.parse_args()
+    data = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data")) / "scrabscrap"
+    model = Path(args.model)
+    card_path = model.with_suffix("").with_suffix(".card.json")
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    reader = TileReader(model, card_path, lang="de")
+    px = int(card["square_px"])
+
+    frames, how = {}, {}
+    for group, games in GROUPS.items():
+        frames[group] = []
+        for g in games:
+            f, h = load_frames(data, g, px)
+            frames[group] += f
+            how[g] = h
+    for g, h in how.items():
+        print(f"{g}: {h}")
+
+    result: dict = {"frames_how": how, "without_enrollment": {}, "leave_one_group_out": {}}
+    all_frames = [f for fs in frames.values() for f in fs]
+    for group, fs in frames.items():
+        if fs:
+            result["without_enrollment"][group] = score(reader, fs)
+    result["without_enrollment"]["all"] = score(reader, all_frames)
+    print("without enrollment:", json.dumps({k: (v["per_square"], v["letters_acc"])
+                                             for k, v in result["without_enrollment"].items()}))
+
+    enroll_s = []
+    tot = Counter()
+    for group, fs in frames.items():
+        if not fs:
+            continue
+        usable = [(w, b) for _, w, b in fs if w is not None]
+        t0 = time.perf_counter()
+        tileset = enroll_labelled(reader, usable)
+        enroll_s.append(time.perf_counter() - t0)
+        enrolled = TileReader(model, card_path, tileset=tileset, lang="de")
+        tested = {}
+        for other, ofs in frames.items():
+            if other != group and ofs:
+                tested[other] = score(enrolled, ofs)
+                tot["n"] += tested[other]["squares"]
+                tot["errors"] += tested[other]["errors"]
+                tot["letters"] += tested[other]["letters"]
+                tot["letter_ok"] += round(tested[other]["letters_acc"] * tested[other]["letters"])
+        result["leave_one_group_out"][f"enrolled_on_{group}"] = {
+            "enroll_frames": len(usable), "enroll_s": round(enroll_s[-1], 3), "tested": tested}
+        print(f"enrolled on {group} ({len(usable)} frames, {enroll_s[-1]:.2f} s):",
+              json.dumps({k: (v["per_square"], v["letters_acc"], v["confusions"]) for k, v in tested.items()},
+                         ensure_ascii=False))
+    result["after_enrollment_on_another_game"] = {
+        "squares": tot["n"], "per_square": round(1 - tot["errors"] / max(tot["n"], 1), 5),
+        "letters_acc": round(tot["letter_ok"] / max(tot["letters"], 1), 5)}
+    result["enroll_s_max"] = round(max(enroll_s), 3)
+    sample = next(w for _, w, _ in frames["game06"] if w is not None)
+    result["timing"] = timing(reader, sample)
+    print("timing:", result["timing"])
+    if not args.no_synthetic:
+        result["synthetic"] = synthetic(card, model)
+        print("synthetic:", result["synthetic"])
+    result["targets"] = {"per_square_after_enrollment": 0.999, "letters_without_enrollment": 0.97,
+                         "classify_225_ms": 5.0, "enroll_s": 10.0}
+    result["machine"] = f"{platform.machine()} {os.cpu_count()} cpus, {platform.processor() or platform.system()}"
+    result["commit"] = git_commit()
+    result["model"] = str(model.relative_to(REPO)) if model.is_relative_to(REPO) else str(model)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    # the model card carries the headline numbers
+    card.setdefault("accuracy", {})["real_scrabscrap"] = {
+        "frames_how": how,
+        "without_enrollment": {k: {"per_square": v["per_square"], "letters": v["letters_acc"]}
+                               for k, v in result["without_enrollment"].items()},
+        "after_enrollment_on_another_game": result["after_enrollment_on_another_game"],
+        "enroll_s_max": result["enroll_s_max"], "timing": result["timing"], "commit": result["commit"]}
+    if "synthetic" in result:
+        card["accuracy"]["synthetic_bench"] = result["synthetic"]
+    card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out} and {card_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""The committed tile model through vision.classify: synthetic renders and real ScrabScrap frames."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from vision.classify import ReadConfig, TileReader, prewarped_corners
+from vision.rectify import homography_from_corners, warp_board
+
+REPO = Path(__file__).resolve().parents[1]
+MODEL = REPO / "models" / "tiles.onnx"
+CARD = REPO / "models" / "tiles.card.json"
+BOARD = ["...............", "...............", "...............", "...............",
+         "....QUIZ.......", "......E........", "......B........", "..JOKERS?......",
+         "......A.X......", "......eVÄ......", "...............", "...............",
+         "...............", "...............", "..............."]
+
+
+@pytest.fixture(scope="module")
+def reader() -> TileReader:
+    return TileReader(MODEL, CARD, lang="de")
+
+
+def truth_cells(board):
+    return ["?" if ch.islower() else ch for row in board for ch in row]
+
+
+def render_warped(board, seed, px, **cfg):
+    from models.synth import SceneConfig, render_topdown
+    td = render_topdown(board, seed, SceneConfig(**cfg))
+    return warp_board(td.image, homography_from_corners(td.corners, px), px), td
+
+
+def real_frame(shared_data: Path, game: str, frame: str, px: int):
+    rows = [json.loads(x) for x in (shared_data / "scrabscrap" / game / "truth.jsonl").read_text("utf-8").splitlines()]
+    board = next(r["board"] for r in rows if r["frame"] == frame)
+    image = cv2.imread(str(shared_data / "scrabscrap" / game / frame))
+    return warp_board(image, homography_from_corners(prewarped_corners(image), px), px), board
+
+
+def test_card_describes_the_model(reader):
+    card = json.loads(CARD.read_text("utf-8"))
+    assert card["classes"][:2] == [".", "?"] and "Ä" in card["classes"]
+    assert MODEL.stat().st_size < 5_000_000
+    assert reader.classes[:2] == (".", "?") and len(reader.classes) == 31
+
+
+def test_reads_a_synthetic_render(reader):
+    warped, _ = render_warped(BOARD, seed=7, px=reader.card["square_px"], quarter_turn_prob=0.0)
+    result = reader.read(warped)
+    pred = [ch for row in result.board() for ch in row]
+    acc = np.mean([p == t for p, t in zip(pred, truth_cells(BOARD))])
+    assert acc >= 0.95
+    assert result.snapshot.probs.shape == (15, 15, 31)
+    assert np.allclose(result.snapshot.probs.sum(axis=2), 1.0, atol=1e-4)
+    assert result.orientation_deg == 0
+    assert (result.rotations[np.array(pred).reshape(15, 15) == "."] == -1).all()
+
+
+def test_orientation_follows_the_tiles(reader):
+    warped, _ = render_warped(BOARD, seed=8, px=reader.card["square_px"], quarter_turn_prob=0.0)
+    # np.rot90 turns counter-clockwise, i.e. the letters end up 3 clockwise quarter turns round
+    turned = np.ascontiguousarray(np.rot90(warped, k=1))
+    assert reader.read(turned).orientation_deg == 270
+
+
+def test_empty_board_has_no_orientation(reader):
+    warped, _ = render_warped(["." * 15] * 15, seed=9, px=reader.card["square_px"])
+    result = reader.read(warped)
+    assert result.orientation_deg is None and (result.rotations == -1).all()
+
+
+@pytest.mark.parametrize("game,frame", [("game06", "image-33.jpg"), ("game08", "image-18.jpg")])
+def test_reads_real_prewarped_frames(reader, shared_data, game, frame):
+    warped, board = real_frame(shared_data, game, frame, reader.card["square_px"])
+    pred = [ch for row in reader.read(warped).board() for ch in row]
+    truth = truth_cells(board)
+    occupied_ok = np.mean([(p == ".") == (t == ".") for p, t in zip(pred, truth)])
+    assert occupied_ok >= 0.98
+    assert np.mean([p == t for p, t in zip(pred, truth)]) >= 0.85
+
+
+def test_prewarped_grid_fit(shared_data):
+    image = cv2.imread(str(shared_data / "scrabscrap" / "game06" / "image-1.jpg"))
+    corners = prewarped_corners(image)
+    # measured from the grid-line profile: about 28 px in from the left, 24 from the top, 50 px cells
+    assert np.allclose(corners[0], [28, 24], atol=3)
+    assert np.allclose(corners[2], [776, 775], atol=6)
+
+
+def test_config_rejects_typos():
+    with pytest.raises(ValidationError):
+        ReadConfig(prototype_wieght=0.5)

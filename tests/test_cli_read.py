@@ -1,0 +1,83 @@
+"""tilecam read / enroll as a user runs them: exit codes, output shape, no tracebacks."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def tilecam(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "api.cli", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_read_prewarped_frame(shared_data):
+    frame = shared_data / "scrabscrap" / "game08" / "image-18.jpg"
+    out = tilecam("read", str(frame), "--lang", "de", "--prewarped")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 15 and all(len(line) == 15 for line in lines)
+    assert sum(ch != "." for line in lines for ch in line) > 40
+
+
+def test_read_json(shared_data):
+    frame = shared_data / "scrabscrap" / "game06" / "image-5.jpg"
+    out = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert set(doc) == {"board", "confidence", "corners", "orientation", "ms"}
+    assert len(doc["board"]) == 15 and len(doc["confidence"]) == 15 and len(doc["corners"]) == 4
+    assert doc["orientation"] == 0
+
+
+def test_read_with_explicit_corners(shared_data):
+    frame = shared_data / "scrabscrap" / "game06" / "image-1.jpg"
+    out = tilecam("read", str(frame), "--lang", "de", "--corners", "28,24,776,24,776,775,28,775")
+    assert out.returncode == 0, out.stderr
+    assert "GEMAUST" in out.stdout.splitlines()[7]
+
+
+def test_no_board_exits_3(tmp_path):
+    blank = tmp_path / "grey.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
+    out = tilecam("read", str(blank))
+    assert out.returncode == 3
+    assert "Traceback" not in out.stderr and out.stderr.startswith("tilecam read:")
+
+
+def test_unreadable_image_exits_3(tmp_path):
+    bad = tmp_path / "not-an-image.jpg"
+    bad.write_text("hello")
+    out = tilecam("read", str(bad), "--prewarped")
+    assert out.returncode == 3 and "cannot read image" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_bad_corners_exit_2(shared_data):
+    frame = shared_data / "scrabscrap" / "game06" / "image-1.jpg"
+    out = tilecam("read", str(frame), "--corners", "1,2,3")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_enroll_then_read(shared_data, tmp_path):
+    game = shared_data / "scrabscrap" / "game06"
+    out_file = tmp_path / "g06.npz"
+    out = tilecam("enroll", "--images", str(game / "image-20.jpg"), str(game / "image-33.jpg"),
+                  "--truth", str(game / "truth.jsonl"), "--out", str(out_file), "--lang", "de", "--prewarped")
+    assert out.returncode == 0, out.stderr
+    assert out_file.is_file() and str(out_file) in out.stdout
+    frame = shared_data / "scrabscrap" / "game08" / "image-18.jpg"
+    read = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--tileset", str(out_file))
+    assert read.returncode == 0, read.stderr
+    assert len(read.stdout.splitlines()) == 15
+
+
+def test_enroll_needs_truth(shared_data, tmp_path):
+    frame = shared_data / "scrabscrap" / "game06" / "image-1.jpg"
+    out = tilecam("enroll", "--images", str(frame), "--out", str(tmp_path / "x.npz"), "--prewarped")
+    assert out.returncode == 2 and "--truth" in out.stderr

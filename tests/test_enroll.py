@@ -1,0 +1,96 @@
+"""Enrollment: labelled tile sets round-trip and help; the label-free tile check respects counts."""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.tiles import DISTRIBUTIONS
+from vision.classify import TileReader, prewarped_corners
+from vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, load_tileset, save_tileset
+from vision.rectify import homography_from_corners, warp_board
+
+REPO = Path(__file__).resolve().parents[1]
+MODEL = REPO / "models" / "tiles.onnx"
+CARD = REPO / "models" / "tiles.card.json"
+
+
+def frames(shared_data: Path, game: str, names: list[str], px: int):
+    rows = {r["frame"]: r["board"] for r in map(json.loads, (shared_data / "scrabscrap" / game / "truth.jsonl")
+                                                .read_text("utf-8").splitlines())}
+    out = []
+    for name in names:
+        image = cv2.imread(str(shared_data / "scrabscrap" / game / name))
+        out.append((warp_board(image, homography_from_corners(prewarped_corners(image), px), px), rows[name]))
+    return out
+
+
+def accuracy(reader, warped, board):
+    pred = [ch for row in reader.read(warped).board() for ch in row]
+    truth = ["?" if ch.islower() else ch for row in board for ch in row]
+    return float(np.mean([p == t for p, t in zip(pred, truth)]))
+
+
+@pytest.fixture(scope="module")
+def reader_de() -> TileReader:
+    return TileReader(MODEL, CARD, lang="de")
+
+
+def test_labelled_round_trip_and_transfer(reader_de, shared_data, tmp_path):
+    px = reader_de.card["square_px"]
+    train = frames(shared_data, "game06", ["image-11.jpg", "image-22.jpg", "image-33.jpg"], px)
+    t0 = time.perf_counter()
+    tileset = enroll_labelled(reader_de, train)
+    assert time.perf_counter() - t0 < 10
+    path = save_tileset(tmp_path / "set.npz", tileset)
+    loaded = load_tileset(path)
+    assert loaded["labels"] == tileset["labels"]
+    assert np.allclose(loaded["embeddings"], tileset["embeddings"])
+    assert loaded["meta"]["source"] == "labelled" and "." in loaded["meta"]["classes"]
+    # a different game (same tile set): enrollment must not make it worse
+    (warped, board), = frames(shared_data, "game08", ["image-18.jpg"], px)
+    enrolled = TileReader(MODEL, CARD, tileset=path, lang="de")
+    assert accuracy(enrolled, warped, board) >= max(accuracy(reader_de, warped, board) - 0.005, 0.95)
+
+
+def test_bad_truth_is_refused(reader_de):
+    with pytest.raises(EnrollError):
+        enroll_labelled(reader_de, [(np.zeros((480, 480, 3), np.uint8), ["..."])])
+    with pytest.raises(EnrollError):
+        enroll_labelled(reader_de, [])
+
+
+def tile_check_board(seed: int) -> list[str]:
+    """All 100 English tiles face up at random squares."""
+    counts = DISTRIBUTIONS["en"].counts
+    tiles = [t for t, n in counts.items() for _ in range(n)]
+    rng = np.random.default_rng(seed)
+    cells = ["."] * 225
+    for square, tile in zip(rng.permutation(225)[:len(tiles)], tiles):
+        cells[square] = tile
+    return ["".join(cells[r * 15:(r + 1) * 15]) for r in range(15)]
+
+
+def test_label_free_tile_check():
+    from models.synth import SceneConfig, render_topdown
+    reader = TileReader(MODEL, CARD, lang="en")
+    board = tile_check_board(3)
+    td = render_topdown(board, 3, SceneConfig(quarter_turn_prob=0.5))
+    px = reader.card["square_px"]
+    warped = warp_board(td.image, homography_from_corners(td.corners, px), px)
+    t0 = time.perf_counter()
+    tileset, assigned = enroll_tile_check(reader, warped, DISTRIBUTIONS["en"].counts)
+    assert time.perf_counter() - t0 < 10
+    used = Counter(ch for row in assigned for ch in row if ch != ".")
+    assert all(n <= DISTRIBUTIONS["en"].counts[t] for t, n in used.items())
+    truth = [ch for row in board for ch in row]
+    got = [ch for row in assigned for ch in row]
+    assert np.mean([a == b for a, b in zip(got, truth)]) >= 0.95
+    # the tile set then reads the same board at least as well
+    enrolled = TileReader(MODEL, CARD, tileset=tileset, lang="en")
+    assert accuracy(enrolled, warped, board) >= 0.95

@@ -1,0 +1,242 @@
+"""Read every square: the ONNX tile classifier over the 225 rectified squares in one batch.
+
+The model and its card (models/tiles.onnx, models/tiles.card.json) are read as files; this
+module never imports models/. Class labels are strings (".", "?", "A", ..., "Ä"; later "CH"),
+so a language's alphabet is picked out of the model's classes by name and the other logits
+are masked. A tile set enrolled with vision.enroll adds prototypes in the model's embedding
+space, which also covers letters the model was never trained on.
+
+Rotation convention: the model predicts k, the number of quarter turns CLOCKWISE that were
+applied to the upright letter as it appears in the warped image. ``orientation_deg`` is
+90*k for the majority k of the board's tiles, and ``np.rot90(grid, k=k)`` (which turns
+counter-clockwise k times) makes the letters upright.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring.snapshot import EMPTY, Snapshot, classes_for
+from scoring.tiles import DISTRIBUTIONS
+from vision.errors import VisionError
+from vision.rectify import GRID, square_crops
+
+
+class ReadConfig(BaseModel):
+    """Settings of the tile reader."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prototype_weight: float = Field(
+        default=0.8, ge=0.0, le=1.0,
+        description="With an enrolled tile set: weight of the exemplar similarity against the "
+                    "network's own class scores (log-probabilities are blended).")
+    prototype_temperature: float = Field(
+        default=0.05, gt=0.0,
+        description="Softmax temperature of the cosine similarity to the prototypes.")
+    knn: int = Field(default=3, ge=1, le=32,
+                     description="A class's similarity is the mean of its k best exemplar matches.")
+    threads: int = Field(default=1, ge=1, le=8, description="onnxruntime intra-op threads.")
+
+
+class ReaderError(VisionError):
+    """The model, its card or a tile set cannot be used."""
+
+
+@dataclass(frozen=True)
+class BoardRead:
+    snapshot: Snapshot            # per-square probabilities over the language's classes
+    rotations: np.ndarray         # (15, 15) int: clockwise quarter turns of each tile, -1 empty
+    orientation_deg: int | None   # 90*k of the tiles' majority rotation; None without tiles
+    ms: float                     # time spent in read()
+
+    def board(self) -> list[str]:
+        return self.snapshot.board()
+
+
+def load_card(card_path: str | Path) -> dict:
+    try:
+        card = json.loads(Path(card_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReaderError(f"cannot read model card {card_path}: {exc}") from exc
+    for key in ("classes", "input_size", "square_px", "margin_frac", "mean", "std"):
+        if key not in card:
+            raise ReaderError(f"model card {card_path} has no {key!r}")
+    return card
+
+
+def preprocess(crops: np.ndarray, card: Mapping) -> np.ndarray:
+    """(N, s, s, 3) uint8 BGR crops -> (N, 3, n, n) float32 network input, as in training."""
+    n = int(card["input_size"])
+    if crops.shape[1] != n:
+        crops = np.stack([cv2.resize(c, (n, n), interpolation=cv2.INTER_AREA) for c in crops])
+    x = crops.astype(np.float32) / 255.0
+    x = (x - np.asarray(card["mean"], np.float32)) / np.asarray(card["std"], np.float32)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def board_crops(warped: np.ndarray, card: Mapping) -> np.ndarray:
+    """The 225 crops of a canonical grid image of any square size, cut as in training."""
+    px = int(card["square_px"])
+    side = GRID * px
+    if warped.shape[0] != side or warped.shape[1] != side:
+        interp = cv2.INTER_AREA if warped.shape[0] > side else cv2.INTER_LINEAR
+        warped = cv2.resize(warped, (side, side), interpolation=interp)
+    return square_crops(warped, px, float(card["margin_frac"]))
+
+
+def prewarped_corners(image: np.ndarray, inset_frac: float = 0.03,
+                      search_frac: float = 0.02) -> np.ndarray:
+    """Grid corners of an image that already shows the board from above, edge to edge
+    (ScrabScrap's 800x800 warps): the 16 grid lines are fitted to the darkness profile along
+    each axis, searching offsets near ``inset_frac`` of the side and a period near side/15.5."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    gray = gray.astype(np.float32)
+    fits = []
+    for axis, size in ((0, gray.shape[1]), (1, gray.shape[0])):
+        # median across the board: a hand or a row of tiles covers less than half of it;
+        # minus a running mean: only line-sized dips count, not lighting or tile blocks
+        profile = np.median(gray, axis=axis)
+        k = max(3, int(size / GRID / 2) | 1)
+        profile = profile - np.convolve(np.pad(profile, k // 2, mode="edge"), np.ones(k) / k, "valid")
+        xs = np.arange(size, dtype=np.float64)
+        offsets = np.arange(max(0.0, (inset_frac - search_frac) * size),
+                            (inset_frac + search_frac) * size, 0.25)
+        nominal = size * (1 - 2 * inset_frac) / GRID
+        periods = np.arange(0.96 * nominal, 1.04 * nominal, 0.05)
+        o, p = np.meshgrid(offsets, periods, indexing="ij")
+        lines = o[..., None] + p[..., None] * np.arange(GRID + 1)
+        valid = lines[..., -1] < size - 1
+        score = np.interp(lines, xs, profile).mean(axis=-1)
+        score[~valid] = np.inf
+        i, j = np.unravel_index(np.argmin(score), score.shape)
+        fits.append((offsets[i], offsets[i] + GRID * periods[j]))
+    (x0, x1), (y0, y1) = fits
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+class TileReader:
+    """Loads the ONNX model once; ``read(warped)`` classifies all 225 squares in one batch."""
+
+    def __init__(self, model_path: str | Path, card_path: str | Path,
+                 tileset: str | Path | Mapping | None = None, lang: str = "en",
+                 cfg: ReadConfig | None = None) -> None:
+        import onnxruntime as ort  # heavy; only readers pay for it
+
+        self.cfg = cfg or ReadConfig()
+        self.card = load_card(card_path)
+        if lang not in DISTRIBUTIONS:
+            raise ReaderError(f"unknown language {lang!r}; known: {', '.join(DISTRIBUTIONS)}")
+        self.lang = lang
+        self.classes = classes_for(DISTRIBUTIONS[lang].letters)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = self.cfg.threads
+        opts.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(model_path), opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise ReaderError(f"cannot load model {model_path}: {exc}") from exc
+        self.input_name = self.session.get_inputs()[0].name
+        model_classes = list(self.card["classes"])
+        # Language class -> model logit index; -1 = the model has no such class.
+        self.logit_index = np.array([model_classes.index(c) if c in model_classes else -1
+                                     for c in self.classes])
+        self.tileset = None
+        if tileset is not None:
+            from vision.enroll import load_tileset  # enroll imports this module
+            self.tileset = load_tileset(tileset) if not isinstance(tileset, Mapping) else tileset
+            self._prepare_tileset()
+        self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),
+                             int(self.card["input_size"]), 3), np.uint8))  # warm-up
+
+    def _prepare_tileset(self) -> None:
+        ts = self.tileset
+        labels = [str(x) for x in ts["labels"]]
+        emb = np.asarray(ts["embeddings"], np.float32)
+        emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
+        # exemplars per language class; classes outside the language are ignored
+        self._exemplars = [emb[[i for i, lab in enumerate(labels) if lab == c]]
+                           for c in self.classes]
+        if not any(len(e) for e in self._exemplars):
+            raise ReaderError("the tile set has no exemplar for any class of this language")
+        # A class the tile set has no exemplar of (a letter that never showed up during
+        # enrollment) falls back to the network's class direction. Real exemplars match their
+        # own kind more closely than that direction does, so the direction gets the measured gap.
+        dir_sims = np.asarray(ts.get("dir_sims", np.full(len(labels), np.nan)), np.float32)
+        gaps = []
+        for c, ex in zip(self.classes, self._exemplars):
+            idx = [i for i, lab in enumerate(labels) if lab == c]
+            if len(ex) >= 2 and np.isfinite(dir_sims[idx]).all():
+                s = ex @ ex.T
+                np.fill_diagonal(s, -np.inf)
+                kk = min(self.cfg.knn, len(ex) - 1)
+                gaps.append(np.sort(s, axis=1)[:, -kk:].mean(axis=1) - dir_sims[idx])
+        self._direction_gap = float(np.concatenate(gaps).mean()) if gaps else 0.0
+
+    def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Raw network outputs for (N, s, s, 3) crops: class logits, rotation logits, embedding."""
+        logits, rot, emb = self.session.run(None, {self.input_name: preprocess(crops, self.card)})
+        return logits, rot, emb
+
+    def crops(self, warped: np.ndarray) -> np.ndarray:
+        return board_crops(warped, self.card)
+
+    def class_probs(self, logits: np.ndarray, emb: np.ndarray, use_tileset: bool = True) -> np.ndarray:
+        """(N, K) probabilities over the language's classes."""
+        n = logits.shape[0]
+        scores = np.full((n, len(self.classes)), -np.inf, np.float32)
+        have = self.logit_index >= 0
+        scores[:, have] = logits[:, self.logit_index[have]]
+        scores = _log_softmax(scores)
+        if self.tileset is not None and use_tileset:
+            scale = float(self.card.get("cosine_scale", 16.0))
+            sims = np.full_like(scores, -np.inf)
+            for k, ex in enumerate(self._exemplars):
+                if len(ex):
+                    s = emb @ ex.T
+                    kk = min(self.cfg.knn, s.shape[1])
+                    sims[:, k] = np.sort(s, axis=1)[:, -kk:].mean(axis=1)
+                elif self.logit_index[k] >= 0:
+                    sims[:, k] = logits[:, self.logit_index[k]] / scale + self._direction_gap
+            proto = _log_softmax(sims / self.cfg.prototype_temperature)
+            w = self.cfg.prototype_weight
+            scores = _log_softmax(np.where(np.isfinite(proto), w * proto + (1 - w) * scores, scores))
+        p = np.exp(scores)
+        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def read(self, warped: np.ndarray, t: float = 0.0, frame_index: int = -1) -> BoardRead:
+        """Classify every square of a canonical grid image (``vision.rectify.warp_board``)."""
+        t0 = time.perf_counter()
+        logits, rot, emb = self.embed(self.crops(warped))
+        probs = self.class_probs(logits, emb)
+        best = probs.argmax(axis=1)
+        occupied = np.array([self.classes[b] != EMPTY for b in best])
+        rotations = np.where(occupied, rot.argmax(axis=1), -1).reshape(GRID, GRID)
+        orientation = None
+        if occupied.any():
+            # vote with probabilities so a few unsure tiles cannot flip the board
+            votes = _softmax(rot[occupied]).sum(axis=0)
+            orientation = int(90 * np.argmax(votes))
+        ms = (time.perf_counter() - t0) * 1000.0
+        snap = Snapshot(self.classes, probs.reshape(GRID, GRID, -1), t=t, frame_index=frame_index,
+                        meta={"orientation_deg": orientation, "lang": self.lang,
+                              "tileset": self.tileset is not None})
+        return BoardRead(snap, rotations.astype(np.int64), orientation, ms)
+
+
+def _log_softmax(x: np.ndarray) -> np.ndarray:
+    m = np.max(np.where(np.isfinite(x), x, -1e30), axis=1, keepdims=True)
+    e = np.exp(x - m)
+    return x - m - np.log(e.sum(axis=1, keepdims=True))
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)

@@ -1,0 +1,215 @@
+"""Enrollment: adapt the tile reader to the physical tile set on the table, in seconds.
+
+A tile set is a bag of exemplars in the network's embedding space: (label, unit embedding)
+pairs, stored as .npz. ``TileReader(tileset=...)`` scores each square by its similarity to
+the nearest exemplars of every class, blended with the network's own scores.
+
+(a) labelled: frames whose contents are known (truth boards, a GCG position) give exemplars
+    for every class that appears, empty squares included (so the board's premium colours
+    are learnt too).
+(b) label-free: the pre-game tile check (every tile face up on the board, any arrangement).
+    The tiles are clustered in embedding space with the distribution as capacities: soft
+    assignments start from the network's scores, a Sinkhorn balance makes each letter take
+    its share of tiles, letter prototypes are re-estimated from the assignment, and after a
+    few rounds a greedy pass assigns each tile a letter without exceeding any count.
+    numpy only; the distribution comes in as a mapping, this module does not import scoring.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from vision.classify import TileReader
+from vision.errors import VisionError
+from vision.rectify import GRID
+
+EMPTY = "."
+BLANK_TILE = "?"
+
+
+class EnrollConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_exemplars: int = Field(default=96, ge=1, description="Exemplars kept per letter class.")
+    max_empty_exemplars: int = Field(default=256, ge=1,
+                                     description="Exemplars kept of empty squares (premium colours vary).")
+    occupied_prob: float = Field(default=0.5, gt=0.0, lt=1.0,
+                                 description="Tile check: a square holds a tile when P(empty) is below this.")
+    rounds: int = Field(default=12, ge=1, description="Tile check: assignment/prototype rounds.")
+    similarity_temperature: float = Field(default=0.05, gt=0.0,
+                                          description="Tile check: temperature of prototype similarity.")
+    sinkhorn_iters: int = Field(default=60, ge=1, description="Tile check: balancing iterations per round.")
+    seed: int = Field(default=0, description="Seed of the exemplar subsampling.")
+
+
+class EnrollError(VisionError, ValueError):
+    """Enrollment cannot proceed (no frames, mismatched truth, no tiles in the tile check)."""
+
+
+def save_tileset(path: str | Path, tileset: Mapping) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:  # a file handle keeps numpy from appending .npz to the name
+        np.savez_compressed(fh, labels=np.asarray(tileset["labels"], dtype=str),
+                            embeddings=np.asarray(tileset["embeddings"], np.float32),
+                            dir_sims=np.asarray(tileset["dir_sims"], np.float32),
+                            meta=np.asarray(json.dumps(tileset.get("meta", {}), ensure_ascii=False)))
+    return path
+
+
+def load_tileset(path: str | Path) -> dict:
+    try:
+        with np.load(Path(path), allow_pickle=False) as z:
+            return {"labels": [str(x) for x in z["labels"]], "embeddings": z["embeddings"].astype(np.float32),
+                    "dir_sims": z["dir_sims"].astype(np.float32), "meta": json.loads(str(z["meta"]))}
+    except (OSError, KeyError, ValueError) as exc:
+        raise EnrollError(f"cannot read tile set {path}: {exc}") from exc
+
+
+def _farthest_subset(emb: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices of k exemplars spread over the class (farthest-point sampling), so rare
+    looks (a shadowed tile, a tile under glare) survive the cut."""
+    if len(emb) <= k:
+        return np.arange(len(emb))
+    chosen = [int(rng.integers(len(emb)))]
+    dist = 1.0 - emb @ emb[chosen[0]]
+    for _ in range(k - 1):
+        i = int(np.argmax(dist))
+        chosen.append(i)
+        dist = np.minimum(dist, 1.0 - emb @ emb[i])
+    return np.array(chosen)
+
+
+def _dir_sims(reader: TileReader, logits: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Each exemplar's cosine to its class direction in the network (nan if the model lacks it)."""
+    scale = float(reader.card.get("cosine_scale", 16.0))
+    model_classes = list(reader.card["classes"])
+    out = np.full(len(labels), np.nan, np.float32)
+    for i, lab in enumerate(labels):
+        if lab in model_classes:
+            out[i] = logits[i, model_classes.index(lab)] / scale
+    return out
+
+
+def _tileset(reader: TileReader, emb, logits, labels, cfg: EnrollConfig, meta: dict) -> dict:
+    rng = np.random.default_rng(cfg.seed)
+    labels = np.asarray(labels, dtype=object)
+    keep = []
+    for lab in sorted(set(labels)):
+        idx = np.flatnonzero(labels == lab)
+        k = cfg.max_empty_exemplars if lab == EMPTY else cfg.max_exemplars
+        keep.extend(idx[_farthest_subset(emb[idx], k, rng)])
+    keep = np.array(sorted(keep))
+    kept_labels = [str(x) for x in labels[keep]]
+    return {"labels": kept_labels, "embeddings": emb[keep].astype(np.float32),
+            "dir_sims": _dir_sims(reader, logits[keep], kept_labels),
+            "meta": {**meta, "lang": reader.lang, "exemplars": len(keep),
+                     "classes": sorted(set(kept_labels))}}
+
+
+def _label(ch: str) -> str:
+    # a designated blank (lower case) is a blank tile on the board
+    return BLANK_TILE if ch.islower() else ch
+
+
+def enroll_labelled(reader: TileReader, frames: Sequence[tuple[np.ndarray, Sequence[str]]],
+                    cfg: EnrollConfig | None = None) -> dict:
+    """Tile set from canonical grid images (vision.rectify.warp_board) with known boards."""
+    cfg = cfg or EnrollConfig()
+    if not frames:
+        raise EnrollError("no frames to enroll from")
+    t0 = time.perf_counter()
+    embs, logits_all, labels = [], [], []
+    for warped, board in frames:
+        if len(board) != GRID or any(len(row) != GRID for row in board):
+            raise EnrollError("a truth board must be 15 rows of 15 characters")
+        logits, _, emb = reader.embed(reader.crops(warped))
+        embs.append(emb)
+        logits_all.append(logits)
+        labels.extend(_label(ch) for row in board for ch in row)
+    unknown = sorted(set(labels) - set(reader.classes))
+    if unknown:
+        raise EnrollError(f"truth has tiles outside the {reader.lang} alphabet: {' '.join(unknown)}")
+    ts = _tileset(reader, np.concatenate(embs), np.concatenate(logits_all), labels, cfg,
+                  {"source": "labelled", "frames": len(frames)})
+    ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
+    return ts
+
+
+def _sinkhorn(log_k: np.ndarray, capacity: np.ndarray, iters: int) -> np.ndarray:
+    """Soft assignment (tiles x letters): each tile sums to 1, each letter to its capacity."""
+    log_p = log_k.copy()
+    log_cap = np.log(np.maximum(capacity, 1e-12))
+    for _ in range(iters):
+        log_p -= _logsumexp(log_p, axis=0) - log_cap
+        log_p -= _logsumexp(log_p, axis=1)[:, None]
+    return np.exp(log_p)
+
+
+def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    return (m + np.log(np.exp(x - m).sum(axis=axis, keepdims=True))).squeeze(axis)
+
+
+def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapping[str, int],
+                      cfg: EnrollConfig | None = None) -> tuple[dict, list[str]]:
+    """Tile set from one image of the tile check, and the board it assigned.
+
+    ``distribution``: tile -> count, '?' for blanks (e.g. 9 A ... 2 blanks). Tiles missing
+    from the check are allowed; the counts are upper bounds.
+    """
+    cfg = cfg or EnrollConfig()
+    t0 = time.perf_counter()
+    logits, _, emb = reader.embed(reader.crops(warped))
+    probs = reader.class_probs(logits, emb, use_tileset=False)
+    classes = list(reader.classes)
+    tile_classes = [c for c in classes if c != EMPTY]
+    counts = np.array([max(int(distribution.get(c, 0)), 0) for c in tile_classes], np.float64)
+    unknown = sorted(set(distribution) - set(tile_classes))
+    if unknown:
+        raise EnrollError(f"distribution has tiles the {reader.lang} reader does not know: {' '.join(unknown)}")
+    occupied = np.flatnonzero(probs[:, classes.index(EMPTY)] < cfg.occupied_prob)
+    n = len(occupied)
+    if n == 0:
+        raise EnrollError("no tiles found in the tile-check image")
+    if n > counts.sum():
+        raise EnrollError(f"{n} tiles found but the distribution has only {int(counts.sum())}")
+    e = emb[occupied]
+    cols = [classes.index(c) for c in tile_classes]
+    p_net = probs[occupied][:, cols]
+    log_net = np.log(p_net / np.maximum(p_net.sum(axis=1, keepdims=True), 1e-12) + 1e-9)
+    log_net[:, counts == 0] = -np.inf
+    capacity = counts * (n / counts.sum())  # the tiles present take shares of the full bag
+    score = log_net
+    for _ in range(cfg.rounds):
+        p = _sinkhorn(score, capacity, cfg.sinkhorn_iters)
+        centres = p.T @ e
+        norms = np.linalg.norm(centres, axis=1, keepdims=True)
+        centres = centres / np.maximum(norms, 1e-9)
+        sim = (e @ centres.T) / cfg.similarity_temperature
+        sim[:, norms[:, 0] < 1e-6] = -np.inf
+        score = log_net + sim
+    # hard assignment: most confident pairs first, never more tiles than the bag holds
+    p = _sinkhorn(score, capacity, cfg.sinkhorn_iters)
+    left = counts.copy()
+    assigned = np.full(n, -1)
+    for flat in np.argsort(-p, axis=None):
+        i, j = divmod(int(flat), len(tile_classes))
+        if assigned[i] < 0 and left[j] > 0:
+            assigned[i] = j
+            left[j] -= 1
+            if (assigned >= 0).all():
+                break
+    labels = [EMPTY] * (GRID * GRID)
+    for i, j in zip(occupied, assigned):
+        labels[i] = tile_classes[j]
+    ts = _tileset(reader, emb, logits, labels, cfg, {"source": "tile check", "tiles": n})
+    ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
+    board = ["".join(labels[r * GRID:(r + 1) * GRID]) for r in range(GRID)]
+    return ts, board
