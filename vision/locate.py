@@ -71,7 +71,7 @@ class LocateConfig(BaseModel):
                                                     "place counts for the quality")
     retry_quality: float = Field(0.5, ge=0, le=1,
                                  description="below this line-piece score the search is repeated at double resolution")
-    min_quality: float = Field(0.25, ge=0, le=1,
+    min_quality: float = Field(0.4, ge=0, le=1,
                                description="fits with fewer line pieces found than this fraction raise BoardNotFound")
 
 
@@ -482,9 +482,12 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
             continue
         # Lines first (the rim may act as line 0), then whole-square slides, judged on the
         # full frame: at the work size a square can be only ~12 px and its lines blur.
-        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
-        corners, q = _resolve_shift(grey, corners / scale, cfg)
-        corners = corners * scale
+        # Twice: a slide can reveal the right lines, and refining on them removes the
+        # distortion a rough quad left, which can in turn change the best slide.
+        for _ in range(2):
+            corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
+            corners, q = _resolve_shift(grey, corners / scale, cfg)
+            corners = corners * scale
         if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
             q = 0.0
         if best is None or q > best[1]:
