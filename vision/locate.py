@@ -303,7 +303,8 @@ def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ra
 
 # --- sub-pixel refinement from line pieces ---------------------------------------------------
 
-def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, window: float):
+def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, window: float,
+                 cfg_sigma: float = 1.0):
     """Where each line piece really is, for both axes of a warp with (nearly) axis-aligned lines.
 
     A piece is line k (expected at pixel lpos[k]) inside cell j (centred at cpos[j] along the
@@ -322,6 +323,8 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
         g2 = grad if axis == 1 else grad.T                                  # lines are rows of g2
         c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
         cells = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                    # (cells, rows)
+        # a little smoothing across the line merges the two flanks of a thick line into one peak
+        cells = cv2.GaussianBlur(cells, (0, 0), sigmaX=cfg_sigma, sigmaY=1e-3) if cfg_sigma > 0 else cells
         seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
         i = seg.argmax(axis=2)
         found = (i > 0) & (i < 2 * w)
@@ -335,7 +338,7 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     return out
 
 
-def _line_pieces(warp: np.ndarray, sq: int, window: float):
+def _line_pieces(warp: np.ndarray, sq: int, window: float, sigma: float = 1.0):
     """Pieces of the 16 lines x 15 cells per axis in a warp with one square of margin.
 
     Returns rows of (along, across_measured, line_index, axis, strength).
@@ -344,7 +347,7 @@ def _line_pieces(warp: np.ndarray, sq: int, window: float):
     lpos = (k + 1.0) * sq
     cpos = (np.arange(GRID) + 1.5) * sq
     out = []
-    for axis, (delta, strength, found) in enumerate(_piece_table(warp, sq, lpos, cpos, window)):
+    for axis, (delta, strength, found) in enumerate(_piece_table(warp, sq, lpos, cpos, window, sigma)):
         jj, kk = np.nonzero(found)
         out.append(np.stack([cpos[jj], lpos[kk] + delta[jj, kk], kk.astype(np.float64),
                              np.full(len(jj), float(axis)), strength[jj, kk]], 1))
@@ -452,7 +455,7 @@ def _quality(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float) -> floa
     dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
     hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    pieces = _line_pieces(warp, sq, 0.3)
+    pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
     _, across, k, axis, strength = pieces.T
     strong = strength > 0.2 * np.percentile(strength, 90)
     ok = strong & (np.abs(across - (k + 1) * sq) < tol * sq)
