@@ -3,20 +3,22 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from hypothesis import given, settings, strategies as st
 
 from vision.rectify import GRID, grid_corners, homography_from_corners, square_crops, warp_board
 
 
-def test_corners_roundtrip_within_half_a_pixel():
-    rng = np.random.default_rng(0)
-    for _ in range(200):
-        base = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) * rng.uniform(200, 1500)
-        corners = base + rng.uniform(-80, 80, (4, 2)) + rng.uniform(0, 500, 2)
-        h = homography_from_corners(corners, 40)
-        there = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h).reshape(4, 2)
-        np.testing.assert_allclose(there, grid_corners(40), atol=0.5)
-        back = cv2.perspectiveTransform(there.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2)
-        np.testing.assert_allclose(back, corners, atol=0.5)
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(side=st.floats(200, 1500), jitter=st.lists(st.floats(-80, 80), min_size=8, max_size=8),
+       offset=st.tuples(st.floats(0, 500), st.floats(0, 500)), square_px=st.integers(8, 80))
+def test_corners_roundtrip_within_half_a_pixel(side, jitter, offset, square_px):
+    base = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) * side
+    corners = base + np.array(jitter).reshape(4, 2) + np.array(offset)
+    h = homography_from_corners(corners, square_px)
+    there = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), h).reshape(4, 2)
+    np.testing.assert_allclose(there, grid_corners(square_px), atol=0.5)
+    back = cv2.perspectiveTransform(there.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2)
+    np.testing.assert_allclose(back, corners, atol=0.5)
 
 
 def test_warp_and_crops_have_the_canonical_shape():

@@ -1,18 +1,24 @@
 """Markerless localization of the 15x15 grid in a raw overhead frame.
 
-Flow (all on a downscaled copy, ``work_px`` on the longer side):
+Flow (detection on a copy reduced by an integer factor to about ``work_px``):
 
-1. Rough board quads from three cheap segmentations: the convex hull of the largest edge
-   blob, the hull of the largest region in the board's dominant colour, and the whole
-   frame (a board that fills the picture has no table around it).
-2. Each quad is warped to a square with a margin; the 15x15 grid is then a periodic line
-   pattern, so per axis we search spacing s and offset o maximising the gradient profile
-   at the 16 lines o + k*s (separates the grid from the rim; squares are equal size).
-   The best-scoring quad wins.
-3. Sub-pixel refinement: re-warp with the fitted grid, find each line piece (16 lines x
-   15 cells per axis) as a local gradient peak, and solve one homography from those
-   point-on-line constraints (linear least squares, robust trimming of pieces pulled by
-   tiles). Repeated ``refine_iters`` times; the last pass runs on the full-resolution frame.
+1. Rough board quads from cheap segmentations: the convex hull of the largest edge blob;
+   the hull of all large dense-edge regions (closed, then opened so arms and clutter drop
+   off; an arm may cut the board in pieces); the hull of the board's dominant colour; the
+   whole frame (a board that fills the picture has no table around it).
+2. Each quad is warped to a square with a margin. The grid is then a periodic line pattern,
+   so per axis we search spacing s and offset o maximising the gradient profile at the 16
+   lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
+   inside the fitted grid, now aligned with the lines rather than the rim.
+3. Refinement and slides, twice: each of the 16 lines x 15 squares per axis is found as a
+   local gradient peak and one homography is solved from those point-on-line constraints
+   (linear least squares, robust trimming of pieces pulled by tiles); then the grid is slid
+   by whole squares where that explains more line pieces (a rim about one square wide looks
+   like one more line to the periodic fit, but no line crosses the rim).
+   The candidate explaining most line pieces wins; a weak result is searched again at double
+   resolution (small boards), and the final refinement runs on the full-resolution frame.
+4. ``quality`` is the fraction of line pieces found where 16 equally spaced lines predict
+   them (the weaker axis): tiles, hands and a wrong grid all lower it.
 """
 from __future__ import annotations
 
@@ -60,7 +66,8 @@ class LocateConfig(BaseModel):
     min_aspect: float = Field(0.7, gt=0, le=1,
                               description="smallest ratio of the grid's mean side lengths (tilt foreshortens it)")
     min_periodic_contrast: float = Field(0.15, ge=0, le=1,
-                                         description="smallest on-line vs mid-square profile contrast of the periodic fit")
+                                         description="smallest on-line vs mid-square profile contrast "
+                                                     "of the periodic fit")
     max_shift_squares: int = Field(3, ge=1, le=5,
                                    description="the periodic fit is checked against slides of up to this many "
                                                "squares minus one")

@@ -41,7 +41,8 @@ class TrackConfig(BaseModel):
     max_changed_frac: float = Field(0.15, gt=0, lt=1,
                                     description="largest fraction of changed thumbnail pixels still 'tracked'")
     min_line_ratio: float = Field(0.6, gt=0, lt=1,
-                                  description="smallest grid-line contrast, relative to the last good frame, still 'tracked'")
+                                  description="smallest grid-line contrast, relative to the last good frame, "
+                                              "still 'tracked'")
     min_redetect_ratio: float = Field(0.85, gt=0, le=1,
                                       description="a re-detected fix needs this fraction of the last good fix's "
                                                   "quality, else the board counts as occluded")
