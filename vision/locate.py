@@ -22,6 +22,7 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -68,10 +69,19 @@ class LocateConfig(BaseModel):
     min_periodic_contrast: float = Field(0.15, ge=0, le=1,
                                          description="smallest on-line vs mid-square profile contrast "
                                                      "of the periodic fit")
+    hough_votes_frac: float = Field(0.2, gt=0, lt=1,
+                                    description="Hough votes a line needs, as a fraction of the work image's "
+                                                "shorter side")
+    hough_family_deg: float = Field(12.0, gt=0, lt=45,
+                                    description="largest angle between a line and its family's direction "
+                                                "(perspective fans the lines out)")
+    hough_below_quality: float = Field(0.65, ge=0, le=1,
+                                       description="the Hough-line quad is tried when no region quad reached "
+                                                   "this line-piece score")
     max_shift_squares: int = Field(3, ge=1, le=5,
                                    description="the periodic fit is checked against slides of up to this many "
                                                "squares minus one")
-    accept_quality: float = Field(0.55, ge=0, le=1,
+    accept_quality: float = Field(0.8, ge=0, le=1,
                                   description="a rough quad whose fit reaches this quality ends the search")
     piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
                                         description="a line piece this close (fraction of a square) to its predicted "
@@ -129,8 +139,10 @@ def _quad_from_hull(hull: np.ndarray) -> np.ndarray:
     # dense points along the hull outline
     pts = hull.reshape(-1, 2).astype(np.float64)
     nxt = np.roll(pts, -1, axis=0)
-    dense = np.concatenate([a + (b - a) * t[:, None] for a, b in zip(pts, nxt)
-                            for t in [np.linspace(0, 1, max(2, int(np.hypot(*(b - a)) / 2)), endpoint=False)]])
+    steps = np.maximum(2, (np.hypot(*(nxt - pts).T) / 2).astype(int))
+    seg = np.repeat(np.arange(len(pts)), steps)
+    t = (np.arange(steps.sum()) - np.repeat(np.cumsum(steps) - steps, steps)) / np.repeat(steps, steps)
+    dense = pts[seg] + (nxt[seg] - pts[seg]) * t[:, None]
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -170,11 +182,11 @@ def _largest_hull(mask: np.ndarray, min_area: float) -> np.ndarray | None:
     return hull if cv2.contourArea(hull) >= min_area else None
 
 
-def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) -> list[np.ndarray]:
-    """Candidate board quads; kernels assume a board spanning ~``board_frac`` of the frame."""
+def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) -> Iterator[np.ndarray]:
+    """Candidate board quads, computed lazily (the search stops at a clear fit); kernels
+    assume a board spanning ~``board_frac`` of the frame."""
     h, w = small.shape[:2]
     min_area = cfg.min_board_area_frac * h * w
-    quads = []
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(blur))
@@ -184,7 +196,7 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) 
     blob = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     hull = _largest_hull(blob, min_area)
     if hull is not None:
-        quads.append(_quad_from_hull(hull))
+        yield order_corners(_quad_from_hull(hull))
     # The grid is a dense edge area: closing over ~a square makes it solid; opening with a
     # larger kernel then drops thin attachments (an arm's outline, clutter, table edges).
     kc = max(5, int(round(board_frac * min(h, w) / 18)))
@@ -203,7 +215,7 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) 
                                        cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.concatenate(contours)).astype(np.float32) * d + (d - 1) / 2.0
         if cv2.contourArea(hull) >= min_area:
-            quads.append(_quad_from_hull(hull))
+            yield order_corners(_quad_from_hull(hull))
 
     # The board's dominant colour: the mode of a coarse Lab histogram over the central part.
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
@@ -220,10 +232,9 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) 
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
     hull = _largest_hull(mask, min_area)
     if hull is not None:
-        quads.append(_quad_from_hull(hull))
+        yield order_corners(_quad_from_hull(hull))
 
-    quads.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
-    return [order_corners(qd) for qd in quads]
+    yield np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
 
 
 # --- periodic line fit -------------------------------------------------------------------
@@ -239,8 +250,9 @@ def _profiles(grey_warp: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.n
     gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
     bands = 10
     edges = np.linspace(lo, hi, bands + 1).astype(int)
-    py = np.median(np.stack([gy[:, a:b].mean(axis=1) for a, b in zip(edges[:-1], edges[1:])]), axis=0)
-    px = np.median(np.stack([gx[a:b, :].mean(axis=0) for a, b in zip(edges[:-1], edges[1:])]), axis=0)
+    widths = np.diff(edges).astype(np.float32)
+    py = np.median(np.add.reduceat(gy[:, lo:hi], edges[:-1] - lo, axis=1) / widths, axis=1)
+    px = np.median(np.add.reduceat(gx[lo:hi, :], edges[:-1] - lo, axis=0) / widths[:, None], axis=0)
     return px, py
 
 
@@ -361,12 +373,12 @@ def _line_pieces(warp: np.ndarray, sq: int, window: float, sigma: float = 1.0):
     return np.concatenate(out).astype(np.float64)
 
 
-def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
+def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float, bool]:
     """Slide the fitted 16x16 lines by whole squares where that explains more line pieces.
 
     A board rim about one square wide looks like one more grid line to the periodic fit. The
     pieces tell them apart: grid lines cross the outer squares, but nothing crosses the rim.
-    Returns (corners, fraction of pieces found on the weaker axis).
+    Returns (corners, mean fraction of pieces found on both axes, whether it slid).
     """
     sq, m = cfg.fit_square_px, cfg.max_shift_squares
     n = (GRID + 2 * m) * sq
@@ -398,7 +410,7 @@ def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> 
     g = np.float32([[m + dx, m + dy], [m + dx + GRID, m + dy], [m + dx + GRID, m + dy + GRID],
                     [m + dx, m + dy + GRID]]) * sq
     new = cv2.perspectiveTransform(g.reshape(-1, 1, 2), np.linalg.inv(hw)).reshape(4, 2)
-    return new.astype(np.float32), float(best[0] + 0.005 * (abs(dx) + abs(dy)))
+    return new.astype(np.float32), float(best[0] + 0.005 * (abs(dx) + abs(dy))), bool(dx or dy)
 
 
 def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.ndarray | None:
@@ -483,10 +495,77 @@ def _aspect(corners: np.ndarray) -> float:
     return float(min(a, b) / max(a, b, 1e-9))
 
 
+def _hough_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+    """A board quad from straight lines: the grid's two line families (any turntable angle),
+    each cut to its densest run of lines, intersected. Hands hide parts of lines but rarely
+    whole ones, so this survives an arm that spoils the region-based quads."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10.0, 0.33 * med), max(30.0, 0.66 * med))
+    lines = cv2.HoughLines(edges, 1, np.pi / 360, int(cfg.hough_votes_frac * min(h, w)))
+    if lines is None or len(lines) < 8:
+        return None
+    lines = lines[:150, 0, :].astype(np.float64)
+    theta = lines[:, 1]
+    # the two families are ~90 degrees apart: fold angles mod 90 and take the peak
+    hist, edges_ = np.histogram(np.mod(theta, np.pi / 2), bins=90, range=(0, np.pi / 2))
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    t0 = (edges_[hist.argmax()] + edges_[hist.argmax() + 1]) / 2
+
+    def ang(a, b):
+        d = np.mod(a - b, np.pi)
+        return np.minimum(d, np.pi - d)
+
+    tol = np.radians(cfg.hough_family_deg)
+    centre = np.array([w / 2.0, h / 2.0])
+    outer = []
+    for fam in (lines[ang(theta, t0) < tol], lines[ang(theta, t0 + np.pi / 2) < tol]):
+        if len(fam) < 4:
+            return None
+        r, t = fam[:, 0], fam[:, 1]
+        ref = float(np.median(t))
+        dist = r - (centre[0] * np.cos(t) + centre[1] * np.sin(t))
+        dist = np.where(np.cos(t - ref) < 0, -dist, dist)  # one normal direction per family
+        order = np.argsort(dist)
+        ds = dist[order]
+        gaps = np.diff(ds)
+        typical = float(np.median(gaps[gaps > 2])) if (gaps > 2).any() else 10.0
+        runs, start = [], 0
+        for i, gap in enumerate(gaps):
+            if gap > 4 * max(typical, 3.0):  # a far line: table edge, clutter
+                runs.append((start, i))
+                start = i + 1
+        runs.append((start, len(ds) - 1))
+        a, b = max(runs, key=lambda ab: ab[1] - ab[0])
+        outer.append((fam[order[a]], fam[order[b]]))
+    (a1, a2), (b1, b2) = outer
+    pts = []
+    for (r1, t1), (r2, t2) in ((a1, b1), (b1, a2), (a2, b2), (b2, a1)):
+        m = np.array([[np.cos(t1), np.sin(t1)], [np.cos(t2), np.sin(t2)]])
+        if abs(np.linalg.det(m)) < 1e-3:
+            return None
+        pts.append(np.linalg.solve(m, [r1, r2]))
+    quad = order_corners(np.array(pts, np.float32))
+    if abs(cv2.contourArea(quad)) < cfg.min_board_area_frac * h * w:
+        return None
+    return quad
+
+
+def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so_far):
+    """Rough quads, cheapest first; the Hough quad only when those did not settle it."""
+    yield from _rough_quads(small, cfg, board_frac)
+    if best_so_far() < cfg.hough_below_quality:
+        quad = _hough_quad(small, cfg)
+        if quad is not None:
+            yield quad
+
+
 def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_frac: float):
     """The best (corners in small coords, line-piece score) over the rough quads, or None."""
     best = None
-    for quad in _rough_quads(small, cfg, board_frac):
+    for quad in _candidates(small, cfg, board_frac, lambda: -1.0 if best is None else best[1]):
         corners, q = _periodic_fit(grey_small, quad, cfg)
         if q < cfg.min_periodic_contrast:
             continue
@@ -496,8 +575,10 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
         # distortion a rough quad left, which can in turn change the best slide.
         for _ in range(2):
             corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
-            corners, q = _resolve_shift(grey, corners / scale, cfg)
+            corners, q, slid = _resolve_shift(grey, corners / scale, cfg)
             corners = corners * scale
+            if not slid:
+                break
         if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
             q = 0.0
         if best is None or q > best[1]:
