@@ -104,8 +104,6 @@ class Recorder:
 
     def process(self, frame: Frame) -> FrameOutcome:
         self.timings.frames += 1
-        if self.cfg.every_frame_is_a_press:
-            self.press(None)
         with self.timings.stage("locate"):
             state, homography, quality = self.locator.update(frame.image)
         if homography is None:
@@ -114,14 +112,18 @@ class Recorder:
         n = self.cfg.square_px * 15
         with self.timings.stage("warp"):
             warped = cv2.warpPerspective(frame.image, homography, (n, n), flags=cv2.INTER_LINEAR)
-        with self.timings.stage("gate"):
-            gate = self.gate.update(frame.t, warped, quality)
         self._maybe_preview(frame, homography)
-        if not gate.snapshot:
-            return FrameOutcome(frame.index, frame.t, gate.state)
-        with self._lock:
-            pressed, player = self._press
-            self._press = (False, None)
+        if self.cfg.every_frame_is_a_press:
+            # One photo per move, taken at the press: each is a snapshot; the gate has nothing to wait for.
+            pressed, player = True, None
+        else:
+            with self.timings.stage("gate"):
+                gate = self.gate.update(frame.t, warped, quality)
+            if not gate.snapshot:
+                return FrameOutcome(frame.index, frame.t, gate.state)
+            with self._lock:
+                pressed, player = self._press
+                self._press = (False, None)
         with self.timings.stage("read"):
             snap, quarter_turns = self.reader.read(warped)
         snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)

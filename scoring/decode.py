@@ -49,6 +49,15 @@ class ProposedPlay:
 
 
 @dataclass(frozen=True)
+class ProposedSequence:
+    """Two plays seen at once (a snapshot was missed while hands stayed over the board):
+    the only order in which both are legal."""
+
+    plays: tuple[ProposedPlay, ...]
+    kind = "sequence"
+
+
+@dataclass(frozen=True)
 class ProposedWithdrawal:
     squares: tuple[Square, ...]
     kind = "withdrawal"
@@ -71,7 +80,7 @@ class Misread:
 
 @dataclass(frozen=True)
 class Decoded:
-    change: NoChange | ProposedPlay | ProposedWithdrawal | Unclear
+    change: NoChange | ProposedPlay | ProposedSequence | ProposedWithdrawal | Unclear
     misreads: tuple[Misread, ...] = ()
 
 
@@ -137,14 +146,23 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
     added.sort()
     direction = _direction(added, board)
     if direction is None:
+        plays = _split_in_two(board, added, snap, dist, lexicon, cfg)
+        if plays is not None:
+            return Decoded(ProposedSequence(plays), misreads_t)
         return Decoded(Unclear("new tiles are not in one line", tuple(added)), misreads_t)
+    return Decoded(_propose(board, added, direction, snap, dist, lexicon, cfg), misreads_t)
+
+
+def _propose(board: Board, added: list[Square], direction: Direction, snap: Snapshot, dist: Distribution,
+             lexicon: Lexicon | None, cfg: DecodeConfig) -> ProposedPlay | Unclear:
+    """One play from the new squares (already known to lie in one line)."""
     choices = [_letter_probs(snap, sq) for sq in added]
     best = [ch[0] for ch in choices]
     placement = _placement(added, [c for c, _ in best], direction)
     try:
         validate_placement(board, placement, dist)
     except PlacementError as exc:
-        return Decoded(Unclear(str(exc), tuple(added)), misreads_t)
+        return Unclear(str(exc), tuple(added))
     lexicon_changed = False
     if lexicon is not None:
         placement, lexicon_changed = _lexicon_prior(board, added, choices, direction, dist, lexicon, cfg)
@@ -157,7 +175,32 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
                                         for t in placement.tiles), direction)
             undesignated = ()
     confidence = min(p for _, p in best)
-    return Decoded(ProposedPlay(placement, confidence, lexicon_changed, undesignated), misreads_t)
+    return ProposedPlay(placement, confidence, lexicon_changed, undesignated)
+
+
+def _split_in_two(board, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
+    """New tiles in two lines: the two plays, if exactly one order makes both legal."""
+    groups = {frozenset(sq for sq in added if sq.row == r) for r in {s.row for s in added}}
+    groups |= {frozenset(sq for sq in added if sq.col == c) for c in {s.col for s in added}}
+    found = []
+    for first in groups:
+        rest = sorted(set(added) - first)
+        first = sorted(first)
+        if not rest:
+            continue
+        d1, d2 = _direction(first, board), _direction(rest, board)
+        if d1 is None or d2 is None:
+            continue
+        p1 = _propose(board, first, d1, snap, dist, lexicon, cfg)
+        if not isinstance(p1, ProposedPlay):
+            continue
+        after = board.copy()
+        for t in p1.placement.tiles:
+            after.put(t.square, t.tile)
+        p2 = _propose(after, rest, _direction(rest, after), snap, dist, lexicon, cfg)
+        if isinstance(p2, ProposedPlay):
+            found.append((p1, p2))
+    return found[0] if len(found) == 1 else None
 
 
 def _placement(squares: list[Square], labels: list[str], direction: Direction) -> Placement:

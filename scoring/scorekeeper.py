@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .board import Square
-from .decode import (DecodeConfig, Evidence, NoChange, ProposedPlay, ProposedWithdrawal, Unclear,
-                     decode)
+from .decode import (DecodeConfig, Evidence, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal,
+                     Unclear, decode)
 from .events import Correction, LogEntry, Play
 from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
@@ -100,6 +100,14 @@ class Scorekeeper:
                 ev = self.game.play(who, change.placement)
                 added.append(self._append(ev))
                 return Observation(tuple(added), "play", " ".join(ev.words))
+            if isinstance(change, ProposedSequence):
+                # A missed snapshot: both plays, in turn order.
+                words = []
+                for i, proposed in enumerate(change.plays):
+                    ev = self.game.play((who + i) % g.players, proposed.placement)
+                    added.append(self._append(ev))
+                    words.append(" ".join(ev.words))
+                return Observation(tuple(added), "play", " / ".join(words))
             if isinstance(change, ProposedWithdrawal):
                 ev = self.game.withdraw(last[1].player)
                 added.append(self._append(ev))

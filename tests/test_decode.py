@@ -115,3 +115,21 @@ def test_evidence_accumulates_over_frames():
     assert ev.posterior().board()[7][6:9] == "CAT"
     ev.reset([Square(7, 6)])
     assert ev.frames[7, 6] == 0
+
+
+def test_two_plays_seen_at_once_are_split_in_the_one_legal_order():
+    from scoring.decode import ProposedSequence
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    # SOS down the column after CAT (making CATS), then ON across from its top S.
+    after = rows_with(((7, 6), "CAT", "a"), ((5, 9), "SOS", "d"), ((5, 10), "ON", "a"))
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
+    assert isinstance(d.change, ProposedSequence)
+    first, second = d.change.plays
+    assert [t.square for t in first.placement.tiles] == [Square(5, 9), Square(6, 9), Square(7, 9)]
+    assert [t.square for t in second.placement.tiles] == [Square(5, 10), Square(5, 11)]
+
+
+def test_two_plays_in_either_order_stay_unclear():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"), ((9, 7), "E", "a"))
+    assert isinstance(decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN).change, Unclear)
