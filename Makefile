@@ -26,7 +26,7 @@ fonts:
 install: $(STAMP) fonts
 
 run: install
-	$(BIN)/tilecam verify ../shared/data/gcg/liwords/vs_josh.gcg
+	$(BIN)/tilecam demo
 
 # Debian's chromium for the overlay's browser test (driven by playwright; no browser download).
 CHROMIUM := /usr/bin/chromium
