@@ -32,6 +32,10 @@ class DecodeConfig(BaseModel):
                                                     "when the lexicon can tell them apart")
     max_letter_choices: int = Field(3, description="letters considered per new square for the lexicon prior")
     max_combinations: int = Field(256, description="cap on letter combinations tried against the lexicon")
+    split_two_plays: bool = Field(True, description="new tiles in two lines may be two plays whose snapshot "
+                                                    "between was missed (off when every frame is one move)")
+    max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "
+                                                  "misreads (a shadow, a tile's edge)")
 
 
 @dataclass(frozen=True)
@@ -140,17 +144,39 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
     if removed:
         if last_play is not None and not added and set(removed) == {t.square for t in last_play.tiles}:
             return Decoded(ProposedWithdrawal(tuple(sorted(removed))), misreads_t)
-        return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)
+        if not added:
+            return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)
+        # Committed tiles do not leave the board but by a withdrawal: a square read empty now is
+        # covered or misread, and must not hold up the new play.
     if not added:
         return Decoded(NoChange(), misreads_t)
     added.sort()
     direction = _direction(added, board)
     if direction is None:
-        plays = _split_in_two(board, added, snap, dist, lexicon, cfg)
+        plays = _split_in_two(board, added, snap, dist, lexicon, cfg) if cfg.split_two_plays else None
         if plays is not None:
             return Decoded(ProposedSequence(plays), misreads_t)
+        best = _main_line(board, added, snap, dist, lexicon, cfg)
+        if best is not None:
+            return Decoded(best, misreads_t)
         return Decoded(Unclear("new tiles are not in one line", tuple(added)), misreads_t)
     return Decoded(_propose(board, added, direction, snap, dist, lexicon, cfg), misreads_t)
+
+
+def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:
+    """The legal play on the line holding all but a few stray new squares (misread shadows)."""
+    lines = [[sq for sq in added if sq.row == r] for r in {s.row for s in added}]
+    lines += [[sq for sq in added if sq.col == c] for c in {s.col for s in added}]
+    lines = [ln for ln in lines if len(added) - len(ln) <= cfg.max_stray_squares and len(ln) >= 2]
+    found = []
+    for ln in lines:
+        p = _propose(board, sorted(ln), _direction(sorted(ln), board), snap, dist, lexicon, cfg)
+        if isinstance(p, ProposedPlay):
+            found.append((len(ln), p))
+    found.sort(key=lambda item: -item[0])
+    if found and (len(found) == 1 or found[0][0] > found[1][0]):
+        return found[0][1]
+    return None
 
 
 def _propose(board: Board, added: list[Square], direction: Direction, snap: Snapshot, dist: Distribution,

@@ -129,7 +129,26 @@ def test_two_plays_seen_at_once_are_split_in_the_one_legal_order():
     assert [t.square for t in second.placement.tiles] == [Square(5, 10), Square(5, 11)]
 
 
-def test_two_plays_in_either_order_stay_unclear():
+def test_two_plays_in_either_order_commit_the_longer_line_first():
     board = board_from(rows_with(((7, 6), "CAT", "a")))
     after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"), ((9, 7), "E", "a"))
-    assert isinstance(decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN).change, Unclear)
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
+    # Either order is legal, so nothing says which came first: the longer line is taken and the
+    # stray E is still new at the next snapshot.
+    assert [t.letter for t in d.change.placement.tiles] == ["O", "W"]
+
+
+def test_a_stray_square_off_the_line_does_not_hold_up_the_play():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OWL", "d"), ((2, 12), "?", "a"))
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN, cfg=__import__(
+        "scoring.decode", fromlist=["DecodeConfig"]).DecodeConfig(split_two_plays=False))
+    assert isinstance(d.change, ProposedPlay)
+    assert [t.letter for t in d.change.placement.tiles] == ["O", "W", "L"]
+
+
+def test_a_committed_tile_read_empty_does_not_block_a_new_play():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    after = rows_with(((7, 6), "C.T", "a"), ((8, 8), "O", "a"), ((9, 8), "E", "a"))
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
+    assert isinstance(d.change, ProposedPlay)

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from api.service import GameService
     from api.store import Store
     from capture import CaptureError, SourceEnded, open_source
+    from scoring.decode import DecodeConfig
     from scoring.game import Game
     from scoring.lexicon import Lexicon, LexiconError
     from scoring.rules import get_profile
@@ -87,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     store = Store(args.db)
     service = GameService(store, Bus())
     game = Game(profile, dist)
-    keeper = Scorekeeper(game, lexicon)
+    # One photo per move: two lines of new tiles are never two plays.
+    keeper = Scorekeeper(game, lexicon, DecodeConfig(split_two_plays=not cfg.every_frame_is_a_press))
     if args.game is not None:
         try:
             row = store.game(args.game)

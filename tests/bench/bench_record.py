@@ -28,6 +28,7 @@ import cv2  # noqa: E402
 from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard  # noqa: E402
 from capture.frame import Frame  # noqa: E402
 from scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
+from scoring.decode import DecodeConfig  # noqa: E402
 from scoring.game import Game  # noqa: E402
 from scoring.placement import PlacedTile, Placement, PlacementError, score_placement  # noqa: E402
 from scoring.rules import get_profile  # noqa: E402
@@ -131,7 +132,7 @@ def scrabscrap(game: str, tileset=None) -> dict:
     else:
         locator = FixedBoard(prewarped_corners(frames[0].image), cfg.square_px)
     reader = Reader(TileReader(MODEL, CARD, tileset=tileset, lang="de"))
-    keeper = Scorekeeper(Game(get_profile("naspa"), dist))
+    keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=DecodeConfig(split_two_plays=False))
     recorder = Recorder(keeper, locator, reader, lambda e, f: len(keeper.entries), cfg)
     # The first frame is the board after move 1 (or the empty board): compare from an empty board.
     boards = [["." * 15] * 15] + [t["board"] for t in truth]
@@ -143,48 +144,50 @@ def scrabscrap(game: str, tileset=None) -> dict:
 
 
 def synthetic(gcg_path: Path, moves: int, seed: int) -> dict:
+    """Film the first `moves` board changes of a real game with a fixed camera, hands between moves."""
     from models.synth import SceneConfig, render_scene
     from scoring.gcg import read_gcg, record_from_gcg
-    from api.demo.video import boards_after_each_play
 
-    record, _, _ = record_from_gcg(read_gcg(gcg_path.read_bytes()), get_profile("naspa-csw"),
-                                   DISTRIBUTIONS["en"])
-    plays = [e for e in record.events if e.kind == "play"][:moves]
-    g = Game(get_profile("naspa-csw"), DISTRIBUTIONS["en"])
-    for e in plays:
-        try:
-            g.play(e.player, e.placement)
-        except Exception:
-            break
-    boards = boards_after_each_play(g)
-    cfg_still = SceneConfig(hands="never", max_tilt_deg=15, glare_prob=0.3)
-    cfg_hands = cfg_still.model_copy(update={"hands": "always"})
+    profile, dist = get_profile("naspa-csw"), DISTRIBUTIONS["en"]
+    record, _, _ = record_from_gcg(read_gcg(gcg_path.read_bytes()), profile, dist)
+    truth = Game(profile, dist)
+    boards, changes = [["." * 15] * 15], []
+    for ev in record.events:
+        truth.append(ev)
+        if ev.kind in ("play", "phony_withdrawn"):
+            boards.append(truth.state.board.rows())
+            changes.append(ev)
+            if len(changes) == moves:
+                break
+    # Players lay tiles facing them: few tiles are turned, so the first play shows which way is up.
+    still = SceneConfig(hands="never", max_tilt_deg=15, glare_prob=0.3, quarter_turn_prob=0.08)
+    hands = still.model_copy(update={"hands": "always"})
     frames, marks = [], []
-    idx = 0
     for k, board in enumerate(boards):
         if k > 0:
-            for j in range(4):  # hands over the board while the tiles go down
-                frames.append(Frame(render_scene(board if j >= 2 else boards[k - 1], seed, cfg_hands, idx).image,
+            for j in range(4):  # hands over the board while the tiles go down (or come back)
+                idx = len(frames)
+                frames.append(Frame(render_scene(board if j >= 2 else boards[k - 1], seed, hands, idx).image,
                                     idx / 8.0, idx, "synth"))
                 marks.append("hands")
-                idx += 1
         for _ in range(10):
-            frames.append(Frame(render_scene(board, seed, cfg_still, idx).image, idx / 8.0, idx, "synth"))
+            idx = len(frames)
+            frames.append(Frame(render_scene(board, seed, still, idx).image, idx / 8.0, idx, "synth"))
             marks.append(k)
-            idx += 1
     reader = Reader(TileReader(MODEL, CARD, lang="en"))
-    keeper = Scorekeeper(Game(get_profile("naspa-csw"), DISTRIBUTIONS["en"]))
+    keeper = Scorekeeper(Game(profile, dist))
     rcfg = RecorderConfig()
     recorder = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), rcfg.square_px), reader,
                         lambda e, f: len(keeper.entries), rcfg)
     t0 = time.perf_counter()
     outcomes = [recorder.process(f) for f in frames]
     elapsed = time.perf_counter() - t0
-    false_from_hands = sum(1 for o, m in zip(outcomes, marks) if m == "hands" and o.observation and o.observation.entries)
-    got = [(e.placement, e.engine) for e in keeper.game.events if e.kind == "play"]
-    want = [(e.placement, e.engine) for e in g.events]
+    false_from_hands = sum(1 for o, m in zip(outcomes, marks) if m == "hands" and o.seqs)
+    got = [(e.kind, getattr(e, "placement", None), getattr(e, "engine", None))
+           for e in keeper.game.events if e.kind in ("play", "phony_withdrawn")]
+    want = [(e.kind, getattr(e, "placement", None), getattr(e, "engine", None)) for e in changes]
     right = sum(1 for a, b in zip(got, want) if a == b)
-    return {"game": gcg_path.name, "moves": len(want), "right": right, "committed_plays": len(got),
+    return {"game": gcg_path.name, "moves": len(want), "right": right, "committed": len(got),
             "false_moves_from_hands": false_from_hands, "fps": len(frames) / elapsed,
             "ms_per_frame": recorder.timings.per_frame()}
 
