@@ -88,7 +88,7 @@ class LocateConfig(BaseModel):
                                                     "place counts for the quality")
     retry_quality: float = Field(0.5, ge=0, le=1,
                                  description="below this line-piece score the search is repeated at double resolution")
-    min_quality: float = Field(0.4, ge=0, le=1,
+    min_quality: float = Field(0.35, ge=0, le=1,
                                description="fits with fewer line pieces found than this fraction raise BoardNotFound")
 
 
