@@ -160,7 +160,9 @@ def synthetic(gcg_path: Path, moves: int, seed: int) -> dict:
             if len(changes) == moves:
                 break
     # Players lay tiles facing them: few tiles are turned, so the first play shows which way is up.
-    still = SceneConfig(hands="never", max_tilt_deg=15, glare_prob=0.3, quarter_turn_prob=0.08)
+    # Tournament sets: ivory or wooden tiles (the reader's weaker styles are measured in bench_read).
+    still = SceneConfig(hands="never", max_tilt_deg=15, glare_prob=0.3, quarter_turn_prob=0.08,
+                        style=("ivory", "wood")[seed % 2])
     hands = still.model_copy(update={"hands": "always"})
     frames, marks = [], []
     for k, board in enumerate(boards):
