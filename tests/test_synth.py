@@ -1,10 +1,12 @@
 """The scene renderer: deterministic, with truth that matches the pixels."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from models.synth import DESIGNS, STYLES, SceneConfig, render_scene, render_topdown
+from models.synth.layout import LETTER_VALUES, PREMIUM_ROWS
 
 BOARD = ["." * 15] * 7 + ["...QUALMS?ÄÖÜ.."] + [".......A.......", ".......t......."] + ["." * 15] * 5
 
@@ -63,3 +65,47 @@ def test_a_fixed_camera_video_keeps_its_tiles_still():
     # Away from the new tiles the frames differ only by noise.
     diff = np.abs(a.image.astype(int) - b.image.astype(int)).mean(axis=2)
     assert np.median(diff) < 6
+
+
+def _rectify(scene, top):
+    """The frame warped back onto the top-down render's grid through the truth corners."""
+    hom = cv2.getPerspectiveTransform(scene.corners.astype(np.float32), top.corners.astype(np.float32))
+    size = top.image.shape[1], top.image.shape[0]
+    return cv2.warpPerspective(scene.image, hom, size, flags=cv2.INTER_LINEAR)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_truth_corners_put_the_board_where_the_pixels_are(seed):
+    cfg = SceneConfig(design="tournament_green", hands="never", glare_prob=0, light_strength=0)
+    board = ["." * 15] * 3 + ["..QUIZ........."] + ["." * 15] * 5 + ["............J.."] * 3 + ["." * 15] * 3
+    scene, top = render_scene(board, seed, cfg), render_topdown(board, seed, cfg)
+    back = _rectify(scene, top)
+    sq = top.square_px
+    x0, y0 = (int(v) for v in top.corners[0])
+
+    def mean_bgr(img, r, c):
+        inner = img[y0 + r * sq + sq // 4: y0 + (r + 1) * sq - sq // 4, x0 + c * sq + sq // 4: x0 + (c + 1) * sq - sq // 4]
+        return inner.reshape(-1, 3).mean(axis=0)
+
+    # The centre star's (pink) square and the red corner squares land where the corners say.
+    for r, c in [(7, 7), (0, 0), (0, 14), (14, 14), (14, 0)]:
+        assert mean_bgr(back, r, c)[2] > mean_bgr(back, 6, 7)[2] + 60, (r, c)
+    # Whole-grid agreement (also fixes the corner order: the tiles are not symmetric).
+    grid = (slice(y0, y0 + 15 * sq), slice(x0, x0 + 15 * sq))
+    a = cv2.cvtColor(back[grid], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    b = cv2.cvtColor(top.image[grid], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    assert np.corrcoef(a, b)[0, 1] > 0.8
+
+
+def test_scene_tile_rotations_follow_the_board():
+    s = render_scene(BOARD, 6, SceneConfig(quarter_turn_prob=1.0))
+    occupied = np.array([[ch != "." for ch in row] for row in BOARD])
+    assert np.array_equal(s.tile_rotations >= 0, occupied)
+    assert set(np.unique(s.tile_rotations[occupied])) <= {1, 2, 3}
+
+
+def test_layout_and_values_come_from_scoring():
+    assert PREMIUM_ROWS[7][7] == "*" and PREMIUM_ROWS[0][0] == PREMIUM_ROWS[0][7] == "="
+    assert LETTER_VALUES["Q"] == 10 and (LETTER_VALUES["Ä"], LETTER_VALUES["Ö"], LETTER_VALUES["Ü"]) == (6, 8, 6)
+    with pytest.raises(ValueError, match=r"\(7, 3\)"):
+        render_topdown(BOARD[:7] + ["...#..........."] + BOARD[8:], 0)

@@ -28,7 +28,9 @@ def random_board(rng: np.random.Generator, fill: float) -> list[str]:
             rr, cc = (r, c + i) if across else (r + i, c)
             if 0 <= rr < 15 and 0 <= cc < 15 and grid[rr][cc] == ".":
                 ch = LETTERS[int(rng.integers(len(LETTERS)))]
-                grid[rr][cc] = "?" if rng.random() < 0.02 else ch
+                # Blanks on a board are designated (lower case); rarely one is left undesignated.
+                blank = rng.random() < 0.02
+                grid[rr][cc] = (ch.lower() if rng.random() < 0.8 else "?") if blank else ch
                 placed += 1
         # Next word crosses a random tile already down.
         tiles = [(i, j) for i in range(15) for j in range(15) if grid[i][j] != "."]
@@ -52,10 +54,13 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
+    render_s: list[float] = []
     with (out / "truth.jsonl").open("w", encoding="utf-8") as fh:
         for i in range(args.n):
             board = random_board(rng, float(rng.uniform(0, 0.6)))
+            t = time.perf_counter()
             scene = render_scene(board, args.seed * 100000 + i, SceneConfig(hands=args.hands))
+            render_s.append(time.perf_counter() - t)
             name = f"synth-{i:05d}.jpg"
             cv2.imwrite(str(out / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
             fh.write(json.dumps({"frame": name, "board": board, "corners": scene.corners.round(2).tolist(),
@@ -64,9 +69,14 @@ def main(argv=None) -> int:
                                 ensure_ascii=False) + "\n")
             done = i + 1
             rate = done / (time.perf_counter() - t0)
-            print(f"\rrendered {done}/{args.n}  {rate:.1f} scenes/s", end="", file=sys.stderr, flush=True)
+            print(f"\rrendered {done}/{args.n}  {rate:.1f} scenes/s  last {render_s[-1] * 1000:.0f} ms",
+                  end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(f"wrote {args.n} frames and truth.jsonl to {out}")
+    if render_s:
+        ms = np.array(render_s) * 1000
+        print(f"render_scene: median {np.median(ms):.0f} ms, max {ms.max():.0f} ms per scene "
+              f"({scene.image.shape[1]}x{scene.image.shape[0]})")
+    print(f"wrote {args.n} frames and truth.jsonl to {out.resolve()}")
     return 0
 
 

@@ -13,9 +13,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.board import LAYOUTS
-
 from .fonts import available_fonts
+from .layout import LETTER_VALUES, PREMIUM_ROWS, check_board
 
 DESIGNS = ("standard", "tournament_green", "dark")
 STYLES = ("wood", "ivory", "coloured")
@@ -30,9 +29,7 @@ _DESIGN_RGB = {
 }
 _PREMIUM_KEY = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "dw", " ": "plain", ".": "plain"}
 _LABELS = {"tw": ("TW", "3W"), "dw": ("DW", "2W"), "tl": ("TL", "3L"), "dl": ("DL", "2L")}
-VALUES = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1,
-                                                 1, 1, 1, 4, 4, 8, 4, 10)))
-VALUES.update({"Ä": 6, "Ö": 8, "Ü": 6})
+VALUES = LETTER_VALUES  # English A-Z, Ä=6 Ö=8 Ü=6 (from scoring, so render and rules agree)
 
 
 class SceneConfig(BaseModel):
@@ -73,6 +70,15 @@ class TopDown:
     design: str
     style: str
     font: str
+
+
+def noise_field(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> np.ndarray:
+    """Zero-mean float32 noise of standard deviation `sigma`: the sum of two uniform byte fields
+    (triangular, close enough to Gaussian for grain) costs a tenth of rng.normal at frame size."""
+    n = shape[0] * shape[1]
+    a = np.frombuffer(rng.bytes(n), np.uint8).reshape(shape)
+    b = np.frombuffer(rng.bytes(n), np.uint8).reshape(shape)
+    return cv2.add(a, b, dtype=cv2.CV_32F) * np.float32(sigma / 104.5) - np.float32(255 * sigma / 104.5)
 
 
 def _pick(rng: np.random.Generator, value: str, options) -> str:
@@ -120,50 +126,63 @@ def _tile_colours(style: str, rng: np.random.Generator) -> tuple[tuple, tuple, f
     return _jitter(face, rng, 10), ink, 0.14
 
 
-def _tile_rgba(letter: str, font_path: str, tile_px: int, face, ink, radius: float,
-               rng: np.random.Generator, style: str) -> np.ndarray:
-    """One upright tile as an RGBA float image with a bevel."""
+@lru_cache(maxsize=512)
+def _tile_face(letter: str, font_path: str, tile_px: int, face: tuple, ink: tuple,
+               radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An upright tile without grain: (RGB float with bevel and ink, share of face not inked,
+    alpha). Cached because a render repeats the same face colour for every tile."""
     face_arr = np.empty((tile_px, tile_px, 3), np.float32)
     face_arr[:] = face
-    if style == "wood":  # grain: faint stripes
-        stripes = np.sin(np.linspace(0, rng.uniform(8, 20), tile_px) + rng.uniform(0, 6))[None, :, None]
-        face_arr += stripes * rng.uniform(3, 9)
     # Bevel: light top-left edge, dark bottom-right edge.
-    ramp = np.linspace(1, 0, max(2, tile_px // 10))
+    ramp = np.linspace(1, 0, max(2, tile_px // 10), dtype=np.float32)
     e = len(ramp)
     face_arr[:e, :, :] += ramp[:, None, None] * 28
     face_arr[:, :e, :] += ramp[None, :, None] * 20
     face_arr[-e:, :, :] -= ramp[::-1, None, None] * 36
     face_arr[:, -e:, :] -= ramp[None, ::-1, None] * 28
+    paper = np.ones((tile_px, tile_px), np.float32)
     if letter not in ("?", ""):
         lm, vm = _glyph_masks(font_path, letter, tile_px, True)
         ink_arr = np.asarray(ink, np.float32)
         for m in (lm, vm):
             face_arr = face_arr * (1 - m[..., None]) + ink_arr * m[..., None]
+            paper *= 1 - m
     alpha = np.zeros((tile_px, tile_px), np.uint8)
     r = int(radius * tile_px)
     cv2.rectangle(alpha, (r, 0), (tile_px - 1 - r, tile_px - 1), 255, -1)
     cv2.rectangle(alpha, (0, r), (tile_px - 1, tile_px - 1 - r), 255, -1)
     for cx, cy in ((r, r), (tile_px - 1 - r, r), (r, tile_px - 1 - r), (tile_px - 1 - r, tile_px - 1 - r)):
         cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
-    return np.dstack([np.clip(face_arr, 0, 255), alpha.astype(np.float32)])
+    out = (face_arr, paper, alpha.astype(np.float32))
+    for arr in out:
+        arr.flags.writeable = False  # shared through the cache
+    return out
+
+
+def _tile_rgba(letter: str, font_path: str, tile_px: int, face, ink, radius: float,
+               rng: np.random.Generator, style: str) -> np.ndarray:
+    """One upright tile as an RGBA float image with a bevel (and its own grain on wood)."""
+    face_arr, paper, alpha = _tile_face(letter, font_path, tile_px, tuple(face), tuple(ink), radius)
+    if style == "wood":  # grain: faint stripes, under the ink
+        stripes = np.sin(np.linspace(0, rng.uniform(8, 20), tile_px) + rng.uniform(0, 6)).astype(np.float32)
+        face_arr = face_arr + (stripes[None, :] * np.float32(rng.uniform(3, 9)) * paper)[..., None]
+    return np.dstack([np.clip(face_arr, 0, 255), alpha])
 
 
 def _paste(canvas: np.ndarray, rgba: np.ndarray, cx: float, cy: float, angle_deg: float) -> None:
     """Alpha-composite a tile centred at (cx, cy), turned by a small angle."""
     h, w = rgba.shape[:2]
-    pad = int(max(h, w) * 0.25)
-    big = cv2.copyMakeBorder(rgba, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(0, 0, 0, 0))
-    bh, bw = big.shape[:2]
-    m = cv2.getRotationMatrix2D((bw / 2, bh / 2), angle_deg, 1.0)
-    m[0, 2] += cx - bw / 2
-    m[1, 2] += cy - bh / 2
+    pad = int(max(h, w) * 0.25)  # room for the turned corners; the warp samples zeros outside the tile
+    bh, bw = h + 2 * pad, w + 2 * pad
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle_deg, 1.0)
+    m[0, 2] += cx - w / 2
+    m[1, 2] += cy - h / 2
     x0, y0 = int(cx - bw / 2) - 1, int(cy - bh / 2) - 1
     x0, y0 = max(x0, 0), max(y0, 0)
     x1, y1 = min(x0 + bw + 2, canvas.shape[1]), min(y0 + bh + 2, canvas.shape[0])
     m[0, 2] -= x0
     m[1, 2] -= y0
-    warped = cv2.warpAffine(big, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+    warped = cv2.warpAffine(rgba, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     a = warped[..., 3:4] / 255.0
     region = canvas[y0:y1, x0:x1]
@@ -183,8 +202,7 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     """The board from straight above. '.' empty, a letter a tile, '?' a blank tile, lower case a
     designated blank (drawn as a blank tile)."""
     cfg = cfg or SceneConfig()
-    if len(board) != 15 or any(len(r) != 15 for r in board):
-        raise ValueError("board must be 15 strings of 15 characters")
+    board = list(check_board(board))
     rng = np.random.default_rng(seed)
     design = _pick(rng, cfg.design, DESIGNS)
     style = _pick(rng, cfg.style, STYLES)
@@ -196,7 +214,7 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     pal = {k: _jitter(v, rng, 10) for k, v in _DESIGN_RGB[design].items()}
     img = np.empty((size, size, 3), np.float32)
     img[:] = pal["rim"]
-    layout = LAYOUTS["standard"].rows
+    layout = PREMIUM_ROWS
     labels = rng.random() < cfg.label_prob
     label_font = ImageFont.truetype(str(fonts[font]), max(8, int(sq * 0.26)))
     for r in range(15):
@@ -220,7 +238,7 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
         p = margin + i * sq
         cv2.line(img, (p, margin), (p, margin + 15 * sq), pal["line"], lw)
         cv2.line(img, (margin, p), (margin + 15 * sq, p), pal["line"], lw)
-    img += rng.normal(0, 3.0, img.shape[:2])[..., None]  # printed-cardboard texture
+    img += noise_field(rng, img.shape[:2], 3.0)[..., None]  # printed-cardboard texture
 
     tile_px = int(sq * cfg.tile_frac)
     face, ink, radius = _tile_colours(style, rng)
@@ -245,8 +263,8 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
             cv2.rectangle(shadow, (int(cx - half + 3), int(cy - half + 4)), (int(cx + half + 4), int(cy + half + 5)),
                           1.0, -1)
     if placed:
-        shadow = cv2.GaussianBlur(shadow, (0, 0), sq * 0.06)
-        img *= 1 - 0.45 * shadow[..., None]
+        shadow = 1 - 0.45 * cv2.GaussianBlur(shadow, (0, 0), sq * 0.06)
+        img = cv2.multiply(img, cv2.merge([shadow, shadow, shadow]))
     for letter, k, cx, cy, angle in placed:
         rgba = _tile_rgba(letter, str(fonts[font]), tile_px, face, ink, radius,
                           np.random.default_rng([seed, int(cx), int(cy)]), style)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+# Debian puts TeX Gyre (fonts-texgyre) under texmf, not /usr/share/fonts.
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("/usr/share/texmf/fonts"))
 # Family -> file names to look for (bold weights: tile letters are heavy).
 CANDIDATES: dict[str, tuple[str, ...]] = {
     "dejavu-sans": ("DejaVuSans-Bold.ttf",),
@@ -38,6 +39,7 @@ def available_fonts() -> dict[str, Path]:
                 found[family] = files[name]
                 break
     if not found:
-        raise FontsMissing("no usable font found under /usr/share/fonts: run `make fonts` "
-                           "(Debian fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf)")
+        raise FontsMissing("no usable font found under " + ", ".join(map(str, FONT_DIRS)) + ": run `make fonts` "
+                           "(Debian fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf, fonts-texgyre, "
+                           "fonts-urw-base35)")
     return found
