@@ -34,6 +34,8 @@ class LocateConfig(BaseModel):
     fit_square_px: int = Field(24, description="pixels per square of the canvas the periodic line fit runs on")
     refine_square_px: int = Field(32, description="pixels per square of the canvas the per-line refinement runs on")
     canvas_margin_squares: float = Field(2.0, description="squares of margin around the coarse quad on the fit canvas")
+    close_frac: float = Field(1 / 14, description="closing kernel of the edge mask, as a fraction of the work image side")
+    open_frac: float = Field(1 / 30, description="opening kernel of the edge mask, as a fraction of the work image side")
     min_board_frac: float = Field(0.04, description="smallest board area as a fraction of the image area")
     spacing_range_frac: float = Field(0.35, description="search the square spacing within +-this fraction of the coarse guess")
     edge_clip_pct: float = Field(97.0, description="percentile at which edge responses are clipped (limits letters and tile edges)")
@@ -41,6 +43,7 @@ class LocateConfig(BaseModel):
     line_tol_frac: float = Field(0.08, description="distance, in squares, within which a line piece agrees with the fit")
     min_piece_contrast: float = Field(1.3, description="peak over window-median ratio a line piece needs to count as seen")
     min_line_contrast: float = Field(1.15, description="mean response at the 16 lines over the mid-squares that counts as a grid")
+    accept_contrast: float = Field(1.8, description="line contrast at which a candidate quad is taken without trying the others")
     min_quality: float = Field(0.35, description="quality below which no board is reported")
 
 
@@ -90,7 +93,7 @@ def _valid(shape: tuple, h: np.ndarray, canvas: int) -> np.ndarray:
     return cv2.warpPerspective(ones, h, (canvas, canvas), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
 
 
-def _coarse_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+def _coarse_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     grey = cv2.GaussianBlur(grey, (3, 3), 0)
     mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
@@ -101,30 +104,45 @@ def _coarse_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     thr = max(40.0, float(np.percentile(mag, 80)))
     edges = (mag > thr).astype(np.uint8)
     side = max(small.shape[:2])
-    k = max(3, int(side / 40) | 1)
-    mask = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    # Close over a whole square of a board that fills the frame, then open away thin
+    # background structure that is smaller than a few squares of a small board.
+    kc = max(3, int(side * cfg.close_frac) | 1)
+    ko = max(3, int(side * cfg.open_frac) | 1)
+    mask = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (ko, ko)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:
         raise BoardNotFound("no edge region large enough for a board")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     if stats[best, cv2.CC_STAT_AREA] < cfg.min_board_frac * mask.size:
         raise BoardNotFound("no edge region large enough for a board")
-    ys, xs = np.nonzero(labels == best)
+    region = labels == best
+    ys, xs = np.nonzero(region)
     pts = np.stack([xs, ys], axis=1).astype(np.int32)
+    quads = []
     hull = cv2.convexHull(pts)
     peri = cv2.arcLength(hull, True)
     for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            return order_corners(approx.reshape(4, 2))
-    # No clean 4-gon: the hull points farthest along the min-area rectangle's diagonals.
-    (cx, cy), _, ang = cv2.minAreaRect(hull)
-    h = hull.reshape(-1, 2).astype(np.float64) - (cx, cy)
-    a = np.deg2rad(ang)
-    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    picks = [h[np.argmax(h @ d)] for d in (u + v, u - v, -u - v, -u + v)]
-    return order_corners(np.array(picks) + (cx, cy))
+            quads.append(order_corners(approx.reshape(4, 2)))
+            break
+    # The hull bends where tiles, hands or clutter touch the board; a rectangle aligned with
+    # the dominant edge direction (grid lines, mod 90 degrees) does not.
+    gxs = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    gys = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    w = cv2.magnitude(gxs, gys)[region]
+    ang = np.mod(np.arctan2(gys[region], gxs[region]), np.pi / 2)
+    hist = np.bincount((ang / (np.pi / 2) * 90).astype(int) % 90, weights=w, minlength=90)
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)  # circular smoothing
+    theta = (int(np.argmax(hist)) + 0.5) * np.pi / 180
+    u, v = np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)])
+    pu, pv = pts @ u, pts @ v
+    lo_u, hi_u = np.percentile(pu, [0.5, 99.5])
+    lo_v, hi_v = np.percentile(pv, [0.5, 99.5])
+    rect = np.array([lo_u * u + lo_v * v, hi_u * u + lo_v * v, hi_u * u + hi_v * v, lo_u * u + hi_v * v])
+    quads.append(order_corners(rect))
+    return quads
 
 
 def _periodic_fit(profile: np.ndarray, p0: float, cfg: LocateConfig) -> tuple[float, float, float]:
@@ -156,10 +174,16 @@ def _periodic_fit(profile: np.ndarray, p0: float, cfg: LocateConfig) -> tuple[fl
     return o, p, contrast
 
 
-def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Per-line refinement around a near-correct grid; returns (image points 16x16x2, quality)."""
+def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig
+            ) -> tuple[np.ndarray, float, np.ndarray]:
+    """Per-line refinement around a near-correct grid.
+
+    Returns the 16x16 line intersections in the image, the quality (share of line pieces on
+    the fitted lines) and, per axis, the support of the 18 lines -1..16 (the two outside the
+    grid tell a grid shifted by one square from the true one).
+    """
     s = cfg.refine_square_px
-    m = 1  # one square of margin so the outer lines have both sides in view
+    m = 2  # margin: the lines just outside the grid need both their sides in view
     canvas = (GRID + 2 * m) * s
     h = homography_from_corners(corners, s)
     h = np.array([[1, 0, m * s], [0, 1, m * s], [0, 0, 1]], np.float64) @ h
@@ -168,14 +192,16 @@ def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[
     gx, gy = _edges_xy(warped, cfg.edge_clip_pct, _valid(image.shape, h, canvas))
     w = int(round(cfg.line_window_frac * s))
     tol = cfg.line_tol_frac * s
-    centres = (np.arange(LINES) + m) * s
-    cols = centres[:, None] + np.arange(-w, w + 1)[None, :]           # (16, 2w+1)
+    idx = np.arange(-1, LINES + 1)                                       # lines -1..16
+    centres = (idx + m) * s
+    cols = centres[:, None] + np.arange(-w, w + 1)[None, :]              # (18, 2w+1)
     along = (np.arange(GRID) + m + 0.5) * s                              # piece centres along the line
     lines = []  # per axis: (16, 2) with across = a*along + b
+    support = np.zeros((2, len(idx)))
     seen = good = 0
-    for g in (gx, gy.T):  # rows of g run along the lines
+    for ax, g in enumerate((gx, gy.T)):  # rows of g run along the lines
         band = g[m * s:(m + GRID) * s].reshape(GRID, s, -1).mean(axis=1)  # (15, canvas): one profile per piece
-        prof = band[:, cols].transpose(1, 0, 2)                            # (16 lines, 15 pieces, 2w+1)
+        prof = band[:, cols].transpose(1, 0, 2)                            # (18 lines, 15 pieces, 2w+1)
         i = prof.argmax(axis=2)
         peak = np.take_along_axis(prof, i[..., None], 2)[..., 0]
         med = np.median(prof, axis=2)
@@ -186,10 +212,10 @@ def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[
         c_ = np.take_along_axis(prof, (ic + 1)[..., None], 2)[..., 0]
         den = a_ - 2 * b_ + c_
         sub = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1), 0.0)
-        pos = centres[:, None] - w + i + sub                                # (16, 15)
-        fits = np.zeros((LINES, 2))
+        pos = centres[:, None] - w + i + sub                                # (18, 15)
+        fits = np.zeros((len(idx), 2))
         fits[:, 1] = centres
-        for k in range(LINES):
+        for k in range(len(idx)):
             keep = ok[k].copy()
             if keep.sum() < 3:
                 continue
@@ -201,9 +227,13 @@ def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[
                     break
                 keep = new
             fits[k] = (a, b)
-            good += int((ok[k] & (r <= tol)).sum())
+            # A line piece supports the line if it is sharp, on the fit, and the fit is
+            # near where the line was predicted.
+            near = abs(a * along.mean() + b - centres[k]) <= w
+            support[ax, k] = float((ok[k] & (r <= tol)).sum()) if near else 0.0
+        good += int(support[ax, 1:-1].sum())
         seen += LINES * GRID
-        lines.append(fits)
+        lines.append(fits[1:-1])
     # Intersect vertical line k (x = a*y + b) with horizontal line j (y = c*x + d).
     pts = np.empty((LINES, LINES, 2))
     for j, (c, d) in enumerate(lines[1]):
@@ -211,7 +241,7 @@ def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[
             x = (a * d + b) / (1 - a * c)
             pts[j, k] = (x, c * x + d)
     img_pts = _transform(np.linalg.inv(h), pts.reshape(-1, 2)).reshape(LINES, LINES, 2)
-    return img_pts, good / max(seen, 1)
+    return img_pts, good / max(seen, 1), support
 
 
 def _fit_homography(img_pts: np.ndarray, square_px: float) -> np.ndarray:
@@ -264,7 +294,7 @@ def find_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix:
     frame = np.array([[0, 0], [wid - 1, 0], [wid - 1, hgt - 1], [0, hgt - 1]], np.float32)
     cands = [frame]
     try:
-        cands.insert(0, _coarse_quad(small, cfg))
+        cands = _coarse_quads(small, cfg) + cands
     except BoardNotFound:
         pass
     best = None
@@ -272,17 +302,29 @@ def find_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix:
         res = _grid_from_quad(small, quad, cfg)
         if best is None or res[1] > best[1]:
             best = res
+        if best[1] >= cfg.accept_contrast:  # clearly a grid: skip the other candidates
+            break
     corners, contrast = best
     if contrast < cfg.min_line_contrast:
         raise BoardNotFound(f"no grid of 16 equally spaced lines (contrast {contrast:.2f})")
     corners = corners / scale
 
-    quality = 0.0
-    for _ in range(2):  # the second pass starts from an almost exact grid
-        img_pts, quality = _refine(image, corners, cfg)
+    unit = np.array([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]], np.float64)
+    for _ in range(3):
+        img_pts, quality, support = _refine(image, corners, cfg)
         hom = _fit_homography(img_pts, cfg.square_px)
-        corners = _transform(np.linalg.inv(hom), np.array(
-            [[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]], np.float64) * cfg.square_px)
+        # A grid shifted by one square keeps 15 of its 16 lines, so the periodic fit can land
+        # there; the line just outside the true grid has no support (it is the rim).
+        d = [0, 0]
+        for ax in (0, 1):
+            sup = support[ax]  # lines -1..16
+            if sup[0] > sup[-2] + 2:
+                d[ax] = -1
+            elif sup[-1] > sup[1] + 2:
+                d[ax] = 1
+        corners = _transform(np.linalg.inv(hom), (unit + d) * cfg.square_px)
+        if d == [0, 0]:
+            break
     if quality < cfg.min_quality:
         raise BoardNotFound(f"grid lines fit poorly (quality {quality:.2f})")
     return _fix_from_homography(hom, quality, cfg)
