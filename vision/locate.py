@@ -1,19 +1,28 @@
 """Markerless localization of the 15x15 grid in a raw overhead frame.
 
-Three steps, each cheap:
-1. Coarse quad: on a downscaled copy, the board is the largest region dense in edges
-   (grid lines, premium squares, tiles); its convex hull reduced to 4 corners gives a quad
-   on the board plane (the rim, the grid, or a bit more).
-2. Periodic fit: warp that quad to a square canvas. Any quad on the board plane makes the
-   grid lines equally spaced there, so along each axis we search the spacing and offset of
-   16 equally spaced lines that maximise the edge response at the lines minus at the
-   mid-cells. The half-cell penalty keeps the fit off the rim edge and off tile edges.
-3. Refinement: warp again around the fitted grid, locate each of the 32 lines piecewise
-   (one peak per cell), fit each line robustly, intersect them (256 points) and fit the
-   final homography. The share of line pieces that agree with the fit is the quality.
+Flow (detection on a copy reduced by an integer factor to about ``work_px``):
+
+1. Rough board quads from cheap segmentations: the convex hull of the largest edge blob;
+   the hull of all large dense-edge regions (closed, then opened so arms and clutter drop
+   off; an arm may cut the board in pieces); the hull of the board's dominant colour; the
+   whole frame (a board that fills the picture has no table around it).
+2. Each quad is warped to a square with a margin. The grid is then a periodic line pattern,
+   so per axis we search spacing s and offset o maximising the gradient profile at the 16
+   lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
+   inside the fitted grid, now aligned with the lines rather than the rim.
+3. Refinement and slides, twice: each of the 16 lines x 15 squares per axis is found as a
+   local gradient peak and one homography is solved from those point-on-line constraints
+   (linear least squares, robust trimming of pieces pulled by tiles); then the grid is slid
+   by whole squares where that explains more line pieces (a rim about one square wide looks
+   like one more line to the periodic fit, but no line crosses the rim).
+   The candidate explaining most line pieces wins; a weak result is searched again at double
+   resolution (small boards), and the final refinement runs on the full-resolution frame.
+4. ``quality`` is the fraction of line pieces found where 16 equally spaced lines predict
+   them (the weaker axis): tiles, hands and a wrong grid all lower it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -27,323 +36,607 @@ LINES = GRID + 1
 
 
 class LocateConfig(BaseModel):
+    """Thresholds of board localization (``vision.locate``)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    square_px: int = Field(40, description="pixels per square in the canonical top-down grid image")
-    work_px: int = Field(512, description="longest side of the downscaled copy used for the coarse quad")
-    fit_square_px: int = Field(24, description="pixels per square of the canvas the periodic line fit runs on")
-    refine_square_px: int = Field(32, description="pixels per square of the canvas the per-line refinement runs on")
-    canvas_margin_squares: float = Field(2.0, description="squares of margin around the coarse quad on the fit canvas")
-    close_frac: float = Field(1 / 14, description="closing kernel of the edge mask, as a fraction of the work image side")
-    open_frac: float = Field(1 / 30, description="opening kernel of the edge mask, as a fraction of the work image side")
-    min_board_frac: float = Field(0.04, description="smallest board area as a fraction of the image area")
-    spacing_range_frac: float = Field(0.35, description="search the square spacing within +-this fraction of the coarse guess")
-    edge_clip_pct: float = Field(97.0, description="percentile at which edge responses are clipped (limits letters and tile edges)")
-    line_window_frac: float = Field(0.3, description="half-width, in squares, of the search window around each predicted line")
-    line_tol_frac: float = Field(0.08, description="distance, in squares, within which a line piece agrees with the fit")
-    min_piece_contrast: float = Field(1.3, description="peak over window-median ratio a line piece needs to count as seen")
-    min_line_contrast: float = Field(1.15, description="mean response at the 16 lines over the mid-squares that counts as a grid")
-    accept_contrast: float = Field(1.8, description="line contrast at which a candidate quad is taken without trying the others")
-    min_quality: float = Field(0.35, description="quality below which no board is reported")
+    square_px: int = Field(40, ge=8, le=200, description="pixels per square in the canonical grid image")
+    work_px: int = Field(640, ge=256, le=2048,
+                         description="longer side of the downscaled copy used for detection, px")
+    fit_square_px: int = Field(26, ge=12, le=64,
+                               description="pixels per square of the warps used to fit the line pattern")
+    refine_square_px: int = Field(32, ge=12, le=96,
+                                  description="pixels per square of the final full-resolution refinement warp")
+    min_board_area_frac: float = Field(0.08, gt=0, lt=1,
+                                       description="smallest rough board quad, as a fraction of the image area")
+    quad_margin_frac: float = Field(0.12, ge=0, le=0.5,
+                                    description="margin kept around a rough quad when warping it, fraction of its side")
+    grid_to_quad_min: float = Field(0.60, gt=0.3, le=1.0,
+                                    description="smallest grid side as a fraction of the rough quad side")
+    grid_to_quad_max: float = Field(1.12, ge=1.0, le=1.6,
+                                    description="largest grid side as a fraction of the rough quad side")
+    piece_area_frac: float = Field(0.15, gt=0, le=1,
+                                   description="dense-edge regions at least this fraction of the largest one "
+                                               "join the board (an arm may cut it in pieces)")
+    colour_tolerance: float = Field(22.0, gt=0, description="Lab distance that still counts as board colour")
+    refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
+    refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
+                                      description="search half-window for a line piece, fraction of a square")
+    refine_outlier_frac: float = Field(0.08, gt=0.01, lt=0.5,
+                                       description="line pieces further than this (fraction of a square) are dropped")
+    min_aspect: float = Field(0.7, gt=0, le=1,
+                              description="smallest ratio of the grid's mean side lengths (tilt foreshortens it)")
+    min_periodic_contrast: float = Field(0.15, ge=0, le=1,
+                                         description="smallest on-line vs mid-square profile contrast "
+                                                     "of the periodic fit")
+    hough_votes_frac: float = Field(0.2, gt=0, lt=1,
+                                    description="Hough votes a line needs, as a fraction of the work image's "
+                                                "shorter side")
+    hough_family_deg: float = Field(12.0, gt=0, lt=45,
+                                    description="largest angle between a line and its family's direction "
+                                                "(perspective fans the lines out)")
+    hough_below_quality: float = Field(0.65, ge=0, le=1,
+                                       description="the Hough-line quad is tried when no region quad reached "
+                                                   "this line-piece score")
+    max_shift_squares: int = Field(3, ge=1, le=5,
+                                   description="the periodic fit is checked against slides of up to this many "
+                                               "squares minus one")
+    accept_quality: float = Field(0.8, ge=0, le=1,
+                                  description="a rough quad whose fit reaches this quality ends the search")
+    piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
+                                        description="a line piece this close (fraction of a square) to its predicted "
+                                                    "place counts for the quality")
+    retry_quality: float = Field(0.5, ge=0, le=1,
+                                 description="below this line-piece score the search is repeated at double resolution")
+    min_quality: float = Field(0.35, ge=0, le=1,
+                               description="fits with fewer line pieces found than this fraction raise BoardNotFound")
 
 
 @dataclass(frozen=True)
 class BoardFix:
-    corners: np.ndarray      # 4x2 float32, outer grid corners, clockwise from the one nearest the image's top-left
+    """Where the grid is: outer grid corners, image -> canonical homography, fit quality."""
+
+    corners: np.ndarray      # 4x2 float32, clockwise from the corner nearest the image's top-left
     homography: np.ndarray   # 3x3 float64, image -> canonical grid image (square_px per square)
-    quality: float           # 0..1, share of grid-line pieces that lie on the fitted lines
-    square_px: int = 40
+    quality: float           # 0..1, fraction of line pieces where 16 equally spaced lines predict them
 
 
-# ---------------------------------------------------------------- helpers
-
-def order_corners(pts: np.ndarray) -> np.ndarray:
-    """Clockwise on screen (y down), starting at the corner nearest the image's top-left."""
-    pts = np.asarray(pts, np.float64).reshape(4, 2)
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # increasing angle with y down = clockwise on screen
-    start = int(np.argmin(pts[:, 0] + pts[:, 1]))
-    return np.roll(pts, -start, axis=0).astype(np.float32)
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """Clockwise (in image coordinates, y down) starting at the corner nearest (0, 0)."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = c.mean(axis=0)
+    ang = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
+    c = c[np.argsort(ang)]  # increasing angle with y down = clockwise on screen
+    start = int(np.argmin((c ** 2).sum(axis=1)))
+    return np.roll(c, -start, axis=0).astype(np.float32)
 
 
-def _transform(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h).reshape(-1, 2)
+def fix_from_corners(corners, cfg: LocateConfig) -> BoardFix:
+    """Manual fallback: 4 clicked or calibrated grid corners in any order -> a fix of quality 1."""
+    c = np.asarray(corners, np.float64).reshape(-1, 2)
+    if c.shape != (4, 2) or not np.isfinite(c).all():
+        raise BoardNotFound("need 4 finite corner points")
+    c = order_corners(c)
+    if abs(cv2.contourArea(c)) < 1.0 or not cv2.isContourConvex(c.reshape(-1, 1, 2)):
+        raise BoardNotFound("corners do not form a convex quadrilateral")
+    return BoardFix(c, homography_from_corners(c, cfg.square_px), 1.0)
 
 
-def _edges_xy(img: np.ndarray, clip_pct: float, valid: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Clipped |d/dx| and |d/dy|, max over colour channels (premium squares differ in hue)."""
-    f = img.astype(np.float32)
-    gx = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3))
-    if gx.ndim == 3:  # cv2.max is much faster than numpy's reduce over the channel axis
-        cx, cy = cv2.split(gx), cv2.split(gy)
-        gx, gy = cv2.max(cv2.max(cx[0], cx[1]), cx[2]), cv2.max(cv2.max(cy[0], cy[1]), cy[2])
-    hi = max(float(np.percentile(cv2.max(gx, gy)[::4, ::4], clip_pct)), 1e-3)
-    gx, gy = cv2.min(gx, hi), cv2.min(gy, hi)
-    if valid is not None:  # the image border is not a grid line
-        gx, gy = gx * valid, gy * valid
-    return gx, gy
+# --- rough quads -----------------------------------------------------------------------
 
-
-def _valid(shape: tuple, h: np.ndarray, canvas: int) -> np.ndarray:
-    """1 where the canvas sees the image, 0 near and beyond its border."""
-    ones = np.ones((max(1, shape[0] - 6), max(1, shape[1] - 6)), np.float32)
-    ones = cv2.copyMakeBorder(ones, 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0)
-    return cv2.warpPerspective(ones, h, (canvas, canvas), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
-
-
-def _coarse_quads(small: np.ndarray, cfg: LocateConfig) -> list[np.ndarray]:
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    grey = cv2.GaussianBlur(grey, (3, 3), 0)
-    mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    if small.ndim == 3:
-        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        sat = cv2.GaussianBlur(hsv[:, :, 1], (3, 3), 0).astype(np.float32)
-        mag = np.maximum(mag, cv2.magnitude(cv2.Sobel(sat, cv2.CV_32F, 1, 0), cv2.Sobel(sat, cv2.CV_32F, 0, 1)))
-    thr = max(40.0, float(np.percentile(mag, 80)))
-    edges = (mag > thr).astype(np.uint8)
-    side = max(small.shape[:2])
-    # Close over a whole square of a board that fills the frame, then open away thin
-    # background structure that is smaller than a few squares of a small board.
-    kc = max(3, int(side * cfg.close_frac) | 1)
-    ko = max(3, int(side * cfg.open_frac) | 1)
-    mask = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (ko, ko)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n < 2:
-        raise BoardNotFound("no edge region large enough for a board")
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[best, cv2.CC_STAT_AREA] < cfg.min_board_frac * mask.size:
-        raise BoardNotFound("no edge region large enough for a board")
-    region = labels == best
-    ys, xs = np.nonzero(region)
-    pts = np.stack([xs, ys], axis=1).astype(np.int32)
-    quads = []
-    hull = cv2.convexHull(pts)
+def _quad_from_hull(hull: np.ndarray) -> np.ndarray:
+    """4 corners of a convex hull: simplify to 4 vertices, then fit a line to the hull points
+    along each side and intersect neighbours (cut or rounded corners would bias a vertex)."""
     peri = cv2.arcLength(hull, True)
+    quad = None
     for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            quads.append(order_corners(approx.reshape(4, 2)))
+            quad = approx.reshape(4, 2).astype(np.float64)
             break
-    # The hull bends where tiles, hands or clutter touch the board; a rectangle aligned with
-    # the dominant edge direction (grid lines, mod 90 degrees) does not.
-    gxs = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
-    gys = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    w = cv2.magnitude(gxs, gys)[region]
-    ang = np.mod(np.arctan2(gys[region], gxs[region]), np.pi / 2)
-    hist = np.bincount((ang / (np.pi / 2) * 90).astype(int) % 90, weights=w, minlength=90)
-    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)  # circular smoothing
-    theta = (int(np.argmax(hist)) + 0.5) * np.pi / 180
-    u, v = np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)])
-    pu, pv = pts @ u, pts @ v
-    lo_u, hi_u = np.percentile(pu, [0.5, 99.5])
-    lo_v, hi_v = np.percentile(pv, [0.5, 99.5])
-    rect = np.array([lo_u * u + lo_v * v, hi_u * u + lo_v * v, hi_u * u + hi_v * v, lo_u * u + hi_v * v])
-    quads.append(order_corners(rect))
-    return quads
+    if quad is None:
+        return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    # dense points along the hull outline
+    pts = hull.reshape(-1, 2).astype(np.float64)
+    nxt = np.roll(pts, -1, axis=0)
+    steps = np.maximum(2, (np.hypot(*(nxt - pts).T) / 2).astype(int))
+    seg = np.repeat(np.arange(len(pts)), steps)
+    t = (np.arange(steps.sum()) - np.repeat(np.cumsum(steps) - steps, steps)) / np.repeat(steps, steps)
+    dense = pts[seg] + (nxt[seg] - pts[seg]) * t[:, None]
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = np.hypot(*d)
+        u = d / length
+        nrm = np.array([-u[1], u[0]])
+        t = (dense - a) @ u
+        dist = np.abs((dense - a) @ nrm)
+        # the middle of the side only, close to it: corners and cut-offs do not vote
+        sel = dense[(t > 0.15 * length) & (t < 0.85 * length) & (dist < 0.02 * peri)]
+        if len(sel) < 5:
+            lines.append((a, u))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad.astype(np.float32)
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    out = np.array(out)
+    if np.abs(out - quad).max() > 0.1 * peri / 4:
+        return quad.astype(np.float32)
+    return out.astype(np.float32)
 
 
-def _periodic_fit(profile: np.ndarray, p0: float, cfg: LocateConfig) -> tuple[float, float, float]:
-    """Offset and spacing of 16 equally spaced lines; returns (offset, spacing, contrast)."""
-    n = len(profile)
-    prof = profile - profile.min()
-    xs = np.arange(n, dtype=np.float64)
-    k = np.arange(LINES)
-
-    def best_for(ps: np.ndarray) -> tuple[float, float, float, float]:
-        best = (-np.inf, 0.0, p0, 0.0)
-        for p in ps:
-            offs = np.arange(0.0, n - 1 - GRID * p, 1.0)
-            if len(offs) == 0:
-                continue
-            on = np.interp(offs[:, None] + k * p, xs, prof).mean(axis=1)
-            off = np.interp(offs[:, None] + (k[:GRID] + 0.5) * p, xs, prof).mean(axis=1)
-            score = on - off
-            i = int(np.argmax(score))
-            if score[i] > best[0]:
-                best = (float(score[i]), float(offs[i]), float(p), float(on[i] / max(off[i], 1e-6)))
-        return best
-
-    r = cfg.spacing_range_frac
-    ps = np.linspace(p0 * (1 - r), p0 * (1 + r), 21)
-    _, _, p1, _ = best_for(ps)
-    step = ps[1] - ps[0]
-    _, o, p, contrast = best_for(np.linspace(p1 - step, p1 + step, 7))
-    return o, p, contrast
+def _largest_hull(mask: np.ndarray, min_area: float) -> np.ndarray | None:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    best = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(best)
+    return hull if cv2.contourArea(hull) >= min_area else None
 
 
-def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig
-            ) -> tuple[np.ndarray, float, np.ndarray]:
-    """Per-line refinement around a near-correct grid.
+def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) -> Iterator[np.ndarray]:
+    """Candidate board quads, computed lazily (the search stops at a clear fit); kernels
+    assume a board spanning ~``board_frac`` of the frame."""
+    h, w = small.shape[:2]
+    min_area = cfg.min_board_area_frac * h * w
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10.0, 0.66 * med * 0.5), max(30.0, 1.33 * med * 0.5))
+    # Dilating by ~ a third of a square joins grid lines and tile edges into one board blob.
+    k = max(3, int(round(board_frac * min(h, w) / 60)))
+    blob = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    hull = _largest_hull(blob, min_area)
+    if hull is not None:
+        yield order_corners(_quad_from_hull(hull))
+    # The grid is a dense edge area: closing over ~a square makes it solid; opening with a
+    # larger kernel then drops thin attachments (an arm's outline, clutter, table edges).
+    kc = max(5, int(round(board_frac * min(h, w) / 18)))
+    solid = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
+    # The round opening is costly with a big kernel: run it on a 3x smaller mask.
+    d = 3
+    solid = (cv2.resize(solid, (w // d, h // d), interpolation=cv2.INTER_AREA) > 127).astype(np.uint8)
+    ko = max(3, int(round(board_frac * min(h, w) / 10 / d)))
+    solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid)
+    if n > 1:
+        # An arm across the board cuts it in two: keep every large piece, not just the largest.
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        keep = 1 + np.nonzero(areas >= cfg.piece_area_frac * areas.max())[0]
+        contours, _ = cv2.findContours(np.isin(labels, keep).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.concatenate(contours)).astype(np.float32) * d + (d - 1) / 2.0
+        if cv2.contourArea(hull) >= min_area:
+            yield order_corners(_quad_from_hull(hull))
 
-    Returns the 16x16 line intersections in the image, the quality (share of line pieces on
-    the fitted lines) and, per axis, the support of the 18 lines -1..16 (the two outside the
-    grid tell a grid shifted by one square from the true one).
+    # The board's dominant colour: the mode of a coarse Lab histogram over the central part.
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    centre = lab[h // 4:3 * h // 4, w // 4:3 * w // 4].reshape(-1, 3)
+    q = (centre // 16).astype(np.int32)
+    code = (q[:, 0] * 16 + q[:, 1]) * 16 + q[:, 2]
+    mode = np.bincount(code).argmax()
+    ref = centre[code == mode].mean(axis=0)
+    dist = np.linalg.norm(lab.astype(np.float32) - ref.astype(np.float32), axis=2)
+    mask = (dist < cfg.colour_tolerance).astype(np.uint8) * 255
+    # Closing over ~1.5 squares fills tiles and premium squares inside the board region.
+    kc = max(5, int(round(board_frac * min(h, w) / 14)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kc, kc)))
+    hull = _largest_hull(mask, min_area)
+    if hull is not None:
+        yield order_corners(_quad_from_hull(hull))
+
+    yield np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+
+
+# --- periodic line fit -------------------------------------------------------------------
+
+def _profiles(grey_warp: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Gradient profiles across rows (for horizontal lines) and columns (vertical lines).
+
+    Median over column/row bands instead of the mean: a grid line runs through every band,
+    a tile edge only through a few.
     """
-    s = cfg.refine_square_px
-    m = 2  # margin: the lines just outside the grid need both their sides in view
-    canvas = (GRID + 2 * m) * s
-    h = homography_from_corners(corners, s)
-    h = np.array([[1, 0, m * s], [0, 1, m * s], [0, 0, 1]], np.float64) @ h
-    warped = cv2.warpPerspective(image, h, (canvas, canvas), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT)
-    gx, gy = _edges_xy(warped, cfg.edge_clip_pct, _valid(image.shape, h, canvas))
-    w = int(round(cfg.line_window_frac * s))
-    tol = cfg.line_tol_frac * s
-    idx = np.arange(-1, LINES + 1)                                       # lines -1..16
-    centres = (idx + m) * s
-    cols = centres[:, None] + np.arange(-w, w + 1)[None, :]              # (18, 2w+1)
-    along = (np.arange(GRID) + m + 0.5) * s                              # piece centres along the line
-    lines = []  # per axis: (16, 2) with across = a*along + b
-    support = np.zeros((2, len(idx)))
-    seen = good = 0
-    for ax, g in enumerate((gx, gy.T)):  # rows of g run along the lines
-        band = g[m * s:(m + GRID) * s].reshape(GRID, s, -1).mean(axis=1)  # (15, canvas): one profile per piece
-        prof = band[:, cols].transpose(1, 0, 2)                            # (18 lines, 15 pieces, 2w+1)
-        i = prof.argmax(axis=2)
-        peak = np.take_along_axis(prof, i[..., None], 2)[..., 0]
-        med = np.median(prof, axis=2)
-        ok = (peak >= cfg.min_piece_contrast * np.maximum(med, 1e-3)) & (i > 0) & (i < 2 * w)
+    g = grey_warp.astype(np.float32)
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    bands = 10
+    edges = np.linspace(lo, hi, bands + 1).astype(int)
+    widths = np.diff(edges).astype(np.float32)
+    py = np.median(np.add.reduceat(gy[:, lo:hi], edges[:-1] - lo, axis=1) / widths, axis=1)
+    px = np.median(np.add.reduceat(gx[lo:hi, :], edges[:-1] - lo, axis=0) / widths[:, None], axis=0)
+    return px, py
+
+
+def _fit_axis(p: np.ndarray, s_lo: float, s_hi: float, o_lo: float = 0.0,
+              o_hi: float | None = None) -> tuple[float, float, float, float]:
+    """Best (offset, spacing) of 16 equally spaced lines on profile p; returns (o, s, score, quality)."""
+    n = len(p)
+    k = np.arange(LINES, dtype=np.float64)
+    xs = np.arange(n, dtype=np.float64)
+    # Clipping at a high percentile keeps one strong straight edge (the rim, a table edge)
+    # from outvoting sixteen moderate grid lines.
+    p = np.minimum(p, np.percentile(p, 92))
+    # Coarse: offsets in 1 px and spacings in 0.5 px on a smoothed profile sampled every 0.25 px,
+    # so every candidate line position is an integer index (no interpolation in the inner loop).
+    coarse = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), 1.5).ravel().astype(np.float64)
+    up = np.interp(np.arange(0, n - 1, 0.25), xs, coarse)
+    s_idx = np.arange(int(np.ceil(s_lo * 4)), int(s_hi * 4) + 1, 2)        # spacing in 1/4 px
+    o_top = len(up) if o_hi is None else min(len(up), int(o_hi * 4) + 1)
+    o_idx = np.arange(max(0, int(o_lo * 4)), o_top, 4)                      # offsets in 1/4 px
+    pos = o_idx[None, :, None] + s_idx[:, None, None] * np.arange(LINES)[None, None, :]
+    valid = pos[..., -1] < len(up)
+    sc = up[np.minimum(pos, len(up) - 1)].mean(axis=2)
+    sc[~valid] = -1.0
+    si, oi = np.unravel_index(int(sc.argmax()), sc.shape)
+    o0, s0 = o_idx[oi] / 4.0, s_idx[si] / 4.0
+    fine = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), 0.7).ravel().astype(np.float64)
+    ss, oo = np.meshgrid(np.arange(s0 - 0.4, s0 + 0.4001, 0.04), np.arange(o0 - 1.0, o0 + 1.0001, 0.1))
+    pos = oo[..., None] + k * ss[..., None]
+    sc = np.interp(pos, xs, fine).mean(axis=-1)
+    i = np.unravel_index(int(sc.argmax()), sc.shape)
+    o, s, on = float(oo[i]), float(ss[i]), float(sc[i])
+    off = float(np.interp(o + (np.arange(GRID) + 0.5) * s, xs, fine).mean())
+    quality = max(0.0, min(1.0, (on - off) / max(on, 1e-6)))
+    return o, s, on, quality
+
+
+def _warp_quad(img: np.ndarray, quad: np.ndarray, side: float, margin: float):
+    """Homography putting quad on [margin, margin+side]^2; returns (H, warped, size)."""
+    n = int(round(side + 2 * margin))
+    dst = np.float32([[margin, margin], [margin + side, margin],
+                      [margin + side, margin + side], [margin, margin + side]])
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return h, cv2.warpPerspective(img, h, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), n
+
+
+def _periodic_fit(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig):
+    """Fit the 16x16 line pattern inside a rough quad, then once more inside the fitted grid
+    (now aligned with the lines rather than the rim); returns (grid corners in grey coords, quality)."""
+    corners, _ = _periodic_fit_once(grey, quad, cfg, cfg.grid_to_quad_min, cfg.grid_to_quad_max)
+    return _periodic_fit_once(grey, corners, cfg, 0.97, 1.03)
+
+
+def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ratio_lo: float, ratio_hi: float):
+    side = GRID * cfg.fit_square_px
+    margin = cfg.quad_margin_frac * side
+    h, warp, n = _warp_quad(grey, quad, side, margin)
+    px, py = _profiles(warp, int(margin), int(margin + side))
+    s_lo, s_hi = ratio_lo * side / GRID, ratio_hi * side / GRID
+    # the grid's first line can only be where a grid of an allowed size still fits the quad
+    o_lo, o_hi = margin - max(0.0, ratio_hi - 1.0) * side, margin + max(0.0, 1.0 - ratio_lo) * side
+    ox, sx, _, qx = _fit_axis(px, s_lo, s_hi, o_lo, o_hi)
+    oy, sy, _, qy = _fit_axis(py, s_lo, s_hi, o_lo, o_hi)
+    g = np.float32([[ox, oy], [ox + GRID * sx, oy], [ox + GRID * sx, oy + GRID * sy], [ox, oy + GRID * sy]])
+    corners = cv2.perspectiveTransform(g.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(4, 2)
+    return corners, min(qx, qy)
+
+
+# --- sub-pixel refinement from line pieces ---------------------------------------------------
+
+def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, window: float,
+                 cfg_sigma: float = 1.0):
+    """Where each line piece really is, for both axes of a warp with (nearly) axis-aligned lines.
+
+    A piece is line k (expected at pixel lpos[k]) inside cell j (centred at cpos[j] along the
+    line); it is the gradient peak within +-window squares of lpos[k], averaged over the middle
+    60% of the cell (the crossings respond on both axes). Returns per axis (0 = vertical lines,
+    x measured; 1 = horizontal lines) a tuple (delta px, strength, found) of (cells, lines) arrays.
+    """
+    g = warp.astype(np.float32)
+    w = int(round(window * sq))
+    half = int(0.3 * sq)
+    lpos = np.round(lpos).astype(int)
+    idx = lpos[:, None] + np.arange(-w, w + 1)[None, :]                    # (lines, 2w+1)
+    out = []
+    for axis in (0, 1):
+        grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        g2 = grad if axis == 1 else grad.T                                  # lines are rows of g2
+        c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
+        cells = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                    # (cells, rows)
+        # a little smoothing across the line merges the two flanks of a thick line into one peak
+        cells = cv2.GaussianBlur(cells, (0, 0), sigmaX=cfg_sigma, sigmaY=1e-3) if cfg_sigma > 0 else cells
+        seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
+        i = seg.argmax(axis=2)
+        found = (i > 0) & (i < 2 * w)
         ic = np.clip(i, 1, 2 * w - 1)
-        a_ = np.take_along_axis(prof, (ic - 1)[..., None], 2)[..., 0]
-        b_ = np.take_along_axis(prof, ic[..., None], 2)[..., 0]
-        c_ = np.take_along_axis(prof, (ic + 1)[..., None], 2)[..., 0]
-        den = a_ - 2 * b_ + c_
-        sub = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1), 0.0)
-        pos = centres[:, None] - w + i + sub                                # (18, 15)
-        fits = np.zeros((len(idx), 2))
-        fits[:, 1] = centres
-        for k in range(len(idx)):
-            keep = ok[k].copy()
-            if keep.sum() < 3:
-                continue
-            for _ in range(3):
-                a, b = np.polyfit(along[keep], pos[k, keep], 1)
-                r = np.abs(pos[k] - (a * along + b))
-                new = ok[k] & (r <= max(tol, 2.5 * float(np.median(r[ok[k]]))))
-                if new.sum() < 3:
-                    break
-                keep = new
-            fits[k] = (a, b)
-            # A line piece supports the line if it is sharp, on the fit, and the fit is
-            # near where the line was predicted.
-            near = abs(a * along.mean() + b - centres[k]) <= w
-            support[ax, k] = float((ok[k] & (r <= tol)).sum()) if near else 0.0
-        good += int(support[ax, 1:-1].sum())
-        seen += LINES * GRID
-        lines.append(fits[1:-1])
-    # Intersect vertical line k (x = a*y + b) with horizontal line j (y = c*x + d).
-    pts = np.empty((LINES, LINES, 2))
-    for j, (c, d) in enumerate(lines[1]):
-        for k, (a, b) in enumerate(lines[0]):
-            x = (a * d + b) / (1 - a * c)
-            pts[j, k] = (x, c * x + d)
-    img_pts = _transform(np.linalg.inv(h), pts.reshape(-1, 2)).reshape(LINES, LINES, 2)
-    return img_pts, good / max(seen, 1), support
+        l = np.take_along_axis(seg, (ic - 1)[..., None], 2)[..., 0]
+        m = np.take_along_axis(seg, ic[..., None], 2)[..., 0]
+        r = np.take_along_axis(seg, (ic + 1)[..., None], 2)[..., 0]
+        den = l - 2 * m + r
+        d = np.where(den < 0, 0.5 * (l - r) / np.where(den < 0, den, -1.0), 0.0)
+        out.append((ic - w + d + (lpos - np.round(lpos))[None, :], m - np.median(seg, axis=2), found))
+    return out
 
 
-def _fit_homography(img_pts: np.ndarray, square_px: float) -> np.ndarray:
-    ideal = np.stack(np.meshgrid(np.arange(LINES), np.arange(LINES)), axis=-1).reshape(-1, 2) * float(square_px)
-    h, _ = cv2.findHomography(img_pts.reshape(-1, 2), ideal, cv2.RANSAC, 0.1 * square_px)
-    if h is None:
-        raise BoardNotFound("grid lines do not fit a plane")
-    return h / h[2, 2]
+def _line_pieces(warp: np.ndarray, sq: int, window: float, sigma: float = 1.0):
+    """Pieces of the 16 lines x 15 cells per axis in a warp with one square of margin.
+
+    Returns rows of (along, across_measured, line_index, axis, strength).
+    """
+    k = np.arange(LINES)
+    lpos = (k + 1.0) * sq
+    cpos = (np.arange(GRID) + 1.5) * sq
+    out = []
+    for axis, (delta, strength, found) in enumerate(_piece_table(warp, sq, lpos, cpos, window, sigma)):
+        jj, kk = np.nonzero(found)
+        out.append(np.stack([cpos[jj], lpos[kk] + delta[jj, kk], kk.astype(np.float64),
+                             np.full(len(jj), float(axis)), strength[jj, kk]], 1))
+    return np.concatenate(out).astype(np.float64)
 
 
-def _fix_from_homography(h: np.ndarray, quality: float, cfg: LocateConfig) -> BoardFix:
-    s = GRID * cfg.square_px
-    corners = _transform(np.linalg.inv(h), np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float64))
-    ordered = order_corners(corners)
-    hom = homography_from_corners(ordered, cfg.square_px)
-    return BoardFix(corners=ordered, homography=hom, quality=float(quality), square_px=cfg.square_px)
+def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float, bool]:
+    """Slide the fitted 16x16 lines by whole squares where that explains more line pieces.
+
+    A board rim about one square wide looks like one more grid line to the periodic fit. The
+    pieces tell them apart: grid lines cross the outer squares, but nothing crosses the rim.
+    Returns (corners, mean fraction of pieces found on both axes, whether it slid).
+    """
+    sq, m = cfg.fit_square_px, cfg.max_shift_squares
+    n = (GRID + 2 * m) * sq
+    dst = np.float32([[m * sq, m * sq], [n - m * sq, m * sq], [n - m * sq, n - m * sq], [m * sq, n - m * sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lpos = np.arange(LINES + 2 * m) * float(sq)
+    lpos[0], lpos[-1] = lpos[0] + sq * 0.5, lpos[-1] - sq * 0.5  # keep windows inside the warp
+    cpos = (np.arange(GRID + 2 * m) + 0.5) * sq
+    tables = _piece_table(warp, sq, lpos, cpos, 0.3)
+    ok = []
+    for delta, strength, found in tables:
+        core = strength[m:m + GRID, m:m + LINES]
+        # loose: before refinement the predicted lines can be a few px off under tilt
+        ok.append(found & (np.abs(delta) < 1.5 * cfg.piece_tolerance_frac * sq)
+                  & (strength > 0.2 * np.percentile(core, 90)))
+        ok[-1][:, 0] = ok[-1][:, -1] = False  # the clamped border lines
+    best = (-1.0, 0, 0)
+    for dy in range(-m + 1, m):
+        for dx in range(-m + 1, m):
+            vx = ok[0][m + dy:m + dy + GRID, m + dx:m + dx + LINES].mean()
+            hy = ok[1][m + dx:m + dx + GRID, m + dy:m + dy + LINES].mean()
+            # both axes count: a slide along x changes the vertical lines' count of pieces and the
+            # horizontal lines' count alike, so a min() would tie; ties keep the periodic fit
+            score = 0.5 * (vx + hy) - 0.005 * (abs(dx) + abs(dy))
+            if score > best[0]:
+                best = (score, dx, dy)
+    _, dx, dy = best
+    g = np.float32([[m + dx, m + dy], [m + dx + GRID, m + dy], [m + dx + GRID, m + dy + GRID],
+                    [m + dx, m + dy + GRID]]) * sq
+    new = cv2.perspectiveTransform(g.reshape(-1, 1, 2), np.linalg.inv(hw)).reshape(4, 2)
+    return new.astype(np.float32), float(best[0] + 0.005 * (abs(dx) + abs(dy))), bool(dx or dy)
 
 
-def _grid_from_quad(small: np.ndarray, quad: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Periodic fit on a canvas where the quad spans 15 nominal squares plus a margin."""
-    s = cfg.fit_square_px
-    m = cfg.canvas_margin_squares
-    canvas = int(round((GRID + 2 * m) * s))
-    h = np.array([[1, 0, m * s], [0, 1, m * s], [0, 0, 1]], np.float64) @ homography_from_corners(quad, s)
-    warped = cv2.warpPerspective(small, h, (canvas, canvas), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT)
-    gx, gy = _edges_xy(warped, cfg.edge_clip_pct, _valid(small.shape, h, canvas))
-    inner = slice(int(m * s), int(canvas - m * s))  # profile only over the quad's interior
-    ox, px, cx = _periodic_fit(gx[inner, :].mean(axis=0), s, cfg)
-    oy, py, cy = _periodic_fit(gy[:, inner].mean(axis=1), s, cfg)
-    grid = np.array([[ox, oy], [ox + GRID * px, oy], [ox + GRID * px, oy + GRID * py], [ox, oy + GRID * py]])
-    return _transform(np.linalg.inv(h), grid), min(cx, cy)
+def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.ndarray | None:
+    """Homography G: warp px -> canonical squares with X(piece)=k (axis 0) / Y(piece)=k (axis 1).
 
-
-# ---------------------------------------------------------------- stage
-
-def find_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix:
-    """Locate the 15x15 grid; raises BoardNotFound with a reason."""
-    cfg = cfg or LocateConfig()
-    if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 32:
-        raise BoardNotFound("image too small or not an image")
-    if image.ndim == 3 and image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    scale = cfg.work_px / max(image.shape[:2])
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
-    scale = min(scale, 1.0)
-    # Candidate quads: the edge-dense region, and the whole frame (a fixed camera often
-    # frames the board tightly, and then the region touches the image border).
-    hgt, wid = small.shape[:2]
-    frame = np.array([[0, 0], [wid - 1, 0], [wid - 1, hgt - 1], [0, hgt - 1]], np.float32)
-    cands = [frame]
-    try:
-        cands = _coarse_quads(small, cfg) + cands
-    except BoardNotFound:
-        pass
-    best = None
-    for quad in cands:
-        res = _grid_from_quad(small, quad, cfg)
-        if best is None or res[1] > best[1]:
-            best = res
-        if best[1] >= cfg.accept_contrast:  # clearly a grid: skip the other candidates
-            break
-    corners, contrast = best
-    if contrast < cfg.min_line_contrast:
-        raise BoardNotFound(f"no grid of 16 equally spaced lines (contrast {contrast:.2f})")
-    corners = corners / scale
-
-    unit = np.array([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]], np.float64)
+    Each piece gives one linear equation in G's 8 unknowns; robustly reweighted twice.
+    """
+    if len(pieces) < 40:
+        return None
+    along, across, k, axis, strength = pieces.T
+    x = np.where(axis == 0, across, along) / sq - 1.0
+    y = np.where(axis == 0, along, across) / sq - 1.0
+    # unknowns h = [a b c d e f g h], X = (a x + b y + c)/(g x + h y + 1), Y = (d x + e y + f)/(...)
+    zeros = np.zeros_like(x)
+    ones = np.ones_like(x)
+    vx = axis == 0
+    rows = np.where(vx[:, None],
+                    np.stack([x, y, ones, zeros, zeros, zeros, -k * x, -k * y], 1),
+                    np.stack([zeros, zeros, zeros, x, y, ones, -k * x, -k * y], 1))
+    rhs = k.copy()
+    w = np.clip(strength, 0, None)
+    w = w / (w.max() + 1e-9)
+    keep = w > 0.05
+    h = None
     for _ in range(3):
-        img_pts, quality, support = _refine(image, corners, cfg)
-        hom = _fit_homography(img_pts, cfg.square_px)
-        # A grid shifted by one square keeps 15 of its 16 lines, so the periodic fit can land
-        # there; the line just outside the true grid has no support (it is the rim).
-        d = [0, 0]
-        for ax in (0, 1):
-            sup = support[ax]  # lines -1..16
-            if sup[0] > sup[-2] + 2:
-                d[ax] = -1
-            elif sup[-1] > sup[1] + 2:
-                d[ax] = 1
-        corners = _transform(np.linalg.inv(hom), (unit + d) * cfg.square_px)
-        if d == [0, 0]:
+        if keep.sum() < 30 or (keep & vx).sum() < 12 or (keep & ~vx).sum() < 12:
+            return h
+        sw = np.sqrt(w[keep])
+        sol, *_ = np.linalg.lstsq(rows[keep] * sw[:, None], rhs[keep] * sw, rcond=None)
+        h = np.append(sol, 1.0).reshape(3, 3)
+        den = sol[6] * x + sol[7] * y + 1.0
+        pred = np.where(vx, (sol[0] * x + sol[1] * y + sol[2]) / den, (sol[3] * x + sol[4] * y + sol[5]) / den)
+        res = np.abs(pred - k)
+        keep = (w > 0.05) & (res < max(outlier, 2.5 * float(np.median(res[keep]))))
+    return h
+
+
+def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int) -> np.ndarray:
+    """One refinement pass in ``grey`` coordinates; returns new grid corners (TL, TR, BR, BL of the fit)."""
+    n = (GRID + 2) * sq
+    dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    pieces = _line_pieces(warp, sq, cfg.refine_window_frac)
+    g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac)
+    if g is None:
+        return corners
+    # canonical squares -> warp px (1 square margin) -> grey coords
+    to_warp = np.array([[sq, 0, sq], [0, sq, sq], [0, 0, 1]], np.float64) @ np.linalg.inv(g)
+    unit = np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]]).reshape(-1, 1, 2)
+    new = cv2.perspectiveTransform(unit, np.linalg.inv(hw) @ to_warp).reshape(4, 2)
+    if not np.isfinite(new).all():
+        return corners
+    return new.astype(np.float32)
+
+
+def _quality(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float) -> float:
+    """Fraction of the 240 line pieces per axis found where 16 equally spaced lines put them
+    (the weaker axis). Tiles and hands hide pieces, so a covered board scores lower."""
+    n = (GRID + 2) * sq
+    dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
+    _, across, k, axis, strength = pieces.T
+    strong = strength > 0.2 * np.percentile(strength, 90)
+    ok = strong & (np.abs(across - (k + 1) * sq) < tol * sq)
+    return float(min(ok[axis == a].sum() for a in (0, 1)) / (GRID * LINES))
+
+
+def grid_quality(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> float:
+    """BoardFix.quality of given grid corners on an image (same measure find_board reports)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
+
+
+def _aspect(corners: np.ndarray) -> float:
+    """Ratio of the shorter to the longer mean side pair of a quadrilateral."""
+    c = np.asarray(corners, np.float64)
+    side = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
+    a, b = side[0] + side[2], side[1] + side[3]
+    return float(min(a, b) / max(a, b, 1e-9))
+
+
+def _hough_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+    """A board quad from straight lines: the grid's two line families (any turntable angle),
+    each cut to its densest run of lines, intersected. Hands hide parts of lines but rarely
+    whole ones, so this survives an arm that spoils the region-based quads."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10.0, 0.33 * med), max(30.0, 0.66 * med))
+    lines = cv2.HoughLines(edges, 1, np.pi / 360, int(cfg.hough_votes_frac * min(h, w)))
+    if lines is None or len(lines) < 8:
+        return None
+    lines = lines[:150, 0, :].astype(np.float64)
+    theta = lines[:, 1]
+    # the two families are ~90 degrees apart: fold angles mod 90 and take the peak
+    hist, edges_ = np.histogram(np.mod(theta, np.pi / 2), bins=90, range=(0, np.pi / 2))
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    t0 = (edges_[hist.argmax()] + edges_[hist.argmax() + 1]) / 2
+
+    def ang(a, b):
+        d = np.mod(a - b, np.pi)
+        return np.minimum(d, np.pi - d)
+
+    tol = np.radians(cfg.hough_family_deg)
+    centre = np.array([w / 2.0, h / 2.0])
+    outer = []
+    for fam in (lines[ang(theta, t0) < tol], lines[ang(theta, t0 + np.pi / 2) < tol]):
+        if len(fam) < 4:
+            return None
+        r, t = fam[:, 0], fam[:, 1]
+        ref = float(np.median(t))
+        dist = r - (centre[0] * np.cos(t) + centre[1] * np.sin(t))
+        dist = np.where(np.cos(t - ref) < 0, -dist, dist)  # one normal direction per family
+        order = np.argsort(dist)
+        ds = dist[order]
+        gaps = np.diff(ds)
+        typical = float(np.median(gaps[gaps > 2])) if (gaps > 2).any() else 10.0
+        runs, start = [], 0
+        for i, gap in enumerate(gaps):
+            if gap > 4 * max(typical, 3.0):  # a far line: table edge, clutter
+                runs.append((start, i))
+                start = i + 1
+        runs.append((start, len(ds) - 1))
+        a, b = max(runs, key=lambda ab: ab[1] - ab[0])
+        outer.append((fam[order[a]], fam[order[b]]))
+    (a1, a2), (b1, b2) = outer
+    pts = []
+    for (r1, t1), (r2, t2) in ((a1, b1), (b1, a2), (a2, b2), (b2, a1)):
+        m = np.array([[np.cos(t1), np.sin(t1)], [np.cos(t2), np.sin(t2)]])
+        if abs(np.linalg.det(m)) < 1e-3:
+            return None
+        pts.append(np.linalg.solve(m, [r1, r2]))
+    quad = order_corners(np.array(pts, np.float32))
+    if abs(cv2.contourArea(quad)) < cfg.min_board_area_frac * h * w:
+        return None
+    return quad
+
+
+def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so_far):
+    """Rough quads, cheapest first; the Hough quad only when those did not settle it."""
+    yield from _rough_quads(small, cfg, board_frac)
+    if best_so_far() < cfg.hough_below_quality:
+        quad = _hough_quad(small, cfg)
+        if quad is not None:
+            yield quad
+
+
+def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_frac: float):
+    """The best (corners in small coords, line-piece score) over the rough quads, or None."""
+    best = None
+    for quad in _candidates(small, cfg, board_frac, lambda: -1.0 if best is None else best[1]):
+        corners, q = _periodic_fit(grey_small, quad, cfg)
+        if q < cfg.min_periodic_contrast:
+            continue
+        # Lines first (the rim may act as line 0), then whole-square slides, judged on the
+        # full frame: at the work size a square can be only ~12 px and its lines blur.
+        # Twice: a slide can reveal the right lines, and refining on them removes the
+        # distortion a rough quad left, which can in turn change the best slide.
+        for _ in range(2):
+            corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
+            corners, q, slid = _resolve_shift(grey, corners / scale, cfg)
+            corners = corners * scale
+            if not slid:
+                break
+        if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
+            q = 0.0
+        if best is None or q > best[1]:
+            best = (corners, q)
+        if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
             break
+    return best
+
+
+def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
+    """Locate the 15x15 grid; raises BoardNotFound with a reason."""
+    if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 64:
+        raise BoardNotFound("image too small or unreadable")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    h, w = image.shape[:2]
+    # An integer reduction keeps INTER_AREA on its fast path.
+    factor = max(1, int(round(max(h, w) / cfg.work_px)))
+    small = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else image
+    scale = small.shape[1] / w
+    grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if float(grey_small.std()) < 2.0:
+        raise BoardNotFound("blank image")
+
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    best = _best_candidate(small, grey_small, grey, scale, cfg, 1.0)
+    if (best is None or best[1] < cfg.retry_quality) and factor > 1:
+        # A small board: its squares may be ~10 px at the work size. Look again at double
+        # resolution with kernels for a board half the frame's size.
+        f2 = max(1, factor // 2)
+        small = cv2.resize(image, (w // f2, h // f2), interpolation=cv2.INTER_AREA) if f2 > 1 else image
+        scale = small.shape[1] / w
+        grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        again = _best_candidate(small, grey_small, grey, scale, cfg, 0.5)
+        if again is not None and (best is None or again[1] > best[1]):
+            best = again
+        else:
+            small = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+            scale = small.shape[1] / w
+            grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if best is None:
+        raise BoardNotFound("no periodic 15x15 line pattern")
+    corners, q = best
+    if q < cfg.min_quality * 0.5:
+        raise BoardNotFound(f"too few grid line pieces (quality {q:.2f})")
+    side_px = np.sqrt(abs(cv2.contourArea(corners)))
+    if side_px < np.sqrt(cfg.min_board_area_frac * grey_small.size) * 0.7:
+        raise BoardNotFound("grid too small")
+
+    for _ in range(max(0, cfg.refine_iters - 1)):
+        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
+    corners = corners / scale
+    if cfg.refine_iters > 0:
+        corners = _refine(grey, corners, cfg, cfg.refine_square_px)
+    quality = _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
     if quality < cfg.min_quality:
-        raise BoardNotFound(f"grid lines fit poorly (quality {quality:.2f})")
-    return _fix_from_homography(hom, quality, cfg)
-
-
-def grid_quality(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig | None = None) -> float:
-    """Quality of a given grid: the share of line pieces that lie on its 32 lines."""
-    cfg = cfg or LocateConfig()
-    return _refine(image, order_corners(corners), cfg)[1]
-
-
-def fix_from_corners(corners, cfg: LocateConfig | None = None, image: np.ndarray | None = None) -> BoardFix:
-    """Manual fallback: a fix from 4 clicked grid corners (quality measured when the image is given)."""
-    cfg = cfg or LocateConfig()
-    pts = np.asarray(corners, np.float64).reshape(4, 2)
-    ordered = order_corners(pts)
-    area = cv2.contourArea(ordered.astype(np.float32))
-    if not np.isfinite(pts).all() or area <= 1.0:
-        raise BoardNotFound("the 4 corners do not enclose an area")
-    quality = grid_quality(image, ordered, cfg) if image is not None else 1.0
-    hom = homography_from_corners(ordered, cfg.square_px)
-    return BoardFix(corners=ordered, homography=hom, quality=float(quality), square_px=cfg.square_px)
+        raise BoardNotFound(f"grid lines too weak (quality {quality:.2f})")
+    corners = order_corners(corners)
+    if not cv2.isContourConvex(corners.reshape(-1, 1, 2)):
+        raise BoardNotFound("fitted grid is not convex")
+    return BoardFix(corners, homography_from_corners(corners, cfg.square_px), quality)

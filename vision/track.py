@@ -1,97 +1,151 @@
 """Board tracking for a fixed camera: reuse the last fix, check it cheaply, re-detect on change.
 
-The per-frame check warps the frame with the last homography onto a small canvas and
-measures how much edge response sits on the 32 predicted grid lines versus the mid-squares,
-piece by piece. When enough pieces still show their line, the board has not moved. When
-they do not, a cold detection decides: found elsewhere = the board moved ('redetected');
-found in place or not found = something covers it ('occluded', the last fix is kept).
+The per-frame check samples the frame at a few hundred points through the last homography
+(cv2.remap on tiny maps, so its cost does not grow with the frame size):
+
+* a 24x24 grey thumbnail of the board, compared with the last good one (after removing the
+  mean, so a change of exposure is not a change of scene);
+* the grid-line contrast at the predicted line positions, compared with its last good value.
+
+Both close to their references -> 'tracked'. Otherwise find_board runs: a fix elsewhere of
+similar quality -> 'redetected'; the board where it was but its lines hidden, a much weaker
+fix, or no fix at all -> 'occluded' (the last fix is kept in the result); no board ever
+found -> 'lost'.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from vision.errors import BoardNotFound
-from vision.locate import GRID, LINES, BoardFix, LocateConfig, find_board
+from vision.locate import BoardFix, LocateConfig, find_board, grid_quality
+from vision.rectify import GRID
+
+Status = Literal["tracked", "redetected", "occluded", "lost"]
+
+THUMB = 24          # thumbnail side, samples
+THUMB_SUB = 2       # sub-samples per thumbnail pixel and axis, averaged (less aliasing on letters)
+LINE_OFFSET = 0.2   # the "beside the line" samples, squares away from it
 
 
 class TrackConfig(BaseModel):
+    """Thresholds of the per-frame board check (``vision.track``)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    locate: LocateConfig = Field(default_factory=LocateConfig, description="settings of the cold detection")
-    check_square_px: int = Field(8, description="pixels per square of the canvas the per-frame check uses")
-    piece_ratio: float = Field(1.25, description="line over mid-square response a line piece needs to count as seen")
-    min_seen_frac: float = Field(0.6, description="share of the reference's seen pieces below which the fix is doubted")
-    moved_px: float = Field(3.0, description="corner shift, in image pixels, above which a re-detection counts as a move")
+    changed_level: float = Field(28.0, gt=0, description="grey-level change that counts a thumbnail pixel as changed")
+    max_changed_frac: float = Field(0.15, gt=0, lt=1,
+                                    description="largest fraction of changed thumbnail pixels still 'tracked'")
+    min_line_ratio: float = Field(0.6, gt=0, lt=1,
+                                  description="smallest grid-line contrast, relative to the last good frame, "
+                                              "still 'tracked'")
+    min_redetect_ratio: float = Field(0.85, gt=0, le=1,
+                                      description="a re-detected fix needs this fraction of the last good fix's "
+                                                  "quality, else the board counts as occluded")
+    moved_frac: float = Field(0.01, gt=0, lt=1,
+                              description="corner shift, fraction of the grid side, above which the board has moved")
 
 
 @dataclass(frozen=True)
 class TrackResult:
-    status: str               # 'tracked' | 'redetected' | 'occluded' | 'lost'
+    status: Status
     fix: BoardFix | None
-    seen_frac: float = 0.0    # share of line pieces seen by the cheap check (0 when it did not run)
 
 
-def line_pieces_seen(image: np.ndarray, fix: BoardFix, square_px: int = 8, ratio: float = 1.25) -> float:
-    """Share of the 2x16x15 grid-line pieces whose line is brighter in edges than the mid-squares."""
-    s = square_px
-    n = GRID * s + 1
-    scale = np.diag([s / fix.square_px, s / fix.square_px, 1.0])
-    small = cv2.warpPerspective(image, scale @ fix.homography, (n, n), flags=cv2.INTER_LINEAR)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    grey = grey.astype(np.float32)
-    gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    lines = np.arange(LINES) * s
-    mids = (np.arange(GRID) + 0.5).astype(np.float64) * s
-    seen = 0
-    for g in (gx, gy.T):
-        band = g[:GRID * s].reshape(GRID, s, n).mean(axis=1)           # (15 pieces, n)
-        # A line may sit a pixel off at this scale: take the best of 3 columns.
-        on = np.max(np.stack([band[:, np.clip(lines + d, 0, n - 1)] for d in (-1, 0, 1)]), axis=0)
-        off = band[:, mids.astype(int)].mean(axis=1, keepdims=True)
-        seen += int((on > ratio * np.maximum(off, 1.0)).sum())
-    return seen / (2 * LINES * GRID)
+def _maps(fix: BoardFix, square_px: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """remap maps (1 x N, float32) for the thumbnail points and the line probes of a fix."""
+    inv = np.linalg.inv(fix.homography)
+    n = THUMB * THUMB_SUB
+    t = (np.arange(n) + 0.5) / n * (GRID + 1.0) - 0.5  # the grid plus half a square of rim
+    tx, ty = np.meshgrid(t, t)
+    pts = [np.stack([tx.ravel(), ty.ravel()], 1)]
+    mid = np.arange(GRID) + 0.5
+    k = np.arange(GRID + 1, dtype=np.float64)
+    for d in (0.0, -LINE_OFFSET, LINE_OFFSET):
+        kk, mm = np.meshgrid(k + d, mid)
+        pts.append(np.stack([mm.ravel(), kk.ravel()], 1))   # horizontal lines: y = k
+        pts.append(np.stack([kk.ravel(), mm.ravel()], 1))   # vertical lines: x = k
+    canon = np.concatenate(pts) * square_px
+    img = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), inv).reshape(1, -1, 2).astype(np.float32)
+    return img[..., 0].copy(), img[..., 1].copy(), n * n
 
 
 class BoardTracker:
-    def __init__(self, cfg: TrackConfig | None = None) -> None:
-        self.cfg = cfg or TrackConfig()
+    """Per-frame board fix for a fixed camera; call ``update(image)`` for every frame."""
+
+    def __init__(self, cfg: LocateConfig, track: TrackConfig | None = None) -> None:
+        self.cfg = cfg
+        self.track = track or TrackConfig()
         self._fix: BoardFix | None = None
-        self._ref_seen = 0.0
+        self._maps: tuple[np.ndarray, np.ndarray, int] | None = None
+        self._thumb: np.ndarray | None = None
+        self._lines: float = 0.0
+        self._last_good: np.ndarray | None = None  # a reference, not a copy: the caller's frame
 
     @property
     def fix(self) -> BoardFix | None:
         return self._fix
 
-    def _check(self, image: np.ndarray) -> float:
-        return line_pieces_seen(image, self._fix, self.cfg.check_square_px, self.cfg.piece_ratio)
+    def _probe(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        """(mean-free grey thumbnail, mean grid-line contrast) of a frame under the current fix."""
+        mx, my, nt = self._maps
+        v = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        grey = v.reshape(-1, 3) @ np.array([0.114, 0.587, 0.299], np.float32) if v.ndim == 3 else v.ravel()
+        thumb = grey[:nt].reshape(THUMB, THUMB_SUB, THUMB, THUMB_SUB).mean(axis=(1, 3))
+        on, lo, hi = np.split(grey[nt:], 3)
+        # a line is darker (or lighter) than both of its sides, whatever the board's design
+        lines = float(np.mean(np.abs(2 * on - lo - hi)))
+        return thumb - thumb.mean(), lines
+
+    def _adopt(self, fix: BoardFix, image: np.ndarray) -> None:
+        self._fix = fix
+        self._maps = _maps(fix, self.cfg.square_px)
+        self._thumb, self._lines = self._probe(image)
+        self._last_good = image
+
+    def _follow(self, image: np.ndarray) -> None:
+        """Accept slow scene changes (new tiles, light) into the references."""
+        self._thumb, self._lines = self._probe(image)
+        self._last_good = image
+
+    def check(self, image: np.ndarray) -> tuple[float, float]:
+        """(fraction of changed thumbnail pixels, line contrast relative to the reference)."""
+        thumb, lines = self._probe(image)
+        changed = float((np.abs(thumb - self._thumb) > self.track.changed_level).mean())
+        return changed, lines / max(self._lines, 1e-6)
 
     def update(self, image: np.ndarray) -> TrackResult:
-        cfg = self.cfg
-        if self._fix is not None:
-            seen = self._check(image)
-            if seen >= cfg.min_seen_frac * self._ref_seen:
-                return TrackResult("tracked", self._fix, seen)
-        else:
-            seen = 0.0
-        try:
-            fix = find_board(image, cfg.locate)
-        except BoardNotFound:
-            if self._fix is None:
-                return TrackResult("lost", None, seen)
-            return TrackResult("occluded", self._fix, seen)
         if self._fix is None:
-            self._fix = fix
-            self._ref_seen = self._check(image)
-            return TrackResult("redetected", fix, self._ref_seen)
-        shift = float(np.abs(fix.corners - self._fix.corners).max())
-        new_seen = line_pieces_seen(image, fix, cfg.check_square_px, cfg.piece_ratio)
-        if shift > cfg.moved_px:
-            self._fix, self._ref_seen = fix, new_seen
-            return TrackResult("redetected", fix, new_seen)
-        # Found where it was, yet fewer lines show than before: something covers part of it.
-        return TrackResult("occluded", self._fix, seen)
+            try:
+                self._adopt(find_board(image, self.cfg), image)
+            except BoardNotFound:
+                return TrackResult("lost", None)
+            return TrackResult("redetected", self._fix)
+
+        changed, line_ratio = self.check(image)
+        lines_ok = line_ratio >= self.track.min_line_ratio
+        if changed <= self.track.max_changed_frac and lines_ok:
+            self._follow(image)
+            return TrackResult("tracked", self._fix)
+        try:
+            fix = find_board(image, self.cfg)
+        except BoardNotFound:
+            return TrackResult("occluded", self._fix)
+        # Quality falls as tiles cover lines, so compare with the old fix on the last good frame.
+        ref_quality = grid_quality(self._last_good, self._fix.corners, self.cfg)
+        if fix.quality < self.track.min_redetect_ratio * ref_quality:
+            # part of the grid hidden: a fit on the visible part can slip by whole squares
+            return TrackResult("occluded", self._fix)
+        side = float(np.sqrt(abs(cv2.contourArea(self._fix.corners))))
+        shift = float(np.linalg.norm(fix.corners - self._fix.corners, axis=1).max())
+        if shift > self.track.moved_frac * side:
+            self._adopt(fix, image)
+            return TrackResult("redetected", self._fix)
+        if lines_ok:  # same place, lines visible: the scene changed (many tiles, light), not the board
+            self._follow(image)
+            return TrackResult("tracked", self._fix)
+        return TrackResult("occluded", self._fix)
