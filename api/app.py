@@ -2,6 +2,7 @@
 wires the collaborators it is given (or opens its own store in the lifespan)."""
 from __future__ import annotations
 
+import asyncio
 import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -58,9 +59,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
         if app.state.service is None:
             owned = store or Store(settings.store.db_path)
             app.state.service = GameService(owned, bus)
+
+        async def watch() -> None:
+            # A recorder beside the server writes the same SQLite file: announce what it adds.
+            service = app.state.service
+            while True:
+                await asyncio.to_thread(service.announce_external)
+                await asyncio.sleep(settings.live.watch_s)
+
+        watcher = asyncio.create_task(watch())
         try:
             yield
         finally:
+            watcher.cancel()
             close_streams(app)
             if owned is not None and store is None:
                 owned.close()

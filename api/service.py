@@ -104,6 +104,7 @@ class GameService:
         self._locks: dict[int, threading.RLock] = defaultdict(threading.RLock)
         self._locks_guard = threading.Lock()
         self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
+        self._published: dict[int, int] = {}  # game -> log length last announced on the bus
 
     def _lock(self, game_id: int) -> threading.RLock:
         with self._locks_guard:
@@ -349,8 +350,26 @@ class GameService:
             raise NotFound(f"game {game_id} has no log entry {seq}")
         self.store.put_frame(game_id, seq, jpeg, path)
 
+    def announce_external(self) -> list[int]:
+        """Publish entries another process (a recorder beside the server) wrote to the shared
+        SQLite file. Returns the games announced; the first call only takes stock."""
+        announced = []
+        first = not self._published
+        for row in self.store.games():
+            n = self.store.count(row.id)
+            seen = self._published.get(row.id)
+            if seen is None and first:
+                self._published[row.id] = n
+            elif n > (seen or 0):
+                with self._lock(row.id):
+                    rows = self.store.entries(row.id)
+                    self._publish(row.id, rows[-1].entry if rows else None, n - 1 if n else None)
+                announced.append(row.id)
+        return announced
+
     def _publish(self, game_id: int, entry: LogEntry | None = None, seq: int | None = None) -> s.LiveOut:
         committed = self.clock()
+        self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
         live = self.live(game_id)
         data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
                 "committed": committed}

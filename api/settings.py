@@ -44,6 +44,8 @@ class AuthSettings(Section):
 
 class LiveSettings(Section):
     keepalive_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
+    watch_s: float = Field(0.5, gt=0, description="How often the server looks for entries a recorder in "
+                                                  "another process wrote to the same SQLite file.")
     queue_size: int = Field(
         64, ge=1, description="Updates buffered per SSE client; a slower client loses the oldest "
                               "(each update carries the whole live state, so nothing is missing after).")
