@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.state.bus = bus
     app.state.preview = preview
     app.state.service = service
+    app.state.status = None  # a recorder in this process sets a callable returning its status
     app.dependency_overrides[get_settings] = lambda: settings
 
     # User input the engine refuses is a 4xx with its reason, never a 500.

@@ -78,6 +78,15 @@ def orient(snap: Snapshot, quarter_turns: int) -> Snapshot:
                     snap.t, snap.frame_index, {**snap.meta, "quarter_turns": k})
 
 
+# What a trigger means to the recorder. Hardware only reports presses; this table decides.
+TRIGGER_ACTIONS = {
+    "turn_end": "snapshot",     # the player hit their clock: the board they leave is their move
+    "snapshot": "snapshot",     # an operator's "read the board now"
+    "challenge": "notice",      # the outcome is for the operator to enter under the game's rule
+    "undo": "notice",           # a held button: the operator decides what to take back
+}
+
+
 class Recorder:
     """Feed frames (and clock presses); committed entries go to `sink(entry, frame) -> seq`."""
 
@@ -95,6 +104,29 @@ class Recorder:
         self._lock = threading.Lock()
         self._quarter_turns: int | None = None
         self._last_preview = 0.0
+        self.last: FrameOutcome | None = None
+        self.board_status: str | None = None
+        self.camera_status: str | None = None   # set by whoever owns the frame source
+        self.notices: list[str] = []
+
+    def on_trigger(self, trigger) -> str:
+        """A hardware.Trigger (from any thread): returns what the recorder made of it."""
+        action = TRIGGER_ACTIONS.get(trigger.kind, "notice")
+        if action == "snapshot":
+            self.press(trigger.player)
+        else:
+            with self._lock:
+                self.notices.append(f"{trigger.kind} by player {trigger.player}")
+        return action
+
+    def status(self) -> dict:
+        """For the service's /api/status: what the camera and the board look like now."""
+        per = self.timings.per_frame()
+        last = self.last
+        return {"frames": self.timings.frames, "state": last.state if last else None,
+                "board": self.board_status, "camera": self.camera_status,
+                "ms_per_frame": {k: round(v, 2) for k, v in per.items()},
+                "entries": len(self.keeper.entries), "notices": list(self.notices[-5:])}
 
     def press(self, player: int | None = None) -> None:
         """A clock press (from any thread): snapshot at the next clear frame."""
@@ -103,9 +135,14 @@ class Recorder:
             self.gate.trigger()
 
     def process(self, frame: Frame) -> FrameOutcome:
+        self.last = self._process(frame)
+        return self.last
+
+    def _process(self, frame: Frame) -> FrameOutcome:
         self.timings.frames += 1
         with self.timings.stage("locate"):
             state, homography, quality = self.locator.update(frame.image)
+        self.board_status = state
         if homography is None:
             self.gate.update(frame.t, None, 0.0)
             return FrameOutcome(frame.index, frame.t, "no_board")

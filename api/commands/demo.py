@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def record_video(video: Path, service, game_id: int, model: Path, realtime: bool, fps: float,
-                 preview=None, rules: str = "naspa"):
+                 preview=None, rules: str = "naspa", on_recorder=None):
     """Play the video through the recorder, committing entries to the service."""
     from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
     from capture import SourceEnded, open_source
@@ -43,7 +43,10 @@ def record_video(video: Path, service, game_id: int, model: Path, realtime: bool
     cfg = RecorderConfig()
     recorder = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
                         lambda entry, frame: service.append(game_id, entry), cfg, preview=preview)
-    source = open_source(str(video))
+    source = open_source(str(video), on_status=lambda st: setattr(recorder, "camera_status", st.state))
+    recorder.camera_status = source.status.state
+    if on_recorder is not None:
+        on_recorder(recorder)
     start = time.monotonic()
     try:
         for frame in source:
@@ -103,12 +106,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"  moves (JSON)      {base}/api/games/{game_id}/moves")
     print(f"  GCG               {base}/api/games/{game_id}.gcg")
     print(f"  operator console  {base}/operator")
+    print(f"  recorder status   {base}/api/status")
     print(f"  API docs          {base}/docs")
     print("Ctrl-C stops.")
     sys.stdout.flush()
 
     def feed():
-        recorder = record_video(video, service, game_id, model, realtime=True, fps=args.fps, preview=preview)
+        recorder = record_video(video, service, game_id, model, realtime=True, fps=args.fps, preview=preview,
+                                on_recorder=lambda r: setattr(app.state, "status", r.status))
         _summary(service, game_id, game, recorder)
 
     threading.Thread(target=feed, name="demo-recorder", daemon=True).start()

@@ -34,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--every-frame", action="store_true",
                    help="each frame is a clock press (one photo per move); default for a folder")
     p.add_argument("--model", default=str(DEFAULT_MODEL), help="the tile classifier (ONNX)")
+    p.add_argument("--keys", action="store_true",
+                   help="clock presses from the keyboard: 1/2 = that player ended the turn, space = whoever is on turn")
+    p.add_argument("--buttons", action="store_true", help="clock buttons and status LED on the Pi's GPIO pins")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
     reader = TileReader(model, model.with_suffix("").with_suffix(".card.json"), tileset=tileset, lang=args.lang)
 
     source_path = Path(args.source)
+    camera_state = {"state": None}
     try:
-        source = open_source(args.source)
+        source = open_source(args.source, on_status=lambda st: camera_state.update(state=st.state))
     except (CaptureError, OSError, ValueError) as exc:
         return fail(f"cannot open {args.source}: {exc}")
     cfg = RecorderConfig(every_frame_is_a_press=args.every_frame or source_path.is_dir())
@@ -138,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
                     else:
                         locator = TrackedBoard(BoardTracker(tracker_cfg), cfg.square_px)
                 recorder = Recorder(keeper, locator, Reader(reader), sink, cfg)
+                recorder.camera_status = camera_state["state"] or source.status.state
+                _attach_triggers(args, recorder)
+            recorder.camera_status = camera_state["state"] or recorder.camera_status
             outcome = recorder.process(frame)
             frames += 1
             if outcome.observation is not None and outcome.observation.status in ("unclear",):
@@ -172,3 +179,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"game {game_id} in {args.db}: {len(view.entries)} entries; final {view.game_at().state.scores}")
     store.close()
     return 0
+
+
+def _attach_triggers(args, recorder) -> None:
+    """Clock presses reach the recorder through the same on_trigger, whatever reports them."""
+    if args.keys:
+        from hardware.keyboard import KeyboardTrigger
+        KeyboardTrigger(recorder.on_trigger).start()
+        print("keys: 1/2 = that player ended the turn, space = the player on turn", file=sys.stderr)
+    if args.buttons:
+        from hardware.buttons import ButtonConfig, ClockButtons
+        ClockButtons(ButtonConfig(enabled=True), recorder.on_trigger)

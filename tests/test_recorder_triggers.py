@@ -1,0 +1,110 @@
+"""Clock presses and a dropping camera, through the real recorder."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from api.demo.game import make_demo_game
+from api.demo.video import boards_after_each_play
+from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
+from capture import CaptureConfig, CaptureError, ReconnectingSource, SourceEnded
+from capture.frame import Frame
+from capture.source import BaseSource
+from hardware.buttons import ButtonConfig, ClockButtons
+from hardware.triggers import Trigger
+from models.synth import SceneConfig, render_scene
+from scoring.game import Game
+from scoring.rules import get_profile
+from scoring.scorekeeper import Scorekeeper
+from scoring.tiles import DISTRIBUTIONS
+from vision.classify import TileReader
+from vision.locate import LocateConfig
+from vision.track import BoardTracker
+
+REPO = Path(__file__).resolve().parents[1]
+SCENE = SceneConfig(out_w_px=960, out_h_px=720, max_tilt_deg=8, glare_prob=0.0, fill_min=0.85, fill_max=0.92,
+                    style="ivory", quarter_turn_prob=0.05, hands="never")
+
+
+def recorder_for(entries: list):
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    reader = Reader(TileReader(REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json", lang="en"))
+    cfg = RecorderConfig()
+    rec = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
+                   lambda e, f: entries.append(e) or len(entries), cfg)
+    return rec, keeper
+
+
+@pytest.fixture
+def mock_pins():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+
+
+def test_a_clock_button_press_with_no_new_tiles_is_a_pass(mock_pins):
+    entries: list = []
+    rec, keeper = recorder_for(entries)
+    cfg = ButtonConfig(enabled=True, debounce_ms=0)
+    buttons = ClockButtons(cfg, rec.on_trigger, pin_factory=mock_pins)
+    board = ["." * 15] * 15
+    frames = [Frame(render_scene(board, 4, SCENE, i).image, i / 8.0, i, "t") for i in range(4)]
+    rec.process(frames[0])
+    pin = mock_pins.pin(cfg.player2_pin)
+    pin.drive_low()     # player 2 hits the clock
+    pin.drive_high()
+    deadline = time.monotonic() + 5
+    while rec._press == (False, None) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for f in frames[1:]:
+        rec.process(f)
+    assert [e.kind for e in entries] == ["pass"] and entries[0].player == 1
+    assert rec.on_trigger(Trigger("challenge", 0)) == "notice" and rec.status()["notices"]
+    buttons.close()
+
+
+class DroppingCamera(BaseSource):
+    """Rendered frames of a game; the connection drops twice mid-game."""
+
+    live = True
+
+    def __init__(self, frames: list[np.ndarray], drop_at: tuple[int, ...]) -> None:
+        super().__init__("dropping")
+        self.frames, self.drop_at, self.next = frames, set(drop_at), 0
+
+    def _open(self) -> None:
+        pass
+
+    def _read(self) -> Frame:
+        if self.next in self.drop_at:
+            self.drop_at.discard(self.next)
+            raise CaptureError("USB reset")
+        if self.next >= len(self.frames):
+            raise SourceEnded("done")
+        self.next += 1
+        return Frame(self.frames[self.next - 1], 0.0, self.next - 1, self.name)
+
+
+def test_a_camera_that_drops_mid_game_loses_no_move():
+    game = make_demo_game(2, seed=5)
+    boards = boards_after_each_play(game)
+    images = []
+    for k, board in enumerate(boards):
+        images += [render_scene(board, 6, SCENE, len(images) + i).image for i in range(9)]
+    camera = ReconnectingSource(DroppingCamera(images, drop_at=(12, 20)),
+                                CaptureConfig(reconnect_initial_s=0.01, reconnect_max_s=0.02))
+    entries: list = []
+    rec, keeper = recorder_for(entries)
+    with camera:
+        for i, frame in enumerate(camera):
+            # Live frames carry wall-clock time; the gate needs the video's own pace here.
+            rec.process(Frame(frame.image, i / 8.0, frame.index, frame.source))
+
+    assert camera.reconnects == 2
+    plays = [e for e in entries if e.kind == "play"]
+    assert [(e.placement, e.engine) for e in plays] == [(e.placement, e.engine) for e in game.events]
