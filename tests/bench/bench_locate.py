@@ -13,6 +13,7 @@ cyclic order). Writes docs/results/locate.json with the machine and commit.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import platform
@@ -50,7 +51,9 @@ def timed(fn, *a):
     return out, (time.perf_counter() - t0) * 1000.0
 
 
-def real_frames(data: Path, cfg: LocateConfig) -> tuple[list[dict], dict]:
+def real_frames(data: Path, cfg: LocateConfig, overlays: Path | None) -> tuple[list[dict], dict]:
+    from api.commands.locate import _draw_grid  # the CLI's --debug drawing, so both show the same thing
+
     rows = []
     for game in RAW_GAMES:
         truth = [json.loads(x) for x in (data / "scrabscrap" / game / "truth.jsonl").read_text("utf-8").splitlines()]
@@ -66,6 +69,8 @@ def real_frames(data: Path, cfg: LocateConfig) -> tuple[list[dict], dict]:
                 rows.append(row)
                 continue
             occupied = np.array([[c != "." for c in r] for r in t["board"]])
+            if overlays is not None:
+                cv2.imwrite(str(overlays / f"{game}_{Path(t['frame']).stem}.png"), _draw_grid(image, fix, cfg.square_px))
             tracker = BoardTracker(cfg)
             tracker.update(image)
             check = []
@@ -144,11 +149,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--synthetic", type=int, default=500, help="number of synthetic scenes (0 = none)")
     ap.add_argument("--seed0", type=int, default=1000)
+    ap.add_argument("--overlays", type=Path, default=Path("/tmp/tilecam_locate_overlays"),
+                    help="folder for the real frames' grid overlays ('' = none)")
     args = ap.parse_args()
+    overlays = args.overlays if str(args.overlays) not in ("", ".") else None
+    if overlays is not None:
+        overlays.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     data = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data"))
     cfg = LocateConfig()
-    real_rows, real_summary = real_frames(data, cfg)
+    real_rows, real_summary = real_frames(data, cfg, overlays)
     print("real raw frames:", json.dumps(real_summary))
     synth_rows, synth_summary = ([], {})
     if args.synthetic > 0:
@@ -171,7 +181,22 @@ def main() -> None:
     path = REPO / "docs" / "results" / "locate.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1) + "\n", "utf-8")
-    print(f"wrote {path}")
+    write_csv(path.with_suffix(".csv"), real_rows, synth_rows, out["machine"], commit)
+    print(f"wrote {path} and {path.with_suffix('.csv')}")
+    if overlays is not None:
+        print(f"overlays in {overlays}")
+
+
+def write_csv(path: Path, real_rows: list[dict], synth_rows: list[dict], machine: dict, commit: str) -> None:
+    """One row per frame, real then synthetic, with the machine and commit on every row."""
+    cols = ["set", "game", "frame", "seed", "design", "style", "tilt_deg", "hands", "board_px", "localized", "reason",
+            "quality", "separation", "err_px_1000", "cold_ms", "tracked_ms", "cpu", "commit"]
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
+        w.writeheader()
+        for kind, rows in (("real", real_rows), ("synthetic", synth_rows)):
+            for r in rows:
+                w.writerow({**r, "set": kind, "cpu": machine["cpu"], "commit": commit})
 
 
 if __name__ == "__main__":
