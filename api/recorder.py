@@ -223,6 +223,18 @@ def draw_grid(image: np.ndarray, homography: np.ndarray, square_px: int, rows: l
 
 
 
+def service_sink(service, game_id: int, jpeg_quality: int = 85):
+    """Commit each entry to the service (SQLite + live bus) with the frame it was read from."""
+    def sink(entry, frame) -> int:
+        seq = service.append(game_id, entry)
+        if frame is not None:
+            ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+            if ok:
+                service.put_frame(game_id, seq, jpeg.tobytes())
+        return seq
+    return sink
+
+
 # ---- adapters: each stage's own API -> what the recorder calls --------------------------
 
 class FixedBoard:

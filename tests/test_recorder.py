@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from api.bus import Bus
@@ -114,3 +115,19 @@ def test_record_cli_bad_source_is_a_clear_error(tmp_path):
                         str(tmp_path / "x.gcg"), "--db", str(tmp_path / "x.sqlite3")],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "cannot open" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_each_recorded_move_keeps_its_evidence_frame(tmp_path, demo):
+    from api.recorder import service_sink
+    game, boards = demo
+    frames, _ = video_frames(boards[:2])
+    service = GameService(Store(tmp_path / "ev.sqlite3"), Bus())
+    gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    recorder = make_recorder(keeper, service_sink(service, gid))
+    for f in frames:
+        recorder.process(f)
+    view = service.load(gid)
+    assert len(view.events) == 1
+    jpeg = service.store.frame(gid, 0).jpeg
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (720, 960)

@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def record_video(video: Path, service, game_id: int, model: Path, realtime: bool, fps: float,
                  preview=None, rules: str = "naspa", on_recorder=None):
     """Play the video through the recorder, committing entries to the service."""
-    from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
+    from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard, service_sink
     from capture import SourceEnded, open_source
     from scoring.game import Game
     from scoring.rules import get_profile
@@ -42,7 +42,7 @@ def record_video(video: Path, service, game_id: int, model: Path, realtime: bool
     reader = Reader(TileReader(model, model.with_suffix("").with_suffix(".card.json"), lang="en"))
     cfg = RecorderConfig()
     recorder = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
-                        lambda entry, frame: service.append(game_id, entry), cfg, preview=preview)
+                        service_sink(service, game_id, cfg.evidence_jpeg_quality), cfg, preview=preview)
     source = open_source(str(video), on_status=lambda st: setattr(recorder, "camera_status", st.state))
     recorder.camera_status = source.status.state
     if on_recorder is not None:

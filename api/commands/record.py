@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from api.bus import Bus
-    from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard
+    from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard, service_sink
     from api.service import GameService
     from api.store import Store
     from capture import CaptureError, SourceEnded, open_source
@@ -115,13 +115,11 @@ def run(args: argparse.Namespace) -> int:
     tracker_cfg = LocateConfig()
     sidecar: dict[int, dict] = {}
 
+    commit = service_sink(service, game_id, cfg.evidence_jpeg_quality)
+
     def sink(entry, frame):
-        seq = service.append(game_id, entry)
+        seq = commit(entry, frame)
         if frame is not None:
-            import cv2
-            ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, cfg.evidence_jpeg_quality])
-            if ok:
-                service.put_frame(game_id, seq, jpeg.tobytes())
             snap = keeper.evidence.posterior() if keeper.evidence is not None else None
             sidecar[seq] = {"frame_index": frame.index, "t": round(frame.t, 3),
                             "frame": getattr(frame, "path", None) and str(frame.path),
