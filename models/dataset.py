@@ -45,7 +45,10 @@ class DataSpec:
     blank_prob: float = 0.05               # share of tiles that are blanks
     empty_keep: float = 0.35               # keep this share of empty squares (they dominate)
     corner_jitter_px: float = 1.5          # at 50 px per square, as in the real frames
-    shift_frac: float = 0.18
+    shift_frac: float = 0.12
+    lean_prob: float = 0.7                 # share of boards whose tiles get height (raise_tiles)
+    max_lean: float = 0.035                # tile height / camera height
+    tile_frac: tuple[float, float] = (0.86, 0.97)
     crop: CropSpec = field(default_factory=CropSpec)
 
 
@@ -86,13 +89,56 @@ def degrade(image: np.ndarray, rng: np.random.Generator, scale: float) -> np.nda
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def tile_mask(with_tiles: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """Pixels that belong to tiles: the same render without tiles differs there by more than
+    the tiles' shadow, which only darkens the board evenly across the channels."""
+    a = with_tiles.astype(np.float32) + 1.0
+    b = empty.astype(np.float32) + 1.0
+    ratio = a / b
+    shadow_only = (np.ptp(ratio, axis=2) < 0.08) & (ratio.mean(axis=2) > 0.5) & (ratio.mean(axis=2) < 1.03)
+    mask = (~shadow_only).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)).astype(bool)
+
+
+def raise_tiles(with_tiles: np.ndarray, empty: np.ndarray, rng: np.random.Generator,
+                max_lean: float) -> np.ndarray:
+    """Give the flat tiles height. A camera above point ``c`` sees a tile's top face at
+    c + (1 + k)(p - c), k = tile height / camera height, and the tile's side between base and
+    top: a real overhead frame shows the tops displaced away from the camera's nadir by up
+    to half a square at the far edge, with a strip of tile side beside them."""
+    k = rng.uniform(0.0, max_lean)
+    if k < 1e-3:
+        return with_tiles
+    h, w = with_tiles.shape[:2]
+    c = np.array([w, h], np.float64) * (0.5 + rng.uniform(-0.6, 0.6, size=2))
+    mask = tile_mask(with_tiles, empty).astype(np.float32)
+    out = with_tiles.astype(np.float32)
+    out = np.where(mask[..., None] > 0, empty.astype(np.float32), out)  # take the flat tiles off
+    layer = with_tiles.astype(np.float32)
+    side_shade = rng.uniform(0.55, 0.85)
+    steps = np.linspace(0.0, k, 6)
+    for i, s in enumerate(steps):
+        m = np.float32([[1 + s, 0, -s * c[0]], [0, 1 + s, -s * c[1]]])
+        lm = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+        li = cv2.warpAffine(layer, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        shade = 1.0 if i == len(steps) - 1 else side_shade
+        out = out * (1 - lm) + li * shade * lm
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def board_sample(board: list[str], seed: int, spec: DataSpec, rng: np.random.Generator,
                  cfg_kwargs: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Render one board and return its 225 crops, class labels, rotation labels, metadata."""
     from models.synth import SceneConfig, render_topdown
 
-    td = render_topdown(board, seed, SceneConfig(**cfg_kwargs))
-    image = degrade(td.image, rng, td.square_px / 50.0)
+    cfg = SceneConfig(**cfg_kwargs)
+    td = render_topdown(board, seed, cfg)
+    image = td.image
+    if spec.max_lean > 0 and rng.random() < spec.lean_prob:
+        empty = render_topdown(["." * GRID] * GRID, seed, cfg).image
+        image = raise_tiles(image, empty, rng, spec.max_lean)
+    image = degrade(image, rng, td.square_px / 50.0)
     sq = td.square_px
     corners = td.corners.astype(np.float32).copy()
     corners += rng.uniform(-1, 1, size=2).astype(np.float32) * spec.shift_frac * sq
@@ -124,7 +170,8 @@ def build(spec: DataSpec, progress=None) -> dict[str, np.ndarray]:
     for i in range(spec.boards):
         board = random_board(rng, rng.uniform(*spec.fill), spec.blank_prob)
         cfg = {"font": str(rng.choice(fonts)), "style": str(rng.choice(styles)),
-               "design": str(rng.choice(designs)), "square_px": int(rng.integers(40, 72))}
+               "design": str(rng.choice(designs)), "square_px": int(rng.integers(40, 72)),
+               "tile_frac": float(rng.uniform(*spec.tile_frac))}
         crops, labels, rots, _ = board_sample(board, spec.seed * 1_000_003 + i, spec, rng, cfg)
         keep = (labels != INDEX["."]) | (rng.random(labels.shape) < spec.empty_keep)
         xs.append(crops[keep])

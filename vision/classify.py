@@ -43,6 +43,11 @@ class ReadConfig(BaseModel):
     knn: int = Field(default=3, ge=1, le=32,
                      description="A class's similarity is the mean of its k best exemplar matches.")
     threads: int = Field(default=1, ge=1, le=8, description="onnxruntime intra-op threads.")
+    cap_counts: bool = Field(
+        default=True,
+        description="A board cannot hold more of a tile than the language's distribution has "
+                    "(2 blanks, 1 Q, ...): surplus readings of a class keep only its most "
+                    "probable squares, the others fall to their next class.")
 
 
 class ReaderError(VisionError):
@@ -148,6 +153,9 @@ class TileReader:
         # Language class -> model logit index; -1 = the model has no such class.
         self.logit_index = np.array([model_classes.index(c) if c in model_classes else -1
                                      for c in self.classes])
+        dist = DISTRIBUTIONS[lang].counts
+        self.caps = np.array([GRID * GRID if c == EMPTY else int(dist.get(c, 0))
+                              for c in self.classes])
         self.tileset = None
         if tileset is not None:
             from vision.enroll import load_tileset  # enroll imports this module
@@ -216,6 +224,8 @@ class TileReader:
         t0 = time.perf_counter()
         logits, rot, emb = self.embed(self.crops(warped))
         probs = self.class_probs(logits, emb)
+        if self.cfg.cap_counts:
+            probs = cap_counts(probs, self.caps)
         best = probs.argmax(axis=1)
         occupied = np.array([self.classes[b] != EMPTY for b in best])
         rotations = np.where(occupied, rot.argmax(axis=1), -1).reshape(GRID, GRID)
@@ -229,6 +239,27 @@ class TileReader:
                         meta={"orientation_deg": orientation, "lang": self.lang,
                               "tileset": self.tileset is not None})
         return BoardRead(snap, rotations.astype(np.int64), orientation, ms)
+
+
+def cap_counts(probs: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """(N, K) probabilities with at most caps[k] squares whose best class is k.
+
+    Where a class is read on more squares than exist (an empty light-blue square taken for a
+    third blank), only its caps[k] most probable squares keep it; on the others its
+    probability goes to zero and the row is renormalised, so they fall to their next class.
+    """
+    p = probs.copy()
+    for _ in range(2 * p.shape[1]):  # each pass settles at least one class
+        best = p.argmax(axis=1)
+        over = np.flatnonzero(np.bincount(best, minlength=p.shape[1]) > caps)
+        if not len(over):
+            break
+        for k in over:
+            rows = np.flatnonzero(best == k)
+            surplus = rows[np.argsort(-p[rows, k])][caps[k]:]
+            p[surplus, k] = 0.0
+        p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
+    return p
 
 
 def _log_softmax(x: np.ndarray) -> np.ndarray:
