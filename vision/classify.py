@@ -40,6 +40,13 @@ class ReadConfig(BaseModel):
     prototype_temperature: float = Field(
         default=0.05, gt=0.0,
         description="Softmax temperature of the cosine similarity to the prototypes.")
+    colour_weight: float = Field(
+        default=0.1, ge=0.0,
+        description="With an enrolled tile set: similarity lost per unit of colour distance "
+                    "(log-ratio of a square's centre colour to the board's median) between a "
+                    "square and an exemplar. The network is trained colour-blind on purpose "
+                    "(tile sets come in every colour); the enrolled set knows this board's colours, "
+                    "which is what tells a plain blank tile from a plain empty square.")
     knn: int = Field(default=3, ge=1, le=32,
                      description="A class's similarity is the mean of its k best exemplar matches.")
     threads: int = Field(default=1, ge=1, le=8, description="onnxruntime intra-op threads.")
@@ -170,8 +177,10 @@ class TileReader:
         emb = np.asarray(ts["embeddings"], np.float32)
         emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-6)
         # exemplars per language class; classes outside the language are ignored
-        self._exemplars = [emb[[i for i, lab in enumerate(labels) if lab == c]]
-                           for c in self.classes]
+        colours = np.asarray(ts.get("colours", np.zeros((len(labels), 3))), np.float32)
+        members = [[i for i, lab in enumerate(labels) if lab == c] for c in self.classes]
+        self._exemplars = [emb[idx] for idx in members]
+        self._exemplar_colours = [colours[idx] for idx in members]
         if not any(len(e) for e in self._exemplars):
             raise ReaderError("the tile set has no exemplar for any class of this language")
         # A class the tile set has no exemplar of (a letter that never showed up during
@@ -179,14 +188,20 @@ class TileReader:
         # own kind more closely than that direction does, so the direction gets the measured gap.
         dir_sims = np.asarray(ts.get("dir_sims", np.full(len(labels), np.nan)), np.float32)
         gaps = []
-        for c, ex in zip(self.classes, self._exemplars):
-            idx = [i for i, lab in enumerate(labels) if lab == c]
+        for idx, ex, col in zip(members, self._exemplars, self._exemplar_colours):
             if len(ex) >= 2 and np.isfinite(dir_sims[idx]).all():
-                s = ex @ ex.T
+                s = self._similarity(ex, col, ex, col)
                 np.fill_diagonal(s, -np.inf)
                 kk = min(self.cfg.knn, len(ex) - 1)
                 gaps.append(np.sort(s, axis=1)[:, -kk:].mean(axis=1) - dir_sims[idx])
         self._direction_gap = float(np.concatenate(gaps).mean()) if gaps else 0.0
+
+    def _similarity(self, emb, colours, ex, ex_colours) -> np.ndarray:
+        s = emb @ ex.T
+        if self.cfg.colour_weight > 0:
+            d2 = ((colours[:, None, :] - ex_colours[None, :, :]) ** 2).sum(axis=2)
+            s = s - self.cfg.colour_weight * np.sqrt(d2)
+        return s
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Raw network outputs for (N, s, s, 3) crops: class logits, rotation logits, embedding."""
@@ -196,8 +211,10 @@ class TileReader:
     def crops(self, warped: np.ndarray) -> np.ndarray:
         return board_crops(warped, self.card)
 
-    def class_probs(self, logits: np.ndarray, emb: np.ndarray, use_tileset: bool = True) -> np.ndarray:
-        """(N, K) probabilities over the language's classes."""
+    def class_probs(self, logits: np.ndarray, emb: np.ndarray, use_tileset: bool = True,
+                    colours: np.ndarray | None = None) -> np.ndarray:
+        """(N, K) probabilities over the language's classes; ``colours`` from square_colours()
+        of the same crops (needed only with a tile set)."""
         n = logits.shape[0]
         scores = np.full((n, len(self.classes)), -np.inf, np.float32)
         have = self.logit_index >= 0
@@ -206,9 +223,11 @@ class TileReader:
         if self.tileset is not None and use_tileset:
             scale = float(self.card.get("cosine_scale", 16.0))
             sims = np.full_like(scores, -np.inf)
+            if colours is None:
+                colours = np.zeros((n, 3), np.float32)
             for k, ex in enumerate(self._exemplars):
                 if len(ex):
-                    s = emb @ ex.T
+                    s = self._similarity(emb, colours, ex, self._exemplar_colours[k])
                     kk = min(self.cfg.knn, s.shape[1])
                     sims[:, k] = np.sort(s, axis=1)[:, -kk:].mean(axis=1)
                 elif self.logit_index[k] >= 0:
@@ -222,8 +241,10 @@ class TileReader:
     def read(self, warped: np.ndarray, t: float = 0.0, frame_index: int = -1) -> BoardRead:
         """Classify every square of a canonical grid image (``vision.rectify.warp_board``)."""
         t0 = time.perf_counter()
-        logits, rot, emb = self.embed(self.crops(warped))
-        probs = self.class_probs(logits, emb)
+        crops = self.crops(warped)
+        logits, rot, emb = self.embed(crops)
+        colours = square_colours(crops) if self.tileset is not None else None
+        probs = self.class_probs(logits, emb, colours=colours)
         if self.cfg.cap_counts:
             probs = cap_counts(probs, self.caps)
         best = probs.argmax(axis=1)
@@ -239,6 +260,16 @@ class TileReader:
                         meta={"orientation_deg": orientation, "lang": self.lang,
                               "tileset": self.tileset is not None})
         return BoardRead(snap, rotations.astype(np.int64), orientation, ms)
+
+
+def square_colours(crops: np.ndarray) -> np.ndarray:
+    """(N, 3) colour of each square's centre relative to the board: log mean BGR of the
+    central half of the crop minus its median over the crops, so exposure and colour cast
+    of the frame cancel and a cream tile on a green board stays apart from the green."""
+    s = crops.shape[1]
+    a, b = s // 4, s - s // 4
+    centre = np.log(crops[:, a:b, a:b].reshape(len(crops), -1, 3).mean(axis=1) + 1.0)
+    return (centre - np.median(centre, axis=0)).astype(np.float32)
 
 
 def cap_counts(probs: np.ndarray, caps: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision.classify import TileReader
+from vision.classify import TileReader, square_colours
 from vision.errors import VisionError
 from vision.rectify import GRID
 
@@ -58,6 +58,7 @@ def save_tileset(path: str | Path, tileset: Mapping) -> Path:
         np.savez_compressed(fh, labels=np.asarray(tileset["labels"], dtype=str),
                             embeddings=np.asarray(tileset["embeddings"], np.float32),
                             dir_sims=np.asarray(tileset["dir_sims"], np.float32),
+                            colours=np.asarray(tileset["colours"], np.float32),
                             meta=np.asarray(json.dumps(tileset.get("meta", {}), ensure_ascii=False)))
     return path
 
@@ -66,7 +67,10 @@ def load_tileset(path: str | Path) -> dict:
     try:
         with np.load(Path(path), allow_pickle=False) as z:
             return {"labels": [str(x) for x in z["labels"]], "embeddings": z["embeddings"].astype(np.float32),
-                    "dir_sims": z["dir_sims"].astype(np.float32), "meta": json.loads(str(z["meta"]))}
+                    "dir_sims": z["dir_sims"].astype(np.float32),
+                    "colours": z["colours"].astype(np.float32) if "colours" in z
+                    else np.zeros((len(z["labels"]), 3), np.float32),
+                    "meta": json.loads(str(z["meta"]))}
     except (OSError, KeyError, ValueError) as exc:
         raise EnrollError(f"cannot read tile set {path}: {exc}") from exc
 
@@ -96,7 +100,7 @@ def _dir_sims(reader: TileReader, logits: np.ndarray, labels: Sequence[str]) -> 
     return out
 
 
-def _tileset(reader: TileReader, emb, logits, labels, cfg: EnrollConfig, meta: dict) -> dict:
+def _tileset(reader: TileReader, emb, logits, colours, labels, cfg: EnrollConfig, meta: dict) -> dict:
     rng = np.random.default_rng(cfg.seed)
     labels = np.asarray(labels, dtype=object)
     keep = []
@@ -107,6 +111,7 @@ def _tileset(reader: TileReader, emb, logits, labels, cfg: EnrollConfig, meta: d
     keep = np.array(sorted(keep))
     kept_labels = [str(x) for x in labels[keep]]
     return {"labels": kept_labels, "embeddings": emb[keep].astype(np.float32),
+            "colours": colours[keep].astype(np.float32),
             "dir_sims": _dir_sims(reader, logits[keep], kept_labels),
             "meta": {**meta, "lang": reader.lang, "exemplars": len(keep),
                      "classes": sorted(set(kept_labels))}}
@@ -124,18 +129,20 @@ def enroll_labelled(reader: TileReader, frames: Sequence[tuple[np.ndarray, Seque
     if not frames:
         raise EnrollError("no frames to enroll from")
     t0 = time.perf_counter()
-    embs, logits_all, labels = [], [], []
+    embs, logits_all, colours, labels = [], [], [], []
     for warped, board in frames:
         if len(board) != GRID or any(len(row) != GRID for row in board):
             raise EnrollError("a truth board must be 15 rows of 15 characters")
-        logits, _, emb = reader.embed(reader.crops(warped))
+        crops = reader.crops(warped)
+        logits, _, emb = reader.embed(crops)
+        colours.append(square_colours(crops))
         embs.append(emb)
         logits_all.append(logits)
         labels.extend(_label(ch) for row in board for ch in row)
     unknown = sorted(set(labels) - set(reader.classes))
     if unknown:
         raise EnrollError(f"truth has tiles outside the {reader.lang} alphabet: {' '.join(unknown)}")
-    ts = _tileset(reader, np.concatenate(embs), np.concatenate(logits_all), labels, cfg,
+    ts = _tileset(reader, np.concatenate(embs), np.concatenate(logits_all), np.concatenate(colours), labels, cfg,
                   {"source": "labelled", "frames": len(frames)})
     ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
     return ts
@@ -166,7 +173,8 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     """
     cfg = cfg or EnrollConfig()
     t0 = time.perf_counter()
-    logits, _, emb = reader.embed(reader.crops(warped))
+    crops = reader.crops(warped)
+    logits, _, emb = reader.embed(crops)
     probs = reader.class_probs(logits, emb, use_tileset=False)
     classes = list(reader.classes)
     tile_classes = [c for c in classes if c != EMPTY]
@@ -209,7 +217,7 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     labels = [EMPTY] * (GRID * GRID)
     for i, j in zip(occupied, assigned):
         labels[i] = tile_classes[j]
-    ts = _tileset(reader, emb, logits, labels, cfg, {"source": "tile check", "tiles": n})
+    ts = _tileset(reader, emb, logits, square_colours(crops), labels, cfg, {"source": "tile check", "tiles": n})
     ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
     board = ["".join(labels[r * GRID:(r + 1) * GRID]) for r in range(GRID)]
     return ts, board
