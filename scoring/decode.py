@@ -36,6 +36,8 @@ class DecodeConfig(BaseModel):
                                                     "between was missed (off when every frame is one move)")
     max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "
                                                   "misreads (a shadow, a tile's edge)")
+    max_gap_fill: int = Field(2, description="empty-looking squares inside a play's line taken as tiles: a play "
+                                             "has no gaps, and a plain blank tile is easily read as an empty square")
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,13 @@ def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:
 def _propose(board: Board, added: list[Square], direction: Direction, snap: Snapshot, dist: Distribution,
              lexicon: Lexicon | None, cfg: DecodeConfig) -> ProposedPlay | Unclear:
     """One play from the new squares (already known to lie in one line)."""
+    dr, dc = direction.step
+    first, last = min(added), max(added)
+    span = [Square(first.row + dr * i, first.col + dc * i)
+            for i in range(max(last.row - first.row, last.col - first.col) + 1)]
+    gaps = [sq for sq in span if sq not in board and sq not in added]
+    if 0 < len(gaps) <= cfg.max_gap_fill:
+        added = sorted(added + gaps)
     choices = [_letter_probs(snap, sq) for sq in added]
     best = [ch[0] for ch in choices]
     placement = _placement(added, [c for c, _ in best], direction)

@@ -152,3 +152,11 @@ def test_a_committed_tile_read_empty_does_not_block_a_new_play():
     after = rows_with(((7, 6), "C.T", "a"), ((8, 8), "O", "a"), ((9, 8), "E", "a"))
     d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
     assert isinstance(d.change, ProposedPlay)
+
+
+def test_a_blank_read_as_empty_inside_a_play_is_taken_as_a_tile():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "O.L", "d")), CLASSES, 0.95)
+    d = decode(board, snap, EN)
+    assert isinstance(d.change, ProposedPlay)
+    assert [t.square for t in d.change.placement.tiles] == [Square(8, 6), Square(9, 6), Square(10, 6)]
