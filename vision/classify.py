@@ -88,9 +88,13 @@ def preprocess(crops: np.ndarray, card: Mapping) -> np.ndarray:
     n = int(card["input_size"])
     if crops.shape[1] != n:
         crops = np.stack([cv2.resize(c, (n, n), interpolation=cv2.INTER_AREA) for c in crops])
-    x = crops.astype(np.float32) / 255.0
-    x = (x - np.asarray(card["mean"], np.float32)) / np.asarray(card["std"], np.float32)
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    # channels first before the float conversion: one copy of bytes, then in-place arithmetic
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
+    std = np.asarray(card["std"], np.float32).reshape(1, 3, 1, 1)
+    mean = np.asarray(card["mean"], np.float32).reshape(1, 3, 1, 1)
+    x *= 1.0 / (255.0 * std)
+    x -= mean / std
+    return x
 
 
 def board_crops(warped: np.ndarray, card: Mapping) -> np.ndarray:
