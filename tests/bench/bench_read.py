@@ -100,7 +100,8 @@ def score(reader: TileReader, frames: list) -> dict:
             "confusions": dict(conf.most_common(12))}
 
 
-def timing(reader: TileReader, warped: np.ndarray, repeat: int = 50) -> dict:
+def timing(reader: TileReader, warped: np.ndarray, repeat: int = 200) -> dict:
+    cv2.setNumThreads(1)
     crops = reader.crops(warped)
     for _ in range(3):
         reader.embed(crops)
@@ -112,9 +113,14 @@ def timing(reader: TileReader, warped: np.ndarray, repeat: int = 50) -> dict:
         t0 = time.perf_counter()
         reader.read(warped)
         t_read.append(time.perf_counter() - t0)
+    # the minimum is the uncontended cost; the median shows what other jobs on the machine cost
     return {"classify_225_ms_median": round(1000 * float(np.median(t_cls)), 2),
+            "classify_225_ms_min": round(1000 * float(np.min(t_cls)), 2),
             "read_225_ms_median": round(1000 * float(np.median(t_read)), 2),
-            "note": "one onnxruntime intra-op thread; read = crops + network + probabilities"}
+            "read_225_ms_min": round(1000 * float(np.min(t_read)), 2),
+            "load_average_1min": round(os.getloadavg()[0], 2),
+            "note": "one onnxruntime intra-op thread, cv2.setNumThreads(1); "
+                    "read = crops + network + probabilities"}
 
 
 def git_commit() -> str:
@@ -142,6 +148,33 @@ def synthetic(card: dict, model: Path) -> dict:
             "heldout_style": DataSpec(boards=40, seed=903, fonts=fonts, styles=(held["style"],)),
             "heldout_both": DataSpec(boards=40, seed=904, fonts=(held["font"],), styles=(held["style"],))}
     return {k: onnx_accuracy(session, build(s)) for k, s in sets.items()}
+
+
+def tile_check(model: Path, card_path: Path, seeds=(11, 12, 13)) -> dict:
+    """Label-free enrollment on synthetic English tile checks (all 100 tiles face up at random
+    squares, half of them quarter-turned): share of squares assigned right, and the time."""
+    from models.synth import SceneConfig, render_topdown
+    from scoring.tiles import DISTRIBUTIONS
+    from vision.enroll import enroll_tile_check
+
+    counts = DISTRIBUTIONS["en"].counts
+    tiles = [t for t, n in counts.items() for _ in range(n)]
+    reader = TileReader(model, card_path, lang="en")
+    px = int(reader.card["square_px"])
+    acc, secs = [], []
+    for seed in seeds:
+        cells = ["."] * 225
+        for square, tile in zip(np.random.default_rng(seed).permutation(225)[:len(tiles)], tiles):
+            cells[square] = tile
+        board = ["".join(cells[r * 15:(r + 1) * 15]) for r in range(15)]
+        td = render_topdown(board, seed, SceneConfig(quarter_turn_prob=0.5))
+        warped = warp_board(td.image, homography_from_corners(td.corners, px), px)
+        t0 = time.perf_counter()
+        _, assigned = enroll_tile_check(reader, warped, counts)
+        secs.append(time.perf_counter() - t0)
+        acc.append(float(np.mean([a == b for a, b in zip("".join(assigned), "".join(board))])))
+    return {"renders": len(seeds), "per_square": round(float(np.mean(acc)), 5),
+            "per_square_min": round(min(acc), 5), "enroll_s_max": round(max(secs), 3)}
 
 
 def main() -> int:
@@ -209,6 +242,8 @@ def main() -> int:
     if not args.no_synthetic:
         result["synthetic"] = synthetic(card, model)
         print("synthetic:", result["synthetic"])
+        result["tile_check_label_free"] = tile_check(model, card_path)
+        print("label-free tile check:", result["tile_check_label_free"])
     result["targets"] = {"per_square_after_enrollment": 0.999, "letters_without_enrollment": 0.97,
                          "classify_225_ms": 5.0, "enroll_s": 10.0}
     result["machine"] = f"{platform.machine()} {os.cpu_count()} cpus, {platform.processor() or platform.system()}"
@@ -226,6 +261,7 @@ def main() -> int:
         "enroll_s_max": result["enroll_s_max"], "timing": result["timing"], "commit": result["commit"]}
     if "synthetic" in result:
         card["accuracy"]["synthetic_bench"] = result["synthetic"]
+        card["accuracy"]["tile_check_label_free"] = result["tile_check_label_free"]
     card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {out} and {card_path}")
     return 0
