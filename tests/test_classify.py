@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from vision.classify import ReadConfig, TileReader, prewarped_corners
+from vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners
 from vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[1]
@@ -96,3 +96,11 @@ def test_prewarped_grid_fit(shared_data):
 def test_config_rejects_typos():
     with pytest.raises(ValidationError):
         ReadConfig(prototype_wieght=0.5)
+
+
+def test_readings_beyond_the_distribution_fall_to_their_next_class():
+    # classes (".", "?", "A"): one blank in the bag, three squares read as blanks
+    probs = np.array([[0.3, 0.7, 0.0], [0.45, 0.55, 0.0], [0.1, 0.5, 0.4]], np.float32)
+    capped = cap_counts(probs, np.array([225, 1, 9]))
+    assert list(capped.argmax(axis=1)) == [1, 0, 2]
+    assert np.allclose(capped.sum(axis=1), 1.0)
