@@ -169,10 +169,11 @@ class Recorder:
             if pressed:  # keep the press for the next clear frame
                 self.press(player)
             return FrameOutcome(frame.index, frame.t, "occluded")
-        # The first play fixes the board's orientation; a turntable turn re-reads it.
-        if quarter_turns is not None and (self._quarter_turns is None or state == "redetected"):
-            if len(self.keeper.game.state.board) or int((snap.best() != 0).sum()) >= 2:
-                self._quarter_turns = quarter_turns
+        # The first play fixes the board's orientation: until a play is committed it follows the tiles
+        # in view; afterwards only a re-detection (a turntable turn) reads it again.
+        if quarter_turns is not None and (self._quarter_turns is None or not len(self.keeper.game.state.board)
+                                          or state == "redetected"):
+            self._quarter_turns = quarter_turns
         snap = orient(snap, self._quarter_turns or 0)
         with self.timings.stage("score"):
             obs = self.keeper.observe(snap, player=player, pressed=pressed)

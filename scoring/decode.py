@@ -36,6 +36,8 @@ class DecodeConfig(BaseModel):
                                                     "between was missed (off when every frame is one move)")
     max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "
                                                   "misreads (a shadow, a tile's edge)")
+    max_plays_at_once: int = Field(2, description="most plays taken from one snapshot when snapshots were "
+                                                   "missed; more at once is a hand or a bag on the board")
     max_gap_fill: int = Field(2, description="empty-looking squares inside a play's line taken as tiles: a play "
                                              "has no gaps, and a plain blank tile is easily read as an empty square")
 
@@ -156,13 +158,49 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
     direction = _direction(added, board)
     if direction is None:
         plays = _split_in_two(board, added, snap, dist, lexicon, cfg) if cfg.split_two_plays else None
-        if plays is not None:
+        # Two real plays of two or more tiles each beat dropping squares as strays; a lone square is
+        # more often a misread (a shadow, a hand's edge) than a one-tile play.
+        if plays is not None and all(len(p.placement.tiles) > 1 for p in plays):
             return Decoded(ProposedSequence(plays), misreads_t)
         best = _main_line(board, added, snap, dist, lexicon, cfg)
         if best is not None:
             return Decoded(best, misreads_t)
+        if plays is not None:
+            return Decoded(ProposedSequence(plays), misreads_t)
+        if cfg.split_two_plays:
+            peeled = _peel(board, added, snap, dist, lexicon, cfg)
+            if peeled and len(peeled) == 1:
+                return Decoded(peeled[0], misreads_t)
+            if peeled:
+                return Decoded(ProposedSequence(tuple(peeled)), misreads_t)
         return Decoded(Unclear("new tiles are not in one line", tuple(added)), misreads_t)
     return Decoded(_propose(board, added, direction, snap, dist, lexicon, cfg), misreads_t)
+
+
+def _peel(board, added, snap, dist, lexicon, cfg) -> list[ProposedPlay] | None:
+    """Several missed plays at once (a hand stayed over the board for a few turns): take the
+    largest legal line of new tiles, put it down, and go on with the rest, so one missed
+    snapshot does not hold up every later play. A few squares left over count as misreads."""
+    remaining, current, plays = set(added), board.copy(), []
+    while remaining:
+        groups = {frozenset(sq for sq in remaining if sq.row == r) for r in {q.row for q in remaining}}
+        groups |= {frozenset(sq for sq in remaining if sq.col == c) for c in {q.col for q in remaining}}
+        best = None
+        for g in sorted(groups, key=lambda g: (-len(g), sorted(g))):
+            line = sorted(g)
+            p = _propose(current, line, _direction(line, current), snap, dist, lexicon, cfg)
+            if isinstance(p, ProposedPlay):
+                best = p
+                break
+        if best is None or len(plays) == cfg.max_plays_at_once:
+            return None
+        plays.append(best)
+        for t in best.placement.tiles:
+            current.put(t.square, t.tile)
+            remaining.discard(t.square)
+    if not plays or len(remaining) > cfg.max_stray_squares:
+        return None
+    return plays
 
 
 def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:

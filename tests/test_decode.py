@@ -62,7 +62,8 @@ def test_nothing_new_is_no_change_and_the_last_play_gone_is_a_withdrawal():
 
 def test_scattered_tiles_are_unclear_not_a_move():
     board = board_from(rows_with(((7, 6), "CAT", "a")))
-    snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "O", "a"), ((9, 9), "W", "a")), CLASSES)
+    snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((2, 1), "O", "a"), ((12, 3), "W", "a"),
+                                         ((0, 14), "E", "a")), CLASSES)
     assert isinstance(decode(board, snap, EN).change, Unclear)
 
 
@@ -160,3 +161,16 @@ def test_a_blank_read_as_empty_inside_a_play_is_taken_as_a_tile():
     d = decode(board, snap, EN)
     assert isinstance(d.change, ProposedPlay)
     assert [t.square for t in d.change.placement.tiles] == [Square(8, 6), Square(9, 6), Square(10, 6)]
+
+
+def test_several_missed_plays_are_peeled_off_one_line_at_a_time():
+    from scoring.decode import ProposedSequence
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OWL", "d"), ((10, 7), "AD", "a"), ((3, 8), "DOGS", "d"))
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
+    # Three plays at once is more than missed snapshots explain: a hand or the bag lies on the board.
+    assert isinstance(d.change, Unclear)
+    two = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OWL", "d"), ((3, 8), "DOGS", "d"))
+    d = decode(board, Snapshot.from_board(two, CLASSES, 0.95), EN)
+    assert isinstance(d.change, ProposedSequence)
+    assert sorted(len(p.placement.tiles) for p in d.change.plays) == [3, 4]

@@ -92,8 +92,7 @@ def run(args: argparse.Namespace) -> int:
     store = Store(args.db)
     service = GameService(store, Bus())
     game = Game(profile, dist)
-    # One photo per move: two lines of new tiles are never two plays.
-    keeper = Scorekeeper(game, lexicon, DecodeConfig(split_two_plays=not cfg.every_frame_is_a_press))
+    keeper = Scorekeeper(game, lexicon, DecodeConfig())
     if args.game is not None:
         try:
             row = store.game(args.game)

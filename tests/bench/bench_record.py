@@ -150,7 +150,7 @@ def scrabscrap(game: str, tileset=None) -> dict:
     else:
         locator = FixedBoard(prewarped_corners(frames[0].image), cfg.square_px)
     reader = Reader(TileReader(MODEL, CARD, tileset=tileset, lang="de"))
-    keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=DecodeConfig(split_two_plays=False))
+    keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=DecodeConfig())
     recorder = Recorder(keeper, locator, reader, lambda e, f: len(keeper.entries), cfg)
     # The first frame is the board after move 1 (or the empty board): compare from an empty board.
     boards = [["." * 15] * 15] + [t["board"] for t in truth]
