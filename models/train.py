@@ -145,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--holdout-font", default="dejavu-condensed")
     ap.add_argument("--holdout-style", default="coloured")
+    ap.add_argument("--blank-repeat", type=int, default=3,
+                    help="blank tiles are rare (5%% of tiles) and easily taken for empty squares: "
+                         "each epoch shows every blank crop this many times")
     ap.add_argument("--cache", default="", help="npz to reuse the rendered training set")
     args = ap.parse_args(argv)
 
@@ -180,9 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{n} training crops ({int((data['y'] == INDEX['.']).sum())} empty), "
           f"{time.time() - t_start:.0f} s", flush=True)
 
+    pool = np.concatenate([np.arange(n)] + [np.flatnonzero(data["y"] == INDEX["?"])] * (args.blank_repeat - 1))
     model = make_model(len(CLASSES))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * (n // args.batch)
+    steps = args.epochs * (len(pool) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(args.seed)
     ce = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -192,12 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     t_train = time.time()
     for epoch in range(args.epochs):
         model.train()
-        perm = torch.randperm(n, generator=gen).numpy()
+        perm = pool[torch.randperm(len(pool), generator=gen).numpy()]
         tot = correct = 0
         loss_sum = 0.0
         # whole batches only: a 2-crop tail of empty squares has no rotation label, and its
         # 0/0 rotation loss once turned every weight into NaN
-        for i in range(0, n - args.batch + 1, args.batch):
+        for i in range(0, len(perm) - args.batch + 1, args.batch):
             idx = perm[i:i + args.batch]
             x, rot = augment(to_input(data["x"][idx]), r_all[idx], gen)
             y = y_all[idx]
@@ -250,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
                     "corner jitter and up to 0.12 square shift; per batch crops turned by "
                     "quarter turns, shifted +-2 px, channels permuted; per crop relit, 15% "
                     "inverted, 15% grey",
-            "boards": args.boards, "crops": n, "seed": args.seed, "epochs": args.epochs,
+            "boards": args.boards, "crops": n, "blank_repeat": args.blank_repeat, "seed": args.seed, "epochs": args.epochs,
             "fonts": list(fonts), "styles": list(styles), "designs": list(DESIGNS),
             "held_out": {"font": args.holdout_font, "style": args.holdout_style},
             "minutes": round((time.time() - t_start) / 60, 1),
