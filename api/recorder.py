@@ -250,17 +250,38 @@ class FixedBoard:
 
 
 class TrackedBoard:
-    """vision.track.BoardTracker: reuse the last fix, re-detect when the board moved."""
+    """vision.track.BoardTracker: reuse the last fix, re-detect when the board moved.
 
-    def __init__(self, tracker, square_px: int) -> None:
+    A weak re-detection while a game is under way is not trusted: the wrong fixes localization
+    makes (a grid one square off, mostly with arms over the board) all have low quality, and a
+    shifted grid would turn every tile into a new one. The last good fix is kept instead."""
+
+    def __init__(self, tracker, square_px: int, min_redetect_quality: float = 0.6) -> None:
         self.tracker = tracker
         self.square_px = square_px
+        self.min_redetect_quality = min_redetect_quality
+        self._good = None
+        self._rejected = None
 
     def update(self, image: np.ndarray):
         from vision.rectify import homography_from_corners
         result = self.tracker.update(image)
         if result.fix is None or result.status == "lost":
             return result.status, None, 0.0
+        if result.fix is self._rejected:  # the tracker follows a fix we did not trust
+            return result.status, homography_from_corners(self._good.corners, self.square_px), \
+                0.0 if result.status == "occluded" else self._good.quality
+        if result.status == "redetected" and self._good is not None:
+            from vision.locate import grid_quality
+            # The camera is fixed: keep the last good grid when it still fits this frame as well
+            # as the new one (a re-detection after arms left the board can land a square off).
+            old_q = grid_quality(image, self._good.corners, self.tracker.cfg)
+            if result.fix.quality < self.min_redetect_quality or old_q >= result.fix.quality - 0.05:
+                self._rejected = result.fix
+                status = "tracked" if old_q >= self.min_redetect_quality else "occluded"
+                return status, homography_from_corners(self._good.corners, self.square_px), old_q
+        if result.status in ("tracked", "redetected"):
+            self._good = result.fix
         quality = 0.0 if result.status == "occluded" else float(result.fix.quality)
         return result.status, homography_from_corners(result.fix.corners, self.square_px), quality
 
