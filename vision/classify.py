@@ -34,9 +34,11 @@ class ReadConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     prototype_weight: float = Field(
-        default=0.8, ge=0.0, le=1.0,
+        default=0.5, ge=0.0, le=1.0,
         description="With an enrolled tile set: weight of the exemplar similarity against the "
-                    "network's own class scores (log-probabilities are blended).")
+                    "network's own class scores (log-probabilities are blended). Equal weight: "
+                    "exemplars of a letter seen once in the enrollment game (one Ä) are copies "
+                    "of one tile, and alone they pull look-alikes (A) over to it.")
     prototype_temperature: float = Field(
         default=0.05, gt=0.0,
         description="Softmax temperature of the cosine similarity to the prototypes.")
