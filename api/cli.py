@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # verb -> (module, one-line help)
@@ -42,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_missing", False):
         print(f"tilecam {args.command}: not available in this build", file=sys.stderr)
         return 2
-    return int(importlib.import_module(args._module).run(args) or 0)
+    try:
+        return int(importlib.import_module(args._module).run(args) or 0)
+    except BrokenPipeError:  # `tilecam read ... | head` closed the pipe: nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
 
 
 if __name__ == "__main__":
