@@ -90,6 +90,8 @@ class Misread:
 class Decoded:
     change: NoChange | ProposedPlay | ProposedSequence | ProposedWithdrawal | Unclear
     misreads: tuple[Misread, ...] = ()
+    # The last play was taken back before `change` (a challenge with no snapshot of its own).
+    withdraw_first: bool = False
 
 
 def _letter_probs(snap: Snapshot, sq: Square) -> list[tuple[str, float]]:
@@ -146,8 +148,17 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
                     misreads.append(Misread(sq, shown, best, prob))
     misreads_t = tuple(misreads)
     if removed:
-        if last_play is not None and not added and set(removed) == {t.square for t in last_play.tiles}:
-            return Decoded(ProposedWithdrawal(tuple(sorted(removed))), misreads_t)
+        last_squares = {t.square for t in last_play.tiles} if last_play is not None else set()
+        if last_squares and set(removed) == last_squares:
+            if not added:
+                return Decoded(ProposedWithdrawal(tuple(sorted(removed))), misreads_t)
+            # The phony came off and the next play went down before a snapshot: decode the play
+            # on the board without the phony.
+            without = board.copy()
+            for sq in last_squares:
+                without.remove(sq)
+            then = decode(without, snap, dist, None, lexicon, cfg)
+            return Decoded(then.change, misreads_t, withdraw_first=True)
         if not added:
             return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)
         # Committed tiles do not leave the board but by a withdrawal: a square read empty now is

@@ -91,9 +91,11 @@ class Scorekeeper:
         added: list[LogEntry] = []
         if d.misreads:
             added += self._correct(d.misreads)
-        who = g.state.on_turn if player is None else player
         change = d.change
         try:
+            if d.withdraw_first and not isinstance(change, (Unclear, NoChange)):
+                added.append(self._append(self.game.withdraw(last[1].player)))
+            who = g.state.on_turn if player is None else player
             if isinstance(change, ProposedPlay):
                 if g.state.ended:
                     return Observation(tuple(added), "unclear", "tiles added after the game ended")

@@ -174,3 +174,13 @@ def test_several_missed_plays_are_peeled_off_one_line_at_a_time():
     d = decode(board, Snapshot.from_board(two, CLASSES, 0.95), EN)
     assert isinstance(d.change, ProposedSequence)
     assert sorted(len(p.placement.tiles) for p in d.change.plays) == [3, 4]
+
+
+def test_a_phony_taken_back_and_the_next_play_in_one_snapshot():
+    from scoring.placement import PlacedTile, Placement
+    board = board_from(rows_with(((7, 6), "CAT", "a"), ((8, 8), "ZZ", "d")))
+    phony = Placement((PlacedTile(Square(8, 8), "Z"), PlacedTile(Square(9, 8), "Z")), Direction.DOWN)
+    after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"))
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN, last_play=phony)
+    assert d.withdraw_first and isinstance(d.change, ProposedPlay)
+    assert [t.letter for t in d.change.placement.tiles] == ["O", "W"]

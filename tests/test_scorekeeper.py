@@ -66,3 +66,17 @@ def test_sync_adopts_an_operators_correction():
     assert keeper.sync(fixed)
     assert keeper.game.events[0].kind == "exchange"
     assert not keeper.sync(list(fixed))
+
+
+def test_withdrawal_and_next_play_seen_together():
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    empty = ["." * 15] * 15
+    cat = empty[:7] + ["......CAT......"] + empty[8:]
+    phony = cat[:8] + ["........Z......", "........Z......"] + cat[10:]
+    cow = cat[:8] + ["......O........", "......W........"] + cat[10:]
+    keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=0, pressed=True)
+    keeper.observe(Snapshot.from_board(phony, CLASSES, 0.95), player=1, pressed=True)
+    obs = keeper.observe(Snapshot.from_board(cow, CLASSES, 0.95), pressed=True)
+    assert [e.kind for e in obs.entries] == ["phony_withdrawn", "play"]
+    assert obs.entries[0].player == 1 and obs.entries[1].player == 0
+    assert keeper.game.events[-1].words == ("COW",)
