@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
                preview: PreviewHub | None = None, service: GameService | None = None) -> FastAPI:
     """Build the app. Pass `service` (or `store`/`bus`) to share them with a recorder in the
     same process; otherwise the lifespan opens the store named in settings and closes it."""
-    from .routes import games, live, media, operator, overlay
+    from .routes import games, live, media, operator, overlay, recorder
 
     settings = settings or get_settings()
     bus = service.bus if service else (bus or Bus(settings.live.queue_size))
@@ -83,7 +83,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.state.bus = bus
     app.state.preview = preview
     app.state.service = service
-    app.state.status = None  # a recorder in this process sets a callable returning its status
+    app.state.status = None      # a recorder in this process sets a callable returning its status
+    app.state.on_trigger = None  # ... and where HTTP triggers go
     app.dependency_overrides[get_settings] = lambda: settings
 
     # User input the engine refuses is a 4xx with its reason, never a 500.
@@ -93,7 +94,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.add_exception_handler(GcgError, _error(422))
     app.add_exception_handler(ValueError, _error(422))
 
-    for module in (games, live, operator, media, overlay):
+    for module in (games, live, operator, media, recorder, overlay):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

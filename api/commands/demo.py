@@ -113,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
 
     def feed():
         recorder = record_video(video, service, game_id, model, realtime=True, fps=args.fps, preview=preview,
-                                on_recorder=lambda r: setattr(app.state, "status", r.status))
+                                on_recorder=lambda r: (setattr(app.state, "status", r.status),
+                                                       setattr(app.state, "on_trigger", r.on_trigger)))
         _summary(service, game_id, game, recorder)
 
     threading.Thread(target=feed, name="demo-recorder", daemon=True).start()

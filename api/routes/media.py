@@ -68,11 +68,3 @@ async def preview_stream(preview: PreviewDep, settings: SettingsDep):
     return StreamingResponse(stream(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                              headers={"Cache-Control": "no-store"})
 
-
-@router.get("/status", summary="Recorder and camera status",
-            description="What the recorder in this process sees: the camera's connection state, the "
-                        "board (tracked, occluded, ...), frames processed and their rate. Empty when no "
-                        "recorder runs in this process.")
-def recorder_status(request: Request) -> dict:
-    provider = getattr(request.app.state, "status", None)
-    return provider() if provider is not None else {}
