@@ -18,10 +18,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from capture.frame import Frame
-from scoring.decode import DecodeConfig
 from scoring.events import LogEntry
-from scoring.game import Game
-from scoring.lexicon import Lexicon
 from scoring.scorekeeper import Observation, Scorekeeper
 from scoring.snapshot import Snapshot
 from vision.stability import StabilityConfig, StabilityGate
@@ -146,21 +143,25 @@ class Recorder:
         if homography is None:
             self.gate.update(frame.t, None, 0.0)
             return FrameOutcome(frame.index, frame.t, "no_board")
-        n = self.cfg.square_px * 15
-        with self.timings.stage("warp"):
-            warped = cv2.warpPerspective(frame.image, homography, (n, n), flags=cv2.INTER_LINEAR)
         self._maybe_preview(frame, homography)
         if self.cfg.every_frame_is_a_press:
             # One photo per move, taken at the press: each is a snapshot; the gate has nothing to wait for.
             pressed, player = True, None
         else:
+            # Every frame: a small warp is all the gate compares; the full one waits for a snapshot.
+            small = 2 * self.gate.cfg.compare_px
+            scale = np.diag([small / (15 * self.cfg.square_px)] * 2 + [1.0])
             with self.timings.stage("gate"):
-                gate = self.gate.update(frame.t, warped, quality)
+                board = cv2.warpPerspective(frame.image, scale @ homography, (small, small), flags=cv2.INTER_AREA)
+                gate = self.gate.update(frame.t, board, quality)
             if not gate.snapshot:
                 return FrameOutcome(frame.index, frame.t, gate.state)
             with self._lock:
                 pressed, player = self._press
                 self._press = (False, None)
+        n = self.cfg.square_px * 15
+        with self.timings.stage("warp"):
+            warped = cv2.warpPerspective(frame.image, homography, (n, n), flags=cv2.INTER_LINEAR)
         with self.timings.stage("read"):
             snap, quarter_turns = self.reader.read(warped)
         snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)
@@ -189,6 +190,8 @@ class Recorder:
     def _maybe_preview(self, frame: Frame, homography: np.ndarray) -> None:
         if self.preview is None or (frame.t - self._last_preview) * 1000.0 < self.cfg.preview_every_ms:
             return
+        if not self.preview.viewers:  # drawing is wasted when nobody watches the preview
+            return
         self._last_preview = frame.t
         with self.timings.stage("preview"):
             self.preview.publish(draw_grid(frame.image, homography, self.cfg.square_px,
@@ -201,27 +204,19 @@ def draw_grid(image: np.ndarray, homography: np.ndarray, square_px: int, rows: l
     out = image.copy()
     inv = np.linalg.inv(homography)
     n = 15 * square_px
-    lines = []
-    for i in range(16):
-        v = i * square_px
-        lines += [((0, v), (n, v)), ((v, 0), (v, n))]
-    for a, b in lines:
-        pts = cv2.perspectiveTransform(np.float32([[a, b]]), inv)[0]
-        cv2.line(out, tuple(map(int, pts[0])), tuple(map(int, pts[1])), (0, 255, 0), 1, cv2.LINE_AA)
-    grid = np.array([list(r) for r in rows])
-    grid = np.rot90(grid, k=-quarter_turns)  # back to image orientation
-    for r in range(15):
-        for c in range(15):
+    ends = np.float32([[(0, i * square_px), (n, i * square_px), (i * square_px, 0), (i * square_px, n)]
+                       for i in range(16)]).reshape(-1, 1, 2)
+    ends = cv2.perspectiveTransform(ends, inv).reshape(-1, 2, 2).astype(np.int32)
+    cv2.polylines(out, list(ends), False, (0, 255, 0), 1, cv2.LINE_AA)
+    grid = np.rot90(np.array([list(r) for r in rows]), k=-quarter_turns)  # back to image orientation
+    rc = np.argwhere(grid != ".")
+    if len(rc):
+        centres = cv2.perspectiveTransform(((rc[:, ::-1] + 0.5) * square_px).astype(np.float32)[:, None], inv)
+        for (r, c), (px, py) in zip(rc, centres[:, 0]):
             ch = grid[r, c]
-            if ch == ".":
-                continue
-            x, y = (c + 0.5) * square_px, (r + 0.5) * square_px
-            px, py = cv2.perspectiveTransform(np.float32([[[x, y]]]), inv)[0, 0]
             cv2.putText(out, ch.upper(), (int(px) - 6, int(py) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
                         (0, 0, 255) if ch.islower() else (255, 0, 0), 2, cv2.LINE_AA)
     return out
-
-
 
 
 def service_sink(service, game_id: int, jpeg_quality: int = 85):
@@ -262,14 +257,21 @@ class TrackedBoard:
         self.min_redetect_quality = min_redetect_quality
         self._good = None
         self._rejected = None
+        self._cached: tuple[object, np.ndarray] | None = None
+
+    def _homography(self, fix) -> np.ndarray:
+        """The warp to our square size for a fix, computed once per fix, not per frame."""
+        if self._cached is None or self._cached[0] is not fix:
+            from vision.rectify import homography_from_corners
+            self._cached = (fix, homography_from_corners(fix.corners, self.square_px))
+        return self._cached[1]
 
     def update(self, image: np.ndarray):
-        from vision.rectify import homography_from_corners
         result = self.tracker.update(image)
         if result.fix is None or result.status == "lost":
             return result.status, None, 0.0
         if result.fix is self._rejected:  # the tracker follows a fix we did not trust
-            return result.status, homography_from_corners(self._good.corners, self.square_px), \
+            return result.status, self._homography(self._good), \
                 0.0 if result.status == "occluded" else self._good.quality
         if result.status == "redetected" and self._good is not None:
             from vision.locate import grid_quality
@@ -279,11 +281,11 @@ class TrackedBoard:
             if result.fix.quality < self.min_redetect_quality or old_q >= result.fix.quality - 0.05:
                 self._rejected = result.fix
                 status = "tracked" if old_q >= self.min_redetect_quality else "occluded"
-                return status, homography_from_corners(self._good.corners, self.square_px), old_q
+                return status, self._homography(self._good), old_q
         if result.status in ("tracked", "redetected"):
             self._good = result.fix
         quality = 0.0 if result.status == "occluded" else float(result.fix.quality)
-        return result.status, homography_from_corners(result.fix.corners, self.square_px), quality
+        return result.status, self._homography(result.fix), quality
 
 
 class Reader:
