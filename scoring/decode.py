@@ -188,17 +188,21 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
     return Decoded(_propose(board, added, direction, snap, dist, lexicon, cfg), misreads_t)
 
 
+def _lines(squares) -> list[list[Square]]:
+    """The squares grouped by row and by column (each group sorted; a lone square is in two)."""
+    groups = {frozenset(sq for sq in squares if sq.row == r) for r in {q.row for q in squares}}
+    groups |= {frozenset(sq for sq in squares if sq.col == c) for c in {q.col for q in squares}}
+    return [sorted(g) for g in groups]
+
+
 def _peel(board, added, snap, dist, lexicon, cfg) -> list[ProposedPlay] | None:
     """Several missed plays at once (a hand stayed over the board for a few turns): take the
     largest legal line of new tiles, put it down, and go on with the rest, so one missed
     snapshot does not hold up every later play. A few squares left over count as misreads."""
     remaining, current, plays = set(added), board.copy(), []
     while remaining:
-        groups = {frozenset(sq for sq in remaining if sq.row == r) for r in {q.row for q in remaining}}
-        groups |= {frozenset(sq for sq in remaining if sq.col == c) for c in {q.col for q in remaining}}
         best = None
-        for g in sorted(groups, key=lambda g: (-len(g), sorted(g))):
-            line = sorted(g)
+        for line in sorted(_lines(remaining), key=lambda ln: (-len(ln), ln)):
             p = _propose(current, line, _direction(line, current), snap, dist, lexicon, cfg)
             if isinstance(p, ProposedPlay):
                 best = p
@@ -216,9 +220,7 @@ def _peel(board, added, snap, dist, lexicon, cfg) -> list[ProposedPlay] | None:
 
 def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:
     """The legal play on the line holding all but a few stray new squares (misread shadows)."""
-    lines = [[sq for sq in added if sq.row == r] for r in {s.row for s in added}]
-    lines += [[sq for sq in added if sq.col == c] for c in {s.col for s in added}]
-    lines = [ln for ln in lines if len(added) - len(ln) <= cfg.max_stray_squares and len(ln) >= 2]
+    lines = [ln for ln in _lines(added) if len(added) - len(ln) <= cfg.max_stray_squares and len(ln) >= 2]
     found = []
     for ln in lines:
         p = _propose(board, sorted(ln), _direction(sorted(ln), board), snap, dist, lexicon, cfg)
@@ -264,12 +266,9 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
 
 def _split_in_two(board, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
     """New tiles in two lines: the two plays, if exactly one order makes both legal."""
-    groups = {frozenset(sq for sq in added if sq.row == r) for r in {s.row for s in added}}
-    groups |= {frozenset(sq for sq in added if sq.col == c) for c in {s.col for s in added}}
     found = []
-    for first in groups:
-        rest = sorted(set(added) - first)
-        first = sorted(first)
+    for first in _lines(added):
+        rest = sorted(set(added) - set(first))
         if not rest:
             continue
         d1, d2 = _direction(first, board), _direction(rest, board)

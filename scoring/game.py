@@ -13,9 +13,9 @@ from typing import Iterable
 from .board import Board, Layout, LAYOUTS
 from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                      LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
-from .placement import Placement, PlacementError, score_placement
+from .placement import Placement, score_placement
 from .rules import RuleProfile
-from .tiles import BLANK, Distribution
+from .tiles import Distribution
 from .tally import unseen
 
 
@@ -290,4 +290,4 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
     return Game(profile, dist, layout or LAYOUTS["standard"], players, list(events)).state
 
 
-__all__ = ["Game", "GameError", "GameState", "PlacementError", "replay", "overtime_minutes", "BLANK"]
+__all__ = ["Game", "GameError", "GameState", "effective_events", "overtime_minutes", "replay"]

@@ -8,15 +8,15 @@ import cv2
 
 from models.synth import SceneConfig, render_scene
 from scoring.game import Game
-from scoring.game import replay
 
 
 def boards_after_each_play(game: Game) -> list[list[str]]:
     """The board before the first play and after every event, as renderer rows."""
-    boards = [["." * 15] * 15]
-    for i in range(1, len(game.events) + 1):
-        state = replay(game.events[:i], game.profile, game.dist)
-        boards.append(state.board.rows())
+    again = Game(game.profile, game.dist, game.layout, game.players)
+    boards = [again.state.board.rows()]
+    for ev in game.events:  # one replay, a board per step
+        again.append(ev)
+        boards.append(again.state.board.rows())
     return boards
 
 
