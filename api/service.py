@@ -81,16 +81,6 @@ def nick_of(name: str) -> str:
     return re.sub(r"\s+", "_", name.strip()) or "player"
 
 
-def checked_tiles(dist: Distribution, text: str | None, what: str) -> str | None:
-    """Racks and exchanged tiles end up in GCG: only tiles of the set (and '?') may go in."""
-    if text is None:
-        return None
-    for tok in dist.tokens(text):
-        if tok != BLANK and tok.upper() not in dist.values:
-            raise ValueError(f"{what} {text!r}: {tok!r} is not a tile of the {dist.name} set")
-    return text
-
-
 def parse_square(text: str, layout: Layout) -> Square:
     """'8H' or 'H8' -> the square; ValueError naming the coordinate otherwise."""
     return parse_position(text.strip(), layout)[0]
@@ -379,7 +369,7 @@ class GameService:
     # ---- operator actions: what the console's buttons mean under the game's rules ----
     @staticmethod
     def _tiles(g: Game, text: str | None, what: str) -> str | None:
-        return checked_tiles(g.dist, text, what)
+        return g.dist.check_tiles(text, what)
 
     @staticmethod
     def _player(g: Game, player: int | None) -> int:
@@ -446,7 +436,7 @@ class GameService:
                 if len(racks) != view.players:
                     raise ValueError(f"give one rack per player ({view.players})")
                 for rack in racks:
-                    checked_tiles(view.dist, rack, "rack")
+                    view.dist.check_tiles(rack, "rack")
             state = view.game_at().state
 
             def make(g: Game):
@@ -503,7 +493,7 @@ class GameService:
                         raise ValueError(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
                     if fix.count > view.dist.rack_size:
                         raise ValueError(f"cannot exchange {fix.count} tiles from a rack of {view.dist.rack_size}")
-                    tiles = checked_tiles(view.dist, fix.tiles, "exchanged tiles")
+                    tiles = view.dist.check_tiles(fix.tiles, "exchanged tiles")
                     if tiles is not None and len(view.dist.tokens(tiles)) != fix.count:
                         raise ValueError(f"{tiles!r} is not {fix.count} tiles")
                     replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)

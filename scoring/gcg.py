@@ -305,7 +305,7 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     for t in gcg.turns:
         p, rack = t.player, t.rack
         try:
-            _check_tiles(rack, dist, "rack")
+            dist.check_tiles(rack, "rack")
             match t.kind:
                 case "play":
                     ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, t.note)
@@ -317,16 +317,16 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
                     else:
                         ev = game.pass_turn(p, rack, t.note)
                 case "exchange":
-                    _check_tiles(t.exchanged, dist, "exchanged tiles")
+                    dist.check_tiles(t.exchanged, "exchanged tiles")
                     count = len(dist.tokens(t.exchanged)) if t.exchanged else t.count
                     ev = game.append(Exchange(p, count, t.exchanged, game.state.scores[p], rack, t.note))
                 case "challenge":
                     ev = game.challenge_bonus(p, claimed=t.score, rack=rack, note=t.note)
                 case "end_points":
-                    _check_tiles(t.exchanged, dist, "rack")
+                    dist.check_tiles(t.exchanged, "rack")
                     ev = game.end_rack_points(p, t.exchanged, t.score, t.note)
                 case "end_penalty":
-                    _check_tiles(t.exchanged, dist, "rack")
+                    dist.check_tiles(t.exchanged, "rack")
                     ev = game.end_rack_penalty(p, t.exchanged, t.score, t.note)
                 case "time":
                     ev = game.time_penalty(p, claimed=t.score, rack=rack, note=t.note)
@@ -347,14 +347,6 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
                         tuple(game.events), dict(gcg.meta), rules or profile.name, lang or dist.name,
                         layout.name)
     return record, findings, line_nos
-
-
-def _check_tiles(tiles: str | None, dist: Distribution, what: str) -> None:
-    if not tiles:
-        return
-    for tok in dist.tokens(tiles):
-        if tok != BLANK and tok.upper() not in dist.values:
-            raise ValueError(f"{what} {tiles!r}: {tok!r} is not a tile of the {dist.name} set")
 
 
 # ---- writer ------------------------------------------------------------------------

@@ -62,6 +62,15 @@ class Distribution:
                 i += 1
         return out
 
+    def check_tiles(self, text: str | None, what: str = "tiles") -> str | None:
+        """Racks and exchanged tiles: only tiles of this set (either case) and '?' may appear.
+        Raises ValueError naming the odd tile; returns the text unchanged."""
+        if text:
+            for tok in self.tokens(text):
+                if tok != BLANK and tok.upper() not in self.values:
+                    raise ValueError(f"{what} {text!r}: {tok!r} is not a tile of the {self.name} set")
+        return text
+
     def is_tile(self, letter: str) -> bool:
         """True for a letter of this alphabet (upper case) or the blank."""
         return letter in self.counts
