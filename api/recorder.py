@@ -165,19 +165,26 @@ class Recorder:
         with self.timings.stage("read"):
             snap, quarter_turns = self.reader.read(warped)
         snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)
-        unsure = int((snap.confidence() < self.cfg.min_square_conf).sum())
-        if unsure > self.cfg.max_unsure_squares:
-            if pressed:  # keep the press for the next clear frame
+        unsure = snap.confidence() < self.cfg.min_square_conf
+        # Whatever lies on the board reads as unsure squares with a rim of wrong but confident ones;
+        # away from it the board is in clear view.
+        clear = ~cv2.dilate(unsure.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        if int(unsure.sum()) > self.cfg.max_unsure_squares:
+            if pressed:  # keep the press for the next clear frame, and what it did show
                 self.press(player)
+                k = self._quarter_turns or 0
+                with self.timings.stage("score"):
+                    self.keeper.glimpse(orient(snap, k), np.rot90(clear, k))
             return FrameOutcome(frame.index, frame.t, "occluded")
         # The first play fixes the board's orientation: until a play is committed it follows the tiles
         # in view; afterwards only a re-detection (a turntable turn) reads it again.
         if quarter_turns is not None and (self._quarter_turns is None or not len(self.keeper.game.state.board)
                                           or state == "redetected"):
             self._quarter_turns = quarter_turns
-        snap = orient(snap, self._quarter_turns or 0)
+        k = self._quarter_turns or 0
+        snap = orient(snap, k)
         with self.timings.stage("score"):
-            obs = self.keeper.observe(snap, player=player, pressed=pressed)
+            obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=np.rot90(clear, k))
         seqs = tuple(self.sink(entry, frame) for entry in obs.entries)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
 

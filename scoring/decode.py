@@ -126,7 +126,10 @@ def _direction(squares: list[Square], board: Board) -> Direction | None:
 
 
 def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placement | None = None,
-           lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None) -> Decoded:
+           lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
+           seen_first: frozenset[Square] = frozenset()) -> Decoded:
+    """`seen_first`: new squares already seen at an earlier, partly covered snapshot (a clock press
+    with a hand on the board). When two plays show up at once, the line holding them went first."""
     cfg = cfg or DecodeConfig()
     empty_idx = snap.classes.index(EMPTY)
     p_empty = snap.probs[..., empty_idx]
@@ -157,7 +160,7 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
             without = board.copy()
             for sq in last_squares:
                 without.remove(sq)
-            then = decode(without, snap, dist, None, lexicon, cfg)
+            then = decode(without, snap, dist, None, lexicon, cfg, seen_first)
             return Decoded(then.change, misreads_t, withdraw_first=True)
         if not added:
             return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)
@@ -168,6 +171,10 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
     added.sort()
     direction = _direction(added, board)
     if direction is None:
+        if seen_first and cfg.split_two_plays:
+            plays = _seen_first(board, added, seen_first, snap, dist, lexicon, cfg)
+            if plays is not None:
+                return Decoded(ProposedSequence(plays), misreads_t)
         plays = _split_in_two(board, added, snap, dist, lexicon, cfg) if cfg.split_two_plays else None
         # Two real plays of two or more tiles each beat dropping squares as strays; a lone square is
         # more often a misread (a shadow, a hand's edge) than a one-tile play.
@@ -262,6 +269,28 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
             undesignated = ()
     confidence = min(p for _, p in best)
     return ProposedPlay(placement, confidence, lexicon_changed, undesignated)
+
+
+def _seen_first(board, added, seen_first, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ...] | None:
+    """Two plays at once, ordered by what an earlier, partly covered snapshot saw: the line holding
+    most of the squares seen then (and fewest not seen) went down first; the rest is decoded on
+    the board after it."""
+    lines = [ln for ln in _lines(added) if len(ln) < len(added) and seen_first & set(ln)]
+    for first in sorted(lines, key=lambda ln: (-len(seen_first & set(ln)), len(set(ln) - seen_first), ln)):
+        p1 = _propose(board, first, _direction(first, board), snap, dist, lexicon, cfg)
+        if not isinstance(p1, ProposedPlay):
+            continue
+        after = board.copy()
+        for t in p1.placement.tiles:
+            after.put(t.square, t.tile)
+        rest = sorted(set(added) - {t.square for t in p1.placement.tiles})
+        if not rest:
+            continue
+        d2 = _direction(rest, after)
+        p2 = _propose(after, rest, d2, snap, dist, lexicon, cfg) if d2 is not None else None
+        if isinstance(p2, ProposedPlay):
+            return p1, p2
+    return None
 
 
 def _split_in_two(board, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:

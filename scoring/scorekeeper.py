@@ -17,7 +17,7 @@ from .events import Correction, LogEntry, Play
 from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
-from .snapshot import BLANK_TILE, Snapshot
+from .snapshot import BLANK_TILE, EMPTY, Snapshot
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class Scorekeeper:
         self.entries: list[LogEntry] = list(game.events)
         self.camera_name = camera_name
         self.evidence: Evidence | None = None
+        # New squares seen at a clock press that was too covered to commit: they order the plays
+        # when the next snapshot shows two at once.
+        self.glimpsed: frozenset[Square] = frozenset()
 
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
@@ -75,19 +78,50 @@ class Scorekeeper:
         self._rebuild()
         return True
 
-    # -- the one entry point -----------------------------------------------------------
-    def observe(self, snap: Snapshot, player: int | None = None, pressed: bool = False,
-                visible: np.ndarray | None = None) -> Observation:
-        """A stable snapshot; `pressed` when a clock press asked for it (by `player`, if known)."""
+    def _add_evidence(self, snap: Snapshot, visible: np.ndarray | None) -> Snapshot:
         if self.evidence is None or self.evidence.classes != snap.classes:
             self.evidence = Evidence(snap.classes, snap.size)
         self.evidence.add(snap, visible)
-        seen = self.evidence.posterior(snap.t, snap.frame_index)
+        return self.evidence.posterior(snap.t, snap.frame_index)
+
+    def glimpse(self, snap: Snapshot, visible: np.ndarray) -> frozenset[Square]:
+        """A snapshot at a clock press with something over part of the board (`visible`: the
+        squares in clear view). Too little to commit a play: a tile under the hand could belong to
+        it. But the squares in view count as evidence, and the new tiles among them say which line
+        went down first if the next snapshot shows two plays. Returns the new squares seen."""
+        return self._glimpsed(self._add_evidence(snap, visible), visible)
+
+    def _glimpsed(self, seen: Snapshot, clear: np.ndarray) -> frozenset[Square]:
+        p_tile = 1.0 - seen.probs[..., seen.classes.index(EMPTY)]
+        board = self.game.state.board
+        new = frozenset(Square(int(r), int(c)) for r, c in np.argwhere(clear & (p_tile > self.cfg.tile_min_prob))
+                        if Square(int(r), int(c)) not in board)
+        if new:
+            self.glimpsed = new
+        return new
+
+    # -- the one entry point -----------------------------------------------------------
+    def observe(self, snap: Snapshot, player: int | None = None, pressed: bool = False,
+                visible: np.ndarray | None = None, clear: np.ndarray | None = None) -> Observation:
+        """A stable snapshot; `pressed` when a clock press asked for it (by `player`, if known).
+        `visible`: the squares this snapshot counts as evidence for (default all). `clear`: the
+        squares away from anything lying on the board; when a press cannot be decoded (a hand's
+        edge read as tiles), the new tiles among them are kept as a glimpse (see `glimpse`)."""
+        seen = self._add_evidence(snap, visible)
+        obs = self._observe(seen, player, pressed)
+        if any(e.kind == "play" for e in obs.entries):
+            self.glimpsed = frozenset()
+        elif pressed and obs.status == "unclear" and clear is not None:
+            self._glimpsed(seen, clear)
+        return obs
+
+    def _observe(self, seen: Snapshot, player: int | None, pressed: bool) -> Observation:
         g = self.game
         if g.state.ended and g.state.end_reason != "out":
             return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
         last = self._last_play()
-        d = decode(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg)
+        d = decode(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
+                   self.glimpsed)
         added: list[LogEntry] = []
         if d.misreads:
             added += self._correct(d.misreads)

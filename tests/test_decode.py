@@ -184,3 +184,17 @@ def test_a_phony_taken_back_and_the_next_play_in_one_snapshot():
     d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN, last_play=phony)
     assert d.withdraw_first and isinstance(d.change, ProposedPlay)
     assert [t.letter for t in d.change.placement.tiles] == ["O", "W"]
+
+
+def test_two_plays_in_either_order_follow_what_a_covered_snapshot_saw_first():
+    from scoring.decode import ProposedSequence
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    # COW and TON: each legal before or after the other, so only an earlier glimpse can order them.
+    after = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"), ((8, 8), "ON", "d")),
+                                CLASSES, 0.95)
+    for seen, first_col in (({Square(8, 8), Square(9, 8)}, 8), ({Square(8, 6), Square(9, 6)}, 6)):
+        d = decode(board, after, EN, seen_first=frozenset(seen))
+        assert isinstance(d.change, ProposedSequence)
+        first, second = d.change.plays
+        assert {t.square.col for t in first.placement.tiles} == {first_col}
+        assert {t.square.col for t in second.placement.tiles} == {14 - first_col}

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import shared_data_dir
+from scoring.board import Square
 from scoring.events import Correction, Play
 from scoring.game import Game
 from scoring.gcg import read_gcg, record_from_gcg
@@ -80,3 +81,22 @@ def test_withdrawal_and_next_play_seen_together():
     assert [e.kind for e in obs.entries] == ["phony_withdrawn", "play"]
     assert obs.entries[0].player == 1 and obs.entries[1].player == 0
     assert keeper.game.events[-1].words == ("COW",)
+
+
+def test_a_covered_press_orders_the_two_plays_seen_at_the_next_one():
+    """game08's frame 6 in miniature: a hand over part of the board at a press. Nothing is
+    committed then, but the new tiles in clear view decide which play came first."""
+    import numpy as np
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    cat = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    assert keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), pressed=True).status == "play"
+    ton = cat[:8] + ["........O......", "........N......"] + cat[10:]
+    both = cat[:8] + ["......O.O......", "......W.N......"] + cat[10:]
+    clear = np.ones((15, 15), bool)
+    clear[8:, :8] = False  # a hand on the lower left
+    assert keeper.glimpse(Snapshot.from_board(ton, CLASSES, 0.95), clear) == {Square(8, 8), Square(9, 8)}
+    assert len(keeper.game.events) == 1  # a glimpse commits nothing
+    obs = keeper.observe(Snapshot.from_board(both, CLASSES, 0.95), pressed=True)
+    assert obs.status == "play"
+    assert [(e.player, e.words[0]) for e in keeper.game.events[1:]] == [(1, "TON"), (0, "COW")]
+    assert keeper.glimpsed == frozenset()
