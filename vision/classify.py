@@ -177,6 +177,14 @@ class TileReader:
         self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),
                              int(self.card["input_size"]), 3), np.uint8))  # warm-up
 
+    def configure(self, cfg: ReadConfig) -> None:
+        """Use other reader settings without reloading the model (benchmarks compare settings)."""
+        if cfg.threads != self.cfg.threads:
+            raise ReaderError("threads are fixed when the model is loaded")
+        self.cfg = cfg
+        if self.tileset is not None:
+            self._prepare_tileset()
+
     def _prepare_tileset(self) -> None:
         ts = self.tileset
         labels = [str(x) for x in ts["labels"]]
@@ -201,12 +209,18 @@ class TileReader:
                 kk = min(self.cfg.knn, len(ex) - 1)
                 gaps.append(np.sort(s, axis=1)[:, -kk:].mean(axis=1) - dir_sims[idx])
         self._direction_gap = float(np.concatenate(gaps).mean()) if gaps else 0.0
+        # all exemplars in one matrix, class by class, so a read is one product
+        self._ex_all = np.concatenate(self._exemplars).astype(np.float32)
+        self._ex_col_all = np.concatenate(self._exemplar_colours).astype(np.float32)
+        self._ex_bounds = np.cumsum([0] + [len(e) for e in self._exemplars])
 
     def _similarity(self, emb, colours, ex, ex_colours) -> np.ndarray:
         s = emb @ ex.T
         if self.cfg.colour_weight > 0:
-            d2 = ((colours[:, None, :] - ex_colours[None, :, :]) ** 2).sum(axis=2)
-            s = s - self.cfg.colour_weight * np.sqrt(d2)
+            # squared distances as one product: |a|^2 + |b|^2 - 2 a.b
+            d2 = ((colours ** 2).sum(axis=1)[:, None] + (ex_colours ** 2).sum(axis=1)[None, :]
+                  - 2.0 * colours @ ex_colours.T)
+            s -= self.cfg.colour_weight * np.sqrt(np.maximum(d2, 0.0))
         return s
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -231,11 +245,16 @@ class TileReader:
             sims = np.full_like(scores, -np.inf)
             if colours is None:
                 colours = np.zeros((n, 3), np.float32)
-            for k, ex in enumerate(self._exemplars):
-                if len(ex):
-                    s = self._similarity(emb, colours, ex, self._exemplar_colours[k])
-                    kk = min(self.cfg.knn, s.shape[1])
-                    sims[:, k] = np.sort(s, axis=1)[:, -kk:].mean(axis=1)
+            s_all = self._similarity(emb.astype(np.float32), colours.astype(np.float32),
+                                     self._ex_all, self._ex_col_all)
+            for k, (a, b) in enumerate(zip(self._ex_bounds[:-1], self._ex_bounds[1:])):
+                if b > a:
+                    kk = min(self.cfg.knn, b - a)
+                    s = s_all[:, a:b]
+                    if kk == 1:
+                        sims[:, k] = s.max(axis=1)
+                    else:
+                        sims[:, k] = np.partition(s, b - a - kk, axis=1)[:, -kk:].mean(axis=1)
                 elif self.logit_index[k] >= 0:
                     sims[:, k] = logits[:, self.logit_index[k]] / scale + self._direction_gap
             proto = _log_softmax(sims / self.cfg.prototype_temperature)
