@@ -53,6 +53,7 @@ class ProposedPlay:
     confidence: float                 # probability of the least certain new tile's reading
     lexicon_changed: bool             # the lexicon picked a runner-up letter somewhere
     undesignated_blanks: tuple[Square, ...]  # blanks the lexicon left open: for the operator
+    gap_filled: int = 0               # squares read empty but taken as tiles to close a gap
     kind = "play"
 
 
@@ -176,11 +177,16 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
             if plays is not None:
                 return Decoded(ProposedSequence(plays), misreads_t)
         plays = _split_in_two(board, added, snap, dist, lexicon, cfg) if cfg.split_two_plays else None
-        # Two real plays of two or more tiles each beat dropping squares as strays; a lone square is
+        best = _main_line(board, added, snap, dist, lexicon, cfg)
+        # Two real plays of two or more tiles each beat dropping squares as strays, unless the two
+        # need more squares read empty taken as tiles than the one line leaves out; a lone square is
         # more often a misread (a shadow, a hand's edge) than a one-tile play.
         if plays is not None and all(len(p.placement.tiles) > 1 for p in plays):
-            return Decoded(ProposedSequence(plays), misreads_t)
-        best = _main_line(board, added, snap, dist, lexicon, cfg)
+            invented = sum(p.gap_filled for p in plays)
+            dropped = math.inf if best is None else \
+                len(added) - (len(best.placement.tiles) - best.gap_filled) + best.gap_filled
+            if invented <= dropped:
+                return Decoded(ProposedSequence(plays), misreads_t)
         if best is not None:
             return Decoded(best, misreads_t)
         if plays is not None:
@@ -192,7 +198,31 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
             if peeled:
                 return Decoded(ProposedSequence(tuple(peeled)), misreads_t)
         return Decoded(Unclear("new tiles are not in one line", tuple(added)), misreads_t)
-    return Decoded(_propose(board, added, direction, snap, dist, lexicon, cfg), misreads_t)
+    proposed = _propose(board, added, direction, snap, dist, lexicon, cfg)
+    if isinstance(proposed, Unclear) and len(added) > 1:
+        proposed = _longest_run(board, added, direction, snap, dist, lexicon, cfg) or proposed
+    return Decoded(proposed, misreads_t)
+
+
+def _longest_run(board, added, direction, snap, dist, lexicon, cfg) -> ProposedPlay | None:
+    """New squares in one line but with a wide gap (a shadow or a tile's edge read as a tile a few
+    squares beyond the play): the longest gap-free run of them, if the squares left out are few."""
+    dr, dc = direction.step
+    runs, run = [], [added[0]]
+    for prev, sq in zip(added, added[1:]):
+        between = max(sq.row - prev.row, sq.col - prev.col) - 1
+        empty = sum(1 for i in range(1, between + 1)
+                    if Square(prev.row + dr * i, prev.col + dc * i) not in board)
+        if empty > cfg.max_gap_fill:
+            runs.append(run)
+            run = []
+        run.append(sq)
+    runs.append(run)
+    runs.sort(key=len, reverse=True)
+    if len(runs) < 2 or len(runs[0]) == len(runs[1]) or len(added) - len(runs[0]) > cfg.max_stray_squares:
+        return None
+    p = _propose(board, runs[0], _direction(runs[0], board), snap, dist, lexicon, cfg)
+    return p if isinstance(p, ProposedPlay) else None
 
 
 def _lines(squares) -> list[list[Square]]:
@@ -249,6 +279,8 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     gaps = [sq for sq in span if sq not in board and sq not in added]
     if 0 < len(gaps) <= cfg.max_gap_fill:
         added = sorted(added + gaps)
+    else:
+        gaps = []
     choices = [_letter_probs(snap, sq) for sq in added]
     best = [ch[0] for ch in choices]
     placement = _placement(added, [c for c, _ in best], direction)
@@ -268,7 +300,7 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
                                         for t in placement.tiles), direction)
             undesignated = ()
     confidence = min(p for _, p in best)
-    return ProposedPlay(placement, confidence, lexicon_changed, undesignated)
+    return ProposedPlay(placement, confidence, lexicon_changed, undesignated, len(gaps))
 
 
 def _seen_first(board, added, seen_first, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ...] | None:

@@ -198,3 +198,12 @@ def test_two_plays_in_either_order_follow_what_a_covered_snapshot_saw_first():
         first, second = d.change.plays
         assert {t.square.col for t in first.placement.tiles} == {first_col}
         assert {t.square.col for t in second.placement.tiles} == {14 - first_col}
+
+
+def test_a_stray_square_beyond_a_gap_in_the_plays_own_line_does_not_hold_it_up():
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    # OWL down from the C, and a shadow three squares below it read as a tile.
+    after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OWL", "d"), ((14, 6), "E", "a"))
+    d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
+    assert isinstance(d.change, ProposedPlay)
+    assert [t.letter for t in d.change.placement.tiles] == ["O", "W", "L"]
