@@ -12,6 +12,7 @@ Writes docs/results/record.json with the machine and commit.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import platform
@@ -84,43 +85,95 @@ def record_frames(frames, recorder: Recorder) -> list:
     return outcomes
 
 
-def compare(truth_boards: list[list[str]], outcomes, dist) -> dict:
-    """Per move: the committed play (or withdrawal, or nothing) against the truth boards' diff."""
-    right = total = 0
-    rows = []
+def truth_moves(truth_boards: list[list[str]], dist) -> list[tuple]:
+    """The game as the photos tell it: per move ("play", player, {square: letter}, score),
+    ("withdrawn",) or ("pass", player). Plays and passes alternate; a withdrawal takes no turn."""
+    moves, turn = [], 0
     for k in range(1, len(truth_boards)):
         added, removed = truth_diff(truth_boards[k - 1], truth_boards[k])
-        obs = outcomes[k].observation if k < len(outcomes) else None
-        plays = [e for e in (obs.entries if obs else ()) if e.kind == "play"]
-        withdrawals = [e for e in (obs.entries if obs else ()) if e.kind == "phony_withdrawn"]
         if added:
-            total += 1
-            ok = False
-            got = {}
-            if len(plays) == 1:
-                got = {(t.square.row, t.square.col): ("?" if t.blank else t.letter) for t in plays[0].placement.tiles}
-                want = {sq: ch for sq, ch in added.items()}
-                score = true_score(truth_boards[k - 1], added, dist)
-                ok = got == want and plays[0].engine == score
-            right += ok
-            rows.append({"move": k, "truth": "".join(added.values()), "got": "".join(got.values()), "ok": ok})
+            moves.append(("play", turn % 2, tuple(sorted(added.items())), true_score(truth_boards[k - 1], added, dist)))
+            turn += 1
         elif removed:
-            total += 1
-            ok = len(withdrawals) == 1 and not plays
-            right += ok
-            rows.append({"move": k, "truth": "withdrawn", "ok": ok})
+            moves.append(("withdrawn",))
         else:
-            total += 1
-            ok = not plays and not withdrawals
-            right += ok
-            rows.append({"move": k, "truth": "pass", "ok": ok})
-    return {"moves": total, "right": right, "rows": rows}
+            moves.append(("pass", turn % 2))
+            turn += 1
+    return moves
+
+
+def recorded_moves(events) -> list[tuple]:
+    """The recorder's game in the same terms as truth_moves."""
+    out = []
+    for e in events:
+        if e.kind == "play":
+            tiles = tuple(sorted(((t.square.row, t.square.col), "?" if t.blank else t.letter)
+                                 for t in e.placement.tiles))
+            out.append(("play", e.player, tiles, e.engine))
+        elif e.kind == "phony_withdrawn":
+            out.append(("withdrawn",))
+        elif e.kind == "pass":
+            out.append(("pass", e.player))
+    return out
+
+
+def compare(truth_boards: list[list[str]], outcomes, events, dist) -> dict:
+    """Moves exactly right in the recorded game (squares, letters, score, player), matched to the
+    truth in order, so one missed move costs one move and not every later one. Also per photo:
+    was the move committed at its own photo ("on time") or later?"""
+    want, got = truth_moves(truth_boards, dist), recorded_moves(events)
+    match = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
+    matched = set()
+    for block in match.get_matching_blocks():
+        matched.update(range(block.a, block.a + block.size))
+    rows, on_time = [], 0
+    for k, move in enumerate(want):
+        obs = outcomes[k + 1].observation if k + 1 < len(outcomes) and outcomes[k + 1] else None
+        committed = [e for e in (obs.entries if obs else ()) if e.kind in ("play", "phony_withdrawn", "pass")]
+        timely = recorded_moves(committed) == [move]
+        on_time += timely
+        row = {"move": k + 1, "truth": _label(move), "ok": k in matched, "on_time": timely}
+        if not row["ok"]:
+            row["got_at_photo"] = [_label(m) for m in recorded_moves(committed)]
+        rows.append(row)
+    return {"moves": len(want), "right": len(matched), "on_time": on_time, "rows": rows,
+            "recorded": [_label(m) for m in got]}
+
+
+def _label(move: tuple) -> str:
+    if move[0] == "play":
+        return "".join(ch for _, ch in move[2]) + f" {move[3]}"
+    return move[0]
+
+
+def final_score_check(game: str, events) -> dict:
+    """The recorded game's final score against game.csv's last Score1/Score2. ScrabScrap writes no
+    end-of-game rack adjustment, so those (the engine's, from the unseen tiles) are left out here
+    and listed apart. Score1 is the Green button's; the engine's player 0 moved first."""
+    import csv
+    rows = list(csv.reader((DATA / "scrabscrap" / game / "game.csv").read_text(encoding="utf-8").splitlines(),
+                           skipinitialspace=True))
+    header, body = rows[0], [r for r in rows[1:] if r]
+    s1, s2 = int(body[-1][header.index("Score1")]), int(body[-1][header.index("Score2")])
+    want = [s1, s2] if body[0][header.index("Button")].lower() == "green" else [s2, s1]
+    from scoring.events import points
+    adjust = ("end_rack_points", "end_rack_penalty")
+    got = [0, 0]
+    for e in events:
+        if e.kind not in adjust and getattr(e, "player", None) is not None:
+            got[e.player] += points(e)
+    return {"csv": want, "recorded": got, "exact": got == want,
+            "end_adjustments": [[e.kind, e.player, points(e)] for e in events if e.kind in adjust]}
 
 
 def load_game(game: str):
     folder = DATA / "scrabscrap" / game
     truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
-    truth = [t for t in truth if not t.get("duplicate_of")]
+    # Frames before the first move (game12's initials and empty board) are not recorded: a user
+    # starts the recorder when the game starts. A photo that duplicates another, or one taken after
+    # the last move (game05's image-35, no game.csv row), has no move of its own.
+    truth = [t for t in truth if not t.get("duplicate_of") and t["move"] > 0]
+    truth = [t for i, t in enumerate(truth) if i == 0 or t["move"] != truth[i - 1]["move"]]
     frames = [Frame(cv2.imread(str(folder / t["frame"])), float(i), i, game) for i, t in enumerate(truth)]
     return truth, frames
 
@@ -155,9 +208,10 @@ def scrabscrap(game: str, tileset=None) -> dict:
     # The first frame is the board after move 1 (or the empty board): compare from an empty board.
     boards = [["." * 15] * 15] + [t["board"] for t in truth]
     outcomes = [None] + record_frames(frames, recorder)
-    result = compare(boards, outcomes, dist)
+    result = compare(boards, outcomes, keeper.game.events, dist)
     result["game"] = game
     result["final_engine"] = keeper.game.state.scores
+    result["final"] = final_score_check(game, keeper.game.events)
     return result
 
 
@@ -228,11 +282,12 @@ def main() -> None:
         if other not in tilesets:
             tilesets[other] = enroll_on(other)
         e = scrabscrap(game, tilesets[other])
-        r["enrolled_on"], r["right_enrolled"] = other, e["right"]
-        r["rows_enrolled"] = e["rows"]
+        r["enrolled_on"], r["right_enrolled"], r["on_time_enrolled"] = other, e["right"], e["on_time"]
+        r["rows_enrolled"], r["recorded_enrolled"], r["final_enrolled"] = e["rows"], e["recorded"], e["final"]
         out["scrabscrap"].append(r)
-        print(f"{game}: {r['right']}/{r['moves']} moves exactly right; after enrollment on {other}: "
-              f"{e['right']}/{e['moves']}")
+        print(f"{game}: {r['right']}/{r['moves']} moves exactly right ({r['on_time']} at their own photo); "
+              f"after enrollment on {other}: {e['right']}/{e['moves']} ({e['on_time']}); final score "
+              f"exact: {r['final']['exact']} / {e['final']['exact']} {e['final']}")
     gcgs = sorted((DATA / "gcg").rglob("*.gcg"))[: args.synthetic]
     for i, path in enumerate(gcgs):
         r = synthetic(path, args.moves, seed=100 + i)
