@@ -83,6 +83,9 @@ class LocateConfig(BaseModel):
                                                "squares minus one")
     accept_quality: float = Field(0.8, ge=0, le=1,
                                   description="a rough quad whose fit reaches this quality ends the search")
+    same_grid_squares: float = Field(0.25, gt=0, lt=1,
+                                     description="two fits whose corners agree within this fraction of a square "
+                                                 "are the same grid (a second quad agreeing ends the search)")
     piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
                                         description="a line piece this close (fraction of a square) to its predicted "
                                                     "place counts for the quality")
@@ -562,9 +565,36 @@ def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so
             yield quad
 
 
+def _finish(grey_small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: float,
+            cfg: LocateConfig) -> tuple[np.ndarray, float]:
+    """Final refinement of a candidate grid (small corners in, full-frame corners out) and its
+    quality, the same measure find_board reports: candidates are compared on what they deliver.
+
+    The slides are checked once more on the refined grid: a rough quad can leave the spacing
+    off, and once the refinement has fixed it a slide by a whole square may explain more
+    pieces. The quality alone hardly sees such a slip (one row of 15 missing)."""
+    corners = corners / scale
+    for _ in range(max(1, cfg.refine_iters)):
+        corners = _refine(grey, corners, cfg, cfg.fit_square_px)
+        corners, _, slid = _resolve_shift(grey, corners, cfg)
+        if not slid:
+            break
+    if cfg.refine_iters > 0:
+        corners = _refine(grey, corners, cfg, cfg.refine_square_px)
+    return corners, _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
+
+
+def _same_grid(a: np.ndarray, b: np.ndarray, tol_squares: float) -> bool:
+    """Whether two grids (corners in the same frame, any cyclic order) agree within tol_squares of a square."""
+    side = float(np.linalg.norm(a - np.roll(a, -1, axis=0), axis=1).mean())
+    gap = min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).max()) for k in range(4))
+    return gap < tol_squares * side / GRID
+
+
 def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_frac: float):
-    """The best (corners in small coords, line-piece score) over the rough quads, or None."""
+    """The best (full-frame corners, quality) over the rough quads, or None."""
     best = None
+    done: list[tuple[np.ndarray, float]] = []  # (corners after the slides, final quality)
     for quad in _candidates(small, cfg, board_frac, lambda: -1.0 if best is None else best[1]):
         corners, q = _periodic_fit(grey_small, quad, cfg)
         if q < cfg.min_periodic_contrast:
@@ -580,9 +610,20 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
             if not slid:
                 break
         if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
-            q = 0.0
+            continue
+        seen = [q0 for c, q0 in done if _same_grid(corners, c, cfg.same_grid_squares)]
+        if seen:
+            # A second rough quad leading to a grid already finished: it would finish the same
+            # way. If that grid was good enough, two quads agreeing on it end the search.
+            if max(seen) >= cfg.retry_quality:
+                break
+            continue
+        full, q = _finish(grey_small, grey, corners, scale, cfg)
+        done.append((corners, q))
+        if not np.isfinite(full).all():
+            continue
         if best is None or q > best[1]:
-            best = (corners, q)
+            best = (full, q)
         if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
             break
     return best
@@ -615,27 +656,16 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
         again = _best_candidate(small, grey_small, grey, scale, cfg, 0.5)
         if again is not None and (best is None or again[1] > best[1]):
             best = again
-        else:
-            small = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
-            scale = small.shape[1] / w
-            grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     if best is None:
         raise BoardNotFound("no periodic 15x15 line pattern")
-    corners, q = best
-    if q < cfg.min_quality * 0.5:
-        raise BoardNotFound(f"too few grid line pieces (quality {q:.2f})")
+    corners, quality = best
     side_px = np.sqrt(abs(cv2.contourArea(corners)))
-    if side_px < np.sqrt(cfg.min_board_area_frac * grey_small.size) * 0.7:
+    if side_px < np.sqrt(cfg.min_board_area_frac * grey.size) * 0.7:
         raise BoardNotFound("grid too small")
-
-    for _ in range(max(0, cfg.refine_iters - 1)):
-        corners = _refine(grey_small, corners, cfg, cfg.fit_square_px)
-    corners = corners / scale
-    if cfg.refine_iters > 0:
-        corners = _refine(grey, corners, cfg, cfg.refine_square_px)
-    quality = _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
     if quality < cfg.min_quality:
         raise BoardNotFound(f"grid lines too weak (quality {quality:.2f})")
+    if _aspect(corners) < cfg.min_aspect:
+        raise BoardNotFound("grid sides too unequal")
     corners = order_corners(corners)
     if not cv2.isContourConvex(corners.reshape(-1, 1, 2)):
         raise BoardNotFound("fitted grid is not convex")
