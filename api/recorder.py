@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from capture.frame import Frame
 from scoring.events import LogEntry
 from scoring.scorekeeper import Observation, Scorekeeper
-from scoring.snapshot import Snapshot
+from scoring.snapshot import Snapshot, turns_to_fit
 from vision.stability import StabilityConfig, StabilityGate
 
 
@@ -165,6 +165,14 @@ class Recorder:
         with self.timings.stage("read"):
             snap, quarter_turns = self.reader.read(warped)
         snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)
+        # The first play fixes the board's orientation: until a play is committed it follows the tiles
+        # in view; afterwards each read is turned to lie on the committed tiles, so a turntable turned
+        # half round between turns (the grid looks the same, nothing is re-detected) still reads right.
+        committed = self.keeper.game.state.board
+        if len(committed):
+            self._quarter_turns = turns_to_fit(snap, committed, self._quarter_turns or 0)
+        elif quarter_turns is not None:
+            self._quarter_turns = quarter_turns
         unsure = snap.confidence() < self.cfg.min_square_conf
         # Whatever lies on the board reads as unsure squares with a rim of wrong but confident ones;
         # away from it the board is in clear view.
@@ -176,11 +184,6 @@ class Recorder:
                 with self.timings.stage("score"):
                     self.keeper.glimpse(orient(snap, k), np.rot90(clear, k))
             return FrameOutcome(frame.index, frame.t, "occluded")
-        # The first play fixes the board's orientation: until a play is committed it follows the tiles
-        # in view; afterwards only a re-detection (a turntable turn) reads it again.
-        if quarter_turns is not None and (self._quarter_turns is None or not len(self.keeper.game.state.board)
-                                          or state == "redetected"):
-            self._quarter_turns = quarter_turns
         k = self._quarter_turns or 0
         snap = orient(snap, k)
         with self.timings.stage("score"):

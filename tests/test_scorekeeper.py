@@ -100,3 +100,20 @@ def test_a_covered_press_orders_the_two_plays_seen_at_the_next_one():
     assert obs.status == "play"
     assert [(e.player, e.words[0]) for e in keeper.game.events[1:]] == [(1, "TON"), (0, "COW")]
     assert keeper.glimpsed == frozenset()
+
+
+def test_a_board_turned_on_its_turntable_is_read_back_onto_the_committed_tiles():
+    import numpy as np
+    from scoring.board import Board, LAYOUTS, Tile
+    from scoring.snapshot import turns_to_fit
+    board = Board(LAYOUTS["standard"])
+    for i, ch in enumerate("CAT"):
+        board.put(Square(7, 6 + i), Tile(ch))
+    board.put(Square(8, 8), Tile("O"))
+    rows = ["." * 15] * 7 + ["......CAT......", "........O......"] + ["." * 15] * 6
+    snap = Snapshot.from_board(rows, CLASSES, 0.9)
+    assert turns_to_fit(snap, board) == 0
+    for k in range(4):
+        # The camera sees the board turned: reading it back needs the opposite turn.
+        seen = Snapshot(CLASSES, np.ascontiguousarray(np.rot90(snap.probs, k=-k, axes=(0, 1))))
+        assert turns_to_fit(seen, board, current=(k + 1) % 4) == k % 4

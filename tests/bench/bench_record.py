@@ -215,8 +215,11 @@ def scrabscrap(game: str, tileset=None) -> dict:
     return result
 
 
-def synthetic(gcg_path: Path, moves: int, seed: int) -> dict:
-    """Film the first `moves` board changes of a real game with a fixed camera, hands between moves."""
+def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True) -> dict:
+    """Film the first `moves` board changes of a real game: hands over the board while tiles go
+    down, the board turned half round on its turntable between turns (when `turntable`), and the
+    light changing from turn to turn (a cloud, a lamp switched on)."""
+    import numpy as np
     from models.synth import SceneConfig, render_scene
     from scoring.gcg import read_gcg, record_from_gcg
 
@@ -231,22 +234,32 @@ def synthetic(gcg_path: Path, moves: int, seed: int) -> dict:
             changes.append(ev)
             if len(changes) == moves:
                 break
+    rng = np.random.default_rng(seed)
+    base_rot = float(rng.uniform(0, 360))
     # Players lay tiles facing them: few tiles are turned, so the first play shows which way is up.
     # Tournament sets: ivory or wooden tiles (the reader's weaker styles are measured in bench_read).
     still = SceneConfig(hands="never", max_tilt_deg=15, glare_prob=0.3, quarter_turn_prob=0.08,
-                        style=("ivory", "wood")[seed % 2])
-    hands = still.model_copy(update={"hands": "always"})
-    frames, marks = [], []
+                        style=("ivory", "wood")[seed % 2], rotation_deg=base_rot)
+
+    def shot(board, cfg, k, idx, gain):
+        # Turn k's board stands turned toward the player on turn (half a turn per turn) when
+        # `turntable`; the turn happens while hands are over the board.
+        rot = base_rot + (180.0 * (k % 2) if turntable else 0.0)
+        img = render_scene(board, seed, cfg.model_copy(update={"rotation_deg": rot % 360}), idx).image
+        return Frame(np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8), idx / 8.0, idx, "synth")
+
+    frames, marks, gain = [], [], 1.0
     for k, board in enumerate(boards):
         if k > 0:
             for j in range(4):  # hands over the board while the tiles go down (or come back)
                 idx = len(frames)
-                frames.append(Frame(render_scene(board if j >= 2 else boards[k - 1], seed, hands, idx).image,
-                                    idx / 8.0, idx, "synth"))
+                hands = still.model_copy(update={"hands": "always"})
+                frames.append(shot(board if j >= 2 else boards[k - 1], hands, k if j >= 1 else k - 1, idx, gain))
                 marks.append("hands")
+            gain = float(rng.uniform(0.75, 1.2))
         for _ in range(10):
             idx = len(frames)
-            frames.append(Frame(render_scene(board, seed, still, idx).image, idx / 8.0, idx, "synth"))
+            frames.append(shot(board, still, k, idx, gain))
             marks.append(k)
     reader = Reader(TileReader(MODEL, CARD, lang="en"))
     keeper = Scorekeeper(Game(profile, dist))
@@ -257,13 +270,13 @@ def synthetic(gcg_path: Path, moves: int, seed: int) -> dict:
     outcomes = [recorder.process(f) for f in frames]
     elapsed = time.perf_counter() - t0
     false_from_hands = sum(1 for o, m in zip(outcomes, marks) if m == "hands" and o.seqs)
-    got = [(e.kind, getattr(e, "placement", None), getattr(e, "engine", None))
-           for e in keeper.game.events if e.kind in ("play", "phony_withdrawn")]
-    want = [(e.kind, getattr(e, "placement", None), getattr(e, "engine", None)) for e in changes]
-    right = sum(1 for a, b in zip(got, want) if a == b)
-    return {"game": gcg_path.name, "moves": len(want), "right": right, "committed": len(got),
-            "false_moves_from_hands": false_from_hands, "fps": len(frames) / elapsed,
-            "ms_per_frame": recorder.timings.per_frame()}
+    want, got = recorded_moves(changes), recorded_moves(keeper.game.events)
+    match = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
+    right = sum(block.size for block in match.get_matching_blocks())
+    return {"game": gcg_path.name, "turntable": turntable, "moves": len(want), "right": right,
+            "committed": len(got), "false_moves_from_hands": false_from_hands,
+            "truth": [_label(m) for m in want], "recorded": [_label(m) for m in got],
+            "fps": len(frames) / elapsed, "ms_per_frame": recorder.timings.per_frame()}
 
 
 def main() -> None:
@@ -290,10 +303,11 @@ def main() -> None:
               f"exact: {r['final']['exact']} / {e['final']['exact']} {e['final']}")
     gcgs = sorted((DATA / "gcg").rglob("*.gcg"))[: args.synthetic]
     for i, path in enumerate(gcgs):
-        r = synthetic(path, args.moves, seed=100 + i)
-        out["synthetic"].append(r)
-        print(f"synthetic {r['game']}: {r['right']}/{r['moves']} plays right, {r['false_moves_from_hands']} false "
-              f"moves from hands, {r['fps']:.1f} frames/s")
+        for turntable in (False, True):
+            r = synthetic(path, args.moves, seed=100 + i, turntable=turntable)
+            out["synthetic"].append(r)
+            print(f"synthetic {r['game']} ({'turntable' if turntable else 'fixed board'}): {r['right']}/{r['moves']} "
+                  f"plays right, {r['false_moves_from_hands']} false moves from hands, {r['fps']:.1f} frames/s")
     out["machine"] = f"{platform.machine()} {os.cpu_count()} cpus"
     out["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                                    text=True).stdout.strip()
