@@ -29,10 +29,15 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from scoring.board import LAYOUTS
 from vision.errors import BoardNotFound
 from vision.rectify import GRID, homography_from_corners
 
 LINES = GRID + 1
+# Premium squares by kind (0 plain, 1 double word and the star, 2 triple word, 3 triple letter,
+# 4 double letter): every Scrabble board prints them in its own colours at the same places.
+PREMIUM_KIND = np.array([[{" ": 0, "-": 1, "*": 1, "=": 2, '"': 3, "'": 4}[ch] for ch in row]
+                         for row in LAYOUTS["standard"].rows], np.int64)
 
 
 class LocateConfig(BaseModel):
@@ -91,6 +96,11 @@ class LocateConfig(BaseModel):
                                                     "place counts for the quality")
     retry_quality: float = Field(0.5, ge=0, le=1,
                                  description="below this line-piece score the search is repeated at double resolution")
+    premium_min_fit: float = Field(0.1, ge=0, le=1,
+                                   description="the premium-square pattern may slide the grid when it explains at "
+                                               "least this share of the squares' colour variance there")
+    premium_margin: float = Field(0.05, ge=0, le=1,
+                                  description="... and this much more than where the lines put the grid")
     min_quality: float = Field(0.35, ge=0, le=1,
                                description="fits with fewer line pieces found than this fraction raise BoardNotFound")
 
@@ -565,20 +575,69 @@ def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so
             yield quad
 
 
-def _finish(grey_small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: float,
+def _premium_fit(cells: np.ndarray) -> float:
+    """Share of the colour variance of 15x15 square colours explained by the premium kinds (R^2):
+    high where the premium squares of each kind share a colour, as on the grid's true place."""
+    x = cells.reshape(-1, cells.shape[-1])
+    total = float(((x - x.mean(axis=0)) ** 2).sum())
+    if total <= 1e-6:
+        return 0.0
+    kind = PREMIUM_KIND.ravel()
+    counts = np.bincount(kind, minlength=5).astype(np.float64)
+    sums = np.stack([np.bincount(kind, weights=x[:, c], minlength=5) for c in range(x.shape[1])], 1)
+    between = float(((sums ** 2).sum(axis=1) / counts).sum() - x.shape[0] * (x.mean(axis=0) ** 2).sum())
+    return between / total
+
+
+def _premium_shift(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[int, int]:
+    """The whole-square slide (dx, dy) at which the board's premium-square pattern fits clearly
+    better than at the given grid, else (0, 0).
+
+    Line pieces cannot tell a grid from the same grid one square over when an arm hides the
+    outer row on one side and the rim on the other side looks like one more row. The premium
+    squares can: the layout is the same on every board, and only the true place puts all
+    triple words on one colour, all double letters on another, and so on."""
+    m, sq = cfg.max_shift_squares - 1, 12
+    n = (GRID + 2 * m) * sq
+    dst = np.float32([[m * sq, m * sq], [n - m * sq, m * sq], [n - m * sq, n - m * sq], [m * sq, n - m * sq]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warp = cv2.warpPerspective(image, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    k = GRID + 2 * m
+    lo, hi = sq // 4, sq - sq // 4  # the middle of each square: no lines, little tile lean
+    cells = warp.reshape(k, sq, k, sq, -1)[:, lo:hi, :, lo:hi].mean(axis=(1, 3))
+    fit = {(dx, dy): _premium_fit(cells[m + dy:m + dy + GRID, m + dx:m + dx + GRID])
+           for dy in range(-m, m + 1) for dx in range(-m, m + 1)}
+    best = max(fit, key=fit.get)
+    if best != (0, 0) and fit[best] >= cfg.premium_min_fit and fit[best] >= fit[(0, 0)] + cfg.premium_margin:
+        return best
+    return 0, 0
+
+
+def _slide(corners: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """The grid moved by whole squares along its own axes (corners TL, TR, BR, BL of the fit)."""
+    unit = np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]])
+    h = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    return cv2.perspectiveTransform((unit + np.float32([dx, dy])).reshape(-1, 1, 2), h).reshape(4, 2)
+
+
+def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: float,
             cfg: LocateConfig) -> tuple[np.ndarray, float]:
     """Final refinement of a candidate grid (small corners in, full-frame corners out) and its
     quality, the same measure find_board reports: candidates are compared on what they deliver.
 
     The slides are checked once more on the refined grid: a rough quad can leave the spacing
     off, and once the refinement has fixed it a slide by a whole square may explain more
-    pieces. The quality alone hardly sees such a slip (one row of 15 missing)."""
+    pieces. The quality alone hardly sees such a slip (one row of 15 missing), so last the
+    premium-square pattern may slide the grid where the lines could not decide."""
     corners = corners / scale
     for _ in range(max(1, cfg.refine_iters)):
         corners = _refine(grey, corners, cfg, cfg.fit_square_px)
         corners, _, slid = _resolve_shift(grey, corners, cfg)
         if not slid:
             break
+    dx, dy = _premium_shift(small, corners * scale, cfg)
+    if dx or dy:
+        corners = _refine(grey, _slide(corners, dx, dy), cfg, cfg.fit_square_px)
     if cfg.refine_iters > 0:
         corners = _refine(grey, corners, cfg, cfg.refine_square_px)
     return corners, _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
@@ -618,7 +677,7 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
             if max(seen) >= cfg.retry_quality:
                 break
             continue
-        full, q = _finish(grey_small, grey, corners, scale, cfg)
+        full, q = _finish(small, grey, corners, scale, cfg)
         done.append((corners, q))
         if not np.isfinite(full).all():
             continue
