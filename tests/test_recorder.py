@@ -131,3 +131,24 @@ def test_each_recorded_move_keeps_its_evidence_frame(tmp_path, demo):
     assert len(view.events) == 1
     jpeg = service.store.frame(gid, 0).jpeg
     assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (720, 960)
+
+
+def test_a_board_turned_half_round_between_turns_is_still_read_in_its_first_plays_orientation(demo):
+    """A turntable turned toward each player in turn: the grid lands where it was, so nothing is
+    re-detected, and the tiles must be read back onto the committed board."""
+    game, boards = demo
+    base = dict(SIZE, rotation_deg=20.0)
+    frames = []
+    for k, board in enumerate(boards[:4]):
+        cfg = SceneConfig(hands="never", **{**base, "rotation_deg": 20.0 + 180.0 * (k % 2)})
+        for _ in range(8):
+            frames.append(Frame(render_scene(board, 7, cfg, frame=len(frames)).image, len(frames) / 8.0,
+                                len(frames), "synth"))
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    recorder = make_recorder(keeper, lambda e, f: len(keeper.entries))
+    for f in frames:
+        recorder.process(f)
+    got = [(e.placement.tiles, e.engine) for e in keeper.game.events]
+    want = [(e.placement.tiles, e.engine) for e in game.events[:3]]
+    assert [e.kind for e in keeper.game.events] == ["play"] * 3
+    assert sum(g == w for g, w in zip(got, want)) >= 2
