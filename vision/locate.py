@@ -67,6 +67,9 @@ class LocateConfig(BaseModel):
     refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
     refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
                                       description="search half-window for a line piece, fraction of a square")
+    final_window_frac: float = Field(0.15, gt=0.02, lt=0.5,
+                                     description="search half-window of the last full-resolution pass, fraction "
+                                                 "of a square")
     refine_outlier_frac: float = Field(0.08, gt=0.01, lt=0.5,
                                        description="line pieces further than this (fraction of a square) are dropped")
     min_aspect: float = Field(0.7, gt=0, le=1,
@@ -461,13 +464,14 @@ def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.
     return h
 
 
-def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int) -> np.ndarray:
+def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int,
+            window: float | None = None) -> np.ndarray:
     """One refinement pass in ``grey`` coordinates; returns new grid corners (TL, TR, BR, BL of the fit)."""
     n = (GRID + 2) * sq
     dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
     hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    pieces = _line_pieces(warp, sq, cfg.refine_window_frac)
+    pieces = _line_pieces(warp, sq, cfg.refine_window_frac if window is None else window)
     g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac)
     if g is None:
         return corners
@@ -640,6 +644,8 @@ def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: flo
         corners = _refine(grey, _slide(corners, dx, dy), cfg, cfg.fit_square_px)
     if cfg.refine_iters > 0:
         corners = _refine(grey, corners, cfg, cfg.refine_square_px)
+        # once more with a narrow window: tile edges a little beside a line no longer pull it
+        corners = _refine(grey, corners, cfg, cfg.refine_square_px, cfg.final_window_frac)
     return corners, _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
 
 
