@@ -57,3 +57,16 @@ def test_no_board_ever_is_lost():
     tracker = BoardTracker(LocateConfig())
     result = tracker.update(np.full((480, 640, 3), 90, np.uint8))
     assert result.status == "lost" and result.fix is None
+
+
+@pytest.mark.parametrize("game,frame", FRAMES, ids=lambda v: v)
+@pytest.mark.parametrize("gain", [0.6, 1.35])
+def test_light_changing_between_turns_is_still_tracked(shared_data, game, frame, gain):
+    image = load(shared_data, game, frame)
+    tracker = BoardTracker(LocateConfig())
+    fix = tracker.update(image).fix
+    darker = np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    result = tracker.update(darker)
+    assert result.status == "tracked" and result.fix is fix
+    changed, line_ratio = tracker.check(darker)
+    assert changed < 0.05 and 0.9 < line_ratio < 1.1

@@ -4,7 +4,8 @@ The per-frame check samples the frame at a few hundred points through the last h
 (cv2.remap on tiny maps, so its cost does not grow with the frame size):
 
 * a 24x24 grey thumbnail of the board, compared with the last good one (after removing the
-  mean, so a change of exposure is not a change of scene);
+  mean and scaling to a common brightness, so a change of light or exposure is not a change of
+  scene);
 * the grid-line contrast at the predicted line positions, compared with its last good value.
 
 Both close to their references -> 'tracked'. Otherwise find_board runs: a fix elsewhere of
@@ -99,7 +100,11 @@ class BoardTracker:
         on, lo, hi = np.split(grey[nt:], 3)
         # a line is darker (or lighter) than both of its sides, whatever the board's design
         lines = float(np.mean(np.abs(2 * on - lo - hi)))
-        return thumb - thumb.mean(), lines
+        # In grey levels at a mean of 128: the light changing between turns (a cloud, a lamp, the
+        # camera's exposure) scales the whole board and is not a change of scene.
+        mean = float(thumb.mean())
+        gain = 128.0 / max(mean, 1.0)
+        return (thumb - mean) * gain, lines * gain
 
     def _adopt(self, fix: BoardFix, image: np.ndarray) -> None:
         self._fix = fix
