@@ -4,21 +4,26 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
 
 1. Rough board quads from cheap segmentations: the convex hull of the largest edge blob;
    the hull of all large dense-edge regions (closed, then opened so arms and clutter drop
-   off; an arm may cut the board in pieces); the hull of the board's dominant colour; the
-   whole frame (a board that fills the picture has no table around it).
+   off; an arm may cut the board in pieces); the hull of the board's dominant colour, sampled
+   in the middle of the edge blob; the whole frame (a board that fills the picture has no
+   table around it); if none fits well, a quad from the grid's two Hough line families.
 2. Each quad is warped to a square with a margin. The grid is then a periodic line pattern,
    so per axis we search spacing s and offset o maximising the gradient profile at the 16
    lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
    inside the fitted grid, now aligned with the lines rather than the rim.
-3. Refinement and slides, twice: each of the 16 lines x 15 squares per axis is found as a
-   local gradient peak and one homography is solved from those point-on-line constraints
-   (linear least squares, robust trimming of pieces pulled by tiles); then the grid is slid
-   by whole squares where that explains more line pieces (a rim about one square wide looks
-   like one more line to the periodic fit, but no line crosses the rim).
-   The candidate explaining most line pieces wins; a weak result is searched again at double
-   resolution (small boards), and the final refinement runs on the full-resolution frame.
-4. ``quality`` is the fraction of line pieces found where 16 equally spaced lines predict
-   them (the weaker axis): tiles, hands and a wrong grid all lower it.
+3. Refinement and slides: each of the 16 lines x 15 squares per axis is found as a local
+   gradient peak and one homography is solved from those point-on-line constraints (linear
+   least squares, robust trimming of pieces pulled by tiles); then the grid is slid by whole
+   squares where that explains more line pieces (a rim about one square wide looks like one
+   more line to the periodic fit, but no line crosses the rim). This runs on the work image,
+   and again on the full frame once the refinement has fixed the spacing.
+4. The premium-square pattern may slide the grid further: only the true place gives every
+   premium kind one colour (an arm hiding the outer row leaves the lines undecided).
+5. Two last refinements on the full frame (the second with a narrow window), then
+   ``quality``: the fraction of line pieces found where 16 equally spaced lines predict
+   them (the weaker axis); tiles, hands and a wrong grid all lower it. Candidates are ranked
+   by it; a clear fit, or a second quad reaching a grid already finished, ends the search,
+   and a weak result is searched again at double resolution (small boards).
 """
 from __future__ import annotations
 
