@@ -88,29 +88,34 @@ class LocateConfig(BaseModel):
     hough_family_deg: float = Field(12.0, gt=0, lt=45,
                                     description="largest angle between a line and its family's direction "
                                                 "(perspective fans the lines out)")
-    hough_below_quality: float = Field(0.65, ge=0, le=1,
-                                       description="the Hough-line quad is tried when no region quad reached "
-                                                   "this line-piece score")
+    hough_below_fit: float = Field(0.75, ge=0, le=1,
+                                   description="the Hough-line quad is tried when no region quad reached "
+                                               "this fit")
     max_shift_squares: int = Field(3, ge=1, le=5,
                                    description="the periodic fit is checked against slides of up to this many "
                                                "squares minus one")
-    accept_quality: float = Field(0.8, ge=0, le=1,
-                                  description="a rough quad whose fit reaches this quality ends the search")
+    accept_fit: float = Field(0.85, ge=0, le=1,
+                              description="a rough quad whose grid reaches this fit ends the search")
     same_grid_squares: float = Field(0.25, gt=0, lt=1,
                                      description="two fits whose corners agree within this fraction of a square "
                                                  "are the same grid (a second quad agreeing ends the search)")
     piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
                                         description="a line piece this close (fraction of a square) to its predicted "
                                                     "place counts for the quality")
-    retry_quality: float = Field(0.5, ge=0, le=1,
-                                 description="below this line-piece score the search is repeated at double resolution")
+    retry_fit: float = Field(0.6, ge=0, le=1,
+                             description="below this fit the search is repeated at double resolution")
+    fit_strength_frac: float = Field(0.05, gt=0, lt=1,
+                                     description="a line piece counts for the fit when its gradient peak is at "
+                                                 "least this fraction of the strong pieces' (faint printed lines "
+                                                 "count; the reported quality uses 0.2)")
     premium_min_fit: float = Field(0.1, ge=0, le=1,
                                    description="the premium-square pattern may slide the grid when it explains at "
                                                "least this share of the squares' colour variance there")
     premium_margin: float = Field(0.05, ge=0, le=1,
                                   description="... and this much more than where the lines put the grid")
-    min_quality: float = Field(0.35, ge=0, le=1,
-                               description="fits with fewer line pieces found than this fraction raise BoardNotFound")
+    min_fit: float = Field(0.5, ge=0, le=1,
+                           description="grids with fewer line pieces found (faint ones included) than this "
+                                       "fraction raise BoardNotFound")
 
 
 @dataclass(frozen=True)
@@ -501,18 +506,32 @@ def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int,
     return new.astype(np.float32)
 
 
-def _quality(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float) -> float:
+QUALITY_STRENGTH_FRAC = 0.2  # BoardFix.quality counts line pieces at least this strong (of the 90th pct)
+
+
+def _line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
+                  strength_fracs: tuple[float, ...]) -> list[float]:
     """Fraction of the 240 line pieces per axis found where 16 equally spaced lines put them
-    (the weaker axis). Tiles and hands hide pieces, so a covered board scores lower."""
+    (the weaker axis), counting pieces whose gradient peak is at least each given fraction of
+    the strong pieces'. Tiles and hands hide pieces, so a covered board scores lower."""
     n = (GRID + 2) * sq
     dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
     hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
     _, across, k, axis, strength = pieces.T
-    strong = strength > 0.2 * np.percentile(strength, 90)
-    ok = strong & (np.abs(across - (k + 1) * sq) < tol * sq)
-    return float(min(ok[axis == a].sum() for a in (0, 1)) / (GRID * LINES))
+    near = np.abs(across - (k + 1) * sq) < tol * sq
+    p90 = np.percentile(strength, 90)
+    out = []
+    for frac in strength_fracs:
+        ok = near & (strength > frac * p90)
+        out.append(float(min(ok[axis == a].sum() for a in (0, 1)) / (GRID * LINES)))
+    return out
+
+
+def _quality(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float) -> float:
+    """BoardFix.quality: line pieces found, the strong ones only (how clearly the grid is seen)."""
+    return _line_support(grey, corners, sq, tol, (QUALITY_STRENGTH_FRAC,))[0]
 
 
 def grid_quality(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> float:
@@ -590,7 +609,7 @@ def _hough_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
 def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so_far):
     """Rough quads, cheapest first; the Hough quad only when those did not settle it."""
     yield from _rough_quads(small, cfg, board_frac)
-    if best_so_far() < cfg.hough_below_quality:
+    if best_so_far() < cfg.hough_below_fit:
         quad = _hough_quad(small, cfg)
         if quad is not None:
             yield quad
@@ -642,9 +661,10 @@ def _slide(corners: np.ndarray, dx: int, dy: int) -> np.ndarray:
 
 
 def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: float,
-            cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Final refinement of a candidate grid (small corners in, full-frame corners out) and its
-    quality, the same measure find_board reports: candidates are compared on what they deliver.
+            cfg: LocateConfig) -> tuple[np.ndarray, float, float]:
+    """Final refinement of a candidate grid (small corners in, full-frame corners out), its
+    quality and its fit (line pieces found, faint ones included): candidates are compared on
+    what they deliver.
 
     The slides are checked once more on the refined grid: a rough quad can leave the spacing
     off, and once the refinement has fixed it a slide by a whole square may explain more
@@ -663,7 +683,9 @@ def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: flo
         corners = _refine(grey, corners, cfg, cfg.refine_square_px)
         # once more with a narrow window: tile edges a little beside a line no longer pull it
         corners = _refine(grey, corners, cfg, cfg.refine_square_px, cfg.final_window_frac)
-    return corners, _quality(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac)
+    quality, fit = _line_support(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac,
+                                 (QUALITY_STRENGTH_FRAC, cfg.fit_strength_frac))
+    return corners, quality, fit
 
 
 def _same_grid(a: np.ndarray, b: np.ndarray, tol_squares: float) -> bool:
@@ -674,10 +696,10 @@ def _same_grid(a: np.ndarray, b: np.ndarray, tol_squares: float) -> bool:
 
 
 def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_frac: float):
-    """The best (full-frame corners, quality) over the rough quads, or None."""
+    """The best (full-frame corners, quality, fit) over the rough quads, by fit, or None."""
     best = None
-    done: list[tuple[np.ndarray, float]] = []  # (corners after the slides, final quality)
-    for quad in _candidates(small, cfg, board_frac, lambda: -1.0 if best is None else best[1]):
+    done: list[tuple[np.ndarray, float]] = []  # (corners after the slides, final fit)
+    for quad in _candidates(small, cfg, board_frac, lambda: -1.0 if best is None else best[2]):
         corners, q = _periodic_fit(grey_small, quad, cfg)
         if q < cfg.min_periodic_contrast:
             continue
@@ -693,20 +715,20 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
                 break
         if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
             continue
-        seen = [q0 for c, q0 in done if _same_grid(corners, c, cfg.same_grid_squares)]
+        seen = [f0 for c, f0 in done if _same_grid(corners, c, cfg.same_grid_squares)]
         if seen:
             # A second rough quad leading to a grid already finished: it would finish the same
             # way. If that grid was good enough, two quads agreeing on it end the search.
-            if max(seen) >= cfg.retry_quality:
+            if max(seen) >= cfg.retry_fit:
                 break
             continue
-        full, q = _finish(small, grey, corners, scale, cfg)
-        done.append((corners, q))
+        full, quality, fit = _finish(small, grey, corners, scale, cfg)
+        done.append((corners, fit))
         if not np.isfinite(full).all():
             continue
-        if best is None or q > best[1]:
-            best = (full, q)
-        if q >= cfg.accept_quality:  # clearly the grid: skip the other candidates
+        if best is None or fit > best[2]:
+            best = (full, quality, fit)
+        if fit >= cfg.accept_fit:  # clearly the grid: skip the other candidates
             break
     return best
 
@@ -728,7 +750,7 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     best = _best_candidate(small, grey_small, grey, scale, cfg, 1.0)
-    if (best is None or best[1] < cfg.retry_quality) and factor > 1:
+    if (best is None or best[2] < cfg.retry_fit) and factor > 1:
         # A small board: its squares may be ~10 px at the work size. Look again at double
         # resolution with kernels for a board half the frame's size.
         f2 = max(1, factor // 2)
@@ -736,16 +758,16 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
         scale = small.shape[1] / w
         grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         again = _best_candidate(small, grey_small, grey, scale, cfg, 0.5)
-        if again is not None and (best is None or again[1] > best[1]):
+        if again is not None and (best is None or again[2] > best[2]):
             best = again
     if best is None:
         raise BoardNotFound("no periodic 15x15 line pattern")
-    corners, quality = best
+    corners, quality, fit = best
     side_px = np.sqrt(abs(cv2.contourArea(corners)))
     if side_px < np.sqrt(cfg.min_board_area_frac * grey.size) * 0.7:
         raise BoardNotFound("grid too small")
-    if quality < cfg.min_quality:
-        raise BoardNotFound(f"grid lines too weak (quality {quality:.2f})")
+    if fit < cfg.min_fit:
+        raise BoardNotFound(f"grid lines too weak (fit {fit:.2f}, quality {quality:.2f})")
     if _aspect(corners) < cfg.min_aspect:
         raise BoardNotFound("grid sides too unequal")
     corners = order_corners(corners)
