@@ -95,3 +95,46 @@ def test_label_free_tile_check():
     # the tile set then reads the same board at least as well
     enrolled = TileReader(MODEL, CARD, tileset=tileset, lang="en")
     assert accuracy(enrolled, warped, board) >= 0.95
+
+
+def test_labelled_enrollment_counts_the_tiles_behind_each_class(reader_de, shared_data):
+    px = reader_de.card["square_px"]
+    train = frames(shared_data, "game06", ["image-11.jpg", "image-22.jpg", "image-33.jpg"], px)
+    tileset = enroll_labelled(reader_de, train)
+    # a tile stays on its square: the last frame holds every tile of the earlier ones, and a
+    # class seen in three frames on the same square is one tile, not three exemplars' worth
+    last = Counter("?" if ch.islower() else ch for row in train[-1][1] for ch in row)
+    assert tileset["meta"]["tiles_per_class"] == {c: n for c, n in sorted(last.items()) if c != "."}
+    assert Counter(tileset["labels"])["E"] > tileset["meta"]["tiles_per_class"]["E"]
+
+
+def test_a_class_enrolled_from_one_tile_does_not_take_over_its_look_alikes(reader_de):
+    """One tile's exemplars under a rare label (as one Ä among many A): with prior_tiles the
+    network's own view of that class weighs in, and the tile is read as what it shows."""
+    from models.dataset import degrade
+    from models.synth import SceneConfig, render_topdown
+    from vision.classify import ReadConfig
+    board = ["." * 15] * 5 + ["...AAAAAAAA....", "...ABEAAINA....", "....AAARAA....."] + ["." * 15] * 7
+    cfg = SceneConfig(font="dejavu-condensed", style="ivory", design="standard", square_px=50,
+                      quarter_turn_prob=0.0)
+    px = reader_de.card["square_px"]
+    td = render_topdown(board, 21, cfg)
+
+    def frame(seed):
+        image = degrade(td.image, np.random.default_rng(seed), 1.0)
+        return warp_board(image, homography_from_corners(td.corners, px), px)
+
+    odd = (6, 3)  # an A tile labelled as the only Ä of the enrollment
+    labelled = [row[:odd[1]] + "Ä" + row[odd[1] + 1:] if r == odd[0] else row for r, row in enumerate(board)]
+    tileset = enroll_labelled(reader_de, [(frame(s), labelled) for s in (1, 2, 3)])
+    assert tileset["meta"]["tiles_per_class"]["Ä"] == 1
+    test = frame(4)
+    p_umlaut = {}
+    for prior in (0.0, 2.0):
+        reader = TileReader(MODEL, CARD, tileset=tileset, lang="de",
+                            cfg=ReadConfig(prior_tiles=prior, cap_counts=False))
+        snap = reader.read(test).snapshot
+        p_umlaut[prior] = float(snap.probs[odd][reader.classes.index("Ä")])
+        if prior:
+            assert snap.board()[odd[0]][odd[1]] == "A"
+    assert p_umlaut[2.0] < p_umlaut[0.0]

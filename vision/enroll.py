@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -100,7 +101,8 @@ def _dir_sims(reader: TileReader, logits: np.ndarray, labels: Sequence[str]) -> 
     return out
 
 
-def _tileset(reader: TileReader, emb, logits, colours, labels, cfg: EnrollConfig, meta: dict) -> dict:
+def _tileset(reader: TileReader, emb, logits, colours, labels, cfg: EnrollConfig, meta: dict,
+             tiles_per_class: Mapping[str, int]) -> dict:
     rng = np.random.default_rng(cfg.seed)
     labels = np.asarray(labels, dtype=object)
     keep = []
@@ -114,7 +116,8 @@ def _tileset(reader: TileReader, emb, logits, colours, labels, cfg: EnrollConfig
             "colours": colours[keep].astype(np.float32),
             "dir_sims": _dir_sims(reader, logits[keep], kept_labels),
             "meta": {**meta, "lang": reader.lang, "exemplars": len(keep),
-                     "classes": sorted(set(kept_labels))}}
+                     "classes": sorted(set(kept_labels)),
+                     "tiles_per_class": {c: int(n) for c, n in sorted(tiles_per_class.items()) if c != EMPTY}}}
 
 
 def _label(ch: str) -> str:
@@ -130,6 +133,9 @@ def enroll_labelled(reader: TileReader, frames: Sequence[tuple[np.ndarray, Seque
         raise EnrollError("no frames to enroll from")
     t0 = time.perf_counter()
     embs, logits_all, colours, labels = [], [], [], []
+    # a tile stays on its square for the rest of a game: distinct (square, tile) pairs count
+    # the physical tiles behind a class's exemplars (frames of several games may overcount)
+    tiles: dict[str, set] = {}
     for warped, board in frames:
         if len(board) != GRID or any(len(row) != GRID for row in board):
             raise EnrollError("a truth board must be 15 rows of 15 characters")
@@ -139,11 +145,13 @@ def enroll_labelled(reader: TileReader, frames: Sequence[tuple[np.ndarray, Seque
         embs.append(emb)
         logits_all.append(logits)
         labels.extend(_label(ch) for row in board for ch in row)
+        for i, ch in enumerate(ch for row in board for ch in row):
+            tiles.setdefault(_label(ch), set()).add(i)
     unknown = sorted(set(labels) - set(reader.classes))
     if unknown:
         raise EnrollError(f"truth has tiles outside the {reader.lang} alphabet: {' '.join(unknown)}")
     ts = _tileset(reader, np.concatenate(embs), np.concatenate(logits_all), np.concatenate(colours), labels, cfg,
-                  {"source": "labelled", "frames": len(frames)})
+                  {"source": "labelled", "frames": len(frames)}, {c: len(v) for c, v in tiles.items()})
     ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
     return ts
 
@@ -217,7 +225,8 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     labels = [EMPTY] * (GRID * GRID)
     for i, j in zip(occupied, assigned):
         labels[i] = tile_classes[j]
-    ts = _tileset(reader, emb, logits, square_colours(crops), labels, cfg, {"source": "tile check", "tiles": n})
+    ts = _tileset(reader, emb, logits, square_colours(crops), labels, cfg, {"source": "tile check", "tiles": n},
+                  Counter(labels))
     ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
     board = ["".join(labels[r * GRID:(r + 1) * GRID]) for r in range(GRID)]
     return ts, board
