@@ -5,8 +5,10 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
 1. Rough board quads from cheap segmentations: the convex hull of the largest edge blob;
    the hull of all large dense-edge regions (closed, then opened so arms and clutter drop
    off; an arm may cut the board in pieces); the hull of the board's dominant colour, sampled
-   in the middle of the edge blob; the whole frame (a board that fills the picture has no
-   table around it); if none fits well, a quad from the grid's two Hough line families.
+   in the middle of the edge blob; the filled edge blob opened with discs of a few sizes, so
+   a score sheet, bag or shadow touching the board drops off; the whole frame (a board that
+   fills the picture has no table around it); if none fits well, a quad from the grid's two
+   Hough line families.
 2. Each quad is warped to a square with a margin. The grid is then a periodic line pattern,
    so per axis we search spacing s and offset o maximising the gradient profile at the 16
    lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
@@ -22,7 +24,8 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
 5. Two last refinements on the full frame (the second with a narrow window), then
    ``quality``: the fraction of line pieces found where 16 equally spaced lines predict
    them (the weaker axis); tiles, hands and a wrong grid all lower it. Candidates are ranked
-   by it; a clear fit, or a second quad reaching a grid already finished, ends the search,
+   by the same share with faint pieces included (the ``fit``; printed lines can be faint);
+   a clear fit, or a second quad reaching a grid already finished, ends the search,
    and a weak result is searched again at double resolution (small boards).
 """
 from __future__ import annotations
@@ -68,6 +71,10 @@ class LocateConfig(BaseModel):
     piece_area_frac: float = Field(0.15, gt=0, le=1,
                                    description="dense-edge regions at least this fraction of the largest one "
                                                "join the board (an arm may cut it in pieces)")
+    cut_radius_fracs: tuple[float, ...] = Field((0.3, 0.5, 0.7),
+                                                description="openings of the filled edge blob that cut off what "
+                                                            "touches the board, as fractions of its largest "
+                                                            "inscribed radius")
     colour_tolerance: float = Field(22.0, gt=0, description="YCrCb distance that still counts as board colour")
     refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
     refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
@@ -220,7 +227,11 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) 
     # Dilating by ~ a third of a square joins grid lines and tile edges into one board blob.
     k = max(3, int(round(board_frac * min(h, w) / 60)))
     blob = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    blob_hull = _largest_hull(blob, min_area)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blob_contour = max(contours, key=cv2.contourArea) if contours else None
+    blob_hull = None if blob_contour is None else cv2.convexHull(blob_contour)
+    if blob_hull is not None and cv2.contourArea(blob_hull) < min_area:
+        blob_hull = None
     if blob_hull is not None:
         yield order_corners(_quad_from_hull(blob_hull))
     # The grid is a dense edge area: closing over ~a square makes it solid; opening with a
@@ -271,6 +282,23 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) 
     hull = _largest_hull(mask, min_area / (d * d))
     if hull is not None:
         yield order_corners(_quad_from_hull(hull.astype(np.float32) * d + (d - 1) / 2.0))
+
+    # The edge blob with what merely touches the board cut off: filled, then opened with a disc
+    # a fraction of its largest inscribed radius. A score sheet, a bag or a shadow beside the
+    # board is narrower than the board, so it drops off and the board's square stays.
+    if blob_hull is not None:
+        d = 3
+        filled = np.zeros((h // d, w // d), np.uint8)
+        cv2.drawContours(filled, [(blob_contour // d).astype(np.int32)], -1, 1, -1)
+        # (capped: a blob filling the whole frame has no background to measure from)
+        inscribed = min(float(cv2.distanceTransform(filled, cv2.DIST_L2, 3).max()), min(filled.shape) / 2.0)
+        for frac in cfg.cut_radius_fracs:
+            r = max(2, int(frac * inscribed))
+            core = cv2.morphologyEx(filled, cv2.MORPH_OPEN,
+                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+            hull = _largest_hull(core, min_area / (d * d))
+            if hull is not None:
+                yield order_corners(_quad_from_hull(hull.astype(np.float32) * d + (d - 1) / 2.0))
 
     yield np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
 
