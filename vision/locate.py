@@ -13,9 +13,10 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
    so per axis we search spacing s and offset o maximising the gradient profile at the 16
    lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
    inside the fitted grid, now aligned with the lines rather than the rim.
-3. Refinement and slides: each of the 16 lines x 15 squares per axis is found as a local
-   gradient peak and one homography is solved from those point-on-line constraints (linear
-   least squares, robust trimming of pieces pulled by tiles); then the grid is slid by whole
+3. Refinement and slides: each of the 16 lines x 15 squares per axis is found where the grey
+   differs from both sides (a line; a tile's edge differs from one side only) and one
+   homography is solved from those point-on-line constraints (linear least squares, robust
+   trimming of pieces pulled by tiles); then the grid is slid by whole
    squares where that explains more line pieces (a rim about one square wide looks like one
    more line to the periodic fit, but no line crosses the rim). This runs on the work image,
    and again on the full frame once the refinement has fixed the spacing.
@@ -79,6 +80,10 @@ class LocateConfig(BaseModel):
     refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
     refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
                                       description="search half-window for a line piece, fraction of a square")
+    ridge_frac: float = Field(0.07, gt=0, lt=0.3,
+                              description="the refinement finds a line where the grey is lighter (or darker) "
+                                          "than this fraction of a square away on both sides; a tile's edge is "
+                                          "a step and does not count")
     final_window_frac: float = Field(0.15, gt=0.02, lt=0.5,
                                      description="search half-window of the last full-resolution pass, fraction "
                                                  "of a square")
@@ -389,12 +394,14 @@ def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ra
 # --- sub-pixel refinement from line pieces ---------------------------------------------------
 
 def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, window: float,
-                 cfg_sigma: float = 1.0):
+                 cfg_sigma: float = 1.0, ridge_px: int = 0):
     """Where each line piece really is, for both axes of a warp with (nearly) axis-aligned lines.
 
     A piece is line k (expected at pixel lpos[k]) inside cell j (centred at cpos[j] along the
     line); it is the gradient peak within +-window squares of lpos[k], averaged over the middle
-    60% of the cell (the crossings respond on both axes). Returns per axis (0 = vertical lines,
+    60% of the cell (the crossings respond on both axes). With ridge_px, the peak is instead
+    that of the grey's difference to both sides ridge_px away (the smaller one, either sign):
+    a line differs from both sides, a tile's edge (bevel, shadow) only from one. Returns per axis (0 = vertical lines,
     x measured; 1 = horizontal lines) a tuple (delta px, strength, found) of (cells, lines) arrays.
     """
     g = warp.astype(np.float32)
@@ -404,10 +411,19 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     idx = lpos[:, None] + np.arange(-w, w + 1)[None, :]                    # (lines, 2w+1)
     out = []
     for axis in (0, 1):
-        grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
-        g2 = grad if axis == 1 else grad.T                                  # lines are rows of g2
-        c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
-        cells = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                    # (cells, rows)
+        if ridge_px > 0:
+            g2 = g if axis == 1 else g.T
+            c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
+            prof = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                 # (cells, rows) grey
+            # a line is lighter (or darker) than both sides; a tile's edge is a step, one side
+            left = prof - np.roll(prof, ridge_px, axis=1)
+            right = prof - np.roll(prof, -ridge_px, axis=1)
+            cells = np.maximum(np.minimum(left, right), np.minimum(-left, -right)).clip(0, None)
+        else:
+            grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
+            g2 = grad if axis == 1 else grad.T                              # lines are rows of g2
+            c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
+            cells = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                # (cells, rows)
         # a little smoothing across the line merges the two flanks of a thick line into one peak
         cells = cv2.GaussianBlur(cells, (0, 0), sigmaX=cfg_sigma, sigmaY=1e-3) if cfg_sigma > 0 else cells
         seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
@@ -423,7 +439,7 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     return out
 
 
-def _line_pieces(warp: np.ndarray, sq: int, window: float, sigma: float = 1.0):
+def _line_pieces(warp: np.ndarray, sq: int, window: float, sigma: float = 1.0, ridge_px: int = 0):
     """Pieces of the 16 lines x 15 cells per axis in a warp with one square of margin.
 
     Returns rows of (along, across_measured, line_index, axis, strength).
@@ -432,7 +448,7 @@ def _line_pieces(warp: np.ndarray, sq: int, window: float, sigma: float = 1.0):
     lpos = (k + 1.0) * sq
     cpos = (np.arange(GRID) + 1.5) * sq
     out = []
-    for axis, (delta, strength, found) in enumerate(_piece_table(warp, sq, lpos, cpos, window, sigma)):
+    for axis, (delta, strength, found) in enumerate(_piece_table(warp, sq, lpos, cpos, window, sigma, ridge_px)):
         jj, kk = np.nonzero(found)
         out.append(np.stack([cpos[jj], lpos[kk] + delta[jj, kk], kk.astype(np.float64),
                              np.full(len(jj), float(axis)), strength[jj, kk]], 1))
@@ -521,7 +537,8 @@ def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int,
     dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
     hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    pieces = _line_pieces(warp, sq, cfg.refine_window_frac if window is None else window)
+    pieces = _line_pieces(warp, sq, cfg.refine_window_frac if window is None else window,
+                          ridge_px=max(1, int(round(cfg.ridge_frac * sq))))
     g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac)
     if g is None:
         return corners
