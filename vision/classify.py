@@ -33,31 +33,38 @@ class ReadConfig(BaseModel):
     """Settings of the tile reader."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # The enrollment defaults (prototype_weight, prior_tiles, knn, colour_weight) were chosen
-    # by tests/bench/select_enroll.py on synthetic games in tile sets held out of training,
-    # never on the real dev frames (docs/results/select_enroll.json).
+    # The enrollment defaults (prototype_weight, prior_tiles, recalibrate, knn, colour_weight)
+    # were chosen by tests/bench/select_enroll.py on synthetic games in tile sets held out of
+    # training, never on the real dev frames (docs/results/select_enroll.json).
     prototype_weight: float = Field(
-        default=0.35, ge=0.0, le=1.0,
+        default=0.2, ge=0.0, le=1.0,
         description="With an enrolled tile set: weight of the exemplar similarity against the "
                     "network's own class scores (log-probabilities are blended).")
     prototype_temperature: float = Field(
         default=0.05, gt=0.0,
         description="Softmax temperature of the cosine similarity to the prototypes.")
     colour_weight: float = Field(
-        default=0.1, ge=0.0,
+        default=0.2, ge=0.0,
         description="With an enrolled tile set: similarity lost per unit of colour distance "
                     "(log-ratio of a square's centre colour to the board's median) between a "
                     "square and an exemplar. The network is trained colour-blind on purpose "
                     "(tile sets come in every colour); the enrolled set knows this board's colours, "
                     "which is what tells a plain blank tile from a plain empty square.")
     prior_tiles: float = Field(
-        default=8.0, ge=0.0,
+        default=0.0, ge=0.0,
         description="With an enrolled tile set: a class's exemplar similarity is shrunk toward the "
                     "network's own class direction as if that direction were this many more tiles: "
                     "(n*exemplars + prior*direction)/(n + prior), n = distinct tiles the class was "
                     "enrolled from. Exemplars of a letter seen on one tile (one Ä in the enrollment "
                     "game) are copies of that tile, not a picture of the letter. 0 = exemplars alone.")
-    knn: int = Field(default=8, ge=1, le=32,
+    recalibrate: bool = Field(
+        default=True,
+        description="With an enrolled tile set: read the network's output through the confusion it "
+                    "made on the enrolled tiles. Where the network reads this set's Q as G, a G "
+                    "reading is evidence for both, and the exemplars decide; where it reads a class "
+                    "right, nothing changes. Each class's measured row counts as its distinct tiles "
+                    "against one tile of the network's own claim (the identity).")
+    knn: int = Field(default=3, ge=1, le=32,
                      description="A class's similarity is the mean of its k best exemplar matches.")
     threads: int = Field(default=1, ge=1, le=8, description="onnxruntime intra-op threads.")
     cap_counts: bool = Field(
@@ -225,6 +232,23 @@ class TileReader:
         tiles = ts.get("meta", {}).get("tiles_per_class", {})
         self._class_tiles = np.array([float(tiles.get(c, np.inf)) if len(ex) else 0.0
                                       for c, ex in zip(self.classes, self._exemplars)])
+        # confusion of the network on this tile set (rows: true class, columns: its reading),
+        # each measured row counted as its tiles against one tile of the identity
+        k = len(self.classes)
+        self._confusion = np.eye(k, dtype=np.float32)
+        self._reliability = np.ones(k, np.float32)
+        readings = np.asarray(ts.get("readings", np.zeros((0, 0))), np.float32)
+        have = self.logit_index >= 0
+        for lab, row in zip(ts.get("reading_labels", []), readings):
+            if lab not in self.classes:
+                continue
+            i = self.classes.index(lab)
+            measured = np.zeros(k, np.float32)
+            measured[have] = row[self.logit_index[have]]
+            measured /= max(float(measured.sum()), 1e-9)
+            n = min(float(tiles.get(lab, 1e6)), 1e6)
+            self._confusion[i] = (n * measured + self._confusion[i]) / (n + 1.0)
+            self._reliability[i] = measured[i]
 
     def _similarity(self, emb, colours, ex, ex_colours) -> np.ndarray:
         s = emb @ ex.T
@@ -252,6 +276,9 @@ class TileReader:
         have = self.logit_index >= 0
         scores[:, have] = logits[:, self.logit_index[have]]
         scores = _log_softmax(scores)
+        if self.tileset is not None and use_tileset and self.cfg.recalibrate:
+            # likelihood of each true class given the reading: sum_j C[k, j] p(j | x)
+            scores = _log_softmax(np.log(np.exp(scores) @ self._confusion.T + 1e-12))
         if self.tileset is not None and use_tileset:
             scale = float(self.card.get("cosine_scale", 16.0))
             sims = np.full_like(scores, -np.inf)
@@ -270,6 +297,8 @@ class TileReader:
                     else:
                         sims[:, k] = np.partition(s, b - a - kk, axis=1)[:, -kk:].mean(axis=1)
                     n, prior = self._class_tiles[k], self.cfg.prior_tiles
+                    if self.cfg.recalibrate:
+                        prior *= self._reliability[k]  # no lean on a direction that misreads this set
                     if prior > 0 and direction is not None and np.isfinite(n):
                         sims[:, k] = (n * sims[:, k] + prior * direction) / (n + prior)
                 elif direction is not None:

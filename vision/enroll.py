@@ -60,6 +60,8 @@ def save_tileset(path: str | Path, tileset: Mapping) -> Path:
                             embeddings=np.asarray(tileset["embeddings"], np.float32),
                             dir_sims=np.asarray(tileset["dir_sims"], np.float32),
                             colours=np.asarray(tileset["colours"], np.float32),
+                            readings=np.asarray(tileset.get("readings", np.zeros((0, 0))), np.float32),
+                            reading_labels=np.asarray(tileset.get("reading_labels", []), dtype=str),
                             meta=np.asarray(json.dumps(tileset.get("meta", {}), ensure_ascii=False)))
     return path
 
@@ -71,6 +73,8 @@ def load_tileset(path: str | Path) -> dict:
                     "dir_sims": z["dir_sims"].astype(np.float32),
                     "colours": z["colours"].astype(np.float32) if "colours" in z
                     else np.zeros((len(z["labels"]), 3), np.float32),
+                    "readings": z["readings"].astype(np.float32) if "readings" in z else np.zeros((0, 0), np.float32),
+                    "reading_labels": [str(x) for x in z["reading_labels"]] if "reading_labels" in z else [],
                     "meta": json.loads(str(z["meta"]))}
     except (OSError, KeyError, ValueError) as exc:
         raise EnrollError(f"cannot read tile set {path}: {exc}") from exc
@@ -112,9 +116,16 @@ def _tileset(reader: TileReader, emb, logits, colours, labels, cfg: EnrollConfig
         keep.extend(idx[_farthest_subset(emb[idx], k, rng)])
     keep = np.array(sorted(keep))
     kept_labels = [str(x) for x in labels[keep]]
+    # how the network reads this tile set: per true class, its mean probabilities over the
+    # model's classes, from every enrolled crop (before the exemplars are thinned out)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    reading_labels = sorted(set(str(x) for x in labels))
+    readings = np.stack([p[labels == lab].mean(axis=0) for lab in reading_labels])
     return {"labels": kept_labels, "embeddings": emb[keep].astype(np.float32),
             "colours": colours[keep].astype(np.float32),
             "dir_sims": _dir_sims(reader, logits[keep], kept_labels),
+            "readings": readings.astype(np.float32), "reading_labels": reading_labels,
             "meta": {**meta, "lang": reader.lang, "exemplars": len(keep),
                      "classes": sorted(set(kept_labels)),
                      "tiles_per_class": {c: int(n) for c, n in sorted(tiles_per_class.items()) if c != EMPTY}}}

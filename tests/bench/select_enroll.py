@@ -57,10 +57,11 @@ TILE_SETS = [
     ("dejavu-condensed", "ivory", "standard"),
 ]
 GRID_SETTINGS = {
-    "prototype_weight": [0.1, 0.2, 0.35, 0.5, 0.65, 0.8],
-    "prior_tiles": [0.0, 2.0, 4.0, 8.0],
+    "prototype_weight": [0.2, 0.35, 0.5, 0.65],
+    "prior_tiles": [0.0, 4.0, 8.0],
+    "recalibrate": [False, True],
     "knn": [3, 8],
-    "colour_weight": [0.1, 0.2, 0.3],
+    "colour_weight": [0.1, 0.2],
 }
 LETTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
 
