@@ -714,7 +714,8 @@ def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: flo
     The slides are checked once more on the refined grid: a rough quad can leave the spacing
     off, and once the refinement has fixed it a slide by a whole square may explain more
     pieces. The quality alone hardly sees such a slip (one row of 15 missing), so last the
-    premium-square pattern may slide the grid where the lines could not decide."""
+    premium-square pattern may slide the grid where the lines could not decide. A finished
+    grid where the pattern still fits clearly better one or two squares over gets fit 0."""
     corners = corners / scale
     for _ in range(max(1, cfg.refine_iters)):
         corners = _refine(grey, corners, cfg, cfg.fit_square_px)
@@ -730,6 +731,8 @@ def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: flo
         corners = _refine(grey, corners, cfg, cfg.refine_square_px, cfg.final_window_frac)
     quality, fit = _line_support(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac,
                                  (QUALITY_STRENGTH_FRAC, cfg.fit_strength_frac))
+    if _premium_shift(small, corners * scale, cfg) != (0, 0):
+        fit = 0.0  # the premium squares still fit clearly better elsewhere: a slipped grid
     return corners, quality, fit
 
 
