@@ -115,7 +115,11 @@ class LocateConfig(BaseModel):
                                         description="a line piece this close (fraction of a square) to its predicted "
                                                     "place counts for the quality")
     retry_fit: float = Field(0.6, ge=0, le=1,
-                             description="below this fit the search is repeated at double resolution")
+                             description="below this fit the search is repeated at double resolution "
+                                         "(below min_fit always; up to retry_fit only for small squares)")
+    retry_below_square_px: float = Field(16.0, gt=0,
+                                         description="a weak fit is searched again at double resolution only "
+                                                     "when its squares are smaller than this at the work size, px")
     fit_strength_frac: float = Field(0.05, gt=0, lt=1,
                                      description="a line piece counts for the fit when its gradient peak is at "
                                                  "least this fraction of the strong pieces' (faint printed lines "
@@ -295,12 +299,15 @@ def _rough_quads(small: np.ndarray, cfg: LocateConfig, board_frac: float = 1.0) 
         d = 3
         filled = np.zeros((h // d, w // d), np.uint8)
         cv2.drawContours(filled, [(blob_contour // d).astype(np.int32)], -1, 1, -1)
+        inside = cv2.distanceTransform(filled, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
         # (capped: a blob filling the whole frame has no background to measure from)
-        inscribed = min(float(cv2.distanceTransform(filled, cv2.DIST_L2, 3).max()), min(filled.shape) / 2.0)
+        inscribed = min(float(inside.max()), min(filled.shape) / 2.0)
         for frac in cfg.cut_radius_fracs:
-            r = max(2, int(frac * inscribed))
-            core = cv2.morphologyEx(filled, cv2.MORPH_OPEN,
-                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+            # an opening by a disc of radius r from two distance transforms: the same cost for
+            # any r (a large elliptic kernel costs up to ~80 ms at double resolution)
+            r = max(2.0, frac * inscribed)
+            eroded = (inside > r).astype(np.uint8)
+            core = (cv2.distanceTransform(1 - eroded, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= r).astype(np.uint8)
             hull = _largest_hull(core, min_area / (d * d))
             if hull is not None:
                 yield order_corners(_quad_from_hull(hull.astype(np.float32) * d + (d - 1) / 2.0))
@@ -736,6 +743,12 @@ def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: flo
     return corners, quality, fit
 
 
+def _square_px(corners: np.ndarray) -> float:
+    """Mean side of a grid's squares, px."""
+    c = np.asarray(corners, np.float64)
+    return float(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1).mean()) / GRID
+
+
 def _same_grid(a: np.ndarray, b: np.ndarray, tol_squares: float) -> bool:
     """Whether two grids (corners in the same frame, any cyclic order) agree within tol_squares of a square."""
     side = float(np.linalg.norm(a - np.roll(a, -1, axis=0), axis=1).mean())
@@ -798,7 +811,8 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     best = _best_candidate(small, grey_small, grey, scale, cfg, 1.0)
-    if (best is None or best[2] < cfg.retry_fit) and factor > 1:
+    if factor > 1 and (best is None or best[2] < cfg.min_fit
+                       or (best[2] < cfg.retry_fit and _square_px(best[0]) * scale < cfg.retry_below_square_px)):
         # A small board: its squares may be ~10 px at the work size. Look again at double
         # resolution with kernels for a board half the frame's size.
         f2 = max(1, factor // 2)
