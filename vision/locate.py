@@ -398,6 +398,15 @@ def _periodic_fit_once(grey: np.ndarray, quad: np.ndarray, cfg: LocateConfig, ra
     return corners, min(qx, qy)
 
 
+def _grid_warp(img: np.ndarray, corners: np.ndarray, sq: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The grid warped to sq px per square with m squares of margin: (homography, warp)."""
+    n = (GRID + 2 * m) * sq
+    a, b = m * sq, n - m * sq
+    dst = np.float32([[a, a], [b, a], [b, b], [a, b]])
+    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return hw, cv2.warpPerspective(img, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 # --- sub-pixel refinement from line pieces ---------------------------------------------------
 
 def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, window: float,
@@ -470,10 +479,7 @@ def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> 
     Returns (corners, mean fraction of pieces found on both axes, whether it slid).
     """
     sq, m = cfg.fit_square_px, cfg.max_shift_squares
-    n = (GRID + 2 * m) * sq
-    dst = np.float32([[m * sq, m * sq], [n - m * sq, m * sq], [n - m * sq, n - m * sq], [m * sq, n - m * sq]])
-    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    hw, warp = _grid_warp(grey, corners, sq, m)
     lpos = np.arange(LINES + 2 * m) * float(sq)
     lpos[0], lpos[-1] = lpos[0] + sq * 0.5, lpos[-1] - sq * 0.5  # keep windows inside the warp
     cpos = (np.arange(GRID + 2 * m) + 0.5) * sq
@@ -540,10 +546,7 @@ def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.
 def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int,
             window: float | None = None) -> np.ndarray:
     """One refinement pass in ``grey`` coordinates; returns new grid corners (TL, TR, BR, BL of the fit)."""
-    n = (GRID + 2) * sq
-    dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
-    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    hw, warp = _grid_warp(grey, corners, sq, 1)
     pieces = _line_pieces(warp, sq, cfg.refine_window_frac if window is None else window,
                           ridge_px=max(1, int(round(cfg.ridge_frac * sq))))
     g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac)
@@ -566,10 +569,7 @@ def _line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
     """Fraction of the 240 line pieces per axis found where 16 equally spaced lines put them
     (the weaker axis), counting pieces whose gradient peak is at least each given fraction of
     the strong pieces'. Tiles and hands hide pieces, so a covered board scores lower."""
-    n = (GRID + 2) * sq
-    dst = np.float32([[sq, sq], [n - sq, sq], [n - sq, n - sq], [sq, n - sq]])
-    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warp = cv2.warpPerspective(grey, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    _, warp = _grid_warp(grey, corners, sq, 1)
     pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
     _, across, k, axis, strength = pieces.T
     near = np.abs(across - (k + 1) * sq) < tol * sq
@@ -690,10 +690,7 @@ def _premium_shift(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) ->
     squares can: the layout is the same on every board, and only the true place puts all
     triple words on one colour, all double letters on another, and so on."""
     m, sq = cfg.max_shift_squares - 1, 12
-    n = (GRID + 2 * m) * sq
-    dst = np.float32([[m * sq, m * sq], [n - m * sq, m * sq], [n - m * sq, n - m * sq], [m * sq, n - m * sq]])
-    hw = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warp = cv2.warpPerspective(image, hw, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    _, warp = _grid_warp(image, corners, sq, m)
     k = GRID + 2 * m
     lo, hi = sq // 4, sq - sq // 4  # the middle of each square: no lines, little tile lean
     cells = warp.reshape(k, sq, k, sq, -1)[:, lo:hi, :, lo:hi].mean(axis=(1, 3))
