@@ -108,27 +108,33 @@ def test_labelled_enrollment_counts_the_tiles_behind_each_class(reader_de, share
     assert Counter(tileset["labels"])["E"] > tileset["meta"]["tiles_per_class"]["E"]
 
 
+def enrolled_with_one_odd_tile(reader, board, seed, style, odd, label):
+    """A synthetic board enrolled from three exposures with the tile on ``odd`` relabelled as
+    ``label``, and a fourth exposure to read."""
+    from models.dataset import degrade
+    from models.synth import SceneConfig, render_topdown
+    cfg = SceneConfig(font="dejavu-condensed", style=style, design="standard", square_px=50,
+                      quarter_turn_prob=0.0)
+    px = reader.card["square_px"]
+    td = render_topdown(board, seed, cfg)
+
+    def frame(s):
+        image = degrade(td.image, np.random.default_rng(s), 1.0)
+        return warp_board(image, homography_from_corners(td.corners, px), px)
+
+    r, c = odd
+    labelled = [row[:c] + label + row[c + 1:] if i == r else row for i, row in enumerate(board)]
+    return enroll_labelled(reader, [(frame(s), labelled) for s in (1, 2, 3)]), frame(4)
+
+
 def test_a_class_enrolled_from_one_tile_does_not_take_over_its_look_alikes(reader_de):
     """One tile's exemplars under a rare label (as one Ä among many A): with prior_tiles the
     network's own view of that class weighs in, and the tile is read as what it shows."""
-    from models.dataset import degrade
-    from models.synth import SceneConfig, render_topdown
     from vision.classify import ReadConfig
     board = ["." * 15] * 5 + ["...AAAAAAAA....", "...ABEAAINA....", "....AAARAA....."] + ["." * 15] * 7
-    cfg = SceneConfig(font="dejavu-condensed", style="ivory", design="standard", square_px=50,
-                      quarter_turn_prob=0.0)
-    px = reader_de.card["square_px"]
-    td = render_topdown(board, 21, cfg)
-
-    def frame(seed):
-        image = degrade(td.image, np.random.default_rng(seed), 1.0)
-        return warp_board(image, homography_from_corners(td.corners, px), px)
-
     odd = (6, 3)  # an A tile labelled as the only Ä of the enrollment
-    labelled = [row[:odd[1]] + "Ä" + row[odd[1] + 1:] if r == odd[0] else row for r, row in enumerate(board)]
-    tileset = enroll_labelled(reader_de, [(frame(s), labelled) for s in (1, 2, 3)])
+    tileset, test = enrolled_with_one_odd_tile(reader_de, board, 21, "ivory", odd, "Ä")
     assert tileset["meta"]["tiles_per_class"]["Ä"] == 1
-    test = frame(4)
     p_umlaut = {}
     for prior in (0.0, 2.0):
         reader = TileReader(MODEL, CARD, tileset=tileset, lang="de",
@@ -138,3 +144,24 @@ def test_a_class_enrolled_from_one_tile_does_not_take_over_its_look_alikes(reade
         if prior:
             assert snap.board()[odd[0]][odd[1]] == "A"
     assert p_umlaut[2.0] < p_umlaut[0.0]
+
+
+def test_recalibration_trusts_the_exemplars_where_the_network_misreads_this_tile_set(reader_de):
+    """This set's Q looks like a G to the network (as the ScrabScrap font's Q does): one G
+    tile is enrolled as Q. With recalibration a G reading is evidence for both, so that tile's
+    own exemplars count; the other G tiles stay G. (The odd tile shows the same glyph as its
+    neighbours, so only its own look separates it: its Q probability rises, it need not win.)"""
+    from vision.classify import ReadConfig
+    board = ["." * 15] * 6 + ["...GGAGGGEG....", "...EGGNGGGG...."] + ["." * 15] * 7
+    odd = (7, 5)
+    tileset, test = enrolled_with_one_odd_tile(reader_de, board, 22, "wood", odd, "Q")
+    p_q = {}
+    for recalibrate in (False, True):
+        reader = TileReader(MODEL, CARD, tileset=tileset, lang="de",  # more G than the German bag
+                            cfg=ReadConfig(recalibrate=recalibrate, cap_counts=False))
+        snap = reader.read(test).snapshot
+        p_q[recalibrate] = float(snap.probs[odd][reader.classes.index("Q")])
+        others = [snap.board()[r][c] for r in (6, 7) for c in range(15) if board[r][c] == "G" and (r, c) != odd]
+        assert others.count("G") >= len(others) - 1
+    assert p_q[True] > 10 * p_q[False]
+    assert p_q[True] > 0.2

@@ -30,7 +30,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from vision.classify import TileReader, prewarped_corners  # noqa: E402
+from vision.classify import ReadConfig, TileReader, prewarped_corners  # noqa: E402
 from vision.enroll import enroll_labelled  # noqa: E402
 from vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
@@ -244,10 +244,13 @@ def main() -> int:
         print("synthetic:", result["synthetic"])
         result["tile_check_label_free"] = tile_check(model, card_path)
         print("label-free tile check:", result["tile_check_label_free"])
+    # the enrollment settings measured (chosen on synthetic games by select_enroll.py)
+    result["read_config"] = ReadConfig().model_dump(exclude={"threads"})
     result["targets"] = {"per_square_after_enrollment": 0.999, "letters_without_enrollment": 0.97,
                          "classify_225_ms": 5.0, "enroll_s": 10.0}
     result["machine"] = f"{platform.machine()} {os.cpu_count()} cpus, {platform.processor() or platform.system()}"
     result["commit"] = git_commit()
+    result["date"] = time.strftime("%Y-%m-%d")
     result["model"] = str(model.relative_to(REPO)) if model.is_relative_to(REPO) else str(model)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -258,7 +261,9 @@ def main() -> int:
         "without_enrollment": {k: {"per_square": v["per_square"], "letters": v["letters_acc"]}
                                for k, v in result["without_enrollment"].items()},
         "after_enrollment_on_another_game": result["after_enrollment_on_another_game"],
-        "enroll_s_max": result["enroll_s_max"], "timing": result["timing"], "commit": result["commit"]}
+        "enroll_s_max": result["enroll_s_max"], "timing": result["timing"], "read_config": result["read_config"],
+        "machine": result["machine"] + " (shared VM, other jobs running)", "commit": result["commit"],
+        "date": result["date"]}
     if "synthetic" in result:
         card["accuracy"]["synthetic_bench"] = result["synthetic"]
         card["accuracy"]["tile_check_label_free"] = result["tile_check_label_free"]
