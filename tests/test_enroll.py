@@ -52,6 +52,8 @@ def test_labelled_round_trip_and_transfer(reader_de, shared_data, tmp_path):
     assert loaded["labels"] == tileset["labels"]
     assert np.allclose(loaded["embeddings"], tileset["embeddings"])
     assert np.allclose(loaded["colours"], tileset["colours"])
+    assert loaded["reading_labels"] == tileset["reading_labels"] and "Q" in loaded["reading_labels"]
+    assert np.allclose(loaded["readings"], tileset["readings"])
     assert loaded["meta"]["source"] == "labelled" and "." in loaded["meta"]["classes"]
     # a different game (same tile set): enrollment must not make it worse
     (warped, board), = frames(shared_data, "game08", ["image-18.jpg"], px)
