@@ -113,7 +113,7 @@ class LocateConfig(BaseModel):
                                                  "are the same grid (a second quad agreeing ends the search)")
     piece_tolerance_frac: float = Field(0.08, gt=0, lt=0.5,
                                         description="a line piece this close (fraction of a square) to its predicted "
-                                                    "place counts for the quality")
+                                                    "place counts for the quality and the fit")
     retry_fit: float = Field(0.6, ge=0, le=1,
                              description="below this fit the search is repeated at double resolution "
                                          "(below min_fit always; up to retry_fit only for small squares)")
@@ -128,7 +128,8 @@ class LocateConfig(BaseModel):
                                    description="the premium-square pattern may slide the grid when it explains at "
                                                "least this share of the squares' colour variance there")
     premium_margin: float = Field(0.05, ge=0, le=1,
-                                  description="... and this much more than where the lines put the grid")
+                                  description="... and at least this much more of it than where the lines put the "
+                                              "grid (a finished grid with such a slide left gets fit 0)")
     min_fit: float = Field(0.5, ge=0, le=1,
                            description="grids with fewer line pieces found (faint ones included) than this "
                                        "fraction raise BoardNotFound")
