@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.locate import LocateConfig
-from vision.track import BoardTracker
+from vision.track import BoardTracker, TrackConfig
 
 FRAMES = [("game05", "image-10.jpg"), ("game12", "board-12.png")]
 
@@ -29,14 +29,48 @@ def test_same_frame_tracks_then_move_redetects(shared_data, game, frame):
     h, w = image.shape[:2]
     shifted = cv2.warpAffine(image, np.float32([[1, 0, 0.03 * w], [0, 1, -0.02 * h]]), (w, h),
                              borderMode=cv2.BORDER_REPLICATE)
+    # Video: a frame that jumped is a scene in motion; the board is found again once it is still.
+    assert tracker.update(shifted).status == "occluded"
     moved = tracker.update(shifted)
     assert moved.status == "redetected"
     np.testing.assert_allclose(moved.fix.corners, first.fix.corners + [0.03 * w, -0.02 * h], atol=4.0)
 
     turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((w / 2, h / 2), 90, 1.0), (w, h),
                             borderMode=cv2.BORDER_REPLICATE)
+    assert tracker.update(turned).status == "occluded"
     assert tracker.update(turned).status == "redetected"
     assert tracker.update(turned).status == "tracked"
+
+
+@pytest.mark.parametrize("game,frame", FRAMES, ids=lambda v: v)
+def test_photos_are_each_their_own_scene_and_redetect_at_once(shared_data, game, frame):
+    image = load(shared_data, game, frame)
+    tracker = BoardTracker(LocateConfig(), TrackConfig(wait_until_still=False))
+    first = tracker.update(image)
+    h, w = image.shape[:2]
+    shifted = cv2.warpAffine(image, np.float32([[1, 0, 0.03 * w], [0, 1, -0.02 * h]]), (w, h),
+                             borderMode=cv2.BORDER_REPLICATE)
+    moved = tracker.update(shifted)
+    assert moved.status == "redetected"
+    np.testing.assert_allclose(moved.fix.corners, first.fix.corners + [0.03 * w, -0.02 * h], atol=4.0)
+
+
+def test_an_arm_over_the_board_is_detected_once_it_rests_and_not_again_while_it_stays(shared_data, monkeypatch):
+    import vision.track as track
+    image = load(shared_data, *FRAMES[0])
+    tracker = BoardTracker(LocateConfig())
+    fix = tracker.update(image).fix
+    calls = []
+    real = track.find_board
+    monkeypatch.setattr(track, "find_board", lambda img, cfg: calls.append(1) or real(img, cfg))
+    h, w = image.shape[:2]
+    for x in (0.4, 0.55, 0.7, 0.7, 0.7, 0.7):  # an arm reaching in, then resting
+        arm = image.copy()
+        cv2.rectangle(arm, (0, int(0.1 * h)), (int(x * w), int(0.9 * h)), (110, 150, 200), -1)
+        result = tracker.update(arm)
+        assert result.status == "occluded" and result.fix is fix
+    assert len(calls) == 1  # tried once, when it came to rest
+    assert tracker.update(image).status == "tracked"
 
 
 @pytest.mark.parametrize("game,frame", FRAMES, ids=lambda v: v)

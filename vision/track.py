@@ -49,6 +49,9 @@ class TrackConfig(BaseModel):
                                                   "quality, else the board counts as occluded")
     moved_frac: float = Field(0.01, gt=0, lt=1,
                               description="corner shift, fraction of the grid side, above which the board has moved")
+    wait_until_still: bool = Field(True, description="video: re-detect only once the scene stops changing from "
+                                                     "one frame to the next (not while an arm moves over the "
+                                                     "board); off for a series of photos, each its own scene")
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class BoardTracker:
         self._thumb: np.ndarray | None = None
         self._lines: float = 0.0
         self._last_good: np.ndarray | None = None  # a reference, not a copy: the caller's frame
+        self._prev: np.ndarray | None = None       # the last frame's thumbnail
+        self._tried: np.ndarray | None = None      # the thumbnail a re-detection last failed on
 
     @property
     def fix(self) -> BoardFix | None:
@@ -117,11 +122,15 @@ class BoardTracker:
         self._thumb, self._lines = self._probe(image)
         self._last_good = image
 
+    def _changed(self, thumb: np.ndarray, ref: np.ndarray | None) -> float:
+        if ref is None:
+            return 1.0
+        return float((np.abs(thumb - ref) > self.track.changed_level).mean())
+
     def check(self, image: np.ndarray) -> tuple[float, float]:
         """(fraction of changed thumbnail pixels, line contrast relative to the reference)."""
         thumb, lines = self._probe(image)
-        changed = float((np.abs(thumb - self._thumb) > self.track.changed_level).mean())
-        return changed, lines / max(self._lines, 1e-6)
+        return self._changed(thumb, self._thumb), lines / max(self._lines, 1e-6)
 
     def update(self, image: np.ndarray) -> TrackResult:
         if self._fix is None:
@@ -131,26 +140,41 @@ class BoardTracker:
                 return TrackResult("lost", None)
             return TrackResult("redetected", self._fix)
 
-        changed, line_ratio = self.check(image)
+        thumb, lines = self._probe(image)
+        changed, line_ratio = self._changed(thumb, self._thumb), lines / max(self._lines, 1e-6)
         lines_ok = line_ratio >= self.track.min_line_ratio
+        moving = self.track.wait_until_still and self._changed(thumb, self._prev) > self.track.max_changed_frac
+        self._prev = thumb
         if changed <= self.track.max_changed_frac and lines_ok:
             self._follow(image)
+            self._tried = None
             return TrackResult("tracked", self._fix)
+        # A full detection costs tens of milliseconds. While something moves over the board (an
+        # arm, the bag, the board being turned) nothing can be snapshotted anyway, and a scene
+        # that stands still where a detection already failed would fail again: wait for it to
+        # settle, or to change.
+        if moving or (self._tried is not None and self._changed(thumb, self._tried) <= self.track.max_changed_frac):
+            return TrackResult("occluded", self._fix)
         try:
             fix = find_board(image, self.cfg)
         except BoardNotFound:
+            self._tried = thumb
             return TrackResult("occluded", self._fix)
         # Quality falls as tiles cover lines, so compare with the old fix on the last good frame.
         ref_quality = grid_quality(self._last_good, self._fix.corners, self.cfg)
         if fix.quality < self.track.min_redetect_ratio * ref_quality:
             # part of the grid hidden: a fit on the visible part can slip by whole squares
+            self._tried = thumb
             return TrackResult("occluded", self._fix)
         side = float(np.sqrt(abs(cv2.contourArea(self._fix.corners))))
         shift = float(np.linalg.norm(fix.corners - self._fix.corners, axis=1).max())
         if shift > self.track.moved_frac * side:
             self._adopt(fix, image)
+            self._prev, self._tried = self._thumb, None
             return TrackResult("redetected", self._fix)
         if lines_ok:  # same place, lines visible: the scene changed (many tiles, light), not the board
             self._follow(image)
+            self._tried = None
             return TrackResult("tracked", self._fix)
+        self._tried = thumb
         return TrackResult("occluded", self._fix)

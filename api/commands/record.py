@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from scoring.tiles import DISTRIBUTIONS
     from vision.classify import TileReader, prewarped_corners
     from vision.locate import LocateConfig
-    from vision.track import BoardTracker
+    from vision.track import BoardTracker, TrackConfig
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
@@ -137,7 +137,10 @@ def run(args: argparse.Namespace) -> int:
                     if args.prewarped:
                         locator = FixedBoard(prewarped_corners(frame.image), cfg.square_px)
                     else:
-                        locator = TrackedBoard(BoardTracker(tracker_cfg), cfg.square_px)
+                        # Photos (one per move) are each a new scene: re-detect at once; video waits
+                        # for an arm over the board to come to rest.
+                        track = TrackConfig(wait_until_still=not cfg.every_frame_is_a_press)
+                        locator = TrackedBoard(BoardTracker(tracker_cfg, track), cfg.square_px)
                 recorder = Recorder(keeper, locator, Reader(reader), sink, cfg)
                 recorder.camera_status = camera_state["state"] or source.status.state
                 _attach_triggers(args, recorder)

@@ -37,7 +37,7 @@ from scoring.scorekeeper import Scorekeeper  # noqa: E402
 from scoring.tiles import DISTRIBUTIONS  # noqa: E402
 from vision.classify import TileReader, prewarped_corners  # noqa: E402
 from vision.locate import LocateConfig  # noqa: E402
-from vision.track import BoardTracker  # noqa: E402
+from vision.track import BoardTracker, TrackConfig  # noqa: E402
 
 DATA = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data"))
 MODEL = REPO / "models" / "tiles.onnx"
@@ -199,7 +199,7 @@ def scrabscrap(game: str, tileset=None) -> dict:
     dist = DISTRIBUTIONS["de"]
     cfg = RecorderConfig(every_frame_is_a_press=True)
     if truth[0]["raw"]:
-        locator = TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px)
+        locator = TrackedBoard(BoardTracker(LocateConfig(), TrackConfig(wait_until_still=False)), cfg.square_px)
     else:
         locator = FixedBoard(prewarped_corners(frames[0].image), cfg.square_px)
     reader = Reader(TileReader(MODEL, CARD, tileset=tileset, lang="de"))
