@@ -85,21 +85,26 @@ def record_frames(frames, recorder: Recorder) -> list:
     return outcomes
 
 
-def truth_moves(truth_boards: list[list[str]], dist) -> list[tuple]:
-    """The game as the photos tell it: per move ("play", player, {square: letter}, score),
-    ("withdrawn",) or ("pass", player). Plays and passes alternate; a withdrawal takes no turn."""
-    moves, turn = [], 0
+def truth_moves(truth_boards: list[list[str]], dist) -> list[list[tuple]]:
+    """The game as the photos tell it, per photo: its moves, each ("play", player, {square: letter},
+    score), ("withdrawn",) or ("pass", player). Plays and passes alternate; a withdrawal takes no
+    turn. A photo shows two moves when a phony came off and the next play went down before it."""
+    photos, turn = [], 0
     for k in range(1, len(truth_boards)):
         added, removed = truth_diff(truth_boards[k - 1], truth_boards[k])
-        if added:
-            moves.append(("play", turn % 2, tuple(sorted(added.items())), true_score(truth_boards[k - 1], added, dist)))
-            turn += 1
-        elif removed:
+        before, moves = truth_boards[k - 1], []
+        if removed:
             moves.append(("withdrawn",))
-        else:
+            before = ["".join("." if (r, c) in removed else ch for c, ch in enumerate(row))
+                      for r, row in enumerate(before)]
+        if added:
+            moves.append(("play", turn % 2, tuple(sorted(added.items())), true_score(before, added, dist)))
+            turn += 1
+        elif not removed:
             moves.append(("pass", turn % 2))
             turn += 1
-    return moves
+        photos.append(moves)
+    return photos
 
 
 def recorded_moves(events) -> list[tuple]:
@@ -121,21 +126,25 @@ def compare(truth_boards: list[list[str]], outcomes, events, dist) -> dict:
     """Moves exactly right in the recorded game (squares, letters, score, player), matched to the
     truth in order, so one missed move costs one move and not every later one. Also per photo:
     was the move committed at its own photo ("on time") or later?"""
-    want, got = truth_moves(truth_boards, dist), recorded_moves(events)
+    photos = truth_moves(truth_boards, dist)
+    want, got = [m for moves in photos for m in moves], recorded_moves(events)
     match = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     matched = set()
     for block in match.get_matching_blocks():
         matched.update(range(block.a, block.a + block.size))
-    rows, on_time = [], 0
-    for k, move in enumerate(want):
-        obs = outcomes[k + 1].observation if k + 1 < len(outcomes) and outcomes[k + 1] else None
-        committed = [e for e in (obs.entries if obs else ()) if e.kind in ("play", "phony_withdrawn", "pass")]
-        timely = recorded_moves(committed) == [move]
-        on_time += timely
-        row = {"move": k + 1, "truth": _label(move), "ok": k in matched, "on_time": timely}
-        if not row["ok"]:
-            row["got_at_photo"] = [_label(m) for m in recorded_moves(committed)]
-        rows.append(row)
+    rows, on_time, i = [], 0, 0
+    for k, moves in enumerate(photos, start=1):
+        obs = outcomes[k].observation if k < len(outcomes) and outcomes[k] else None
+        committed = recorded_moves([e for e in (obs.entries if obs else ())
+                                    if e.kind in ("play", "phony_withdrawn", "pass")])
+        timely = committed == moves
+        for move in moves:
+            on_time += timely
+            row = {"photo": k, "truth": _label(move), "ok": i in matched, "on_time": timely}
+            if not row["ok"]:
+                row["got_at_photo"] = [_label(m) for m in committed]
+            rows.append(row)
+            i += 1
     return {"moves": len(want), "right": len(matched), "on_time": on_time, "rows": rows,
             "recorded": [_label(m) for m in got]}
 
