@@ -8,10 +8,12 @@ The per-frame check samples the frame at a few hundred points through the last h
   scene);
 * the grid-line contrast at the predicted line positions, compared with its last good value.
 
-Both close to their references -> 'tracked'. Otherwise find_board runs: a fix elsewhere of
+Both close to their references -> 'tracked'. Otherwise find_board runs (in video once the
+scene has stopped changing from frame to frame, and not again on a still scene where it
+failed): a fix where the old one was, with the lines visible -> 'tracked'; a fix elsewhere of
 similar quality -> 'redetected'; the board where it was but its lines hidden, a much weaker
-fix, or no fix at all -> 'occluded' (the last fix is kept in the result); no board ever
-found -> 'lost'.
+fix elsewhere, or no fix at all -> 'occluded' (the last fix is kept in the result); no board
+ever found -> 'lost'.
 """
 from __future__ import annotations
 
@@ -49,6 +51,11 @@ class TrackConfig(BaseModel):
                                                   "quality, else the board counts as occluded")
     moved_frac: float = Field(0.01, gt=0, lt=1,
                               description="corner shift, fraction of the grid side, above which the board has moved")
+    same_scene_frac: float = Field(0.02, gt=0, lt=1,
+                                   description="largest fraction of changed thumbnail pixels between two frames "
+                                               "that still counts as the same scene (noise, not a hand leaving)")
+    retry_frames: int = Field(8, ge=1, description="a still scene where a detection failed is tried again after "
+                                                   "this many frames at the latest")
     wait_until_still: bool = Field(True, description="video: re-detect only once the scene stops changing from "
                                                      "one frame to the next (not while an arm moves over the "
                                                      "board); off for a series of photos, each its own scene")
@@ -91,6 +98,7 @@ class BoardTracker:
         self._last_good: np.ndarray | None = None  # a reference, not a copy: the caller's frame
         self._prev: np.ndarray | None = None       # the last frame's thumbnail
         self._tried: np.ndarray | None = None      # the thumbnail a re-detection last failed on
+        self._skipped = 0                          # frames since then without a detection
 
     @property
     def fix(self) -> BoardFix | None:
@@ -116,6 +124,7 @@ class BoardTracker:
         self._maps = _maps(fix, self.cfg.square_px)
         self._thumb, self._lines = self._probe(image)
         self._last_good = image
+        self._prev, self._tried = self._thumb, None
 
     def _follow(self, image: np.ndarray) -> None:
         """Accept slow scene changes (new tiles, light) into the references."""
@@ -153,11 +162,27 @@ class BoardTracker:
         # arm, the bag, the board being turned) nothing can be snapshotted anyway, and a scene
         # that stands still where a detection already failed would fail again: wait for it to
         # settle, or to change.
-        if moving or (self._tried is not None and self._changed(thumb, self._tried) <= self.track.max_changed_frac):
+        same = (self._tried is not None and self._skipped < self.track.retry_frames
+                and self._changed(thumb, self._tried) <= self.track.same_scene_frac)
+        if moving or same:
+            self._skipped += 1
             return TrackResult("occluded", self._fix)
+        self._skipped = 0
         try:
             fix = find_board(image, self.cfg)
         except BoardNotFound:
+            self._tried = thumb
+            return TrackResult("occluded", self._fix)
+        side = float(np.sqrt(abs(cv2.contourArea(self._fix.corners))))
+        shift = float(np.linalg.norm(fix.corners - self._fix.corners, axis=1).max())
+        if shift <= self.track.moved_frac * side:
+            # The board is where it was. A fix that agrees with the old one confirms it, however weak
+            # (tiles and the rest of a hand lower its quality); lines visible: the scene changed
+            # (many tiles, light), not the board.
+            if lines_ok:
+                self._follow(image)
+                self._tried = None
+                return TrackResult("tracked", self._fix)
             self._tried = thumb
             return TrackResult("occluded", self._fix)
         # Quality falls as tiles cover lines, so compare with the old fix on the last good frame.
@@ -166,15 +191,5 @@ class BoardTracker:
             # part of the grid hidden: a fit on the visible part can slip by whole squares
             self._tried = thumb
             return TrackResult("occluded", self._fix)
-        side = float(np.sqrt(abs(cv2.contourArea(self._fix.corners))))
-        shift = float(np.linalg.norm(fix.corners - self._fix.corners, axis=1).max())
-        if shift > self.track.moved_frac * side:
-            self._adopt(fix, image)
-            self._prev, self._tried = self._thumb, None
-            return TrackResult("redetected", self._fix)
-        if lines_ok:  # same place, lines visible: the scene changed (many tiles, light), not the board
-            self._follow(image)
-            self._tried = None
-            return TrackResult("tracked", self._fix)
-        self._tried = thumb
-        return TrackResult("occluded", self._fix)
+        self._adopt(fix, image)
+        return TrackResult("redetected", self._fix)
