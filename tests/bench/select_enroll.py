@@ -28,7 +28,6 @@ import itertools
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -42,6 +41,7 @@ sys.path.insert(0, str(REPO))
 from vision.classify import ReadConfig, TileReader, cap_counts, square_colours  # noqa: E402
 from vision.enroll import enroll_labelled  # noqa: E402
 from vision.rectify import GRID, homography_from_corners, warp_board  # noqa: E402
+from bench_read import git_commit  # noqa: E402  (this folder is on sys.path when run as a script)
 
 # (font, tile style, board design): every set holds out the font, the style or both
 TILE_SETS = [
@@ -252,14 +252,6 @@ def dev_games(reader: TileReader, px: int) -> list[Game]:
             frames += [(w, b) for _, w, b in load_frames(data, g, px)[0] if w is not None]
         games.append(Game(reader, group, frames))
     return games
-
-
-def git_commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def best(results: dict[str, dict]) -> str:
