@@ -436,19 +436,22 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     idx = lpos[:, None] + np.arange(-w, w + 1)[None, :]                    # (lines, 2w+1)
     out = []
     for axis in (0, 1):
+        src = g if ridge_px > 0 else np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        # the mean over the middle of each cell, across the lines: only the cells' own columns
+        # (rows for axis 0) are read, not a box filter over the whole warp
+        c = np.clip(np.round(cpos).astype(int), half, src.shape[axis] - 1 - half)
+        band = c[:, None] + np.arange(-half, half + 1)[None, :]               # (cells, 2*half+1)
+        if axis == 1:
+            prof = src[:, band].mean(axis=2).T                                # (cells, rows)
+        else:
+            prof = src[band].mean(axis=1)                                     # (cells, cols)
         if ridge_px > 0:
-            g2 = g if axis == 1 else g.T
-            c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
-            prof = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                 # (cells, rows) grey
             # a line is lighter (or darker) than both sides; a tile's edge is a step, one side
             left = prof - np.roll(prof, ridge_px, axis=1)
             right = prof - np.roll(prof, -ridge_px, axis=1)
             cells = np.maximum(np.minimum(left, right), np.minimum(-left, -right)).clip(0, None)
         else:
-            grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
-            g2 = grad if axis == 1 else grad.T                              # lines are rows of g2
-            c = np.clip(np.round(cpos).astype(int), 0, g2.shape[1] - 1)
-            cells = cv2.blur(g2, (2 * half + 1, 1))[:, c].T                # (cells, rows)
+            cells = prof
         # a little smoothing across the line merges the two flanks of a thick line into one peak
         cells = cv2.GaussianBlur(cells, (0, 0), sigmaX=cfg_sigma, sigmaY=1e-3) if cfg_sigma > 0 else cells
         seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
