@@ -693,6 +693,24 @@ def _premium_fit(cells: np.ndarray) -> float:
     return between / total
 
 
+_KIND_ONEHOT = np.eye(5)[PREMIUM_KIND.ravel()]                  # (225, 5)
+_KIND_COUNTS = _KIND_ONEHOT.sum(axis=0)
+
+
+def _premium_fits(cells: np.ndarray, m: int) -> np.ndarray:
+    """_premium_fit of every 15x15 window of a (15+2m)x(15+2m) array of square colours at once:
+    fits[m + dy, m + dx] is the fit of the grid slid by (dx, dy)."""
+    k = 2 * m + 1
+    win = np.lib.stride_tricks.sliding_window_view(cells, (GRID, GRID), axis=(0, 1))  # (k, k, ch, 15, 15)
+    x = win.reshape(k * k, cells.shape[-1], GRID * GRID).astype(np.float64)
+    mean = x.mean(axis=2)
+    total = ((x - mean[..., None]) ** 2).sum(axis=(1, 2))
+    sums = x @ _KIND_ONEHOT                                                          # (k*k, ch, 5)
+    between = ((sums ** 2) / _KIND_COUNTS).sum(axis=(1, 2)) - x.shape[2] * (mean ** 2).sum(axis=1)
+    fits = np.where(total > 1e-6, between / np.maximum(total, 1e-6), 0.0)
+    return fits.reshape(k, k)
+
+
 def _premium_shift(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[int, int]:
     """The whole-square slide (dx, dy) at which the board's premium-square pattern fits clearly
     better than at the given grid, else (0, 0).
@@ -706,11 +724,11 @@ def _premium_shift(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) ->
     k = GRID + 2 * m
     lo, hi = sq // 4, sq - sq // 4  # the middle of each square: no lines, little tile lean
     cells = warp.reshape(k, sq, k, sq, -1)[:, lo:hi, :, lo:hi].mean(axis=(1, 3))
-    fit = {(dx, dy): _premium_fit(cells[m + dy:m + dy + GRID, m + dx:m + dx + GRID])
-           for dy in range(-m, m + 1) for dx in range(-m, m + 1)}
-    best = max(fit, key=fit.get)
-    if best != (0, 0) and fit[best] >= cfg.premium_min_fit and fit[best] >= fit[(0, 0)] + cfg.premium_margin:
-        return best
+    fits = _premium_fits(cells, m)
+    iy, ix = np.unravel_index(int(fits.argmax()), fits.shape)   # the first best, dy then dx
+    top = float(fits[iy, ix])
+    if (ix, iy) != (m, m) and top >= cfg.premium_min_fit and top >= float(fits[m, m]) + cfg.premium_margin:
+        return int(ix - m), int(iy - m)
     return 0, 0
 
 
