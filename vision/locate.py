@@ -463,7 +463,8 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
         r = np.take_along_axis(seg, (ic + 1)[..., None], 2)[..., 0]
         den = l - 2 * m + r
         d = np.where(den < 0, 0.5 * (l - r) / np.where(den < 0, den, -1.0), 0.0)
-        out.append((ic - w + d + (lpos - np.round(lpos))[None, :], m - np.median(seg, axis=2), found))
+        med = np.partition(seg, w, axis=2)[..., w]                         # the median (2w+1 values)
+        out.append((ic - w + d + (lpos - np.round(lpos))[None, :], m - med, found))
     return out
 
 
