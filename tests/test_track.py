@@ -108,3 +108,28 @@ def test_light_changing_between_turns_is_still_tracked(shared_data, game, frame,
     assert result.status == "tracked" and result.fix is fix
     changed, line_ratio = tracker.check(darker)
     assert changed < 0.05 and 0.9 < line_ratio < 1.1
+
+
+@pytest.mark.parametrize("game,frame", FRAMES, ids=lambda v: v)
+def test_a_weak_fix_where_the_board_was_confirms_it(shared_data, game, frame, monkeypatch):
+    """Many tiles put down at once change the thumbnail; detection on such a board can be weak,
+    but a fix where the old one was, with the lines still visible, is the same board."""
+    import dataclasses
+    import vision.track as track
+    image = load(shared_data, game, frame)
+    tracker = BoardTracker(LocateConfig(), TrackConfig(wait_until_still=False))
+    fix = tracker.update(image).fix
+    inv = np.linalg.inv(fix.homography)
+    px = LocateConfig().square_px
+    tiled = image.copy()
+    rng = np.random.default_rng(1)
+    for r, c in zip(*np.nonzero(rng.random((15, 15)) < 0.5)):  # tile faces inside the squares
+        quad = np.float32([[c + 0.3, r + 0.3], [c + 0.7, r + 0.3], [c + 0.7, r + 0.7], [c + 0.3, r + 0.7]]) * px
+        pts = cv2.perspectiveTransform(quad[None], inv)[0].astype(np.int32)
+        cv2.fillConvexPoly(tiled, pts, (40, 40, 40) if tiled[pts[0][1], pts[0][0]].mean() > 128 else (230, 235, 240))
+    changed, line_ratio = tracker.check(tiled)
+    assert changed > tracker.track.max_changed_frac and line_ratio >= tracker.track.min_line_ratio
+    weak = dataclasses.replace(fix, quality=0.05)
+    monkeypatch.setattr(track, "find_board", lambda img, cfg: weak)
+    result = tracker.update(tiled)
+    assert result.status == "tracked" and result.fix is fix
