@@ -61,7 +61,7 @@ class Timings:
 class FrameOutcome:
     index: int
     t: float
-    state: str                        # "no_board" | "moving" | "occluded" | "clear" | "snapshot"
+    state: str                        # "no_board" | "moving" | "occluded" | "clear" | "snapshot" | "duplicate"
     observation: Observation | None = None
     seqs: tuple[int, ...] = ()        # log positions of the entries this frame committed
 
@@ -101,6 +101,7 @@ class Recorder:
         self._lock = threading.Lock()
         self._quarter_turns: int | None = None
         self._last_preview = 0.0
+        self._last_photo: np.ndarray | None = None
         self.last: FrameOutcome | None = None
         self.board_status: str | None = None
         self.camera_status: str | None = None   # set by whoever owns the frame source
@@ -146,6 +147,11 @@ class Recorder:
         self._maybe_preview(frame, homography)
         if self.cfg.every_frame_is_a_press:
             # One photo per move, taken at the press: each is a snapshot; the gate has nothing to wait for.
+            # A camera never takes the same photo twice (sensor noise): a frame equal to the last one
+            # is a copied file, not a press, and must not become a pass that flips the turn order.
+            last, self._last_photo = self._last_photo, frame.image
+            if last is not None and last.shape == frame.image.shape and np.array_equal(last, frame.image):
+                return FrameOutcome(frame.index, frame.t, "duplicate")
             pressed, player = True, None
         else:
             # Every frame: a small warp is all the gate compares; the full one waits for a snapshot.

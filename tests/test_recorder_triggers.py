@@ -108,3 +108,19 @@ def test_a_camera_that_drops_mid_game_loses_no_move():
     assert camera.reconnects == 2
     plays = [e for e in entries if e.kind == "play"]
     assert [(e.placement, e.engine) for e in plays] == [(e.placement, e.engine) for e in game.events]
+
+
+def test_a_copied_photo_in_a_folder_is_not_a_second_press():
+    """One photo per move: a file that repeats the previous one byte for byte (ScrabScrap's test
+    games copy a photo where a challenge was pressed) is not a pass that flips the turn order."""
+    entries: list = []
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    reader = Reader(TileReader(REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json", lang="en"))
+    cfg = RecorderConfig(every_frame_is_a_press=True)
+    rec = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
+                   lambda e, f: entries.append(e) or len(entries), cfg)
+    empty = render_scene(["." * 15] * 15, 4, SCENE, 0).image
+    again = render_scene(["." * 15] * 15, 4, SCENE, 1).image  # the same board, a new photo
+    outcomes = [rec.process(Frame(img, i, i, "t")) for i, img in enumerate([empty, empty.copy(), again])]
+    assert [o.state for o in outcomes] == ["snapshot", "duplicate", "snapshot"]
+    assert [e.kind for e in entries] == ["pass", "pass"]
