@@ -176,7 +176,7 @@ class Recorder:
         # half round between turns (the grid looks the same, nothing is re-detected) still reads right.
         committed = self.keeper.game.state.board
         if len(committed):
-            self._quarter_turns = turns_to_fit(snap, committed, self._quarter_turns or 0)
+            self._quarter_turns = turns_to_fit(snap, committed, self._quarter_turns or 0, quarter_turns)
         elif quarter_turns is not None:
             self._quarter_turns = quarter_turns
         unsure = snap.confidence() < self.cfg.min_square_conf

@@ -65,21 +65,27 @@ def classes_for(letters) -> tuple[str, ...]:
     return (EMPTY, BLANK_TILE, *letters)
 
 
-def turns_to_fit(snap: Snapshot, board, current: int = 0) -> int:
+def turns_to_fit(snap: Snapshot, board, current: int = 0, upright: int | None = None,
+                 upright_weight: float = 3.0) -> int:
     """The quarter turns (as np.rot90's k) under which a snapshot read in the camera's orientation
     lies on the committed `board` (a scoring.board.Board): the turn in which the committed tiles
     are read most likely. A turntable board turned between turns is thereby read again in the
-    orientation its first play fixed. Ties keep `current`."""
+    orientation its first play fixed. `upright`: the turn that makes the tiles' letters upright
+    (the reader's majority rotation), worth `upright_weight` nats: it decides where the committed
+    tiles read the same in more than one turn (a palindrome like TOT across the centre). Ties keep
+    `current`."""
     index = {c: i for i, c in enumerate(snap.classes)}
     tiles = [(sq.row, sq.col, index[BLANK_TILE if t.blank else t.letter]) for sq, t in board.items()
              if (BLANK_TILE if t.blank else t.letter) in index]
     if not tiles:
-        return current
+        return current if upright is None else upright % 4
     rows, cols, idx = (np.array(v) for v in zip(*tiles))
     logp = np.log(np.clip(snap.probs, 1e-6, 1.0))
     best, best_score = current % 4, None
     for k in [current % 4] + [k for k in range(4) if k != current % 4]:
         score = float(np.rot90(logp, k=k, axes=(0, 1))[rows, cols, idx].sum())
+        if upright is not None and k == upright % 4:
+            score += upright_weight
         if best_score is None or score > best_score:
             best, best_score = k, score
     return best

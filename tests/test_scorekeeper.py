@@ -117,3 +117,24 @@ def test_a_board_turned_on_its_turntable_is_read_back_onto_the_committed_tiles()
         # The camera sees the board turned: reading it back needs the opposite turn.
         seen = Snapshot(CLASSES, np.ascontiguousarray(np.rot90(snap.probs, k=-k, axes=(0, 1))))
         assert turns_to_fit(seen, board, current=(k + 1) % 4) == k % 4
+
+
+def test_a_palindrome_turned_half_round_is_told_by_its_letters_upright_turn():
+    import numpy as np
+    from scoring.board import Board, LAYOUTS, Tile
+    from scoring.snapshot import turns_to_fit
+    board = Board(LAYOUTS["standard"])
+    for i, ch in enumerate("TOT"):
+        board.put(Square(7, 6 + i), Tile(ch))
+    rows = ["." * 15] * 7 + ["......TOT......"] + ["." * 15] * 7
+    snap = Snapshot.from_board(rows, CLASSES, 0.9)
+    turned = Snapshot(CLASSES, np.ascontiguousarray(np.rot90(snap.probs, k=-2, axes=(0, 1))))
+    # TOT reads the same either way round: only the letters' own rotation tells the turn.
+    assert turns_to_fit(turned, board, current=0) == 0
+    assert turns_to_fit(turned, board, current=0, upright=2) == 2
+    # Where the committed tiles disagree, the letters on the squares outweigh the reader's rotation.
+    board.put(Square(8, 6), Tile("A"))
+    rows2 = rows[:8] + ["......A........"] + rows[9:]
+    seen = Snapshot(CLASSES, np.ascontiguousarray(np.rot90(Snapshot.from_board(rows2, CLASSES, 0.9).probs,
+                                                             k=-2, axes=(0, 1))))
+    assert turns_to_fit(seen, board, current=0, upright=0) == 2
