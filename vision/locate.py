@@ -681,27 +681,15 @@ def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so
             yield quad
 
 
-def _premium_fit(cells: np.ndarray) -> float:
-    """Share of the colour variance of 15x15 square colours explained by the premium kinds (R^2):
-    high where the premium squares of each kind share a colour, as on the grid's true place."""
-    x = cells.reshape(-1, cells.shape[-1])
-    total = float(((x - x.mean(axis=0)) ** 2).sum())
-    if total <= 1e-6:
-        return 0.0
-    kind = PREMIUM_KIND.ravel()
-    counts = np.bincount(kind, minlength=5).astype(np.float64)
-    sums = np.stack([np.bincount(kind, weights=x[:, c], minlength=5) for c in range(x.shape[1])], 1)
-    between = float(((sums ** 2).sum(axis=1) / counts).sum() - x.shape[0] * (x.mean(axis=0) ** 2).sum())
-    return between / total
-
-
 _KIND_ONEHOT = np.eye(5)[PREMIUM_KIND.ravel()]                  # (225, 5)
 _KIND_COUNTS = _KIND_ONEHOT.sum(axis=0)
 
 
 def _premium_fits(cells: np.ndarray, m: int) -> np.ndarray:
-    """_premium_fit of every 15x15 window of a (15+2m)x(15+2m) array of square colours at once:
-    fits[m + dy, m + dx] is the fit of the grid slid by (dx, dy)."""
+    """How well the premium kinds explain the square colours (R^2: high where the premium squares
+    of each kind share a colour, as on the grid's true place), for every 15x15 window of a
+    (15+2m)x(15+2m) array of square colours at once: fits[m + dy, m + dx] is the fit of the grid
+    slid by (dx, dy)."""
     k = 2 * m + 1
     win = np.lib.stride_tricks.sliding_window_view(cells, (GRID, GRID), axis=(0, 1))  # (k, k, ch, 15, 15)
     x = win.reshape(k * k, cells.shape[-1], GRID * GRID).astype(np.float64)
