@@ -303,47 +303,39 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     return ProposedPlay(placement, confidence, lexicon_changed, undesignated, len(gaps))
 
 
-def _seen_first(board, added, seen_first, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ...] | None:
+def _in_order(board, first, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
+    """The new squares `first` as one play, then the rest of `added` as a second play on the board
+    after it, if both are legal."""
+    rest = sorted(set(added) - set(first))
+    d1 = _direction(first, board)
+    if not rest or d1 is None:
+        return None
+    p1 = _propose(board, first, d1, snap, dist, lexicon, cfg)
+    if not isinstance(p1, ProposedPlay):
+        return None
+    after = board.copy()
+    for t in p1.placement.tiles:
+        after.put(t.square, t.tile)
+    d2 = _direction(rest, after)
+    p2 = _propose(after, rest, d2, snap, dist, lexicon, cfg) if d2 is not None else None
+    return (p1, p2) if isinstance(p2, ProposedPlay) else None
+
+
+def _seen_first(board, added, seen_first, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
     """Two plays at once, ordered by what an earlier, partly covered snapshot saw: the line holding
-    most of the squares seen then (and fewest not seen) went down first; the rest is decoded on
-    the board after it."""
-    lines = [ln for ln in _lines(added) if len(ln) < len(added) and seen_first & set(ln)]
+    most of the squares seen then (and fewest not seen) went down first."""
+    lines = [ln for ln in _lines(added) if seen_first & set(ln)]
     for first in sorted(lines, key=lambda ln: (-len(seen_first & set(ln)), len(set(ln) - seen_first), ln)):
-        p1 = _propose(board, first, _direction(first, board), snap, dist, lexicon, cfg)
-        if not isinstance(p1, ProposedPlay):
-            continue
-        after = board.copy()
-        for t in p1.placement.tiles:
-            after.put(t.square, t.tile)
-        rest = sorted(set(added) - {t.square for t in p1.placement.tiles})
-        if not rest:
-            continue
-        d2 = _direction(rest, after)
-        p2 = _propose(after, rest, d2, snap, dist, lexicon, cfg) if d2 is not None else None
-        if isinstance(p2, ProposedPlay):
-            return p1, p2
+        plays = _in_order(board, first, added, snap, dist, lexicon, cfg)
+        if plays is not None:
+            return plays
     return None
 
 
 def _split_in_two(board, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
     """New tiles in two lines: the two plays, if exactly one order makes both legal."""
-    found = []
-    for first in _lines(added):
-        rest = sorted(set(added) - set(first))
-        if not rest:
-            continue
-        d1, d2 = _direction(first, board), _direction(rest, board)
-        if d1 is None or d2 is None:
-            continue
-        p1 = _propose(board, first, d1, snap, dist, lexicon, cfg)
-        if not isinstance(p1, ProposedPlay):
-            continue
-        after = board.copy()
-        for t in p1.placement.tiles:
-            after.put(t.square, t.tile)
-        p2 = _propose(after, rest, _direction(rest, after), snap, dist, lexicon, cfg)
-        if isinstance(p2, ProposedPlay):
-            found.append((p1, p2))
+    found = [plays for first in _lines(added)
+             if (plays := _in_order(board, first, added, snap, dist, lexicon, cfg)) is not None]
     return found[0] if len(found) == 1 else None
 
 
