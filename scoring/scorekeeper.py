@@ -89,9 +89,10 @@ class Scorekeeper:
         squares in clear view). Too little to commit a play: a tile under the hand could belong to
         it. But the squares in view count as evidence, and the new tiles among them say which line
         went down first if the next snapshot shows two plays. Returns the new squares seen."""
-        return self._glimpsed(self._add_evidence(snap, visible), visible)
+        return self._keep_glimpse(self._add_evidence(snap, visible), visible)
 
-    def _glimpsed(self, seen: Snapshot, clear: np.ndarray) -> frozenset[Square]:
+    def _keep_glimpse(self, seen: Snapshot, clear: np.ndarray) -> frozenset[Square]:
+        """Keep the new tiles read in `clear` squares (if any) as the glimpse; returns them."""
         p_tile = 1.0 - seen.probs[..., seen.classes.index(EMPTY)]
         board = self.game.state.board
         new = frozenset(Square(int(r), int(c)) for r, c in np.argwhere(clear & (p_tile > self.cfg.tile_min_prob))
@@ -112,7 +113,7 @@ class Scorekeeper:
         if any(e.kind == "play" for e in obs.entries):
             self.glimpsed = frozenset()
         elif pressed and obs.status == "unclear" and clear is not None:
-            self._glimpsed(seen, clear)
+            self._keep_glimpse(seen, clear)
         return obs
 
     def _observe(self, seen: Snapshot, player: int | None, pressed: bool) -> Observation:
