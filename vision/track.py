@@ -126,20 +126,25 @@ class BoardTracker:
         self._last_good = image
         self._prev, self._tried = self._thumb, None
 
-    def _follow(self, image: np.ndarray) -> None:
-        """Accept slow scene changes (new tiles, light) into the references."""
-        self._thumb, self._lines = self._probe(image)
+    def _follow(self, image: np.ndarray, probe: tuple[np.ndarray, float]) -> None:
+        """Accept slow scene changes (new tiles, light) into the references (`probe`: the frame's
+        _probe, already taken)."""
+        self._thumb, self._lines = probe
         self._last_good = image
+        self._tried = None
 
     def _changed(self, thumb: np.ndarray, ref: np.ndarray | None) -> float:
         if ref is None:
             return 1.0
         return float((np.abs(thumb - ref) > self.track.changed_level).mean())
 
+    def _compare(self, probe: tuple[np.ndarray, float]) -> tuple[float, float]:
+        thumb, lines = probe
+        return self._changed(thumb, self._thumb), lines / max(self._lines, 1e-6)
+
     def check(self, image: np.ndarray) -> tuple[float, float]:
         """(fraction of changed thumbnail pixels, line contrast relative to the reference)."""
-        thumb, lines = self._probe(image)
-        return self._changed(thumb, self._thumb), lines / max(self._lines, 1e-6)
+        return self._compare(self._probe(image))
 
     def update(self, image: np.ndarray) -> TrackResult:
         if self._fix is None:
@@ -149,15 +154,15 @@ class BoardTracker:
                 return TrackResult("lost", None)
             return TrackResult("redetected", self._fix)
 
-        thumb, lines = self._probe(image)
-        changed, line_ratio = self._changed(thumb, self._thumb), lines / max(self._lines, 1e-6)
+        probe = self._probe(image)   # one remap per frame serves the check and the references
+        thumb = probe[0]
+        changed, line_ratio = self._compare(probe)
         lines_ok = line_ratio >= self.track.min_line_ratio
-        moving = self.track.wait_until_still and self._changed(thumb, self._prev) > self.track.max_changed_frac
-        self._prev = thumb
+        prev, self._prev = self._prev, thumb
         if changed <= self.track.max_changed_frac and lines_ok:
-            self._follow(image)
-            self._tried = None
+            self._follow(image, probe)
             return TrackResult("tracked", self._fix)
+        moving = self.track.wait_until_still and self._changed(thumb, prev) > self.track.max_changed_frac
         # A full detection costs tens of milliseconds. While something moves over the board (an
         # arm, the bag, the board being turned) nothing can be snapshotted anyway, and a scene
         # that stands still where a detection already failed would fail again: wait for it to
@@ -180,8 +185,7 @@ class BoardTracker:
             # (tiles and the rest of a hand lower its quality); lines visible: the scene changed
             # (many tiles, light), not the board.
             if lines_ok:
-                self._follow(image)
-                self._tried = None
+                self._follow(image, probe)
                 return TrackResult("tracked", self._fix)
             self._tried = thumb
             return TrackResult("occluded", self._fix)
