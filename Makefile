@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 # Free fonts for the synthetic renderer, from Debian (no font downloads at run time).
-FONT_PKGS := fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-texgyre fonts-urw-base35
+FONT_PKGS := fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-texgyre fonts-urw-base35 fonts-open-sans fonts-roboto-unhinted fonts-lato fonts-cantarell fonts-comfortaa fonts-quicksand fonts-crosextra-carlito fonts-crosextra-caladea fonts-linuxlibertine fonts-league-spartan fonts-oxygen fonts-cabin fonts-hack fonts-inter
 fonts:
 	@missing=$$(for p in $(FONT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from models.synth.layout import PREMIUM_ROWS
 from vision.rectify import GRID, homography_from_corners, square_crops, warp_board
 
 # Class labels are strings so multi-letter tiles (Spanish CH, LL, RR) and more letters (Ñ)
@@ -25,6 +26,8 @@ LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("Ä", "Ö", "Ü")
 CLASSES = (".", "?") + LETTERS
 INDEX = {c: i for i, c in enumerate(CLASSES)}
 NO_ROTATION = -1
+# plain squares (no premium print) in row-major order
+PLAIN = np.array([ch in " ." for row in PREMIUM_ROWS for ch in row])
 
 
 @dataclass(frozen=True)
@@ -41,14 +44,17 @@ class DataSpec:
     fonts: tuple[str, ...] = ()            # empty = every font the renderer has
     styles: tuple[str, ...] = ()
     designs: tuple[str, ...] = ()
-    fill: tuple[float, float] = (0.25, 0.9)
+    labels: tuple[str, ...] = ()           # premium label styles (empty = every one)
+    fill: tuple[float, float] = (0.05, 0.9)
     blank_prob: float = 0.05               # share of tiles that are blanks
-    empty_keep: float = 0.35               # keep this share of empty squares (they dominate)
+    empty_keep: float = 0.25               # keep this share of plain empty squares (they dominate)
+    premium_keep: float = 0.8              # and of empty premium squares (their print looks like letters)
     corner_jitter_px: float = 1.5          # at 50 px per square, as in the real frames
     shift_frac: float = 0.12
-    lean_prob: float = 0.7                 # share of boards whose tiles get height (raise_tiles)
-    max_lean: float = 0.035                # tile height / camera height
-    tile_frac: tuple[float, float] = (0.86, 0.97)
+    lean_prob: float = 0.75                # share of boards whose tiles get height (raise_tiles)
+    max_lean: float = 0.6                  # largest shift of a tile's top at the board's far edge, in squares
+    tile_frac: tuple[float, float] = (0.84, 0.97)
+    square_px: tuple[int, int] = (25, 80)  # camera pixels per square
     crop: CropSpec = field(default_factory=CropSpec)
 
 
@@ -80,6 +86,17 @@ def degrade(image: np.ndarray, rng: np.random.Generator, scale: float) -> np.nda
     grad = ((xx / w - 0.5) * np.cos(ang) + (yy / h - 0.5) * np.sin(ang)) * rng.uniform(0, 0.5)
     r2 = ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2
     img *= (1.0 + grad - rng.uniform(0, 0.35) * r2)[..., None]
+    if rng.random() < 0.3:  # a hard shadow (a lamp behind a player, the camera arm)
+        pts = np.float32(rng.uniform(-0.3, 1.3, size=(int(rng.integers(3, 6)), 2)) * [w, h])
+        m = np.zeros((h, w), np.float32)
+        cv2.fillPoly(m, [np.int32(cv2.convexHull(pts))], 1.0)
+        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(0.5, 4) * scale)
+        img *= (1.0 - rng.uniform(0.25, 0.6) * m)[..., None]
+    if rng.random() < 0.3:  # glare: specular spots that wash out tiles and print
+        for _ in range(int(rng.integers(1, 3))):
+            gx, gy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.05, 0.25) * w
+            spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))
+            img += (spot * rng.uniform(60, 180))[..., None]
     sigma = rng.uniform(0.0, 1.6) * scale
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
@@ -107,11 +124,13 @@ def raise_tiles(with_tiles: np.ndarray, empty: np.ndarray, rng: np.random.Genera
     c + (1 + k)(p - c), k = tile height / camera height, and the tile's side between base and
     top: a real overhead frame shows the tops displaced away from the camera's nadir by up
     to half a square at the far edge, with a strip of tile side beside them."""
-    k = rng.uniform(0.0, max_lean)
+    h, w = with_tiles.shape[:2]
+    # the camera's nadir: over the board (overhead camera) or far off it (a phone at an angle)
+    c = np.array([w, h], np.float64) * (0.5 + rng.uniform(-1.0, 1.0, size=2) * rng.choice([0.6, 1.5]))
+    far = max(np.hypot(*(np.array(p, np.float64) - c)) for p in ((0, 0), (w, 0), (0, h), (w, h)))
+    k = rng.uniform(0.0, max_lean) * (w / 16.8) / far  # max_lean squares of shift at the far corner
     if k < 1e-3:
         return with_tiles
-    h, w = with_tiles.shape[:2]
-    c = np.array([w, h], np.float64) * (0.5 + rng.uniform(-0.6, 0.6, size=2))
     mask = tile_mask(with_tiles, empty).astype(np.float32)
     out = with_tiles.astype(np.float32)
     out = np.where(mask[..., None] > 0, empty.astype(np.float32), out)  # take the flat tiles off
@@ -158,25 +177,50 @@ def board_sample(board: list[str], seed: int, spec: DataSpec, rng: np.random.Gen
     return crops, labels, rots, {"design": td.design, "style": td.style, "font": td.font}
 
 
-def build(spec: DataSpec, progress=None) -> dict[str, np.ndarray]:
-    """The whole data set: crops (N, s, s, 3) uint8 BGR, labels (N,), rotations (N,)."""
-    from models.synth import DESIGNS, STYLES, available_fonts
+CHUNK = 25  # boards per unit of work: the data set is the same whatever the number of workers
 
-    rng = np.random.default_rng(spec.seed)
-    fonts = spec.fonts or tuple(available_fonts())
+
+def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
+    from models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
+
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng([spec.seed, chunk])
+    fonts = spec.fonts or tuple(sorted(available_fonts()))
     styles = spec.styles or STYLES
     designs = spec.designs or DESIGNS
+    labels_ = spec.labels or LABEL_STYLES
     xs, ys, rs = [], [], []
-    for i in range(spec.boards):
+    for i in range(chunk * CHUNK, min((chunk + 1) * CHUNK, spec.boards)):
         board = random_board(rng, rng.uniform(*spec.fill), spec.blank_prob)
         cfg = {"font": str(rng.choice(fonts)), "style": str(rng.choice(styles)),
-               "design": str(rng.choice(designs)), "square_px": int(rng.integers(40, 72)),
+               "design": str(rng.choice(designs)), "labels": str(rng.choice(labels_)),
+               "square_px": int(rng.integers(*spec.square_px)),
                "tile_frac": float(rng.uniform(*spec.tile_frac))}
         crops, labels, rots, _ = board_sample(board, spec.seed * 1_000_003 + i, spec, rng, cfg)
-        keep = (labels != INDEX["."]) | (rng.random(labels.shape) < spec.empty_keep)
+        keep_empty = np.where(PLAIN, spec.empty_keep, spec.premium_keep)
+        keep = (labels != INDEX["."]) | (rng.random(labels.shape) < keep_empty)
         xs.append(crops[keep])
         ys.append(labels[keep])
         rs.append(rots[keep])
-        if progress is not None:
-            progress(i + 1, spec.boards)
     return {"x": np.concatenate(xs), "y": np.concatenate(ys), "rot": np.concatenate(rs)}
+
+
+def build(spec: DataSpec, progress=None, workers: int = 1) -> dict[str, np.ndarray]:
+    """The whole data set: crops (N, s, s, 3) uint8 BGR, labels (N,), rotations (N,).
+    Rendered in chunks of CHUNK boards, in ``workers`` processes."""
+    chunks = range((spec.boards + CHUNK - 1) // CHUNK)
+    parts = []
+    if workers <= 1:
+        for c in chunks:
+            parts.append(_build_chunk(spec, c))
+            if progress is not None:
+                progress(min((c + 1) * CHUNK, spec.boards), spec.boards)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        import multiprocessing as mp
+        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            for c, part in enumerate(pool.map(_build_chunk, [spec] * len(chunks), chunks)):
+                parts.append(part)
+                if progress is not None:
+                    progress(min((c + 1) * CHUNK, spec.boards), spec.boards)
+    return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y", "rot")}

@@ -1,10 +1,11 @@
 """Train the tile classifier on synthetic crops and export it to ONNX with its model card.
 
-    python -m models.train --out models/tiles.onnx [--boards 900] [--epochs 14] [--seed 0]
+    python -m models.train --out models/tiles.onnx [--boards 1800] [--epochs 12] [--seed 0]
 
-CPU only, seeded, 2 torch threads; prints loss, accuracy and ETA per epoch. One font and
-one tile style are held out of training and measured separately (generalisation to a tile
-set the network has never seen). Needs the `train` extra (torch, onnx).
+CPU only, seeded, 2 torch threads; prints loss, accuracy and ETA per epoch. Whole factors are
+held out of training and measured each on its own: font families, a tile style, a board
+scheme and a premium-label style (generalisation to a board and tile set the network has
+never seen). Needs the `train` extra (torch, onnx).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from models.dataset import CLASSES, INDEX, NO_ROTATION, CropSpec, DataSpec, buil
 MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
 EMBED_DIM = 64
+HIDDEN = 160
 COSINE_SCALE = 16.0
 
 
@@ -36,15 +38,16 @@ def make_model(n_classes: int):
     class TileNet(nn.Module):
         """32x32 crop -> class logits (cosine classifier), rotation logits, unit embedding.
 
-        Sized for ~3 ms per 225 squares on one core: the first two convolutions stride."""
+        Sized for well under 25 ms per 225 squares on one core: the first two convolutions
+        stride, and the widest layer runs at 4x4."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.features = nn.Sequential(*block(3, 16, 2), *block(16, 32, 2), *block(32, 64),
-                                          nn.MaxPool2d(2), nn.Flatten())
-            self.hidden = nn.Sequential(nn.Linear(64 * 16, 128), nn.ReLU(inplace=True))
-            self.embed = nn.Linear(128, EMBED_DIM)
-            self.rotation = nn.Linear(128, 4)
+            self.features = nn.Sequential(*block(3, 24, 2), *block(24, 48, 2), *block(48, 64),
+                                          nn.MaxPool2d(2), *block(64, 96), nn.Flatten())
+            self.hidden = nn.Sequential(nn.Linear(96 * 16, HIDDEN), nn.ReLU(inplace=True))
+            self.embed = nn.Linear(HIDDEN, EMBED_DIM)
+            self.rotation = nn.Linear(HIDDEN, 4)
             # cosine classifier: logits are scaled similarities to class directions, so the
             # embedding space is the one enrollment's prototypes live in
             self.class_dirs = nn.Parameter(torch.randn(n_classes, EMBED_DIM) * 0.1)
@@ -138,13 +141,17 @@ def git_commit() -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="models/tiles.onnx", help="ONNX file; the card goes beside it")
-    ap.add_argument("--boards", type=int, default=1200, help="rendered training boards")
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--boards", type=int, default=1800, help="rendered training boards")
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--holdout-font", default="dejavu-condensed")
-    ap.add_argument("--holdout-style", default="coloured")
+    ap.add_argument("--holdout-fonts", default="bookman,lato",
+                    help="font families (models.synth.fonts.FACES) never used in training")
+    ap.add_argument("--holdout-style", default="jewel", help="tile style never used in training")
+    ap.add_argument("--holdout-scheme", default="white", help="board scheme never used in training")
+    ap.add_argument("--holdout-labels", default="foreign", help="premium-label style never used in training")
+    ap.add_argument("--workers", type=int, default=2, help="processes that render the training boards")
     ap.add_argument("--blank-repeat", type=int, default=3,
                     help="blank tiles are rare (5%% of tiles) and easily taken for empty squares: "
                          "each epoch shows every blank crop this many times")
@@ -153,32 +160,44 @@ def main(argv: list[str] | None = None) -> int:
 
     import onnxruntime as ort
     import torch
-    from models.synth import DESIGNS, STYLES, available_fonts
+    from models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts, faces_of, family_of
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
     t_start = time.time()
-    fonts = tuple(f for f in available_fonts() if f != args.holdout_font)
-    styles = tuple(s for s in STYLES if s != args.holdout_style)
-    train_spec = DataSpec(boards=args.boards, seed=args.seed, fonts=fonts, styles=styles)
+    held_families = tuple(f for f in args.holdout_fonts.split(",") if f)
+    held = {"fonts": faces_of(held_families), "styles": (args.holdout_style,),
+            "designs": (args.holdout_scheme,), "labels": (args.holdout_labels,)}
+    for k, v in held.items():
+        if not v:
+            raise SystemExit(f"nothing to hold out for {k}: {args}")
+    trained = {"fonts": tuple(f for f in sorted(available_fonts()) if family_of(f) not in held_families),
+               "styles": tuple(s for s in STYLES if s not in held["styles"]),
+               "designs": tuple(d for d in DESIGNS if d not in held["designs"]),
+               "labels": tuple(s for s in LABEL_STYLES if s not in held["labels"])}
+    train_spec = DataSpec(boards=args.boards, seed=args.seed, **trained)
+
+    bars = {}
 
     def progress(i, n, what="train"):
-        if i % 100 == 0 or i == n:
-            print(f"render {what}: {i}/{n} boards, {time.time() - t_start:.0f} s", flush=True)
+        from tqdm import tqdm
+        bar = bars.get(what) or bars.setdefault(what, tqdm(total=n, desc=f"render {what}", unit="board"))
+        bar.update(i - bar.n)
+        if i == n:
+            bar.close()
 
     cache = Path(args.cache) if args.cache else None
     if cache and cache.is_file():
         data = dict(np.load(cache))
     else:
-        data = build(train_spec, progress)
+        data = build(train_spec, progress, workers=args.workers)
         if cache:
             np.savez(cache, **data)
-    sets = {
-        "val": DataSpec(boards=40, seed=args.seed + 101, fonts=fonts, styles=styles),
-        "heldout_font": DataSpec(boards=40, seed=args.seed + 102, fonts=(args.holdout_font,), styles=styles),
-        "heldout_style": DataSpec(boards=40, seed=args.seed + 103, fonts=fonts, styles=(args.holdout_style,)),
-    }
-    evals = {k: build(s, lambda i, n, k=k: progress(i, n, k)) for k, s in sets.items()}
+    # each held-out factor on its own, everything else as in training
+    sets = {"val": DataSpec(boards=40, seed=args.seed + 101, **trained)}
+    for i, factor in enumerate(("fonts", "styles", "designs", "labels")):
+        sets[f"heldout_{factor}"] = DataSpec(boards=40, seed=args.seed + 102 + i, **{**trained, factor: held[factor]})
+    evals = {k: build(s, lambda i, n, k=k: progress(i, n, k), workers=args.workers) for k, s in sets.items()}
     n = len(data["y"])
     print(f"{n} training crops ({int((data['y'] == INDEX['.']).sum())} empty), "
           f"{time.time() - t_start:.0f} s", flush=True)
@@ -217,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             correct += int((logits.argmax(1) == y).sum())
             tot += len(idx)
         val_acc, val_rot = accuracy(model, evals["val"]["x"], evals["val"]["y"], evals["val"]["rot"])
+        torch.set_num_threads(2)  # accuracy() may run on fewer
         per_epoch = (time.time() - t_train) / (epoch + 1)
         print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / tot:.4f}, train acc {correct / tot:.4f}, "
               f"val acc {val_acc:.4f}, val rotation {val_rot:.4f}, "
@@ -248,15 +268,19 @@ def main(argv: list[str] | None = None) -> int:
                     "embedding": f"(N, {EMBED_DIM}) L2-normalised (enrollment prototypes live here)"},
         "training": {
             "data": "synthetic: models.synth.render_topdown boards of random tiles (tile side "
-                    "0.86-0.97 of a square), 70% given height (tops displaced from a random "
-                    "camera nadir by up to 3.5% of their distance, sides drawn), degraded "
-                    "(colour cast, uneven light, blur, noise, JPEG 40-95), warped with +-1.5 px "
-                    "corner jitter and up to 0.12 square shift; per batch crops turned by "
-                    "quarter turns, shifted +-2 px, channels permuted; per crop relit, 15% "
-                    "inverted, 15% grey",
+                    "0.84-0.97 of a square, 25-80 px per square) in random board schemes, premium "
+                    "label styles, centre stars, tile styles and fonts (models/synth/looks.py, "
+                    "fonts.py), 75% given height (tops displaced from a camera nadir over or far "
+                    "off the board by up to 0.6 square at the far corner, sides drawn), degraded "
+                    "(colour cast, uneven light, hard shadows, glare, blur, noise, JPEG 40-95), "
+                    "warped with +-1.5 px corner jitter and up to 0.12 square shift; per batch "
+                    "crops turned by quarter turns, shifted +-2 px, channels permuted; per crop "
+                    "relit, 15% inverted, 15% grey",
             "boards": args.boards, "crops": n, "blank_repeat": args.blank_repeat, "seed": args.seed, "epochs": args.epochs,
-            "fonts": list(fonts), "styles": list(styles), "designs": list(DESIGNS),
-            "held_out": {"font": args.holdout_font, "style": args.holdout_style},
+            **{k: list(v) for k, v in trained.items()},
+            "held_out": {"font_families": list(held_families), "fonts": list(held["fonts"]),
+                         "style": args.holdout_style, "scheme": args.holdout_scheme,
+                         "labels": args.holdout_labels},
             "minutes": round((time.time() - t_start) / 60, 1),
             "torch": torch.__version__, "machine": platform.machine(), "commit": git_commit(),
         },

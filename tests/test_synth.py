@@ -25,8 +25,8 @@ def test_every_design_and_style_renders_with_exact_grid(design, style):
     x0, y0 = td.corners[0]
     # An empty square's centre shows the board, a tile square's centre does not.
     empty = td.image[int(y0 + 0.5 * sq), int(x0 + 0.5 * sq)].astype(int)
-    rim = td.image[int(y0 / 2), int(y0 / 2)].astype(int)
-    assert np.abs(empty - rim).sum() > 20      # the TW corner square differs from the rim
+    plain = td.image[int(y0 + 0.5 * sq), int(x0 + 1.5 * sq)].astype(int)
+    assert np.abs(empty - plain).sum() > 20    # the TW corner square differs from the plain one beside it
     assert td.corners[2][0] - td.corners[0][0] == 15 * sq
     expected = np.array([[c != "." for c in row] for row in BOARD])
     assert np.array_equal(td.tile_rotations >= 0, expected)

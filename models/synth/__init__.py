@@ -4,8 +4,10 @@
 camera pose, light, hands, blur, noise and JPEG. Training and recorder tests use both.
 """
 from .board import DESIGNS, STYLES, SceneConfig, TopDown, render_topdown
-from .fonts import available_fonts
+from .looks import LABEL_STYLES
+from .fonts import available_fonts, faces_of, family_of
 from .scene import Scene, render_scene
 
-__all__ = ["DESIGNS", "STYLES", "Scene", "SceneConfig", "TopDown", "available_fonts", "render_scene",
+__all__ = ["DESIGNS", "LABEL_STYLES", "STYLES", "Scene", "SceneConfig", "TopDown", "available_fonts", "faces_of",
+           "family_of", "render_scene",
            "render_topdown"]

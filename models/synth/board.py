@@ -15,20 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .fonts import available_fonts
 from .layout import LETTER_VALUES, PREMIUM_ROWS, check_board
+from .looks import FOREIGN_LABELS, FULL_LABELS, LABEL_STYLES, SCHEMES, SHORT_LABELS, STAR_FORMS, STYLES, TILE_STYLES
 
-DESIGNS = ("standard", "tournament_green", "dark")
-STYLES = ("wood", "ivory", "coloured")
-# RGB colours: plain square, TW, DW, TL, DL, grid lines, rim.
-_DESIGN_RGB = {
-    "standard": dict(plain=(222, 212, 186), tw=(196, 52, 46), dw=(236, 168, 160), tl=(42, 96, 172),
-                     dl=(158, 204, 228), line=(246, 242, 232), rim=(120, 34, 36)),
-    "tournament_green": dict(plain=(28, 118, 78), tw=(204, 52, 50), dw=(228, 120, 112), tl=(38, 112, 200),
-                             dl=(118, 178, 228), line=(190, 214, 196), rim=(18, 78, 50)),
-    "dark": dict(plain=(62, 64, 74), tw=(176, 44, 44), dw=(188, 108, 128), tl=(44, 82, 160),
-                 dl=(92, 140, 178), line=(112, 112, 124), rim=(26, 26, 32)),
-}
+DESIGNS = tuple(SCHEMES)
 _PREMIUM_KEY = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "dw", " ": "plain", ".": "plain"}
-_LABELS = {"tw": ("TW", "3W"), "dw": ("DW", "2W"), "tl": ("TL", "3L"), "dl": ("DL", "2L")}
 VALUES = LETTER_VALUES  # English A-Z, Ä=6 Ö=8 Ü=6 (from scoring, so render and rules agree)
 
 
@@ -44,7 +34,10 @@ class SceneConfig(BaseModel):
     quarter_turn_prob: float = Field(0.3, description="chance a tile is turned 90/180/270 degrees")
     tile_jitter_frac: float = Field(0.06, description="largest off-centre shift of a tile, in squares")
     tile_angle_deg: float = Field(8.0, description="largest small rotation of a tile")
-    label_prob: float = Field(0.5, description="chance the premium squares carry printed labels")
+    label_prob: float = Field(0.6, description="with labels='random': chance the premium squares carry printed labels")
+    labels: str = Field("random", description=f"premium labels: one of {LABEL_STYLES} or 'random'")
+    star: str = Field("random", description=f"the centre square: one of {STAR_FORMS} or 'random'")
+    value_prob: float = Field(0.9, description="chance the tiles carry point values as subscripts")
     out_w_px: int = Field(1280, description="width of the camera frame")
     out_h_px: int = Field(960, description="height of the camera frame")
     max_tilt_deg: float = Field(25.0, description="largest camera tilt away from straight down")
@@ -95,15 +88,17 @@ def _jitter(rgb, rng, amount=12):
 
 
 @lru_cache(maxsize=4096)
-def _glyph_masks(font_path: str, letter: str, tile_px: int, with_value: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Alpha masks (tile_px x tile_px, float32 0..1) of a tile's letter and its point value."""
-    big = ImageFont.truetype(font_path, int(tile_px * 0.64))
+def _glyph_masks(font_path: str, letter: str, tile_px: int, with_value: bool, size: float = 0.64,
+                 dx: float = -0.04, dy: float = -0.03) -> tuple[np.ndarray, np.ndarray]:
+    """Alpha masks (tile_px x tile_px, float32 0..1) of a tile's letter and its point value.
+    ``size`` is the letter's em size and (dx, dy) its offset from centre, as fractions of the tile."""
+    big = ImageFont.truetype(font_path, max(6, int(tile_px * size)))
     small = ImageFont.truetype(font_path, max(6, int(tile_px * 0.24)))
     letter_img = Image.new("L", (tile_px, tile_px), 0)
     d = ImageDraw.Draw(letter_img)
     box = d.textbbox((0, 0), letter, font=big)
     w, h = box[2] - box[0], box[3] - box[1]
-    d.text(((tile_px - w) / 2 - box[0] - tile_px * 0.04, (tile_px - h) / 2 - box[1] - tile_px * 0.03),
+    d.text(((tile_px - w) / 2 - box[0] + tile_px * dx, (tile_px - h) / 2 - box[1] + tile_px * dy),
            letter, font=big, fill=255)
     value_img = Image.new("L", (tile_px, tile_px), 0)
     if with_value and letter in VALUES:
@@ -115,24 +110,52 @@ def _glyph_masks(font_path: str, letter: str, tile_px: int, with_value: bool) ->
     return (np.asarray(letter_img, np.float32) / 255.0, np.asarray(value_img, np.float32) / 255.0)
 
 
+@dataclass(frozen=True)
+class TileLook:
+    """One tile set's look, drawn once per render."""
+    style: str
+    face: tuple
+    ink: tuple
+    radius: float
+    values: bool
+    size: float          # letter em size, fraction of the tile
+    dx: float            # letter offset from centre
+    dy: float
+    engraved: bool       # ink sunk into the face: a light rim below, a dark one above
+    tint: float          # per-tile face tint spread (wood varies tile to tile)
+    grain: bool
+
+
+def _tile_look(style: str, rng: np.random.Generator, value_prob: float) -> TileLook:
+    spec = TILE_STYLES[style]
+    face = _jitter(spec["faces"][int(rng.integers(len(spec["faces"])))], rng, 14)
+    ink = spec["inks"][int(rng.integers(len(spec["inks"])))]
+    if abs(_luma(face) - _luma(ink)) < 90:  # yellow ink on a yellow face: take the darkest
+        ink = (20, 20, 20) if _luma(face) > 128 else (245, 245, 240)
+    return TileLook(style, face, _jitter(ink, rng, 8), float(rng.uniform(*spec["radius"])),
+                    bool(rng.random() < value_prob), float(rng.uniform(0.5, 0.72)),
+                    float(rng.uniform(-0.07, 0.02)), float(rng.uniform(-0.06, 0.02)),
+                    style in ("ivory", "white") and rng.random() < 0.6,
+                    float(rng.uniform(0.02, 0.1)) if spec["grain"] else float(rng.uniform(0, 0.02)),
+                    bool(spec["grain"]))
+
+
+def _luma(rgb) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
 def _tile_colours(style: str, rng: np.random.Generator) -> tuple[tuple, tuple, float]:
-    """(face RGB, ink RGB, corner radius as a fraction of the tile)."""
-    if style == "wood":
-        return _jitter((226, 198, 156), rng, 14), _jitter((26, 22, 20), rng, 8), 0.08
-    if style == "ivory":
-        return _jitter((240, 236, 222), rng, 8), _jitter((24, 24, 28), rng, 8), 0.16
-    face, ink = [((238, 198, 48), (20, 20, 20)), ((34, 62, 160), (245, 245, 245)),
-                 ((28, 28, 30), (240, 240, 236)), ((190, 40, 42), (250, 250, 250))][int(rng.integers(4))]
-    return _jitter(face, rng, 10), ink, 0.14
+    """(face RGB, ink RGB, corner radius as a fraction of the tile) of a tile style."""
+    look = _tile_look(style, rng, 1.0)
+    return look.face, look.ink, look.radius
 
 
 @lru_cache(maxsize=512)
-def _tile_face(letter: str, font_path: str, tile_px: int, face: tuple, ink: tuple,
-               radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An upright tile without grain: (RGB float with bevel and ink, share of face not inked,
-    alpha). Cached because a render repeats the same face colour for every tile."""
+def _tile_face(letter: str, font_path: str, tile_px: int, look: TileLook) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An upright tile without grain or tint: (RGB float with bevel and ink, share of face not
+    inked, alpha). Cached because a render repeats the same look for every tile."""
     face_arr = np.empty((tile_px, tile_px, 3), np.float32)
-    face_arr[:] = face
+    face_arr[:] = look.face
     # Bevel: light top-left edge, dark bottom-right edge.
     ramp = np.linspace(1, 0, max(2, tile_px // 10), dtype=np.float32)
     e = len(ramp)
@@ -142,13 +165,19 @@ def _tile_face(letter: str, font_path: str, tile_px: int, face: tuple, ink: tupl
     face_arr[:, -e:, :] -= ramp[None, ::-1, None] * 28
     paper = np.ones((tile_px, tile_px), np.float32)
     if letter not in ("?", ""):
-        lm, vm = _glyph_masks(font_path, letter, tile_px, True)
-        ink_arr = np.asarray(ink, np.float32)
+        lm, vm = _glyph_masks(font_path, letter, tile_px, look.values, round(look.size, 2),
+                              round(look.dx, 2), round(look.dy, 2))
+        ink_arr = np.asarray(look.ink, np.float32)
         for m in (lm, vm):
+            if look.engraved:  # the groove's lit lower edge and shaded upper edge
+                s = max(1, tile_px // 40)
+                below = np.roll(m, s, axis=0) * (1 - m)
+                above = np.roll(m, -s, axis=0) * (1 - m)
+                face_arr += (below * 30 - above * 30)[..., None]
             face_arr = face_arr * (1 - m[..., None]) + ink_arr * m[..., None]
             paper *= 1 - m
     alpha = np.zeros((tile_px, tile_px), np.uint8)
-    r = int(radius * tile_px)
+    r = int(look.radius * tile_px)
     cv2.rectangle(alpha, (r, 0), (tile_px - 1 - r, tile_px - 1), 255, -1)
     cv2.rectangle(alpha, (0, r), (tile_px - 1, tile_px - 1 - r), 255, -1)
     for cx, cy in ((r, r), (tile_px - 1 - r, r), (r, tile_px - 1 - r), (tile_px - 1 - r, tile_px - 1 - r)):
@@ -159,13 +188,17 @@ def _tile_face(letter: str, font_path: str, tile_px: int, face: tuple, ink: tupl
     return out
 
 
-def _tile_rgba(letter: str, font_path: str, tile_px: int, face, ink, radius: float,
-               rng: np.random.Generator, style: str) -> np.ndarray:
-    """One upright tile as an RGBA float image with a bevel (and its own grain on wood)."""
-    face_arr, paper, alpha = _tile_face(letter, font_path, tile_px, tuple(face), tuple(ink), radius)
-    if style == "wood":  # grain: faint stripes, under the ink
-        stripes = np.sin(np.linspace(0, rng.uniform(8, 20), tile_px) + rng.uniform(0, 6)).astype(np.float32)
-        face_arr = face_arr + (stripes[None, :] * np.float32(rng.uniform(3, 9)) * paper)[..., None]
+def _tile_rgba(letter: str, font_path: str, tile_px: int, look: TileLook, rng: np.random.Generator) -> np.ndarray:
+    """One upright tile as an RGBA float image with a bevel, its own tint and (wood) grain."""
+    face_arr, paper, alpha = _tile_face(letter, font_path, tile_px, look)
+    tint = (1 + rng.normal(0, look.tint, 3)).astype(np.float32)
+    face_arr = face_arr * (paper[..., None] * (tint - 1) + 1)  # the ink keeps its colour
+    if look.grain:  # faint stripes, under the ink
+        stripes = np.sin(np.linspace(0, rng.uniform(8, 30), tile_px) + rng.uniform(0, 6)).astype(np.float32)
+        if rng.random() < 0.5:
+            stripes = stripes + 0.5 * np.sin(np.linspace(0, rng.uniform(30, 60), tile_px)).astype(np.float32)
+        grain = stripes[None, :] if rng.random() < 0.5 else stripes[:, None]
+        face_arr = face_arr + (grain * np.float32(rng.uniform(3, 14)) * paper)[..., None]
     return np.dstack([np.clip(face_arr, 0, 255), alpha])
 
 
@@ -189,13 +222,89 @@ def _paste(canvas: np.ndarray, rgba: np.ndarray, cx: float, cy: float, angle_deg
     region[:] = region * (1 - a) + warped[..., :3] * a
 
 
-def _star(img: np.ndarray, cx: float, cy: float, r: float, colour) -> None:
+def _star(img: np.ndarray, cx: float, cy: float, r: float, colour, points: int = 5, outline: bool = False) -> None:
     pts = []
-    for i in range(10):
+    for i in range(2 * points):
         rad = r if i % 2 == 0 else r * 0.45
-        ang = -np.pi / 2 + i * np.pi / 5
+        ang = -np.pi / 2 + i * np.pi / points
         pts.append((cx + rad * np.cos(ang), cy + rad * np.sin(ang)))
-    cv2.fillPoly(img, [np.int32(pts)], colour, cv2.LINE_AA)
+    if outline:
+        cv2.polylines(img, [np.int32(pts)], True, colour, max(1, int(r * 0.12)), cv2.LINE_AA)
+    else:
+        cv2.fillPoly(img, [np.int32(pts)], colour, cv2.LINE_AA)
+
+
+@lru_cache(maxsize=256)
+def _text_mask(lines: tuple[str, ...], font_path: str, sq: int, fill: float) -> np.ndarray:
+    """Alpha (sq x sq) of centred lines of text filling about ``fill`` of the square's width."""
+    n = len(lines)
+    longest = max(lines, key=len)
+    size = max(6, int(sq * 0.8))
+    font = ImageFont.truetype(font_path, size)
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    b = probe.textbbox((0, 0), longest, font=font)
+    scale = min(fill * sq / max(b[2] - b[0], 1), 0.8 * sq / n / max(b[3] - b[1], 1))
+    font = ImageFont.truetype(font_path, max(5, int(size * scale)))
+    img = Image.new("L", (sq, sq), 0)
+    d = ImageDraw.Draw(img)
+    line_h = sq * 0.8 / n if n > 1 else 0
+    for i, text in enumerate(lines):
+        tb = d.textbbox((0, 0), text, font=font)
+        y = sq / 2 + (i - (n - 1) / 2) * line_h * 0.95 - (tb[3] + tb[1]) / 2
+        d.text(((sq - (tb[2] - tb[0])) / 2 - tb[0], y), text, font=font, fill=255)
+    out = np.asarray(img, np.float32) / 255.0
+    out.flags.writeable = False
+    return out
+
+
+def _label_lines(style: str, key: str, rng: np.random.Generator) -> tuple[str, ...] | None:
+    table = {"short": SHORT_LABELS, "full": FULL_LABELS, "foreign": FOREIGN_LABELS}.get(style)
+    if table is None or key not in table:
+        return None
+    options = table[key]
+    return options[int(rng.integers(len(options)))]
+
+
+def _serrate(img: np.ndarray, x0: int, y0: int, sq: int, colour, teeth: int, depth: float) -> None:
+    """Hasbro-style premium squares: triangular teeth reach into the neighbouring squares."""
+    pts = []
+    for side in range(4):
+        for t in range(teeth):
+            a, b = t / teeth, (t + 1) / teeth
+            mid = (a + b) / 2
+            if side == 0:
+                pts.append([(x0 + a * sq, y0), (x0 + mid * sq, y0 - depth * sq), (x0 + b * sq, y0)])
+            elif side == 1:
+                pts.append([(x0 + sq, y0 + a * sq), (x0 + sq + depth * sq, y0 + mid * sq), (x0 + sq, y0 + b * sq)])
+            elif side == 2:
+                pts.append([(x0 + a * sq, y0 + sq), (x0 + mid * sq, y0 + sq + depth * sq), (x0 + b * sq, y0 + sq)])
+            else:
+                pts.append([(x0, y0 + a * sq), (x0 - depth * sq, y0 + mid * sq), (x0, y0 + b * sq)])
+    cv2.fillPoly(img, [np.int32(p) for p in pts], colour, cv2.LINE_AA)
+
+
+def _rim_print(img: np.ndarray, margin: int, sq: int, ink, font_path: str, rng: np.random.Generator) -> None:
+    """The maker's print beyond the grid: a name, a letter-distribution column, a frame line."""
+    size = img.shape[0]
+    g0, g1 = margin, size - margin
+    if rng.random() < 0.5:  # an outline or band right around the grid
+        w = max(1, int(sq * rng.uniform(0.03, 0.25)))
+        colour = tuple(float(v) for v in rng.uniform(0, 255, 3)) if rng.random() < 0.5 else ink
+        cv2.rectangle(img, (g0 - w, g0 - w), (g1 + w, g1 + w), colour, w)
+    pil = Image.new("L", (size, size), 0)
+    d = ImageDraw.Draw(pil)
+    font = ImageFont.truetype(font_path, max(6, int(sq * rng.uniform(0.3, 0.7))))
+    for _ in range(int(rng.integers(0, 4))):
+        text = str(rng.choice(["SCRABBLE", "S C R A B B L E", "CROSSWORD GAME", "Hasbro", "A-9 B-2 C-2 D-4",
+                               "E-12 F-2 G-3", "MATTEL", "TOURNAMENT", "WORD GAME"]))
+        side = int(rng.integers(4))
+        along = rng.uniform(0.1, 0.6) * size
+        across = rng.uniform(0.15, 0.75) * margin
+        pos = [(along, across), (along, size - margin + across), (across, along), (size - margin + across, along)][side]
+        d.text(pos, text, font=font, fill=255)
+    m = np.asarray(pil, np.float32)[..., None] / 255.0
+    m[g0:g1, g0:g1] = 0
+    img[:] = img * (1 - m) + np.float32(ink) * m
 
 
 def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) -> TopDown:
@@ -211,37 +320,85 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     sq = cfg.square_px
     margin = int(round(cfg.margin_squares * sq))
     size = 15 * sq + 2 * margin
-    pal = {k: _jitter(v, rng, 10) for k, v in _DESIGN_RGB[design].items()}
+    amount = int(rng.choice([10, 18, 28]))
+    pal = {k: _jitter(v, rng, amount) for k, v in SCHEMES[design].items()}
     img = np.empty((size, size, 3), np.float32)
     img[:] = pal["rim"]
     layout = PREMIUM_ROWS
-    labels = rng.random() < cfg.label_prob
-    label_font = ImageFont.truetype(str(fonts[font]), max(8, int(sq * 0.26)))
+    if cfg.labels == "random":
+        label_style = (str(rng.choice([s for s in LABEL_STYLES if s != "none"]))
+                       if rng.random() < cfg.label_prob else "none")
+    else:
+        label_style = _pick(rng, cfg.labels, LABEL_STYLES)
+    star = _pick(rng, cfg.star, STAR_FORMS)
+    # label print: dark (a darker shade of the square) or white, as boards do
+    label_dark = rng.random() < 0.6
+    label_font_path = str(fonts[_pick(rng, "random", sorted(fonts))])
+    serrate = rng.random() < 0.35
+    teeth, depth = int(rng.integers(2, 5)), float(rng.uniform(0.06, 0.14))
+    lw = max(1, int(round(sq * rng.uniform(0.02, 0.07))))
     for r in range(15):
         for c in range(15):
             key = _PREMIUM_KEY[layout[r][c]]
             x0, y0 = margin + c * sq, margin + r * sq
             img[y0:y0 + sq, x0:x0 + sq] = pal[key]
-            if layout[r][c] == "*":
-                _star(img, x0 + sq / 2, y0 + sq / 2, sq * 0.36, tuple(v * 0.7 for v in pal["dw"]))
-            elif labels and key in _LABELS:
-                text = _LABELS[key][int(seed) % 2]
-                li = Image.new("L", (sq, sq), 0)
-                d = ImageDraw.Draw(li)
-                b = d.textbbox((0, 0), text, font=label_font)
-                d.text(((sq - (b[2] - b[0])) / 2 - b[0], (sq - (b[3] - b[1])) / 2 - b[1]), text,
-                       font=label_font, fill=255)
-                m = np.asarray(li, np.float32)[..., None] / 255.0 * 0.8
-                img[y0:y0 + sq, x0:x0 + sq] = img[y0:y0 + sq, x0:x0 + sq] * (1 - m) + np.float32(pal["line"]) * m
-    lw = max(1, sq // 22)
+    for r in range(15):
+        for c in range(15):
+            key = _PREMIUM_KEY[layout[r][c]]
+            if serrate and key != "plain":
+                _serrate(img, margin + c * sq, margin + r * sq, sq, pal[key], teeth, depth)
     for i in range(16):
         p = margin + i * sq
         cv2.line(img, (p, margin), (p, margin + 15 * sq), pal["line"], lw)
         cv2.line(img, (margin, p), (margin + 15 * sq, p), pal["line"], lw)
+    lrng = np.random.default_rng([seed, 7])
+    for r in range(15):
+        for c in range(15):
+            key = _PREMIUM_KEY[layout[r][c]]
+            x0, y0 = margin + c * sq, margin + r * sq
+            cell = img[y0:y0 + sq, x0:x0 + sq]
+            ink = (np.float32(pal[key]) * 0.35 if label_dark else np.float32((248, 248, 246)))
+            if layout[r][c] == "*":
+                colour = tuple(float(v) for v in (np.float32(pal["dw"]) * 0.65 if label_dark else ink))
+                if star in ("star", "star_outline"):
+                    _star(img, x0 + sq / 2, y0 + sq / 2, sq * lrng.uniform(0.3, 0.42), colour,
+                          int(lrng.choice([5, 5, 6])), star == "star_outline")
+                elif star == "diamond":
+                    h = sq * lrng.uniform(0.25, 0.4)
+                    cv2.fillPoly(img, [np.int32([(x0 + sq / 2, y0 + sq / 2 - h), (x0 + sq / 2 + h, y0 + sq / 2),
+                                                 (x0 + sq / 2, y0 + sq / 2 + h), (x0 + sq / 2 - h, y0 + sq / 2)])],
+                                 colour, cv2.LINE_AA)
+                elif star == "circle":
+                    cv2.circle(img, (int(x0 + sq / 2), int(y0 + sq / 2)), int(sq * lrng.uniform(0.15, 0.35)),
+                               colour, -1, cv2.LINE_AA)
+                elif star == "label" and label_style in ("full", "foreign", "short"):
+                    m = _text_mask(("STAR",) if label_style != "full" else ("DOUBLE", "WORD", "SCORE"),
+                                   label_font_path, sq, 0.8)[..., None]
+                    cell[:] = cell * (1 - m) + ink * m
+            elif label_style == "dots" and key != "plain":
+                n = 3 if key in ("tw", "tl") else 2
+                rad = max(1, int(sq * 0.07))
+                for j in range(n):
+                    px = x0 + sq * (0.5 + (j - (n - 1) / 2) * 0.22)
+                    cv2.circle(img, (int(px), int(y0 + sq * 0.5)), rad, tuple(float(v) for v in ink), -1, cv2.LINE_AA)
+            elif key != "plain":
+                lines = _label_lines(label_style, key, lrng)
+                if lines:
+                    m = _text_mask(lines, label_font_path, sq, float(lrng.uniform(0.7, 0.92)))[..., None]
+                    strength = np.float32(lrng.uniform(0.7, 1.0))
+                    cell[:] = cell * (1 - m * strength) + ink * m * strength
+    if rng.random() < 0.7:
+        _rim_print(img, margin, sq, tuple(float(v) for v in rng.uniform(0, 255, 3)), label_font_path, rng)
+    if rng.random() < 0.2:  # a fold line across the board
+        p = margin + int(rng.integers(5, 10)) * sq + int(rng.integers(-sq // 3, sq // 3 + 1))
+        a, b = (p, 0), (p + int(rng.integers(-sq, sq + 1)), size - 1)
+        if rng.random() < 0.5:
+            a, b = a[::-1], b[::-1]
+        cv2.line(img, a, b, (30, 30, 30), max(1, sq // 25), cv2.LINE_AA)
     img += noise_field(rng, img.shape[:2], 3.0)[..., None]  # printed-cardboard texture
 
     tile_px = int(sq * cfg.tile_frac)
-    face, ink, radius = _tile_colours(style, rng)
+    look = _tile_look(style, rng, cfg.value_prob)
     rotations = np.full((15, 15), -1, np.int32)
     shadow = np.zeros(img.shape[:2], np.float32)
     placed = []
@@ -266,8 +423,7 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
         shadow = 1 - 0.45 * cv2.GaussianBlur(shadow, (0, 0), sq * 0.06)
         img = cv2.multiply(img, cv2.merge([shadow, shadow, shadow]))
     for letter, k, cx, cy, angle in placed:
-        rgba = _tile_rgba(letter, str(fonts[font]), tile_px, face, ink, radius,
-                          np.random.default_rng([seed, int(cx), int(cy)]), style)
+        rgba = _tile_rgba(letter, str(fonts[font]), tile_px, look, np.random.default_rng([seed, int(cx), int(cy)]))
         rgba = np.ascontiguousarray(np.rot90(rgba, k=-k))  # k clockwise quarter turns
         _paste(img, rgba, cx, cy, angle)
     out = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)

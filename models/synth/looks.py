@@ -1,0 +1,66 @@
+"""What real boards and tiles look like, as data: board schemes, premium labels, tile styles.
+
+Each is drawn at random around these anchors (colours jittered), so the network never learns
+one look. Named factors can be held out of training whole and measured on their own.
+"""
+from __future__ import annotations
+
+# Board schemes, RGB: plain square, TW, DW, TL, DL, grid lines, rim (beyond the grid).
+SCHEMES: dict[str, dict[str, tuple[int, int, int]]] = {
+    "standard": dict(plain=(222, 212, 186), tw=(196, 52, 46), dw=(236, 168, 160), tl=(42, 96, 172),
+                     dl=(158, 204, 228), line=(246, 242, 232), rim=(120, 34, 36)),
+    # Milton Bradley / Selchow & Righter vintage: tan squares, thin white lines
+    "vintage": dict(plain=(188, 170, 138), tw=(208, 46, 52), dw=(232, 150, 160), tl=(40, 116, 190),
+                    dl=(140, 196, 226), line=(238, 234, 224), rim=(150, 40, 40)),
+    # Hasbro red-rim family board: light beige squares
+    "hasbro": dict(plain=(212, 204, 188), tw=(214, 36, 46), dw=(240, 166, 176), tl=(30, 132, 206),
+                   dl=(124, 192, 230), line=(246, 244, 238), rim=(204, 32, 36)),
+    # the white 2021 Hasbro board
+    "white": dict(plain=(240, 240, 236), tw=(226, 62, 56), dw=(246, 172, 166), tl=(48, 130, 202),
+                  dl=(162, 206, 236), line=(196, 196, 198), rim=(236, 236, 234)),
+    "tournament_green": dict(plain=(28, 118, 78), tw=(204, 52, 50), dw=(228, 120, 112), tl=(38, 112, 200),
+                             dl=(118, 178, 228), line=(190, 214, 196), rim=(18, 78, 50)),
+    "grey": dict(plain=(132, 136, 140), tw=(200, 52, 52), dw=(222, 132, 142), tl=(50, 100, 190),
+                 dl=(122, 172, 212), line=(182, 184, 188), rim=(58, 60, 64)),
+    "dark": dict(plain=(62, 64, 74), tw=(176, 44, 44), dw=(188, 108, 128), tl=(44, 82, 160),
+                 dl=(92, 140, 178), line=(112, 112, 124), rim=(26, 26, 32)),
+    "black": dict(plain=(30, 30, 32), tw=(188, 40, 46), dw=(190, 92, 122), tl=(40, 82, 172),
+                  dl=(72, 132, 182), line=(84, 84, 90), rim=(12, 12, 14)),
+}
+
+# Premium labels. "short" and "full" are English; "foreign" prints other languages' boards.
+LABEL_STYLES = ("none", "short", "full", "foreign", "dots")
+SHORT_LABELS = {"tw": (("TW",), ("3W",), ("TWS",)), "dw": (("DW",), ("2W",), ("DWS",)),
+                "tl": (("TL",), ("3L",), ("TLS",)), "dl": (("DL",), ("2L",), ("DLS",))}
+FULL_LABELS = {"tw": (("TRIPLE", "WORD", "SCORE"), ("TRIPLE WORD", "SCORE")),
+               "dw": (("DOUBLE", "WORD", "SCORE"), ("DOUBLE WORD", "SCORE")),
+               "tl": (("TRIPLE", "LETTER", "SCORE"), ("TRIPLE LETTER", "SCORE")),
+               "dl": (("DOUBLE", "LETTER", "SCORE"), ("DOUBLE LETTER", "SCORE"))}
+FOREIGN_LABELS = {"tw": (("MOT", "COMPTE", "TRIPLE"), ("DREIFACHER", "WORTWERT"), ("PALABRA", "TRIPLE"),
+                         ("PAROLA", "TRIPLA")),
+                  "dw": (("MOT", "COMPTE", "DOUBLE"), ("DOPPELTER", "WORTWERT"), ("PALABRA", "DOBLE"),
+                         ("PAROLA", "DOPPIA")),
+                  "tl": (("LETTRE", "COMPTE", "TRIPLE"), ("DREIFACHER", "BUCHSTABEN-", "WERT"),
+                         ("LETRA", "TRIPLE"), ("LETTERA", "TRIPLA")),
+                  "dl": (("LETTRE", "COMPTE", "DOUBLE"), ("DOPPELTER", "BUCHSTABEN-", "WERT"),
+                         ("LETRA", "DOBLE"), ("LETTERA", "DOPPIA"))}
+STAR_FORMS = ("star", "star_outline", "diamond", "circle", "none", "label")
+
+# Tile styles: face colours (RGB) and ink colours to draw from.
+STYLES = ("wood", "ivory", "white", "coloured", "jewel")
+TILE_STYLES = {
+    # light maple to orange-brown to walnut, per tile tint varies (real wood does)
+    "wood": dict(faces=((230, 206, 164), (216, 184, 136), (206, 150, 96), (196, 124, 78), (164, 112, 74)),
+                 inks=((26, 22, 20), (48, 30, 22)), radius=(0.04, 0.12), grain=True),
+    # engraved ivory plastic
+    "ivory": dict(faces=((242, 236, 218), (236, 226, 196)), inks=((24, 24, 28), (40, 36, 30)),
+                  radius=(0.12, 0.2), grain=False),
+    "white": dict(faces=((248, 248, 246), (236, 238, 240)), inks=((16, 16, 18), (30, 40, 80)),
+                  radius=(0.1, 0.22), grain=False),
+    # dark plastic with white or yellow letters
+    "coloured": dict(faces=((112, 26, 36), (26, 36, 92), (22, 92, 52), (26, 26, 30), (238, 198, 48)),
+                     inks=((245, 245, 240), (240, 208, 60)), radius=(0.1, 0.2), grain=False),
+    # held out by default: purple, red and teal plastic
+    "jewel": dict(faces=((104, 40, 134), (190, 32, 44), (20, 122, 132)), inks=((240, 212, 64), (246, 246, 246)),
+                  radius=(0.1, 0.2), grain=False),
+}
