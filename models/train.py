@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             loss.backward()
             opt.step()
             sched.step()
-            loss_sum += float(loss) * len(idx)
+            loss_sum += float(loss.detach()) * len(idx)
             correct += int((logits.argmax(1) == y).sum())
             tot += len(idx)
         val_acc, val_rot = accuracy(model, evals["val"]["x"], evals["val"]["y"], evals["val"]["rot"])
