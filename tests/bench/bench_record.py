@@ -4,8 +4,10 @@
 
 A. The ScrabScrap dev games, one photo per move (each frame is a clock press): per move,
    are the squares, letters and score the recorder commits those of the truth board's diff?
-B. Synthetic fixed-camera videos of real game records (../shared/data/gcg) with hands over
-   the board between moves: the same, plus false moves (entries committed while hands moved).
+B. Rendered fixed-camera videos of real game records (../shared/data/gcg) with hands over
+   the board between moves, in several looks (LOOKS: tournament sets, printed premium labels,
+   plastic and coloured tiles, and a look made only of factors held out of the network's
+   training): the same, plus false moves (entries committed while hands moved).
 C. Frames per second of the recorder on 1280x960 video, one core.
 Writes docs/results/record.json with the machine and commit.
 """
@@ -224,10 +226,38 @@ def scrabscrap(game: str, tileset=None) -> dict:
     return result
 
 
-def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True) -> dict:
-    """Film the first `moves` board changes of a real game: hands over the board while tiles go
-    down, the board turned half round on its turntable between turns (when `turntable`), and the
-    light changing from turn to turn (a cloud, a lamp switched on)."""
+# Looks of the rendered games. "held-out" uses only what the network never saw in training
+# (the card's held-out font families, tile style, board scheme and label style).
+LOOKS = {
+    "tournament": dict(),  # ivory or wooden tiles on the standard designs, as before
+    "printed-labels": dict(design="hasbro", labels="full", style="wood"),
+    "vintage": dict(design="vintage", labels="full", style="wood"),
+    "plastic": dict(design="standard", labels="short", style="white"),
+    "coloured": dict(design="tournament_green", labels="none", style="coloured"),
+    "held-out": dict(held_out=True),
+}
+
+
+def look_config(look: str, seed: int) -> dict:
+    """SceneConfig fields of a look; the font is drawn from the trained (or held-out) faces."""
+    card = json.loads(CARD.read_text(encoding="utf-8"))["training"]
+    spec = dict(LOOKS[look])
+    if spec.pop("held_out", False):
+        held = card["held_out"]
+        faces = held["fonts"]
+        spec.update(design=held["scheme"], labels=held["labels"], style=held["style"])
+    else:
+        faces = card.get("fonts") or ["dejavu-sans"]
+        if look == "tournament":
+            spec["style"] = ("ivory", "wood")[seed % 2]
+    spec["font"] = faces[seed % len(faces)]
+    return spec
+
+
+def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, look: str = "tournament") -> dict:
+    """Render the first `moves` board changes of a real game: hands over the board while tiles
+    go down, the board turned half round on its turntable between turns (when `turntable`), and
+    the light changing from turn to turn (a cloud, a lamp switched on)."""
     import numpy as np
     from models.synth import SceneConfig, render_scene
     from scoring.gcg import read_gcg, record_from_gcg
@@ -248,7 +278,7 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True) -> 
     # Players lay tiles facing them: few tiles are turned, so the first play shows which way is up.
     # Tournament sets: ivory or wooden tiles (the reader's weaker styles are measured in bench_read).
     still = SceneConfig(hands="never", max_tilt_deg=15, glare_prob=0.3, quarter_turn_prob=0.08,
-                        style=("ivory", "wood")[seed % 2], rotation_deg=base_rot)
+                        rotation_deg=base_rot, **look_config(look, seed))
 
     def shot(board, cfg, k, idx, gain):
         # Turn k's board stands turned toward the player on turn (half a turn per turn) when
@@ -282,7 +312,8 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True) -> 
     want, got = recorded_moves(changes), recorded_moves(keeper.game.events)
     match = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     right = sum(block.size for block in match.get_matching_blocks())
-    return {"game": gcg_path.name, "turntable": turntable, "moves": len(want), "right": right,
+    return {"game": gcg_path.name, "look": look, "style": still.style, "design": still.design,
+            "labels": still.labels, "font": still.font, "turntable": turntable, "moves": len(want), "right": right,
             "committed": len(got), "false_moves_from_hands": false_from_hands,
             "truth": [_label(m) for m in want], "recorded": [_label(m) for m in got],
             "fps": len(frames) / elapsed, "ms_per_frame": recorder.timings.per_frame()}
@@ -291,7 +322,9 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True) -> 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="*", default=["game06", "game07", "game08", "game05", "game12"])
-    ap.add_argument("--synthetic", type=int, default=3, help="how many GCG games to film")
+    ap.add_argument("--out", default=str(REPO / "docs" / "results" / "record.json"))
+    ap.add_argument("--synthetic", type=int, default=3, help="how many GCG games to render per look")
+    ap.add_argument("--looks", nargs="*", default=list(LOOKS), help=f"looks of the rendered games: {list(LOOKS)}")
     ap.add_argument("--moves", type=int, default=12)
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -310,17 +343,28 @@ def main() -> None:
         print(f"{game}: {r['right']}/{r['moves']} moves exactly right ({r['on_time']} at their own photo); "
               f"after enrollment on {other}: {e['right']}/{e['moves']} ({e['on_time']}); final score "
               f"exact: {r['final']['exact']} / {e['final']['exact']} {e['final']}")
-    gcgs = sorted((DATA / "gcg").rglob("*.gcg"))[: args.synthetic]
-    for i, path in enumerate(gcgs):
-        for turntable in (False, True):
-            r = synthetic(path, args.moves, seed=100 + i, turntable=turntable)
-            out["synthetic"].append(r)
-            print(f"synthetic {r['game']} ({'turntable' if turntable else 'fixed board'}): {r['right']}/{r['moves']} "
-                  f"plays right, {r['false_moves_from_hands']} false moves from hands, {r['fps']:.1f} frames/s")
+    gcgs = sorted((DATA / "gcg").rglob("*.gcg"))
+    for li, look in enumerate(args.looks):
+        # each look records other games, so the looks do not share their hardest game
+        for i in range(args.synthetic):
+            path = gcgs[(li * args.synthetic + i) % len(gcgs)]
+            for turntable in (False, True):
+                r = synthetic(path, args.moves, seed=100 + li * 10 + i, turntable=turntable, look=look)
+                out["synthetic"].append(r)
+                print(f"rendered {look} {r['game']} ({'turntable' if turntable else 'fixed board'}, {r['style']} "
+                      f"tiles, {r['design']}, labels {r['labels']}, font {r['font']}): {r['right']}/{r['moves']} "
+                      f"plays right, {r['committed'] - r['right']} other entries, {r['false_moves_from_hands']} "
+                      f"false moves from hands, {r['fps']:.1f} frames/s", flush=True)
+    for look in args.looks:
+        rows = [r for r in out["synthetic"] if r["look"] == look]
+        out.setdefault("looks", {})[look] = {
+            "games": len(rows), "moves": sum(r["moves"] for r in rows), "right": sum(r["right"] for r in rows),
+            "false_moves": sum(r["committed"] - r["right"] for r in rows)}
+        print(f"{look}: {out['looks'][look]}")
     out["machine"] = f"{platform.machine()} {os.cpu_count()} cpus"
     out["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                                    text=True).stdout.strip()
-    path = REPO / "docs" / "results" / "record.json"
+    path = Path(args.out)
     path.write_text(json.dumps(out, indent=1) + "\n")
     print(f"wrote {path}")
 
