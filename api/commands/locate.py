@@ -1,7 +1,9 @@
 """tilecam locate: find the board's 15x15 grid corners in one image.
 
-Prints the 4 outer grid corners (clockwise from the one nearest the image's top-left) and
-the fit quality. ``--corners`` or ``--calibration`` skip detection (the manual fallback:
+Prints the 4 outer grid corners and the fit quality. The corners are in CAMERA order:
+TL, TR, BR, BL as the camera sees the board (clockwise from the corner nearest the image's
+top-left), not in game orientation. Which corner is row 1, column A depends on the letters
+on the tiles; ``tilecam read`` gives the board in game orientation. ``--corners`` or ``--calibration`` skip detection (the manual fallback:
 4 clicked corners). Exit 0 on success, 3 when no board is found or the image cannot be
 read, 2 on a malformed --corners/--calibration.
 """
@@ -14,9 +16,15 @@ import time
 from pathlib import Path
 
 
+CAMERA_ORDER = ("corners are TL, TR, BR, BL as the CAMERA sees the board (clockwise from the corner "
+                "nearest the image's top-left), not game orientation; `tilecam read` gives the board "
+                "in game orientation")
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = f"{p.description or 'find the board grid corners in an image'}. The {CAMERA_ORDER}."
     p.add_argument("image", metavar="IMAGE", help="a camera frame (any format OpenCV reads)")
-    p.add_argument("--json", action="store_true", help='print {"corners", "quality", "ms"} as JSON')
+    p.add_argument("--json", action="store_true", help='print {"corners", "quality", "ms"} as JSON (corners in camera order)')
     p.add_argument("--debug", metavar="OUT.png", help="draw the 16x16 grid lines on the frame and save it here")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="use these 4 grid corners instead of detecting")
     p.add_argument("--calibration", metavar="FILE", help='JSON file {"corners": [[x, y], ...4]} to use instead')
