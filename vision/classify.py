@@ -10,9 +10,22 @@ Rotation convention: the model predicts k, the number of quarter turns CLOCKWISE
 applied to the upright letter as it appears in the warped image. ``orientation_deg`` is
 90*k for the majority k of the board's tiles, and ``np.rot90(grid, k=k)`` (which turns
 counter-clockwise k times) makes the letters upright.
+
+Game orientation (``game_orientation``, ``to_game``): the board as the players read it, row 1
+at the top and column A at the left, letters upright. ``orientation`` = 90*k means the board's
+print (and its tiles) is turned k quarter turns CLOCKWISE in the grid image the reader was
+given, whose corners run TL, TR, BR, BL as the camera sees them; the game board is
+``np.rot90(grid, k)`` and its corners, in game order A1, O1, O15, A15 (each the square's outer
+grid corner), are the camera corners rolled by k: ``corners[(i + k) % 4]``. It is None when
+no tiles are read or their rotation votes have no clear majority.
+
+Occupancy with an empty-board reference (vision.reference): a square that still looks as it
+did on the empty board is evidence for "empty"; the reference's log likelihood ratio is added
+to the log-odds of P(empty), and the tile classes share the rest in their old proportions.
 """
 from __future__ import annotations
 
+import copy
 import json
 import time
 from dataclasses import dataclass
@@ -67,6 +80,16 @@ class ReadConfig(BaseModel):
     knn: int = Field(default=3, ge=1, le=32,
                      description="A class's similarity is the mean of its k best exemplar matches.")
     threads: int = Field(default=1, ge=1, le=8, description="onnxruntime intra-op threads.")
+    reference_weight: float = Field(
+        default=1.0, ge=0.0,
+        description="With an empty-board reference: multiplier of its log likelihood ratio "
+                    "on the log-odds of P(empty). 1 = take the fitted ratio at face value (it is "
+                    "calibrated on synthetic renders, vision.reference); fixed by reasoning.")
+    min_orientation_share: float = Field(
+        default=0.5, ge=0.0, lt=1.0,
+        description="Game orientation: the winning quarter turn needs more than this share of "
+                    "the tiles' rotation votes, and twice the runner-up's votes; else no "
+                    "orientation (fixed by reasoning: a majority, and a clear one).")
     cap_counts: bool = Field(
         default=True,
         description="A board cannot hold more of a tile than the language's distribution has "
@@ -84,9 +107,67 @@ class BoardRead:
     rotations: np.ndarray         # (15, 15) int: clockwise quarter turns of each tile, -1 empty
     orientation_deg: int | None   # 90*k of the tiles' majority rotation; None without tiles
     ms: float                     # time spent in read()
+    rotation_probs: np.ndarray | None = None   # (15, 15, 4) softmax of the rotation head
 
     def board(self) -> list[str]:
         return self.snapshot.board()
+
+
+@dataclass(frozen=True)
+class GameRead:
+    """A read turned into game orientation (row 1 at the top, column A at the left)."""
+    board: list[str]              # 15 rows in game orientation (as the camera sees it if orientation is None)
+    snapshot: Snapshot            # probabilities in the same orientation
+    rotations: np.ndarray         # (15, 15) tiles' clockwise quarter turns left after the turn, -1 empty
+    orientation: int | None       # clockwise degrees the board's print is turned in the grid image
+    corners: np.ndarray | None    # (4, 2) outer grid corners of A1, O1, O15, A15 (camera order if None)
+
+
+def game_orientation(read: BoardRead, min_share: float = 0.5) -> int | None:
+    """Clockwise degrees (0, 90, 180, 270) the board's print is turned in the grid image, from
+    the tiles' rotation votes; None without tiles or without a clear majority: the winning
+    quarter turn must hold more than ``min_share`` of the votes and twice the runner-up's.
+
+    Each square votes with its rotation probabilities weighted by its probability of holding a
+    lettered tile (blanks carry no letter, empty squares no tile)."""
+    probs = read.snapshot.probs.reshape(GRID * GRID, -1)
+    classes = list(read.snapshot.classes)
+    lettered = 1.0 - probs[:, classes.index(EMPTY)]
+    if "?" in classes:
+        lettered = lettered - probs[:, classes.index("?")]
+    occupied = (read.rotations.ravel() >= 0) & (read.snapshot.best().ravel() != classes.index("?"))
+    if not occupied.any():
+        return None
+    if read.rotation_probs is None:
+        rot = np.eye(4)[read.rotations.ravel()[occupied]]
+    else:
+        rot = read.rotation_probs.reshape(GRID * GRID, 4)[occupied]
+    votes = (rot * np.clip(lettered[occupied], 0.0, 1.0)[:, None]).sum(axis=0)
+    total = float(votes.sum())
+    if total <= 0:
+        return None
+    order = np.argsort(-votes)
+    win, second = float(votes[order[0]]), float(votes[order[1]])
+    if win <= min_share * total or win < 2.0 * second:
+        return None
+    return int(90 * order[0])
+
+
+def to_game(read: BoardRead, corners: np.ndarray | None = None, min_share: float = 0.5) -> GameRead:
+    """The read in game orientation; ``corners`` are the grid image's TL, TR, BR, BL in the
+    photo (the order they were warped in). Without an orientation nothing is turned."""
+    deg = game_orientation(read, min_share)
+    k = 0 if deg is None else deg // 90
+    probs = np.ascontiguousarray(np.rot90(read.snapshot.probs, k, axes=(0, 1)))
+    snap = Snapshot(read.snapshot.classes, probs, t=read.snapshot.t, frame_index=read.snapshot.frame_index,
+                    meta={**read.snapshot.meta, "game_orientation_deg": deg})
+    rots = np.rot90(read.rotations, k)
+    rots = np.where(rots >= 0, (rots - k) % 4, -1)
+    out_corners = None
+    if corners is not None:
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        out_corners = np.roll(c, -k, axis=0)
+    return GameRead(snap.board(), snap, rots.astype(np.int64), deg, out_corners)
 
 
 def load_card(card_path: str | Path) -> dict:
@@ -159,7 +240,8 @@ class TileReader:
 
     def __init__(self, model_path: str | Path, card_path: str | Path,
                  tileset: str | Path | Mapping | None = None, lang: str = "en",
-                 cfg: ReadConfig | None = None) -> None:
+                 cfg: ReadConfig | None = None, empty_ref=None) -> None:
+        """``empty_ref``: a vision.reference.EmptyBoardRef (or the path of one) of this board."""
         import onnxruntime as ort  # heavy; only readers pay for it
 
         self.cfg = cfg or ReadConfig()
@@ -184,6 +266,14 @@ class TileReader:
         dist = DISTRIBUTIONS[lang].counts
         self.caps = np.array([GRID * GRID if c == EMPTY else int(dist.get(c, 0))
                               for c in self.classes])
+        self.empty_ref = None
+        if empty_ref is not None:
+            from vision.reference import EmptyBoardRef, ReferenceError
+            try:
+                self.empty_ref = (empty_ref if isinstance(empty_ref, EmptyBoardRef)
+                                  else EmptyBoardRef.load(empty_ref))
+            except ReferenceError as exc:
+                raise ReaderError(str(exc)) from exc
         self.tileset = None
         if tileset is not None:
             from vision.enroll import load_tileset  # enroll imports this module
@@ -199,6 +289,14 @@ class TileReader:
         self.cfg = cfg
         if self.tileset is not None:
             self._prepare_tileset()
+
+    def with_tileset(self, tileset: Mapping | None) -> "TileReader":
+        """A reader that shares this one's model session but uses another tile set."""
+        other = copy.copy(self)
+        other.tileset = tileset
+        if tileset is not None:
+            other._prepare_tileset()
+        return other
 
     def _prepare_tileset(self) -> None:
         ts = self.tileset
@@ -315,22 +413,52 @@ class TileReader:
         crops = self.crops(warped)
         logits, rot, emb = self.embed(crops)
         colours = square_colours(crops) if self.tileset is not None else None
-        probs = self.class_probs(logits, emb, colours=colours)
+        probs = self.square_probs(warped, logits, emb, colours)
+        return self.finish(probs, rot, t0, t=t, frame_index=frame_index)
+
+    def square_probs(self, warped: np.ndarray, logits: np.ndarray, emb: np.ndarray,
+                     colours: np.ndarray | None = None, use_tileset: bool = True) -> np.ndarray:
+        """(225, K) class probabilities before the count caps: the network, the tile set if
+        any, and the empty-board reference if any."""
+        probs = self.class_probs(logits, emb, use_tileset=use_tileset, colours=colours)
+        if self.empty_ref is not None and self.cfg.reference_weight > 0:
+            e = self.classes.index(EMPTY)
+            llr = self.empty_ref.log_ratio(warped, probs[:, e].reshape(GRID, GRID)).ravel()
+            probs = fuse_empty_ratio(probs, self.cfg.reference_weight * llr, e)
+        return probs
+
+    def finish(self, probs: np.ndarray, rot: np.ndarray, t0: float, t: float = 0.0,
+               frame_index: int = -1, meta: Mapping | None = None) -> BoardRead:
+        """The BoardRead of (225, K) class probabilities and the rotation logits."""
         if self.cfg.cap_counts:
             probs = cap_counts(probs, self.caps)
         best = probs.argmax(axis=1)
         occupied = np.array([self.classes[b] != EMPTY for b in best])
         rotations = np.where(occupied, rot.argmax(axis=1), -1).reshape(GRID, GRID)
+        rot_p = _softmax(rot)
         orientation = None
         if occupied.any():
             # vote with probabilities so a few unsure tiles cannot flip the board
-            votes = _softmax(rot[occupied]).sum(axis=0)
+            votes = rot_p[occupied].sum(axis=0)
             orientation = int(90 * np.argmax(votes))
         ms = (time.perf_counter() - t0) * 1000.0
         snap = Snapshot(self.classes, probs.reshape(GRID, GRID, -1), t=t, frame_index=frame_index,
                         meta={"orientation_deg": orientation, "lang": self.lang,
-                              "tileset": self.tileset is not None})
-        return BoardRead(snap, rotations.astype(np.int64), orientation, ms)
+                              "tileset": self.tileset is not None,
+                              "empty_ref": self.empty_ref is not None, **(meta or {})})
+        return BoardRead(snap, rotations.astype(np.int64), orientation, ms,
+                         rot_p.reshape(GRID, GRID, 4).astype(np.float32))
+
+
+def fuse_empty_ratio(probs: np.ndarray, log_ratio: np.ndarray, empty_index: int = 0) -> np.ndarray:
+    """(N, K) probabilities with log LR(empty : tile) added to the log-odds of P(empty); the
+    other classes keep their proportions among themselves."""
+    p = probs.astype(np.float64)
+    pe = np.clip(p[:, empty_index], 1e-9, 1 - 1e-9)
+    new_pe = 1.0 / (1.0 + np.exp(-(np.log(pe / (1 - pe)) + np.asarray(log_ratio, np.float64))))
+    out = p * ((1 - new_pe) / (1 - pe))[:, None]
+    out[:, empty_index] = new_pe
+    return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def square_colours(crops: np.ndarray) -> np.ndarray:

@@ -241,3 +241,83 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
     board = ["".join(labels[r * GRID:(r + 1) * GRID]) for r in range(GRID)]
     return ts, board
+
+
+class SelfEnrollConfig(BaseModel):
+    """Transductive enrollment within one photo: its confident squares teach the reader the rest."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # Fixed by reasoning, then checked on synthetic renders (tests/bench/select_self_enroll.py);
+    # never chosen on the real photos the bench reports.
+    confident_prob: float = Field(
+        default=0.95, gt=0.0, lt=1.0,
+        description="A square is a confident exemplar when its best class has at least this "
+                    "probability (and, for a lettered tile, its rotation agrees with the board's).")
+    rotation_prob: float = Field(
+        default=0.9, gt=0.0, lt=1.0,
+        description="A confident lettered tile's rotation head must give the board's majority "
+                    "turn at least this probability.")
+    min_tiles: int = Field(
+        default=8, ge=1,
+        description="Fewer confident lettered tiles than this: do nothing (too few to stand for "
+                    "the tile set; the network's reading is returned unchanged).")
+    blank_exemplars: bool = Field(
+        default=False,
+        description="Confident blanks become exemplars too. Off: a blank has no letter whose "
+                    "rotation could confirm it, and blank vs empty is the network's weakest pair.")
+
+
+def self_enroll(reader: TileReader, warped: np.ndarray, cfg: SelfEnrollConfig | None = None,
+                enroll_cfg: EnrollConfig | None = None):
+    """Read one board, then re-read its doubtful squares with the confident ones as exemplars.
+
+    Confident squares (high probability; a lettered tile also needs its rotation to agree with
+    the board's majority) become a tile set in the network's embedding space, as
+    ``enroll_labelled`` builds one, with at most the language's count of each letter (the most
+    confident first); empty squares count too, so the board's own premium squares are
+    exemplars of "empty". The other squares are read again with that tile set; confident
+    squares keep their reading. With fewer than ``min_tiles`` confident lettered tiles, or when
+    the reader already has a tile set, the plain reading is returned.
+
+    Returns (BoardRead, tile set or None)."""
+    cfg = cfg or SelfEnrollConfig()
+    enroll_cfg = enroll_cfg or EnrollConfig()
+    t0 = time.perf_counter()
+    crops = reader.crops(warped)
+    logits, rot, emb = reader.embed(crops)
+    colours = square_colours(crops)
+    probs = reader.square_probs(warped, logits, emb, colours)
+    first = reader.finish(probs, rot, t0)
+    if reader.tileset is not None:
+        return first, None
+    classes = list(reader.classes)
+    capped = first.snapshot.probs.reshape(GRID * GRID, -1)
+    best = capped.argmax(axis=1)
+    top = capped.max(axis=1)
+    rot_p = first.rotation_probs.reshape(GRID * GRID, 4)
+    lettered = np.array([classes[b] not in (EMPTY, BLANK_TILE) for b in best])
+    if lettered.any():
+        k = int(np.argmax(rot_p[lettered].sum(axis=0)))
+    else:
+        k = 0
+    confident = top >= cfg.confident_prob
+    confident &= ~lettered | (rot_p[:, k] >= cfg.rotation_prob)
+    if not cfg.blank_exemplars:
+        confident &= best != classes.index(BLANK_TILE)
+    # at most the language's count of each tile class, the most confident first
+    keep = np.zeros(len(best), bool)
+    for c in np.unique(best[confident]):
+        idx = np.flatnonzero(confident & (best == c))
+        keep[idx[np.argsort(-top[idx])][:int(reader.caps[c])]] = True
+    n_tiles = int((keep & lettered).sum())
+    if n_tiles < cfg.min_tiles:
+        return first, None
+    labels = [classes[b] for b in best[keep]]
+    ts = _tileset(reader, emb[keep], logits[keep], colours[keep], labels, enroll_cfg,
+                  {"source": "self", "tiles": n_tiles}, Counter(labels))
+    second = reader.with_tileset(ts).square_probs(warped, logits, emb, colours)
+    # confident squares keep their reading; the doubtful ones take the enrolled one
+    mixed = np.where(keep[:, None], probs, second)
+    out = reader.finish(mixed, rot, t0, meta={"self_enrolled": n_tiles})
+    ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
+    return out, ts
