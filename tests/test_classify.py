@@ -104,3 +104,46 @@ def test_readings_beyond_the_distribution_fall_to_their_next_class():
     capped = cap_counts(probs, np.array([225, 1, 9]))
     assert list(capped.argmax(axis=1)) == [1, 0, 2]
     assert np.allclose(capped.sum(axis=1), 1.0)
+
+
+def _fake_read(classes, board, rotations, rot_probs=None):
+    from scoring.snapshot import Snapshot
+    from vision.classify import BoardRead
+    probs = np.zeros((15, 15, len(classes)), np.float32)
+    for r in range(15):
+        for c in range(15):
+            probs[r, c, classes.index(board[r][c])] = 1.0
+    return BoardRead(Snapshot(tuple(classes), probs), np.asarray(rotations), None, 0.0, rot_probs)
+
+
+def test_game_orientation_needs_a_clear_majority():
+    from scoring.snapshot import classes_for
+    from scoring.tiles import DISTRIBUTIONS
+    from vision.classify import game_orientation, to_game
+    classes = list(classes_for(DISTRIBUTIONS["en"].letters))
+    board = ["." * 15] * 7 + ["...CAT.DOG.....", "..............."] + ["." * 15] * 6
+    rot = np.full((15, 15), -1)
+    rot[7, 3:6] = 1
+    rot[7, 7:10] = 1
+    read = _fake_read(classes, board, rot)
+    assert game_orientation(read) == 90
+    game = to_game(read, np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]))
+    # the print is turned 90 degrees clockwise in the camera's grid, so a word the camera sees
+    # left to right along row 8 runs from the bottom up column H of the game board
+    assert game.orientation == 90 and [row[7] for row in game.board][9:12] == list("TAC")
+    assert game.corners.tolist() == [[10, 0], [10, 10], [0, 10], [0, 0]]
+    assert set(game.rotations[game.rotations >= 0].tolist()) == {0}
+    rot[7, 7:10] = 3  # half the tiles one way, half the other: no orientation, nothing turned
+    split = to_game(_fake_read(classes, board, rot), np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]))
+    assert split.orientation is None and split.board == board and split.corners[0].tolist() == [0, 0]
+    assert game_orientation(_fake_read(classes, ["." * 15] * 15, np.full((15, 15), -1))) is None
+
+
+def test_fuse_empty_ratio_moves_only_p_empty():
+    from vision.classify import fuse_empty_ratio
+    p = np.array([[0.1, 0.6, 0.3], [0.8, 0.1, 0.1]], np.float32)
+    out = fuse_empty_ratio(p, np.array([np.log(9.0 * 9.0), 0.0]))
+    assert np.allclose(out.sum(axis=1), 1.0, atol=1e-6)
+    assert np.isclose(out[0, 0], 0.9, atol=1e-4)           # odds 1:9 times 81 -> 9:1
+    assert np.isclose(out[0, 1] / out[0, 2], 2.0, atol=1e-4)  # the tiles keep their proportions
+    assert np.allclose(out[1], p[1], atol=1e-6)

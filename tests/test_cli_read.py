@@ -81,3 +81,49 @@ def test_enroll_needs_truth(shared_data, tmp_path):
     frame = shared_data / "scrabscrap" / "game06" / "image-1.jpg"
     out = tilecam("enroll", "--images", str(frame), "--out", str(tmp_path / "x.npz"), "--prewarped")
     assert out.returncode == 2 and "--truth" in out.stderr
+
+
+def english_photo(shared_data, name):
+    rows = [json.loads(x) for x in (shared_data / "english" / "truth.jsonl").read_text("utf-8").splitlines()
+            if x.strip()]
+    row = next(r for r in rows if r["frame"] == name)
+    return shared_data / "english" / "frames" / name, np.float32(row["corners"]), row["board"]
+
+
+def test_read_prints_game_orientation_on_a_turned_photo(shared_data):
+    # the finished English board (100 tiles); its corners given as a camera that sees the
+    # board turned k quarter turns clockwise would order them: TL is then game corner (4-k)%4
+    frame, corners, truth = english_photo(shared_data, "IMG_20151016_170757.jpg")
+    for k in (1, 2, 3):
+        cam = np.roll(corners, k, axis=0)
+        text = ",".join(f"{v:.2f}" for v in cam.ravel())
+        out = tilecam("read", str(frame), "--corners", text, "--json")
+        assert out.returncode == 0, out.stderr
+        doc = json.loads(out.stdout)
+        assert doc["orientation"] == 90 * k
+        assert np.allclose(doc["corners"], corners, atol=0.01)  # back in game order: A1, O1, O15, A15
+        same = np.mean([a == b for a, b in zip("".join(doc["board"]), "".join(truth))])
+        assert same >= 0.7, f"turn {k}: {same:.3f} of squares as in the truth (game orientation)"
+        plain = tilecam("read", str(frame), "--corners", text)
+        assert plain.stdout.splitlines() == doc["board"]
+
+
+def test_empty_board_reference_round_trip(shared_data, tmp_path):
+    rows = [json.loads(x) for x in (shared_data / "english" / "truth.jsonl").read_text("utf-8").splitlines()
+            if x.strip()]
+    empties = [r for r in rows if r["session"] == "2015" and not any(ch != "." for b in r["board"] for ch in b)]
+    assert len(empties) == 4
+    ref_file = tmp_path / "ref.npz"
+    first = empties[0]
+    text = ",".join(f"{v:.2f}" for v in np.float32(first["corners"]).ravel())
+    out = tilecam("enroll", "--empty-board", str(shared_data / "english" / "frames" / first["frame"]),
+                  "--corners", text, "--out", str(ref_file))
+    assert out.returncode == 0, out.stderr
+    assert ref_file.is_file() and str(ref_file) in out.stdout
+    frame, corners, truth = english_photo(shared_data, "IMG_20151016_170757.jpg")
+    text = ",".join(f"{v:.2f}" for v in corners.ravel())
+    read = tilecam("read", str(frame), "--corners", text, "--empty-ref", str(ref_file))
+    assert read.returncode == 0, read.stderr
+    assert len(read.stdout.splitlines()) == 15
+    bad = tilecam("read", str(frame), "--corners", text, "--empty-ref", str(tmp_path / "missing.npz"))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

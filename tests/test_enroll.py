@@ -167,3 +167,30 @@ def test_recalibration_trusts_the_exemplars_where_the_network_misreads_this_tile
         assert others.count("G") >= len(others) - 1
     assert p_q[True] > 10 * p_q[False]
     assert p_q[True] > 0.2
+
+
+def test_self_enroll_is_safe(shared_data):
+    from vision.enroll import SelfEnrollConfig, self_enroll
+    reader = TileReader(MODEL, CARD, lang="en")
+    rows = {r["frame"]: r for r in map(json.loads, (shared_data / "english" / "truth.jsonl")
+                                        .read_text("utf-8").splitlines()) if r}
+
+    def warped(name):
+        image = cv2.imread(str(shared_data / "english" / "frames" / name))
+        return warp_board(image, homography_from_corners(np.float32(rows[name]["corners"]), 32), 32)
+
+    # the empty board: no tiles to learn from, so the plain reading comes back unchanged
+    empty = warped("IMG_20151016_165303.jpg")
+    read, ts = self_enroll(reader, empty)
+    assert ts is None and read.board() == reader.read(empty).board()
+    # the finished board: a tile set of confident squares, never more of a letter than the bag
+    full = warped("IMG_20151016_170757.jpg")
+    read, ts = self_enroll(reader, full, SelfEnrollConfig(min_tiles=1, confident_prob=0.5))
+    assert ts is not None and ts["meta"]["source"] == "self"
+    counts = Counter(ts["labels"])
+    assert all(counts[c] <= DISTRIBUTIONS["en"].counts.get(c, 0) for c in counts if c != ".")
+    assert "?" not in counts
+    assert np.allclose(read.snapshot.probs.sum(axis=2), 1.0, atol=1e-4)
+    # asking for more confident tiles than there are: nothing changes
+    read, ts = self_enroll(reader, full, SelfEnrollConfig(min_tiles=226))
+    assert ts is None and read.board() == reader.read(full).board()

@@ -14,8 +14,8 @@ RMS difference from that mapped reference relative to its expected level.
 
 Orientation: a reference built from an empty board has no tiles to say which way is up, and a
 later photo may be taken from another side. The reference is compared in all four quarter
-turns and the best-matching turn is used (the premium layout is symmetric, so the printed
-labels and the board's wear decide, and a wrong turn still matches the colours).
+turns; its own turn is kept unless another fits clearly better (the premium layout is
+symmetric, so the printed labels decide, and a wrong turn still matches the colours).
 
 The likelihood ratio's two constants were fitted by logistic regression on synthetic renders
 (``tests/bench/fit_reference.py``: models.synth boards with printed labels, an empty render as
@@ -57,6 +57,13 @@ class ReferenceConfig(BaseModel):
     trim: float = Field(default=3.0, gt=0.0,
                         description="light fit: squares whose offset is this many median deviations "
                                     "off the plane are left out of the next pass")
+    turn_margin: float = Field(default=0.8, gt=0.0, le=1.0,
+                               description="another quarter turn replaces the reference's own only "
+                                           "when its median distance is below this share of it")
+    turn_floor: float = Field(default=0.05, ge=0.0,
+                              description="the reference's own turn is kept while its median distance "
+                                          "is below this (a typical empty square's distance on the "
+                                          "synthetic renders, docs/results/fit_reference.json)")
     min_empty_frac: float = Field(default=0.2, gt=0.0, lt=1.0,
                                   description="light fit needs at least this share of squares "
                                               "weighted as empty, else it uses all squares")
@@ -144,15 +151,18 @@ class EmptyBoardRef:
         return cls(descriptors(warped), 1, cfg or ReferenceConfig(), dict(meta))
 
     def _aligned(self, cur: np.ndarray, prior: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        """(turn, light-normalised difference, RMS distance per square) for the best turn."""
-        best = None
+        """(turn, difference from the light-mapped reference, distance per square). The
+        reference's own turn is kept unless another quarter turn fits clearly better (median
+        distance below ``cfg.turn_margin`` of it, and its own above ``cfg.turn_floor``): the premium layout is symmetric, so on a
+        board seen from the same side every turn fits almost as well."""
+        fits = []
         for k in range(4):
             mapped = light_map(cur, _turn(self.desc, k), prior, self.cfg)
-            diff = cur - mapped
             dist = np.sqrt(_relative(cur, mapped).mean(axis=(2, 3, 4)))
-            score = float(np.median(dist))
-            if best is None or score < best[0]:
-                best = (score, k, diff, dist)
+            fits.append((float(np.median(dist)), k, cur - mapped, dist))
+        best = min(fits[1:], key=lambda f: f[0])
+        if fits[0][0] < self.cfg.turn_floor or not best[0] < self.cfg.turn_margin * fits[0][0]:
+            best = fits[0]
         return best[1], best[2], best[3]
 
     def distance(self, warped: np.ndarray, prior_empty: np.ndarray | None = None) -> tuple[np.ndarray, int]:

@@ -2,6 +2,7 @@
 
 Labelled:   tilecam enroll --images F1 F2 ... --truth truth.jsonl --out tileset.npz [--lang de]
 Tile check: tilecam enroll --tile-check IMAGE --lang en --out tileset.npz
+Empty board: tilecam enroll --empty-board IMAGE --out ref.npz   (for tilecam read --empty-ref)
 (the tile check: every tile face up on the board, any arrangement; the language's
 distribution says how many of each there are). Exit 3 when an image or its board cannot be
 read, 2 on bad arguments.
@@ -20,6 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--images", nargs="+", metavar="F", help="frames with known contents")
     src.add_argument("--tile-check", metavar="IMAGE", help="one frame of the pre-game tile check")
+    src.add_argument("--empty-board", metavar="IMAGE",
+                     help="one frame of the empty board: keeps each square's look for tilecam read --empty-ref")
     p.add_argument("--truth", metavar="FILE",
                    help="with --images: truth.jsonl, one {\"frame\": name, \"board\": [15 rows]} per line")
     p.add_argument("--out", required=True, metavar="FILE", help="where the tile set goes (.npz)")
@@ -27,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="grid corners TL,TR,BR,BL for every image")
     p.add_argument("--prewarped", action="store_true", help="images already show the board edge to edge")
     p.add_argument("--model", default=str(DEFAULT_MODEL), help="ONNX tile model; its card sits beside it")
-    p.set_defaults(tileset=None)
+    p.set_defaults(tileset=None, empty_ref=None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"unknown --lang {args.lang!r}", 2)
     if args.images and not args.truth:
         return fail("--images needs --truth", 2)
+    if args.empty_board:
+        return run_empty_board(args, fail)
     reader, code = load_reader(args, fail)
     if reader is None:
         return code
@@ -88,4 +93,34 @@ def run(args: argparse.Namespace) -> int:
     meta = tileset["meta"]
     print(f"tile set written to {out}: {meta['exemplars']} exemplars of {len(meta['classes'])} classes "
           f"from {meta['source']} in {meta['seconds']:.2f} s")
+    return 0
+
+
+def run_empty_board(args: argparse.Namespace, fail) -> int:
+    """The empty-board reference: no model needed, only the grid."""
+    import cv2
+
+    from vision.errors import VisionError
+    from vision.rectify import homography_from_corners, warp_board
+    from vision.reference import CELL_PX, EmptyBoardRef
+
+    image = cv2.imread(args.empty_board, cv2.IMREAD_COLOR)
+    if image is None:
+        return fail(f"cannot read image {args.empty_board}")
+    try:
+        corners = locate(image, args)
+    except ModuleNotFoundError:
+        return fail("board detection (vision.locate) is not in this build: pass --corners or --prewarped")
+    except ValueError as exc:
+        return fail(str(exc), 2)
+    except VisionError as exc:
+        return fail(f"no board found in {args.empty_board}: {exc}")
+    px = 2 * CELL_PX
+    warped = warp_board(image, homography_from_corners(corners, px), px)
+    ref = EmptyBoardRef.from_frame(warped, source=Path(args.empty_board).name)
+    try:
+        out = ref.save(args.out)
+    except OSError as exc:
+        return fail(str(exc), 2)
+    print(f"empty-board reference written to {out}: 225 squares from {Path(args.empty_board).name}")
     return 0

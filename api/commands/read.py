@@ -1,8 +1,16 @@
 """tilecam read: read every square of the board in one image and print the board.
 
-Prints 15 lines of 15 characters ('.' empty, upper-case letter, '?' blank tile), or with
---json one object {"board", "confidence", "corners", "orientation", "ms"}. Exit 3 when the
-image cannot be read or no board is found; 2 on bad arguments or a missing model.
+Prints 15 lines of 15 characters ('.' empty, upper-case letter, '?' blank tile) in game
+orientation: letters upright, row 1 at the top, column A at the left, as GCG coordinates read.
+With --json one object {"board", "confidence", "corners", "orientation", "ms"}:
+  orientation  clockwise degrees (0, 90, 180, 270) the board's print is turned in the image,
+               i.e. in the grid as the camera sees it (corners ordered from the image's top
+               left, clockwise); turning the camera's grid that many degrees counter-clockwise
+               gives the game board. null when no tiles are read or their rotation votes have
+               no clear majority; the board is then printed as the camera sees it.
+  corners      the grid's outer corners in the photo in game order: A1's outer corner, then
+               O1's, O15's and A15's (camera order when orientation is null).
+Exit 3 when the image cannot be read or no board is found; 2 on bad arguments or a missing model.
 """
 from __future__ import annotations
 
@@ -14,12 +22,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 NO_BOARD = 3
+# self-enrollment is opt-in: on synthetic renders it did not help (docs/results/select_self_enroll.json)
+SELF_ENROLL_DEFAULT = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("image", metavar="IMAGE", help="a photo of the board (or a pre-warped board)")
     p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
     p.add_argument("--tileset", metavar="FILE", help="enrolled tile set (.npz from tilecam enroll)")
+    p.add_argument("--empty-ref", metavar="FILE",
+                   help="empty-board reference (.npz from tilecam enroll --empty-board): a square that "
+                        "still looks as it did empty is read as empty, whatever is printed on it")
+    p.add_argument("--self-enroll", action=argparse.BooleanOptionalAction, default=SELF_ENROLL_DEFAULT,
+                   help="without --tileset: the board's confident tiles become exemplars for re-reading "
+                        "its doubtful squares (vision.enroll.self_enroll)")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4",
                    help="the grid's outer corners TL,TR,BR,BL in pixels (skips board detection)")
     p.add_argument("--prewarped", action="store_true",
@@ -54,7 +70,8 @@ def load_reader(args, fail):
     if not model.is_file() or not card.is_file():
         return None, fail(f"no tile model at {model} (with {card.name} beside it)", 2)
     try:
-        return TileReader(model, card, tileset=args.tileset, lang=args.lang), 0
+        return TileReader(model, card, tileset=args.tileset, lang=args.lang,
+                          empty_ref=getattr(args, "empty_ref", None)), 0
     except (ReaderError, ValueError) as exc:
         return None, fail(str(exc), 2)
 
@@ -63,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    from vision.classify import to_game
     from vision.errors import VisionError
     from vision.rectify import homography_from_corners, warp_board
 
@@ -86,14 +104,18 @@ def run(args: argparse.Namespace) -> int:
         return code
     px = int(reader.card["square_px"])
     warped = warp_board(image, homography_from_corners(corners, px), px)
-    result = reader.read(warped)
-    board = result.snapshot.board()
+    if args.self_enroll and reader.tileset is None:
+        from vision.enroll import self_enroll
+        result, _ = self_enroll(reader, warped)
+    else:
+        result = reader.read(warped)
+    game = to_game(result, corners, reader.cfg.min_orientation_share)
     if args.json:
-        print(json.dumps({"board": board,
-                          "confidence": np.round(result.snapshot.confidence(), 4).tolist(),
-                          "corners": np.round(corners, 2).tolist(),
-                          "orientation": result.orientation_deg,
+        print(json.dumps({"board": game.board,
+                          "confidence": np.round(game.snapshot.confidence(), 4).tolist(),
+                          "corners": np.round(game.corners, 2).tolist(),
+                          "orientation": game.orientation,
                           "ms": round(result.ms, 2)}, ensure_ascii=False))
     else:
-        print("\n".join(board))
+        print("\n".join(game.board))
     return 0
