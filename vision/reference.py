@@ -48,8 +48,8 @@ class ReferenceConfig(BaseModel):
     # log LR(empty : tile) = intercept - slope * ln(distance), clipped to +-clip.
     # intercept and slope: logistic fit on synthetic renders, balanced classes
     # (tests/bench/fit_reference.py, docs/results/fit_reference.json).
-    intercept: float = Field(default=-2.75, description="log likelihood ratio at distance 1")
-    slope: float = Field(default=1.8, gt=0.0,
+    intercept: float = Field(default=-2.87, description="log likelihood ratio at distance 1")
+    slope: float = Field(default=1.89, gt=0.0,
                          description="log LR lost per unit of ln(distance) (distance: RMS relative difference)")
     clip: float = Field(default=6.0, gt=0.0,
                         description="largest |log LR|: a square's look alone never outweighs a "
