@@ -234,3 +234,34 @@ def test_weak_grid_needs_several_agreeing_quads():
     assert _agreed([weak], [grid, near, np.roll(near, 1, 0)], cfg) is weak   # three (any corner order)
     too_weak = (grid, 0.2, cfg.agree_min_fit - 0.01)
     assert _agreed([too_weak], [grid] * 6, cfg) is None
+
+
+def _english_truth(shared_data, frame: str) -> dict:
+    for line in (shared_data / "english" / "truth.jsonl").read_text("utf-8").splitlines():
+        row = json.loads(line)
+        if row["frame"] == frame:
+            return row
+    raise KeyError(frame)
+
+
+def _error_squares(found: np.ndarray, truth) -> float:
+    """Largest corner distance in squares, corner order matched up to rotation and reflection
+    (find_board returns camera order, the truth is in game orientation)."""
+    truth = np.asarray(truth, np.float64)
+    square = float(np.linalg.norm(truth - np.roll(truth, -1, 0), axis=1).mean()) / 15
+    found = np.asarray(found, np.float64)
+    return min(float(np.linalg.norm(np.roll(c, k, 0) - truth, axis=1).max())
+               for c in (found, found[::-1]) for k in range(4)) / square
+
+
+# English phone photos (../shared/data/english): the beige vintage board (2014), the red Hasbro
+# board with printed premium labels at a steep angle and turned (2015, 170028: the truth's game
+# order is a rotation of the camera order), and the finished board with all 100 tiles (170757).
+@pytest.mark.parametrize("frame", ["IMG_20141025_163929.jpg", "IMG_20151016_170028.jpg",
+                                   "IMG_20151016_170757.jpg"])
+def test_english_phone_photos_line_up(shared_data, frame):
+    truth = _english_truth(shared_data, frame)
+    image = cv2.imread(str(shared_data / "english" / "frames" / frame))
+    assert image is not None
+    fix = find_board(image, LocateConfig())
+    assert _error_squares(fix.corners, truth["corners"]) < 0.25

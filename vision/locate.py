@@ -14,7 +14,8 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
    lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
    inside the fitted grid, now aligned with the lines rather than the rim.
 3. Refinement and slides: each of the 16 lines x 15 squares per axis is found where the grey
-   differs from both sides (a line; a tile's edge differs from one side only) and one
+   differs from both sides (a line; a tile's edge differs from one side only), with the sign
+   the board's lines have (lighter or darker than the squares; a gap between tiles is dark), and one
    homography is solved from those point-on-line constraints (linear least squares, robust
    trimming of pieces pulled by tiles); then the grid is slid by whole
    squares where that explains more line pieces (a rim about one square wide looks like one
@@ -45,6 +46,9 @@ from vision.rectify import GRID, homography_from_corners
 LINES = GRID + 1
 # Premium squares by kind (0 plain, 1 double word and the star, 2 triple word, 3 triple letter,
 # 4 double letter): every Scrabble board prints them in its own colours at the same places.
+# Line pieces keep only ridges of the sign most pieces show at the predicted lines (a board prints
+# its lines all lighter or all darker than the squares; gaps between tiles are dark shadows).
+LINE_POLARITY = True
 PREMIUM_KIND = np.array([[{" ": 0, "-": 1, "*": 1, "=": 2, '"': 3, "'": 4}[ch] for ch in row]
                          for row in LAYOUTS["standard"].rows], np.int64)
 
@@ -426,8 +430,10 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     A piece is line k (expected at pixel lpos[k]) inside cell j (centred at cpos[j] along the
     line); it is the gradient peak within +-window squares of lpos[k], averaged over the middle
     60% of the cell (the crossings respond on both axes). With ridge_px, the peak is instead
-    that of the grey's difference to both sides ridge_px away (the smaller one, either sign):
-    a line differs from both sides, a tile's edge (bevel, shadow) only from one. Returns per axis (0 = vertical lines,
+    that of the grey's difference to both sides ridge_px away (the smaller one): a line differs
+    from both sides, a tile's edge (bevel, shadow) only from one. Only ridges of the sign most
+    pieces show at the predicted lines count (LINE_POLARITY), and a piece where the other sign
+    is stronger (the dark gap between two tiles on a board with light lines) is not found. Returns per axis (0 = vertical lines,
     x measured; 1 = horizontal lines) a tuple (delta px, strength, found) of (cells, lines) arrays.
     """
     g = warp.astype(np.float32)
@@ -435,7 +441,7 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
     half = int(0.3 * sq)
     lpos = np.round(lpos).astype(int)
     idx = lpos[:, None] + np.arange(-w, w + 1)[None, :]                    # (lines, 2w+1)
-    out = []
+    profs = []
     for axis in (0, 1):
         src = g if ridge_px > 0 else np.abs(cv2.Sobel(g, cv2.CV_32F, 1 - axis, axis, ksize=3))
         # the mean over the middle of each cell, across the lines: only the cells' own columns
@@ -443,21 +449,45 @@ def _piece_table(warp: np.ndarray, sq: int, lpos: np.ndarray, cpos: np.ndarray, 
         c = np.clip(np.round(cpos).astype(int), half, src.shape[axis] - 1 - half)
         band = c[:, None] + np.arange(-half, half + 1)[None, :]               # (cells, 2*half+1)
         if axis == 1:
-            prof = src[:, band].mean(axis=2).T                                # (cells, rows)
+            profs.append(src[:, band].mean(axis=2).T)                         # (cells, rows)
         else:
-            prof = src[band].mean(axis=1)                                     # (cells, cols)
-        if ridge_px > 0:
-            # a line is lighter (or darker) than both sides; a tile's edge is a step, one side
+            profs.append(src[band].mean(axis=1))                              # (cells, cols)
+    if ridge_px > 0:
+        # a line is lighter (or darker) than both sides; a tile's edge is a step, one side
+        ridges = []
+        for prof in profs:
             left = prof - np.roll(prof, ridge_px, axis=1)
             right = prof - np.roll(prof, -ridge_px, axis=1)
-            cells = np.maximum(np.minimum(left, right), np.minimum(-left, -right)).clip(0, None)
+            ridges.append((np.minimum(left, right).clip(0, None), np.minimum(-left, -right).clip(0, None)))
+        if LINE_POLARITY:
+            # A board prints all its lines one way, lighter or darker than the squares; the
+            # gaps between tiles are dark shadows. Only ridges of the board's own sign count.
+            # Each piece votes for the sign of its stronger ridge by the predicted line (a vote,
+            # not a sum: the gaps between tiles can be far more contrasted than faint lines).
+            near = idx[:, w - 1:w + 2]
+            votes = 0
+            for lt, dk in ridges:
+                a, b = lt[:, near].max(axis=2), dk[:, near].max(axis=2)
+                votes += int((a > b).sum()) - int((b > a).sum())
+            profs = [lt if votes >= 0 else dk for lt, dk in ridges]
+            # A piece where a ridge of the other sign is stronger (a gap between two tiles) is
+            # dropped rather than moved to the nearest ridge of the board's sign (a tile's lit
+            # bevel beside the line).
+            others = [dk if votes >= 0 else lt for lt, dk in ridges]
         else:
-            cells = prof
+            profs = [np.maximum(a, b) for a, b in ridges]
+    out = []
+    for axis in (0, 1):
+        cells = profs[axis]
+        other = others[axis] if ridge_px > 0 and LINE_POLARITY else None
         # a little smoothing across the line merges the two flanks of a thick line into one peak
         cells = cv2.GaussianBlur(cells, (0, 0), sigmaX=cfg_sigma, sigmaY=1e-3) if cfg_sigma > 0 else cells
         seg = cells[:, idx]                                                 # (cells, lines, 2w+1)
         i = seg.argmax(axis=2)
         found = (i > 0) & (i < 2 * w)
+        if other is not None:
+            other = cv2.GaussianBlur(other, (0, 0), sigmaX=cfg_sigma, sigmaY=1e-3) if cfg_sigma > 0 else other
+            found &= seg.max(axis=2) >= other[:, idx].max(axis=2)
         ic = np.clip(i, 1, 2 * w - 1)
         l = np.take_along_axis(seg, (ic - 1)[..., None], 2)[..., 0]
         m = np.take_along_axis(seg, ic[..., None], 2)[..., 0]
@@ -774,15 +804,18 @@ def _same_grid(a: np.ndarray, b: np.ndarray, tol_squares: float) -> bool:
 
 
 def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_frac: float,
-                    arrivals: list | None = None, finished: list | None = None):
+                    arrivals: list | None = None, finished: list | None = None, ends: list | None = None):
     """The best (full-frame corners, quality, fit) over the rough quads, by fit, or None.
 
     Appends to ``arrivals`` the full-frame grid every rough quad led to (before the finish, also
-    when it was not finished again) and to ``finished`` every finished (corners, quality, fit)."""
+    when it was not finished again), to ``ends`` where it ended after the finish (its own, or
+    that of the earlier quad it arrived with; None if that was not finite), and to ``finished``
+    every finished (corners, quality, fit)."""
     arrivals = [] if arrivals is None else arrivals
     finished = [] if finished is None else finished
+    ends = [] if ends is None else ends
     best = None
-    done: list[tuple[np.ndarray, float]] = []  # (corners after the slides, final fit)
+    done: list[tuple[np.ndarray, float, np.ndarray]] = []  # (corners after the slides, final fit, finished)
     for quad in _candidates(small, cfg, board_frac, lambda: -1.0 if best is None else best[2]):
         corners, q = _periodic_fit(grey_small, quad, cfg)
         if q < cfg.min_periodic_contrast:
@@ -800,16 +833,19 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
         if _aspect(corners) < cfg.min_aspect:  # 15 columns squeezed into a visible part: not the grid
             continue
         arrivals.append(corners / scale)
-        seen = [f0 for c, f0 in done if _same_grid(corners, c, cfg.same_grid_squares)]
+        seen = [f0 for c, f0, _ in done if _same_grid(corners, c, cfg.same_grid_squares)]
         if seen:
+            ends.append(next(e for c, _, e in done if _same_grid(corners, c, cfg.same_grid_squares)))
             # A second rough quad leading to a grid already finished: it would finish the same
             # way. If that grid was good enough, two quads agreeing on it end the search.
             if max(seen) >= cfg.retry_fit:
                 break
             continue
         full, quality, fit = _finish(small, grey, corners, scale, cfg)
-        done.append((corners, fit))
-        if not np.isfinite(full).all():
+        ok = bool(np.isfinite(full).all())
+        done.append((corners, fit, full if ok else None))
+        ends.append(full if ok else None)
+        if not ok:
             continue
         finished.append((full, quality, fit))
         if best is None or fit > best[2]:
@@ -819,7 +855,14 @@ def _best_candidate(small, grey_small, grey, scale, cfg: LocateConfig, board_fra
     return best
 
 
-def _agreed(finished: list, arrivals: list, cfg: LocateConfig):
+def _support(grid: np.ndarray, arrivals: list, ends: list | None, tol: float) -> int:
+    """How many rough quads led to a grid: arrived there, or ended there after the finish."""
+    ends = ends if ends is not None else [None] * len(arrivals)
+    return sum(_same_grid(grid, a, tol) or (e is not None and _same_grid(grid, e, tol))
+               for a, e in zip(arrivals, ends))
+
+
+def _agreed(finished: list, arrivals: list, cfg: LocateConfig, ends: list | None = None):
     """The best-fitting finished grid under min_fit that several rough quads led to, or None.
 
     On a heavily tiled board with faint printed lines (the standard beige design) even the true
@@ -828,9 +871,11 @@ def _agreed(finished: list, arrivals: list, cfg: LocateConfig):
     resolutions: with every rough quad finished at both resolutions on synthetic seeds
     1000-1499, 2000-2499 and 3000-3499 (about 3,800 wrong grids, hands included), no grid off
     by more than 5.5 px had more than two quads within 0.1 square of it, while the true grids
-    under min_fit had three, five and nine."""
+    under min_fit had three, five and nine. A quad counts where it arrived, and (``ends``)
+    where the finish took it: rough quads off by a square or more that the finish slides onto
+    the same grid agree on it too (crowded boards, where the rough quads are poor)."""
     ok = [f for f in finished if f[2] >= cfg.agree_min_fit
-          and sum(_same_grid(f[0], a, cfg.agree_squares) for a in arrivals) >= cfg.agree_min_quads]
+          and _support(f[0], arrivals, ends, cfg.agree_squares) >= cfg.agree_min_quads]
     return max(ok, key=lambda f: f[2]) if ok else None
 
 
@@ -851,8 +896,9 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     arrivals: list[np.ndarray] = []
+    ends: list[np.ndarray | None] = []
     finished: list[tuple[np.ndarray, float, float]] = []
-    best = _best_candidate(small, grey_small, grey, scale, cfg, 1.0, arrivals, finished)
+    best = _best_candidate(small, grey_small, grey, scale, cfg, 1.0, arrivals, finished, ends)
     if factor > 1 and (best is None or best[2] < cfg.min_fit
                        or (best[2] < cfg.retry_fit and _square_px(best[0]) * scale < cfg.retry_below_square_px)):
         # A small board: its squares may be ~10 px at the work size. Look again at double
@@ -861,12 +907,12 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
         small = cv2.resize(image, (w // f2, h // f2), interpolation=cv2.INTER_AREA) if f2 > 1 else image
         scale = small.shape[1] / w
         grey_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        again = _best_candidate(small, grey_small, grey, scale, cfg, 0.5, arrivals, finished)
+        again = _best_candidate(small, grey_small, grey, scale, cfg, 0.5, arrivals, finished, ends)
         if again is not None and (best is None or again[2] > best[2]):
             best = again
     agreed = None
     if best is not None and best[2] < cfg.min_fit:
-        agreed = _agreed(finished, arrivals, cfg)
+        agreed = _agreed(finished, arrivals, cfg, ends)
         best = agreed or best
     if best is None:
         raise BoardNotFound("no periodic 15x15 line pattern")
