@@ -1,0 +1,212 @@
+"""Eval: the tile reader on the 53 real English phone photos (../shared/data/english).
+
+    python tests/bench/bench_english.py [--model models/tiles.onnx] [--pairs 3]
+
+Two sessions: "2014" (10 photos, a vintage beige board, test placements) and "2015" (43 photos
+of one game on a red Hasbro board, 4 of them the empty board). Truth boards and corners are in
+game orientation (row 1 at the top, column A at the left).
+
+Two ways to the grid:
+  true corners  warp with the labelled corners (game orientation): the reader alone;
+  pipeline      vision.locate.find_board, the reader, then vision.classify.to_game turns the
+                read into game orientation; the result is compared to the truth in game
+                orientation. A photo whose board is not found counts all 225 squares wrong.
+Modes:
+  plain         the network alone (TileReader defaults);
+  self          vision.enroll.self_enroll within the photo;
+  enrolled      enroll_labelled on photo i (true corners, truth board), read photo j != i of the
+                same session; --pairs enrollment photos per session, each tested on every other
+                photo of its session;
+  empty_ref     (2015 only) the empty-board reference (vision.reference) of the session's first
+                empty photo, read every other photo of the session (in the pipeline the reference
+                is built from find_board's grid of that photo, as `tilecam enroll --empty-board`
+                does).
+Metrics: per square; per tile (squares holding a tile, letters and blanks, read as exactly that
+tile); empty->tile (share of empty squares read as a tile). Nothing here tunes anything: every
+threshold was fixed before these photos were read (see models/README.md).
+
+Writes docs/results/english.json (machine, git commit, date, the model card's training commit).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_read import git_commit  # noqa: E402
+from vision.classify import TileReader, to_game  # noqa: E402
+from vision.enroll import enroll_labelled, self_enroll  # noqa: E402
+from vision.errors import BoardNotFound  # noqa: E402
+from vision.rectify import homography_from_corners, warp_board  # noqa: E402
+from vision.reference import CELL_PX, EmptyBoardRef  # noqa: E402
+
+DATA = REPO.parent / "shared" / "data" / "english"
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.n = self.ok = self.tiles = self.tiles_ok = self.empties = self.e2t = self.photos = 0
+        self.conf = Counter()
+
+    def add(self, pred: list[str] | None, truth: list[str]) -> None:
+        self.photos += 1
+        t = "".join(truth)
+        p = "#" * len(t) if pred is None else "".join(pred)
+        for a, b in zip(t, p):
+            self.n += 1
+            self.ok += a == b
+            if a == ".":
+                self.empties += 1
+                self.e2t += b != "."
+            else:
+                self.tiles += 1
+                self.tiles_ok += a == b
+            if a != b:
+                self.conf[f"{a}->{b}"] += 1
+
+    def summary(self) -> dict:
+        return {"photos": self.photos, "squares": self.n, "per_square": round(self.ok / max(self.n, 1), 5),
+                "tiles": self.tiles, "per_tile": round(self.tiles_ok / max(self.tiles, 1), 5),
+                "empty_to_tile": round(self.e2t / max(self.empties, 1), 5),
+                "confusions": dict(self.conf.most_common(10))}
+
+
+def camera_turn(cam: np.ndarray, game: np.ndarray) -> int:
+    """k with roll(cam, -k) closest to the game-ordered corners."""
+    return int(np.argmin([np.abs(np.roll(cam, -k, axis=0) - game).max() for k in range(4)]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default=str(REPO / "models" / "tiles.onnx"))
+    ap.add_argument("--data", default=str(DATA))
+    ap.add_argument("--pairs", type=int, default=3, help="enrollment photos per session")
+    ap.add_argument("--out", default=str(REPO / "docs" / "results" / "english.json"))
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    data = Path(args.data)
+    model = Path(args.model)
+    card_path = model.with_suffix("").with_suffix(".card.json")
+    reader = TileReader(model, card_path, lang="en")
+    px = int(reader.card["square_px"])
+    rows = [json.loads(x) for x in (data / "truth.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    from vision.locate import LocateConfig, find_board
+
+    t0 = time.time()
+    photos = []   # dict per photo: name, session, truth, warped (true), cam warp, cam corners, turn
+    for i, row in enumerate(rows):
+        image = cv2.imread(str(data / "frames" / row["frame"]), cv2.IMREAD_COLOR)
+        true = np.float32(row["corners"])
+        ph = {"name": row["frame"], "session": row["session"], "truth": row["board"],
+              "true_warp": warp_board(image, homography_from_corners(true, px), px),
+              "true_ref_warp": warp_board(image, homography_from_corners(true, 2 * CELL_PX), 2 * CELL_PX),
+              "tiles": sum(ch != "." for r in row["board"] for ch in r)}
+        try:
+            cam = np.asarray(find_board(image, LocateConfig()).corners, np.float32)
+            ph.update(cam=cam, cam_warp=warp_board(image, homography_from_corners(cam, px), px),
+                      cam_ref_warp=warp_board(image, homography_from_corners(cam, 2 * CELL_PX), 2 * CELL_PX),
+                      turn=camera_turn(cam, true))
+        except BoardNotFound as exc:
+            ph.update(cam=None, not_found=str(exc))
+        photos.append(ph)
+        print(f"[{time.time() - t0:5.1f} s] loaded {i + 1}/{len(rows)} {row['frame']}"
+              f"{'' if ph['cam'] is not None else ' (board not found)'}", flush=True)
+
+    sessions = sorted({p["session"] for p in photos})
+    tallies: dict[tuple, Tally] = {}
+    orient = Counter()
+
+    def tally(way, mode, session) -> list[Tally]:
+        return [tallies.setdefault((way, mode, s), Tally()) for s in (session, "all")]
+
+    def score(way, mode, ph, read_fn):
+        """read_fn(warped) -> BoardRead; adds the photo to (way, mode)."""
+        if way == "true":
+            pred = read_fn(ph["true_warp"]).board()
+        elif ph["cam"] is None:
+            pred = None
+        else:
+            game = to_game(read_fn(ph["cam_warp"]), ph["cam"], reader.cfg.min_orientation_share)
+            pred = game.board
+            if mode == "plain" and ph["tiles"]:
+                want = 90 * ph["turn"]
+                orient["null" if game.orientation is None else
+                       "right" if game.orientation == want else "wrong"] += 1
+        for t in tally(way, mode, ph["session"]):
+            t.add(pred, ph["truth"])
+
+    for way in ("true", "pipeline"):
+        for n, ph in enumerate(photos):
+            score(way, "plain", ph, reader.read)
+            score(way, "self", ph, lambda w: self_enroll(reader, w)[0])
+        print(f"[{time.time() - t0:5.1f} s] {way}: plain and self done", flush=True)
+
+    pairs = {}
+    for s in sessions:
+        idx = [i for i, p in enumerate(photos) if p["session"] == s and p["tiles"] > 0]
+        picks = [idx[int(round(q))] for q in np.linspace(0, len(idx) - 1, args.pairs)]
+        pairs[s] = [photos[i]["name"] for i in picks]
+        for i in picks:
+            ts = enroll_labelled(reader, [(photos[i]["true_warp"], photos[i]["truth"])])
+            enrolled = reader.with_tileset(ts)
+            for j, ph in enumerate(photos):
+                if ph["session"] == s and j != i:
+                    for way in ("true", "pipeline"):
+                        score(way, "enrolled", ph, enrolled.read)
+            print(f"[{time.time() - t0:5.1f} s] enrolled on {photos[i]['name']}, tested on its session", flush=True)
+
+    ref_info = {}
+    empties = [i for i, p in enumerate(photos) if p["session"] == "2015" and p["tiles"] == 0]
+    if empties:
+        i = empties[0]
+        ref_true = EmptyBoardRef.from_frame(photos[i]["true_ref_warp"])
+        src = photos[i] if photos[i]["cam"] is not None else None
+        ref_cam = EmptyBoardRef.from_frame(src["cam_ref_warp"]) if src else ref_true
+        ref_info = {"photo": photos[i]["name"],
+                    "pipeline_reference": "find_board's grid" if src else "true corners (board not found)"}
+        for way, ref in (("true", ref_true), ("pipeline", ref_cam)):
+            reader.empty_ref = ref
+            for j, ph in enumerate(photos):
+                if ph["session"] == "2015" and j != i:
+                    score(way, "empty_ref", ph, reader.read)
+            reader.empty_ref = None
+        print(f"[{time.time() - t0:5.1f} s] empty-board reference {photos[i]['name']} done", flush=True)
+
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    results = {}
+    for (way, mode, s), t in sorted(tallies.items()):
+        results.setdefault(way, {}).setdefault(mode, {})[s] = t.summary()
+    res = {"what": "tile reader on the real English phone photos (jheidel/scrabble-opencv, 53 photos)",
+           "data": str(Path(args.data).name), "model": model.name,
+           "model_training_commit": card.get("training", {}).get("commit", "unknown"),
+           "not_found": [p["name"] for p in photos if p["cam"] is None],
+           "pipeline_orientation_on_photos_with_tiles": dict(orient),
+           "enrollment_photos": pairs, "empty_reference": ref_info,
+           "results": results,
+           "machine": f"{platform.machine()} {platform.system()}, {len(__import__('os').sched_getaffinity(0))} cpus",
+           "commit": git_commit(), "date": time.strftime("%Y-%m-%d"),
+           "uncommitted_in_vision_models": __import__("subprocess").run(
+               ["git", "status", "--porcelain", "vision", "models"], cwd=REPO, capture_output=True,
+               text=True).stdout.split("\n")[:-1]}
+    Path(args.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{'way':9} {'mode':10} {'session':7} {'square':>7} {'tile':>7} {'e->t':>7}")
+    for (way, mode, s), t in sorted(tallies.items()):
+        x = t.summary()
+        print(f"{way:9} {mode:10} {s:7} {x['per_square']:7.4f} {x['per_tile']:7.4f} {x['empty_to_tile']:7.4f}")
+    print(f"not found: {res['not_found']}; pipeline orientation {dict(orient)}; written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
