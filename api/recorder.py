@@ -36,6 +36,16 @@ class RecorderConfig(BaseModel):
                        "the snapshot is not used")
     evidence_jpeg_quality: int = Field(85, description="JPEG quality of the evidence frame kept per move")
     preview_every_ms: float = Field(100.0, description="least time between two preview frames")
+    self_enroll: bool = Field(
+        True, description="calibrate the reader to the table as the game goes: committed tiles read "
+                          "with confidence, and squares an operator corrected, become exemplars of this set")
+    empty_reference: bool = Field(
+        True, description="keep each square's look while empty (from the clear board before the first "
+                          "play, then from squares still empty), so occupancy asks 'does it still look "
+                          "empty?' and print on the board does not pass for a tile")
+    enroll_min_prob: float = Field(
+        0.9, gt=0.0, lt=1.0, description="a committed tile (or a square still empty) teaches the reader "
+                                          "only when it was read as such with at least this probability")
 
 
 @dataclass
@@ -106,6 +116,8 @@ class Recorder:
         self.board_status: str | None = None
         self.camera_status: str | None = None   # set by whoever owns the frame source
         self.notices: list[str] = []
+        if hasattr(self.reader, "calibrate_with"):
+            self.reader.calibrate_with(self.cfg.self_enroll, self.cfg.empty_reference, self.cfg.enroll_min_prob)
 
     def on_trigger(self, trigger) -> str:
         """A hardware.Trigger (from any thread): returns what the recorder made of it."""
@@ -195,7 +207,26 @@ class Recorder:
         with self.timings.stage("score"):
             obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=np.rot90(clear, k))
         seqs = tuple(self.sink(entry, frame) for entry in obs.entries)
+        if hasattr(self.reader, "calibrate") and obs.status != "unclear":
+            # what the game now holds, in the warped image's orientation, teaches the reader
+            with self.timings.stage("calibrate"):
+                rows = self.keeper.game.state.board.rows()
+                grid = np.rot90(np.array([list(r) for r in rows]), k=-k)
+                self.reader.calibrate("".join(grid.ravel()), self._operator_squares(k),
+                                      board_clear=obs.status == "no_change" and not len(committed),
+                                      learn=bool(obs.entries))
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def _operator_squares(self, k: int) -> list[int]:
+        """Squares (row-major, warped image orientation) of plays an operator corrected."""
+        out = []
+        for e in self.keeper.entries:
+            if e.kind == "correction" and e.by != self.keeper.camera_name and e.replacement.kind == "play":
+                for t in e.replacement.placement.tiles:
+                    grid = np.zeros((15, 15), bool)
+                    grid[t.square.row, t.square.col] = True
+                    out.append(int(np.flatnonzero(np.rot90(grid, k=-k).ravel())[0]))
+        return out
 
     def finish(self) -> list[LogEntry]:
         entries = self.keeper.finish()
@@ -305,12 +336,54 @@ class TrackedBoard:
 
 
 class Reader:
-    """vision.classify.TileReader -> (snapshot, quarter turns that make the tiles upright)."""
+    """vision.classify.TileReader -> (snapshot, quarter turns that make the tiles upright).
+
+    Calibrates the reader to the table as the game goes (``calibrate``, called by the recorder
+    after each snapshot it used): the clear board before the first play becomes the empty-board
+    reference, squares still empty keep it up to date under changing light, and committed
+    tiles read with confidence (and every square an operator corrected) become exemplars of
+    this tile set."""
 
     def __init__(self, tile_reader) -> None:
+        self.base = tile_reader
         self.tile_reader = tile_reader
+        self.enrollment = None
+        self.reference = False
+        self.min_prob = 0.9
+        self._last: tuple[np.ndarray, np.ndarray] | None = None
+
+    def calibrate_with(self, self_enroll: bool, reference: bool, min_prob: float) -> None:
+        from vision.enroll import TableEnrollment
+        self.min_prob = min_prob
+        self.reference = reference
+        # a reader given a tile set (tilecam enroll) keeps it; the table adds to nothing then
+        self.enrollment = TableEnrollment(self.base, min_prob=min_prob) \
+            if self_enroll and self.base.tileset is None else None
 
     def read(self, warped: np.ndarray):
         r = self.tile_reader.read(warped)
+        self._last = (warped, r.snapshot.probs.reshape(225, -1))
         turns = None if r.orientation_deg is None else int(round(r.orientation_deg / 90.0)) % 4
         return r.snapshot, turns
+
+    def calibrate(self, labels: str, operator_squares=(), board_clear: bool = False, learn: bool = True) -> None:
+        """``labels``: the committed board in the last read's orientation (225 characters);
+        ``learn``: the snapshot committed something (exemplars are taken only then, so a board
+        standing still does not fill the bags with copies of itself)."""
+        if self._last is None:
+            return
+        warped, probs = self._last
+        empty_p = probs[:, self.tile_reader.classes.index(".")]
+        still_empty = np.array([ch == "." for ch in labels]) & (empty_p >= self.min_prob)
+        if self.reference:
+            from vision.reference import EmptyBoardRef
+            ref = self.tile_reader.empty_ref
+            if ref is None and board_clear:
+                ref = EmptyBoardRef.from_frame(warped, source="recorder")
+                self.base.empty_ref = self.tile_reader.empty_ref = ref
+            elif ref is not None and still_empty.any():
+                ref.update(warped, still_empty.reshape(15, 15))
+        if self.enrollment is not None and learn and self.enrollment.add(warped, labels, probs, operator_squares):
+            tileset = self.enrollment.tileset()
+            if tileset is not None:
+                self.tile_reader = self.base.with_tileset(tileset)

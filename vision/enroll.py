@@ -321,3 +321,77 @@ def self_enroll(reader: TileReader, warped: np.ndarray, cfg: SelfEnrollConfig | 
     out = reader.finish(mixed, rot, t0, meta={"self_enrolled": n_tiles})
     ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
     return out, ts
+
+
+class TableEnrollment:
+    """Exemplars gathered while a game is played on this table, so the reader adapts to the
+    tile set as the game goes: tiles the game has committed that the reader read as the same
+    letter with confidence, squares still empty that it read empty with confidence, and every
+    square an operator corrected (the operator's word is the label, whatever the reading).
+
+    Each class keeps its most recent ``per_class`` crops; ``tileset()`` thins them as
+    ``enroll_labelled`` does. A wrong exemplar can only come from a committed tile read
+    confidently as that same wrong letter, which a correction then outvotes."""
+
+    def __init__(self, reader: TileReader, cfg: EnrollConfig | None = None, min_prob: float = 0.9,
+                 per_class: int = 200) -> None:
+        self.reader = reader
+        self.cfg = cfg or EnrollConfig()
+        self.min_prob = min_prob
+        self.per_class = per_class
+        self._items: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        self._squares: dict[str, set[int]] = {}
+        self.tiles = 0  # lettered tiles taken in so far
+
+    def add(self, warped: np.ndarray, labels: Sequence[str], probs: np.ndarray | None = None,
+            forced: Sequence[int] = ()) -> int:
+        """Learn from a canonical grid image whose committed contents are ``labels`` (225
+        characters in the image's orientation: '.' empty, a letter, '?' a blank, '' unknown).
+        ``probs`` (225, K) is how the reader read it: a square counts when its best class is the
+        label with at least ``min_prob``; ``forced`` squares count whatever the reading.
+        Returns the number of exemplars added."""
+        if len(labels) != GRID * GRID:
+            raise EnrollError("labels must cover the 225 squares")
+        classes = list(self.reader.classes)
+        forced = set(int(i) for i in forced)
+        use = []
+        for i, lab in enumerate(labels):
+            lab = _label(lab) if lab else ""
+            if not lab or lab not in classes:
+                continue
+            if i in forced:
+                use.append((i, lab))
+            elif probs is not None:
+                j = int(np.argmax(probs[i]))
+                if classes[j] == lab and float(probs[i, j]) >= self.min_prob:
+                    use.append((i, lab))
+        if not use:
+            return 0
+        crops = self.reader.crops(warped)
+        idx = np.array([i for i, _ in use])
+        logits, _, emb = self.reader.embed(crops[idx])
+        colours = square_colours(crops)[idx]
+        for n, (i, lab) in enumerate(use):
+            bag = self._items.setdefault(lab, [])
+            bag.append((emb[n], logits[n], colours[n]))
+            del bag[:-self.per_class]
+            squares = self._squares.setdefault(lab, set())
+            if lab != EMPTY and i not in squares:
+                self.tiles += 1
+            squares.add(i)
+        return len(use)
+
+    def tileset(self, min_tiles: int = 8) -> dict | None:
+        """The tile set of what was learnt, or None while fewer than ``min_tiles`` tiles are in."""
+        if self.tiles < min_tiles:
+            return None
+        labels, emb, logits, colours = [], [], [], []
+        for lab, bag in self._items.items():
+            for e, lg, c in bag:
+                labels.append(lab)
+                emb.append(e)
+                logits.append(lg)
+                colours.append(c)
+        return _tileset(self.reader, np.stack(emb), np.stack(logits), np.stack(colours), labels, self.cfg,
+                        {"source": "table", "tiles": self.tiles},
+                        {lab: len(sq) for lab, sq in self._squares.items()})

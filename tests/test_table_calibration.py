@@ -1,0 +1,99 @@
+"""Calibrating the reader to the table during a game: exemplars from committed tiles and from
+operator corrections (vision.enroll.TableEnrollment), and the recorder's reader adapter
+keeping an empty-board reference and a growing tile set."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from api.recorder import Reader
+from models.synth import SceneConfig, render_topdown
+from vision.classify import TileReader
+from vision.enroll import EnrollError, TableEnrollment
+from vision.rectify import homography_from_corners, warp_board
+
+REPO = Path(__file__).resolve().parents[1]
+MODEL, CARD = REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json"
+EMPTY = ["." * 15] * 15
+PLAYED = ["." * 15] * 5 + ["...QUARTZ......", "....N..........", "....TAXING.....", "....I..........",
+                           "....E..........", "....D.........."] + ["." * 15] * 4
+LOOK = SceneConfig(design="hasbro", labels="full", style="wood", font="dejavu-sans", square_px=48,
+                   quarter_turn_prob=0.0)
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return TileReader(MODEL, CARD, lang="en")
+
+
+def warped(board, px):
+    td = render_topdown(board, 5, LOOK)
+    return warp_board(td.image, homography_from_corners(td.corners, px), px)
+
+
+def test_committed_tiles_read_as_themselves_become_exemplars(reader):
+    px = int(reader.card["square_px"])
+    image = warped(PLAYED, px)
+    probs = reader.read(image).snapshot.probs.reshape(225, -1)
+    labels = "".join(PLAYED)
+    table = TableEnrollment(reader, min_prob=0.5)
+    assert table.tileset() is None  # nothing learnt yet
+    n = table.add(image, labels, probs)
+    best = probs.argmax(axis=1)
+    agree = [i for i, ch in enumerate(labels) if reader.classes[best[i]] == ch and probs[i, best[i]] >= 0.5]
+    assert n == len(agree) > 0
+    ts = table.tileset(min_tiles=1)
+    assert ts is not None and set(ts["labels"]) <= set(labels)
+    # what the table taught cannot make the board it learnt from read worse
+    def errors(r):
+        return sum(a != b for x, y in zip(r.read(image).board(), PLAYED) for a, b in zip(x, y))
+    assert errors(reader.with_tileset(ts)) <= errors(reader)
+
+
+def test_an_operator_correction_is_taken_whatever_the_reading(reader):
+    px = int(reader.card["square_px"])
+    image = warped(PLAYED, px)
+    probs = np.zeros((225, len(reader.classes)), np.float32)
+    probs[:, 0] = 1.0  # as if the reader had seen nothing at all
+    table = TableEnrollment(reader)
+    labels = "".join(PLAYED)
+    empties = labels.count(".")
+    assert table.add(image, labels, probs) == empties  # only the empty squares agree
+    q = labels.index("Q")
+    assert table.add(image, labels, probs, forced=[q]) == empties + 1
+    ts = table.tileset(min_tiles=1)
+    assert "Q" in ts["labels"] and ts["meta"]["tiles_per_class"]["Q"] == 1
+    with pytest.raises(EnrollError):
+        table.add(image, labels[:-1], probs)
+
+
+def test_the_recorder_reader_takes_the_clear_board_as_reference_and_learns_plays(reader):
+    px = 40
+    adapter = Reader(reader)
+    adapter.calibrate_with(self_enroll=True, reference=True, min_prob=0.5)
+    clear = warped(EMPTY, px)
+    adapter.read(clear)
+    adapter.calibrate("".join(EMPTY), board_clear=True, learn=False)
+    assert adapter.tile_reader.empty_ref is not None and adapter.base.empty_ref is adapter.tile_reader.empty_ref
+    before = adapter.tile_reader.empty_ref.frames
+    image = warped(PLAYED, px)
+    snap, _ = adapter.read(image)
+    adapter.calibrate("".join(PLAYED), learn=True)
+    # squares still empty keep the reference up to date; confident tiles became exemplars
+    assert adapter.tile_reader.empty_ref.frames == before + 1
+    assert adapter.enrollment.tiles == sum(
+        1 for i, ch in enumerate("".join(PLAYED)) if ch != "." and snap.board()[i // 15][i % 15] == ch
+        and snap.confidence().ravel()[i] >= 0.5)
+
+
+def test_a_reader_given_a_tile_set_keeps_it(reader):
+    px = int(reader.card["square_px"])
+    table = TableEnrollment(reader, min_prob=0.0)
+    image = warped(PLAYED, px)
+    table.add(image, "".join(PLAYED), reader.read(image).snapshot.probs.reshape(225, -1))
+    enrolled = reader.with_tileset(table.tileset(min_tiles=1))
+    adapter = Reader(enrolled)
+    adapter.calibrate_with(self_enroll=True, reference=False, min_prob=0.9)
+    assert adapter.enrollment is None
