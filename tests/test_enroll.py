@@ -99,6 +99,31 @@ def test_label_free_tile_check():
     assert accuracy(enrolled, warped, board) >= 0.95
 
 
+def test_a_tile_check_with_print_read_as_tiles_keeps_the_most_tile_like_squares(monkeypatch):
+    """More squares look occupied than the bag holds (a board's printed labels read as tiles):
+    the check keeps the 100 squares least like an empty one instead of refusing the board."""
+    from models.synth import SceneConfig, render_topdown
+    reader = TileReader(MODEL, CARD, lang="en")
+    board = tile_check_board(4)
+    td = render_topdown(board, 4, SceneConfig(labels="full"))
+    px = reader.card["square_px"]
+    warped = warp_board(td.image, homography_from_corners(td.corners, px), px)
+    real = reader.square_probs
+
+    def everything_occupied(*args, **kwargs):
+        p = real(*args, **kwargs).copy()
+        e = reader.classes.index(".")
+        tile = np.array([ch != "." for row in board for ch in row])
+        # every square below the occupied threshold, the real tiles further below
+        p[:, e] = np.where(tile, 0.05, 0.4)
+        return p
+
+    monkeypatch.setattr(reader, "square_probs", everything_occupied)
+    _, assigned = enroll_tile_check(reader, warped, DISTRIBUTIONS["en"].counts)
+    occupied = [(r, c) for r in range(15) for c in range(15) if assigned[r][c] != "."]
+    assert occupied == [(r, c) for r in range(15) for c in range(15) if board[r][c] != "."]
+
+
 def test_labelled_enrollment_counts_the_tiles_behind_each_class(reader_de, shared_data):
     px = reader_de.card["square_px"]
     train = frames(shared_data, "game06", ["image-11.jpg", "image-22.jpg", "image-33.jpg"], px)

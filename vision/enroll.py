@@ -194,19 +194,22 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     t0 = time.perf_counter()
     crops = reader.crops(warped)
     logits, _, emb = reader.embed(crops)
-    probs = reader.class_probs(logits, emb, use_tileset=False)
+    probs = reader.square_probs(warped, logits, emb, use_tileset=False)  # with the empty board if known
     classes = list(reader.classes)
     tile_classes = [c for c in classes if c != EMPTY]
     counts = np.array([max(int(distribution.get(c, 0)), 0) for c in tile_classes], np.float64)
     unknown = sorted(set(distribution) - set(tile_classes))
     if unknown:
         raise EnrollError(f"distribution has tiles the {reader.lang} reader does not know: {' '.join(unknown)}")
-    occupied = np.flatnonzero(probs[:, classes.index(EMPTY)] < cfg.occupied_prob)
-    n = len(occupied)
-    if n == 0:
+    p_empty = probs[:, classes.index(EMPTY)]
+    occupied = np.flatnonzero(p_empty < cfg.occupied_prob)
+    if len(occupied) == 0:
         raise EnrollError("no tiles found in the tile-check image")
-    if n > counts.sum():
-        raise EnrollError(f"{n} tiles found but the distribution has only {int(counts.sum())}")
+    if len(occupied) > counts.sum():
+        # the bag holds no more tiles than this: the surplus is print on the board read as
+        # tiles, so the squares least like a tile are let go
+        occupied = np.sort(occupied[np.argsort(p_empty[occupied])[:int(counts.sum())]])
+    n = len(occupied)
     e = emb[occupied]
     cols = [classes.index(c) for c in tile_classes]
     p_net = probs[occupied][:, cols]
