@@ -556,6 +556,11 @@ def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.
     """Homography G: warp px -> canonical squares with X(piece)=k (axis 0) / Y(piece)=k (axis 1).
 
     Each piece gives one linear equation in G's 8 unknowns; robustly reweighted twice.
+
+    The first solve uses the 14 inner lines only; a piece of an outer line counts afterwards
+    only where it lies on the pitch they give (within half the outlier bound). A board often
+    frames its grid differently from the inner lines (a thick outline, a coloured band, the
+    rim's print beside the last row), and the grid's edge is where the regular pitch puts it.
     """
     if len(pieces) < 40:
         return None
@@ -572,7 +577,10 @@ def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.
     rhs = k.copy()
     w = np.clip(strength, 0, None)
     w = w / (w.max() + 1e-9)
-    keep = w > 0.05
+    inner = (k > 0) & (k < LINES - 1)
+    keep = (w > 0.05) & inner
+    if keep.sum() < 30 or (keep & vx).sum() < 12 or (keep & ~vx).sum() < 12:
+        keep, inner = w > 0.05, np.ones_like(inner)  # too few inner pieces: every line counts alike
     h = None
     for _ in range(3):
         if keep.sum() < 30 or (keep & vx).sum() < 12 or (keep & ~vx).sum() < 12:
@@ -583,7 +591,7 @@ def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.
         den = sol[6] * x + sol[7] * y + 1.0
         pred = np.where(vx, (sol[0] * x + sol[1] * y + sol[2]) / den, (sol[3] * x + sol[4] * y + sol[5]) / den)
         res = np.abs(pred - k)
-        keep = (w > 0.05) & (res < max(outlier, 2.5 * float(np.median(res[keep]))))
+        keep = (w > 0.05) & (res < max(outlier, 2.5 * float(np.median(res[keep])))) & (inner | (res < 0.5 * outlier))
     return h
 
 

@@ -173,6 +173,8 @@ def main() -> None:
                     help="cold detections per real frame; the least counts (the VM is shared)")
     ap.add_argument("--overlays", type=Path, default=Path("/tmp/tilecam_locate_overlays"),
                     help="folder for the real frames' grid overlays ('' = none)")
+    ap.add_argument("--out", type=Path, default=REPO / "docs" / "results" / "locate.json",
+                    help="JSON to write (the CSV goes beside it)")
     args = ap.parse_args()
     overlays = args.overlays if str(args.overlays) not in ("", ".") else None
     if overlays is not None:
@@ -201,7 +203,7 @@ def main() -> None:
         "synthetic": {"summary": synth_summary, "seed0": args.seed0,
                       "failures": [r for r in synth_rows if not r["localized"] or r["err_px_1000"] > 5]},
     }
-    path = REPO / "docs" / "results" / "locate.json"
+    path = args.out
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1) + "\n", "utf-8")
     write_csv(path.with_suffix(".csv"), real_rows, synth_rows, out["machine"], commit)
