@@ -23,7 +23,9 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
    and again on the full frame once the refinement has fixed the spacing.
 4. The premium-square pattern may slide the grid further: only the true place gives every
    premium kind one colour (an arm hiding the outer row leaves the lines undecided).
-5. Two last refinements on the full frame (the second with a narrow window), then
+5. Two last refinements on the full frame (the second with a narrow window), and the same two
+   with the outer lines' offsets free (a band or outline framing the grid is not one more line;
+   kept unless they find fewer pieces of the inner lines), then
    ``quality``: the fraction of line pieces found where 16 equally spaced lines predict
    them (the weaker axis); tiles, hands and a wrong grid all lower it. Candidates are ranked
    by the same share with faint pieces included (the ``fit``; printed lines can be faint);
@@ -552,15 +554,18 @@ def _resolve_shift(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> 
     return new.astype(np.float32), float(best[0] + 0.005 * (abs(dx) + abs(dy))), bool(dx or dy)
 
 
-def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.ndarray | None:
+def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float,
+                             free_outer: bool = False) -> np.ndarray | None:
     """Homography G: warp px -> canonical squares with X(piece)=k (axis 0) / Y(piece)=k (axis 1).
 
     Each piece gives one linear equation in G's 8 unknowns; robustly reweighted twice.
 
-    The first solve uses the 14 inner lines only; a piece of an outer line counts afterwards
-    only where it lies on the pitch they give (within half the outlier bound). A board often
-    frames its grid differently from the inner lines (a thick outline, a coloured band, the
-    rim's print beside the last row), and the grid's edge is where the regular pitch puts it.
+    With ``free_outer`` each of the four outer lines gets an offset of its own (X = k + delta):
+    its pieces then fix only its direction, and the grid's edge is where the 14 inner lines'
+    pitch puts it. A board may frame its grid with something that is not one more line (a thick
+    outline, a coloured band, the rim's print beside the last row), and the line pieces found
+    there lie up to ~0.2 square outside the edge. (An offset is a 9th-12th unknown; its
+    coefficient is the previous pass's denominator, so it is exact once the fit settles.)
     """
     if len(pieces) < 40:
         return None
@@ -577,31 +582,38 @@ def _fit_homography_to_lines(pieces: np.ndarray, sq: int, outlier: float) -> np.
     rhs = k.copy()
     w = np.clip(strength, 0, None)
     w = w / (w.max() + 1e-9)
-    inner = (k > 0) & (k < LINES - 1)
-    keep = (w > 0.05) & inner
-    if keep.sum() < 30 or (keep & vx).sum() < 12 or (keep & ~vx).sum() < 12:
-        keep, inner = w > 0.05, np.ones_like(inner)  # too few inner pieces: every line counts alike
+    keep = w > 0.05
+    outer = (k == 0) | (k == LINES - 1)
+    which = np.zeros((len(k), 4))                    # the outer line (axis, first/last) of each piece
+    which[np.nonzero(outer)[0], (2 * axis + (k == LINES - 1))[outer].astype(int)] = 1.0
+    # the inner lines must fix the edges on their own
+    free = (free_outer and (keep & ~outer & vx).sum() >= 12 and (keep & ~outer & ~vx).sum() >= 12)
+    den = ones
     h = None
     for _ in range(3):
         if keep.sum() < 30 or (keep & vx).sum() < 12 or (keep & ~vx).sum() < 12:
             return h
+        a = np.hstack([rows, -which * den[:, None]]) if free else rows
         sw = np.sqrt(w[keep])
-        sol, *_ = np.linalg.lstsq(rows[keep] * sw[:, None], rhs[keep] * sw, rcond=None)
+        sol, *_ = np.linalg.lstsq(a[keep] * sw[:, None], rhs[keep] * sw, rcond=None)
+        delta = sol[8:] if free else np.zeros(4)
+        sol = sol[:8]
         h = np.append(sol, 1.0).reshape(3, 3)
         den = sol[6] * x + sol[7] * y + 1.0
         pred = np.where(vx, (sol[0] * x + sol[1] * y + sol[2]) / den, (sol[3] * x + sol[4] * y + sol[5]) / den)
-        res = np.abs(pred - k)
-        keep = (w > 0.05) & (res < max(outlier, 2.5 * float(np.median(res[keep])))) & (inner | (res < 0.5 * outlier))
+        res = np.abs(pred - k - which @ delta)
+        keep = (w > 0.05) & (res < max(outlier, 2.5 * float(np.median(res[keep]))))
     return h
 
 
 def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int,
-            window: float | None = None) -> np.ndarray:
-    """One refinement pass in ``grey`` coordinates; returns new grid corners (TL, TR, BR, BL of the fit)."""
+            window: float | None = None, free_outer: bool = False) -> np.ndarray:
+    """One refinement pass in ``grey`` coordinates; returns new grid corners (TL, TR, BR, BL of the fit).
+    ``free_outer``: the outer lines' pieces fix their direction only (_fit_homography_to_lines)."""
     hw, warp = _grid_warp(grey, corners, sq, 1)
     pieces = _line_pieces(warp, sq, cfg.refine_window_frac if window is None else window,
                           ridge_px=max(1, int(round(cfg.ridge_frac * sq))))
-    g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac)
+    g = _fit_homography_to_lines(pieces, sq, cfg.refine_outlier_frac, free_outer)
     if g is None:
         return corners
     # canonical squares -> warp px (1 square margin) -> grey coords
@@ -617,10 +629,12 @@ QUALITY_STRENGTH_FRAC = 0.2  # BoardFix.quality counts line pieces at least this
 
 
 def _line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
-                  strength_fracs: tuple[float, ...]) -> list[float]:
+                  strength_fracs: tuple[float, ...], inner_frac: float | None = None) -> list[float]:
     """Fraction of the 240 line pieces per axis found where 16 equally spaced lines put them
     (the weaker axis), counting pieces whose gradient peak is at least each given fraction of
-    the strong pieces'. Tiles and hands hide pieces, so a covered board scores lower."""
+    the strong pieces'. Tiles and hands hide pieces, so a covered board scores lower. With
+    ``inner_frac``, last the number of pieces of the 14 inner lines found (both axes, at least
+    that strong)."""
     _, warp = _grid_warp(grey, corners, sq, 1)
     pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
     _, across, k, axis, strength = pieces.T
@@ -630,6 +644,8 @@ def _line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
     for frac in strength_fracs:
         ok = near & (strength > frac * p90)
         out.append(float(min(ok[axis == a].sum() for a in (0, 1)) / (GRID * LINES)))
+    if inner_frac is not None:
+        out.append(float((near & (k > 0) & (k < LINES - 1) & (strength > inner_frac * p90)).sum()))
     return out
 
 
@@ -787,12 +803,24 @@ def _finish(small: np.ndarray, grey: np.ndarray, corners: np.ndarray, scale: flo
     dx, dy = _premium_shift(small, corners * scale, cfg)
     if dx or dy:
         corners = _refine(grey, _slide(corners, dx, dy), cfg, cfg.fit_square_px)
+    support = (QUALITY_STRENGTH_FRAC, cfg.fit_strength_frac)
     if cfg.refine_iters > 0:
         corners = _refine(grey, corners, cfg, cfg.refine_square_px)
         # once more with a narrow window: tile edges a little beside a line no longer pull it
         corners = _refine(grey, corners, cfg, cfg.refine_square_px, cfg.final_window_frac)
-    quality, fit = _line_support(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac,
-                                 (QUALITY_STRENGTH_FRAC, cfg.fit_strength_frac))
+    quality, fit, inner = _line_support(grey, corners, cfg.refine_square_px, cfg.piece_tolerance_frac,
+                                        support, cfg.fit_strength_frac)
+    if cfg.refine_iters > 0:
+        # The outer lines may not be lines of the grid's pitch (a band or outline framing it):
+        # the same two passes with their offsets free. The lines both grids agree are lines, the
+        # 14 inner ones, judge: the free grid is kept unless it finds fewer of their pieces (a
+        # fold line or glare misleading the inner lines is then held back by the outer ones).
+        alt = _refine(grey, corners, cfg, cfg.refine_square_px, free_outer=True)
+        alt = _refine(grey, alt, cfg, cfg.refine_square_px, cfg.final_window_frac, free_outer=True)
+        q2, f2, inner2 = _line_support(grey, alt, cfg.refine_square_px, cfg.piece_tolerance_frac,
+                                       support, cfg.fit_strength_frac)
+        if inner2 >= inner:
+            corners, quality, fit = alt, q2, f2
     if _premium_shift(small, corners * scale, cfg) != (0, 0):
         fit = 0.0  # the premium squares still fit clearly better elsewhere: a slipped grid
     return corners, quality, fit
