@@ -260,8 +260,11 @@ def _error_squares(found: np.ndarray, truth) -> float:
 # board with printed premium labels at a steep angle and turned (2015, 170028: the truth's game
 # order is a rotation of the camera order), the finished board with all 100 tiles (170757), and a
 # soft photo of a crowded board (170317, 69 tiles; found since the outer lines keep the inner pitch).
+# 170746 (grazing view) and 170725 (steep) on a carpet: only the segments' vanishing-point quad
+# reaches them.
 @pytest.mark.parametrize("frame", ["IMG_20141025_163929.jpg", "IMG_20151016_170028.jpg",
-                                   "IMG_20151016_170757.jpg", "IMG_20151016_170317.jpg"])
+                                   "IMG_20151016_170757.jpg", "IMG_20151016_170317.jpg",
+                                   "IMG_20151016_170746.jpg", "IMG_20151016_170725.jpg"])
 def test_english_phone_photos_line_up(shared_data, frame):
     truth = _english_truth(shared_data, frame)
     image = cv2.imread(str(shared_data / "english" / "frames" / frame))
@@ -292,3 +295,29 @@ def test_outer_band_does_not_pull_the_grid_edge():
     corners = np.float64([[0, 0], [15, 0], [15, 15], [0, 15]]).reshape(-1, 1, 2)
     mapped = cv2.perspectiveTransform(corners, g).reshape(4, 2)
     np.testing.assert_allclose(mapped, [[0, 0], [15, 0], [15, 15], [0, 15]], atol=0.05)  # as lines: 0.13
+
+
+def test_segment_quad_finds_a_steep_board():
+    """A grazing view whose grid lines converge by ~35 degrees, on a striped floor: the
+    vanishing-point quad of the line segments holds the grid (the periodic fit then finds it)."""
+    from vision.locate import _segment_quad
+
+    cfg = LocateConfig()
+    w, h = 640, 480
+    img = np.full((h, w, 3), 90, np.uint8)
+    for x in range(0, w, 7):  # floor texture in one direction
+        cv2.line(img, (x, 0), (x + 200, h), (70, 70, 70), 1)
+    grid = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]])
+    quad = np.float32([[200, 80], [440, 80], [600, 420], [40, 420]])  # sides converge strongly
+    hm = cv2.getPerspectiveTransform(grid, quad)
+    board = cv2.warpPerspective(np.full((15, 15), 1, np.uint8), hm, (w, h), flags=cv2.INTER_NEAREST)
+    img[board > 0] = (190, 210, 220)
+    for k in range(16):
+        for a, b in (((k, 0), (k, 15)), ((0, k), (15, k))):
+            pa, pb = cv2.perspectiveTransform(np.float32([[a, b]]), hm)[0]
+            cv2.line(img, tuple(np.int32(pa)), tuple(np.int32(pb)), (60, 60, 60), 2)
+    found = _segment_quad(img, cfg)
+    assert found is not None
+    side = float(np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1).mean()) / 15
+    err = min(float(np.linalg.norm(np.roll(found, k, 0) - quad, axis=1).max()) for k in range(4))
+    assert err < 1.0 * side

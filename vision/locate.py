@@ -8,7 +8,8 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
    in the middle of the edge blob; the filled edge blob opened with discs of a few sizes, so
    a score sheet, bag or shadow touching the board drops off; the whole frame (a board that
    fills the picture has no table around it); if none fits well, a quad from the grid's two
-   Hough line families.
+   Hough line families, and one from line segments grouped by the two vanishing points they
+   point at (a steep view, where the families are not 90 degrees apart and one fans out).
 2. Each quad is warped to a square with a margin. The grid is then a periodic line pattern,
    so per axis we search spacing s and offset o maximising the gradient profile at the 16
    lines o + k*s (squares are equal size, so this is a cheap 2-D search), then once more
@@ -95,8 +96,9 @@ class LocateConfig(BaseModel):
                                                  "of a square")
     refine_outlier_frac: float = Field(0.08, gt=0.01, lt=0.5,
                                        description="line pieces further than this (fraction of a square) are dropped")
-    min_aspect: float = Field(0.7, gt=0, le=1,
-                              description="smallest ratio of the grid's mean side lengths (tilt foreshortens it)")
+    min_aspect: float = Field(0.6, gt=0, le=1,
+                              description="smallest ratio of the grid's mean side lengths (tilt foreshortens it: "
+                                          "0.6 is a view about 53 degrees off vertical)")
     min_periodic_contrast: float = Field(0.15, ge=0, le=1,
                                          description="smallest on-line vs mid-square profile contrast "
                                                      "of the periodic fit")
@@ -109,6 +111,9 @@ class LocateConfig(BaseModel):
     hough_below_fit: float = Field(0.75, ge=0, le=1,
                                    description="the Hough-line quad is tried when no region quad reached "
                                                "this fit")
+    segment_family_deg: float = Field(1.5, gt=0, lt=10,
+                                      description="a line segment belongs to a vanishing point's family when it "
+                                                  "points at it within this angle (the steep-view quad)")
     max_shift_squares: int = Field(3, ge=1, le=5,
                                    description="the periodic fit is checked against slides of up to this many "
                                                "squares minus one")
@@ -726,11 +731,124 @@ def _hough_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     return quad
 
 
+def _vanishing_family(lines, mid, unit, length, avail, cos_tol, rng, pairs=400):
+    """RANSAC: the point (homogeneous, possibly at infinity) that the most segment length of the
+    ``avail`` segments points at; returns (point, members) or None."""
+    idx = np.nonzero(avail)[0]
+    if len(idx) < 6:
+        return None
+    p = length[idx] / length[idx].sum()
+    ij = rng.choice(idx, (pairs, 2), p=p)
+    ij = ij[ij[:, 0] != ij[:, 1]]
+    v = np.cross(lines[ij[:, 0]], lines[ij[:, 1]])
+    nv = np.linalg.norm(v, axis=1)
+    v = v[nv > 1e-12] / nv[nv > 1e-12, None]
+    if len(v) == 0:
+        return None
+    # direction from each segment's middle to each candidate point (a point at infinity: its direction)
+    to = v[:, None, :2] - mid[None, idx, :] * v[:, None, 2:3]                   # (pairs, segs, 2)
+    cos = np.abs((to * unit[None, idx, :]).sum(axis=2)) / np.maximum(np.linalg.norm(to, axis=2), 1e-12)
+    score = (cos > cos_tol).astype(np.float64) @ length[idx]
+    best = int(score.argmax())
+    return v[best], idx[cos[best] > cos_tol]
+
+
+def _segment_quad(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+    """A board quad for a steep view: line segments grouped by the two vanishing points they
+    point at (one may be at infinity), each family's outermost line of its densest run.
+
+    Under strong perspective the grid's two line families are not 90 degrees apart and one of
+    them fans out, so the Hough quad's folded-angle families miss it; and on a textured floor the
+    strongest full-length Hough lines are mostly texture. Segments of the grid's lines, tile edges
+    and the rim all point at the same two vanishing points, texture does not. The quad is the
+    outermost lines of each family (the board's outline, more or less), which the periodic fit
+    then searches for the grid."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    # at about the work size also on the double-resolution retry (the detector's cost grows with
+    # the pixels; the board's outline needs no more)
+    f = max(1, int(round(max(grey.shape) / cfg.work_px)))
+    if f > 1:
+        grey = cv2.resize(grey, (grey.shape[1] // f, grey.shape[0] // f), interpolation=cv2.INTER_AREA)
+    h, w = grey.shape
+    seg = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE).detect(grey)[0]
+    if seg is None:
+        return None
+    seg = seg.reshape(-1, 4).astype(np.float64)
+    d = seg[:, 2:] - seg[:, :2]
+    length = np.hypot(d[:, 0], d[:, 1])
+    keep = length >= min(h, w) / 40.0  # about a square's side on a board half the frame
+    seg, d, length = seg[keep], d[keep], length[keep]
+    if len(seg) < 12:
+        return None
+    unit = d / length[:, None]
+    mid = (seg[:, :2] + seg[:, 2:]) / 2
+    ones = np.ones((len(seg), 1))
+    lines = np.cross(np.hstack([seg[:, :2], ones]), np.hstack([seg[:, 2:], ones]))
+    rng = np.random.default_rng(0)  # deterministic
+    cos_tol = np.cos(np.radians(cfg.segment_family_deg))
+    avail = np.ones(len(seg), bool)
+    centre = np.array([w / 2.0, h / 2.0])
+    outer, dirs = [], []
+    for _ in range(2):
+        fam = _vanishing_family(lines, mid, unit, length, avail, cos_tol, rng)
+        if fam is None or len(fam[1]) < 8:
+            return None
+        v, members = fam
+        avail[members] = False
+        # each member as the line through v and its middle, placed by where it crosses the
+        # transversal through the frame's centre
+        dv = v[:2] - centre * v[2]
+        dv = dv / max(float(np.linalg.norm(dv)), 1e-12)
+        dirs.append(dv)
+        nrm = np.array([-dv[1], dv[0]])
+        ml = np.cross(np.hstack([mid[members], ones[members]]), v[None, :])
+        den = ml[:, :2] @ nrm
+        ok = np.abs(den) > 1e-9
+        t = -(ml[ok, :2] @ centre + ml[ok, 2]) / den[ok]
+        wt = length[members][ok]
+        order = np.argsort(t)
+        t, wt = t[order], wt[order]
+        if len(t) < 8:
+            return None
+        # the segments of one line, then runs of lines without a gap wider than a few squares
+        # (texture beyond the board that happens to point at v lies apart)
+        cut = np.nonzero(np.diff(t) > 0.004 * max(h, w))[0] + 1
+        gt = np.array([np.average(a, weights=b) for a, b in zip(np.split(t, cut), np.split(wt, cut))])
+        gl = np.array([b.sum() for b in np.split(wt, cut)])
+        gaps = np.diff(gt)
+        big = max(4.0 * float(np.median(gaps)) if len(gaps) else 0.0, 0.15 * min(h, w))
+        starts = np.r_[0, np.nonzero(gaps > big)[0] + 1]
+        ends = np.r_[starts[1:] - 1, len(gt) - 1]
+        r = int(np.argmax([gl[a:b + 1].sum() for a, b in zip(starts, ends)]))
+        outer.append([np.cross(np.r_[centre + gt[i] * nrm, 1.0], v) for i in (starts[r], ends[r])])
+    if abs(float(dirs[0] @ dirs[1])) > np.cos(np.radians(30)):  # two families, not one split
+        return None
+    (a1, a2), (b1, b2) = outer
+    pts = []
+    for l1, l2 in ((a1, b1), (b1, a2), (a2, b2), (b2, a1)):
+        x = np.cross(l1, l2)
+        if abs(x[2]) < 1e-12:
+            return None
+        pts.append(x[:2] / x[2])
+    quad = order_corners(np.array(pts, np.float32))
+    if (abs(cv2.contourArea(quad)) < cfg.min_board_area_frac * h * w
+            or not cv2.isContourConvex(quad.reshape(-1, 1, 2))):
+        return None
+    return (quad * f + (f - 1) / 2.0).astype(np.float32)
+
+
 def _candidates(small: np.ndarray, cfg: LocateConfig, board_frac: float, best_so_far):
-    """Rough quads, cheapest first; the Hough quad only when those did not settle it."""
+    """Rough quads, cheapest first; the Hough quad and then the segments' vanishing-point quad
+    only when those did not settle it."""
     yield from _rough_quads(small, cfg, board_frac)
     if best_so_far() < cfg.hough_below_fit:
         quad = _hough_quad(small, cfg)
+        if quad is not None:
+            yield quad
+    # (it works at about the work size, so the double-resolution retry would repeat the same quad,
+    # and a repeat must not count as a second rough quad agreeing on a grid)
+    if board_frac == 1.0 and best_so_far() < cfg.hough_below_fit:
+        quad = _segment_quad(small, cfg)
         if quad is not None:
             yield quad
 
