@@ -261,10 +261,11 @@ def _error_squares(found: np.ndarray, truth) -> float:
 # order is a rotation of the camera order), the finished board with all 100 tiles (170757), and a
 # soft photo of a crowded board (170317, 69 tiles; found since the outer lines keep the inner pitch).
 # 170746 (grazing view) and 170725 (steep) on a carpet: only the segments' vanishing-point quad
-# reaches them.
+# reaches them; 170032: out of focus, found since the fit measures pieces at the lines' own width.
 @pytest.mark.parametrize("frame", ["IMG_20141025_163929.jpg", "IMG_20151016_170028.jpg",
                                    "IMG_20151016_170757.jpg", "IMG_20151016_170317.jpg",
-                                   "IMG_20151016_170746.jpg", "IMG_20151016_170725.jpg"])
+                                   "IMG_20151016_170746.jpg", "IMG_20151016_170725.jpg",
+                                   "IMG_20151016_170032.jpg"])
 def test_english_phone_photos_line_up(shared_data, frame):
     truth = _english_truth(shared_data, frame)
     image = cv2.imread(str(shared_data / "english" / "frames" / frame))
@@ -295,6 +296,27 @@ def test_outer_band_does_not_pull_the_grid_edge():
     corners = np.float64([[0, 0], [15, 0], [15, 15], [0, 15]]).reshape(-1, 1, 2)
     mapped = cv2.perspectiveTransform(corners, g).reshape(4, 2)
     np.testing.assert_allclose(mapped, [[0, 0], [15, 0], [15, 15], [0, 15]], atol=0.05)  # as lines: 0.13
+
+
+def test_line_width_follows_the_blur():
+    """The fit's line pieces switch to ridges of the lines' own width only where the lines are
+    blurred: a sharp printed line measures under the piece tolerance, the same line out of focus
+    over it."""
+    from vision.locate import _line_half_width
+
+    sq = 32
+    n = 17 * sq
+    img = np.full((n, n), 120, np.float32)
+    rng = np.random.default_rng(0)
+    for k in range(16):
+        p = (k + 1) * sq
+        img[:, p - 1:p + 1] = img[p - 1:p + 1, :] = 200
+    for _ in range(40):  # tiles over some squares
+        r, c = rng.integers(1, 16, 2) * sq
+        img[r + 3:r + sq - 2, c + 3:c + sq - 2] = 220
+    sharp = _line_half_width(cv2.GaussianBlur(img, (0, 0), 0.7), sq)
+    soft = _line_half_width(cv2.GaussianBlur(img, (0, 0), 3.0), sq)
+    assert sharp < 0.08 * sq < soft
 
 
 def test_segment_quad_finds_a_steep_board():

@@ -31,7 +31,9 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
    them (the weaker axis); tiles, hands and a wrong grid all lower it. Candidates are ranked
    by the same share with faint pieces included (the ``fit``; printed lines can be faint);
    a clear fit, or a second quad reaching a grid already finished, ends the search,
-   and a weak result is searched again at double resolution (small boards).
+   and a weak result is searched again at double resolution (small boards). When nothing is
+   accepted, the finished grids are scored once more with line pieces at the width their lines
+   show (an out-of-focus photo's lines are wider than the piece tolerance).
 """
 from __future__ import annotations
 
@@ -633,15 +635,47 @@ def _refine(grey: np.ndarray, corners: np.ndarray, cfg: LocateConfig, sq: int,
 QUALITY_STRENGTH_FRAC = 0.2  # BoardFix.quality counts line pieces at least this strong (of the 90th pct)
 
 
+def _line_half_width(warp: np.ndarray, sq: int) -> float:
+    """Half the width (at half height, px) of the mean grey profile across the 14 inner lines of
+    a grid warp with one square of margin: about 1.5 px for a sharp printed line at 32 px per
+    square, 3-4 px in an out-of-focus photo. Tiles average out; 0 when no ridge shows."""
+    g = warp.astype(np.float32)
+    lp = (np.arange(1, LINES - 1) + 1) * sq
+    u = np.arange(-(sq // 2), sq // 2 + 1)
+    across = lp[:, None] + u[None, :]                                   # (14, sq+1)
+    inside = slice(sq, (GRID + 1) * sq)
+    p = g[inside][:, across].mean(axis=(0, 1)) + g[across, inside].mean(axis=(0, 2))
+    p = p - np.median(p)
+    c0 = len(u) // 2
+    near = max(1, int(round(0.15 * sq)))
+    c = c0 - near + int(np.abs(p[c0 - near:c0 + near + 1]).argmax())
+    r = p * np.sign(p[c])
+    if r[c] <= 0:
+        return 0.0
+    lo = hi = c
+    while lo > 0 and r[lo - 1] >= r[c] / 2:
+        lo -= 1
+    while hi < len(r) - 1 and r[hi + 1] >= r[c] / 2:
+        hi += 1
+    return (hi - lo + 1) / 2.0
+
+
 def _line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
-                  strength_fracs: tuple[float, ...], inner_frac: float | None = None) -> list[float]:
+                  strength_fracs: tuple[float, ...], inner_frac: float | None = None,
+                  blurred: bool = False) -> list[float]:
     """Fraction of the 240 line pieces per axis found where 16 equally spaced lines put them
     (the weaker axis), counting pieces whose gradient peak is at least each given fraction of
     the strong pieces'. Tiles and hands hide pieces, so a covered board scores lower. With
     ``inner_frac``, last the number of pieces of the 14 inner lines found (both axes, at least
     that strong)."""
     _, warp = _grid_warp(grey, corners, sq, 1)
-    pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
+    # ``blurred``: a blurred line's gradient peaks on its two flanks, half its width from its
+    # middle. Where that is further than the tolerance (an out-of-focus photo), pieces are found
+    # as ridges of the line's own half width instead (lighter or darker than both sides, peaking
+    # in the middle); else, and without ``blurred``, as gradient peaks.
+    half = _line_half_width(warp, sq) if blurred else 0.0
+    ridge = int(round(half)) if half > tol * sq else 0
+    pieces = _line_pieces(warp, sq, 0.3, sigma=0.0, ridge_px=ridge)
     _, across, k, axis, strength = pieces.T
     near = np.abs(across - (k + 1) * sq) < tol * sq
     p90 = np.percentile(strength, 90)
@@ -1068,6 +1102,22 @@ def find_board(image: np.ndarray, cfg: LocateConfig) -> BoardFix:
     if best is not None and best[2] < cfg.min_fit:
         agreed = _agreed(finished, arrivals, cfg, ends)
         best = agreed or best
+    if best is not None and best[2] < cfg.min_fit and agreed is None:
+        # Nothing accepted: a second look at the finished grids with the fit measured at the
+        # width their lines show (an out-of-focus photo). Only grids whose lines are wider than
+        # the piece tolerance are rescored, and the same acceptance applies. This runs only when
+        # find_board would otherwise fail, so it changes no grid found without it.
+        rescored = []
+        for c, q, f in finished:
+            f2 = _line_support(grey, c, cfg.refine_square_px, cfg.piece_tolerance_frac,
+                               (cfg.fit_strength_frac,), blurred=True)[0]
+            rescored.append((c, q, max(f, f2)))
+        top = max(rescored, key=lambda r: r[2])
+        if top[2] >= cfg.min_fit:
+            best = top
+        else:
+            agreed = _agreed(rescored, arrivals, cfg, ends)
+            best = agreed or best
     if best is None:
         raise BoardNotFound("no periodic 15x15 line pattern")
     corners, quality, fit = best
