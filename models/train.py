@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
     t_start = time.time()
+    commit = git_commit()  # the code that renders and trains, not whatever HEAD is at the end
     held_families = tuple(f for f in args.holdout_fonts.split(",") if f)
     held = {"fonts": faces_of(held_families), "styles": (args.holdout_style,),
             "designs": (args.holdout_scheme,), "labels": (args.holdout_labels,)}
@@ -282,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
                          "style": args.holdout_style, "scheme": args.holdout_scheme,
                          "labels": args.holdout_labels},
             "minutes": round((time.time() - t_start) / 60, 1),
-            "torch": torch.__version__, "machine": platform.machine(), "commit": git_commit(),
+            "torch": torch.__version__, "machine": platform.machine(), "commit": commit,
         },
         "accuracy": {"synthetic": measured},
     }

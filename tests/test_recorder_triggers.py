@@ -27,8 +27,11 @@ from vision.locate import LocateConfig
 from vision.track import BoardTracker
 
 REPO = Path(__file__).resolve().parents[1]
+# A trained look (the tests here are about presses and reconnects; boards the network never saw
+# are measured by tests/bench/bench_read.py and bench_record.py).
 SCENE = SceneConfig(out_w_px=960, out_h_px=720, max_tilt_deg=8, glare_prob=0.0, fill_min=0.85, fill_max=0.92,
-                    style="ivory", quarter_turn_prob=0.05, hands="never")
+                    style="ivory", quarter_turn_prob=0.05, hands="never", design="standard", labels="short", line_frac=0.045,
+                    font="dejavu-sans")
 
 
 def recorder_for(entries: list):

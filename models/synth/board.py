@@ -38,6 +38,7 @@ class SceneConfig(BaseModel):
     labels: str = Field("random", description=f"premium labels: one of {LABEL_STYLES} or 'random'")
     star: str = Field("random", description=f"the centre square: one of {STAR_FORMS} or 'random'")
     value_prob: float = Field(0.9, description="chance the tiles carry point values as subscripts")
+    line_frac: float | None = Field(None, description="grid line width as a fraction of a square; None = random 0.02-0.07")
     out_w_px: int = Field(1280, description="width of the camera frame")
     out_h_px: int = Field(960, description="height of the camera frame")
     max_tilt_deg: float = Field(25.0, description="largest camera tilt away from straight down")
@@ -258,6 +259,8 @@ def _text_mask(lines: tuple[str, ...], font_path: str, sq: int, fill: float) -> 
 
 
 def _label_lines(style: str, key: str, rng: np.random.Generator) -> tuple[str, ...] | None:
+    # each square draws its own wording (TW, 3W, TWS on one board): a real board prints one;
+    # kept so the committed model's training renders are reproduced
     table = {"short": SHORT_LABELS, "full": FULL_LABELS, "foreign": FOREIGN_LABELS}.get(style)
     if table is None or key not in table:
         return None
@@ -347,7 +350,8 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     serrate = rng.random() < 0.5
     teeth, depth = int(rng.integers(2, 8)), float(rng.uniform(0.06, 0.16))
     dotted = rng.random() < 0.3
-    lw = max(1, int(round(sq * rng.uniform(0.02, 0.07))))
+    lw_frac = rng.uniform(0.02, 0.07)
+    lw = max(1, int(round(sq * (lw_frac if cfg.line_frac is None else cfg.line_frac))))
     for r in range(15):
         for c in range(15):
             key = _PREMIUM_KEY[layout[r][c]]
