@@ -39,7 +39,7 @@ chromium: $(CHROMIUM)
 test: install $(CHROMIUM)
 	$(BIN)/python -m pytest
 
-# Retrain the tile classifier (CPU, 15-25 minutes on 2 cores): models/tiles.onnx + tiles.card.json.
+# Retrain the tile classifier (CPU, about 50 minutes on 2 cores: 15 rendering, 35 training): models/tiles.onnx + tiles.card.json.
 train: install
 	$(BIN)/pip install --quiet -e '.[train]'
 	$(BIN)/python -m models.train --out models/tiles.onnx
