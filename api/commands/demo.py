@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     cache = Path(args.cache)
     game = make_demo_game(args.moves, args.seed)
-    video = cache / f"demo-v1-m{args.moves}-s{args.seed}-f{args.fps:g}.avi"
+    video = cache / f"demo-v2-m{args.moves}-s{args.seed}-f{args.fps:g}.avi"
     if video.is_file():
         print(f"demo video (cached): {video}")
     else:

@@ -25,8 +25,10 @@ def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s
     """Write an MJPG AVI: for each play, the board at rest, then hands over it while the tiles go down."""
     boards = boards_after_each_play(game)
     # Players lay tiles facing them, so few tiles are turned; the first play shows which way is up.
+    # The family board most people know: red-rim Hasbro with printed labels, wooden tiles.
     cfg = SceneConfig(out_w_px=size[0], out_h_px=size[1], max_tilt_deg=12, hands="never", glare_prob=0.0,
-                      fill_min=0.8, fill_max=0.92, style="wood", quarter_turn_prob=0.08)
+                      fill_min=0.8, fill_max=0.92, style="wood", quarter_turn_prob=0.08, design="hasbro",
+                      labels="full", font="dejavu-sans", line_frac=0.045)
     hands = cfg.model_copy(update={"hands": "always"})
     hold, reach = max(1, round(hold_s * fps)), max(1, round(hand_s * fps))
     plan = [(boards[0], cfg)] * hold
