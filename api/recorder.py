@@ -207,14 +207,19 @@ class Recorder:
         with self.timings.stage("score"):
             obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=np.rot90(clear, k))
         seqs = tuple(self.sink(entry, frame) for entry in obs.entries)
-        if hasattr(self.reader, "calibrate") and obs.status != "unclear":
-            # what the game now holds, in the warped image's orientation, teaches the reader
-            with self.timings.stage("calibrate"):
-                rows = self.keeper.game.state.board.rows()
-                grid = np.rot90(np.array([list(r) for r in rows]), k=-k)
-                self.reader.calibrate("".join(grid.ravel()), self._operator_squares(k),
-                                      board_clear=obs.status == "no_change" and not len(committed),
-                                      learn=bool(obs.entries))
+        if hasattr(self.reader, "calibrate"):
+            # Before the first play the board is clear: that play must cover the centre, so while
+            # nothing is committed and the centre reads empty, no play is on the board (print read
+            # as letters elsewhere is what the reference will put right).
+            centre = float(snap.probs[7, 7, snap.classes.index(".")])
+            clear_board = not len(self.keeper.game.state.board) and centre >= self.cfg.enroll_min_prob
+            if obs.status != "unclear" or clear_board:
+                # what the game now holds, in the warped image's orientation, teaches the reader
+                with self.timings.stage("calibrate"):
+                    rows = self.keeper.game.state.board.rows()
+                    grid = np.rot90(np.array([list(r) for r in rows]), k=-k)
+                    self.reader.calibrate("".join(grid.ravel()), self._operator_squares(k),
+                                          board_clear=clear_board, learn=bool(obs.entries))
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
 
     def _operator_squares(self, k: int) -> list[int]:

@@ -45,6 +45,19 @@ def test_occluded_when_no_board_or_low_quality():
     assert gate.update(0.1, board(), quality=0.1).state == "occluded"
 
 
+def test_a_board_whose_grid_never_fits_well_is_clear_until_its_fit_drops():
+    """Thin printed lines at low resolution: the grid is right but its quality stays near 0.22,
+    under min_quality. Occlusion is then a drop below a share of the board's own best."""
+    gate = StabilityGate(StabilityConfig(stable_ms=300))
+    results = [gate.update(i / 10, board(), quality=0.22) for i in range(8)]
+    assert results[-1].state == "clear" and sum(r.snapshot for r in results) == 1
+    assert gate.update(0.9, board(), quality=0.12).state == "occluded"
+    # a board that fits well keeps the absolute floor
+    good = StabilityGate()
+    good.update(0.0, board(), quality=0.8)
+    assert good.update(0.1, board(), quality=0.3).state == "occluded"
+
+
 def test_trigger_means_snapshot_now():
     gate = StabilityGate(StabilityConfig(stable_ms=5000))
     gate.update(0.0, board())

@@ -160,6 +160,8 @@ class EmptyBoardRef:
             mapped = light_map(cur, _turn(self.desc, k), prior, self.cfg)
             dist = np.sqrt(_relative(cur, mapped).mean(axis=(2, 3, 4)))
             fits.append((float(np.median(dist)), k, cur - mapped, dist))
+            if k == 0 and fits[0][0] < self.cfg.turn_floor:
+                return fits[0][1], fits[0][2], fits[0][3]  # kept whatever the other turns give
         best = min(fits[1:], key=lambda f: f[0])
         if fits[0][0] < self.cfg.turn_floor or not best[0] < self.cfg.turn_margin * fits[0][0]:
             best = fits[0]

@@ -26,6 +26,15 @@ class StabilityConfig(BaseModel):
     changed_frac: float = Field(0.0015, description="fraction of changed pixels since the last snapshot "
                                                     "that makes a new snapshot worth taking")
     min_quality: float = Field(0.35, description="localization quality below which the board counts as occluded")
+    relative_quality: float = Field(
+        0.6, gt=0.0, le=1.0,
+        description="a board whose grid never fits better than this board's best fit so far allows: "
+                    "it counts as occluded below this share of its best quality when that is under "
+                    "min_quality (thin printed lines at low resolution never reach min_quality, "
+                    "however clear the board)")
+    floor_quality: float = Field(0.15, ge=0.0, description="below this the board counts as occluded whatever "
+                                                         "its best quality: too few grid lines are seen "
+                                                         "to trust the fix at all")
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class StabilityGate:
         self._last_snap: np.ndarray | None = None
         self._clear_since: float | None = None
         self._pending_trigger = False
+        self._best_quality = 0.0
 
     def trigger(self) -> None:
         """Snapshot at the next clear frame, however briefly it has been still."""
@@ -63,7 +73,9 @@ class StabilityGate:
     def update(self, t: float, board_img: np.ndarray | None, quality: float = 1.0) -> GateResult:
         """t in seconds; board_img is the rectified board (None when no board was found)."""
         cfg = self.cfg
-        if board_img is None or quality < cfg.min_quality:
+        self._best_quality = max(self._best_quality, quality if board_img is not None else 0.0)
+        floor = max(cfg.floor_quality, min(cfg.min_quality, cfg.relative_quality * self._best_quality))
+        if board_img is None or quality < floor or quality <= 0.0:
             self._prev, self._clear_since = None, None
             return GateResult("occluded", False, 0.0, 1.0)
         small = self._small(board_img)
