@@ -36,13 +36,8 @@ from vision.classify import ReadConfig, TileReader  # noqa: E402
 from vision.rectify import GRID, homography_from_corners, warp_board  # noqa: E402
 from vision.reference import EmptyBoardRef, ReferenceConfig  # noqa: E402
 
-
-def git_commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_read import git_commit  # noqa: E402,F401  (one copy; select_self_enroll imports it from here)
 
 
 def synth_dirty() -> bool:
