@@ -127,3 +127,8 @@ def test_empty_board_reference_round_trip(shared_data, tmp_path):
     assert len(read.stdout.splitlines()) == 15
     bad = tilecam("read", str(frame), "--corners", text, "--empty-ref", str(tmp_path / "missing.npz"))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    # the reference can also be passed as the tile set (the issue's `tilecam read --tileset`)
+    as_tileset = tilecam("read", str(frame), "--corners", text, "--tileset", str(ref_file))
+    assert as_tileset.returncode == 0 and as_tileset.stdout == read.stdout
+    both = tilecam("read", str(frame), "--corners", text, "--tileset", str(ref_file), "--empty-ref", str(ref_file))
+    assert both.returncode == 2 and "give one" in both.stderr

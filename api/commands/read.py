@@ -29,7 +29,8 @@ SELF_ENROLL_DEFAULT = False
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("image", metavar="IMAGE", help="a photo of the board (or a pre-warped board)")
     p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
-    p.add_argument("--tileset", metavar="FILE", help="enrolled tile set (.npz from tilecam enroll)")
+    p.add_argument("--tileset", metavar="FILE",
+                   help="enrolled tile set, or an empty-board reference (either .npz from tilecam enroll)")
     p.add_argument("--empty-ref", metavar="FILE",
                    help="empty-board reference (.npz from tilecam enroll --empty-board): a square that "
                         "still looks as it did empty is read as empty, whatever is printed on it")
@@ -69,9 +70,15 @@ def load_reader(args, fail):
     card = model.with_suffix("").with_suffix(".card.json")
     if not model.is_file() or not card.is_file():
         return None, fail(f"no tile model at {model} (with {card.name} beside it)", 2)
+    tileset, empty_ref = args.tileset, getattr(args, "empty_ref", None)
+    if tileset and Path(tileset).is_file():
+        from vision.reference import is_reference
+        if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
+            if empty_ref:
+                return None, fail("--tileset is an empty-board reference and so is --empty-ref: give one", 2)
+            tileset, empty_ref = None, tileset
     try:
-        return TileReader(model, card, tileset=args.tileset, lang=args.lang,
-                          empty_ref=getattr(args, "empty_ref", None)), 0
+        return TileReader(model, card, tileset=tileset, lang=args.lang, empty_ref=empty_ref), 0
     except (ReaderError, ValueError) as exc:
         return None, fail(str(exc), 2)
 
