@@ -182,7 +182,6 @@ CHUNK = 25  # boards per unit of work: the data set is the same whatever the num
 
 def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
     from models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
-    from models.synth.looks import LABEL_WEIGHTS
 
     cv2.setNumThreads(1)
     rng = np.random.default_rng([spec.seed, chunk])
@@ -190,13 +189,11 @@ def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
     styles = spec.styles or STYLES
     designs = spec.designs or DESIGNS
     labels_ = spec.labels or LABEL_STYLES
-    label_p = np.array([LABEL_WEIGHTS.get(x, 1.0) for x in labels_])
-    label_p /= label_p.sum()
     xs, ys, rs = [], [], []
     for i in range(chunk * CHUNK, min((chunk + 1) * CHUNK, spec.boards)):
         board = random_board(rng, rng.uniform(*spec.fill), spec.blank_prob)
         cfg = {"font": str(rng.choice(fonts)), "style": str(rng.choice(styles)),
-               "design": str(rng.choice(designs)), "labels": str(rng.choice(labels_, p=label_p)),
+               "design": str(rng.choice(designs)), "labels": str(rng.choice(labels_)),
                "square_px": int(rng.integers(*spec.square_px)),
                "tile_frac": float(rng.uniform(*spec.tile_frac))}
         crops, labels, rots, _ = board_sample(board, spec.seed * 1_000_003 + i, spec, rng, cfg)

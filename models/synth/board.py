@@ -268,18 +268,8 @@ def _label_lines(style: str, key: str, rng: np.random.Generator) -> tuple[str, .
     return options[int(rng.integers(len(options)))]
 
 
-def _serrate(img: np.ndarray, x0: int, y0: int, sq: int, colour, teeth: int, depth: float,
-             dots: bool = False) -> None:
-    """Hasbro-style premium squares: triangular teeth reach into the neighbouring squares (or,
-    with ``dots``, rows of dots as on the German tournament boards)."""
-    if dots:
-        rad = max(1, int(sq * depth * 0.35))
-        for t in range(teeth):
-            f = (t + 0.5) / teeth
-            for px, py in ((x0 + f * sq, y0 - depth * sq * 0.6), (x0 + f * sq, y0 + sq + depth * sq * 0.6),
-                           (x0 - depth * sq * 0.6, y0 + f * sq), (x0 + sq + depth * sq * 0.6, y0 + f * sq)):
-                cv2.circle(img, (int(px), int(py)), rad, colour, -1, cv2.LINE_AA)
-        return
+def _serrate(img: np.ndarray, x0: int, y0: int, sq: int, colour, teeth: int, depth: float) -> None:
+    """Hasbro-style premium squares: triangular teeth reach into the neighbouring squares."""
     pts = []
     for side in range(4):
         for t in range(teeth):
@@ -347,9 +337,8 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     # label print: dark (a darker shade of the square) or white, as boards do
     label_dark = rng.random() < 0.6
     label_font_path = str(fonts[_pick(rng, "random", sorted(fonts))])
-    serrate = rng.random() < 0.5
-    teeth, depth = int(rng.integers(2, 8)), float(rng.uniform(0.06, 0.16))
-    dotted = rng.random() < 0.3
+    serrate = rng.random() < 0.35
+    teeth, depth = int(rng.integers(2, 5)), float(rng.uniform(0.06, 0.14))
     lw_frac = rng.uniform(0.02, 0.07)
     lw = max(1, int(round(sq * (lw_frac if cfg.line_frac is None else cfg.line_frac))))
     for r in range(15):
@@ -361,7 +350,7 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
         for c in range(15):
             key = _PREMIUM_KEY[layout[r][c]]
             if serrate and key != "plain":
-                _serrate(img, margin + c * sq, margin + r * sq, sq, pal[key], teeth, depth, dotted)
+                _serrate(img, margin + c * sq, margin + r * sq, sq, pal[key], teeth, depth)
     for i in range(16):
         p = margin + i * sq
         cv2.line(img, (p, margin), (p, margin + 15 * sq), pal["line"], lw)
@@ -416,11 +405,6 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     look = _tile_look(style, rng, cfg.value_prob)
     rotations = np.full((15, 15), -1, np.int32)
     shadow = np.zeros(img.shape[:2], np.float32)
-    # the tiles' shadow: any direction, soft or hard, so touching tiles meet at a dark seam
-    ang = rng.uniform(0, 2 * np.pi)
-    reach = rng.uniform(0.02, 0.09) * sq
-    sdx, sdy = int(round(reach * np.cos(ang))), int(round(reach * np.sin(ang)))
-    shadow_depth, shadow_blur = float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.01, 0.06))
     placed = []
     for r in range(15):
         for c in range(15):
@@ -437,10 +421,10 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
             angle = float(trng.uniform(-1, 1) * cfg.tile_angle_deg)
             placed.append((letter, k, cx, cy, angle))
             half = tile_px / 2
-            cv2.rectangle(shadow, (int(cx - half + sdx), int(cy - half + sdy)),
-                          (int(cx + half + sdx + 1), int(cy + half + sdy + 1)), 1.0, -1)
+            cv2.rectangle(shadow, (int(cx - half + 3), int(cy - half + 4)), (int(cx + half + 4), int(cy + half + 5)),
+                          1.0, -1)
     if placed:
-        shadow = 1 - shadow_depth * cv2.GaussianBlur(shadow, (0, 0), sq * shadow_blur)
+        shadow = 1 - 0.45 * cv2.GaussianBlur(shadow, (0, 0), sq * 0.06)
         img = cv2.multiply(img, cv2.merge([shadow, shadow, shadow]))
     for letter, k, cx, cy, angle in placed:
         rgba = _tile_rgba(letter, str(fonts[font]), tile_px, look, np.random.default_rng([seed, int(cx), int(cy)]))

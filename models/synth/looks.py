@@ -30,8 +30,6 @@ SCHEMES: dict[str, dict[str, tuple[int, int, int]]] = {
 
 # Premium labels. "short" and "full" are English; "foreign" prints other languages' boards.
 LABEL_STYLES = ("none", "short", "full", "foreign", "dots")
-# how often each is drawn: full text is what most family boards print
-LABEL_WEIGHTS = {"none": 1.0, "short": 1.0, "full": 2.0, "foreign": 1.0, "dots": 0.5}
 SHORT_LABELS = {"tw": (("TW",), ("3W",), ("TWS",)), "dw": (("DW",), ("2W",), ("DWS",)),
                 "tl": (("TL",), ("3L",), ("TLS",)), "dl": (("DL",), ("2L",), ("DLS",))}
 FULL_LABELS = {"tw": (("TRIPLE", "WORD", "SCORE"), ("TRIPLE WORD", "SCORE")),

@@ -250,6 +250,8 @@ def look_config(look: str, seed: int) -> dict:
         faces = card.get("fonts") or ["dejavu-sans"]
         if look == "tournament":
             spec["style"] = ("ivory", "wood")[seed % 2]
+            spec["design"] = ("standard", "tournament_green", "dark")[seed % 3]
+            spec["labels"] = ("none", "short")[seed % 2]
     spec["font"] = faces[seed % len(faces)]
     return spec
 
