@@ -116,6 +116,7 @@ class Recorder:
         self.board_status: str | None = None
         self.camera_status: str | None = None   # set by whoever owns the frame source
         self.notices: list[str] = []
+        self._calibrated_upto = 0  # log entries already looked at for operator corrections
         if hasattr(self.reader, "calibrate_with"):
             self.reader.calibrate_with(self.cfg.self_enroll, self.cfg.empty_reference, self.cfg.enroll_min_prob)
 
@@ -208,30 +209,31 @@ class Recorder:
             obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=np.rot90(clear, k))
         seqs = tuple(self.sink(entry, frame) for entry in obs.entries)
         if hasattr(self.reader, "calibrate"):
-            # Before the first play the board is clear: that play must cover the centre, so while
-            # nothing is committed and the centre reads empty, no play is on the board (print read
-            # as letters elsewhere is what the reference will put right).
-            centre = float(snap.probs[7, 7, snap.classes.index(".")])
-            clear_board = not len(self.keeper.game.state.board) and centre >= self.cfg.enroll_min_prob
-            if obs.status != "unclear" or clear_board:
-                # what the game now holds, in the warped image's orientation, teaches the reader
-                with self.timings.stage("calibrate"):
-                    rows = self.keeper.game.state.board.rows()
-                    grid = np.rot90(np.array([list(r) for r in rows]), k=-k)
-                    self.reader.calibrate("".join(grid.ravel()), self._operator_squares(k),
-                                          board_clear=clear_board, learn=bool(obs.entries))
+            with self.timings.stage("calibrate"):
+                self._calibrate(snap, obs, k)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
 
-    def _operator_squares(self, k: int) -> list[int]:
-        """Squares (row-major, warped image orientation) of plays an operator corrected."""
-        out = []
-        for e in self.keeper.entries:
-            if e.kind == "correction" and e.by != self.keeper.camera_name and e.replacement.kind == "play":
-                for t in e.replacement.placement.tiles:
-                    grid = np.zeros((15, 15), bool)
-                    grid[t.square.row, t.square.col] = True
-                    out.append(int(np.flatnonzero(np.rot90(grid, k=-k).ravel())[0]))
-        return out
+    def _calibrate(self, snap: Snapshot, obs: Observation, k: int) -> None:
+        """Teach the reader what the game now holds (docs/recording.md, step 6)."""
+        # Before the first play the board is clear: that play must cover the centre, so while
+        # nothing is committed and the centre reads empty, no play is on the board (print read
+        # as letters elsewhere is what the reference will put right).
+        board = self.keeper.game.state.board
+        clear_board = not len(board) and float(snap.probs[7, 7, snap.classes.index(".")]) >= self.cfg.enroll_min_prob
+        # squares of plays an operator corrected since the last call: the operator's word is the label
+        new = self.keeper.entries[self._calibrated_upto:]
+        self._calibrated_upto = len(self.keeper.entries)
+        corrected = [t.square.row * 15 + t.square.col for e in new
+                     if e.kind == "correction" and e.by != self.keeper.camera_name and e.replacement.kind == "play"
+                     for t in e.replacement.placement.tiles]
+        if obs.status == "unclear" and not clear_board and not corrected:
+            return
+        # the warped image shows the game board turned back by k: image square i holds game square order[i]
+        order = np.rot90(np.arange(225).reshape(15, 15), k=-k).ravel()
+        image_square = np.argsort(order)
+        game = "".join(board.rows())
+        self.reader.calibrate("".join(game[g] for g in order), [int(image_square[g]) for g in corrected],
+                              board_clear=clear_board, learn=bool(obs.entries) or bool(corrected))
 
     def finish(self) -> list[LogEntry]:
         entries = self.keeper.finish()

@@ -97,3 +97,44 @@ def test_a_reader_given_a_tile_set_keeps_it(reader):
     adapter = Reader(enrolled)
     adapter.calibrate_with(self_enroll=True, reference=False, min_prob=0.9)
     assert adapter.enrollment is None
+
+
+def test_the_recorder_hands_an_operator_correction_to_the_reader_once_in_image_squares():
+    """A board turned a quarter turn in the image: the committed letters and the corrected
+    squares reach the reader in the warped image's orientation, and a correction only once."""
+    from api.recorder import Recorder
+    from scoring.board import Direction, Square
+    from scoring.events import Correction, Play
+    from scoring.game import Game
+    from scoring.placement import PlacedTile, Placement
+    from scoring.rules import get_profile
+    from scoring.scorekeeper import Observation, Scorekeeper
+    from scoring.snapshot import Snapshot, classes_for
+    from scoring.tiles import DISTRIBUTIONS
+
+    def across(row, col, word):
+        return Placement(tuple(PlacedTile(Square(row, col + i), ch, False) for i, ch in enumerate(word)),
+                         Direction.ACROSS)
+
+    class Spy:
+        def __init__(self):
+            self.calls = []
+
+        def calibrate(self, labels, operator_squares=(), board_clear=False, learn=True):
+            self.calls.append((labels, list(operator_squares), board_clear, learn))
+
+    game = Game(get_profile("naspa"), DISTRIBUTIONS["en"])
+    game.play(0, across(7, 6, "CAT"))
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    keeper.sync(list(game.events) + [Correction(0, Play(0, across(7, 6, "COT"), (), None, 0, 0, 0), by="op")])
+    spy = Spy()
+    rec = Recorder(keeper, None, spy, lambda e, f: 0)
+    snap = Snapshot.from_board(["." * 15] * 15, classes_for(DISTRIBUTIONS["en"].letters))
+    k = 1
+    rec._calibrate(snap, Observation((), "no_change"), k)
+    labels, squares, clear, learn = spy.calls[-1]
+    image = np.array(list(labels)).reshape(15, 15)
+    assert "".join(np.rot90(image, k).ravel()) == "".join(keeper.game.state.board.rows())  # back to the game
+    assert sorted(squares) == sorted(np.flatnonzero(image.ravel() != ".").tolist()) and learn and not clear
+    rec._calibrate(snap, Observation((), "no_change"), k)
+    assert spy.calls[-1][1] == [] and not spy.calls[-1][3]  # the correction was handed over once

@@ -32,7 +32,7 @@ class StabilityConfig(BaseModel):
                     "it counts as occluded below this share of its best quality when that is under "
                     "min_quality (thin printed lines at low resolution never reach min_quality, "
                     "however clear the board)")
-    floor_quality: float = Field(0.15, ge=0.0, description="below this the board counts as occluded whatever "
+    floor_quality: float = Field(0.15, gt=0.0, description="below this the board counts as occluded whatever "
                                                          "its best quality: too few grid lines are seen "
                                                          "to trust the fix at all")
 
@@ -75,7 +75,7 @@ class StabilityGate:
         cfg = self.cfg
         self._best_quality = max(self._best_quality, quality if board_img is not None else 0.0)
         floor = max(cfg.floor_quality, min(cfg.min_quality, cfg.relative_quality * self._best_quality))
-        if board_img is None or quality < floor or quality <= 0.0:
+        if board_img is None or quality < floor:
             self._prev, self._clear_since = None, None
             return GateResult("occluded", False, 0.0, 1.0)
         small = self._small(board_img)
