@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners
+from vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners, weigh_lone_tiles
 from vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[1]
@@ -109,6 +109,22 @@ def test_readings_beyond_the_distribution_fall_to_their_next_class():
     capped = cap_counts(probs, np.array([225, 1, 9]))
     assert list(capped.argmax(axis=1)) == [1, 0, 2]
     assert np.allclose(capped.sum(axis=1), 1.0)
+
+
+def test_a_lone_tile_needs_the_network_sure_by_more_than_the_factor():
+    # classes (".", "A"); every square empty but three
+    probs = np.tile(np.float32([0.97, 0.03]), (225, 1))
+    probs[0] = [0.04, 0.96]            # A1 alone, 24:1      -> empty
+    probs[100] = [0.002, 0.998]        # alone, 499:1        -> stays a tile
+    probs[200] = [0.3, 0.7]            # two side by side    -> both stay
+    probs[201] = [0.2, 0.8]
+    out = weigh_lone_tiles(probs, 0, factor=0.01)
+    assert list(np.flatnonzero(out.argmax(axis=1) == 1)) == [100, 200, 201]
+    assert np.allclose(out[200:202], probs[200:202])
+    assert np.allclose(out.sum(axis=1), 1.0)
+    # a tile on the edge with its only neighbour read as a tile keeps it
+    probs[1] = [0.1, 0.9]
+    assert weigh_lone_tiles(probs, 0, factor=0.01)[0].argmax() == 1
 
 
 def _fake_read(classes, board, rotations, rot_probs=None):
