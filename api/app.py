@@ -16,6 +16,7 @@ from scoring.gcg import GcgError
 from scoring.placement import PlacementError
 
 from .bus import Bus, PreviewHub
+from .security import install_security
 from .service import GameService
 from .settings import Settings, get_settings
 from .store import NotFound, Store
@@ -97,4 +98,5 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     for module in (games, live, operator, media, recorder, overlay):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    install_security(app, settings)
     return app

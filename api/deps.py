@@ -1,6 +1,7 @@
 """Shared dependencies as Annotated aliases: the service, the loaded game, the operator's token."""
 from __future__ import annotations
 
+import math
 import secrets
 from typing import Annotated
 
@@ -38,18 +39,30 @@ def get_game(game_id: int, service: ServiceDep) -> GameView:
 
 GameDep = Annotated[GameView, Depends(get_game)]
 
-_bearer = HTTPBearer(auto_error=False, description="Operator token, printed by `tilecam serve`.")
+_bearer = HTTPBearer(auto_error=False, description="Operator token (docs/api.md, Security).")
 
 
 def operator_name(request: Request,
                   creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
-    """The name of the token that authorised this write; it is written into corrections."""
+    """The name of the token that authorised this write; it is written into corrections.
+
+    A client that sent too many wrong tokens gets 429 without its token being checked."""
+    guard = request.app.state.guard
+    client = request.client.host if request.client else "unknown"
+    wait_s = guard.wait_s(client)
+    if wait_s > 0:
+        seconds = math.ceil(wait_s)
+        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
+                            f"too many wrong operator tokens; try again in {seconds} s",
+                            headers={"Retry-After": str(seconds)})
     if creds is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "writes need 'Authorization: Bearer <token>'",
                             headers={"WWW-Authenticate": "Bearer"})
     for name, token in request.app.state.tokens.items():
         if secrets.compare_digest(creds.credentials.encode(), token.encode()):
+            guard.succeeded(client)
             return name
+    guard.failed(client)
     raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown operator token",
                         headers={"WWW-Authenticate": "Bearer"})
 

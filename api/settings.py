@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from capture.source import CaptureConfig
 from hardware.buttons import ButtonConfig
@@ -35,11 +35,40 @@ class StoreSettings(Section):
     db_path: str = Field("tilecam.sqlite3", description="SQLite file holding games, log entries and frames.")
 
 
+MIN_TOKEN_CHARS = 16  # a guessable token defeats the back-off; 16 random characters do not
+
+
 class AuthSettings(Section):
     tokens: dict[str, str] = Field(
         default_factory=dict,
-        description="Operator bearer tokens, name -> token. The name is written into every "
-                    "correction. Empty: one token named 'operator' is generated at start.")
+        description="Operator bearer tokens, name -> token (at least 16 printable characters, no spaces). "
+                    "The name is written into every correction. Empty: `tilecam serve` uses TILECAM_TOKEN "
+                    "or a token file (docs/api.md, Security).")
+    max_failures: int = Field(
+        5, ge=1, description="Wrong tokens one client address may send before it must wait (answered 429).")
+    backoff_initial_s: float = Field(
+        1.0, gt=0, description="Seconds of the first wait; each further wrong token after a wait doubles it.")
+    backoff_max_s: float = Field(
+        300.0, gt=0, description="Longest wait, in seconds; a client with no wrong token for this long "
+                                 "starts again from zero.")
+
+    @field_validator("tokens")
+    @classmethod
+    def _strong_tokens(cls, tokens: dict[str, str]) -> dict[str, str]:
+        for name, token in tokens.items():
+            check_token(token, f"token {name!r}")
+        return tokens
+
+
+def check_token(token: str, what: str = "token") -> str:
+    """The token if it is usable as a bearer token; a ValueError naming `what` otherwise."""
+    if not token:
+        raise ValueError(f"{what} is empty")
+    if not all("!" <= c <= "~" for c in token):
+        raise ValueError(f"{what} must be printable ASCII without spaces")
+    if len(token) < MIN_TOKEN_CHARS:
+        raise ValueError(f"{what} has {len(token)} characters; at least {MIN_TOKEN_CHARS} are needed")
+    return token
 
 
 class LiveSettings(Section):

@@ -1,8 +1,11 @@
 // Operator console: every write goes through the REST API with the bearer token.
 const $ = (id) => document.getElementById(id);
 const tokenInput = $("token");
-tokenInput.value = localStorage.getItem("tilecam-token") || "";
-tokenInput.addEventListener("change", () => localStorage.setItem("tilecam-token", tokenInput.value.trim()));
+// The token lives as long as this tab (sessionStorage), not on disk for whoever opens the page
+// next; one that an older version kept in localStorage is removed.
+localStorage.removeItem("tilecam-token");
+tokenInput.value = sessionStorage.getItem("tilecam-token") || "";
+tokenInput.addEventListener("change", () => sessionStorage.setItem("tilecam-token", tokenInput.value.trim()));
 let source = null;
 
 function say(text, error = false) { $("message").textContent = text; $("message").className = error ? "error" : ""; }
