@@ -1,8 +1,16 @@
 """Keep a live camera going: reopen it with backoff when it drops, and never block the pipeline.
 
 ReconnectingSource wraps a live source; a failed read closes it and reopens it after
-reconnect_initial_s, doubling up to reconnect_max_s, while `status` says 'reconnecting'.
-Frames keep one index sequence across reconnects, so nothing downstream sees a gap.
+reconnect_initial_s, growing by reconnect_factor up to reconnect_max_s, while `status`
+says 'reconnecting'. Frames keep one index sequence across reconnects, so nothing
+downstream sees a gap.
+
+Why the cap is short and the wait resets: the wait is not told when the camera returns, so
+the camera can be back for up to one whole wait before the next attempt. With an uncapped
+doubling (0.5, 1, 2, 4 s ...) a 4 s outage kept the recorder blind for 7.5 s and a move was
+missed. Capping the wait at reconnect_max_s (1 s by default, 10 s at most) bounds the time
+from "camera back" to "frames flowing" by reconnect_max_s plus one open and one read, and
+resetting it on every good frame makes each new outage start again at reconnect_initial_s.
 
 LatestFrameReader reads a source on its own thread and keeps only the newest frame: a
 slow pipeline stage sees fresh frames, and the frames it had no time for are counted as
@@ -91,7 +99,9 @@ class ReconnectingSource(BaseSource):
         if self._cancel.wait(self._delay):
             raise CaptureError(f"{self.name}: closed while reconnecting")
         # The wait grows until a frame arrives, not merely until open succeeds: a camera
-        # that opens and then fails its first read must not be hammered.
+        # that opens and then fails its first read is retried on the growing schedule, not
+        # at the shortest wait forever. The cap keeps the wait short enough that a camera
+        # that comes back mid-wait is picked up within reconnect_max_s.
         wait = self._delay
         self._delay = min(self._delay * self.cfg.reconnect_factor, self.cfg.reconnect_max_s)
         try:
@@ -103,6 +113,11 @@ class ReconnectingSource(BaseSource):
         log.info("%s: reopened after waiting %.1f s", self.name, wait)
 
     def _restamp(self, frame: Frame) -> Frame:
+        """Renumber and restamp a good frame; a good frame also resets the backoff.
+
+        The reset is what makes a reconnect count as successful: the next outage, however
+        soon, starts again at reconnect_initial_s instead of where this one left off.
+        """
         now = time.monotonic()
         if self._status.state != "connected":
             self.reconnects += 1
@@ -147,9 +162,12 @@ class LatestFrameReader:
     close() stops the thread and closes the source.
     """
 
-    def __init__(self, source: FrameSource, *, drop: bool | None = None) -> None:
+    def __init__(self, source: FrameSource, *, drop: bool | None = None,
+                 cfg: CaptureConfig | None = None) -> None:
         self.source = source
         self.drop = source.live if drop is None else drop
+        # The sources open_source builds carry the config they were opened with.
+        self.cfg = cfg or getattr(source, "cfg", None) or CaptureConfig()
         self._cond = threading.Condition()
         self._pending: Frame | None = None
         self._finished = False
@@ -224,7 +242,14 @@ class LatestFrameReader:
             if frame is not None:
                 yield frame
 
-    def close(self, timeout_s: float = 5.0) -> None:
+    def close(self, timeout_s: float | None = None) -> None:
+        """Stop the thread and close the source.
+
+        The thread may be inside a read or a reopen, which return within the stream's read
+        or open timeout; by default close waits that long (plus a second) before giving up.
+        """
+        if timeout_s is None:
+            timeout_s = max(self.cfg.open_timeout_s, self.cfg.read_timeout_s) + 1.0
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
@@ -232,7 +257,6 @@ class LatestFrameReader:
         if cancel is not None:
             cancel()
         if self._thread is not None:
-            # A blocked read returns within the source's read timeout.
             self._thread.join(timeout_s)
             if self._thread.is_alive():
                 # Releasing a device under a read can crash the driver; the daemon thread dies with us.

@@ -73,9 +73,16 @@ class CaptureConfig(BaseModel):
     reconnect: bool = Field(True, description=(
         "Wrap cameras and streams so that a dropped camera is reopened with backoff "
         "instead of ending the recording."))
-    reconnect_initial_s: float = Field(0.5, gt=0, description="Wait before the first reconnect attempt.")
-    reconnect_max_s: float = Field(30.0, gt=0, description="Longest wait between reconnect attempts.")
-    reconnect_factor: float = Field(2.0, ge=1.0, description="Each failed attempt multiplies the wait by this.")
+    reconnect_initial_s: float = Field(0.25, gt=0, description=(
+        "Wait before the first reconnect attempt after a camera drops. A good frame resets "
+        "the wait to this, so every outage starts with a quick retry."))
+    reconnect_max_s: float = Field(1.0, gt=0, le=10.0, description=(
+        "Longest wait between reconnect attempts. A camera that comes back mid-wait is "
+        "only noticed at the next attempt, so this is also the longest the recorder stays "
+        "blind after the camera returns (plus one open and one read); at most 10 s, "
+        "because a move can be over in less."))
+    reconnect_factor: float = Field(2.0, ge=1.0, description=(
+        "Each failed attempt multiplies the wait by this, up to reconnect_max_s."))
     reconnect_give_up_s: float = Field(0.0, ge=0, description=(
         "Give up (status 'failed') after this long without a frame; 0 retries forever."))
     folder_extensions: tuple[str, ...] = Field(IMAGE_EXTENSIONS, description=(

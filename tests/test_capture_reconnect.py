@@ -6,6 +6,7 @@ the tests take milliseconds; waits poll with timeouts instead of sleeping.
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -82,6 +83,43 @@ def test_camera_failing_then_recovering_keeps_every_index():
     assert gaps[0] >= 0.01 and gaps[1] >= 0.02 and gaps[2] >= 0.04 and gaps[3] >= 0.04
     times = [f.t for f in frames]
     assert times == sorted(times)
+
+
+def waits(statuses) -> list[float]:
+    """The waits the source announced ('retrying in X s'), in order."""
+    return [float(m.group(1)) for s in statuses
+            if (m := re.search(r"retrying in ([0-9.]+) s", s.message))]
+
+
+def test_backoff_is_capped_and_resets_after_a_reconnect():
+    # Two outages: the first long enough to reach the cap, the second right after the
+    # first reconnect. The second must start from reconnect_initial_s again.
+    camera = FlakyCamera(total=12, drop_at=(3, 5), failed_opens=6)
+    cfg = CaptureConfig(reconnect_initial_s=0.01, reconnect_max_s=0.03, reconnect_factor=2.0)
+    seen = []
+    with ReconnectingSource(camera, cfg, on_status=seen.append) as source:
+        values = [int(f.image[0, 0, 0]) for f in source]
+        assert source.reconnects == 2
+    assert values == list(range(12))
+    announced = waits(seen)
+    assert max(announced) == pytest.approx(0.03)          # never beyond reconnect_max_s
+    # Announced per outage: the read failure, then each failed reopen (repeats at the
+    # cap are one status, since the message does not change).
+    first, second = announced[:announced.index(0.01, 1)], announced[announced.index(0.01, 1):]
+    assert first == pytest.approx([0.01, 0.02, 0.03])
+    assert second == pytest.approx([0.01, 0.02, 0.03])
+    assert states(seen) == ["connected", "reconnecting", "connected", "reconnecting", "connected", "ended"]
+
+
+def test_reconnect_knobs_come_from_the_config():
+    with pytest.raises(ValueError, match="reconnect_max_s"):
+        CaptureConfig(reconnect_max_s=30)                  # a 30 s wait would miss whole moves
+    cfg = CaptureConfig(open_timeout_s=2, read_timeout_s=3)
+    camera = FlakyCamera(total=1)
+    camera.cfg = cfg
+    source = ReconnectingSource(camera, cfg)
+    assert LatestFrameReader(source).cfg is cfg
+    assert LatestFrameReader(source, cfg=FAST).cfg is FAST
 
 
 def test_status_is_visible_while_reconnecting():
@@ -161,7 +199,7 @@ def test_non_live_failure_is_raised_at_once():
 
 def test_close_interrupts_a_long_backoff():
     camera = FlakyCamera(total=5, drop_at=(0,), failed_opens=10_000)
-    source = ReconnectingSource(camera, CaptureConfig(reconnect_initial_s=30, reconnect_max_s=30))
+    source = ReconnectingSource(camera, CaptureConfig(reconnect_initial_s=10, reconnect_max_s=10))
     reader = LatestFrameReader(source).start()
     deadline = time.monotonic() + 5
     while source.status.state != "reconnecting" and time.monotonic() < deadline:
