@@ -1,9 +1,10 @@
 """GameService: the one writer of the store, and the queries the routes and the recorder share.
 
-Every write goes the same way: load the log, let the rules engine build or check the
-new entry against the record as it stands, append it to the store (one transaction),
-then publish the game's new live state on the bus. The recorder (issue 5) calls
-``append`` or ``build`` from its own thread; the operator routes call the named actions.
+Every write goes the same way: inside one store transaction (BEGIN IMMEDIATE, so no other
+thread or process can write in between) load the log, let the rules engine build or check
+the new entries against the record as it stands, append them; after the commit, publish
+the game's new live state on the bus. The recorder calls ``commit`` (or ``append``) from its
+own thread, naming the seq it believes comes next; the operator routes call the named actions.
 """
 from __future__ import annotations
 
@@ -29,8 +30,12 @@ from scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
 
 from . import schemas as s
 from .bus import Bus, BusMessage
-from .store import EntryRow, GameRow, NotFound, Store
+from .store import Conflict, EntryRow, GameRow, NotFound, Store, StoreError
 
+# What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
+DAMAGE = (ValueError, LookupError, TypeError, StoreError)
+# Turns the camera (or anyone appending raw entries) may not add once a director closed the game.
+TURN_EVENTS = (Play, Pass, Exchange)
 VOWELS = set("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
 # Who did what to the game row; kept out of GCG exports.
 SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason"}
@@ -115,6 +120,19 @@ class GameService:
         seqs = [e.seq for e in entries if not isinstance(e.entry, Correction)]
         corrected = {e.entry.target for e in entries if isinstance(e.entry, Correction)}
         return GameView(row, entries, events, seqs, corrected, profile, dist, layout)
+
+    def summaries(self) -> list[dict]:
+        """The summary of every game; a game whose log cannot be replayed is listed with its id,
+        players and `damaged` (the reason) instead of taking the whole list down."""
+        out = []
+        for row in self.store.games():
+            try:
+                out.append(self.summary(self.load(row.id)))
+            except DAMAGE as exc:
+                out.append(dict(id=row.id, players=list(row.players), rules=row.rules, lang=row.lang,
+                                layout=row.layout, created=row.created, meta=row.meta,
+                                damaged=f"{type(exc).__name__}: {exc}"))
+        return out
 
     def summary(self, view: GameView) -> dict:
         state = view.game_at().state
@@ -291,54 +309,81 @@ class GameService:
             self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
             return self._publish(game_id)
 
-    def append(self, game_id: int, entry: LogEntry) -> int:
-        """Check `entry` against the record, append it (one transaction), publish. Returns its seq.
+    def append(self, game_id: int, entry: LogEntry, *, expect: int | None = None, jpeg: bytes | None = None,
+               path: str | None = None, sidecar: dict | None = None) -> int:
+        """Check `entry` against the record, append it with its evidence frame and sidecar (one
+        transaction), publish. Returns its seq. See `commit`."""
+        return self.commit(game_id, [entry], expect=expect, jpeg=jpeg, path=path, sidecar=sidecar)[0]
 
-        Raises GameError/PlacementError with the engine's reason when it cannot follow."""
+    def commit(self, game_id: int, entries: list[LogEntry], *, expect: int | None = None,
+               jpeg: bytes | None = None, path: str | None = None, sidecar: dict | None = None) -> list[int]:
+        """Check each entry against the record as it stands inside one write transaction, append
+        them all (each with the evidence frame and sidecar, when given), then publish. Returns
+        their seqs.
+
+        `expect`: how many log entries the caller believes the game has; another writer having
+        appended since raises store.Conflict and nothing is written (re-read and decide again).
+        Raises GameError/PlacementError with the engine's reason when an entry cannot follow."""
+        seqs = []
         with self._lock(game_id):
-            view = self.load(game_id)
-            if isinstance(entry, Correction):
-                # The amended record must still replay: every later event is rebuilt on it.
-                effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
-                                 view.layout, view.players)
-            else:
-                # Rebuilt from what was said and done, the event must come out as given:
-                # a legal placement, the engine's score, the right running total.
-                game = view.game_at()
-                rebuilt = game.rebuild(entry, getattr(entry, "agreed", None))
-                if getattr(rebuilt, "engine", None) != getattr(entry, "engine", None):
-                    raise GameError(f"engine score {entry.engine} is not what the rules give ({rebuilt.engine})")
-                if rebuilt.cumulative != entry.cumulative:
-                    raise GameError(f"cumulative {entry.cumulative} is not what the record gives "
-                                    f"({rebuilt.cumulative})")
-            seq = self.store.append(game_id, entry)
-            self._publish(game_id, entry, seq)
-            return seq
+            with self.store.writing():
+                view = self.load(game_id)
+                if expect is not None and len(view.entries) != expect:
+                    raise Conflict(f"game {game_id} has {len(view.entries)} log entries, not {expect}: "
+                                   "another writer added to it")
+                for entry in entries:
+                    self._check(view, entry)
+                    seqs.append(self.store.append(game_id, entry, len(view.entries), jpeg, path, sidecar))
+                    view = self.load(game_id)  # the next entry follows this one
+            for entry, seq in zip(entries, seqs):
+                self._publish(game_id, entry, seq)
+        return seqs
+
+    @staticmethod
+    def _check(view: GameView, entry: LogEntry) -> None:
+        if isinstance(entry, Correction):
+            # The amended record must still replay: every later event is rebuilt on it.
+            effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
+                             view.layout, view.players)
+            return
+        if view.closed and isinstance(entry, TURN_EVENTS):
+            raise GameError(f"game {view.row.id} was ended by {view.row.meta['closed_by']}; "
+                            "only corrections and penalties are accepted")
+        # Rebuilt from what was said and done, the event must come out as given:
+        # a legal placement, the engine's score, the right running total.
+        rebuilt = view.game_at().rebuild(entry, getattr(entry, "agreed", None))
+        if getattr(rebuilt, "engine", None) != getattr(entry, "engine", None):
+            raise GameError(f"engine score {entry.engine} is not what the rules give ({rebuilt.engine})")
+        if rebuilt.cumulative != entry.cumulative:
+            raise GameError(f"cumulative {entry.cumulative} is not what the record gives "
+                            f"({rebuilt.cumulative})")
 
     def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
               turn_event: bool = True) -> list[int]:
         """Run a Game builder on the record as it stands (e.g. ``lambda g: g.play(0, placement)``),
-        then store and publish what it appended. Builders compute engine scores and cumulatives."""
+        then store and publish what it appended. Builders compute engine scores and cumulatives.
+        The record is read inside the write transaction, so no other writer can slip in between."""
         with self._lock(game_id):
-            view = self.load(game_id)
-            if turn_event and view.closed:
-                raise GameError(f"game {game_id} was ended by {view.row.meta['closed_by']}; "
-                                "only corrections and penalties are accepted")
-            game = view.game_at()
-            before = len(game.events)
-            make(game)
-            seqs = []
-            for ev in game.events[before:]:
-                seq = self.store.append(game_id, ev)
-                seqs.append(seq)
+            with self.store.writing():
+                view = self.load(game_id)
+                if turn_event and view.closed:
+                    raise GameError(f"game {game_id} was ended by {view.row.meta['closed_by']}; "
+                                    "only corrections and penalties are accepted")
+                game = view.game_at()
+                before = len(game.events)
+                make(game)
+                added = game.events[before:]
+                seqs = [self.store.append(game_id, ev, len(view.entries) + i) for i, ev in enumerate(added)]
+            for ev, seq in zip(added, seqs):
                 self._publish(game_id, ev, seq)
             return seqs
 
     def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
         """Evidence for log entry `seq`: the JPEG it was read from, or a path to it."""
-        if not 0 <= seq < self.store.count(game_id):
-            raise NotFound(f"game {game_id} has no log entry {seq}")
-        self.store.put_frame(game_id, seq, jpeg, path)
+        with self.store.writing():
+            if not 0 <= seq < self.store.count(game_id):
+                raise NotFound(f"game {game_id} has no log entry {seq}")
+            self.store.put_frame(game_id, seq, jpeg, path)
 
     def announce_external(self) -> list[int]:
         """Publish entries another process (a recorder beside the server) wrote to the shared
@@ -428,7 +473,9 @@ class GameService:
     def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
         """Final racks and the end of the game: the out-play's rack points, or each player's own
         rack off after six zeros, or a director ending the game (recorded in meta)."""
-        with self._lock(game_id):
+        # One transaction: the end is decided on the record as it stands, and the racks and the
+        # closing go in together (build joins it; its live update goes out just before the commit).
+        with self._lock(game_id), self.store.writing():
             view = self.load(game_id)
             if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in view.events) or view.closed:
                 raise GameError("the game has already been ended and its final racks entered")
@@ -460,7 +507,7 @@ class GameService:
     def correct(self, game_id: int, index: int, fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix
                 | s.PassFix | s.ScoreFix, by: str) -> int:
         """A Correction entry amending move `index`, named after the token that made it."""
-        with self._lock(game_id):
+        with self._lock(game_id), self.store.writing():  # the move amended is the one that stands
             view = self.load(game_id)
             seq = view.event_seq(index)
             ev = view.events[index]

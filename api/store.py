@@ -1,13 +1,17 @@
 """SQLite event store: one JSON row per log entry with a kind tag, one transaction per entry.
 
 The store knows no rules: it keeps what it is given, in order, and hands it back.
-WAL mode lets readers go on while the recorder writes.
+WAL mode lets readers go on while the recorder writes. Writers, in this process or another
+on the same file, take SQLite's write lock with BEGIN IMMEDIATE (``Store.writing``), so what a
+writer reads inside the transaction is the record its append follows; an append names the seq
+it believes comes next and a writer that lost the race gets ``Conflict``.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,6 +34,7 @@ CREATE TABLE IF NOT EXISTS entries (
     kind    TEXT NOT NULL,
     data    TEXT NOT NULL,              -- scoring.events.to_json(entry)
     created TEXT NOT NULL,
+    sidecar TEXT,                       -- JSON: what the recorder saw (frame index, t, evidence, confidence)
     PRIMARY KEY (game_id, seq)
 );
 -- Evidence: the frame a log entry was read from, as JPEG bytes or a path the recorder wrote.
@@ -44,8 +49,22 @@ CREATE TABLE IF NOT EXISTS frames (
 """
 
 
-class NotFound(LookupError):
+# Columns added since the first schema: (table, column, declaration). A file made by an older
+# tilecam gains them when it is opened.
+MIGRATIONS = (("entries", "sidecar", "TEXT"),)
+BUSY_TIMEOUT_S = 10.0  # how long a writer waits for another process's transaction
+
+
+class StoreError(Exception):
+    """The store's one error root: the database cannot be opened, read or written."""
+
+
+class NotFound(StoreError, LookupError):
     """No such game (or entry, or frame); the message says which."""
+
+
+class Conflict(StoreError):
+    """Another writer changed the game's log since the caller read it (or held the file too long)."""
 
 
 def _checked(game_id: int) -> int:
@@ -75,6 +94,7 @@ class EntryRow:
     seq: int
     entry: LogEntry
     created: str
+    sidecar: dict | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,25 +105,80 @@ class FrameRow:
 
 
 class Store:
-    """One connection behind a lock: writes are serialised anyway, and reads are short."""
+    """One connection behind a lock: writes are serialised anyway, and reads are short.
+
+    The lock is re-entrant so that a writer can read inside its own transaction."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe against corruption in WAL
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._lock = threading.RLock()
+        self._depth = 0  # nesting of `writing` on the thread holding the lock
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=BUSY_TIMEOUT_S)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}") from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe against corruption in WAL
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            self._migrate()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a tilecam database: {exc}") from None
+
+    def _migrate(self) -> None:
+        for table, column, decl in MIGRATIONS:
+            have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+        # CREATE TABLE IF NOT EXISTS keeps a foreign table of the same name: check what we read.
+        need = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta"},
+                "entries": {"game_id", "seq", "kind", "data", "created", "sidecar"},
+                "frames": {"game_id", "seq", "jpeg", "path", "created"}}
+        for table, columns in need.items():
+            missing = columns - {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            if missing:
+                raise sqlite3.DatabaseError(f"table {table} has no column {', '.join(sorted(missing))}")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
+    @contextmanager
+    def writing(self):
+        """One write transaction (BEGIN IMMEDIATE): SQLite's write lock is held from here to the
+        commit, against this process's threads and every other process on the file, so what is
+        read inside is what the writes follow. Nested calls join the outer transaction."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise Conflict(f"the database is busy: another writer held {self.path} for "
+                               f"{BUSY_TIMEOUT_S:.0f} s ({exc})") from None
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+            finally:
+                self._depth = 0
+
     # ---- games -----------------------------------------------------------------
     def create_game(self, players: list[dict], rules: str, lang: str, layout: str = "standard",
                     meta: dict | None = None) -> GameRow:
-        with self._lock, self._db:
+        with self.writing():
             cur = self._db.execute(
                 "INSERT INTO games (players, rules, lang, layout, created, meta) VALUES (?, ?, ?, ?, ?, ?)",
                 (json.dumps(players), rules, lang, layout, _now(), json.dumps(meta or {})))
@@ -132,7 +207,7 @@ class Store:
                     meta: dict | None = None) -> GameRow:
         """Replace the players and/or merge keys into meta (None values delete a key)."""
         _checked(game_id)
-        with self._lock, self._db:
+        with self.writing():
             r = self._db.execute("SELECT players, meta FROM games WHERE id = ?", (game_id,)).fetchone()
             if r is None:
                 raise NotFound(f"no game {game_id}")
@@ -148,25 +223,39 @@ class Store:
         return self.game(game_id)
 
     # ---- log entries -------------------------------------------------------------
-    def append(self, game_id: int, entry: LogEntry) -> int:
-        """Append one entry in one transaction; returns its seq."""
+    def append(self, game_id: int, entry: LogEntry, expect: int | None = None, jpeg: bytes | None = None,
+               path: str | None = None, sidecar: dict | None = None) -> int:
+        """Append one entry, with its evidence frame (JPEG bytes or a path) and sidecar data, in one
+        transaction; returns its seq. `expect`: the seq the caller believes comes next; another
+        writer having appended since is a Conflict and nothing is written."""
         _checked(game_id)
+        if jpeg is not None and path is not None:
+            raise ValueError("give jpeg bytes or a path, not both")
         data = json.dumps(to_json(entry))
-        with self._lock, self._db:
+        side = json.dumps(sidecar) if sidecar is not None else None
+        with self.writing():
             if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise NotFound(f"no game {game_id}")
-            (seq,) = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id = ?",
+            (seq,) = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries WHERE game_id = ?",
                                       (game_id,)).fetchone()
-            self._db.execute("INSERT INTO entries (game_id, seq, kind, data, created) VALUES (?, ?, ?, ?, ?)",
-                             (game_id, seq, entry.kind, data, _now()))
+            if expect is not None and expect != seq:
+                raise Conflict(f"game {game_id} has {seq} log entries, not {expect}: another writer "
+                               "changed it; read it again")
+            now = _now()
+            self._db.execute("INSERT INTO entries (game_id, seq, kind, data, created, sidecar) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, entry.kind, data, now, side))
+            if jpeg is not None or path is not None:
+                self._db.execute("INSERT OR REPLACE INTO frames (game_id, seq, jpeg, path, created) "
+                                 "VALUES (?, ?, ?, ?, ?)", (game_id, seq, jpeg, path, now))
         return seq
 
     def entries(self, game_id: int) -> list[EntryRow]:
         _checked(game_id)
         with self._lock:
-            rows = self._db.execute("SELECT seq, data, created FROM entries WHERE game_id = ? ORDER BY seq",
-                                    (game_id,)).fetchall()
-        return [EntryRow(seq, from_json(json.loads(data)), created) for seq, data, created in rows]
+            rows = self._db.execute("SELECT seq, data, created, sidecar FROM entries WHERE game_id = ? "
+                                    "ORDER BY seq", (game_id,)).fetchall()
+        return [EntryRow(seq, from_json(json.loads(data)), created, json.loads(side) if side else None)
+                for seq, data, created, side in rows]
 
     def count(self, game_id: int) -> int:
         _checked(game_id)
@@ -180,7 +269,7 @@ class Store:
         _checked(game_id)
         if (jpeg is None) == (path is None):
             raise ValueError("give either jpeg bytes or a path")
-        with self._lock, self._db:
+        with self.writing():
             self._db.execute("INSERT OR REPLACE INTO frames (game_id, seq, jpeg, path, created) "
                              "VALUES (?, ?, ?, ?, ?)", (game_id, seq, jpeg, path, _now()))
 
