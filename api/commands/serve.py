@@ -1,12 +1,21 @@
 """tilecam serve: run the broadcast and review service (FastAPI under uvicorn).
 
-Prints the URLs and the operator token (generated for this run unless --token or the
-settings file gives one). Games live in the SQLite file given by --db.
+Prints the URLs and where the operator token is, never the token itself unless --show-token
+asks for it: a service's journal keeps whatever it prints. The token comes from the
+TILECAM_TOKEN environment variable, a --token-file, or the settings file; with none of them a
+token file beside the database (<db>.token, mode 0600) is created once and reused after.
+Games live in the SQLite file given by --db.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
+import stat
 import sys
+from pathlib import Path
+
+TOKEN_ENV = "TILECAM_TOKEN"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -14,23 +23,99 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
     p.add_argument("--port", type=int, help="TCP port (default 8000)")
     p.add_argument("--db", metavar="PATH", help="SQLite file (default tilecam.sqlite3)")
-    p.add_argument("--token", help="operator token (default: generated and printed)")
+    p.add_argument("--token-file", metavar="FILE",
+                   help=f"file holding the operator token, created with a new one (mode 0600) if missing "
+                        f"(default: <db>.token when neither ${TOKEN_ENV} nor the settings file gives a token)")
+    p.add_argument("--show-token", action="store_true",
+                   help="also print the operator token itself (a service's journal would keep it)")
+    # Removed: a token on the command line is visible to every user in `ps`. Kept hidden so that
+    # old command lines get a message saying what to use instead.
+    p.add_argument("--token", help=argparse.SUPPRESS)
+
+
+class TokenError(ValueError):
+    """A token source that cannot be used; the message says which and why."""
+
+
+def token_from_file(path: Path) -> tuple[str, bool]:
+    """The token in `path` and whether it was just created there (mode 0600, a new random token)."""
+    from api.settings import check_token
+
+    try:
+        # O_EXCL: never write through a file or link that someone else put there first.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise TokenError(f"cannot create token file {path}: {exc.strerror}") from None
+    else:
+        token = secrets.token_urlsafe(24)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(token + "\n")
+        return token, True
+    try:
+        with open(path, "rb") as f:
+            mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
+            raw = f.read(4096)
+    except OSError as exc:
+        raise TokenError(f"cannot read token file {path}: {exc.strerror}") from None
+    if mode & 0o077:
+        raise TokenError(f"token file {path} can be read by others (mode {mode:04o}); chmod 600 it")
+    try:
+        return check_token(raw.decode("ascii").strip(), f"the token in {path}"), False
+    except UnicodeDecodeError:
+        raise TokenError(f"the token in {path} must be printable ASCII without spaces") from None
+    except ValueError as exc:
+        raise TokenError(str(exc)) from None
+
+
+def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file: str | None,
+                    db_path: str) -> tuple[dict[str, str], list[str]]:
+    """The tokens to serve with, and one line per source saying where they are (never the token).
+
+    TILECAM_TOKEN or --token-file add the token named 'operator' to those of the settings file;
+    with no token at all, the default token file beside the database is used."""
+    from api.settings import check_token
+
+    tokens, where = dict(configured), []
+    if configured:
+        where.append(f"{', '.join(configured)}: from the settings file")
+    if TOKEN_ENV in env and token_file:
+        raise TokenError(f"give ${TOKEN_ENV} or --token-file, not both")
+    if TOKEN_ENV in env:
+        try:
+            tokens["operator"] = check_token(env[TOKEN_ENV], f"${TOKEN_ENV}")
+        except ValueError as exc:
+            raise TokenError(str(exc)) from None
+        where.append(f"operator: from ${TOKEN_ENV}")
+    elif token_file or not configured:
+        path = Path(token_file or f"{db_path}.token").resolve()
+        tokens["operator"], created = token_from_file(path)
+        where.append(f"operator: {'new, written to' if created else 'in'} {path}")
+    return tokens, where
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from api.app import close_streams, create_app
     from api.settings import SettingsError, load_settings
 
+    if args.token is not None:
+        print(f"tilecam serve: --token was removed: a token on the command line is visible to every user "
+              f"in ps; set ${TOKEN_ENV} or use --token-file", file=sys.stderr)
+        return 2
     try:
         settings = load_settings(args.config,
                                  server={"host": args.host, "port": args.port},
-                                 store={"db_path": args.db},
-                                 auth={"tokens": {"operator": args.token} if args.token else None})
-    except SettingsError as exc:
+                                 store={"db_path": args.db})
+        tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
+                                        settings.store.db_path)
+        settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
+    except (SettingsError, TokenError) as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
         return 2
+    import uvicorn  # after the checks, so that a bad token is refused at once
+
+    from api.app import close_streams, create_app
+
     app = create_app(settings)
     host, port = settings.server.host, settings.server.port
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -39,8 +124,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"  operator console  {base}/operator")
     print(f"  overlay           {base}/overlay/<game id>   fields: {base}/overlay/<game id>/<field>")
     print(f"  API docs          {base}/docs")
-    for name, token in app.state.tokens.items():
-        print(f"  operator token    {name}: {token}")
+    for line in where:
+        print(f"  operator token    {line}")
+    if args.show_token:
+        for name, token in tokens.items():
+            print(f"  operator token    {name} = {token}")
     sys.stdout.flush()
 
     class Server(uvicorn.Server):
