@@ -4,10 +4,16 @@ GCG is an export and an import. The event log keeps more than GCG can say; only
 `write_gcg` flattens it (a lost turn becomes a pass plus a note).
 
 Coordinates: number first = across (8D: row 8, column D), letter first = down (D8).
+
+Lines end at \n (a \r before it or on its own also ends one), as macondo's and Woogles'
+reader splits them; any other line separator (U+2028, U+0085, ...) is text inside a line.
+The writer never writes one inside a field: a note's line breaks become separate '#note'
+lines, and names, titles and other text have them turned into spaces.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from .board import Direction, Layout, LAYOUTS, Square
@@ -20,18 +26,24 @@ from .tiles import BLANK, Distribution
 
 UNKNOWN_RACK = "UNKNOWN"
 TURN_LOST_NOTE = "#unsuccessful-challenge"
-_SCORE = re.compile(r"^[+-]\d+$")
-_CUMULATIVE = re.compile(r"^-?\d+$")
-_ACROSS = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
+MAX_DIGITS = 6          # of a score or a total; int() of 4,300 digits raises, and none is real
+NICK_MAX = 64           # the longest in the liwords games is 42
+_SCORE = re.compile(r"^[+-][0-9]+$")
+_CUMULATIVE = re.compile(r"^-?[0-9]+$")
+_ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
+_DOWN = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 class GcgError(ValueError):
     """A GCG line that cannot be read or replayed. Names the line and why."""
 
     def __init__(self, line_no: int, line: str, reason: str) -> None:
+        # line_no 0: not from a file (a nickname checked on its way in, a record being written)
         self.line_no, self.line, self.reason = line_no, line, reason
-        super().__init__(f"line {line_no}: {reason}: {line.strip()!r}")
+        where = f"line {line_no}: " if line_no else ""
+        shown = line.strip() if len(line.strip()) <= 100 else line.strip()[:100] + "..."
+        super().__init__(f"{where}{reason}: {shown!r}" if shown else f"{where}{reason}")
 
 
 @dataclass(frozen=True)
@@ -80,18 +92,18 @@ class GameRecord:
 
 def decode(data: bytes) -> str:
     """GCG text is Latin-1 unless a #character-encoding pragma (or a UTF-8 BOM) says otherwise."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8")
-    m = re.search(rb"^#character-encoding\s+(\S+)", data, re.M | re.I)
-    encoding = m.group(1).decode("ascii", "replace") if m else "iso-8859-1"
+    bom = data.startswith(b"\xef\xbb\xbf")
+    m = None if bom else re.search(rb"^#character-encoding\s+(\S+)", data, re.M | re.I)
+    encoding = "utf-8" if bom else m.group(1).decode("ascii", "replace") if m else "iso-8859-1"
     try:
-        return data.decode(encoding)
-    except LookupError:
+        return data[3:].decode("utf-8") if bom else data.decode(encoding)
+    except LookupError:  # not an encoding, or not a text one (rot13, hex)
         raise GcgError(data[: m.start()].count(b"\n") + 1, m.group(0).decode("latin-1"),
                        f"unknown character encoding {encoding!r}") from None
-    except UnicodeDecodeError as exc:
-        line_no = data[: exc.start].count(b"\n") + 1
-        raise GcgError(line_no, data.splitlines()[line_no - 1].decode("latin-1"),
+    except UnicodeError as exc:
+        start = getattr(exc, "start", 0) + (3 if bom else 0)
+        line_no = data[:start].count(b"\n") + 1
+        raise GcgError(line_no, data.split(b"\n")[line_no - 1].decode("latin-1"),
                        f"not valid {encoding} text") from None
 
 
@@ -114,8 +126,10 @@ def read_gcg(text: str | bytes) -> GcgGame:
             prev = game.meta.get("note")
             game.meta["note"] = f"{prev}\n{note}" if prev is not None else note
 
-    for line_no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
+    lines = _LINE_END.split(text)
+    if not any(line.strip() for line in lines):
+        raise GcgError(1, "", "empty file: no '#pragma' or '>player: ...' line")
+    for line_no, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped:
             in_note = False
@@ -161,7 +175,7 @@ def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Pla
     if nick not in nicks:
         if len(nicks) >= 2:
             raise GcgError(line_no, line, f"unknown player {nick!r}")
-        idx = len(nicks) if len(nicks) < len(players) and players[len(nicks)].nick == "" else len(nicks)
+        idx = min({0, 1} - set(nicks.values()))  # the first seat no nickname holds
         nicks[nick] = idx
         while len(players) <= idx:
             players.append(Player("", ""))
@@ -173,7 +187,7 @@ def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Pla
                if _SCORE.match(tokens[i]) and _CUMULATIVE.match(tokens[i + 1])), None)
     if at is None:
         raise GcgError(line_no, line, "missing score and cumulative (expected '+N TOTAL' at the end)")
-    score, cumulative = int(tokens[at]), int(tokens[at + 1])
+    score, cumulative = _number(line_no, line, tokens[at]), _number(line_no, line, tokens[at + 1])
     body = tokens[:at]
     base = dict(line_no=line_no, text=line, player=player, score=score, cumulative=cumulative)
 
@@ -197,8 +211,8 @@ def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Pla
         return GcgTurn(**base, rack=rack_of(body[:-1]), kind="time")
     if last.startswith("-") and len(last) > 1:
         what = last[1:]
-        if what.isdigit():
-            return GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange", count=int(what))
+        if _CUMULATIVE.match(what):
+            return GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange", count=_number(line_no, line, what))
         return GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange", exchanged=what)
     if last.startswith("(") and last.endswith(")"):
         tiles = last[1:-1]
@@ -212,6 +226,13 @@ def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Pla
     if len(body) >= 2 and re.match(r"^[A-Za-z]*\d+[A-Za-z]*$", body[-2]):
         raise GcgError(line_no, line, f"unknown coordinate {body[-2]!r}")
     raise GcgError(line_no, line, f"cannot read the play {' '.join(body)!r}")
+
+
+def _number(line_no: int, line: str, token: str) -> int:
+    digits = len(token.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise GcgError(line_no, line, f"a number of {digits} digits (at most {MAX_DIGITS})")
+    return int(token)
 
 
 # ---- replay a GCG game into an event log ----------------------------------------------
@@ -351,9 +372,60 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
 
 # ---- writer ------------------------------------------------------------------------
 
+# Pragmas the writer writes itself; a meta key of that name would add a second one.
+_OWN_PRAGMAS = {"player1", "player2", "rack1", "rack2", "character-encoding", "note"}
+_PRAGMA_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# macondo (and so Woogles) matches its line patterns anywhere in a line, and tries #player,
+# #title, #description, #id, #rack1/2, #character-encoding and plays before #note: a note
+# saying "#player1 x y" would add a player there, and ">x: A 8D A +2 2" a play. A space
+# after that '#' or '>' keeps the text a note; hashtags such as #findingsmall stay as they are.
+_FOREIGN_LINE = re.compile(r"#(?=player[12]\s|title|description|id\s|rack[12] |character-encoding )|>(?=\S+:\s)")
+
+
+def check_nick(nick: str) -> str:
+    """A GCG nickname, returned as is, or GcgError saying why it cannot be one.
+
+    A turn line is '>nick: ...' and '#player1 nick Full Name' splits at the first space,
+    so a nickname is one printable word without ':'; the display name keeps any spaces.
+    """
+    if not nick:
+        raise GcgError(0, "", "a nickname cannot be empty")
+    if len(nick) > NICK_MAX:
+        raise GcgError(0, "", f"nickname of {len(nick)} characters (at most {NICK_MAX})")
+    if ":" in nick:
+        raise GcgError(0, nick, "a nickname cannot hold ':' (a GCG turn line is '>nick: ...')")
+    if any(ch.isspace() for ch in nick):
+        raise GcgError(0, nick, "a nickname is one word: no spaces or line breaks (the display name can have them)")
+    if not nick.isprintable():
+        raise GcgError(0, nick, "a nickname cannot hold control or invisible characters")
+    return nick
+
+
+def _one_line(text: object) -> str:
+    """Free text for one GCG line: every line break and control character becomes a space."""
+    return "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in str(text)).strip()
+
+
+def _free_text(text: object) -> str:
+    return _FOREIGN_LINE.sub(lambda m: m.group(0) + " ", _one_line(text))
+
+
+def _note_lines(note: str) -> list[str]:
+    """'#note' lines for a note: one per line of it (str.splitlines breaks at every separator);
+    blank lines are dropped, since a bare '#note' is not a line macondo reads."""
+    return [f"#note {line}" for line in map(_free_text, note.splitlines()) if line]
+
+
+def _token(value: str, what: str, line: str) -> str:
+    """A rack, coordinate or word: one printable word, or the record cannot be written."""
+    if not value or not value.isprintable() or any(ch.isspace() for ch in value):
+        raise GcgError(0, line, f"{what} {value!r} is not one printable word")
+    return value
+
+
 def _rack(rack: str | None) -> str:
     # Never an empty rack field on these lines: readers would take the next token for the rack.
-    return rack if rack else UNKNOWN_RACK
+    return _token(rack, "rack", rack) if rack else UNKNOWN_RACK
 
 
 def play_notation(ev: Play, game: Game) -> tuple[str, str, str]:
@@ -372,26 +444,36 @@ def play_notation(ev: Play, game: Game) -> tuple[str, str, str]:
     while game.layout.contains(sq) and (sq in placed or sq in board):
         cells.append(str(placed[sq].tile) if sq in placed else ".")
         sq = Square(sq.row + dr, sq.col + dc)
-    rack = ev.rack or dist.spell([BLANK if t.blank else t.letter for t in pl.tiles])
+    rack = _token(ev.rack, "rack", ev.rack) if ev.rack else dist.spell([BLANK if t.blank else t.letter for t in pl.tiles])
     return rack, format_position(start, pl.direction), dist.spell(cells)
 
 
 def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
               layout: Layout | None = None) -> str:
-    """Strict GCG: UTF-8 header first, '.' for played-through tiles, one line per event."""
+    """Strict GCG: UTF-8 header first, '.' for played-through tiles, one line per event.
+
+    No field can start a line of its own: nicknames must pass check_nick, racks and words
+    be one word (GcgError otherwise); names and other text are kept to one line, and a
+    note's lines each become a '#note' line.
+    """
     out = ["#character-encoding UTF-8"]
+    nicks = [check_nick(pl.nick) for pl in record.players[:2]]
+    if len(set(nicks)) != len(nicks):
+        raise GcgError(0, nicks[0], "both players have the same nickname")
     for i, pl in enumerate(record.players[:2], start=1):
-        out.append(f"#player{i} {pl.nick} {pl.name}".rstrip())
+        # macondo needs a name after the nickname; our reader gives the nickname when none
+        out.append(f"#player{i} {pl.nick} {_one_line(pl.name) or pl.nick}")
     known = ["title", "description", "id", "lexicon"]
-    for key in known + sorted(set(record.meta) - set(known) - {"note", "character-encoding"}):
-        if record.meta.get(key):
-            out.append(f"#{key} {record.meta[key]}")
-    if record.meta.get("note"):
-        out.extend(f"#note {line}".rstrip() for line in record.meta["note"].split("\n"))
+    for key in known + sorted(set(record.meta) - set(known) - _OWN_PRAGMAS):
+        if not _PRAGMA_KEY.match(key):
+            raise GcgError(0, key, "a pragma name is one word of letters, digits, '_', '.' or '-'")
+        if value := _free_text(record.meta.get(key) or ""):
+            out.append(f"#{key} {value}")
+    out.extend(_note_lines(record.meta.get("note") or ""))
     game = Game(profile, dist, layout or LAYOUTS[record.layout])
     for ev in record.events:
         nick = record.players[ev.player].nick
-        note = ev.note
+        note_lines = _note_lines(ev.note or "")
         match ev:
             case Play():
                 # >Josh: AEFGITT 8J .EGIFT +36 128
@@ -403,30 +485,32 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
             case TurnLost():
                 # GCG has no lost turn: a pass plus a note saying why.  >emely: DEIILTZ - +0 55
                 line = f">{nick}: {_rack(ev.rack)} - +0 {ev.cumulative}"
-                note = TURN_LOST_NOTE + (f"\n{note}" if note else "")
+                note_lines.insert(0, f"#note {TURN_LOST_NOTE}")
             case Pass():
                 # >josh: GROUU - +0 287
                 line = f">{nick}: {_rack(ev.rack)} - +0 {ev.cumulative}"
+                if note_lines and note_lines[0].startswith(f"#note {TURN_LOST_NOTE}"):  # would read as a lost turn
+                    note_lines[0] = "#note # " + note_lines[0][len("#note #"):]
             case Exchange():
                 # >cesar: AAIIOOS -AIIOO +0 190   or, tiles unknown:  >josh: IIIU -4 +0 349
-                what = ev.tiles if ev.tiles else str(ev.count)
+                what = _token(ev.tiles, "exchanged tiles", ev.tiles) if ev.tiles else str(ev.count)
                 line = f">{nick}: {_rack(ev.rack or ev.tiles)} -{what} +0 {ev.cumulative}"
             case ChallengeBonus():
                 # >jvc: ?ADENTU (challenge) +5 266
                 line = f">{nick}: {_rack(ev.rack)} (challenge) {ev.agreed:+d} {ev.cumulative}"
             case EndRackPoints():
                 # >cesar: (BLONST) +16 457
-                line = f">{nick}: ({ev.opponent_rack}) {ev.agreed:+d} {ev.cumulative}"
+                line = f">{nick}: ({_token(ev.opponent_rack, 'rack', ev.opponent_rack)}) {ev.agreed:+d} {ev.cumulative}"
             case EndRackPenalty():
                 # >Marlon_Hill: ?AEEOTT (?AEEOTT) -6 -6
-                line = f">{nick}: {ev.rack} ({ev.rack}) {ev.agreed:+d} {ev.cumulative}"
+                rack = _token(ev.rack, "rack", ev.rack)
+                line = f">{nick}: {rack} ({rack}) {ev.agreed:+d} {ev.cumulative}"
             case TimePenalty():
                 # >Josh: AEI (time) -10 420
                 line = f">{nick}: {_rack(ev.rack)} (time) {ev.agreed:+d} {ev.cumulative}"
             case _:
                 raise TypeError(f"cannot write {type(ev).__name__}")
         out.append(line)
-        if note:
-            out.extend(f"#note {n}".rstrip() for n in note.split("\n"))
+        out.extend(note_lines)
         game.append(ev)
     return "\n".join(out) + "\n"
