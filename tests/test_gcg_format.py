@@ -1,9 +1,12 @@
 """GCG reading edge cases, clear errors naming the line, and the writer's strict form."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from scoring.gcg import GcgError, read_gcg, record_from_gcg, write_gcg
+from scoring.events import Pass, Play
+from scoring.gcg import GameRecord, GcgError, Player, check_nick, read_gcg, record_from_gcg, write_gcg
 from scoring.rules import PROFILES
 from scoring.tiles import DISTRIBUTIONS
 
@@ -106,3 +109,118 @@ def test_writer_is_strict():
     assert ">a: ?AC (challenge) +5 57" in lines
     assert ">a: ?AC F7 C.t +4 61" in lines   # '.' for the played-through A, lower case for the blank
     assert ">b: ABC -ABC +0 0" in lines
+
+
+# ---- bad files: every one a GcgError naming the line -------------------------------------
+
+@pytest.mark.parametrize("desc, data, line, reason", [
+    ("empty file", b"", 1, "empty file"),
+    ("blank lines only", b"\n  \r\n\n", 1, "empty file"),
+    ("4,300-digit score", b">a: QUALM 8D QUALM +" + b"9" * 4300 + b" 52\n", 1, "4300 digits"),
+    ("4,300-digit total", b">a: QUALM 8D QUALM +52 " + b"9" * 4300 + b"\n", 1, "4300 digits"),
+    ("huge exchange count", b">a: AB 8G AB +8 8\n>b: -" + b"9" * 4300 + b" +0 0\n", 2, "digits"),
+    ("superscript exchange count", ">a: AB 8G AB +8 8\n>b: -² +0 0\n".encode(), 2, "not a tile"),
+    ("invalid UTF-8 after a BOM", b"\xef\xbb\xbf#player1 a A\n#player2 b \xff\n", 2, "not valid utf-8"),
+    ("not a text encoding", b"#character-encoding rot13\n>a: AB 8G AB +8 8\n", 1, "unknown character encoding"),
+    ("binary garbage", bytes(range(256)) * 4, 1, "not a GCG line"),
+])
+def test_bad_files_are_gcg_errors(desc, data, line, reason):
+    with pytest.raises(GcgError) as err:
+        load(data)
+    assert err.value.line_no == line and reason in str(err.value)
+    assert len(str(err.value)) < 300  # a 4,300-digit line is not echoed whole
+
+
+def test_a_seat_without_a_player_line_is_taken_by_the_first_new_nickname():
+    record, _, _ = load("#player2 b Bob\n>a: QUALM 8D QUALM +52 52\n>b: - +0 0\n")
+    assert [p.nick for p in record.players] == ["a", "b"]
+    assert [e.player for e in record.events] == [0, 1]
+
+
+# ---- line separators: only \n (and \r) end a line; the writer never writes one inside a field
+
+# every character str.splitlines() breaks at, besides \n
+SEPARATORS = ["\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("sep", SEPARATORS[2:], ids=lambda s: "+".join(f"U+{ord(c):04X}" for c in s))
+def test_reader_keeps_other_separators_inside_the_line(sep):
+    text = f"#character-encoding UTF-8\n#player1 a Ann{sep}#player1 evil Evil\n>a: QUALM 8D QUALM +52 52\n"
+    g = read_gcg(text.encode())
+    assert g.players[0].nick == "a" and g.players[0].name.startswith("Ann")
+
+
+def record_with(note="", name="Ann Example", nick="ann", meta=None, rack="ACLMQU?"):
+    text = "#player1 ann Ann\n#player2 bob Bob\n>ann: ACLMQU? 8D QUALM +52 52\n>bob: - +0 0\n"
+    record, _, _ = load(text)
+    play, passed = record.events
+    return GameRecord((Player(nick, name), Player("bob", "Bob")),
+                      (Play(**{**{f: getattr(play, f) for f in play.__slots__}, "note": note, "rack": rack}),
+                       Pass(**{**{f: getattr(passed, f) for f in passed.__slots__}, "note": note})),
+                      meta or {}, "naspa", "en")
+
+
+@pytest.mark.parametrize("sep", SEPARATORS, ids=lambda s: "+".join(f"U+{ord(c):04X}" for c in s))
+def test_no_field_can_start_a_line(sep):
+    hostile = f"fine{sep}#player1 evil Evil{sep}>ann: QUALM 8D QUALM +52 999"
+    record = record_with(note=hostile, name=hostile, meta={"title": hostile, "description": hostile,
+                                                            "note": hostile, "event": hostile})
+    out = write_gcg(record, NASPA, EN)
+    lines = out.split("\n")
+    # no character any reader breaks at is left inside a line
+    assert all(len(line.splitlines()) <= 1 for line in lines), [line for line in lines if len(line.splitlines()) > 1]
+    assert sum(line.startswith("#player1") for line in lines) == 1
+    assert sum(line.startswith(">") for line in lines) == 2
+    again, findings, _ = load(out.encode())
+    assert [p.nick for p in again.players] == ["ann", "bob"] and findings == []
+    assert again.players[0].name.startswith("fine")
+    # each line of the note is its own #note line, read back as the note's lines
+    assert again.events[0].note.split("\n")[0] == "fine" and len(again.events[0].note.split("\n")) == 3
+    # macondo matches its patterns anywhere in a line, #player and plays before #note: outside
+    # the #player lines (which it matches first) neither may appear
+    others = [line for line in lines if not line.startswith("#player")]
+    assert not any("#player1 " in line or re.search(r">\S+:\s", line[1:]) for line in others)
+
+
+def test_notes_keep_hashtags_and_drop_blank_lines():
+    record = record_with(note="7G AGOUTIS. #findingSADDEST\n\n  \nsecond line")
+    out = write_gcg(record, NASPA, EN)
+    assert "#note 7G AGOUTIS. #findingSADDEST\n#note second line\n" in out
+    assert "\n#note\n" not in out  # a bare #note is not a line macondo reads
+
+
+def test_a_pass_note_cannot_turn_the_pass_into_a_lost_turn():
+    record = record_with(note="#unsuccessful-challenge")
+    again, _, _ = load(write_gcg(record, NASPA, EN).encode())
+    assert [e.kind for e in again.events] == ["play", "pass"]
+
+
+@pytest.mark.parametrize("nick, reason", [
+    ("", "empty"), ("a:b", "':'"), ("Ann Example", "one word"), ("a\u2028b", "one word"),
+    ("a\x85b", "one word"), ("a\tb", "one word"), ("a\u200bb", "invisible"), ("x" * 65, "at most 64"),
+])
+def test_check_nick_refuses(nick, reason):
+    with pytest.raises(GcgError) as err:
+        check_nick(nick)
+    assert reason in str(err.value)
+    with pytest.raises(GcgError):
+        write_gcg(record_with(nick=nick or "bob"), NASPA, EN)  # "bob" twice: the same nickname
+
+
+@pytest.mark.parametrize("nick", ["ann", "Josh_Castellano", "Grab_em_by_the_Short_and_(James)_Curley(s)", "Zoë", "#1"])
+def test_check_nick_accepts(nick):
+    assert check_nick(nick) == nick
+    again, _, _ = load(write_gcg(record_with(nick=nick), NASPA, EN).encode())
+    assert again.players[0].nick == nick
+
+
+@pytest.mark.parametrize("field", ["rack", "meta key"])
+def test_writer_refuses_a_rack_or_pragma_that_is_not_one_word(field):
+    record = record_with(rack="AC LM") if field == "rack" else record_with(meta={"bad key\n#player1": "x"})
+    with pytest.raises(GcgError):
+        write_gcg(record, NASPA, EN)
+
+
+def test_an_empty_display_name_is_written_as_the_nickname():
+    out = write_gcg(record_with(name=""), NASPA, EN)
+    assert "#player1 ann ann\n" in out  # macondo's #player line needs a name

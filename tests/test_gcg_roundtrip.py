@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from scoring.board import Direction, Square
 from scoring.events import points
 from scoring.game import Game, GameError
-from scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
+from scoring.gcg import GameRecord, GcgError, Player, read_gcg, record_from_gcg, write_gcg
 from scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
 from scoring.rules import PROFILES
 from scoring.tally import tally
@@ -122,3 +122,31 @@ def test_board_racks_and_bag_tally_to_the_distribution(record):
     assert on_board + sum(s.rack_sizes) + s.bag == EN.total
     assert all(n >= 0 for n in tally(s.board).values())
     assert s.bag >= 0 and all(0 <= r <= EN.rack_size for r in s.rack_sizes)
+
+
+# Any text at all in notes and names: the written GCG has one line per event and its two
+# player lines, whatever separators, controls or GCG-looking text the fields hold.
+any_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=40) | st.sampled_from(
+    ["a\u2028#player1 evil Evil", "x\x85>ann: Q 8D Q +20 20", "\r\n#note", "#unsuccessful-challenge"])
+
+
+@given(game_logs(), any_text, any_text)
+def test_no_note_or_name_adds_a_line(record, note, name):
+    events = tuple(type(ev)(**{**{f: getattr(ev, f) for f in ev.__slots__}, "note": note}) for ev in record.events)
+    hostile = GameRecord((Player("ann", name), Player("bob", "Bob B")), events, {"title": note, "note": note},
+                         PROFILE.name, "en")
+    text = write_gcg(hostile, PROFILE, EN)
+    assert all(len(line.splitlines()) <= 1 for line in text.split("\n"))
+    again, _, _ = record_from_gcg(read_gcg(text.encode("utf-8")), PROFILE, EN)
+    assert [p.nick for p in again.players] == ["ann", "bob"]
+    assert [(e.kind, e.player, e.cumulative) for e in again.events] == \
+        [(e.kind, e.player, e.cumulative) for e in record.events]
+
+
+@given(st.binary(max_size=300) | st.text(alphabet="#>: +-0123456789abcAB?()\n\r\u2028\x85", max_size=200)
+       .map(lambda t: t.encode("utf-8")))
+def test_any_bytes_read_or_name_the_line(data):
+    try:
+        record_from_gcg(read_gcg(data), PROFILE, EN)
+    except GcgError as exc:
+        assert exc.line_no >= 1 and str(exc).startswith(f"line {exc.line_no}:")
