@@ -321,17 +321,17 @@ def test_pages_work_under_the_policy(api, client, browser_page):
               " return getComputedStyle(document.body).outlineColor; }")
 
     page.goto(f"{api.url}/overlay/{gid}/p1_name")
-    page.wait_for_function("document.getElementById('field').textContent === 'Pat Policy'", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('field').textContent === 'Pat Policy'", timeout=10_000)
     assert page.evaluate(inject) == "rgb(1, 2, 3)"
     page.goto(f"{api.url}/overlay/{gid}")
-    page.wait_for_function("document.querySelectorAll('.sq').length === 225", timeout=10_000)
+    page.wait_for_function("() => document.querySelectorAll('.sq').length === 225", timeout=10_000)
     page.goto(f"{api.url}/docs")
-    page.wait_for_function("Number(document.body.dataset.loaded) > 10", timeout=10_000)
+    page.wait_for_function("() => Number(document.body.dataset.loaded) > 10", timeout=10_000)
     assert "/api/games/{game_id}/plays" in page.inner_text("#api")
     assert violations == []
 
     page.goto(f"{api.url}/operator")
-    page.wait_for_function(f"[...document.querySelectorAll('#game option')].some(o => o.value === '{gid}')",
+    page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some(o => o.value === '{gid}')",
                            timeout=10_000)
     assert page.evaluate(inject) != "rgb(1, 2, 3)"  # the console takes no injected style
     assert any("style-src" in v for v in violations)
