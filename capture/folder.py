@@ -1,14 +1,17 @@
-"""A folder of images played as a camera: the fake that tests and offline runs use."""
+"""A folder of images played as a camera: the fake that tests and offline runs use.
+
+A single image file plays as a folder of one. Images are read through capture.still, so a
+file whose header promises more than its pixel cap is skipped before it is decoded.
+"""
 from __future__ import annotations
 
 import logging
 import re
 from pathlib import Path
 
-import cv2
-
 from .frame import Frame
 from .source import BaseSource, CaptureConfig, CaptureError, SourceEnded, StatusCallback
+from .still import ImageError, read_image
 
 log = logging.getLogger(__name__)
 
@@ -23,18 +26,21 @@ def natural_key(path: Path) -> tuple:
     return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), path.suffix.lower(), path.name
 
 
+def is_image_name(path: Path, extensions: tuple[str, ...]) -> bool:
+    return path.name.lower().endswith(tuple(e.lower() for e in extensions)) and not path.name.startswith(".")
+
+
 def list_images(folder: Path, extensions: tuple[str, ...]) -> list[Path]:
-    ends = tuple(e.lower() for e in extensions)
-    files = [p for p in folder.iterdir() if p.is_file() and p.name.lower().endswith(ends)
-             and not p.name.startswith(".")]
+    files = [p for p in folder.iterdir() if p.is_file() and is_image_name(p, extensions)]
     return sorted(files, key=natural_key)
 
 
 class FolderSource(BaseSource):
-    """Images of a folder in natural order; frame i is stamped t = i / fps.
+    """Images of a folder in natural order (or one image file); frame i is stamped t = i / fps.
 
-    Unreadable files are skipped with a warning and counted in `skipped`; the index and
-    timestamp still advance past them so that timing matches the file numbering.
+    Unreadable files (not an image, truncated, over the pixel cap) are skipped with a
+    warning naming why and counted in `skipped`; the index and timestamp still advance past
+    them so that timing matches the file numbering.
     """
 
     live = False
@@ -46,6 +52,7 @@ class FolderSource(BaseSource):
         self.cfg = cfg or CaptureConfig()
         self.files: list[Path] = []
         self.skipped = 0
+        self.single = False
         self._next = 0
 
     @property
@@ -53,9 +60,13 @@ class FolderSource(BaseSource):
         return len(self.files)
 
     def _open(self) -> None:
-        if not self.folder.is_dir():
-            raise CaptureError(f"not a folder: {self.folder}")
-        self.files = list_images(self.folder, self.cfg.folder_extensions)
+        self.single = self.folder.is_file() and is_image_name(self.folder, self.cfg.folder_extensions)
+        if self.single:
+            self.files = [self.folder]
+        elif self.folder.is_dir():
+            self.files = list_images(self.folder, self.cfg.folder_extensions)
+        else:
+            raise CaptureError(f"not a folder or an image file: {self.folder}")
         self.skipped = 0
         self._next = 0
         if not self.files:
@@ -66,11 +77,13 @@ class FolderSource(BaseSource):
             i = self._next
             self._next += 1
             path = self.files[i]
-            # IMREAD_COLOR turns grey, 16-bit and alpha images into 8-bit BGR.
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
+            try:
+                image = read_image(path)
+            except ImageError as exc:
+                if self.single:
+                    raise    # nothing else to play: the caller must hear why, not see an empty source
                 self.skipped += 1
-                log.warning("%s: skipped unreadable image %s (%d skipped)", self.name, path.name, self.skipped)
+                log.warning("%s: skipped %s (%d skipped)", self.name, exc, self.skipped)
                 continue
             return Frame(image, i / self.cfg.fps, i, self.name, str(path))
         raise SourceEnded(f"{len(self.files)} images read, {self.skipped} skipped")

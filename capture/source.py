@@ -225,11 +225,12 @@ def open_source(uri: str, cfg: CaptureConfig | None = None, *,
     rtsp://, http(s)://  network stream
     picam, picamera[:N]  Raspberry Pi camera through picamera2
     a directory          folder of images in natural order
-    a file               video file
+    an image file        a folder of one (.png, .jpg ... as in cfg.folder_extensions)
+    another file         video file
     Cameras and streams are wrapped in ReconnectingSource unless cfg.reconnect is off.
     """
     # Implementations import this module, so they are imported here, when needed.
-    from .folder import FolderSource
+    from .folder import FolderSource, is_image_name
     from .opencv import OpenCVSource
     from .picam import PicameraSource
     from .reconnect import ReconnectingSource
@@ -245,7 +246,8 @@ def open_source(uri: str, cfg: CaptureConfig | None = None, *,
         source = OpenCVSource(text, cfg, live=True)
     elif picam:
         source = PicameraSource(cfg, camera_num=int(picam.group(1) or 0))
-    elif Path(text).is_dir():
+    elif Path(text).is_dir() or (Path(text).is_file() and is_image_name(Path(text), cfg.folder_extensions)):
+        # A still image plays as a folder of one: read with a pixel cap, not as a video.
         source = FolderSource(text, cfg)
     elif Path(text).is_file():
         source = OpenCVSource(text, cfg, live=False)

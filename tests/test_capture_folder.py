@@ -1,7 +1,9 @@
 """FolderSource and open_source against images written to tmp_path."""
 from __future__ import annotations
 
+import struct
 import sys
+import zlib
 from pathlib import Path
 
 import cv2
@@ -56,6 +58,44 @@ def test_unreadable_files_are_skipped_and_counted(tmp_path):
     # The index and timestamp keep the file numbering, so timing is not shifted by the gap.
     assert [(f.index, f.t) for f in frames] == [(0, 0.0), (2, 2.0)]
     assert source.status.state == "ended" and "1 skipped" in source.status.message
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A PNG that promises width x height pixels in a few bytes (IHDR, an empty IDAT, IEND)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", b"") + chunk(b"IEND", b""))
+
+
+def test_images_over_the_pixel_cap_are_skipped_before_decoding(tmp_path, caplog):
+    write_images(tmp_path, ["f-1.png", "f-3.png"])
+    (tmp_path / "f-2.png").write_bytes(png_header_only(10000, 10000))
+    with FolderSource(tmp_path) as source:
+        frames = list(source)
+    assert [f.index for f in frames] == [0, 2] and source.skipped == 1
+    assert "10000x10000" in caplog.text and "f-2.png" in caplog.text
+
+
+def test_a_single_image_plays_as_a_folder_of_one(tmp_path):
+    write_images(tmp_path, ["board.jpg"])
+    with open_source(str(tmp_path / "board.jpg")) as source:
+        assert isinstance(source, FolderSource) and source.total_frames == 1
+        frames = list(source)
+    assert len(frames) == 1 and frames[0].image.shape == (24, 32, 3)
+    assert frames[0].path == str(tmp_path / "board.jpg")
+
+
+def test_a_single_bad_image_is_an_error_not_an_empty_game(tmp_path):
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(png_header_only(10000, 10000))
+    text = tmp_path / "notes.jpg"
+    text.write_text("not an image")
+    for path, reason in ((huge, "megapixels"), (text, "not an image")):
+        with open_source(str(path)) as source:
+            with pytest.raises(CaptureError, match=reason):
+                source.read()
+            assert source.status.state == "failed"
 
 
 def test_grey_and_alpha_images_become_bgr(tmp_path):
