@@ -19,9 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from capture.frame import Frame
 from scoring.events import LogEntry
+from scoring.game import GameError
+from scoring.placement import PlacementError
 from scoring.scorekeeper import Observation, Scorekeeper
 from scoring.snapshot import Snapshot, turns_to_fit
 from vision.stability import StabilityConfig, StabilityGate
+
+from .store import Conflict
 
 
 class RecorderConfig(BaseModel):
@@ -95,7 +99,14 @@ TRIGGER_ACTIONS = {
 
 
 class Recorder:
-    """Feed frames (and clock presses); committed entries go to `sink(entry, frame) -> seq`."""
+    """Feed frames (and clock presses); committed entries go to `sink(entry, frame) -> seq`.
+
+    A `GameLink` as the sink also keeps the recorder on the record as the store holds it:
+    entries others wrote (an operator's correction, a play entered by hand) are adopted before
+    each decision, and what one snapshot decided is committed in one transaction at the seq
+    the decision was made on."""
+
+    COMMIT_TRIES = 3  # decisions re-made when another writer got in first
 
     def __init__(self, keeper: Scorekeeper, locator, reader, sink, cfg: RecorderConfig | None = None,
                  stability: StabilityConfig | None = None, preview=None) -> None:
@@ -184,6 +195,7 @@ class Recorder:
         with self.timings.stage("read"):
             snap, quarter_turns = self.reader.read(warped)
         snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)
+        self._follow()
         # The first play fixes the board's orientation: until a play is committed it follows the tiles
         # in view; afterwards each read is turned to lie on the committed tiles, so a turntable turned
         # half round between turns (the grid looks the same, nothing is re-detected) still reads right.
@@ -206,12 +218,44 @@ class Recorder:
         k = self._quarter_turns or 0
         snap = orient(snap, k)
         with self.timings.stage("score"):
-            obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=np.rot90(clear, k))
-        seqs = tuple(self.sink(entry, frame) for entry in obs.entries)
-        if hasattr(self.reader, "calibrate"):
+            obs, seqs = self._decide(snap, frame, player, pressed, np.rot90(clear, k))
+        if hasattr(self.reader, "calibrate") and obs.status != "behind":
             with self.timings.stage("calibrate"):
                 self._calibrate(snap, obs, k)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def _follow(self) -> None:
+        """Adopt what others appended to the game since we last looked (one COUNT when nothing)."""
+        if isinstance(self.sink, GameLink) and self.sink.count() != len(self.keeper.entries):
+            self.keeper.sync(self.sink.entries())
+
+    def _decide(self, snap: Snapshot, frame: Frame, player, pressed: bool, clear: np.ndarray):
+        """The scorekeeper's decision on this snapshot, committed; returns (observation, seqs)."""
+        if not isinstance(self.sink, GameLink):
+            obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=clear)
+            return obs, tuple(self.sink(entry, frame) for entry in obs.entries)
+        for _ in range(self.COMMIT_TRIES):
+            obs = self.keeper.observe(snap, player=player, pressed=pressed, clear=clear)
+            if not obs.entries:
+                return obs, ()
+            expect = len(self.keeper.entries) - len(obs.entries)
+            try:
+                return obs, tuple(self.sink.commit(list(obs.entries), frame, expect, self._sidecar(frame)))
+            except Conflict:
+                # another writer got in between: decide again on the record as it now stands
+                self.keeper.sync(self.sink.entries(), pending=len(obs.entries))
+            except (GameError, PlacementError) as exc:
+                # the record refuses it (it changed under us in a way the decision did not see)
+                self.keeper.sync(self.sink.entries(), pending=len(obs.entries))
+                return Observation((), "unclear", f"not committed: {exc}"), ()
+        return Observation((), "unclear", "not committed: the game kept changing under the recorder"), ()
+
+    def _sidecar(self, frame: Frame) -> dict:
+        """What the recorder saw, kept with each entry: the frame, and the evidence board behind it."""
+        snap = self.keeper.evidence.posterior() if self.keeper.evidence is not None else None
+        return {"frame_index": frame.index, "t": round(frame.t, 3), "frame": frame.path,
+                "evidence": snap.board() if snap is not None else None,
+                "confidence": np.round(snap.confidence(), 3).tolist() if snap is not None else None}
 
     def _calibrate(self, snap: Snapshot, obs: Observation, k: int) -> None:
         """Teach the reader what the game now holds (docs/recording.md, step 6)."""
@@ -236,7 +280,17 @@ class Recorder:
                               board_clear=clear_board, learn=bool(obs.entries) or bool(corrected))
 
     def finish(self) -> list[LogEntry]:
+        """End of the recording: the end-of-game rack adjustments, if a player went out."""
+        self._follow()
         entries = self.keeper.finish()
+        if isinstance(self.sink, GameLink) and entries:
+            try:
+                self.sink.commit(entries, None, len(self.keeper.entries) - len(entries))
+            except (Conflict, GameError, PlacementError):
+                # someone (the operator) ended the game meanwhile: theirs stands
+                self.keeper.sync(self.sink.entries(), pending=len(entries))
+                return []
+            return entries
         for e in entries:
             self.sink(e, None)
         return entries
@@ -273,16 +327,42 @@ def draw_grid(image: np.ndarray, homography: np.ndarray, square_px: int, rows: l
     return out
 
 
-def service_sink(service, game_id: int, jpeg_quality: int = 85):
-    """Commit each entry to the service (SQLite + live bus) with the frame it was read from."""
-    def sink(entry, frame) -> int:
-        seq = service.append(game_id, entry)
+class GameLink:
+    """The recorder's line to its game in the store (through the service): what others wrote, and
+    one transaction per decision holding the entries, their evidence frame and sidecar data.
+    Also a plain sink, `link(entry, frame) -> seq`."""
+
+    def __init__(self, service, game_id: int, jpeg_quality: int = 85, on_commit=None) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.jpeg_quality = jpeg_quality
+        self.on_commit = on_commit  # called with the new seqs after each commit (e.g. write the sidecar)
+
+    def count(self) -> int:
+        return self.service.store.count(self.game_id)
+
+    def entries(self) -> list[LogEntry]:
+        return [e.entry for e in self.service.store.entries(self.game_id)]
+
+    def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
+               sidecar: dict | None = None) -> list[int]:
+        """Raises store.Conflict when the game no longer has `expect` entries."""
+        jpeg = None
         if frame is not None:
-            ok, jpeg = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-            if ok:
-                service.put_frame(game_id, seq, jpeg.tobytes())
-        return seq
-    return sink
+            ok, buf = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+            jpeg = buf.tobytes() if ok else None
+        seqs = self.service.commit(self.game_id, entries, expect=expect, jpeg=jpeg, sidecar=sidecar)
+        if self.on_commit is not None:
+            self.on_commit(seqs)
+        return seqs
+
+    def __call__(self, entry: LogEntry, frame: Frame | None) -> int:
+        return self.commit([entry], frame, None)[0]
+
+
+def service_sink(service, game_id: int, jpeg_quality: int = 85) -> GameLink:
+    """Commit each entry to the service (SQLite + live bus) with the frame it was read from."""
+    return GameLink(service, game_id, jpeg_quality)
 
 
 # ---- adapters: each stage's own API -> what the recorder calls --------------------------

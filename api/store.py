@@ -222,6 +222,16 @@ class Store:
                               json.dumps(new_meta), game_id))
         return self.game(game_id)
 
+    def discard_empty_game(self, game_id: int) -> bool:
+        """Remove a game nothing was ever written to (a recording that found no board): True
+        when removed. A game with a log entry is never removed; the log is the record."""
+        _checked(game_id)
+        with self.writing():
+            cur = self._db.execute("DELETE FROM games WHERE id = ? AND NOT EXISTS "
+                                   "(SELECT 1 FROM entries WHERE game_id = ?) AND NOT EXISTS "
+                                   "(SELECT 1 FROM frames WHERE game_id = ?)", (game_id, game_id, game_id))
+        return cur.rowcount == 1
+
     # ---- log entries -------------------------------------------------------------
     def append(self, game_id: int, entry: LogEntry, expect: int | None = None, jpeg: bytes | None = None,
                path: str | None = None, sidecar: dict | None = None) -> int:

@@ -13,7 +13,7 @@ import numpy as np
 from .board import Square
 from .decode import (DecodeConfig, Evidence, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal,
                      Unclear, decode)
-from .events import Correction, LogEntry, Play
+from .events import Correction, LogEntry, PhonyWithdrawn, Play
 from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
@@ -26,6 +26,7 @@ class Observation:
 
     entries: tuple[LogEntry, ...]
     status: str          # "play" | "withdrawn" | "pass" | "no_change" | "unclear" | "corrected" | "ended"
+    #                      | "behind" (a resumed source showing an earlier state of the board)
     detail: str = ""
 
 
@@ -41,6 +42,10 @@ class Scorekeeper:
         # New squares seen at a clock press that was too covered to commit: they order the plays
         # when the next snapshot shows two at once.
         self.glimpsed: frozenset[Square] = frozenset()
+        # After a resume the source may start over from its first frame: until a snapshot shows the
+        # board as the record has it (or something new on it), earlier states are history replayed.
+        self.behind = False
+        self._history: tuple[list[LogEntry], list[np.ndarray]] | None = None  # (log, occupancy per turn)
 
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
@@ -67,16 +72,63 @@ class Scorekeeper:
         events = effective_events(self.entries, g.profile, g.dist, g.layout, g.players)
         self.game = Game(g.profile, g.dist, g.layout, g.players, events)
 
-    def sync(self, entries: list[LogEntry]) -> bool:
-        """Adopt a log that others extended (an operator's correction, a pass marked as an
-        exchange). Returns True when something changed."""
-        if entries == self.entries:
+    def sync(self, entries: list[LogEntry], pending: int = 0) -> bool:
+        """Adopt the log as the store holds it: others may have extended it (an operator's
+        correction, a play entered by hand, a pass marked as an exchange). `pending`: how many of
+        our own last entries the store never took (another writer got there first, or it refused
+        them); they are dropped first. Returns True when something changed."""
+        if pending:
+            del self.entries[len(self.entries) - pending:]
+        if entries == self.entries and not pending:
             return False
         if entries[: len(self.entries)] != self.entries:
             raise GameError("the log was rewritten, not extended")
         self.entries = list(entries)
         self._rebuild()
+        self.glimpsed = frozenset()  # new squares seen against a board that has changed since
         return True
+
+    def resume(self, entries: list[LogEntry]) -> None:
+        """Pick a game up from the stored log after a restart. The board is the record's last; a
+        source that starts over from its first frame shows earlier states of it first, which are
+        not moves (no withdrawal of committed tiles, no play committed twice), and the first
+        snapshot showing the board as it stands is the source catching up, not a clock press."""
+        self.sync(entries)
+        self.behind = True
+
+    def _occupancy_by_turn(self) -> list[np.ndarray]:
+        """Which squares held a tile after each event of the record, from the empty board on."""
+        if self._history is None or self._history[0] != self.entries:
+            g = self.game
+            replay = Game(g.profile, g.dist, g.layout, g.players)
+            size = g.layout.size
+            masks = [np.zeros((size, size), bool)]
+            for ev in g.events:
+                replay.append(ev)
+                mask = masks[-1]
+                if isinstance(ev, (Play, PhonyWithdrawn)):
+                    mask = np.zeros((size, size), bool)
+                    for sq, _ in replay.state.board.items():
+                        mask[sq.row, sq.col] = True
+                masks.append(mask)
+            self._history = (list(self.entries), masks)
+        return self._history[1]
+
+    def _shows_earlier_state(self, snap: Snapshot) -> bool:
+        """The source is replaying history: committed tiles are gone from the snapshot (more than a
+        blank read empty, and not just the last play, which is what a withdrawal looks like), or it
+        shows the board as it stood at an earlier turn, to within a few misread squares, more
+        nearly than the board as it stands."""
+        p_empty = snap.probs[..., snap.classes.index(EMPTY)]
+        gone = {sq for sq, _ in self.game.state.board.items() if p_empty[sq.row, sq.col] > self.cfg.empty_min_prob}
+        last = self._last_play()
+        if len(gone) > self.cfg.max_stray_squares and (last is None or gone != {t.square for t in last[1].placement.tiles}):
+            return True
+        occupied = 1.0 - p_empty > self.cfg.tile_min_prob  # as decode reads a new tile
+        *earlier, now = self._occupancy_by_turn()
+        off_now = int((occupied != now).sum())
+        return any(off < off_now and off <= self.cfg.max_stray_squares
+                   for off in (int((occupied != m).sum()) for m in earlier))
 
     def _add_evidence(self, snap: Snapshot, visible: np.ndarray | None) -> Snapshot:
         if self.evidence is None or self.evidence.classes != snap.classes:
@@ -89,6 +141,8 @@ class Scorekeeper:
         squares in clear view). Too little to commit a play: a tile under the hand could belong to
         it. But the squares in view count as evidence, and the new tiles among them say which line
         went down first if the next snapshot shows two plays. Returns the new squares seen."""
+        if self.behind:
+            return frozenset()
         return self._keep_glimpse(self._add_evidence(snap, visible), visible)
 
     def _keep_glimpse(self, seen: Snapshot, clear: np.ndarray) -> frozenset[Square]:
@@ -108,8 +162,15 @@ class Scorekeeper:
         `visible`: the squares this snapshot counts as evidence for (default all). `clear`: the
         squares away from anything lying on the board; when a press cannot be decoded (a hand's
         edge read as tiles), the new tiles among them are kept as a glimpse (see `glimpse`)."""
+        catching_up = self.behind
+        if catching_up:
+            if self._shows_earlier_state(snap):
+                # not evidence either: these squares hold tiles now
+                return Observation((), "behind", "the source shows an earlier state of the board")
+            self.behind = False
         seen = self._add_evidence(snap, visible)
-        obs = self._observe(seen, player, pressed)
+        # The snapshot that catches up shows the board as it stands: nothing new there is no pass.
+        obs = self._observe(seen, player, pressed and not catching_up)
         if any(e.kind == "play" for e in obs.entries):
             self.glimpsed = frozenset()
         elif pressed and obs.status == "unclear" and clear is not None:

@@ -1,12 +1,15 @@
 """tilecam record: record a whole game from a video file, a folder of frames or a camera.
 
-Every committed entry goes to SQLite (WAL) as it happens, so a crash loses nothing;
-`--game ID` resumes a recording. At the end the GCG and the JSON sidecar are written.
+Every committed entry goes to SQLite (WAL) as it happens, with its evidence frame and sidecar
+data, and the GCG and JSON sidecar are rewritten from the store after each commit, so a crash
+loses nothing committed. `--game ID` resumes a recording: the game's tile set, rules and players
+come from the store, and the source may start over from its first frame or from the last photo.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,16 +21,19 @@ DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", metavar="SOURCE",
                    help="a video file, a folder of frames (natural order), a camera index or URL, or 'picam'")
-    p.add_argument("--lang", default="en", help="tile set: en, de, fr, es, pl")
-    p.add_argument("--rules", default="naspa", help="rule profile: naspa, naspa-csw, nsa, wespa, box")
+    p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default en; a resumed game keeps its own)")
+    p.add_argument("--rules", help="rule profile: naspa, naspa-csw, nsa, wespa, box (default naspa; a resumed "
+                                   "game keeps its own)")
     p.add_argument("--lexicon", metavar="FILE", help="word list: a soft prior for misreads and blank letters")
     p.add_argument("--tileset", metavar="FILE", help="enrolled tile set (tilecam enroll)")
-    p.add_argument("--players", nargs=2, metavar=("FIRST", "SECOND"), default=["Player 1", "Player 2"],
-                   help="names, the player who moves first first")
+    p.add_argument("--players", nargs=2, metavar=("FIRST", "SECOND"),
+                   help="names, the player who moves first first (default 'Player 1' 'Player 2')")
     p.add_argument("--gcg", metavar="OUT.gcg", required=True, help="where the GCG record goes")
     p.add_argument("--json", metavar="OUT.json", help="sidecar: per move the frame, confidence, evidence, revisions")
     p.add_argument("--db", default="tilecam.sqlite3", help="SQLite file the entries are committed to")
-    p.add_argument("--game", type=int, metavar="ID", help="resume this game in --db instead of starting one")
+    p.add_argument("--game", type=int, metavar="ID",
+                   help="resume this game in --db instead of starting one; run the source again from its "
+                        "start or from the last committed photo")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="grid corners (fixed camera), skips detection")
     p.add_argument("--prewarped", action="store_true",
                    help="frames already show the board from above, edge to edge (ScrabScrap's warps)")
@@ -40,13 +46,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from api.store import Store, StoreError
+
+    def fail(msg: str, code: int = 2) -> int:
+        print(f"tilecam record: {msg}", file=sys.stderr)
+        return code
+
+    # A whole game recorded and then nowhere to put it is the worst time to find out.
+    for flag, path in (("--gcg", args.gcg), ("--json", args.json)):
+        problem = path and unwritable(Path(path))
+        if problem:
+            return fail(f"{flag} {path}: {problem}")
+    try:
+        store = Store(args.db)
+    except StoreError as exc:
+        return fail(str(exc))
+    try:
+        return _record(args, store, fail)
+    except StoreError as exc:
+        return fail(f"the store failed: {exc}", 1)
+    finally:
+        store.close()
+
+
+def _record(args: argparse.Namespace, store, fail) -> int:
     import numpy as np
 
     from api.bus import Bus
-    from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard, service_sink
-    from api.service import GameService
-    from api.store import Store
+    from api.recorder import FixedBoard, GameLink, Reader, Recorder, RecorderConfig, TrackedBoard
+    from api.service import DAMAGE, GameService
     from capture import CaptureError, SourceEnded, open_source
+    from scoring.board import LAYOUTS
     from scoring.decode import DecodeConfig
     from scoring.game import Game
     from scoring.lexicon import Lexicon, LexiconError
@@ -57,18 +87,31 @@ def run(args: argparse.Namespace) -> int:
     from vision.locate import LocateConfig
     from vision.track import BoardTracker, TrackConfig
 
-    def fail(msg: str, code: int = 2) -> int:
-        print(f"tilecam record: {msg}", file=sys.stderr)
-        return code
-
-    if args.lang not in DISTRIBUTIONS:
-        return fail(f"unknown --lang {args.lang!r}")
+    service = GameService(store, Bus())
+    row = None
+    if args.game is not None:
+        try:
+            row = store.game(args.game)
+        except LookupError as exc:
+            return fail(str(exc))
+        # The stored game says what it is; a flag that says otherwise is a mistake, not an override.
+        given = {"--lang": (args.lang, row.lang), "--rules": (args.rules, row.rules),
+                 "--players": (args.players and list(args.players), [p["name"] for p in row.players])}
+        for flag, (want, stored) in given.items():
+            if want is not None and want != stored:
+                shown = " ".join(stored) if isinstance(stored, list) else stored
+                return fail(f"game {row.id} is recorded with {flag} {shown}; leave {flag} out to resume it")
+        lang, rules = row.lang, row.rules
+    else:
+        lang, rules = args.lang or "en", args.rules or "naspa"
+    if lang not in DISTRIBUTIONS:
+        return fail(f"unknown --lang {lang!r}")
     try:
-        profile = get_profile(args.rules)
+        profile = get_profile(rules)
         lexicon = Lexicon.from_file(args.lexicon) if args.lexicon else None
     except (ValueError, LexiconError) as exc:
         return fail(str(exc))
-    dist = DISTRIBUTIONS[args.lang]
+    dist = DISTRIBUTIONS[lang]
     model = Path(args.model)
     if not model.is_file():
         return fail(f"no tile model at {model}")
@@ -79,7 +122,18 @@ def run(args: argparse.Namespace) -> int:
             tileset = load_tileset(args.tileset)
         except (OSError, ValueError) as exc:
             return fail(f"cannot read tileset {args.tileset}: {exc}")
-    reader = TileReader(model, model.with_suffix("").with_suffix(".card.json"), tileset=tileset, lang=args.lang)
+    locator = None
+    if args.corners:
+        try:
+            pts = np.float32([float(v) for v in args.corners.split(",")]).reshape(4, 2)
+        except ValueError:
+            return fail("--corners takes 8 numbers: x1,y1,x2,y2,x3,y3,x4,y4")
+    if row is not None:
+        try:
+            view = service.load(row.id)
+        except DAMAGE as exc:
+            return fail(f"game {row.id} cannot be replayed, so it cannot be resumed: {exc}")
+    reader = TileReader(model, model.with_suffix("").with_suffix(".card.json"), tileset=tileset, lang=lang)
 
     source_path = Path(args.source)
     camera_state = {"state": None}
@@ -88,47 +142,49 @@ def run(args: argparse.Namespace) -> int:
     except (CaptureError, OSError, ValueError) as exc:
         return fail(f"cannot open {args.source}: {exc}")
     cfg = RecorderConfig(every_frame_is_a_press=args.every_frame or source_path.is_dir())
-
-    store = Store(args.db)
-    service = GameService(store, Bus())
-    game = Game(profile, dist)
-    keeper = Scorekeeper(game, lexicon, DecodeConfig())
-    if args.game is not None:
-        try:
-            row = store.game(args.game)
-        except LookupError as exc:
-            return fail(str(exc))
-        keeper.sync([e.entry for e in store.entries(row.id)])
-        game_id = row.id
-        print(f"resuming game {game_id} after {len(keeper.entries)} entries")
-    else:
-        game_id = service.create_game([(name, None) for name in args.players], args.rules, args.lang).id
-
-    locator = None
     if args.corners:
-        try:
-            pts = np.float32([float(v) for v in args.corners.split(",")]).reshape(4, 2)
-        except ValueError:
-            return fail("--corners takes 8 numbers: x1,y1,x2,y2,x3,y3,x4,y4")
         locator = FixedBoard(pts, cfg.square_px)
+
+    if row is None:
+        row = service.create_game([(name, None) for name in args.players or ("Player 1", "Player 2")], rules, lang)
+    game_id = row.id
+    keeper = Scorekeeper(Game(profile, dist, LAYOUTS[row.layout], len(row.players)), lexicon, DecodeConfig())
+    state = {"recorder": None, "warned": False}
+
+    def write_outputs(_seqs=()) -> None:
+        """The GCG and the sidecar from the store, as they stand after each commit."""
+        recorder = state["recorder"]
+        try:
+            write_records(service, game_id, args.gcg, args.json, recorder.timings.per_frame() if recorder else {})
+        except OSError as exc:
+            if not state["warned"]:  # the store still has every entry; say so once, keep recording
+                print(f"\ntilecam record: cannot write the outputs ({exc}); entries are kept in {args.db}",
+                      file=sys.stderr)
+            state["warned"] = True
+
+    link = GameLink(service, game_id, cfg.evidence_jpeg_quality, on_commit=write_outputs)
+    if args.game is not None:
+        keeper.resume(link.entries())
+        last = store.entries(game_id)[-1].sidecar if keeper.entries else None
+        seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
+        print(f"resuming game {game_id} after {len(keeper.entries)} entries{seen}")
+        st = view.game_at().state
+        if st.ended or view.closed:
+            source.close()
+            # What an uninterrupted run adds at its end (a player out: the rack points), and nothing more.
+            added = keeper.finish()
+            if added:
+                link.commit(added, None, len(keeper.entries) - len(added))
+            write_outputs()
+            reason = st.end_reason or view.row.meta.get("closed_reason")
+            print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
+            return _report(service, game_id, args)
+
     tracker_cfg = LocateConfig()
-    sidecar: dict[int, dict] = {}
-
-    commit = service_sink(service, game_id, cfg.evidence_jpeg_quality)
-
-    def sink(entry, frame):
-        seq = commit(entry, frame)
-        if frame is not None:
-            snap = keeper.evidence.posterior() if keeper.evidence is not None else None
-            sidecar[seq] = {"frame_index": frame.index, "t": round(frame.t, 3),
-                            "frame": getattr(frame, "path", None) and str(frame.path),
-                            "evidence": snap.board() if snap is not None else None,
-                            "confidence": np.round(snap.confidence(), 3).tolist() if snap is not None else None}
-        return seq
-
     total = source.total_frames
     started = time.perf_counter()
-    frames = 0
+    frames = with_board = 0
+    committed_before = store.count(game_id)
     recorder = None
     try:
         for frame in source:
@@ -141,12 +197,13 @@ def run(args: argparse.Namespace) -> int:
                         # for an arm over the board to come to rest.
                         track = TrackConfig(wait_until_still=not cfg.every_frame_is_a_press)
                         locator = TrackedBoard(BoardTracker(tracker_cfg, track), cfg.square_px)
-                recorder = Recorder(keeper, locator, Reader(reader), sink, cfg)
+                recorder = state["recorder"] = Recorder(keeper, locator, Reader(reader), link, cfg)
                 recorder.camera_status = camera_state["state"] or source.status.state
                 _attach_triggers(args, recorder)
             recorder.camera_status = camera_state["state"] or recorder.camera_status
             outcome = recorder.process(frame)
             frames += 1
+            with_board += outcome.state != "no_board"
             if outcome.observation is not None and outcome.observation.status in ("unclear",):
                 print(f"\nframe {frame.index}: {outcome.observation.detail}", file=sys.stderr)
             if sys.stderr.isatty() or frames % 25 == 0 or (total and frames == total):
@@ -163,22 +220,61 @@ def run(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(file=sys.stderr)
+    if not with_board and store.count(game_id) == committed_before:
+        what = f"no board found in any of the {frames} frame{'s' * (frames != 1)} of" if frames else "no frames in"
+        kept = f"game {game_id} is unchanged ({committed_before} entries)" if args.game is not None else \
+            "no game kept" if store.discard_empty_game(game_id) else f"game {game_id} holds no entries"
+        return fail(f"{what} {args.source}: nothing recorded; {kept}")
     if recorder is not None:
         recorder.finish()
+    write_outputs()
+    if state["warned"]:
+        try:
+            write_records(service, game_id, args.gcg, args.json, {})
+        except OSError as exc:
+            return fail(f"cannot write the outputs: {exc}; the game is kept in {args.db} as game {game_id}", 1)
+    return _report(service, game_id, args)
 
+
+def _report(service, game_id: int, args) -> int:
     view = service.load(game_id)
-    Path(args.gcg).write_text(service.gcg(view), encoding="utf-8")
     print(f"GCG written to {args.gcg}")
     if args.json:
-        from scoring.events import to_json
-        doc = {"game_id": game_id, "players": list(view.row.players), "rules": args.rules, "lang": args.lang,
-               "entries": [{"seq": e.seq, **to_json(e.entry), **sidecar.get(e.seq, {})} for e in view.entries],
-               "timings_ms_per_frame": recorder.timings.per_frame() if recorder else {}}
-        Path(args.json).write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
         print(f"JSON sidecar written to {args.json}")
     print(f"game {game_id} in {args.db}: {len(view.entries)} entries; final {view.game_at().state.scores}")
-    store.close()
     return 0
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at `path` (None when it can), checked without creating it."""
+    if path.is_dir():
+        return "is a folder"
+    parent = path.parent
+    if not parent.is_dir():
+        return f"no folder {parent}"
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "not writable"
+    return None
+
+
+def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings: dict) -> None:
+    """The GCG and the JSON sidecar (every entry with what the recorder saw), from the store.
+    Each file is replaced whole (written beside it, then renamed), so a crash leaves the last one."""
+    from scoring.events import to_json
+    view = service.load(game_id)
+    _replace(Path(gcg), service.gcg(view))
+    if sidecar:
+        doc = {"game_id": game_id, "players": list(view.row.players), "rules": view.row.rules,
+               "lang": view.row.lang,
+               "entries": [{"seq": e.seq, **to_json(e.entry), **(e.sidecar or {})} for e in view.entries],
+               "timings_ms_per_frame": timings}
+        _replace(Path(sidecar), json.dumps(doc, ensure_ascii=False, indent=1))
+
+
+def _replace(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def _attach_triggers(args, recorder) -> None:
