@@ -3,13 +3,17 @@
 Each verb lives in its own module under api/commands/ and exposes
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code). Modules are
 imported only when their verb runs, so ``tilecam verify`` never loads cv2.
+Bad input (a missing, unreadable or malformed file, an unwritable output) exits 2 with
+``tilecam <verb>: <message>`` on stderr, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
+from pathlib import Path
 
 # verb -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -38,10 +42,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def unwritable(path: str | Path) -> str | None:
+    """Why a file cannot be written at ``path`` (None when it can), checked before the work and
+    without creating anything. Missing folders on the way are fine: the writers create them."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a folder"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else "not writable"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    return None if os.access(folder, os.W_OK | os.X_OK) else f"folder {folder} is not writable"
+
+
+def bad_config(path: str | Path) -> str | None:
+    """Why a --config file cannot be settings, for what api.settings does not report itself:
+    bytes that are not UTF-8, a JSON file that is not one object (None otherwise, and when
+    the file cannot be opened: load_settings says that)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        return f"not UTF-8 text (line {line}, byte {exc.start})"
+    if Path(path).suffix == ".json":
+        try:
+            if not isinstance(json.loads(text), dict):
+                return "a settings file holds one JSON object ({...})"
+        except ValueError:
+            return None  # load_settings names the line
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "_missing", False):
         print(f"tilecam {args.command}: not available in this build", file=sys.stderr)
+        return 2
+    config = getattr(args, "config", None)
+    if config and (problem := bad_config(config)):
+        print(f"tilecam {args.command}: --config {config}: {problem}", file=sys.stderr)
         return 2
     try:
         return int(importlib.import_module(args._module).run(args) or 0)

@@ -4,8 +4,10 @@ Labelled:   tilecam enroll --images F1 F2 ... --truth truth.jsonl --out tileset.
 Tile check: tilecam enroll --tile-check IMAGE --lang en --out tileset.npz
 Empty board: tilecam enroll --empty-board IMAGE --out ref.npz   (for tilecam read --empty-ref)
 (the tile check: every tile face up on the board, any arrangement; the language's
-distribution says how many of each there are). Exit 3 when an image or its board cannot be
-read, 2 on bad arguments.
+distribution says how many of each there are). Exit 3 when no board is found in an image;
+2 on bad arguments and bad files (an image that cannot be read, a truth line that is not
+{"frame": name, "board": [15 rows]}, an --out that cannot be written), checked before the
+model loads.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import json
 import sys
 from pathlib import Path
 
+from api.cli import unwritable
 from api.commands.read import DEFAULT_MODEL, NO_BOARD, load_reader, locate
 
 
@@ -33,9 +36,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(tileset=None, empty_ref=None)
 
 
-def run(args: argparse.Namespace) -> int:
-    import cv2
+def read_truth(path: str) -> dict[str, list[str]]:
+    """truth.jsonl as {frame name: board}; ValueError naming the file and line of a bad one."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read --truth {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"--truth {path} is not UTF-8 text") from None
+    truth = {}
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise ValueError(f"{path} line {n}: not JSON ({exc})") from None
+        if not isinstance(row, dict) or not isinstance(row.get("frame"), str) or "board" not in row:
+            raise ValueError(f'{path} line {n}: expected {{"frame": name, "board": [15 rows]}}')
+        board = row["board"]
+        if not isinstance(board, list) or len(board) != 15 or \
+                not all(isinstance(r, str) and len(r) == 15 for r in board):
+            raise ValueError(f"{path} line {n}: the board is not 15 rows of 15 characters")
+        truth[row["frame"]] = board
+    if not truth:
+        raise ValueError(f"{path}: no truth lines")
+    return truth
 
+
+def run(args: argparse.Namespace) -> int:
+    from capture.still import ImageError, read_image
     from scoring.tiles import DISTRIBUTIONS
     from vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, save_tileset
     from vision.errors import VisionError
@@ -49,22 +79,38 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"unknown --lang {args.lang!r}", 2)
     if args.images and not args.truth:
         return fail("--images needs --truth", 2)
+    if problem := unwritable(args.out):  # before any work, not after it
+        return fail(f"--out {args.out}: {problem}", 2)
     if args.empty_board:
         return run_empty_board(args, fail)
+    truth = {}
+    if args.images:
+        try:
+            truth = read_truth(args.truth)
+        except ValueError as exc:
+            return fail(str(exc), 2)
+        missing = [Path(f).name for f in args.images if Path(f).name not in truth]
+        if missing:
+            return fail(f"{args.truth} has no board for {', '.join(missing)}", 2)
+    for f in args.images or [args.tile_check]:  # a mistyped name is found before the model loads
+        if not Path(f).is_file():
+            return fail(f"cannot read image {f}: {'a folder' if Path(f).is_dir() else 'no such file'}", 2)
     reader, code = load_reader(args, fail)
     if reader is None:
         return code
     px = int(reader.card["square_px"])
 
     def warped(path: str):
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
-        if image is None:
-            raise EnrollError(f"cannot read image {path}")
+        image = read_image(path)  # one at a time: a dozen 12 MP photos held at once is 0.4 GB
         try:
             corners = locate(image, args)
         except ModuleNotFoundError:
             raise EnrollError("board detection (vision.locate) is not in this build: "
                               "pass --corners or --prewarped") from None
+        except VisionError as exc:
+            if isinstance(exc, ValueError):
+                raise
+            raise VisionError(f"{path}: {exc}") from None
         return warp_board(image, homography_from_corners(corners, px), px)
 
     try:
@@ -72,24 +118,18 @@ def run(args: argparse.Namespace) -> int:
             tileset, board = enroll_tile_check(reader, warped(args.tile_check), DISTRIBUTIONS[args.lang].counts)
             print("\n".join(board))
         else:
-            truth = {}
-            for line in Path(args.truth).read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    truth[row["frame"]] = row["board"]
-            frames = []
-            for f in args.images:
-                if Path(f).name not in truth:
-                    return fail(f"{args.truth} has no board for {Path(f).name}", 2)
-                frames.append((warped(f), truth[Path(f).name]))
+            frames = [(warped(f), truth[Path(f).name]) for f in args.images]
             tileset = enroll_labelled(reader, frames)
-    except OSError as exc:
+    except ImageError as exc:
         return fail(str(exc), 2)
     except ValueError as exc:  # bad corners, bad truth, EnrollError
         return fail(str(exc), NO_BOARD if isinstance(exc, EnrollError) else 2)
     except VisionError as exc:
-        return fail(f"no board found: {exc}")
-    out = save_tileset(args.out, tileset)
+        return fail(f"no board found in {exc}")
+    try:
+        out = save_tileset(args.out, tileset)
+    except OSError as exc:
+        return fail(f"cannot write --out {args.out}: {exc.strerror}", 2)
     meta = tileset["meta"]
     print(f"tile set written to {out}: {meta['exemplars']} exemplars of {len(meta['classes'])} classes "
           f"from {meta['source']} in {meta['seconds']:.2f} s")
@@ -98,15 +138,15 @@ def run(args: argparse.Namespace) -> int:
 
 def run_empty_board(args: argparse.Namespace, fail) -> int:
     """The empty-board reference: no model needed, only the grid."""
-    import cv2
-
+    from capture.still import ImageError, read_image
     from vision.errors import VisionError
     from vision.rectify import homography_from_corners, warp_board
     from vision.reference import CELL_PX, EmptyBoardRef
 
-    image = cv2.imread(args.empty_board, cv2.IMREAD_COLOR)
-    if image is None:
-        return fail(f"cannot read image {args.empty_board}")
+    try:
+        image = read_image(args.empty_board)
+    except ImageError as exc:
+        return fail(str(exc), 2)
     try:
         corners = locate(image, args)
     except ModuleNotFoundError:
@@ -121,6 +161,6 @@ def run_empty_board(args: argparse.Namespace, fail) -> int:
     try:
         out = ref.save(args.out)
     except OSError as exc:
-        return fail(str(exc), 2)
+        return fail(f"cannot write --out {args.out}: {exc.strerror}", 2)
     print(f"empty-board reference written to {out}: 225 squares from {Path(args.empty_board).name}")
     return 0

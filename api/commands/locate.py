@@ -4,8 +4,9 @@ Prints the 4 outer grid corners and the fit quality. The corners are in CAMERA o
 TL, TR, BR, BL as the camera sees the board (clockwise from the corner nearest the image's
 top-left), not in game orientation. Which corner is row 1, column A depends on the letters
 on the tiles; ``tilecam read`` gives the board in game orientation. ``--corners`` or ``--calibration`` skip detection (the manual fallback:
-4 clicked corners). Exit 0 on success, 3 when no board is found or the image cannot be
-read, 2 on a malformed --corners/--calibration.
+4 clicked corners). Exit 0 on success, 3 when no board is found, 2 on bad input: an image
+that cannot be read (missing, not an image, cut short, over the pixel cap), a malformed
+--corners/--calibration, a --debug path that cannot be written.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from api.cli import unwritable
 
 CAMERA_ORDER = ("corners are TL, TR, BR, BL as the CAMERA sees the board (clockwise from the corner "
                 "nearest the image's top-left), not game orientation; `tilecam read` gives the board "
@@ -58,11 +60,30 @@ def _draw_grid(image, fix, square_px: int):
     return out
 
 
+def _read_calibration(path: str) -> list[list[float]]:
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read --calibration {path}: {exc.strerror}") from None
+    except ValueError as exc:  # not UTF-8, not JSON
+        raise ValueError(f"--calibration {path} is not a JSON file ({exc})") from None
+    manual = data.get("corners") if isinstance(data, dict) else None
+    if not (isinstance(manual, list) and len(manual) == 4 and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p) for p in manual)):
+        raise ValueError(f'--calibration {path} needs {{"corners": 4 [x, y] pairs}}')
+    return [[float(x), float(y)] for x, y in manual]
+
+
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from capture.still import ImageError, read_image
     from vision.errors import BoardNotFound
     from vision.locate import LocateConfig, find_board, fix_from_corners
+
+    def fail(msg: str, code: int = 2) -> int:
+        print(f"tilecam locate: {msg}", file=sys.stderr)
+        return code
 
     cfg = LocateConfig()
     manual = None
@@ -70,23 +91,23 @@ def run(args: argparse.Namespace) -> int:
         if args.corners:
             manual = _parse_corners(args.corners)
         elif args.calibration:
-            data = json.loads(Path(args.calibration).read_text("utf-8"))
-            manual = data["corners"] if isinstance(data, dict) else None
-            if not isinstance(manual, list) or len(manual) != 4:
-                raise ValueError('calibration file needs "corners": 4 [x, y] pairs')
-    except (ValueError, KeyError, TypeError, OSError) as exc:
-        print(f"tilecam locate: {exc}", file=sys.stderr)
-        return 2
-
-    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+            manual = _read_calibration(args.calibration)
+    except ValueError as exc:
+        return fail(str(exc))
+    if args.debug:  # before the work, not after it
+        problem = unwritable(args.debug) or (None if cv2.haveImageWriter(args.debug)
+                                             else "not an image type OpenCV writes (.png, .jpg)")
+        if problem:
+            return fail(f"--debug {args.debug}: {problem}")
+    try:
+        image = read_image(args.image)
+    except ImageError as exc:
+        return fail(str(exc))
     t0 = time.perf_counter()
     try:
-        if image is None:
-            raise BoardNotFound(f"cannot read image {args.image}")
         fix = fix_from_corners(manual, cfg) if manual is not None else find_board(image, cfg)
     except BoardNotFound as exc:
-        print(f"no board found: {exc}", file=sys.stderr)
-        return 3
+        return fail(f"no board found in {args.image}: {exc}", 3)
     ms = (time.perf_counter() - t0) * 1000.0
 
     corners = [[round(float(x), 2), round(float(y), 2)] for x, y in fix.corners]
@@ -98,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"quality {fix.quality:.3f}   ({ms:.1f} ms)")
     if args.debug:
         out = Path(args.debug)
+        out.parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(out), _draw_grid(image, fix, cfg.square_px)):
-            print(f"tilecam locate: cannot write {out}", file=sys.stderr)
-            return 2
+            return fail(f"cannot write --debug {out}")
         print(f"debug image written to {out}", file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -10,13 +10,16 @@ With --json one object {"board", "confidence", "corners", "orientation", "ms"}:
                no clear majority; the board is then printed as the camera sees it.
   corners      the grid's outer corners in the photo in game order: A1's outer corner, then
                O1's, O15's and A15's (camera order when orientation is null).
-Exit 3 when the image cannot be read or no board is found; 2 on bad arguments or a missing model.
+Exit 3 when no board is found; 2 on bad arguments and bad files (an image that cannot be
+read, is not an image, is cut short or over the pixel cap; a tile set that cannot be read;
+a missing model).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,22 +74,24 @@ def load_reader(args, fail):
     if not model.is_file() or not card.is_file():
         return None, fail(f"no tile model at {model} (with {card.name} beside it)", 2)
     tileset, empty_ref = args.tileset, getattr(args, "empty_ref", None)
-    if tileset and Path(tileset).is_file():
-        from vision.reference import is_reference
-        if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
-            if empty_ref:
-                return None, fail("--tileset is an empty-board reference and so is --empty-ref: give one", 2)
-            tileset, empty_ref = None, tileset
     try:
+        if tileset and Path(tileset).is_file():
+            from vision.reference import is_reference
+            if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
+                if empty_ref:
+                    return None, fail("--tileset is an empty-board reference and so is --empty-ref: give one", 2)
+                tileset, empty_ref = None, tileset
         return TileReader(model, card, tileset=tileset, lang=args.lang, empty_ref=empty_ref), 0
     except (ReaderError, ValueError) as exc:
         return None, fail(str(exc), 2)
+    except zipfile.BadZipFile as exc:  # np.load lets a cut-short .npz raise this
+        return None, fail(f"cannot read {tileset or empty_ref}: {exc}", 2)
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
     import numpy as np
 
+    from capture.still import ImageError, read_image
     from vision.classify import to_game
     from vision.errors import VisionError
     from vision.rectify import homography_from_corners, warp_board
@@ -95,9 +100,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilecam read: {msg}", file=sys.stderr)
         return code
 
-    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if image is None:
-        return fail(f"cannot read image {args.image}")
+    try:
+        image = read_image(args.image)
+    except ImageError as exc:
+        return fail(str(exc), 2)
     try:
         corners = np.asarray(locate(image, args), np.float32)
     except ValueError as exc:

@@ -1,7 +1,7 @@
 """tilecam verify: replay a GCG record through the rules engine and print a recount report.
 
 Exit 0 when every score and running total agrees, 1 when something does not,
-2 when the file cannot be read (the message names the line and why).
+2 when the file cannot be read or holds no turn (the message names the file, the line and why).
 """
 from __future__ import annotations
 
@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except GcgError as exc:
         print(f"tilecam verify: {path}: {exc}", file=sys.stderr)
+        return 2
+    if not record.events:  # nothing recounted is not "every score agrees"
+        print(f"tilecam verify: {path}: no turns to recount (no '>player: ...' line)", file=sys.stderr)
         return 2
     lexicon = None
     if args.lexicon:
