@@ -6,8 +6,10 @@ from .frame import Frame
 from .reconnect import CaptureStats, LatestFrameReader, ReconnectingSource
 from .source import (CaptureConfig, CaptureError, FrameSource, SourceEnded, SourceState,
                      SourceStatus, open_source)
+from .still import ImageError, decode_image, read_image
 
 __all__ = [
-    "CaptureConfig", "CaptureError", "CaptureStats", "Frame", "FrameSource", "LatestFrameReader",
-    "ReconnectingSource", "SourceEnded", "SourceState", "SourceStatus", "open_source",
+    "CaptureConfig", "CaptureError", "CaptureStats", "Frame", "FrameSource", "ImageError", "LatestFrameReader",
+    "ReconnectingSource", "SourceEnded", "SourceState", "SourceStatus", "decode_image", "open_source",
+    "read_image",
 ]

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 class ReconnectingSource(BaseSource):
-    """Reopens `inner` with exponential backoff whenever a read fails.
+    """Reopens `inner` with capped exponential backoff whenever a read fails.
 
     The first open is not retried, so a wrong camera index or URL fails at once. The end
     of a video file is 'ended'; a failure of a non-live source is 'failed' and raised.
