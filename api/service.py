@@ -131,7 +131,8 @@ class GameService:
             except DAMAGE as exc:
                 out.append(dict(id=row.id, players=list(row.players), rules=row.rules, lang=row.lang,
                                 layout=row.layout, created=row.created, meta=row.meta,
-                                damaged=f"{type(exc).__name__}: {exc}"))
+                                moves=0, scores=[0] * len(row.players), ended=False,
+                                entries=self.store.count(row.id), damaged=f"{type(exc).__name__}: {exc}"))
         return out
 
     def summary(self, view: GameView) -> dict:

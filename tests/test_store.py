@@ -7,7 +7,9 @@ import threading
 
 import pytest
 
-from api.store import NotFound, Store
+from api.bus import Bus
+from api.service import GameService
+from api.store import Conflict, NotFound, Store, StoreError
 from scoring.board import Direction, Square
 from scoring.events import Correction, Exchange, Pass, Play
 from scoring.placement import PlacedTile, Placement
@@ -91,3 +93,67 @@ def test_store_appends_from_many_threads_get_distinct_seqs(store):
         t.join()
     assert sorted(seqs) == list(range(100))
     assert [r.seq for r in store.entries(gid)] == list(range(100))
+
+
+def test_an_entry_its_frame_and_sidecar_are_written_together_or_not_at_all(store):
+    gid = store.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
+    side = {"frame_index": 4, "t": 0.5, "evidence": ["." * 15] * 15}
+    assert store.append(gid, PLAY, expect=0, jpeg=b"\xff\xd8one", sidecar=side) == 0
+    assert store.entries(gid)[0].sidecar == side and store.frame(gid, 0).jpeg == b"\xff\xd8one"
+    with pytest.raises(Conflict, match="has 1 log entries, not 0"):
+        store.append(gid, Pass(1, 0), expect=0, jpeg=b"\xff\xd8two", sidecar=side)
+    assert store.count(gid) == 1 and store.frame_seqs(gid) == {0}
+    assert store.append(gid, Pass(1, 0), expect=1) == 1 and store.entries(gid)[1].sidecar is None
+
+
+def test_a_database_from_before_the_sidecar_column_is_migrated(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, players TEXT NOT NULL, rules TEXT NOT NULL,
+            lang TEXT NOT NULL, layout TEXT NOT NULL DEFAULT 'standard', created TEXT NOT NULL,
+            meta TEXT NOT NULL DEFAULT '{}');
+        CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+            kind TEXT NOT NULL, data TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+    """)
+    raw.execute("INSERT INTO games (players, rules, lang, created) VALUES (?, 'naspa', 'en', 'then')",
+                (json.dumps([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}]),))
+    raw.execute("INSERT INTO entries VALUES (1, 0, 'pass', ?, 'then')", (json.dumps({"kind": "pass", "player": 0,
+                                                                                     "cumulative": 0}),))
+    raw.commit()
+    raw.close()
+    store = Store(path)
+    assert [r.entry for r in store.entries(1)] == [Pass(0, 0)] and store.entries(1)[0].sidecar is None
+    assert store.append(1, Pass(1, 0), expect=1, sidecar={"frame_index": 2}) == 1
+    assert store.entries(1)[1].sidecar == {"frame_index": 2}
+    store.close()
+
+
+@pytest.mark.parametrize("make", ["folder", "text", "foreign", "missing_dir"])
+def test_a_db_that_cannot_be_a_tilecam_store_is_one_clear_error(tmp_path, make):
+    path = tmp_path / "x.sqlite3"
+    if make == "folder":
+        path.mkdir()
+    elif make == "text":
+        path.write_text("not a database\n" * 100)
+    elif make == "foreign":
+        raw = sqlite3.connect(path)
+        raw.execute("CREATE TABLE games (name TEXT)")
+        raw.commit()
+        raw.close()
+    else:
+        path = tmp_path / "no" / "such" / "x.sqlite3"
+    with pytest.raises(StoreError, match=str(path.name)):
+        Store(path)
+
+
+def test_a_game_that_cannot_be_replayed_does_not_take_down_the_list(store):
+    service = GameService(store, Bus())
+    good = service.create_game([("Ann", None), ("Bob", None)]).id
+    bad = service.create_game([("Cy", None), ("Di", None)]).id
+    service.pass_turn(good)
+    store.append(bad, Pass(0, 999))  # the store knows no rules: a log the engine cannot replay
+    listed = {g["id"]: g for g in service.summaries()}
+    assert "damaged" not in listed[good] and listed[good]["moves"] == 1
+    assert "cumulative 999" in listed[bad]["damaged"] and listed[bad]["players"][0]["name"] == "Cy"
+    assert listed[bad]["entries"] == 1
