@@ -21,7 +21,7 @@ def test_overlay_field_pages_follow_the_stream(client, field):
     gid = new_game(client)
     r = client.get(f"/overlay/{gid}/{field}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    assert f'data-field="{field}"' in r.text and f'followGame("{gid}"' in r.text
+    assert f'data-field="{field}"' in r.text and 'src="/static/field.js"' in r.text
 
 
 def test_overlay_unknown_field_page_is_422(client):

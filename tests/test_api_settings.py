@@ -28,9 +28,9 @@ def test_settings_defaults_and_overrides():
 
 def test_settings_file_and_typos(tmp_path):
     good = tmp_path / "tilecam.toml"
-    good.write_text('[server]\nport = 8123\n[auth.tokens]\ndesk = "s3cret"\n')
+    good.write_text('[server]\nport = 8123\n[auth.tokens]\ndesk = "s3cret-desk-token-1"\n')
     s = load_settings(good, server={"port": 9000})
-    assert s.server.port == 9000 and s.auth.tokens == {"desk": "s3cret"}
+    assert s.server.port == 9000 and s.auth.tokens == {"desk": "s3cret-desk-token-1"}
     bad = tmp_path / "bad.toml"
     bad.write_text("[server]\nprot = 8123\n")
     with pytest.raises(SettingsError, match=r"bad.toml: server.prot: Extra inputs"):
@@ -50,8 +50,10 @@ def test_serve_prints_urls_and_token_and_stops_on_ctrl_c(tmp_path):
     try:
         lines = [proc.stdout.readline() for _ in range(5)]
         assert f"http://127.0.0.1:{port}" in lines[0]
-        token = lines[4].split("operator:")[1].strip()
-        assert len(token) >= 20
+        # the token is not printed; the file it is kept in is (mode 0600)
+        assert "g.sqlite3.token" in "".join(lines)
+        token = (tmp_path / "g.sqlite3.token").read_text().strip()
+        assert len(token) >= 20 and token not in "".join(lines)
         deadline = time.monotonic() + 15
         while True:
             try:

@@ -58,7 +58,7 @@ def test_overlay_shows_a_new_move_without_reload(api, client, browser_page, shar
 
     page = browser_page
     page.goto(f"{api.url}/overlay/{gid}")
-    page.wait_for_function(f"document.body.dataset.seq === '{TURNS_BEFORE - 1}'", timeout=10_000)
+    page.wait_for_function(f"() => document.body.dataset.seq === '{TURNS_BEFORE - 1}'", timeout=10_000)
     assert page.locator(".sq").count() == 225 and page.locator(".coord").count() == 31
     before = page.locator(".tile").count()
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
@@ -67,7 +67,7 @@ def test_overlay_shows_a_new_move_without_reload(api, client, browser_page, shar
                     json={"position": nxt.position, "word": nxt.word, "claimed": nxt.score})
     assert r.status_code == 200, r.text
     live = r.json()["live"]
-    page.wait_for_function(f"document.body.dataset.seq === '{TURNS_BEFORE}'", timeout=10_000)
+    page.wait_for_function(f"() => document.body.dataset.seq === '{TURNS_BEFORE}'", timeout=10_000)
 
     assert page.evaluate("window.__sameDocument") is True
     highlighted = page.locator(".tile.last")
@@ -90,10 +90,10 @@ def test_overlay_field_page_updates_in_the_browser(api, client, browser_page):
     gid = r.json()["id"]
     page = browser_page
     page.goto(f"{api.url}/overlay/{gid}/p1_score")
-    page.wait_for_function("document.body.dataset.seq === '-1'", timeout=10_000)
+    page.wait_for_function("() => document.body.dataset.seq === '-1'", timeout=10_000)
     assert page.inner_text("#field") == "0"
     client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8H", "word": "ZAX"})
-    page.wait_for_function("document.getElementById('field').textContent === '38'", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('field').textContent === '38'", timeout=10_000)
 
 
 def test_operator_console_records_a_play_and_shows_the_engines_reason(api, browser_page):
@@ -106,7 +106,7 @@ def test_operator_console_records_a_play_and_shows_the_engines_reason(api, brows
     page.fill("#create [name=p1]", "Ann")
     page.fill("#create [name=p2]", "Ben")
     page.click("#create button")
-    page.wait_for_function("document.getElementById('message').textContent.includes('created')", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('created')", timeout=10_000)
     page.fill("#play [name=position]", "8H")
     page.fill("#play [name=word]", "ZAX")
     page.click("#play button")
@@ -114,5 +114,5 @@ def test_operator_console_records_a_play_and_shows_the_engines_reason(api, brows
     assert "8H ZAX" in page.inner_text("#moves") and "38" in page.inner_text("#scores")
     page.fill("#play [name=position]", "Z9")
     page.click("#play button")
-    page.wait_for_function("document.getElementById('message').className === 'error'", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('message').className === 'error'", timeout=10_000)
     assert page.inner_text("#message") == "coordinate 'Z9' is off the 15x15 board"

@@ -29,7 +29,7 @@ import httpx  # noqa: E402
 
 from scoring.gcg import read_gcg  # noqa: E402
 
-TOKEN = "bench-token"
+TOKEN = "bench-token-0123456789"
 GAME = "doug_vs_emely.gcg"
 
 
@@ -88,8 +88,8 @@ async def run(args) -> dict:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db",
-                                   str(Path(tmp) / "bench.sqlite3"), "--token", TOKEN], cwd=REPO,
-                                  stdout=subprocess.DEVNULL)
+                                   str(Path(tmp) / "bench.sqlite3")], cwd=REPO,
+                                  env={**os.environ, "TILECAM_TOKEN": TOKEN}, stdout=subprocess.DEVNULL)
         try:
             auth = {"Authorization": f"Bearer {TOKEN}"}
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
