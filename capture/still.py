@@ -52,7 +52,7 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
     width, height, fmt = image_size(data, name)
     if width * height > max_pixels:
         raise ImageError(f"{name}: {width}x{height} is {width * height / 1e6:.0f} megapixels, over the "
-                         f"cap of {max_pixels / 1e6:g}")
+                         f"cap of {max_pixels / 1e6:g} megapixels")
     if fmt == "JPEG" and not jpeg_complete(data):
         raise ImageError(f"{name}: truncated JPEG (the file ends before its end-of-image marker)")
     try:
@@ -75,8 +75,9 @@ def image_size(data: bytes, name: str = "image") -> tuple[int, int, str]:
             with Image.open(io.BytesIO(data)) as im:
                 return im.size[0], im.size[1], im.format or "unknown"
         except Image.DecompressionBombError:
-            raise ImageError(f"{name}: over {Image.MAX_IMAGE_PIXELS * 2 / 1e6:.0f} megapixels, far over "
-                             f"the cap of {MAX_PIXELS / 1e6:g}") from None
+            # Pillow will not even give the size past twice its own limit (179 megapixels)
+            raise ImageError(f"{name}: over {Image.MAX_IMAGE_PIXELS * 2 / 1e6:.0f} megapixels, "
+                             "far too large to decode") from None
         except UnidentifiedImageError:
             raise ImageError(f"{name}: not an image (or not a format tilecam reads)") from None
         except Exception as exc:  # Pillow's header parsers raise many types on hostile bytes

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from api.cli import unwritable
+from api.commands.read import parse_corners
 
 CAMERA_ORDER = ("corners are TL, TR, BR, BL as the CAMERA sees the board (clockwise from the corner "
                 "nearest the image's top-left), not game orientation; `tilecam read` gives the board "
@@ -30,13 +31,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--debug", metavar="OUT.png", help="draw the 16x16 grid lines on the frame and save it here")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="use these 4 grid corners instead of detecting")
     p.add_argument("--calibration", metavar="FILE", help='JSON file {"corners": [[x, y], ...4]} to use instead')
-
-
-def _parse_corners(text: str) -> list[list[float]]:
-    values = [float(v) for v in text.replace(" ", "").split(",") if v]
-    if len(values) != 8:
-        raise ValueError(f"--corners needs 8 numbers, got {len(values)}")
-    return [values[i:i + 2] for i in range(0, 8, 2)]
 
 
 def _draw_grid(image, fix, square_px: int):
@@ -89,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     manual = None
     try:
         if args.corners:
-            manual = _parse_corners(args.corners)
+            manual = parse_corners(args.corners).tolist()
         elif args.calibration:
             manual = _read_calibration(args.calibration)
     except ValueError as exc:

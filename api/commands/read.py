@@ -50,9 +50,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def parse_corners(text: str):
     import numpy as np
-    values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"--corners {text!r}: not numbers") from None
     if len(values) != 8:
         raise ValueError(f"--corners needs 8 numbers (x,y of TL,TR,BR,BL), got {len(values)}")
+    if not all(np.isfinite(values)):  # float() takes "nan" and "inf"
+        raise ValueError(f"--corners {text!r}: every number must be finite")
     return np.array(values, np.float32).reshape(4, 2)
 
 
