@@ -45,18 +45,28 @@ def test_plain_output_and_manual_corners(shared_data, tmp_path):
     assert res.returncode == 0 and json.loads(res.stdout)["corners"][2] == [1417.0, 1379.0]
 
 
-def test_no_board_and_unreadable_exit_3(tmp_path):
+def test_no_board_exits_3_and_an_unreadable_image_2(tmp_path):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((400, 500, 3), 200, np.uint8))
     res = locate(str(blank))
     assert res.returncode == 3
-    assert res.stderr.startswith("no board found:") and "Traceback" not in res.stderr
+    assert res.stderr.startswith(f"tilecam locate: no board found in {blank}:") and "Traceback" not in res.stderr
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"not an image")
     res = locate(str(junk))
-    assert res.returncode == 3 and "no board found" in res.stderr and "Traceback" not in res.stderr
+    assert res.returncode == 2 and "junk.jpg: not an image" in res.stderr and "Traceback" not in res.stderr
     res = locate(str(tmp_path / "missing.png"))
-    assert res.returncode == 3 and "Traceback" not in res.stderr
+    assert res.returncode == 2 and "missing.png" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_debug_path_is_checked_before_detection(shared_data, tmp_path):
+    frame = shared_data / "scrabscrap" / "game05" / "image-3.jpg"
+    res = locate(str(frame), "--debug", str(tmp_path / "grid.txt"))
+    assert res.returncode == 2 and res.stdout == "" and "not an image type" in res.stderr
+    nested = tmp_path / "new" / "folder" / "grid.png"  # missing folders are made, as before
+    res = locate(str(frame), "--debug", str(nested))
+    assert res.returncode == 0, res.stderr
+    assert cv2.imread(str(nested)) is not None
 
 
 def test_bad_corners_argument_exits_2(tmp_path):

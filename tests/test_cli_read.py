@@ -51,11 +51,12 @@ def test_no_board_exits_3(tmp_path):
     assert "Traceback" not in out.stderr and out.stderr.startswith("tilecam read:")
 
 
-def test_unreadable_image_exits_3(tmp_path):
+def test_unreadable_image_is_bad_input_exit_2(tmp_path):
+    # a file that is not an image is bad input (2); 3 is kept for a photo without a board
     bad = tmp_path / "not-an-image.jpg"
     bad.write_text("hello")
     out = tilecam("read", str(bad), "--prewarped")
-    assert out.returncode == 3 and "cannot read image" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "not-an-image.jpg: not an image" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_bad_corners_exit_2(shared_data):

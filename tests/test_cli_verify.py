@@ -66,3 +66,27 @@ def test_unreadable_file_exits_2_with_the_line(tmp_path):
     assert "Traceback" not in r.stderr
     missing = verify(tmp_path / "nope.gcg")
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_empty_record_is_an_error_not_agreement(tmp_path):
+    empty = tmp_path / "empty.gcg"
+    empty.write_bytes(b"")
+    r = verify(empty)
+    assert r.returncode == 2 and "Every score" not in r.stdout
+    assert r.stderr.startswith(f"tilecam verify: {empty}: line 1: empty file")
+    players = tmp_path / "players.gcg"
+    players.write_text("#player1 a Ann\n#player2 b Bob\n")
+    r = verify(players)
+    assert r.returncode == 2 and "no turns to recount" in r.stderr
+
+
+def test_unicode_separators_stay_inside_their_line(tmp_path):
+    # U+2028 and NEL are text inside a line, as in macondo's reader: the note cannot rename player 1
+    gcg = tmp_path / "sep.gcg"
+    gcg.write_text("#character-encoding UTF-8\n#player1 a Ann\n#player2 b Bob\n>a: QUALM 8D QUALM +52 52\n"
+                   "#note nice\u2028#player1 evil Evil\x85more\n", encoding="utf-8")
+    r = verify(gcg, "--json")
+    assert r.returncode == 0, r.stderr
+    assert [(p["nick"], p["name"]) for p in json.loads(r.stdout)["players"]] == [("a", "Ann"), ("b", "Bob")]
+    r = verify(gcg)
+    assert r.stdout.startswith("Recount of sep.gcg: Ann vs Bob")
