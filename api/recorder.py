@@ -76,6 +76,7 @@ class FrameOutcome:
     index: int
     t: float
     state: str                        # "no_board" | "moving" | "occluded" | "clear" | "snapshot" | "duplicate"
+    #                                   | "recorded" (a photo the record was already made from)
     observation: Observation | None = None
     seqs: tuple[int, ...] = ()        # log positions of the entries this frame committed
 
@@ -128,6 +129,11 @@ class Recorder:
         self.camera_status: str | None = None   # set by whoever owns the frame source
         self.notices: list[str] = []
         self._calibrated_upto = 0  # log entries already looked at for operator corrections
+        # Photos the record was already made from (a folder source started over after a restart):
+        # history, not moves; the last of them is where the record stands.
+        recorded = sink.frames() if isinstance(sink, GameLink) else []
+        self._recorded = set(recorded)
+        self._last_recorded = recorded[-1] if recorded else None
         if hasattr(self.reader, "calibrate_with"):
             self.reader.calibrate_with(self.cfg.self_enroll, self.cfg.empty_reference, self.cfg.enroll_min_prob)
 
@@ -162,6 +168,10 @@ class Recorder:
 
     def _process(self, frame: Frame) -> FrameOutcome:
         self.timings.frames += 1
+        if frame.path is not None and frame.path in self._recorded:
+            if frame.path == self._last_recorded:
+                self.keeper.caught_up()
+            return FrameOutcome(frame.index, frame.t, "recorded")
         with self.timings.stage("locate"):
             state, homography, quality = self.locator.update(frame.image)
         self.board_status = state
@@ -343,6 +353,11 @@ class GameLink:
 
     def entries(self) -> list[LogEntry]:
         return [e.entry for e in self.service.store.entries(self.game_id)]
+
+    def frames(self) -> list[str]:
+        """The image files the game's entries were read from, in log order."""
+        return [e.sidecar["frame"] for e in self.service.store.entries(self.game_id)
+                if e.sidecar and e.sidecar.get("frame")]
 
     def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
                sidecar: dict | None = None) -> list[int]:

@@ -45,6 +45,7 @@ class Scorekeeper:
         # After a resume the source may start over from its first frame: until a snapshot shows the
         # board as the record has it (or something new on it), earlier states are history replayed.
         self.behind = False
+        self._replayed: int | None = None  # while behind: the turn of the record the replay has reached
         self._history: tuple[list[LogEntry], list[np.ndarray]] | None = None  # (log, occupancy per turn)
 
     # -- helpers -----------------------------------------------------------------------
@@ -95,6 +96,7 @@ class Scorekeeper:
         snapshot showing the board as it stands is the source catching up, not a clock press."""
         self.sync(entries)
         self.behind = True
+        self._replayed = None
 
     def _occupancy_by_turn(self) -> list[np.ndarray]:
         """Which squares held a tile after each event of the record, from the empty board on."""
@@ -115,20 +117,35 @@ class Scorekeeper:
         return self._history[1]
 
     def _shows_earlier_state(self, snap: Snapshot) -> bool:
-        """The source is replaying history: committed tiles are gone from the snapshot (more than a
-        blank read empty, and not just the last play, which is what a withdrawal looks like), or it
-        shows the board as it stood at an earlier turn, to within a few misread squares, more
-        nearly than the board as it stands."""
+        """While behind: is this snapshot the source replaying history? It is when it shows the
+        board as it stood at a turn of the record (to within a few misread squares) that the replay
+        has not yet passed the last change of, or when committed tiles are gone from it (more than
+        a blank read empty, and not just the last play, which is what a withdrawal looks like)."""
         p_empty = snap.probs[..., snap.classes.index(EMPTY)]
-        gone = {sq for sq, _ in self.game.state.board.items() if p_empty[sq.row, sq.col] > self.cfg.empty_min_prob}
-        last = self._last_play()
-        if len(gone) > self.cfg.max_stray_squares and (last is None or gone != {t.square for t in last[1].placement.tiles}):
-            return True
         occupied = 1.0 - p_empty > self.cfg.tile_min_prob  # as decode reads a new tile
-        *earlier, now = self._occupancy_by_turn()
-        off_now = int((occupied != now).sum())
-        return any(off < off_now and off <= self.cfg.max_stray_squares
-                   for off in (int((occupied != m).sum()) for m in earlier))
+        boards = self._occupancy_by_turn()
+        offs = [int((occupied != m).sum()) for m in boards]
+        best = min(offs)
+        if best <= self.cfg.max_stray_squares:
+            # The board as it stands holds from the turn after its last change on.
+            last_change = max(k for k in range(len(boards)) if k == 0 or (boards[k] != boards[k - 1]).any())
+            turns = [k for k, off in enumerate(offs) if off == best]
+            if self._replayed is None and turns[-1] >= last_change:
+                return False  # the source starts at the board as it stands (resumed from the last photo)
+            # A board the record held more than once (a phony played and taken back) is taken at its
+            # first turn not behind what the replay has shown.
+            later = [k for k in turns if k >= (self._replayed or 0)]
+            if later:
+                self._replayed = later[0]
+                return later[0] < last_change
+        p_gone = [sq for sq, _ in self.game.state.board.items() if p_empty[sq.row, sq.col] > self.cfg.empty_min_prob]
+        last = self._last_play()
+        withdrawal = last is not None and set(p_gone) == {t.square for t in last[1].placement.tiles}
+        return len(p_gone) > self.cfg.max_stray_squares and not withdrawal
+
+    def caught_up(self) -> None:
+        """The source is known to be past the record (the recorder saw the last committed frame)."""
+        self.behind = False
 
     def _add_evidence(self, snap: Snapshot, visible: np.ndarray | None) -> Snapshot:
         if self.evidence is None or self.evidence.classes != snap.classes:

@@ -183,7 +183,8 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     tracker_cfg = LocateConfig()
     total = source.total_frames
     started = time.perf_counter()
-    frames = with_board = 0
+    frames = with_board = history = 0
+    caught_up = False
     committed_before = store.count(game_id)
     recorder = None
     try:
@@ -204,6 +205,12 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             outcome = recorder.process(frame)
             frames += 1
             with_board += outcome.state != "no_board"
+            if outcome.state == "recorded" or (outcome.observation and outcome.observation.status == "behind"):
+                history += 1
+            elif history and not caught_up:
+                caught_up = True
+                print(f"\nframe {frame.index}: the source is past the record ({history} frames of its history "
+                      "skipped)", file=sys.stderr)
             if outcome.observation is not None and outcome.observation.status in ("unclear",):
                 print(f"\nframe {frame.index}: {outcome.observation.detail}", file=sys.stderr)
             if sys.stderr.isatty() or frames % 25 == 0 or (total and frames == total):
