@@ -16,6 +16,7 @@ from scoring.gcg import GcgError
 from scoring.placement import PlacementError
 
 from .bus import Bus, PreviewHub
+from .limits import install_limits
 from .security import install_security
 from .service import GameService
 from .settings import Settings, get_settings
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.add_exception_handler(PlacementError, _error(422))
     app.add_exception_handler(GcgError, _error(422))
     app.add_exception_handler(ValueError, _error(422))
+    install_limits(app)  # body sizes per route; 422s as {"detail": str}
 
     for module in (games, live, operator, media, recorder, overlay):
         app.include_router(module.router)

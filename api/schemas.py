@@ -9,6 +9,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import limits as lim
+
 # Field names broadcasters use in Woogles broadcasts and WatchGCG overlays.
 OBS_FIELDS = ("score", "p1_score", "p2_score", "p1_name", "p2_name", "unseen_tiles", "unseen_count",
               "last_play", "blank1", "blank2")
@@ -22,6 +24,44 @@ class In(BaseModel):
 
 # No single event in a real game moves a score by more than this; larger numbers are typos.
 Points = Annotated[int, Field(ge=-9999, le=9999)]
+PlayerNo = Annotated[int, Field(ge=0, le=lim.MAX_PLAYER)]
+Note = Annotated[str, Field(max_length=lim.NOTE_CHARS)]
+Reason = Annotated[str, Field(max_length=lim.REASON_CHARS)]
+Rack = Annotated[str, Field(max_length=lim.RACK_CHARS,
+                            description="Tiles, '?' for a blank, '[CH]' for a multi-letter tile.")]
+Coordinate = Annotated[str, Field(max_length=lim.POSITION_CHARS)]
+Word = Annotated[str, Field(min_length=1, max_length=lim.WORD_CHARS)]
+Choice = Annotated[str, Field(max_length=lim.CHOICE_CHARS)]
+
+
+# ---- errors ---------------------------------------------------------------------
+class Error(BaseModel):
+    """Every refusal: a 4xx with one message (validation errors too)."""
+
+    detail: str = Field(examples=["no game 7"])
+
+
+ERROR_TEXT = {
+    400: "The body could not be read.",
+    401: "No operator token, or an unknown one.",
+    404: "No such game, move, turn or frame; the message says which.",
+    409: "The turn cannot follow (the game has ended, nothing to challenge, ...), or the stored "
+         "log no longer replays.",
+    413: "The request body is larger than this route accepts.",
+    429: "Too many wrong operator tokens from this address: wait the Retry-After seconds.",
+    422: "Invalid input: the field and the rule it breaks, or the rules engine's reason.",
+}
+
+
+def errors(*codes: int, json_route: bool = True) -> dict[int | str, dict]:
+    """`responses=` for a route: each error code with the shared Error model. Routes that answer
+    text or HTML pass json_route=False: FastAPI would file a model under the route's own media
+    type, but errors are always JSON."""
+    if json_route:
+        return {code: {"model": Error, "description": ERROR_TEXT[code]} for code in codes}
+    schema = {"$ref": "#/components/schemas/Error"}
+    return {code: {"description": ERROR_TEXT[code], "content": {"application/json": {"schema": schema}}}
+            for code in codes}
 
 
 # ---- responses ------------------------------------------------------------------
@@ -33,6 +73,8 @@ class PlayerOut(BaseModel):
 
 class GameSummary(BaseModel):
     id: int
+    damaged: str | None = Field(None, description="Why the stored log cannot be replayed, for a damaged "
+                                                  "game; null for a sound one.")
     players: list[PlayerOut]
     rules: str
     lang: str
@@ -185,17 +227,22 @@ class WriteOut(BaseModel):
 # ---- requests -------------------------------------------------------------------
 
 class PlayerIn(In):
-    name: str = Field(min_length=1, max_length=80, pattern=r"^[^\r\n\t]+$")
-    nick: str | None = Field(None, pattern=r"^\S{1,40}$",
-                             description="GCG nickname; no spaces. Default: from the name.")
+    # One line each: GCG readers also break lines at U+0085, U+2028 and U+2029. A nickname is one
+    # GCG token, and ':' ends it.
+    name: str = Field(min_length=1, max_length=lim.NAME_CHARS, pattern=r"^[^\r\n\t\v\f\x85\u2028\u2029]+$")
+    nick: str | None = Field(None, max_length=lim.NICK_CHARS, pattern=r"^[^\s:]+$",
+                             description="GCG nickname: no spaces, no ':'. Default: from the name.")
 
 
 class GameCreate(In):
     players: list[PlayerIn] = Field(min_length=2, max_length=2)
-    rules: str = Field("naspa", description="Rule profile: naspa, naspa-csw, nsa, wespa, box.")
-    lang: str = Field("en", description="Tile set: en, de, fr, es, pl, en-super.")
-    layout: str = Field("standard", description="Board layout: standard, super.")
-    meta: dict[str, str] = Field(default_factory=dict, description="GCG pragmas: title, description, lexicon, ...")
+    rules: Choice = Field("naspa", description="Rule profile: naspa, naspa-csw, nsa, wespa, box.")
+    lang: Choice = Field("en", description="Tile set: en, de, fr, es, pl, en-super.")
+    layout: Choice = Field("standard", description="Board layout: standard, super.")
+    meta: dict[Annotated[str, Field(max_length=lim.META_KEY_CHARS)],
+               Annotated[str, Field(max_length=lim.META_VALUE_CHARS)]] = Field(
+        default_factory=dict, max_length=lim.META_KEYS,
+        description="GCG pragmas: title, description, lexicon, ...")
 
 
 class PlayersIn(In):
@@ -203,81 +250,83 @@ class PlayersIn(In):
 
 
 class PlayIn(In):
-    position: str = Field(description="GCG coordinate: '8D' across, 'D8' down.", examples=["8D"])
-    word: str = Field(min_length=1,
-                      description="As in GCG: lower case for blanks, '.' or (..) for played-through tiles.",
-                      examples=["QUALM"])
-    player: int | None = Field(None, ge=0, description="Default: the player on turn.")
+    position: Coordinate = Field(description="GCG coordinate: '8D' across, 'D8' down.", examples=["8D"])
+    word: Word = Field(description="As in GCG: lower case for blanks, '.' or (..) for played-through tiles, "
+                                   "[CH] for a multi-letter tile.", examples=["QUALM"])
+    player: PlayerNo | None = Field(None, description="Default: the player on turn.")
     claimed: Points | None = Field(None, description="The score the player announced, if any.")
-    rack: str | None = None
-    note: str = Field("", max_length=2000)
+    rack: Rack | None = None
+    note: Note = ""
 
 
 class TurnIn(In):
-    player: int | None = Field(None, ge=0, description="Default: the player on turn.")
-    rack: str | None = None
-    note: str = ""
+    player: PlayerNo | None = Field(None, description="Default: the player on turn.")
+    rack: Rack | None = None
+    note: Note = ""
 
 
 class ExchangeIn(TurnIn):
     count: int | None = Field(None, ge=1, le=99, description="Tiles exchanged (or give `tiles`).")
-    tiles: str | None = Field(None, description="The tiles thrown in, when known.")
+    tiles: Rack | None = Field(None, description="The tiles thrown in, when known.")
 
 
 class ChallengeIn(In):
     outcome: Literal["phony", "valid"] = Field(
         description="phony: the play comes off. valid: the rule decides (turn lost, bonus, or nothing).")
-    words: int | None = Field(None, ge=1, description="Words challenged (for a points rule).")
+    words: int | None = Field(None, ge=1, le=lim.MAX_SIDE + 1,
+                              description="Words challenged (for a points rule): the main word and at most "
+                                          "one cross-word per tile.")
 
 
 class TimePenaltyIn(In):
-    player: int = Field(ge=0)
+    player: PlayerNo
     minutes: int = Field(ge=0, le=999, description="Started minutes over time.")
 
 
 class EndIn(In):
-    racks: list[str] | None = Field(
-        None, description="Each player's unplayed tiles, when the game ends without a player going out.")
-    reason: str = Field("", description="Why the director ends a game that has not ended by the rules.")
+    racks: list[Rack] | None = Field(
+        None, max_length=lim.MAX_PLAYER + 1,
+        description="Each player's unplayed tiles, when the game ends without a player going out.")
+    reason: Reason = Field("", description="Why the director ends a game that has not ended by the rules.")
 
 
 class BlankFix(In):
     kind: Literal["blank"]
-    square: str = Field(description="The tile's square, e.g. '8H'.")
-    letter: str = Field(min_length=1, max_length=2, description="The letter the blank stands for.")
-    reason: str = ""
+    square: Coordinate = Field(description="The tile's square, e.g. '8H'.")
+    letter: str = Field(min_length=1, max_length=lim.TILE_CHARS, description="The letter the blank stands for.")
+    reason: Reason = ""
 
 
 class LetterFix(In):
     kind: Literal["letter"]
-    square: str
-    letter: str = Field(min_length=1, max_length=2, description="The letter actually on the tile.")
-    reason: str = ""
+    square: Coordinate
+    letter: str = Field(min_length=1, max_length=lim.TILE_CHARS, description="The letter actually on the tile.")
+    reason: Reason = ""
 
 
 class PlayFix(In):
     kind: Literal["play"]
-    position: str
-    word: str
-    reason: str = ""
+    position: Coordinate
+    word: Word
+    reason: Reason = ""
 
 
 class ExchangeFix(In):
     kind: Literal["exchange"]
     count: int = Field(ge=1, le=99)
-    tiles: str | None = None
-    reason: str = ""
+    tiles: Rack | None = None
+    reason: Reason = ""
 
 
 class PassFix(In):
     kind: Literal["pass"]
-    reason: str = ""
+    reason: Reason = ""
 
 
 class ScoreFix(In):
     kind: Literal["score"]
     agreed: Points = Field(description="The score that stands, as ruled.")
-    reason: str = ""
+    reason: Reason = ""
 
 
 CorrectionIn = Annotated[Union[BlankFix, LetterFix, PlayFix, ExchangeFix, PassFix, ScoreFix],
@@ -285,5 +334,6 @@ CorrectionIn = Annotated[Union[BlankFix, LetterFix, PlayFix, ExchangeFix, PassFi
 
 
 class ScoresheetIn(In):
-    player: int = Field(ge=0)
-    cumulative: list[int] = Field(description="The running totals on the player's scoresheet, one per turn.")
+    player: PlayerNo
+    cumulative: list[Annotated[int, Field(ge=-lim.MAX_TOTAL, le=lim.MAX_TOTAL)]] = Field(
+        max_length=lim.MAX_TURNS, description="The running totals on the player's scoresheet, one per turn.")

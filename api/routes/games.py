@@ -6,10 +6,13 @@ from fastapi.responses import PlainTextResponse
 
 from scoring.events import to_json
 
+from .. import limits as lim
 from .. import schemas as s
 from ..deps import GameDep, ServiceDep
 
 router = APIRouter(prefix="/api/games", tags=["games"])
+# A game id that names no game is a 404; a log that no longer replays, a 409.
+READ = s.errors(404, 409, 422)
 
 
 @router.get("", response_model=list[s.GameSummary], summary="List games",
@@ -20,6 +23,7 @@ def list_games(service: ServiceDep):
 
 # The suffixed exports come before /{game_id} so that "7.gcg" is not read as an id.
 @router.get("/{game_id}.gcg", response_class=PlainTextResponse, summary="GCG export",
+            responses=s.errors(404, 409, 422, json_route=False),
             description="The record as GCG (UTF-8), loadable by Quackle, macondo and Woogles. "
                         "Corrections are applied; a lost turn is written as a pass with a note.")
 def export_gcg(game: GameDep, service: ServiceDep):
@@ -28,7 +32,7 @@ def export_gcg(game: GameDep, service: ServiceDep):
                              headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 
-@router.get("/{game_id}.json", summary="JSON record",
+@router.get("/{game_id}.json", summary="JSON record", responses=READ,
             description="The whole record: the game, the append-only log (corrections included, "
                         "each with its kind tag) and the events as they stand.")
 def export_json(game: GameDep, service: ServiceDep) -> dict:
@@ -39,7 +43,7 @@ def export_json(game: GameDep, service: ServiceDep) -> dict:
     }
 
 
-@router.get("/{game_id}", response_model=s.GameDetail, summary="Game detail")
+@router.get("/{game_id}", response_model=s.GameDetail, summary="Game detail", responses=READ)
 def game_detail(game: GameDep, service: ServiceDep):
     gid = game.row.id
     links = {k: f"/api/games/{gid}{v}" for k, v in
@@ -49,34 +53,37 @@ def game_detail(game: GameDep, service: ServiceDep):
     return {**service.summary(game), "links": links}
 
 
-@router.get("/{game_id}/board", response_model=s.BoardOut, summary="Board at a turn",
+@router.get("/{game_id}/board", response_model=s.BoardOut, summary="Board at a turn", responses=READ,
             description="The board after `turn` events (default: all), with the last play's squares.")
 def board(game: GameDep, service: ServiceDep,
-          turn: int | None = Query(None, ge=0, description="Events to replay; 0 is the empty board.")):
+          turn: int | None = Query(None, ge=0, le=lim.MAX_TURN_INDEX,
+                                   description="Events to replay; 0 is the empty board.")):
     return service.board(game, turn)
 
 
-@router.get("/{game_id}/moves", response_model=list[s.MoveOut], summary="Moves with scores",
+@router.get("/{game_id}/moves", response_model=list[s.MoveOut], summary="Moves with scores", responses=READ,
             description="Every event with its claimed, engine and agreed score and the running totals.")
 def moves(game: GameDep, service: ServiceDep):
     return service.moves(game)
 
 
-@router.get("/{game_id}/unseen", response_model=s.UnseenOut, summary="Unseen tiles",
+@router.get("/{game_id}/unseen", response_model=s.UnseenOut, summary="Unseen tiles", responses=READ,
             description="Tiles not on the board (bag plus racks), or, given a player's rack, "
                         "what that player cannot see.")
-def unseen(game: GameDep, service: ServiceDep, turn: int | None = Query(None, ge=0),
-           rack: str = Query("", description="The viewing player's rack, '?' for a blank.")):
+def unseen(game: GameDep, service: ServiceDep, turn: int | None = Query(None, ge=0, le=lim.MAX_TURN_INDEX),
+           rack: str = Query("", max_length=lim.RACK_CHARS,
+                             description="The viewing player's rack, '?' for a blank.")):
     return service.unseen(game, turn, rack)
 
 
-@router.get("/{game_id}/recount", response_model=s.RecountOut, summary="Recount report",
+@router.get("/{game_id}/recount", response_model=s.RecountOut, summary="Recount report", responses=READ,
             description="Claimed vs engine vs agreed score per move, and the first discrepancy.")
 def recount(game: GameDep, service: ServiceDep):
     return service.recount(game)
 
 
 @router.post("/{game_id}/recount", response_model=s.ScoresheetOut, summary="Compare a scoresheet",
+             responses=s.errors(400, 404, 409, 413, 422),
              description="A player's scoresheet (running totals, one per turn) against the record; "
                          "reports the first turn where they part.")
 def compare_scoresheet(body: s.ScoresheetIn, game: GameDep, service: ServiceDep):

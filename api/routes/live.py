@@ -12,24 +12,26 @@ from ..bus import BusMessage
 from ..deps import BusDep, ServiceDep, SettingsDep
 
 router = APIRouter(prefix="/api/games", tags=["live"])
+READ = s.errors(404, 409, 422)
 
 
 def sse(event: str, seq: int, data: dict) -> bytes:
     return f"event: {event}\nid: {seq}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-@router.get("/{game_id}/live", response_model=s.LiveOut, summary="Live state",
+@router.get("/{game_id}/live", response_model=s.LiveOut, summary="Live state", responses=READ,
             description="Everything an overlay shows: board, last play, scores, unseen pool, OBS fields.")
 def live_state(game_id: int, service: ServiceDep):
     return service.live(game_id)
 
 
-@router.get("/{game_id}/fields", response_model=dict[str, str], summary="All OBS fields")
+@router.get("/{game_id}/fields", response_model=dict[str, str], summary="All OBS fields", responses=READ)
 def fields(game_id: int, service: ServiceDep):
     return service.live(game_id).fields
 
 
 @router.get("/{game_id}/fields/{field}", response_class=PlainTextResponse, summary="One OBS field as text",
+            responses=s.errors(404, 409, 422, json_route=False),
             description="For OBS text sources: " + ", ".join(s.OBS_FIELDS) + ".")
 def field_text(game_id: int, field: s.ObsField, service: ServiceDep):
     return PlainTextResponse(service.live(game_id).fields[field])
@@ -39,7 +41,7 @@ def field_text(game_id: int, field: s.ObsField, service: ServiceDep):
             description="`update` events, each with the whole live state, the log entry that caused it "
                         "and when it was committed. The first event is the current state.",
             response_class=StreamingResponse,
-            responses={200: {"content": {"text/event-stream": {}}}})
+            responses={200: {"content": {"text/event-stream": {}}}, **s.errors(404, 409, 422, json_route=False)})
 async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDep, settings: SettingsDep):
     await asyncio.to_thread(service.live, game_id)  # an unknown game is a 404 before the stream starts
     keepalive = settings.live.keepalive_s

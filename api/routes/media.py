@@ -4,18 +4,23 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
+from .. import limits as lim
+from .. import schemas as s
 from ..deps import GameDep, OperatorDep, PreviewDep, ServiceDep, SettingsDep
 from ..store import NotFound
 
 router = APIRouter(prefix="/api", tags=["media"])
-JPEG = {200: {"content": {"image/jpeg": {}}}}
+JPEG = {200: {"content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}}
+JPEG_BODY = {"requestBody": {"required": True, "content": {
+    "image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}}
 BOUNDARY = "tilecamframe"
 
 
-@router.get("/games/{game_id}/moves/{index}/frame.jpg", response_class=Response, responses=JPEG,
+@router.get("/games/{game_id}/moves/{index}/frame.jpg", response_class=Response,
+            responses={**JPEG, **s.errors(404, 409, 422)},
             summary="Evidence frame of a move", description="The camera frame the move was read from.")
 def move_frame(index: int, game: GameDep, service: ServiceDep):
     frame = service.store.frame(game.row.id, game.event_seq(index))
@@ -27,16 +32,20 @@ def move_frame(index: int, game: GameDep, service: ServiceDep):
 
 
 @router.put("/games/{game_id}/moves/{index}/frame.jpg", status_code=204, summary="Store an evidence frame",
-            description="The request body is the JPEG.")
+            description=f"The request body is the JPEG: at most {lim.size_text(lim.FRAME_BYTES)} and "
+                        f"{lim.FRAME_PIXELS:,} pixels, and it must decode.",
+            response_class=Response, responses=s.errors(401, 404, 409, 413, 422, 429), openapi_extra=JPEG_BODY)
 async def put_move_frame(index: int, request: Request, game: GameDep, service: ServiceDep, who: OperatorDep):
-    body = await request.body()
-    if not body.startswith(b"\xff\xd8"):
-        raise HTTPException(422, "the body is not a JPEG image")
-    service.put_frame(game.row.id, game.event_seq(index), jpeg=body)
+    body = await request.body()  # BodyLimit has already refused more than FRAME_BYTES
+    seq = game.event_seq(index)
+    # Decoding a 12 MP frame takes a while: off the event loop, which serves the SSE clients.
+    await asyncio.to_thread(lim.check_frame, body)
+    await asyncio.to_thread(service.put_frame, game.row.id, seq, jpeg=body)
     return Response(status_code=204)
 
 
-@router.get("/preview.jpg", response_class=Response, responses=JPEG, summary="Latest preview frame")
+@router.get("/preview.jpg", response_class=Response, responses={**JPEG, **s.errors(404)},
+            summary="Latest preview frame")
 def preview_still(preview: PreviewDep):
     _, jpeg = preview.latest()
     if jpeg is None:

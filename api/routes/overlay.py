@@ -23,6 +23,7 @@ def index():
 
 
 @router.get("/overlay/{game_id}", response_class=FileResponse, summary="Broadcast overlay",
+            responses={200: {"content": {"text/html": {}}}, **s.errors(404, 422, json_route=False)},
             description="Transparent page for an OBS browser source: board, last play highlighted, "
                         "scores and the unseen pool.")
 def overlay_page(game_id: int, service: ServiceDep):
@@ -31,6 +32,7 @@ def overlay_page(game_id: int, service: ServiceDep):
 
 
 @router.get("/overlay/{game_id}/{field}", response_class=HTMLResponse, summary="One OBS field as a page",
+            responses=s.errors(404, 422, json_route=False),
             description="A transparent page showing one field that updates itself over SSE: "
                         + ", ".join(s.OBS_FIELDS) + ".")
 def field_page(game_id: int, field: s.ObsField, service: ServiceDep):
@@ -39,6 +41,7 @@ def field_page(game_id: int, field: s.ObsField, service: ServiceDep):
     return HTMLResponse(html.replace("{{field}}", field).replace("{{game_id}}", str(game_id)))
 
 
-@router.get("/operator", response_class=FileResponse, summary="Operator console")
+@router.get("/operator", response_class=FileResponse, summary="Operator console",
+            responses={200: {"content": {"text/html": {}}}})
 def operator_page():
     return FileResponse(STATIC / "operator.html", media_type="text/html")

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Body, HTTPException, Request
 
 from hardware.triggers import Trigger
 
+from .. import schemas as s
 from ..deps import OperatorDep
 
 router = APIRouter(prefix="/api", tags=["recorder"])
@@ -24,7 +25,8 @@ def recorder_status(request: Request) -> dict:
 @router.post("/trigger", summary="Send a clock press or another trigger",
              description='For setups without buttons: `{"kind": "turn_end", "player": 0}` means player 1 hit '
                          "the clock (`player` may be null: whoever is on turn). Kinds: turn_end, snapshot, "
-                         "challenge, undo. Needs the operator token.")
+                         "challenge, undo. Needs the operator token.",
+             responses=s.errors(400, 401, 409, 413, 422, 429))
 def send_trigger(request: Request, operator: OperatorDep, body: dict[str, Any] = Body(...)) -> dict:
     handler = getattr(request.app.state, "on_trigger", None)
     if handler is None:
