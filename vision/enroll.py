@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections import Counter
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -76,7 +77,7 @@ def load_tileset(path: str | Path) -> dict:
                     "readings": z["readings"].astype(np.float32) if "readings" in z else np.zeros((0, 0), np.float32),
                     "reading_labels": [str(x) for x in z["reading_labels"]] if "reading_labels" in z else [],
                     "meta": json.loads(str(z["meta"]))}
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:  # a cut-short .npz is a BadZipFile
         raise EnrollError(f"cannot read tile set {path}: {exc}") from exc
 
 

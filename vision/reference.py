@@ -25,6 +25,7 @@ the frame; docs/results/fit_reference.json), never on real photos. numpy + openc
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -217,7 +218,7 @@ class EmptyBoardRef:
                     raise ReferenceError(f"{path} is not an empty-board reference (tilecam enroll --empty-board)")
                 desc = z["desc"].astype(np.float32)
                 ref = cls(desc, int(z["frames"]), cfg or ReferenceConfig(), json.loads(str(z["meta"])))
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:  # a cut-short .npz: BadZipFile
             if isinstance(exc, ReferenceError):
                 raise
             raise ReferenceError(f"cannot read empty-board reference {path}: {exc}") from exc
@@ -232,5 +233,5 @@ def is_reference(path: str | Path) -> bool:
     try:
         with np.load(Path(path), allow_pickle=False) as z:
             return "kind" in z and str(z["kind"]) == "empty-board reference"
-    except (OSError, ValueError):
+    except (OSError, ValueError, zipfile.BadZipFile):
         return False
