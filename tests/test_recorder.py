@@ -153,3 +153,59 @@ def test_a_board_turned_half_round_between_turns_is_still_read_in_its_first_play
     want = [(e.placement.tiles, e.engine) for e in game.events[:3]]
     assert [e.kind for e in keeper.game.events] == ["play"] * 3
     assert sum(g == w for g, w in zip(got, want)) >= 2
+
+
+def test_the_recorder_follows_corrections_written_by_the_server_on_the_same_file(tmp_path, demo):
+    """An operator rules a different score for the first play through `tilecam serve` while the
+    recorder runs: every later running total moves. The recorder adopts the correction before its
+    next decision (before issue 12 its next play was refused with a PlacementError traceback), and
+    a write that slips in between its decision and its commit makes it decide again."""
+    import httpx
+
+    from api.recorder import GameLink
+    from apiserver import AUTH, LiveServer
+
+    game, boards = demo
+    frames, _ = video_frames(boards)
+    db = tmp_path / "shared.sqlite3"
+    service = GameService(Store(db), Bus())
+    gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
+    desk = GameService(Store(db), Bus())  # another writer on the file, as a second process would be
+
+    class Interrupted(GameLink):
+        """Before its third commit, the desk times a penalty: the recorder's decision is stale."""
+        commits = 0
+        conflicts = 0
+
+        def commit(self, entries, frame, expect, sidecar=None):
+            Interrupted.commits += 1
+            if Interrupted.commits == 3:
+                desk.time_penalty(gid, 1, 1)
+            try:
+                return super().commit(entries, frame, expect, sidecar)
+            except Exception:
+                Interrupted.conflicts += 1
+                raise
+
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    recorder = make_recorder(keeper, Interrupted(service, gid))
+    with LiveServer(db) as server, httpx.Client(base_url=server.url, timeout=10) as client:
+        ruled = False
+        for f in frames:
+            recorder.process(f)
+            if not ruled and service.store.count(gid) == 1:
+                r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                                json={"kind": "score", "agreed": 100, "reason": "director's ruling"})
+                assert r.status_code == 200, r.text
+                ruled = True
+        assert ruled
+        view = service.load(gid)  # the log replays: every cumulative follows from the one before
+        kinds = [e.entry.kind for e in view.entries]
+        assert kinds[:2] == ["play", "correction"] and "time_penalty" in kinds
+        # Only the decision the desk's write overtook was refused (then decided again and committed):
+        # the ruling had been adopted before the next decision, not discovered by a refused commit.
+        assert Interrupted.conflicts == 1
+        plays = [e for e in view.events if e.kind == "play"]
+        assert len(plays) >= len(game.events) - 1
+        assert plays[0].agreed == 100 and keeper.game.events == view.events
+        assert client.get(f"/api/games/{gid}").json()["scores"] == view.game_at().state.scores
