@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -58,36 +57,10 @@ def unwritable(path: str | Path) -> str | None:
     return None if os.access(folder, os.W_OK | os.X_OK) else f"folder {folder} is not writable"
 
 
-def bad_config(path: str | Path) -> str | None:
-    """Why a --config file cannot be settings, for what api.settings does not report itself:
-    bytes that are not UTF-8, a JSON file that is not one object (None otherwise, and when
-    the file cannot be opened: load_settings says that)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        return f"not UTF-8 text (line {line}, byte {exc.start})"
-    if Path(path).suffix == ".json":
-        try:
-            if not isinstance(json.loads(text), dict):
-                return "a settings file holds one JSON object ({...})"
-        except ValueError:
-            return None  # load_settings names the line
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "_missing", False):
         print(f"tilecam {args.command}: not available in this build", file=sys.stderr)
-        return 2
-    config = getattr(args, "config", None)
-    if config and (problem := bad_config(config)):
-        print(f"tilecam {args.command}: --config {config}: {problem}", file=sys.stderr)
         return 2
     try:
         return int(importlib.import_module(args._module).run(args) or 0)

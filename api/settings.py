@@ -122,12 +122,18 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
         path = Path(path)
         where = str(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            text = raw.decode("utf-8")
             data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
         except OSError as exc:
             raise SettingsError(f"{path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            line = raw[:exc.start].count(b"\n") + 1
+            raise SettingsError(f"{path}: not UTF-8 text (line {line}, byte {exc.start})") from None
         except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
             raise SettingsError(f"{path}: {exc}") from None
+        if not isinstance(data, dict):
+            raise SettingsError(f"{path}: a settings file holds one JSON object ({{...}})")
     data = _merge(data, overrides)
     try:
         return Settings.model_validate(data)
