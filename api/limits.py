@@ -20,7 +20,7 @@ from scoring.tiles import DISTRIBUTIONS
 KiB, MiB = 1024, 1024 * 1024
 
 # ---- request bodies, per route -------------------------------------------------------
-JSON_BYTES = 64 * KiB       # every JSON body; the largest legal one (a 2,000-character note) is under 13 KiB
+JSON_BYTES = 64 * KiB       # every JSON body; the largest legal one, all emoji and \u-escaped, is 41 KiB
 GCG_BYTES = 64 * KiB        # a GCG import; the largest of the 67 shared games is 2.9 KiB
 GCG_TURNS = 200             # turn lines in an import; the longest shared game has 36. Each is replayed
                             # on the ones before, so the cost grows with the square (3,000 took 282 s)
@@ -33,7 +33,7 @@ BODY_LIMITS: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/api/games/gcg"), GCG_BYTES),
 )
 
-# ---- text fields -----------------------------------------------------------------------
+# ---- text fields and numbers -----------------------------------------------------------
 # A play spans at most the longest board side (Super Scrabble's 21). In GCG notation a square is
 # at most a bracketed multi-letter tile ("[CH]", "[ch]" for a blank), and each played-through run
 # adds "(" and ")": at worst every other square starts one.
@@ -47,7 +47,7 @@ NICK_CHARS = 40
 NOTE_CHARS = 2000           # a note on a turn, also served back by /moves
 REASON_CHARS = 500          # why a correction or an early end
 CHOICE_CHARS = 32           # names of rules, tile sets, layouts
-META_KEYS, META_KEY_CHARS, META_VALUE_CHARS = 16, 32, 500
+META_KEYS, META_KEY_CHARS, META_VALUE_CHARS = 16, 32, 200
 MAX_TURNS = 500             # scoresheet rows: a real game has fewer than 40 per player
 MAX_TURN_INDEX = 10_000     # ?turn= query; a turn beyond the record is a 404 anyway
 MAX_PLAYER = 99             # player numbers; the service names the players a game has

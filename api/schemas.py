@@ -74,7 +74,8 @@ class PlayerOut(BaseModel):
 class GameSummary(BaseModel):
     id: int
     damaged: str | None = Field(None, description="Why the stored log cannot be replayed, for a damaged "
-                                                  "game; null for a sound one.")
+                                                  "game (its moves and scores then read 0); null for a "
+                                                  "sound one.")
     players: list[PlayerOut]
     rules: str
     lang: str

@@ -2,6 +2,8 @@
 text fields and query parameters with a length, and every refusal as one `{"detail": str}`."""
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -52,6 +54,17 @@ def test_limits_body_past_the_route_limit_is_413_and_not_stored(client):
     padded = b'{"note": "x"}' + b" " * (lim.JSON_BYTES - 13)
     r = client.post(f"/api/games/{gid}/passes", content=padded, headers=JSON)
     assert r.status_code == 200 and moves(client, gid)[0]["note"] == "x"
+
+
+def test_limits_the_largest_legal_body_fits_the_body_limit(client):
+    # Every field at its bound, in characters that JSON escapes to 12 bytes each (a surrogate pair).
+    emoji = "\U0001F600"
+    meta = {f"{i:02d}".ljust(lim.META_KEY_CHARS, "k"): emoji * lim.META_VALUE_CHARS for i in range(lim.META_KEYS)}
+    players = [{"name": emoji * lim.NAME_CHARS, "nick": f"{i}" + emoji * (lim.NICK_CHARS - 1)} for i in range(2)]
+    body = json.dumps({"players": players, "meta": meta, "rules": "naspa"}).encode()
+    assert 40 * lim.KiB < len(body) < lim.JSON_BYTES
+    r = client.post("/api/games", content=body, headers=JSON)
+    assert r.status_code == 201 and r.json()["meta"]["00" + "k" * 30] == emoji * lim.META_VALUE_CHARS
 
 
 def test_limits_each_route_has_its_own_body_limit(client):
@@ -148,7 +161,7 @@ def test_limits_game_meta_is_bounded(client):
     many = {f"k{i}": "v" for i in range(lim.META_KEYS + 1)}
     r = client.post("/api/games", json={"players": players, "meta": many}, headers=AUTH)
     assert r.status_code == 422 and "body.meta: Dictionary should have at most 16 items" in r.json()["detail"]
-    r = client.post("/api/games", json={"players": players, "meta": {"title": "t" * 501}}, headers=AUTH)
+    r = client.post("/api/games", json={"players": players, "meta": {"title": "t" * 201}}, headers=AUTH)
     assert r.status_code == 422 and "body.meta.title" in r.json()["detail"]
 
 
@@ -166,8 +179,10 @@ def test_limits_query_parameters_are_bounded(client):
 def test_limits_gcg_import_is_bounded_in_turns(client):
     head = "#player1 a Ann\n#player2 b Bob\n"
     turns = "".join(f">{'ab'[i % 2]}: ABCDEFG (time) -10 {-10 * (i // 2 + 1)}\n" for i in range(lim.GCG_TURNS + 1))
-    r = client.post("/api/games/gcg", content=(head + turns).encode(), headers={**AUTH, "Content-Type": "text/plain"})
-    assert r.status_code == 422 and r.json()["detail"] == "the GCG has 201 turns; a game of at most 200 is accepted"
+    r = client.post("/api/games/gcg", content=(head + turns).encode(),
+                    headers={**AUTH, "Content-Type": "text/plain"})
+    assert r.status_code == 422
+    assert r.json()["detail"] == "the GCG has 201 turns; a game of at most 200 is accepted"
 
 
 # ---- the shape of a refusal ---------------------------------------------------------------
