@@ -20,7 +20,7 @@ from .limits import install_limits
 from .security import install_security
 from .service import GameService
 from .settings import Settings, get_settings
-from .store import NotFound, Store
+from .store import Conflict, NotFound, Store
 
 STATIC = Path(__file__).with_name("static")
 
@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     # User input the engine refuses is a 4xx with its reason, never a 500.
     app.add_exception_handler(NotFound, _error(404))
     app.add_exception_handler(GameError, _error(409))
+    app.add_exception_handler(Conflict, _error(409))  # another writer won the race, or held the lock
     app.add_exception_handler(PlacementError, _error(422))
     app.add_exception_handler(GcgError, _error(422))
     app.add_exception_handler(ValueError, _error(422))

@@ -248,3 +248,30 @@ def test_operator_concurrent_writes_keep_one_consistent_log(api):
         assert [e["seq"] for e in log] == list(range(20))
         assert c.get(f"/api/games/{gid}").json()["scores"] == [-100, -100]
         assert [e["cumulative"] for e in log if e["player"] == 0] == list(range(-10, -101, -10))
+
+
+def test_operator_write_while_another_process_holds_the_database_is_409(tmp_path, monkeypatch):
+    """Another writer (a recorder beside the server) holding SQLite's write lock past the busy
+    timeout: the write is refused with a message, not a 500, and nothing is written."""
+    import sqlite3
+
+    import httpx
+
+    from api import store as store_module
+    from apiserver import LiveServer
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)
+    db = tmp_path / "games.sqlite3"
+    with LiveServer(db, store=store_module.Store(db)) as server, \
+            httpx.Client(base_url=server.url, timeout=10) as c:
+        gid = new_game(c)
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            r = c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert r.status_code == 409 and "the database is busy" in r.json()["detail"]
+        assert moves(c, gid) == []
+        assert c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200
