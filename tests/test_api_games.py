@@ -137,3 +137,18 @@ def test_games_openapi_docs(client):
     spec = client.get("/openapi.json").json()
     assert "/api/games/{game_id}.gcg" in spec["paths"] and "/api/games/{game_id}/events" in spec["paths"]
     assert client.get("/docs").status_code == 200
+
+
+def test_a_damaged_game_is_listed_as_damaged_and_the_others_still_load(api, client):
+    from scoring.events import Pass
+    auth = {"Authorization": "Bearer test-operator-token"}
+    good, bad = (client.post("/api/games", json={"players": [{"name": a}, {"name": b}]}, headers=auth).json()["id"]
+                 for a, b in (("Ann", "Bob"), ("Cy", "Di")))
+    api.service.store.append(bad, Pass(0, 999))  # written around the engine: the log no longer replays
+    r = client.get("/api/games")
+    assert r.status_code == 200
+    listed = {g["id"]: g for g in r.json()}
+    assert "cumulative 999" in listed[bad]["damaged"]
+    assert listed[good]["damaged"] is None and listed[good]["players"][0]["name"] == "Ann"
+    assert all(g["damaged"] is None for gid, g in listed.items() if gid != bad)
+    assert client.get(f"/api/games/{bad}").status_code == 409

@@ -16,9 +16,11 @@ READ = s.errors(404, 409, 422)
 
 
 @router.get("", response_model=list[s.GameSummary], summary="List games",
-            description="Every game in the store, oldest first, with its current scores.")
+            description="Every game in the store, oldest first, with its current scores. A game whose "
+                        "log no longer replays is listed with `damaged` (the reason) and no scores, "
+                        "so one bad game never hides the others.")
 def list_games(service: ServiceDep):
-    return [service.summary(service.load(row.id)) for row in service.games()]
+    return service.summaries()
 
 
 # The suffixed exports come before /{game_id} so that "7.gcg" is not read as an id.
