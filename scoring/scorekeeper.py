@@ -116,11 +116,12 @@ class Scorekeeper:
             self._history = (list(self.entries), masks)
         return self._history[1]
 
-    def _shows_earlier_state(self, snap: Snapshot) -> bool:
-        """While behind: is this snapshot the source replaying history? It is when it shows the
-        board as it stood at a turn of the record (to within a few misread squares) that the replay
-        has not yet passed the last change of, or when committed tiles are gone from it (more than
-        a blank read empty, and not just the last play, which is what a withdrawal looks like)."""
+    def _replay_position(self, snap: Snapshot) -> str:
+        """While behind: where the snapshot stands against the record. "behind": the source is
+        replaying history; it shows the board as it stood at a turn of the record (to within a few
+        misread squares) that the replay has not yet passed the last change of, or committed tiles
+        are gone from it (more than a blank read empty, and not just the last play, which is what a
+        withdrawal looks like). "here": the board as it stands. "beyond": something new on it."""
         p_empty = snap.probs[..., snap.classes.index(EMPTY)]
         occupied = 1.0 - p_empty > self.cfg.tile_min_prob  # as decode reads a new tile
         boards = self._occupancy_by_turn()
@@ -131,17 +132,17 @@ class Scorekeeper:
             last_change = max(k for k in range(len(boards)) if k == 0 or (boards[k] != boards[k - 1]).any())
             turns = [k for k, off in enumerate(offs) if off == best]
             if self._replayed is None and turns[-1] >= last_change:
-                return False  # the source starts at the board as it stands (resumed from the last photo)
+                return "here"  # the source starts at the board as it stands (resumed from the last photo)
             # A board the record held more than once (a phony played and taken back) is taken at its
             # first turn not behind what the replay has shown.
             later = [k for k in turns if k >= (self._replayed or 0)]
             if later:
                 self._replayed = later[0]
-                return later[0] < last_change
-        p_gone = [sq for sq, _ in self.game.state.board.items() if p_empty[sq.row, sq.col] > self.cfg.empty_min_prob]
+                return "behind" if later[0] < last_change else "here"
+        gone = [sq for sq, _ in self.game.state.board.items() if p_empty[sq.row, sq.col] > self.cfg.empty_min_prob]
         last = self._last_play()
-        withdrawal = last is not None and set(p_gone) == {t.square for t in last[1].placement.tiles}
-        return len(p_gone) > self.cfg.max_stray_squares and not withdrawal
+        withdrawal = last is not None and set(gone) == {t.square for t in last[1].placement.tiles}
+        return "behind" if len(gone) > self.cfg.max_stray_squares and not withdrawal else "beyond"
 
     def caught_up(self) -> None:
         """The source is known to be past the record (the recorder saw the last committed frame)."""
@@ -179,15 +180,19 @@ class Scorekeeper:
         `visible`: the squares this snapshot counts as evidence for (default all). `clear`: the
         squares away from anything lying on the board; when a press cannot be decoded (a hand's
         edge read as tiles), the new tiles among them are kept as a glimpse (see `glimpse`)."""
-        catching_up = self.behind
-        if catching_up:
-            if self._shows_earlier_state(snap):
+        if self.behind:
+            where = self._replay_position(snap)
+            if where == "behind":
                 # not evidence either: these squares hold tiles now
                 return Observation((), "behind", "the source shows an earlier state of the board")
             self.behind = False
+            if where == "here":
+                # The snapshot that catches up shows the board as it stands: no clock press (not a
+                # pass), and a square or two read differently is a misread, not a play.
+                self._add_evidence(snap, visible)
+                return Observation((), "no_change", "the source has caught up with the record")
         seen = self._add_evidence(snap, visible)
-        # The snapshot that catches up shows the board as it stands: nothing new there is no pass.
-        obs = self._observe(seen, player, pressed and not catching_up)
+        obs = self._observe(seen, player, pressed)
         if any(e.kind == "play" for e in obs.entries):
             self.glimpsed = frozenset()
         elif pressed and obs.status == "unclear" and clear is not None:
