@@ -172,6 +172,8 @@ CASES = [
     Case("serve-config-binary", ("serve", "--config", "{d}/binary.toml", "--db", "{d}/x.db"), ("binary.toml: not UTF-8",)),
     Case("serve-config-list", ("serve", "--config", "{d}/list.json", "--db", "{d}/x.db"), ("list.json: a settings file",)),
     Case("serve-config-missing", ("serve", "--config", "{d}/missing.toml", "--db", "{d}/x.db"), ("missing.toml",)),
+    Case("serve-db-text", ("serve", "--db", "{d}/a-file"), ("a-file",)),
+    Case("serve-db-folder", ("serve", "--db", "{d}/folder.gcg"), ("folder.gcg",)),
 ]
 
 

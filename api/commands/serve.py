@@ -115,8 +115,14 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # after the checks, so that a bad token is refused at once
 
     from api.app import close_streams, create_app
+    from api.store import Store, StoreError
 
-    app = create_app(settings)
+    try:  # opened here, so that a bad --db is a message and exit 2, not a traceback at start-up
+        store = Store(settings.store.db_path)
+    except StoreError as exc:
+        print(f"tilecam serve: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(settings, store=store)
     host, port = settings.server.host, settings.server.port
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
@@ -142,4 +148,6 @@ def run(args: argparse.Namespace) -> int:
         Server(config).run()
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
         pass
+    finally:
+        store.close()
     return 0
