@@ -20,8 +20,8 @@ from scoring.board import LAYOUTS, Direction, Layout, Square
 from scoring.events import (Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                             LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, to_json)
 from scoring.game import Game, GameError, effective_events
-from scoring.gcg import GameRecord, Player, format_position, parse_position, placement_from_gcg, \
-    play_notation, write_gcg
+from scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, format_position, parse_position, \
+    placement_from_gcg, play_notation, write_gcg
 from scoring.placement import PlacedTile
 from scoring.recount import describe
 from scoring.rules import ChallengeRule, RuleProfile, get_profile
@@ -82,8 +82,14 @@ class GameView:
 
 
 def nick_of(name: str) -> str:
-    # GCG nicknames are one token.
-    return re.sub(r"\s+", "_", name.strip()) or "player"
+    """A GCG nickname made from a display name: one printable word without ':'."""
+    nick = "".join(ch if ch.isprintable() and not ch.isspace() and ch != ":" else "_" for ch in name.strip())
+    return re.sub(r"_+", "_", nick)[:NICK_MAX] or "player"
+
+
+def _players(players: list[tuple[str, str | None]]) -> list[dict]:
+    """Stored players; a nickname given is checked on the way in (GcgError, a ValueError, says why)."""
+    return [{"nick": check_nick(nick) if nick else nick_of(name), "name": name} for name, nick in players]
 
 
 def parse_square(text: str, layout: Layout) -> Square:
@@ -284,7 +290,7 @@ class GameService:
             raise ValueError(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
-        ps = [{"nick": nick or nick_of(name), "name": name} for name, nick in players]
+        ps = _players(players)
         if len({p["nick"] for p in ps}) != len(ps):
             raise ValueError("players need different nicknames")
         for key, value in (meta or {}).items():
@@ -304,7 +310,7 @@ class GameService:
     def set_players(self, game_id: int, players: list[tuple[str, str | None]], by: str) -> s.LiveOut:
         with self._lock(game_id):
             row = self.store.game(game_id)
-            ps = [{"nick": nick or nick_of(name), "name": name} for name, nick in players]
+            ps = _players(players)
             if len(ps) != len(row.players):
                 raise ValueError(f"game {game_id} has {len(row.players)} players")
             self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
