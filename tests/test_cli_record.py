@@ -30,15 +30,23 @@ def photo(shared_data):
 
 
 @pytest.mark.parametrize("flag", ["--gcg", "--json"])
-@pytest.mark.parametrize("where", ["no_folder", "a_folder", "under_a_file"])
+@pytest.mark.parametrize("where", ["a_folder", "under_a_file"])
 def test_an_output_that_cannot_be_written_is_refused_before_recording(tmp_path, photo, flag, where):
     (tmp_path / "file.txt").write_text("x")
-    bad = {"no_folder": tmp_path / "missing" / "out", "a_folder": tmp_path,
+    bad = {"a_folder": tmp_path,
            "under_a_file": tmp_path / "file.txt" / "out"}[where]
     outs = {"--gcg": tmp_path / "g.gcg", "--json": tmp_path / "g.json", flag: bad}
     r = record(photo, "--gcg", outs["--gcg"], "--json", outs["--json"], "--db", tmp_path / "g.sqlite3")
     assert r.returncode == 2 and r.stderr.startswith(f"tilecam record: {flag} {bad}") and "Traceback" not in r.stderr
     assert not (tmp_path / "g.sqlite3").exists() or games(tmp_path / "g.sqlite3") == 0
+
+
+def test_a_missing_output_folder_is_made(tmp_path, photo):
+    # as every other command does (api.cli.unwritable): only what cannot be made is refused
+    out = tmp_path / "new" / "folder" / "g.gcg"
+    r = record(photo, "--gcg", out, "--db", tmp_path / "g.sqlite3")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert out.read_text(encoding="utf-8").startswith("#character-encoding UTF-8")
 
 
 @pytest.mark.parametrize("kind", ["folder", "text", "foreign"])

@@ -46,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from api.cli import unwritable
     from api.store import Store, StoreError
 
     def fail(msg: str, code: int = 2) -> int:
@@ -252,18 +253,6 @@ def _report(service, game_id: int, args) -> int:
     return 0
 
 
-def unwritable(path: Path) -> str | None:
-    """Why a file cannot be written at `path` (None when it can), checked without creating it."""
-    if path.is_dir():
-        return "is a folder"
-    parent = path.parent
-    if not parent.is_dir():
-        return f"no folder {parent}"
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return "not writable"
-    return None
-
-
 def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings: dict) -> None:
     """The GCG and the JSON sidecar (every entry with what the recorder saw), from the store.
     Each file is replaced whole (written beside it, then renamed), so a crash leaves the last one."""
@@ -279,6 +268,7 @@ def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings:
 
 
 def _replace(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)  # api.cli.unwritable allows folders still to make
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
