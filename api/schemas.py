@@ -9,13 +9,20 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scoring.rules import PROFILES
+
 from . import limits as lim
 
-# Field names broadcasters use in Woogles broadcasts and WatchGCG overlays.
-OBS_FIELDS = ("score", "p1_score", "p2_score", "p1_name", "p2_name", "unseen_tiles", "unseen_count",
-              "last_play", "blank1", "blank2")
-ObsField = Literal["score", "p1_score", "p2_score", "p1_name", "p2_name", "unseen_tiles", "unseen_count",
-                   "last_play", "blank1", "blank2"]
+# Players a game may have: tournament rules are for two, the box rules for two to four. Each
+# rule profile names its own range; these are the bounds of them all.
+MIN_PLAYERS = min(p.min_players for p in PROFILES.values())
+MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
+# Field names broadcasters use in Woogles broadcasts and WatchGCG overlays; p3 and p4 for box games
+# of three or four players (empty in a two-player game).
+OBS_FIELDS = ("score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
+              "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2")
+ObsField = Literal["score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
+                   "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2"]
 
 
 class In(BaseModel):
@@ -133,6 +140,9 @@ class MoveOut(BaseModel):
     note: str
     corrected: bool
     frame: bool = Field(description="Whether an evidence frame is stored.")
+    blank_undecided: bool = Field(False, description="A play holding a blank whose letter nobody named "
+                                                     "(read as '?', or a GCG letter chosen with a note "
+                                                     "saying so): fix it with a blank correction.")
 
 
 class UnseenOut(BaseModel):
@@ -166,6 +176,9 @@ class LiveOut(BaseModel):
     bag: int
     values: dict[str, int] = Field(description="Points of each tile of the set.")
     fields: dict[str, str] = Field(description="The OBS text fields by name.")
+    blank_undecided: list[int] = Field(default_factory=list,
+                                       description="Moves (indexes) holding a blank whose letter nobody "
+                                                   "named, for the operator to fix; empty when none.")
 
 
 class RecountMoveOut(BaseModel):
@@ -235,8 +248,14 @@ class PlayerIn(In):
                              description="GCG nickname: no spaces, no ':'. Default: from the name.")
 
 
+Players = Annotated[list[PlayerIn], Field(
+    min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
+    description="In turn order. Tournament rules (naspa, naspa-csw, nsa, wespa) are for two players; "
+                "box rules for two to four.")]
+
+
 class GameCreate(In):
-    players: list[PlayerIn] = Field(min_length=2, max_length=2)
+    players: Players
     rules: Choice = Field("naspa", description="Rule profile: naspa, naspa-csw, nsa, wespa, box.")
     lang: Choice = Field("en", description="Tile set: en, de, fr, es, pl, en-super.")
     layout: Choice = Field("standard", description="Board layout: standard, super.")
@@ -247,7 +266,7 @@ class GameCreate(In):
 
 
 class PlayersIn(In):
-    players: list[PlayerIn] = Field(min_length=2, max_length=2)
+    players: Players
 
 
 class PlayIn(In):
@@ -277,6 +296,9 @@ class ChallengeIn(In):
     words: int | None = Field(None, ge=1, le=lim.MAX_SIDE + 1,
                               description="Words challenged (for a points rule): the main word and at most "
                                           "one cross-word per tile.")
+    challenger: PlayerNo | None = Field(None, description="Who challenged (default: the next player). "
+                                                          "Under double challenge a valid play costs them "
+                                                          "their next turn.")
 
 
 class TimePenaltyIn(In):
@@ -287,7 +309,9 @@ class TimePenaltyIn(In):
 class EndIn(In):
     racks: list[Rack] | None = Field(
         None, max_length=lim.MAX_PLAYER + 1,
-        description="Each player's unplayed tiles, when the game ends without a player going out.")
+        description="Each player's unplayed tiles, in player order: when the game ends without a player "
+                    "going out, or when a player went out and two or more opponents still hold tiles "
+                    "(the out-player's entry is empty).")
     reason: Reason = Field("", description="Why the director ends a game that has not ended by the rules.")
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from scoring.board import LAYOUTS, Direction, Layout, Square
-from scoring.events import (Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+from scoring.events import (BLANK_NOT_READ, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                             LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, to_json)
 from scoring.game import Game, GameError, effective_events
 from scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, format_position, parse_position, \
@@ -168,7 +168,8 @@ class GameService:
                 position=position, word=word, text=text, rack=getattr(ev, "rack", None),
                 claimed=getattr(ev, "claimed", None), engine=getattr(ev, "engine", None),
                 agreed=getattr(ev, "agreed", 0), cumulative=ev.cumulative, totals=list(totals),
-                note=ev.note, corrected=seq in view.corrected, frame=seq in frames))
+                note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
+                blank_undecided=isinstance(ev, Play) and ev.blank_undecided))
         return out
 
     def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
@@ -212,12 +213,15 @@ class GameService:
         game = Game(view.profile, view.dist, view.layout, view.players)
         last_text = ""
         blanks: list[tuple[Square, str]] = []
-        for ev in view.events:
+        undecided = []
+        for i, ev in enumerate(view.events):
             nick = view.row.players[ev.player]["name"]
             if isinstance(ev, Play):
                 _, pos, word = play_notation(ev, game)
                 last_text = f"{nick}: {pos} {word} {ev.agreed:+d}"
                 blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
+                if ev.blank_undecided:
+                    undecided.append(i)
             elif isinstance(ev, PhonyWithdrawn):
                 last_text = f"{nick}: play withdrawn {ev.agreed:+d}"
             elif isinstance(ev, (Pass, Exchange, TurnLost)):
@@ -232,10 +236,13 @@ class GameService:
         unseen = format_pool(pool, view.dist)
         names = [p["name"] for p in view.row.players]
         scores = st.scores
-        fields = {
-            "score": f"{scores[0]} - {scores[1]}",
-            "p1_score": str(scores[0]), "p2_score": str(scores[1]),
-            "p1_name": names[0], "p2_name": names[1],
+        fields = {"score": " - ".join(str(n) for n in scores)}
+        # Every game has all four players' fields, so an OBS source for p3 of a two-player game
+        # reads empty instead of failing.
+        for i in range(s.MAX_PLAYERS):
+            fields[f"p{i + 1}_score"] = str(scores[i]) if i < len(scores) else ""
+            fields[f"p{i + 1}_name"] = names[i] if i < len(names) else ""
+        fields |= {
             "unseen_tiles": _grouped(pool, view.dist),
             "unseen_count": str(sum(pool.values())),
             "last_play": last_text,
@@ -248,7 +255,7 @@ class GameService:
             ended=st.ended or view.closed, end_reason=st.end_reason or view.row.meta.get("closed_reason"),
             rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
             last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
-            values=dict(view.dist.values), fields=fields)
+            values=dict(view.dist.values), fields=fields, blank_undecided=undecided)
 
     def recount(self, view: GameView) -> s.RecountOut:
         moves = [s.RecountMoveOut(**m.model_dump(include=set(s.RecountMoveOut.model_fields)))
@@ -285,7 +292,7 @@ class GameService:
     # ---- writing ---------------------------------------------------------------
     def create_game(self, players: list[tuple[str, str | None]], rules: str = "naspa", lang: str = "en",
                     layout: str = "standard", meta: dict[str, str] | None = None) -> GameRow:
-        get_profile(rules)  # ValueError naming the choices
+        get_profile(rules).check_players(len(players))  # ValueError naming the choices, the player range
         if lang not in DISTRIBUTIONS:
             raise ValueError(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
         if layout not in LAYOUTS:
@@ -455,8 +462,11 @@ class GameService:
             return g.exchange(self._player(g, player), n, tiles, self._tiles(g, rack, "rack"), note)
         return self.build(game_id, make)
 
-    def challenge(self, game_id: int, outcome: str, words: int | None = None) -> list[int]:
-        """A challenge of the last play and its outcome, under the game's challenge rule."""
+    def challenge(self, game_id: int, outcome: str, words: int | None = None,
+                  challenger: int | None = None) -> list[int]:
+        """A challenge of the last play and its outcome, under the game's challenge rule.
+        `challenger` (default: the next player) loses a turn under double challenge: with three
+        or four players, one who is not next loses their next turn."""
         def make(g: Game):
             last = g.events[-1] if g.events else None
             if not isinstance(last, Play):
@@ -466,9 +476,11 @@ class GameService:
                 raise GameError(f"rules {g.profile.name!r} have no challenges")
             if outcome == "phony":
                 return g.withdraw(last.player)
-            challenger = (last.player + 1) % g.players
+            who = (last.player + 1) % g.players if challenger is None else self._player(g, challenger)
+            if who == last.player:
+                raise ValueError(f"player {who} made the play; another player challenges it")
             if g.profile.failed_challenge_loses_turn:
-                return g.lose_turn(challenger, note="challenged " + " ".join(last.words))
+                return g.lose_turn(who, note="challenged " + " ".join(last.words))
             if g.profile.challenge_bonus_per_word:
                 return g.challenge_bonus(last.player, words or 1)
             return None  # single challenge: a failed challenge costs nothing and leaves no event
@@ -495,7 +507,7 @@ class GameService:
 
             def make(g: Game):
                 if state.end_reason == "out":
-                    return g.finish_out()
+                    return g.finish_out(racks)
                 if racks is None:
                     if state.ended and g.profile.zeros_end_penalty:
                         raise ValueError("the game ended without a player going out: give each player's rack")
@@ -536,7 +548,11 @@ class GameService:
                     blank = True if isinstance(fix, s.BlankFix) else hit[0].blank
                     tiles = tuple(PlacedTile(t.square, letter, blank) if t.square == sq else t
                                   for t in ev.placement.tiles)
-                    replacement = dataclasses.replace(ev, placement=dataclasses.replace(ev.placement, tiles=tiles))
+                    note = ev.note
+                    if blank:  # the blank's letter is named now: the writer's "not read" note goes
+                        note = "\n".join(ln for ln in note.split("\n") if BLANK_NOT_READ not in ln)
+                    replacement = dataclasses.replace(ev, placement=dataclasses.replace(ev.placement, tiles=tiles),
+                                                      note=note)
                 case s.PlayFix():
                     if not isinstance(ev, Play):
                         raise ValueError(f"move {index} is a {ev.kind}, not a play")

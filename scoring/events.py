@@ -12,6 +12,13 @@ from dataclasses import dataclass
 from typing import ClassVar, Union
 
 from .placement import Placement
+from .tiles import BLANK
+
+# A blank whose letter nobody named: on the board as '?' (decode leaves it so when the lexicon
+# does not decide), or, in a record the GCG writer had to give a letter, a play whose note says
+# so. The writer (scoring.gcg) puts this phrase in that '#note'; the operator fixes the blank with
+# a blank correction, which takes the phrase out of the note.
+BLANK_NOT_READ = "blank's letter not read"
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +33,12 @@ class Play:
     rack: str | None = None     # the rack before the play, when known
     note: str = ""
     kind: ClassVar[str] = "play"
+
+    @property
+    def blank_undecided(self) -> bool:
+        """A blank in this play stands for a letter nobody has named."""
+        return (any(t.blank and t.letter == BLANK for t in self.placement.tiles)
+                or BLANK_NOT_READ in self.note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +103,8 @@ class ChallengeBonus:
 
 @dataclass(frozen=True, slots=True)
 class EndRackPoints:
-    """The player who went out gains the opponent's unplayed tiles (x2 under NASPA)."""
+    """The player who went out gains the opponents' unplayed tiles (x2 under NASPA);
+    `opponent_rack` holds every opponent's tiles, in player order, when more than two play."""
 
     player: int
     opponent_rack: str
@@ -104,7 +118,8 @@ class EndRackPoints:
 
 @dataclass(frozen=True, slots=True)
 class EndRackPenalty:
-    """A player loses the value of their own unplayed tiles (six-zero end, plus/minus end)."""
+    """A player loses the value of their own unplayed tiles (six-zero end, plus/minus end:
+    each opponent of the player who went out)."""
 
     player: int
     rack: str

@@ -7,16 +7,17 @@ transition, so replaying a stored log and building it live cannot drift apart.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .board import Board, Layout, LAYOUTS
 from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                      LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
 from .placement import Placement, score_placement
-from .rules import RuleProfile
+from .rules import EndRack, RuleProfile
 from .tiles import Distribution
-from .tally import unseen
+from .tally import format_pool, unseen
 
 
 class GameError(ValueError):
@@ -35,6 +36,9 @@ class GameState:
     ended: bool = False
     end_reason: str | None = None   # "out", "zeros", "passes"
     out_player: int | None = None
+    # Turns still owed: a player who lost a challenge before their turn came round (3-4 players)
+    # loses that next turn; on_turn skips them.
+    turns_lost: list[int] = field(default_factory=list)
     # What a PhonyWithdrawn undoes: the last play, its tiles' draw, and the counters before it.
     last_play: int | None = None  # index of the play a challenge would withdraw
     _last_draw: int = 0
@@ -55,10 +59,12 @@ class Game:
     events: list[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.profile.check_players(self.players)
         given, self.events = list(self.events), []
         rs = self.dist.rack_size
-        self.state = GameState(Board(self.layout), [0] * self.players, [rs] * self.players,
-                               self.dist.total - rs * self.players)
+        n = self.players
+        self.state = GameState(Board(self.layout), [0] * n, [rs] * n, self.dist.total - rs * n,
+                               turns_lost=[0] * n)
         for e in given:
             self.append(e)
 
@@ -69,8 +75,13 @@ class Game:
         if not 0 <= p < self.players:
             raise GameError(f"no player {p}")
         adjustment = isinstance(event, (EndRackPoints, EndRackPenalty, TimePenalty))
-        undo = isinstance(event, (PhonyWithdrawn, ChallengeBonus))
-        if s.ended and not (adjustment or (undo and s.end_reason == "out")):
+        # The out-play can still be challenged: taken off, a bonus for it, or (double challenge)
+        # the challenger's lost turn, which a GCG record writes as a pass: '>doug: EGOP - +0 451'.
+        out = s.end_reason == "out"
+        undo = out and isinstance(event, (PhonyWithdrawn, ChallengeBonus))
+        lost = (out and isinstance(event, (Pass, TurnLost)) and p != s.out_player
+                and s.last_play == s.events - 1)  # right after the out-play, before its rack points
+        if s.ended and not (adjustment or undo or lost):
             raise GameError(f"the game has already ended ({s.end_reason}); no more turns")
         if event.cumulative != s.scores[p] + points(event):
             raise GameError(f"cumulative {event.cumulative} is not {s.scores[p]} + {points(event)}")
@@ -101,6 +112,8 @@ class Game:
                 s.last_play = None
                 if s.end_reason == "out":
                     s.ended, s.end_reason, s.out_player = False, None, None
+            case Pass() | TurnLost() if s.ended:
+                s.last_play = None  # the out-play was challenged and stands; the game stays over
             case Pass() | Exchange() | TurnLost():
                 if isinstance(event, Exchange):
                     if not 1 <= event.count <= s.rack_sizes[p]:
@@ -117,19 +130,32 @@ class Game:
             case _:
                 raise GameError(f"unknown event {event!r}")
 
-        if isinstance(event, (Play, Pass, Exchange, TurnLost, PhonyWithdrawn)):
-            s.on_turn = (p + 1) % self.players
-            z, ps = self.profile.zeros_to_end, self.profile.passes_to_end
+        if isinstance(event, TurnLost) and p != s.on_turn and not s.ended and self.players > 2:
+            # A challenger who is not next (3-4 players) loses their next turn when it comes.
+            s.turns_lost[p] += 1
+        elif isinstance(event, (Play, Pass, Exchange, TurnLost, PhonyWithdrawn)):
+            if not isinstance(event, PhonyWithdrawn):
+                s.turns_lost[p] = 0  # the record has them taking a turn: nothing is owed any more
+            s.on_turn = self._next_after(p)
+            z = self.profile.scoreless_turns_to_end(self.players)
+            ps = self.profile.passes_to_end(self.players)
             if not s.ended and z is not None and s.scoreless_turns >= z:
                 s.ended, s.end_reason = True, "zeros"
             elif not s.ended and ps is not None and s.consecutive_passes >= ps:
                 s.ended, s.end_reason = True, "passes"
-        if isinstance(event, PhonyWithdrawn):
-            s.on_turn = (p + 1) % self.players
         s.scores[p] = event.cumulative
         s.events += 1
         self.events.append(event)
         return event
+
+    def _next_after(self, player: int) -> int:
+        """The player whose turn follows `player`'s, passing over (and clearing) turns lost."""
+        s = self.state
+        nxt = (player + 1) % self.players
+        while s.turns_lost[nxt] and nxt != player:
+            s.turns_lost[nxt] -= 1
+            nxt = (nxt + 1) % self.players
+        return nxt
 
     def _last_play_of(self, player: int) -> Play:
         s = self.state
@@ -137,7 +163,7 @@ class Game:
             raise GameError("no play to challenge: the last turn was not a play")
         play = self.events[s.last_play]
         if play.player != player:
-            raise GameError("the last play was the other player's")
+            raise GameError(f"the last play was player {play.player}'s, not player {player}'s")
         return play
 
     # ---- builders: compute the engine score, decide what stands, append ----------
@@ -238,22 +264,44 @@ class Game:
                 return self.time_penalty(p, event.minutes, event.claimed, event.rack, event.note, agreed)
         raise GameError(f"cannot rebuild {event!r}")
 
-    def finish_out(self) -> list[Event]:
+    def finish_out(self, racks: Sequence[str] | None = None) -> list[Event]:
         """After a player went out and no challenge is pending: the end-rack events the rules give.
+        The out-player gains every opponent's unplayed tiles in one EndRackPoints (x2 under
+        NASPA, as Quackle adds 2x all opponents' racks); under plus/minus each opponent who holds
+        tiles also loses their own rack.
 
-        Needs the opponent's rack, which is the unseen pool once the bag is empty."""
+        `racks`: each player's unplayed tiles, in player order (the out-player's is empty). With
+        the bag empty the unseen pool is what the opponents hold, so they are needed only when two
+        or more opponents still hold tiles; given, together they must be that pool. Missing or
+        wrong racks are a ValueError naming what is wrong."""
         s = self.state
         if s.end_reason != "out":
             raise GameError("no player has gone out")
         out = s.out_player
-        added = []
-        for opp in range(self.players):
-            if opp == out:
-                continue
-            rack = self.dist.spell(sorted(s.unseen_for(self.dist).elements()))
-            added.append(self.end_rack_points(out, rack))
-            if self.profile.out_multiplier == 1:
-                added.append(self.end_rack_penalty(opp, rack))
+        pool = s.unseen_for(self.dist)
+        holding = [p for p in range(self.players) if p != out and s.rack_sizes[p] > 0]
+        if racks is None:
+            if len(holding) > 1:
+                raise ValueError(f"players {', '.join(str(p) for p in holding)} still hold tiles: "
+                                "give each player's rack")
+            # Two players: the opponent holds the whole pool, whatever the counts say.
+            opp = holding[0] if holding else next(p for p in range(self.players) if p != out)
+            racks = ["" if p != opp else self.dist.spell(sorted(pool.elements()))
+                     for p in range(self.players)]
+        else:
+            if len(racks) != self.players:
+                raise ValueError(f"give one rack per player ({self.players})")
+            racks = [r.upper() for r in racks]  # in a rack '?' is the blank; lower case means nothing
+            if racks[out]:
+                raise ValueError(f"player {out} went out and holds no tiles, not {racks[out]!r}")
+            given = Counter(t for r in racks for t in self.dist.tokens(r))
+            if +given != pool:
+                raise ValueError(f"the racks hold {format_pool(given, self.dist) or 'nothing'}; the "
+                                f"unseen tiles are {format_pool(pool, self.dist) or 'none'}")
+        opponents = "".join(r for p, r in enumerate(racks) if p != out)
+        added = [self.end_rack_points(out, opponents)]
+        if self.profile.end_rack is EndRack.PLUS_MINUS:
+            added += [self.end_rack_penalty(p, r) for p, r in enumerate(racks) if p != out and r]
         return added
 
 

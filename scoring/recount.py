@@ -34,7 +34,7 @@ def describe(ev: Event) -> str:
         case "challenge_bonus":
             return f"challenge bonus ({ev.words_challenged} word{'s' * (ev.words_challenged != 1)})"
         case "end_rack_points":
-            return f"opponent's rack {ev.opponent_rack}"
+            return f"unplayed tiles {ev.opponent_rack}"
         case "end_rack_penalty":
             return f"own rack {ev.rack}"
         case "time_penalty":

@@ -4,8 +4,16 @@ Sources: NASPA Official Tournament Rules (double challenge for NWL, 5 points per
 challenged word for CSW; out-player gets twice the opponent's rack; six consecutive
 scoreless turns end the game and each player loses their own rack; -10 per started
 overtime minute, a loss after 10 minutes over), NSA Tournament Rules 2009, WESPA
-Rules (5 points per challenged word), and the box rules (plus/minus end; the game
-ends when every player has passed twice in a row).
+Rules (5 points per challenged word), and the box rules (2 to 4 players; plus/minus end:
+the player who goes out gains every opponent's unplayed tiles and each opponent loses their own;
+the game ends when every player has passed twice in a row).
+
+Counts of turns that end a game are per player, in rounds: the tournament rules' "six
+consecutive scoreless turns" is written for two players, i.e. three each. For n players tilecam
+ends the game after 3n (every player scoreless three times in a row), as the box rule's
+"every player passed twice" is 2n. Quackle instead stops at six whatever the number of players,
+and macondo plays two-player games only; the tournament profiles here allow two players, so
+only a custom profile with more players tells the two readings apart.
 """
 from __future__ import annotations
 
@@ -22,8 +30,8 @@ class ChallengeRule(Enum):
 
 
 class EndRack(Enum):
-    DOUBLE = "2x"              # out-player adds twice the opponent's rack; the opponent loses nothing
-    PLUS_MINUS = "plus_minus"  # out-player adds the opponent's rack; the opponent subtracts it
+    DOUBLE = "2x"              # out-player adds twice the opponents' racks; the opponents lose nothing
+    PLUS_MINUS = "plus_minus"  # out-player adds the opponents' racks; each opponent subtracts their own
 
 
 @dataclass(frozen=True)
@@ -32,10 +40,13 @@ class RuleProfile:
     challenge: ChallengeRule = ChallengeRule.DOUBLE
     end_rack: EndRack = EndRack.DOUBLE
     bingo_bonus: int = 50
-    # Consecutive scoreless turns (both players together) that end the game; None = no such rule.
-    zeros_to_end: int | None = 6
-    # Consecutive passes (both players together) that end the game; None = no such rule.
-    passes_to_end: int | None = None
+    min_players: int = 2
+    max_players: int = 2               # tournament games are two-player; the box allows four
+    # Rounds of consecutive scoreless turns (each player's turn counts once) that end the game:
+    # 3 rounds is the tournament rules' six scoreless turns of a two-player game. None = no such rule.
+    scoreless_rounds_to_end: int | None = 3
+    # Rounds of consecutive passes that end the game (box: every player passed twice); None = no such rule.
+    pass_rounds_to_end: int | None = None
     # When the game ends on scoreless turns, each player loses the value of their own rack.
     zeros_end_penalty: bool = True
     overtime_per_minute: int = 10      # points lost per started minute over
@@ -54,6 +65,21 @@ class RuleProfile:
     def out_multiplier(self) -> int:
         return 2 if self.end_rack is EndRack.DOUBLE else 1
 
+    def scoreless_turns_to_end(self, players: int) -> int | None:
+        r = self.scoreless_rounds_to_end
+        return None if r is None else r * players
+
+    def passes_to_end(self, players: int) -> int | None:
+        r = self.pass_rounds_to_end
+        return None if r is None else r * players
+
+    def check_players(self, players: int) -> None:
+        """ValueError naming the allowed range when these rules are not for `players` players."""
+        if not self.min_players <= players <= self.max_players:
+            allowed = str(self.max_players) if self.min_players == self.max_players \
+                else f"{self.min_players} to {self.max_players}"
+            raise ValueError(f"rules {self.name!r} are for {allowed} players, not {players}")
+
     def with_(self, **changes) -> "RuleProfile":
         return replace(self, **changes)
 
@@ -66,8 +92,8 @@ PROFILES: dict[str, RuleProfile] = {
     "nsa": RuleProfile("nsa", overtime_forfeit_minutes=None),
     "wespa": RuleProfile("wespa", challenge=ChallengeRule.FIVE_POINT, end_rack=EndRack.PLUS_MINUS,
                          overtime_forfeit_minutes=None),
-    "box": RuleProfile("box", challenge=ChallengeRule.DOUBLE, end_rack=EndRack.PLUS_MINUS,
-                       zeros_to_end=None, passes_to_end=4, zeros_end_penalty=True,
+    "box": RuleProfile("box", challenge=ChallengeRule.DOUBLE, end_rack=EndRack.PLUS_MINUS, max_players=4,
+                       scoreless_rounds_to_end=None, pass_rounds_to_end=2, zeros_end_penalty=True,
                        overtime_per_minute=0, overtime_forfeit_minutes=None, min_bag_to_exchange=1),
 }
 

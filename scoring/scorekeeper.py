@@ -272,5 +272,9 @@ class Scorekeeper:
         """End of the recording: if a player went out, add the end-of-game rack adjustments."""
         if self.game.state.end_reason == "out" and not any(
                 e.kind in ("end_rack_points", "end_rack_penalty") for e in self.game.events):
-            return [self._append(e) for e in self.game.finish_out()]
+            try:
+                added = self.game.finish_out()
+            except ValueError:
+                return []  # two or more opponents hold tiles: the operator enters their racks
+            return [self._append(e) for e in added]
         return []

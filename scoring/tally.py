@@ -18,7 +18,7 @@ def tally(board: Board, racks: Iterable[str] = (), dist: Distribution | None = N
 
 def unseen(board: Board, dist: Distribution, rack: str = "") -> Counter:
     """What a player cannot see: the distribution minus the board and their own rack
-    (i.e. the bag plus the opponent's rack). Never negative."""
+    (i.e. the bag plus the opponents' racks). Never negative."""
     remaining = dist.bag()
     remaining.subtract(tally(board, [rack] if rack else [], dist))
     return +remaining

@@ -69,12 +69,13 @@ def test_live_obs_fields_as_text(client):
         assert r.text == fields[name]
     assert fields["p1_name"] == "Nigel Richards" and fields["p2_name"] == "Jackson Smylie"
     assert fields["p1_score"] == "22" and fields["score"] == "22 - 0"
+    assert fields["p3_name"] == fields["p3_score"] == fields["p4_score"] == ""  # a two-player game
     assert fields["last_play"] == "Nigel Richards: 8G QAt +22"
     assert fields["blank1"] == "T" and fields["blank2"] == ""
     assert fields["unseen_count"] == "97" and fields["unseen_tiles"].endswith(" ?")
 
 
-@pytest.mark.parametrize("field", ["score.txt", "p3_score", "board"])
+@pytest.mark.parametrize("field", ["score.txt", "p5_score", "board"])
 def test_live_unknown_obs_field_is_422(client, field):
     gid = new_game(client)
     r = client.get(f"/api/games/{gid}/fields/{field}")

@@ -24,7 +24,11 @@ def test_profiles_are_data():
     assert get_profile("naspa").end_rack is EndRack.DOUBLE
     assert get_profile("naspa").overtime_forfeit_minutes == 10
     assert get_profile("wespa").challenge_bonus_per_word == 5
-    assert get_profile("box").passes_to_end == 4 and get_profile("box").zeros_to_end is None
+    box = get_profile("box")
+    assert box.passes_to_end(2) == 4 and box.passes_to_end(4) == 8 and box.scoreless_turns_to_end(3) is None
+    assert get_profile("naspa").scoreless_turns_to_end(2) == 6
+    assert (box.min_players, box.max_players) == (2, 4)
+    assert all(p.max_players == 2 for name, p in PROFILES.items() if name != "box")
     with pytest.raises(ValueError, match="unknown rules"):
         get_profile("scrabulous")
 

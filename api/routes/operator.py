@@ -31,7 +31,9 @@ def _detail(service, game_id: int) -> dict:
 
 
 @router.post("", response_model=s.GameDetail, status_code=status.HTTP_201_CREATED, summary="Create a game",
-             responses=WRITE)
+             responses=WRITE,
+             description="Players in turn order: two under tournament rules, two to four under box rules "
+                         "(more or fewer than the rules allow is a 422 naming the range).")
 def create_game(body: s.GameCreate, service: ServiceDep, who: OperatorDep):
     row = service.create_game([(p.name, p.nick) for p in body.players], body.rules, body.lang, body.layout,
                               {**body.meta, "created_by": who})
@@ -86,9 +88,10 @@ def record_exchange(game_id: int, body: s.ExchangeIn, service: ServiceDep, who: 
 @router.post("/{game_id}/challenges", response_model=s.WriteOut, summary="Record a challenge", responses=TURN,
              description="A challenge of the last play and its outcome under the game's rule: a phony "
                          "comes off; a valid play costs the challenger the turn (double challenge), "
-                         "gives the player a bonus per word (5/10-point rule) or nothing (single).")
+                         "gives the player a bonus per word (5/10-point rule) or nothing (single). With "
+                         "three or four players, a challenger who is not next loses their next turn.")
 def record_challenge(game_id: int, body: s.ChallengeIn, service: ServiceDep, who: OperatorDep):
-    return _written(service, game_id, service.challenge(game_id, body.outcome, body.words))
+    return _written(service, game_id, service.challenge(game_id, body.outcome, body.words, body.challenger))
 
 
 @router.post("/{game_id}/time-penalties", response_model=s.WriteOut, summary="Record an overtime penalty",
@@ -99,7 +102,8 @@ def record_time_penalty(game_id: int, body: s.TimePenaltyIn, service: ServiceDep
 
 @router.post("/{game_id}/end", response_model=s.WriteOut, summary="Final racks and the end of the game",
              responses=TURN,
-             description="After a player goes out: the rack points the rules give. After six zeros: "
+             description="After a player goes out: the rack points the rules give (give `racks` when two "
+                         "or more opponents still hold tiles). After the scoreless turns that end a game: "
                          "each player's rack (give `racks`). Before either: the director ends the game.")
 def end_game(game_id: int, body: s.EndIn, service: ServiceDep, who: OperatorDep):
     return _written(service, game_id, service.end(game_id, body.racks, body.reason, who))
