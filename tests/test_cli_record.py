@@ -90,3 +90,19 @@ def test_a_source_with_no_board_says_so_and_keeps_no_empty_game(tmp_path, kind):
 def test_resuming_a_game_that_is_not_there_is_exit_2(tmp_path, photo):
     r = record(photo, "--gcg", tmp_path / "g.gcg", "--db", tmp_path / "g.sqlite3", "--game", "7")
     assert r.returncode == 2 and "no game 7" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_config_s_capture_section_reaches_the_source(tmp_path, photo):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    (frames / "image-1.jpg").write_bytes(photo.read_bytes())
+    only_png = tmp_path / "capture.toml"
+    only_png.write_text('[capture]\nfolder_extensions = [".png"]\n')
+    r = record(frames, "--gcg", tmp_path / "g.gcg", "--db", tmp_path / "g.sqlite3", "--config", only_png)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr   # the folder holds no .png
+    r = record(frames, "--gcg", tmp_path / "g.gcg", "--db", tmp_path / "g.sqlite3")
+    assert r.returncode == 0, r.stderr                                    # with the default .jpg it records
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[capture]\nreconnect_max_s = 99\n")
+    r = record(frames, "--gcg", tmp_path / "g.gcg", "--db", tmp_path / "x.sqlite3", "--config", bad)
+    assert r.returncode == 2 and "capture.reconnect_max_s" in r.stderr and "Traceback" not in r.stderr

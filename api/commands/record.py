@@ -31,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gcg", metavar="OUT.gcg", required=True, help="where the GCG record goes")
     p.add_argument("--json", metavar="OUT.json", help="sidecar: per move the frame, confidence, evidence, revisions")
     p.add_argument("--db", default="tilecam.sqlite3", help="SQLite file the entries are committed to")
+    p.add_argument("--config", metavar="FILE",
+                   help="settings file (TOML or JSON); its [capture] section sets the camera mode, "
+                        "timeouts and reconnect backoff")
     p.add_argument("--game", type=int, metavar="ID",
                    help="resume this game in --db instead of starting one; run the source again from its "
                         "start or from the last committed photo")
@@ -54,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
         return code
 
     # A whole game recorded and then nowhere to put it is the worst time to find out.
+    from api.settings import SettingsError, load_settings
+    try:
+        args.settings = load_settings(args.config)
+    except SettingsError as exc:
+        return fail(str(exc))
     for flag, path in (("--gcg", args.gcg), ("--json", args.json)):
         problem = path and unwritable(Path(path))
         if problem:
@@ -139,7 +147,8 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     source_path = Path(args.source)
     camera_state = {"state": None}
     try:
-        source = open_source(args.source, on_status=lambda st: camera_state.update(state=st.state))
+        source = open_source(args.source, args.settings.capture,
+                             on_status=lambda st: camera_state.update(state=st.state))
     except (CaptureError, OSError, ValueError) as exc:
         return fail(f"cannot open {args.source}: {exc}")
     cfg = RecorderConfig(every_frame_is_a_press=args.every_frame or source_path.is_dir())
