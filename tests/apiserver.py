@@ -146,3 +146,15 @@ class SseReader:
         self._stop.set()
         self._client.close()
         self.thread.join(5)
+
+
+def create_game_when_up(proc, port: int, token: str, timeout: float = 15.0) -> httpx.Response:
+    """POST a new game to a `tilecam serve` subprocess as soon as it listens (it must not exit first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return httpx.post(f"http://127.0.0.1:{port}/api/games", headers={"Authorization": f"Bearer {token}"},
+                              json={"players": [{"name": "A"}, {"name": "B"}]})
+        except httpx.TransportError:
+            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.05)

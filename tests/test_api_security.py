@@ -20,7 +20,7 @@ import pytest
 from api.commands.serve import TokenError, operator_tokens
 from api.security import TokenGuard
 from api.settings import SettingsError, load_settings
-from apiserver import AUTH, TOKEN, LiveServer, api, client, new_game  # noqa: F401  (fixtures)
+from apiserver import AUTH, TOKEN, LiveServer, api, client, create_game_when_up, new_game  # noqa: F401  (fixtures)
 from test_overlay_browser import browser_page  # noqa: F401  (fixture)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -250,15 +250,7 @@ def serve_and_post(tmp_path: Path, args: list[str], env: dict[str, str], token_o
             lines.append(line)
         output = "".join(lines)
         token = token_of(output)
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                r = httpx.post(f"http://127.0.0.1:{port}/api/games", headers={"Authorization": f"Bearer {token}"},
-                               json={"players": [{"name": "A"}, {"name": "B"}]})
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-                time.sleep(0.05)
+        r = create_game_when_up(proc, port, token)
         assert r.status_code == 201, r.text
         proc.send_signal(signal.SIGINT)
         output += proc.stdout.read()

@@ -5,13 +5,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from api.settings import Settings, SettingsError, load_settings
+from apiserver import create_game_when_up
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -54,15 +54,7 @@ def test_serve_prints_urls_and_token_and_stops_on_ctrl_c(tmp_path):
         assert "g.sqlite3.token" in "".join(lines)
         token = (tmp_path / "g.sqlite3.token").read_text().strip()
         assert len(token) >= 20 and token not in "".join(lines)
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                r = httpx.post(f"http://127.0.0.1:{port}/api/games", headers={"Authorization": f"Bearer {token}"},
-                               json={"players": [{"name": "A"}, {"name": "B"}]})
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-                time.sleep(0.05)
+        r = create_game_when_up(proc, port, token)
         assert r.status_code == 201
         with httpx.Client(timeout=httpx.Timeout(5, read=None)) as c, \
                 c.stream("GET", f"http://127.0.0.1:{port}/api/games/1/events") as stream:
