@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
+from .blanks import designate, undecided_squares
 from .board import Direction, Layout, LAYOUTS, Square
-from .events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
-                     PhonyWithdrawn, Play, TimePenalty, TurnLost)
+from .events import (BLANK_NOT_READ, ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange,
+                     Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost)
 from .game import Game, GameError
+from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .rules import RuleProfile
+from .tally import unseen
 from .tiles import BLANK, Distribution
 
 UNKNOWN_RACK = "UNKNOWN"
@@ -33,6 +37,15 @@ _CUMULATIVE = re.compile(r"^-?[0-9]+$")
 _ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
 _DOWN = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 _LINE_END = re.compile(r"\r\n|\r|\n")
+MAX_PLAYERS = 4         # box rules; Quackle writes #player1..#playerN
+
+# Tile sets as macondo (and so Woogles) names them in '#tile-distribution'.
+MACONDO_DISTRIBUTIONS = {"en": "english", "de": "german", "fr": "french", "es": "spanish",
+                         "pl": "polish", "en-super": "english_super"}
+# '#lexicon' prefixes that say the tile set (a lexicon is one language's word list).
+LEXICON_LANGS = (("OSPS", "pl"), ("RD", "de"), ("FRA", "fr"), ("ODS", "fr"), ("FILE", "es"),
+                 ("FISE", "es"), ("NWL", "en"), ("TWL", "en"), ("CSW", "en"), ("COLLINS", "en"))
+MACONDO_LAYOUTS = {"super": "SuperCrosswordGame"}  # the standard board is macondo's default
 
 
 class GcgError(ValueError):
@@ -109,19 +122,21 @@ def decode(data: bytes) -> str:
 
 def read_gcg(text: str | bytes) -> GcgGame:
     """Read GCG leniently: CRLF, lower-case coordinates, repeated and multi-line notes,
-    racks missing or partial, trailing text after the cumulative score."""
+    racks missing or partial, trailing text after the cumulative score, two to four players
+    (#player1..#player4), and two players with one nickname (Quackle's "NoName"), told apart
+    by turn order."""
     if isinstance(text, bytes):
         text = decode(text)
     game = GcgGame()
-    nicks: dict[str, int] = {}
+    seats: dict[str, list[int]] = {}   # nickname -> the seats it names, in seat order
+    declared = False                   # a #playerN line names the seats: no others join
     in_note = False
     turns = game.turns
 
     def add_note(line_no: int, raw: str, note: str) -> None:
         if turns:
             last = turns[-1]
-            joined = f"{last.note}\n{note}" if last.note else note
-            turns[-1] = GcgTurn(**{**last.__dict__, "note": joined})
+            turns[-1] = replace(last, note=f"{last.note}\n{note}" if last.note else note)
         else:
             prev = game.meta.get("note")
             game.meta["note"] = f"{prev}\n{note}" if prev is not None else note
@@ -138,49 +153,79 @@ def read_gcg(text: str | bytes) -> GcgGame:
             key, _, value = stripped[1:].partition(" ")
             key, value = key.lower(), value.strip()
             in_note = key == "note"
-            if key in ("player1", "player2"):
-                idx = int(key[-1]) - 1
+            if m := re.fullmatch(r"player([0-9]+)", key):
+                idx = int(m.group(1)) - 1
+                if not 0 <= idx < MAX_PLAYERS:
+                    raise GcgError(line_no, line, f"#{key}: a game has 2 to {MAX_PLAYERS} players")
+                if turns:
+                    raise GcgError(line_no, line, f"#{key} after the first turn (players come first)")
                 nick, _, name = value.partition(" ")
                 if not nick:
                     raise GcgError(line_no, line, f"#{key} needs a nickname")
                 while len(game.players) <= idx:
                     game.players.append(Player("", ""))
                 game.players[idx] = Player(nick, name.strip() or nick)
-                nicks[nick] = idx
-            elif key in ("rack1", "rack2"):
-                game.final_racks[int(key[-1]) - 1] = value
+                seats.setdefault(nick, []).append(idx)
+                seats[nick].sort()
+                declared = True
+            elif m := re.fullmatch(r"rack([0-9]+)", key):
+                game.final_racks[int(m.group(1)) - 1] = value
             elif key == "note":
                 add_note(line_no, line, value)
-            elif key == "character-encoding":
-                game.meta["character-encoding"] = value
             else:
                 game.meta[key] = value
             continue
         if stripped.startswith(">"):
             in_note = False
-            turns.append(_read_turn(line_no, line, nicks, game.players))
+            nick, turn = _read_turn(line_no, line)
+            turns.append(replace(turn, player=_seat(nick, turn, seats, declared, game.players, turns)))
             continue
         if in_note:  # a note may run over several lines
             add_note(line_no, line, line)
             continue
         raise GcgError(line_no, line, "not a GCG line (expected '#pragma' or '>player: ...')")
+    for i, p in enumerate(game.players):  # a seat no line named (only #player2 given, nobody played 1)
+        if not p.nick:
+            game.players[i] = Player(f"player{i + 1}", f"player{i + 1}")
     return game
 
 
-def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Player]) -> GcgTurn:
+def _seat(nick: str, turn: GcgTurn, seats: dict[str, list[int]], declared: bool,
+          players: list[Player], turns: list[GcgTurn]) -> int:
+    """The seat a turn line's nickname stands for."""
+    line_no, line = turn.line_no, turn.text
+    if nick not in seats:
+        free = [i for i in range(2) if i >= len(players) or not players[i].nick]
+        if not free:
+            raise GcgError(line_no, line, f"unknown player {nick!r}"
+                           + ("" if declared else " (more than two players are named on #player3 and #player4 lines)"))
+        idx = free[0]
+        while len(players) <= idx:
+            players.append(Player("", ""))
+        players[idx] = Player(nick, nick)
+        seats[nick] = [idx]
+    options = seats[nick]
+    if len(options) == 1:
+        return options[0]
+    # One nickname for several seats (Quackle's "NoName"): turn order decides.
+    n = len(players)
+    moved = [t for t in turns if t.kind in ("play", "pass", "exchange", "withdrawn")]
+    plays = [t for t in turns if t.kind == "play"]
+    if turn.kind in ("withdrawn", "challenge", "end_points") and plays and plays[-1].player in options:
+        return plays[-1].player  # the player whose play it was
+    if turn.kind in ("play", "pass", "exchange"):
+        nxt = (moved[-1].player + 1) % n if moved else 0
+        return min(options, key=lambda i: (i - nxt) % n)
+    done = {t.player for t in turns if t.kind == turn.kind}
+    return next((i for i in options if i not in done), options[0])
+
+
+def _read_turn(line_no: int, line: str) -> tuple[str, GcgTurn]:
+    """(nickname, the turn with player 0): read_gcg gives it its seat."""
     head, sep, rest = line.strip()[1:].partition(":")
     nick = head.strip()
     if not sep or not nick:
         raise GcgError(line_no, line, "a turn line starts '>nick:'")
-    if nick not in nicks:
-        if len(nicks) >= 2:
-            raise GcgError(line_no, line, f"unknown player {nick!r}")
-        idx = min({0, 1} - set(nicks.values()))  # the first seat no nickname holds
-        nicks[nick] = idx
-        while len(players) <= idx:
-            players.append(Player("", ""))
-        players[idx] = Player(nick, nick)
-    player = nicks[nick]
     tokens = rest.split()
     # The score is the first "+N"/"-N" followed by the cumulative; anything after is trailing text.
     at = next((i for i in range(len(tokens) - 1)
@@ -189,7 +234,7 @@ def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Pla
         raise GcgError(line_no, line, "missing score and cumulative (expected '+N TOTAL' at the end)")
     score, cumulative = _number(line_no, line, tokens[at]), _number(line_no, line, tokens[at + 1])
     body = tokens[:at]
-    base = dict(line_no=line_no, text=line, player=player, score=score, cumulative=cumulative)
+    base = dict(line_no=line_no, text=line, player=0, score=score, cumulative=cumulative)
 
     def rack_of(extra: list[str]) -> str | None:
         if len(extra) > 1:
@@ -202,30 +247,42 @@ def _read_turn(line_no: int, line: str, nicks: dict[str, int], players: list[Pla
         raise GcgError(line_no, line, "no play between the player and the score")
     last = body[-1]
     if last == "--":
-        return GcgTurn(**base, rack=rack_of(body[:-1]), kind="withdrawn")
+        return nick, GcgTurn(**base, rack=rack_of(body[:-1]), kind="withdrawn")
     if last == "-":
-        return GcgTurn(**base, rack=rack_of(body[:-1]), kind="pass")
+        return nick, GcgTurn(**base, rack=rack_of(body[:-1]), kind="pass")
     if last.lower() == "(challenge)":
-        return GcgTurn(**base, rack=rack_of(body[:-1]), kind="challenge")
+        return nick, GcgTurn(**base, rack=rack_of(body[:-1]), kind="challenge")
     if last.lower() == "(time)":
-        return GcgTurn(**base, rack=rack_of(body[:-1]), kind="time")
+        return nick, GcgTurn(**base, rack=rack_of(body[:-1]), kind="time")
     if last.startswith("-") and len(last) > 1:
         what = last[1:]
         if _CUMULATIVE.match(what):
-            return GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange", count=_number(line_no, line, what))
-        return GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange", exchanged=what)
+            return nick, GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange",
+                                 count=_number(line_no, line, what))
+        return nick, GcgTurn(**base, rack=rack_of(body[:-1]), kind="exchange", exchanged=what)
     if last.startswith("(") and last.endswith(")"):
         tiles = last[1:-1]
         rack = rack_of(body[:-1])
         # "RACK (RACK) -N" is a player losing their own rack; "(RACK) +N" the out-player's gain.
         penalty = score < 0 or (score == 0 and rack == tiles)
-        return GcgTurn(**base, rack=rack, kind="end_penalty" if penalty else "end_points",
-                       exchanged=tiles)
+        return nick, GcgTurn(**base, rack=rack, kind="end_penalty" if penalty else "end_points",
+                             exchanged=tiles)
     if len(body) >= 2 and (_ACROSS.match(body[-2]) or _DOWN.match(body[-2])):
-        return GcgTurn(**base, rack=rack_of(body[:-2]), kind="play", position=body[-2], word=body[-1])
+        return nick, GcgTurn(**base, rack=rack_of(body[:-2]), kind="play", position=body[-2], word=body[-1])
     if len(body) >= 2 and re.match(r"^[A-Za-z]*\d+[A-Za-z]*$", body[-2]):
         raise GcgError(line_no, line, f"unknown coordinate {body[-2]!r}")
     raise GcgError(line_no, line, f"cannot read the play {' '.join(body)!r}")
+
+
+def gcg_lang(meta: dict[str, str]) -> str | None:
+    """The tile set a record names: '#tile-distribution' (macondo's names), else the '#lexicon'
+    prefix (OSPS: Polish, RD: German, FRA/ODS: French, FILE/FISE: Spanish, NWL/TWL/CSW: English)."""
+    named = meta.get("tile-distribution", "").strip().lower()
+    for lang, name in MACONDO_DISTRIBUTIONS.items():
+        if named == name:
+            return lang
+    lexicon = meta.get("lexicon", "").strip().upper()
+    return next((lang for prefix, lang in LEXICON_LANGS if lexicon.startswith(prefix)), None)
 
 
 def _number(line_no: int, line: str, token: str) -> int:
@@ -320,7 +377,13 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     != previous + claimed) and the GCG line number of each event.
     """
     layout = layout or LAYOUTS["standard"]
-    game = Game(profile, dist, layout)
+    players = tuple(gcg.players) + tuple(Player(f"player{i + 1}", f"player{i + 1}")
+                                         for i in range(len(gcg.players), 2))
+    try:
+        game = Game(profile, dist, layout, len(players))
+    except (GameError, ValueError) as exc:
+        first = gcg.turns[0] if gcg.turns else None
+        raise GcgError(first.line_no if first else 1, first.text if first else "", str(exc)) from None
     findings: list[Finding] = []
     line_nos: list[int] = []
     for t in gcg.turns:
@@ -331,7 +394,8 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
                 case "play":
                     ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, t.note)
                 case "withdrawn":
-                    ev = game.withdraw(p, t.score, rack, t.note)
+                    claimed, note = _withdrawn_score(game, t)
+                    ev = game.withdraw(p, claimed, rack, note)
                 case "pass":
                     if t.note.startswith(TURN_LOST_NOTE):
                         ev = game.lose_turn(p, rack, t.note[len(TURN_LOST_NOTE):].lstrip("\n"))
@@ -360,26 +424,38 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
         idx = len(game.events) - 1
         line_nos.append(t.line_no)
         engine = getattr(ev, "engine", None)
-        if engine is not None and engine != t.score:
+        if engine is not None and engine != getattr(ev, "claimed", t.score):
             findings.append(Finding(t.line_no, idx, p, "score", t.score, engine, t.text))
         if ev.cumulative != t.cumulative:
             findings.append(Finding(t.line_no, idx, p, "cumulative", t.cumulative, ev.cumulative, t.text))
-    record = GameRecord(tuple(gcg.players) or (Player("player1", "player1"), Player("player2", "player2")),
-                        tuple(game.events), dict(gcg.meta), rules or profile.name, lang or dist.name,
-                        layout.name)
+    record = GameRecord(players, tuple(game.events), dict(gcg.meta), rules or profile.name,
+                        lang or dist.name, layout.name)
     return record, findings, line_nos
+
+
+def _withdrawn_score(game: Game, t: GcgTurn) -> tuple[int, str]:
+    """(claimed, note) of a '--' line. Quackle writes a withdrawn play as '-- +0' with the right
+    running total: there the total is the truth, and the note says what the line said."""
+    s = game.state
+    if s.last_play is None or t.cumulative == s.scores[t.player] + t.score:
+        return t.score, t.note
+    taken = -game.events[s.last_play].agreed
+    if t.cumulative != s.scores[t.player] + taken:
+        return t.score, t.note
+    said = f"'--' line written {t.score:+d}; its running total {t.cumulative} takes the play's {-taken} off"
+    return taken, f"{t.note}\n{said}" if t.note else said
 
 
 # ---- writer ------------------------------------------------------------------------
 
 # Pragmas the writer writes itself; a meta key of that name would add a second one.
-_OWN_PRAGMAS = {"player1", "player2", "rack1", "rack2", "character-encoding", "note"}
+_OWN_PRAGMAS = {"character-encoding", "note"}
 _PRAGMA_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # macondo (and so Woogles) matches its line patterns anywhere in a line, and tries #player,
 # #title, #description, #id, #rack1/2, #character-encoding and plays before #note: a note
 # saying "#player1 x y" would add a player there, and ">x: A 8D A +2 2" a play. A space
 # after that '#' or '>' keeps the text a note; hashtags such as #findingsmall stay as they are.
-_FOREIGN_LINE = re.compile(r"#(?=player[12]\s|title|description|id\s|rack[12] |character-encoding )|>(?=\S+:\s)")
+_FOREIGN_LINE = re.compile(r"#(?=player[1-4]\s|title|description|id\s|rack[1-4] |character-encoding )|>(?=\S+:\s)")
 
 
 def check_nick(nick: str) -> str:
@@ -423,11 +499,6 @@ def _token(value: str, what: str, line: str) -> str:
     return value
 
 
-def _rack(rack: str | None) -> str:
-    # Never an empty rack field on these lines: readers would take the next token for the rack.
-    return _token(rack, "rack", rack) if rack else UNKNOWN_RACK
-
-
 def play_notation(ev: Play, game: Game) -> tuple[str, str, str]:
     """(rack, position, word) of a play against the board before it: '.' for played-through tiles."""
     dist, board = game.dist, game.state.board
@@ -444,73 +515,185 @@ def play_notation(ev: Play, game: Game) -> tuple[str, str, str]:
     while game.layout.contains(sq) and (sq in placed or sq in board):
         cells.append(str(placed[sq].tile) if sq in placed else ".")
         sq = Square(sq.row + dr, sq.col + dc)
-    rack = _token(ev.rack, "rack", ev.rack) if ev.rack else dist.spell([BLANK if t.blank else t.letter for t in pl.tiles])
+    played = _played_tiles(pl, dist)
+    # macondo sets the rack and takes the play's tiles from it: a rack without them is not written
+    rack = ev.rack if ev.rack and _holds(_token(ev.rack, "rack", ev.rack), played, dist) else played
     return rack, format_position(start, pl.direction), dist.spell(cells)
 
 
+def _played_tiles(pl: Placement, dist: Distribution) -> str:
+    """The tiles a play took from the rack: '?' for a blank, whatever it stands for."""
+    return dist.spell([BLANK if t.blank else t.letter for t in pl.tiles])
+
+
+def _holds(rack: str, tiles: str, dist: Distribution) -> bool:
+    """Whether `rack` contains every tile of `tiles` (a rack's letters are upper case, '?' a blank)."""
+    have = Counter(t.upper() if t != BLANK else t for t in dist.tokens(rack))
+    have.subtract(t.upper() if t != BLANK else t for t in dist.tokens(tiles))
+    return all(n >= 0 for n in have.values())
+
+
+def _placeholder(n: int, game: Game) -> str:
+    """n tiles for a rack nobody saw. Every reader needs a rack on these lines (Quackle takes the
+    next token for it, macondo's pass and exchange patterns need one), and macondo sets it from the
+    tiles not on the board, so they come from there: the most plentiful plain letters first, one
+    byte each, since macondo's '-N' exchange takes the rack's first N bytes."""
+    dist = game.dist
+    pool = unseen(game.state.board, dist)
+    order = sorted(dist.letters, key=lambda t: (not (len(t) == 1 and t.isascii()), -pool[t],
+                                                dist.letters.index(t)))
+    out: list[str] = []
+    for tile in order:
+        take = min(pool[tile], n - len(out))
+        out.extend([tile] * take)
+    # a board holding more tiles than the set (a misread) leaves too few: the commonest letter then
+    out.extend([order[0]] * (n - len(out)))
+    return dist.spell(out)
+
+
+def _minus(points: int) -> str:
+    # macondo reads '-- -N', '(time) -N' and 'RACK (RACK) -N' only with a minus, zero included
+    return f"-{-points}" if points <= 0 else f"+{points}"
+
+
+def _unique_nicks(players: tuple[Player, ...]) -> list[str]:
+    """Each seat's nickname, checked; a repeated one (Quackle writes "NoName" for both) gets the
+    seat number, since macondo refuses two players with one nickname."""
+    nicks: list[str] = []
+    for i, pl in enumerate(players, start=1):
+        nick = check_nick(pl.nick)
+        while nick in nicks:
+            nick = check_nick(f"{pl.nick}_{i}" if nick == pl.nick else f"{nick}_")
+        nicks.append(nick)
+    return nicks
+
+
+def _header(record: GameRecord, dist: Distribution, layout: Layout) -> list[str]:
+    """The pragmas after the players, each one macondo and the GCG spec define; any other metadata
+    (macondo refuses an unknown pragma, and the whole file with it) goes into '#description'."""
+    meta = {k: v for k, v in record.meta.items() if v is not None and _one_line(v)}
+    for key in meta:
+        if not _PRAGMA_KEY.match(key):
+            raise GcgError(0, key, "a pragma name is one word of letters, digits, '_', '.' or '-'")
+    out = []
+    if title := _free_text(meta.pop("title", "")):
+        out.append(f"#title {title}")
+    described = [meta.pop("description", "")]
+    # '#note' before the first turn: macondo has no event to hang it on
+    described += (meta.pop("note", "") or "").splitlines()
+    ident = _one_line(meta.pop("id", "")).split()
+    if len(ident) != 2:  # macondo's '#id' is 'AUTHORITY ID'
+        described.append(f"id: {' '.join(ident)}" if ident else "")
+    lexicon = _one_line(meta.pop("lexicon", ""))
+    if lexicon and gcg_lang({"lexicon": lexicon}) not in (None, dist.name.split("-")[0]):
+        described.append(f"lexicon: {lexicon}")  # a word list of another language: not this set's
+        lexicon = ""
+    for key in ("tile-distribution", "board-layout", "character-encoding", "game-type"):
+        meta.pop(key, None)  # said by the record itself, below
+    described += [f"{key}: {meta[key]}" for key in sorted(set(meta) - _OWN_PRAGMAS)
+                  if not re.fullmatch(r"(player|rack)[0-9]+", key)]
+    if description := _free_text("; ".join(_one_line(d) for d in described if _one_line(d))):
+        out.append(f"#description {description}")
+    if len(ident) == 2:
+        out.append(f"#id {_free_text(ident[0])} {_free_text(ident[1])}")
+    if lexicon:
+        out.append(f"#lexicon {_free_text(lexicon)}")
+    if dist.name not in MACONDO_DISTRIBUTIONS:
+        raise GcgError(0, dist.name, "no GCG tile-distribution name for this tile set")
+    out.append(f"#tile-distribution {MACONDO_DISTRIBUTIONS[dist.name]}")
+    if layout.name in MACONDO_LAYOUTS:
+        out.append(f"#board-layout {MACONDO_LAYOUTS[layout.name]}")
+    return out
+
+
 def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
-              layout: Layout | None = None) -> str:
-    """Strict GCG: UTF-8 header first, '.' for played-through tiles, one line per event.
+              layout: Layout | None = None, lexicon: Lexicon | None = None) -> str:
+    """Strict GCG that macondo, Woogles and Quackle all load (tests/gcgcheck.py holds their rules):
+    UTF-8 header first, the players, then only pragmas they define, '#tile-distribution' always;
+    '.' for played-through tiles; one line per event.
+
+    Every line has a rack, never the word UNKNOWN: the rack when known, else a play's own tiles,
+    a withdrawn play's tiles, or placeholder tiles from those not on the board (`_placeholder`).
+    A blank nobody named gets a letter (`scoring.blanks.designate`, with `lexicon` when given) and,
+    unless the lexicon left only that letter, a '#note' with BLANK_NOT_READ.
 
     No field can start a line of its own: nicknames must pass check_nick, racks and words
     be one word (GcgError otherwise); names and other text are kept to one line, and a
     note's lines each become a '#note' line.
     """
+    layout = layout or LAYOUTS[record.layout]
     out = ["#character-encoding UTF-8"]
-    nicks = [check_nick(pl.nick) for pl in record.players[:2]]
-    if len(set(nicks)) != len(nicks):
-        raise GcgError(0, nicks[0], "both players have the same nickname")
-    for i, pl in enumerate(record.players[:2], start=1):
+    nicks = _unique_nicks(record.players)
+    for i, (pl, nick) in enumerate(zip(record.players, nicks), start=1):
         # macondo needs a name after the nickname; our reader gives the nickname when none
-        out.append(f"#player{i} {pl.nick} {_one_line(pl.name) or pl.nick}")
-    known = ["title", "description", "id", "lexicon"]
-    for key in known + sorted(set(record.meta) - set(known) - _OWN_PRAGMAS):
-        if not _PRAGMA_KEY.match(key):
-            raise GcgError(0, key, "a pragma name is one word of letters, digits, '_', '.' or '-'")
-        if value := _free_text(record.meta.get(key) or ""):
-            out.append(f"#{key} {value}")
-    out.extend(_note_lines(record.meta.get("note") or ""))
-    game = Game(profile, dist, layout or LAYOUTS[record.layout])
+        out.append(f"#player{i} {nick} {_one_line(pl.name) or nick}")
+    out.extend(_header(record, dist, layout))
+    game = Game(profile, dist, layout, len(record.players))
     for ev in record.events:
-        nick = record.players[ev.player].nick
+        nick = nicks[ev.player]
         note_lines = _note_lines(ev.note or "")
         match ev:
             case Play():
                 # >Josh: AEFGITT 8J .EGIFT +36 128
-                rack, pos, word = play_notation(ev, game)
+                named = designate(game.state.board, ev.placement, dist, lexicon, ev.claimed)
+                rack, pos, word = play_notation(replace(ev, placement=named.placement), game)
+                if not named.decided and BLANK_NOT_READ not in (ev.note or ""):
+                    letters = ", ".join(t.letter.lower() for t in named.placement.tiles
+                                        if t.square in undecided_squares(ev.placement))
+                    note_lines.insert(0, f"#note {BLANK_NOT_READ}: written as {letters}")
                 line = f">{nick}: {rack} {pos} {word} {ev.agreed:+d} {ev.cumulative}"
             case PhonyWithdrawn():
-                # >Peter: ?BCHRUY --  -115 277
-                line = f">{nick}: {_rack(ev.rack)} -- {ev.agreed:+d} {ev.cumulative}"
+                # >Peter: ?BCHRUY --  -115 277   (rack unknown: the withdrawn play's tiles)
+                taken = game.events[game.state.last_play].placement if game.state.last_play is not None else None
+                rack = ev.rack or (_played_tiles(taken, dist) if taken else _placeholder(1, game))
+                line = f">{nick}: {_token(rack, 'rack', rack)} -- {_minus(ev.agreed)} {ev.cumulative}"
             case TurnLost():
                 # GCG has no lost turn: a pass plus a note saying why.  >emely: DEIILTZ - +0 55
-                line = f">{nick}: {_rack(ev.rack)} - +0 {ev.cumulative}"
+                line = f">{nick}: {_rack(ev.rack, 1, game)} - +0 {ev.cumulative}"
                 note_lines.insert(0, f"#note {TURN_LOST_NOTE}")
             case Pass():
                 # >josh: GROUU - +0 287
-                line = f">{nick}: {_rack(ev.rack)} - +0 {ev.cumulative}"
+                line = f">{nick}: {_rack(ev.rack, 1, game)} - +0 {ev.cumulative}"
                 if note_lines and note_lines[0].startswith(f"#note {TURN_LOST_NOTE}"):  # would read as a lost turn
                     note_lines[0] = "#note # " + note_lines[0][len("#note #"):]
             case Exchange():
                 # >cesar: AAIIOOS -AIIOO +0 190   or, tiles unknown:  >josh: IIIU -4 +0 349
-                what = _token(ev.tiles, "exchanged tiles", ev.tiles) if ev.tiles else str(ev.count)
-                line = f">{nick}: {_rack(ev.rack or ev.tiles)} -{what} +0 {ev.cumulative}"
+                # ('-4' is Quackle's count; macondo exchanges the rack's first 4 tiles)
+                if ev.tiles:
+                    tiles = _token(ev.tiles, "exchanged tiles", ev.tiles)
+                    rack = ev.rack if ev.rack and _holds(ev.rack, tiles, dist) else tiles
+                    line = f">{nick}: {_token(rack, 'rack', rack)} -{tiles} +0 {ev.cumulative}"
+                else:
+                    rack = ev.rack if ev.rack and _plain_head(ev.rack, ev.count, dist) else None
+                    line = f">{nick}: {_rack(rack, ev.count, game)} -{ev.count} +0 {ev.cumulative}"
             case ChallengeBonus():
                 # >jvc: ?ADENTU (challenge) +5 266
-                line = f">{nick}: {_rack(ev.rack)} (challenge) {ev.agreed:+d} {ev.cumulative}"
+                line = f">{nick}: {_rack(ev.rack, 1, game)} (challenge) {ev.agreed:+d} {ev.cumulative}"
             case EndRackPoints():
                 # >cesar: (BLONST) +16 457
                 line = f">{nick}: ({_token(ev.opponent_rack, 'rack', ev.opponent_rack)}) {ev.agreed:+d} {ev.cumulative}"
             case EndRackPenalty():
                 # >Marlon_Hill: ?AEEOTT (?AEEOTT) -6 -6
                 rack = _token(ev.rack, "rack", ev.rack)
-                line = f">{nick}: {rack} ({rack}) {ev.agreed:+d} {ev.cumulative}"
+                line = f">{nick}: {rack} ({rack}) {_minus(ev.agreed)} {ev.cumulative}"
             case TimePenalty():
                 # >Josh: AEI (time) -10 420
-                line = f">{nick}: {_rack(ev.rack)} (time) {ev.agreed:+d} {ev.cumulative}"
+                line = f">{nick}: {_rack(ev.rack, 1, game)} (time) {_minus(ev.agreed)} {ev.cumulative}"
             case _:
                 raise TypeError(f"cannot write {type(ev).__name__}")
         out.append(line)
         out.extend(note_lines)
         game.append(ev)
     return "\n".join(out) + "\n"
+
+
+def _rack(rack: str | None, n: int, game: Game) -> str:
+    # Never an empty rack field: Quackle would take the next token for the rack, macondo's pass
+    # pattern refuses the line, and the word UNKNOWN would be read as the tiles U, N, K, ...
+    return _token(rack, "rack", rack) if rack else _placeholder(n, game)
+
+
+def _plain_head(rack: str, n: int, dist: Distribution) -> bool:
+    """A known rack macondo can take a '-N' exchange from: at least N tiles, the first N one byte each."""
+    tiles = dist.tokens(rack)
+    return len(tiles) >= n and all(len(t) == 1 and t.isascii() for t in tiles[:n])

@@ -105,7 +105,9 @@ def test_writer_is_strict():
     out = write_gcg(record, PROFILES["naspa-csw"], EN)
     lines = out.splitlines()
     assert lines[0] == "#character-encoding UTF-8"
-    assert ">b: UNKNOWN - +0 0" in lines      # never an empty rack field on a pass
+    # never an empty rack field on a pass, never the word UNKNOWN: a tile not on the board
+    assert ">b: E - +0 0" in lines
+    assert "#tile-distribution english" in lines
     assert ">a: ?AC (challenge) +5 57" in lines
     assert ">a: ?AC F7 C.t +4 61" in lines   # '.' for the played-through A, lower case for the blank
     assert ">b: ABC -ABC +0 0" in lines
@@ -203,8 +205,16 @@ def test_check_nick_refuses(nick, reason):
     with pytest.raises(GcgError) as err:
         check_nick(nick)
     assert reason in str(err.value)
-    with pytest.raises(GcgError):
-        write_gcg(record_with(nick=nick or "bob"), NASPA, EN)  # "bob" twice: the same nickname
+    if nick:
+        with pytest.raises(GcgError):
+            write_gcg(record_with(nick=nick), NASPA, EN)
+
+
+def test_one_nickname_for_two_players_is_written_apart():
+    # macondo refuses two players with one nickname; Quackle writes "NoName" for both
+    out = write_gcg(record_with(nick="bob"), NASPA, EN)
+    assert "#player1 bob Ann Example\n#player2 bob_2 Bob\n" in out
+    assert ">bob: " in out and ">bob_2: - " not in out and ">bob_2: " in out
 
 
 @pytest.mark.parametrize("nick", ["ann", "Josh_Castellano", "Grab_em_by_the_Short_and_(James)_Curley(s)", "Zoë", "#1"])
