@@ -60,6 +60,7 @@ def test_overlay_shows_a_new_move_without_reload(api, client, browser_page, shar
     page.goto(f"{api.url}/overlay/{gid}")
     page.wait_for_function(f"() => document.body.dataset.seq === '{TURNS_BEFORE - 1}'", timeout=10_000)
     assert page.locator(".sq").count() == 225 and page.locator(".coord").count() == 31
+    assert page.locator(".player:visible").count() == 2  # the third and fourth seats stay hidden
     before = page.locator(".tile").count()
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
@@ -116,3 +117,70 @@ def test_operator_console_records_a_play_and_shows_the_engines_reason(api, brows
     page.click("#play button")
     page.wait_for_function("() => document.getElementById('message').className === 'error'", timeout=10_000)
     assert page.inner_text("#message") == "coordinate 'Z9' is off the 15x15 board"
+
+
+def test_overlay_shows_three_and_four_players(api, client, browser_page):
+    players = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cy"}, {"name": "Di"}]
+    page = browser_page
+    for n in (4, 3):
+        r = client.post("/api/games", headers=AUTH, json={"players": players[:n], "rules": "box"})
+        gid = r.json()["id"]
+        client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8H", "word": "ZAX"})
+        page.goto(f"{api.url}/overlay/{gid}")
+        page.wait_for_function("() => document.body.dataset.seq === '0'", timeout=10_000)
+        seats = page.locator(".player:visible")
+        assert seats.count() == n
+        assert seats.locator(".name").all_inner_texts() == [p["name"] for p in players[:n]]
+        assert seats.locator(".score").all_inner_texts() == ["38"] + ["0"] * (n - 1)
+        assert page.locator(".player.on-turn").get_attribute("id") == "p1"
+        # Player 2 challenges ZAX and loses their turn; player 1 passes: player 3 is on turn.
+        client.post(f"/api/games/{gid}/challenges", headers=AUTH, json={"outcome": "valid", "challenger": 2})
+        client.post(f"/api/games/{gid}/passes", headers=AUTH, json={})
+        page.wait_for_function("() => document.body.dataset.seq === '2'", timeout=10_000)
+        on_turn = page.locator(".player.on-turn").get_attribute("id")
+        assert on_turn == ("p3" if n == 4 else "p0")
+
+
+def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(api, client, browser_page):
+    from apiserver import TOKEN
+    from scoring.events import BLANK_NOT_READ
+
+    page = browser_page
+    page.goto(f"{api.url}/operator")
+    page.fill("#token", TOKEN)
+    page.dispatch_event("#token", "change")
+    for i, name in enumerate(["Ann", "Ben", "Cy", "Di"], start=1):
+        page.fill(f"#create [name=p{i}]", name)
+    page.select_option("#create [name=rules]", "box")
+    page.click("#create button")
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('created')", timeout=10_000)
+    gid = page.input_value("#game")
+    page.wait_for_function("() => document.querySelectorAll('#time select option').length === 4", timeout=10_000)
+    assert page.locator("#challenge select option").all_inner_texts() == ["next player", "1: Ann", "2: Ben",
+                                                                          "3: Cy", "4: Di"]
+    assert page.locator("#end input[name=r4]").is_visible()
+
+    # A play whose blank the GCG writer had to guess, as an import of such a record would hold it.
+    r = client.post(f"/api/games/{gid}/plays", headers=AUTH,
+                    json={"position": "8G", "word": "QAt", "note": f"{BLANK_NOT_READ}: T chosen"})
+    assert r.status_code == 200
+    page.wait_for_selector("#moves tr.undecided .undecided-mark", timeout=10_000)
+    assert page.inner_text("#scores") == "Ann 22 – Ben 0 – Cy 0 – Di 0"
+    page.click("#moves tr.undecided button")
+    assert page.input_value("#fix [name=index]") == "0" and page.input_value("#fix [name=kind]") == "blank"
+    page.fill("#fix [name=a]", "8I")
+    page.fill("#fix [name=b]", "T")
+    page.click("#fix button")
+    page.wait_for_function("() => document.getElementById('message').textContent === 'move 0 corrected'",
+                           timeout=10_000)
+    page.wait_for_function("() => !document.querySelector('#moves tr.undecided')"
+                           " && document.querySelectorAll('#moves tr').length === 1", timeout=10_000)
+    assert client.get(f"/api/games/{gid}/moves").json()[0]["blank_undecided"] is False
+
+    # The end form sends one rack per player the game has (four here).
+    page.fill("#end [name=r1]", "Q")
+    page.fill("#end [name=r4]", "EE")
+    page.fill("#end [name=reason]", "time is up")
+    page.click("#end button")
+    page.wait_for_function("() => document.getElementById('scores').textContent.endsWith('(ended)')", timeout=10_000)
+    assert page.inner_text("#scores") == "Ann 12 – Ben 0 – Cy 0 – Di -2 (ended)"

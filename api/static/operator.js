@@ -37,16 +37,44 @@ async function loadMoves() {
   const moves = await api("GET", `/api/games/${gameId()}/moves`);
   $("moves").replaceChildren(...moves.map((m) => {
     const tr = document.createElement("tr");
+    tr.dataset.index = m.index;
     if (m.corrected) tr.classList.add("corrected");
     if (m.claimed !== null && m.engine !== null && m.claimed !== m.engine) tr.classList.add("differs");
     const cells = [m.index, m.nick, m.text, m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
     cells.forEach((v, i) => { const td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "claimed"; tr.appendChild(td); });
+    if (m.blank_undecided) {
+      // Nobody named this blank's letter (the GCG holds a guess): the operator designates it.
+      tr.classList.add("undecided");
+      const mark = document.createElement("span");
+      mark.className = "undecided-mark"; mark.textContent = "blank?";
+      mark.title = "a blank whose letter was not read: designate it with a blank correction";
+      tr.children[2].append(" ", mark);
+    }
     const td = document.createElement("td");
     const b = document.createElement("button"); b.type = "button"; b.textContent = "fix";
-    b.onclick = () => { document.querySelector("#fix [name=index]").value = m.index; };
+    b.onclick = () => {
+      document.querySelector("#fix [name=index]").value = m.index;
+      if (m.blank_undecided) document.querySelector("#fix [name=kind]").value = "blank";
+    };
     td.appendChild(b); tr.appendChild(td);
     return tr;
   }));
+}
+
+// Two to four players: one option per player in the player menus, inputs for the seats the game has.
+function showPlayers(live) {
+  const names = live.players.map((p) => p.name);
+  document.querySelectorAll("select.players").forEach((sel) => {
+    const keep = sel.value;
+    const first = sel.name === "challenger" ? [new Option("next player", "")] : [];
+    sel.replaceChildren(...first, ...names.map((n, i) => new Option(`${i + 1}: ${n}`, String(i))));
+    if ([...sel.options].some((o) => o.value === keep)) sel.value = keep;
+  });
+  document.querySelectorAll("[data-seat]").forEach((el) => {
+    el.hidden = Number(el.dataset.seat) >= names.length;
+    if (el.hidden) el.value = "";  // a seat this game does not have sends nothing
+  });
+  $("scores").textContent = names.map((n, i) => `${n} ${live.scores[i]}`).join(" – ") + (live.ended ? " (ended)" : "");
 }
 
 function follow() {
@@ -55,7 +83,7 @@ function follow() {
   const id = gameId();
   $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/api/games/${id}/recount`;
   source = followGame(id, (live) => {
-    $("scores").textContent = `${live.fields.p1_name} ${live.scores[0]} – ${live.scores[1]} ${live.fields.p2_name}` + (live.ended ? " (ended)" : "");
+    showPlayers(live);
     loadMoves().catch((e) => say(e.message, true));
   });
 }
@@ -70,11 +98,15 @@ function form(id, handler) {
 }
 const num = (v) => (v === "" || v === undefined ? null : Number(v));
 
+// The named seats in order; a blank third or fourth seat is no player.
+const seats = (d, key) => [d[`${key}1`], d[`${key}2`], d[`${key}3`], d[`${key}4`]].filter((v, i) => i < 2 || v);
 form("create", async (d) => {
-  const g = await api("POST", "/api/games", { players: [{ name: d.p1 }, { name: d.p2 }], rules: d.rules, lang: d.lang });
+  const players = seats(d, "p").map((name) => ({ name }));
+  const g = await api("POST", "/api/games", { players, rules: d.rules, lang: d.lang });
   await loadGames(String(g.id)); return `game ${g.id} created`;
 });
-form("players", (d) => api("PUT", `/api/games/${gameId()}/players`, { players: [{ name: d.p1 }, { name: d.p2 }] }).then(() => loadGames()));
+form("players", (d) => api("PUT", `/api/games/${gameId()}/players`, { players: seats(d, "p").map((name) => ({ name })) })
+  .then(() => loadGames()));
 form("play", async (d) => {
   const r = await api("POST", `/api/games/${gameId()}/plays`, { position: d.position, word: d.word, claimed: num(d.claimed) });
   return `recorded: ${r.live.last_text}`;
@@ -82,10 +114,14 @@ form("play", async (d) => {
 form("turn", (d) => d.exchange
   ? api("POST", `/api/games/${gameId()}/exchanges`, { count: num(d.count) })
   : api("POST", `/api/games/${gameId()}/passes`, {}));
-form("challenge", (d) => api("POST", `/api/games/${gameId()}/challenges`, { outcome: d.outcome, words: num(d.words) })
+form("challenge", (d) => api("POST", `/api/games/${gameId()}/challenges`, { outcome: d.outcome, words: num(d.words), challenger: num(d.challenger) })
   .then((r) => (r.seqs.length ? `challenge recorded: ${r.live.last_text}` : "valid play; nothing to record under this rule")));
 form("time", (d) => api("POST", `/api/games/${gameId()}/time-penalties`, { player: Number(d.player), minutes: Number(d.minutes) }));
-form("end", (d) => api("POST", `/api/games/${gameId()}/end`, { racks: d.r1 || d.r2 ? [d.r1, d.r2] : null, reason: d.reason }));
+form("end", (d) => {
+  // One rack per player the game has (the hidden seats are not sent).
+  const racks = [...document.querySelectorAll("#end [name^=r]:not([name=reason])")].filter((el) => !el.hidden).map((el) => el.value);
+  return api("POST", `/api/games/${gameId()}/end`, { racks: racks.some((r) => r) ? racks : null, reason: d.reason });
+});
 form("fix", (d) => {
   const bodies = {
     blank: { square: d.a, letter: d.b }, letter: { square: d.a, letter: d.b }, play: { position: d.a, word: d.b },

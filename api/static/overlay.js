@@ -45,7 +45,12 @@ function render(live) {
   renderBoard(live);
   fillFields(document, live.fields);
   document.getElementById("pool").textContent = live.fields.unseen_tiles;
-  [0, 1].forEach((p) => document.getElementById(`p${p}`).classList.toggle("on-turn", !live.ended && live.on_turn === p));
+  // Two to four players: the seats the game has are shown, the player on turn marked.
+  [0, 1, 2, 3].forEach((p) => {
+    const el = document.getElementById(`p${p}`);
+    el.hidden = p >= live.players.length;
+    el.classList.toggle("on-turn", !live.ended && live.on_turn === p);
+  });
   document.getElementById("status").textContent = live.ended ? "Game over" : "";
   document.body.dataset.seq = live.seq;
 }
