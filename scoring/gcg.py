@@ -346,6 +346,9 @@ def placement_from_gcg(game: Game, position: str, word: str) -> Placement:
         if on_board is not None:
             raise PlacementError(f"square {format_position(sq, direction)} already holds "
                                  f"{on_board}, not {tok}")
+        if tok == BLANK:  # a blank nobody named (tilecam wrote these before it named them)
+            placed.append(PlacedTile(sq, BLANK, blank=True))
+            continue
         letter = tok.upper()
         if letter not in dist.values:
             raise PlacementError(f"{tok!r} is not a tile of the {dist.name} set")

@@ -11,7 +11,7 @@ from scoring.game import Game, GameError
 from scoring.gcg import GameRecord, GcgError, Player, read_gcg, record_from_gcg, write_gcg
 from scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
 from scoring.rules import PROFILES
-from scoring.tally import tally
+from scoring.tally import tally, unseen
 from scoring.tiles import DISTRIBUTIONS
 
 settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None,
@@ -41,10 +41,13 @@ def random_placement(data, game: Game) -> Placement | None:
         offset = data.draw(st.integers(-length, 1))
         start = Square(anchor.row + dr * offset, anchor.col + dc * offset)
     tiles, sq = [], start
+    pool = unseen(board, EN)  # only tiles the set still has: a fourth S or a third blank is no game
     while len(tiles) < length and game.layout.contains(sq):
         if sq not in board:
-            letter = data.draw(st.sampled_from(LETTERS))
-            tiles.append(PlacedTile(sq, letter, data.draw(st.booleans())))
+            letter = data.draw(st.sampled_from(sorted(t for t in LETTERS if pool[t] > 0)))
+            blank = pool["?"] > 0 and data.draw(st.booleans())
+            pool["?" if blank else letter] -= 1
+            tiles.append(PlacedTile(sq, letter, blank))
         sq = Square(sq.row + dr, sq.col + dc)
     p = Placement(tuple(tiles), direction)
     try:
@@ -80,7 +83,9 @@ def game_logs(draw):
                 game.challenge_bonus(last.player, claimed=5 * draw(st.integers(1, 2)),
                                      rack=draw(st.none() | racks), note=note)
             elif kind == "exchange" and s.bag >= 7:
-                tiles = draw(st.none() | racks)
+                pool = sorted(unseen(s.board, EN).elements())  # what the rack can hold
+                tiles = draw(st.none() | st.permutations(pool).flatmap(
+                    lambda tiles: st.integers(1, 7).map(lambda n: "".join(tiles[:n]))))
                 game.exchange(p, len(tiles) if tiles else draw(st.integers(1, 7)), tiles,
                               rack=tiles, note=note)
             elif kind == "lost":

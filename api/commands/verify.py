@@ -18,36 +18,49 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="auto", choices=RULE_CHOICES,
                    help="rule profile (auto: NASPA, with the CSW 5-point challenge when the record "
                         "has challenge bonuses or a CSW #lexicon)")
-    p.add_argument("--lang", default="en", help="tile set: en, de, fr, es, pl")
+    p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default: the record's #tile-distribution, "
+                                  "else its #lexicon's language, else en)")
     p.add_argument("--lexicon", metavar="FILE", help="word list to flag phonies (one word per line)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
 def choose_rules(requested: str, gcg) -> str:
+    """auto: NASPA; CSW's 5-point challenge with challenge bonuses or a CSW #lexicon; plus/minus
+    endings (a player losing their own rack while another gains it) are WESPA's, or the box's
+    with more than two players."""
     if requested != "auto":
         return requested
     csw = gcg.meta.get("lexicon", "").upper().startswith("CSW")
     bonus = any(t.kind == "challenge" and t.score > 0 for t in gcg.turns)
+    if len(gcg.players) > 2:
+        return "box"
+    gained = {t.player for t in gcg.turns if t.kind == "end_points"}
+    lost = {t.player for t in gcg.turns if t.kind == "end_penalty" and t.score < 0}
+    if gained and lost - gained:
+        return "wespa"
     return "naspa-csw" if csw or bonus else "naspa"
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring.gcg import GcgError, read_gcg, record_from_gcg
+    from scoring.board import LAYOUTS
+    from scoring.gcg import GcgError, gcg_lang, read_gcg, record_from_gcg
     from scoring.lexicon import Lexicon, LexiconError
     from scoring.recount import recount, report_json
     from scoring.rules import get_profile
     from scoring.tiles import DISTRIBUTIONS
 
     path = Path(args.gcg)
-    if args.lang not in DISTRIBUTIONS:
+    if args.lang is not None and args.lang not in DISTRIBUTIONS:
         print(f"tilecam verify: unknown --lang {args.lang!r}; choose one of {', '.join(DISTRIBUTIONS)}",
               file=sys.stderr)
         return 2
-    dist = DISTRIBUTIONS[args.lang]
     try:
         gcg = read_gcg(path.read_bytes())
+        lang = args.lang or gcg_lang(gcg.meta) or "en"
+        dist = DISTRIBUTIONS[lang]
         rules = choose_rules(args.rules, gcg)
-        record, findings, line_nos = record_from_gcg(gcg, get_profile(rules), dist, rules=rules)
+        layout = LAYOUTS["super"] if lang == "en-super" else None
+        record, findings, line_nos = record_from_gcg(gcg, get_profile(rules), dist, layout, rules=rules)
     except OSError as exc:
         print(f"tilecam verify: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -75,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         return 1 if findings else 0
 
     names = [p.name or p.nick for p in record.players]
-    print(f"Recount of {path.name}: {' vs '.join(names)}  (rules {rules}, tiles {args.lang})")
+    print(f"Recount of {path.name}: {' vs '.join(names)}  (rules {rules}, tiles {lang})")
     width = max(len(n) for n in names)
     print(f"{'#':>3} {'line':>5}  {'player':<{width}}  {'play':<34} {'claimed':>7} {'engine':>6} "
           f"{'agreed':>6}  totals")

@@ -1,0 +1,253 @@
+"""Every GCG tilecam writes loads in macondo (Woogles) and Quackle, and the records those tools
+and tilecam's earlier versions wrote load in tilecam. The readers' rules are in gcgcheck.py."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from conftest import shared_data_dir
+from gcgcheck import check_gcg
+from scoring.blanks import designate
+from scoring.board import LAYOUTS, Direction, Square
+from scoring.events import BLANK_NOT_READ, Play
+from scoring.game import Game
+from scoring.gcg import GameRecord, GcgError, Player, gcg_lang, read_gcg, record_from_gcg, write_gcg
+from scoring.lexicon import Lexicon
+from scoring.placement import PlacedTile, Placement
+from scoring.rules import PROFILES
+from scoring.tiles import DISTRIBUTIONS
+from test_gcg_roundtrip import PROFILE, game_logs
+
+DATA = Path(__file__).parent / "data" / "gcg"
+EN, DE = DISTRIBUTIONS["en"], DISTRIBUTIONS["de"]
+NASPA = PROFILES["naspa"]
+STANDARD_PRAGMAS = {"character-encoding", "player1", "player2", "player3", "player4", "title", "description",
+                    "id", "lexicon", "tile-distribution", "board-layout", "note"}
+
+
+def fixture(name: str) -> bytes:
+    return (DATA / name).read_bytes()
+
+
+def verify(*args):
+    return subprocess.run([sys.executable, "-m", "api.cli", "verify", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+# ---- the writer: every record it writes passes both readers' rules -----------------------
+
+@given(game_logs())
+def test_every_gcg_written_passes_macondo_and_quackle(record):
+    text = write_gcg(record, PROFILE, EN)
+    assert check_gcg(text) == []
+    assert "UNKNOWN" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "es", "pl"])
+def test_tile_distribution_is_written_for_every_language(lang):
+    dist = DISTRIBUTIONS[lang]
+    game = Game(NASPA, dist)
+    letters = [t for t in dist.letters if len(t) == 1][:3]
+    game.play(0, Placement(tuple(PlacedTile(Square(7, 6 + i), t) for i, t in enumerate(letters)), Direction.ACROSS))
+    game.pass_turn(1)
+    text = write_gcg(GameRecord((Player("a", "A"), Player("b", "B")), tuple(game.events), lang=lang), NASPA, dist)
+    named = re.search(r"^#tile-distribution (\S+)$", text, re.M).group(1)
+    assert named == {"en": "english", "de": "german", "fr": "french", "es": "spanish", "pl": "polish"}[lang]
+    assert gcg_lang(read_gcg(text).meta) == lang
+    assert check_gcg(text) == []
+
+
+def test_old_tilecam_german_record_reads_and_is_written_loadable():
+    # What tilecam wrote before: no tile set, '?' in a play, UNKNOWN racks, '-3', '#event'.
+    old = fixture("tilecam_old_german.gcg").decode()
+    problems = "\n".join(check_gcg(old))
+    for line in (4, 5, 6, 7, 8):  # #event, German tiles in the English set, DUB?O.EN, UNKNOWN -, UNKNOWN -3
+        assert f"line {line}:" in problems, problems
+    record, findings, _ = record_from_gcg(read_gcg(old.encode()), NASPA, DE, lang="de")
+    assert findings == []
+    assert record.events[1].blank_undecided  # '?' read back as the blank nobody named
+    text = write_gcg(record, NASPA, DE)
+    assert check_gcg(text) == [], text
+    plays = [line for line in text.splitlines() if line.startswith(">") and " - " not in line]
+    assert not any("?" in line.split()[3] for line in plays if len(line.split()) > 5)
+    assert "#tile-distribution german" in text and "UNKNOWN" not in text and "#event" not in text
+    assert "#description event: Vereinsabend" in text
+    assert f"#note {BLANK_NOT_READ}: written as e" in text  # E is the commonest German tile
+    assert re.search(r"^>Player_2: [A-Z]{3} -3 \+0 66$", text, re.M)  # Quackle's count, a rack macondo cuts
+    again, findings, _ = record_from_gcg(read_gcg(text), NASPA, DE)
+    assert findings == [] and again.events[1].blank_undecided  # the note keeps it flagged
+    assert [e.cumulative for e in again.events] == [e.cumulative for e in record.events]
+
+
+def test_a_blank_the_lexicon_decides_gets_no_note():
+    game = Game(NASPA, EN)
+    game.play(0, Placement((PlacedTile(Square(7, 7), "Q"), PlacedTile(Square(7, 8), "?", blank=True),
+                            PlacedTile(Square(7, 9), "A"), PlacedTile(Square(7, 10), "D")), Direction.ACROSS))
+    record = GameRecord((Player("a", "A"), Player("b", "B")), tuple(game.events))
+    lexicon = Lexicon.from_lines(["QUAD", "QUID", "CAT"])
+    chosen = designate(Game(NASPA, EN).state.board, game.events[0].placement, EN, lexicon, claimed=24)
+    assert [t.letter for t in chosen.placement.tiles] == ["Q", "U", "A", "D"] and chosen.candidates == 1
+    text = write_gcg(record, NASPA, EN, lexicon=lexicon)
+    assert ">a: Q?AD 8H QuAD +" in text and BLANK_NOT_READ not in text
+    # two valid letters: the commoner in the set (I: 9, U: 4) wins, and the note says it was a guess
+    two = write_gcg(record, NASPA, EN, lexicon=Lexicon.from_lines(["QUAD", "QIAD"]))
+    assert ">a: Q?AD 8H QiAD +" in two and f"#note {BLANK_NOT_READ}: written as i" in two
+    # no lexicon: the commonest letter of the set, E, flagged
+    guess = write_gcg(record, NASPA, EN)
+    assert "QeAD" in guess and BLANK_NOT_READ in guess and check_gcg(guess) == []
+
+
+# ---- the checker refuses what the readers refuse ----------------------------------------
+
+HEAD = "#character-encoding UTF-8\n#player1 a A\n#player2 b B\n"
+
+
+@pytest.mark.parametrize("desc, text, says", [
+    ("unknown pragma", HEAD + "#event Club\n>a: QUALM 8D QUALM +52 52\n", "no pattern"),
+    ("'?' in a play", HEAD + ">a: QUAL? 8D QUAL? +52 52\n", "'?' in the play"),
+    ("UNKNOWN rack on a pass", HEAD + ">a: QUALM 8D QUALM +52 52\n>b: UNKNOWN - +0 0\n", "taken for the rack"),
+    ("no rack on a pass", HEAD + ">a: QUALM 8D QUALM +52 52\n>b: - +0 0\n", "no pattern"),
+    ("exchange count as a tile", HEAD + ">a: QUALM 8D QUALM +52 52\n>b: AB -3 +0 0\n", "exchanged more"),
+    ("negative total on a pass", HEAD + ">a: QUALM 8D QUALM +52 52\n>b: AB - +0 -5\n", "no pattern"),
+    ("note before the first turn", HEAD + "#note hi\n>a: QUALM 8D QUALM +52 52\n", "before the first turn"),
+    ("lexicon after a turn", HEAD + ">a: QUALM 8D QUALM +52 52\n#lexicon NWL23\n", "after the first turn"),
+    ("third player", HEAD + "#player3 c C\n>a: QUALM 8D QUALM +52 52\n", "no pattern"),
+    ("same nickname", "#player1 a A\n#player2 a B\n>a: QUALM 8D QUALM +52 52\n", "two players"),
+    ("German tiles in the English set", HEAD + ">a: KRÄME 8D KRÄME +34 34\n", "no tile in en"),
+    ("played tiles not on the rack", HEAD + ">a: ABCDE 8D QUALM +52 52\n", "not in the rack"),
+    ("a third blank", HEAD + ">a: ??? 8D abc +0 0\n", "cannot set the rack"),
+    # Quackle's '-- +0': macondo's exchange pattern takes it, an exchange of the tile '-'
+    ("withdrawal written +0", HEAD + ">a: QUALM 8D QUALM +52 52\n>a: QUALM -- +0 0\n", "reads a exchange line"),
+    ("encoding not first", "#player1 a A\n#character-encoding UTF-8\n", "first line"),
+    ("colon apart from the nickname", HEAD + ">a : QUALM 8D QUALM +52 52\n", "colon on the nickname"),
+])
+def test_checker_refuses_what_the_readers_refuse(desc, text, says):
+    assert says in "\n".join(check_gcg(text))
+
+
+# ---- the reader: real records other tools write --------------------------------------------
+
+def test_quackle_withdrawn_phony_written_plus_zero_takes_the_total():
+    record, findings, _ = record_from_gcg(read_gcg(fixture("quackle_withdrawn_plus0.gcg")), NASPA, EN)
+    assert findings == []  # not a discrepancy on this line and every later one
+    withdrawn = record.events[2]
+    assert (withdrawn.kind, withdrawn.player, withdrawn.agreed, withdrawn.cumulative) == ("phony_withdrawn", 1, -40, 0)
+    assert "written +0" in withdrawn.note
+    # one nickname for both players ("NoName"): turn order tells them apart
+    assert [e.player for e in record.events] == [0, 1, 1, 0]
+    text = write_gcg(record, NASPA, EN)
+    assert "#player2 NoName_2 NoName" in text and ">NoName_2: AEQTUXZ -- -40 0" in text
+    assert check_gcg(text) == []
+
+
+def test_four_player_box_record_reads_and_writes():
+    box = PROFILES["box"]
+    record, findings, _ = record_from_gcg(read_gcg(fixture("box_four_players.gcg")), box, EN)
+    assert findings == [] and [p.nick for p in record.players] == ["ann", "bob", "cy", "dee"]
+    text = write_gcg(record, box, EN)
+    assert "#player4 dee Dee" in text
+    # macondo plays two-player games only; Quackle reads #player3 and #player4
+    assert check_gcg(text, readers=("quackle",)) == []
+    assert any("#player3" in p for p in check_gcg(text, readers=("macondo",)))
+    again, _, _ = record_from_gcg(read_gcg(text), box, EN)
+    assert [(e.kind, e.player, e.cumulative) for e in again.events] == \
+        [(e.kind, e.player, e.cumulative) for e in record.events]
+
+
+def test_a_third_nickname_without_player_lines_is_refused():
+    with pytest.raises(GcgError, match="unknown player 'c'"):
+        read_gcg(">a: AB 8G AB +8 8\n>b: - +0 0\n>c: - +0 0\n")
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("declared_utf8_is_latin1.gcg", "line 2: not valid UTF-8 text"),
+    ("declared_utf16_is_ascii.gcg", "not valid UTF-16 text"),
+])
+def test_a_wrongly_declared_encoding_is_a_clear_error(name, reason, tmp_path):
+    with pytest.raises(GcgError, match=reason):
+        read_gcg(fixture(name))
+    r = verify(DATA / name)
+    assert r.returncode == 2 and reason.split(": ")[-1] in r.stderr and "Traceback" not in r.stderr
+
+
+def test_latin1_declared_over_utf8_reads_without_a_crash():
+    assert read_gcg(fixture("declared_latin1_is_utf8.gcg")).players[0].name == "Zo\u00c3\u00ab"
+
+
+@pytest.mark.parametrize("meta, lang", [
+    ({"tile-distribution": "german"}, "de"), ({"lexicon": "RD28"}, "de"), ({"lexicon": "OSPS49"}, "pl"),
+    ({"lexicon": "FRA20"}, "fr"), ({"lexicon": "ODS8"}, "fr"), ({"lexicon": "FILE2017"}, "es"),
+    ({"lexicon": "FISE2"}, "es"), ({"lexicon": "NWL2023"}, "en"), ({"lexicon": "CSW21"}, "en"),
+    ({"lexicon": "Collins"}, "en"), ({"tile-distribution": "english_super"}, "en-super"),
+    ({"lexicon": "XYZ"}, None), ({}, None),
+])
+def test_tile_set_from_pragmas(meta, lang):
+    assert gcg_lang(meta) == lang
+
+
+def test_verify_takes_the_tile_set_from_the_lexicon():
+    r = verify(DATA / "polish_osps.gcg", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["final"][0] == 28  # Ż, Ó, Ł are Polish tiles
+    assert "tiles pl" in verify(DATA / "polish_osps.gcg").stdout
+
+
+def _ended_by_going_out():
+    """A shared game that ends with a player going out and the 2x rack points."""
+    for path in sorted((shared_data_dir() / "gcg").rglob("*.gcg")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = text.replace("\r", "").rstrip("\n").split("\n")
+        turns = [i for i, line in enumerate(lines) if line.startswith(">")]
+        last = lines[turns[-1]]
+        challenged = any(" -- " in lines[i] or "(challenge)" in lines[i] for i in turns)
+        if re.match(r">\S+:\s+\(\S+\) \+\d+ \d+$", last.strip()) and not challenged:
+            return path, lines, turns
+    raise AssertionError("no shared game ends with a player going out")
+
+
+def test_plus_minus_ending_is_noticed_by_rules_auto(tmp_path):
+    path, lines, turns = _ended_by_going_out()
+    out_line = lines[turns[-1]]
+    nick, rack, points, total = re.match(r">(\S+):\s+\((\S+)\) \+(\d+) (\d+)$", out_line.strip()).groups()
+    record, _, _ = record_from_gcg(read_gcg("\n".join(lines[:turns[-1]])), NASPA, EN)
+    opp = next(p for p in record.players if p.nick != nick)
+    opp_total = next(e.cumulative for e in reversed(record.events) if record.players[e.player] is opp)
+    half = int(points) // 2
+    lines[turns[-1]] = f">{opp.nick}: {rack} ({rack}) -{half} {opp_total - half}"
+    lines.insert(turns[-1] + 1, f">{nick}: ({rack}) +{half} {int(total) - half}")
+    (tmp_path / "pm.gcg").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = verify(tmp_path / "pm.gcg")
+    assert "rules wespa" in r.stdout and r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_pass_after_the_going_out_play_is_read(tmp_path):
+    # '>doug: EGOP - +0 451' after emely went out: doug challenged the out-play and lost his turn
+    path, lines, turns = _ended_by_going_out()
+    record, _, _ = record_from_gcg(read_gcg("\n".join(lines)), NASPA, EN)
+    out_player = record.events[-1].player
+    opp = next(i for i in range(2) if i != out_player)
+    opp_total = next(e.cumulative for e in reversed(record.events) if e.player == opp)
+    rack = re.match(r">\S+:\s+\((\S+)\)", lines[turns[-1]]).group(1)
+    lines.insert(turns[-1], f">{record.players[opp].nick}: {rack} - +0 {opp_total}")
+    text = "\n".join(lines) + "\n"
+    again, findings, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    assert findings == [] and again.events[-2].kind == "pass" and again.events[-2].player == opp
+    written = write_gcg(again, NASPA, EN)
+    assert check_gcg(written) == [] and f">{record.players[opp].nick}: {rack} - +0 {opp_total}" in written
+
+
+def test_only_standard_pragmas_are_written():
+    record, _, _ = record_from_gcg(read_gcg(HEAD + ">a: QUALM 8D QUALM +52 52\n"), NASPA, EN)
+    record = GameRecord(record.players, record.events, {"event": "Club", "round": "3", "id": "one",
+                                                        "title": "T", "note": "before"})
+    text = write_gcg(record, NASPA, EN)
+    pragmas = {line[1:].split()[0] for line in text.splitlines() if line.startswith("#")}
+    assert pragmas <= STANDARD_PRAGMAS
+    assert "#description before; id: one; event: Club; round: 3" in text
+    assert check_gcg(text) == []
