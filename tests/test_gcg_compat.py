@@ -251,3 +251,19 @@ def test_only_standard_pragmas_are_written():
     assert pragmas <= STANDARD_PRAGMAS
     assert "#description before; id: one; event: Club; round: 3" in text
     assert check_gcg(text) == []
+
+
+def test_tilecam_record_writes_a_gcg_every_reader_loads(tmp_path, shared_data):
+    # game07: a real German game, one pre-warped photo per move, with a blank no lexicon names
+    gcg = tmp_path / "game07.gcg"
+    r = subprocess.run([sys.executable, "-m", "api.cli", "record", shared_data / "scrabscrap" / "game07",
+                        "--prewarped", "--lang", "de", "--gcg", gcg, "--db", tmp_path / "g.sqlite3"],
+                       cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    text = gcg.read_text(encoding="utf-8")
+    assert check_gcg(text) == []
+    assert "UNKNOWN" not in text and "#tile-distribution german" in text
+    plays = [line.split() for line in text.splitlines() if re.match(r">\S+: \S+ \w+ \S+ \+\d+ \d+$", line)]
+    assert len(plays) >= 15 and not any("?" in play[3] for play in plays)
+    assert {line[1:].split()[0] for line in text.splitlines() if line.startswith("#")} <= STANDARD_PRAGMAS
+    assert f"#note {BLANK_NOT_READ}: written as e" in text  # SPUREN? with no lexicon: flagged
