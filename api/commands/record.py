@@ -165,7 +165,8 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         """The GCG and the sidecar from the store, as they stand after each commit."""
         recorder = state["recorder"]
         try:
-            write_records(service, game_id, args.gcg, args.json, recorder.timings.per_frame() if recorder else {})
+            write_records(service, game_id, args.gcg, args.json, recorder.timings.per_frame() if recorder else {},
+                          lexicon)
         except OSError as exc:
             if not state["warned"]:  # the store still has every entry; say so once, keep recording
                 print(f"\ntilecam record: cannot write the outputs ({exc}); entries are kept in {args.db}",
@@ -247,7 +248,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     write_outputs()
     if state["warned"]:
         try:
-            write_records(service, game_id, args.gcg, args.json, {})
+            write_records(service, game_id, args.gcg, args.json, {}, lexicon)
         except OSError as exc:
             return fail(f"cannot write the outputs: {exc}; the game is kept in {args.db} as game {game_id}", 1)
     return _report(service, game_id, args)
@@ -262,12 +263,14 @@ def _report(service, game_id: int, args) -> int:
     return 0
 
 
-def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings: dict) -> None:
+def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings: dict, lexicon=None) -> None:
     """The GCG and the JSON sidecar (every entry with what the recorder saw), from the store.
     Each file is replaced whole (written beside it, then renamed), so a crash leaves the last one."""
     from scoring.events import to_json
     view = service.load(game_id)
-    _replace(Path(gcg), service.gcg(view))
+    from scoring.gcg import write_gcg
+    # the word list names a blank the recorder left open where it allows one letter only
+    _replace(Path(gcg), write_gcg(view.record(), view.profile, view.dist, view.layout, lexicon))
     if sidecar:
         doc = {"game_id": game_id, "players": list(view.row.players), "rules": view.row.rules,
                "lang": view.row.lang,
