@@ -30,6 +30,9 @@ from .tiles import BLANK, Distribution
 
 UNKNOWN_RACK = "UNKNOWN"
 TURN_LOST_NOTE = "#unsuccessful-challenge"
+# A line whose rack nobody saw still needs one (every reader does); the writer puts stand-in
+# tiles there and says so in a note starting with this, and the reader drops both again.
+RACK_NOT_SEEN = "rack not seen"
 MAX_DIGITS = 6          # of a score or a total; int() of 4,300 digits raises, and none is real
 NICK_MAX = 64           # the longest in the liwords games is 42
 _SCORE = re.compile(r"^[+-][0-9]+$")
@@ -390,6 +393,7 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     findings: list[Finding] = []
     line_nos: list[int] = []
     for t in gcg.turns:
+        t = _unseen_rack(t)
         p, rack = t.player, t.rack
         try:
             dist.check_tiles(rack, "rack")
@@ -434,6 +438,13 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     record = GameRecord(players, tuple(game.events), dict(gcg.meta), rules or profile.name,
                         lang or dist.name, layout.name)
     return record, findings, line_nos
+
+
+def _unseen_rack(t: GcgTurn) -> GcgTurn:
+    """The turn without the stand-in rack our writer put on a line whose rack nobody saw."""
+    lines = t.note.split("\n") if t.note else []
+    kept = [line for line in lines if not line.startswith(RACK_NOT_SEEN)]
+    return t if len(kept) == len(lines) else replace(t, rack=None, note="\n".join(kept))
 
 
 def _withdrawn_score(game: Game, t: GcgTurn) -> tuple[int, str]:
@@ -684,6 +695,10 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
                 line = f">{nick}: {_rack(ev.rack, 1, game)} (time) {_minus(ev.agreed)} {ev.cumulative}"
             case _:
                 raise TypeError(f"cannot write {type(ev).__name__}")
+        written = line.split(" ", 2)[1]
+        if isinstance(ev, (PhonyWithdrawn, TurnLost, Pass, Exchange, ChallengeBonus, TimePenalty)) \
+                and written != ev.rack:
+            note_lines.append(f"#note {RACK_NOT_SEEN}: {written} stands in (GCG readers need a rack here)")
         out.append(line)
         out.extend(note_lines)
         game.append(ev)
