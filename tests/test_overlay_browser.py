@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from apiserver import AUTH, api, client, import_gcg  # noqa: F401  (fixtures)
+from apiserver import AUTH, api, client, import_gcg, new_game  # noqa: F401  (fixtures)
 from scoring.gcg import read_gcg
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -184,3 +184,22 @@ def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(a
     page.click("#end button")
     page.wait_for_function("() => document.getElementById('scores').textContent.endsWith('(ended)')", timeout=10_000)
     assert page.inner_text("#scores") == "Ann 12 – Ben 0 – Cy 0 – Di -2 (ended)"
+
+
+def test_overlay_marks_a_blank_whose_letter_was_not_read(api, client, browser_page):
+    gid = new_game(client)
+    r = client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8G", "word": "QA?"})
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/games/{gid}/moves").json()[0]["blank_undecided"] is True
+    page = browser_page
+    page.goto(f"{api.url}/overlay/{gid}")
+    page.wait_for_selector(".tile.undecided", timeout=10_000)
+    tile = page.locator(".tile.undecided")
+    assert tile.count() == 1 and tile.get_attribute("data-square") == "8I" and tile.inner_text() == "?"
+    assert page.locator(".tile.undecided .pts").count() == 0      # a blank shows no points
+    # once the operator names the letter, the mark goes and the tile shows it
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "blank", "square": "8I", "letter": "T", "reason": "read on the table"})
+    assert r.status_code == 200, r.text
+    page.wait_for_function("() => !document.querySelector('.tile.undecided')", timeout=10_000)
+    assert page.inner_text(".tile[data-square='8I']") == "T"

@@ -23,10 +23,14 @@ function renderBoard(live) {
       const ch = live.rows[r][c];
       if (ch !== ".") {
         const tile = document.createElement("div");
-        const blank = ch !== ch.toUpperCase();
-        tile.className = "tile" + (blank ? " blank" : "") + (last.has(squareName(r, c)) ? " last" : "");
+        // a blank is its letter in lower case; "?" is a blank whose letter nobody has named yet
+        const undecided = ch === "?";
+        const blank = undecided || ch !== ch.toUpperCase();
+        tile.className = "tile" + (blank ? " blank" : "") + (undecided ? " undecided" : "")
+          + (last.has(squareName(r, c)) ? " last" : "");
         tile.dataset.square = squareName(r, c);
         tile.textContent = ch.toUpperCase();
+        if (undecided) tile.title = "blank: its letter was not read yet";
         if (!blank) {
           const pts = document.createElement("span");
           pts.className = "pts";
