@@ -26,7 +26,7 @@ def test_overlay_field_pages_follow_the_stream(client, field):
 
 def test_overlay_unknown_field_page_is_422(client):
     gid = new_game(client)
-    assert client.get(f"/overlay/{gid}/p3_name").status_code == 422
+    assert client.get(f"/overlay/{gid}/p5_name").status_code == 422
 
 
 @pytest.mark.parametrize("asset, kind", [("overlay.css", "text/css"), ("overlay.js", "javascript"),
