@@ -42,7 +42,7 @@ test: install $(CHROMIUM)
 # Retrain the tile classifier (CPU, about 50 minutes on 2 cores: 15 rendering, 35 training): models/tiles.onnx + tiles.card.json.
 train: install
 	$(BIN)/pip install --quiet -e '.[train]'
-	$(BIN)/python -m models.train --out models/tiles.onnx
+	$(BIN)/python -m tilecam.models.train --out models/tiles.onnx
 
 clean:
 	rm -rf $(VENV)

@@ -11,9 +11,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from scoring.game import GameError
-from scoring.gcg import GcgError
-from scoring.placement import PlacementError
+from tilecam.scoring.game import GameError
+from tilecam.scoring.gcg import GcgError
+from tilecam.scoring.placement import PlacementError
 
 from .bus import Bus, PreviewHub
 from .limits import install_limits

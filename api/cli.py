@@ -16,13 +16,13 @@ from pathlib import Path
 
 # verb -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "verify": ("api.commands.verify", "replay a GCG record and print a recount report"),
-    "locate": ("api.commands.locate", "find the board's grid corners in an image"),
-    "read": ("api.commands.read", "read every square of the board in an image"),
-    "enroll": ("api.commands.enroll", "adapt the tile reader to the tile set on the table"),
-    "record": ("api.commands.record", "record a whole game from a video, a folder of frames or a camera"),
-    "serve": ("api.commands.serve", "run the broadcast and review service"),
-    "demo": ("api.commands.demo", "render a game, record it live and serve it: no camera needed"),
+    "verify": ("tilecam.api.commands.verify", "replay a GCG record and print a recount report"),
+    "locate": ("tilecam.api.commands.locate", "find the board's grid corners in an image"),
+    "read": ("tilecam.api.commands.read", "read every square of the board in an image"),
+    "enroll": ("tilecam.api.commands.enroll", "adapt the tile reader to the tile set on the table"),
+    "record": ("tilecam.api.commands.record", "record a whole game from a video, a folder of frames or a camera"),
+    "serve": ("tilecam.api.commands.serve", "run the broadcast and review service"),
+    "demo": ("tilecam.api.commands.demo", "render a game, record it live and serve it: no camera needed"),
 }
 
 

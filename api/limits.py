@@ -14,8 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scoring.board import LAYOUTS
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import LAYOUTS
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 KiB, MiB = 1024, 1024 * 1024
 
@@ -142,7 +142,7 @@ def check_frame(data: bytes, max_pixels: int = FRAME_PIXELS) -> None:
     """A JPEG that really decodes, within the pixel cap; a 422 saying why not otherwise. The
     size is read from the header before anything is decoded (capture.still), so a small file
     declaring a huge image costs nothing."""
-    from capture.still import ImageError, decode_image, image_size  # OpenCV only when a frame comes
+    from tilecam.capture.still import ImageError, decode_image, image_size  # OpenCV only when a frame comes
 
     try:
         fmt = image_size(data, "the frame")[2]

@@ -17,13 +17,13 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from capture.frame import Frame
-from scoring.events import LogEntry
-from scoring.game import GameError
-from scoring.placement import PlacementError
-from scoring.scorekeeper import Observation, Scorekeeper
-from scoring.snapshot import Snapshot, turns_to_fit
-from vision.stability import StabilityConfig, StabilityGate
+from tilecam.capture.frame import Frame
+from tilecam.scoring.events import LogEntry
+from tilecam.scoring.game import GameError
+from tilecam.scoring.placement import PlacementError
+from tilecam.scoring.scorekeeper import Observation, Scorekeeper
+from tilecam.scoring.snapshot import Snapshot, turns_to_fit
+from tilecam.vision.stability import StabilityConfig, StabilityGate
 
 from .store import Conflict
 
@@ -386,7 +386,7 @@ class FixedBoard:
     """A camera that does not move and corners given once (a calibration, or a pre-warped frame)."""
 
     def __init__(self, corners: np.ndarray, square_px: int) -> None:
-        from vision.rectify import homography_from_corners
+        from tilecam.vision.rectify import homography_from_corners
         self.homography = homography_from_corners(np.asarray(corners, np.float32), square_px)
 
     def update(self, image: np.ndarray):
@@ -411,7 +411,7 @@ class TrackedBoard:
     def _homography(self, fix) -> np.ndarray:
         """The warp to our square size for a fix, computed once per fix, not per frame."""
         if self._cached is None or self._cached[0] is not fix:
-            from vision.rectify import homography_from_corners
+            from tilecam.vision.rectify import homography_from_corners
             self._cached = (fix, homography_from_corners(fix.corners, self.square_px))
         return self._cached[1]
 
@@ -423,7 +423,7 @@ class TrackedBoard:
             return result.status, self._homography(self._good), \
                 0.0 if result.status == "occluded" else self._good.quality
         if result.status == "redetected" and self._good is not None:
-            from vision.locate import grid_quality
+            from tilecam.vision.locate import grid_quality
             # The camera is fixed: keep the last good grid when it still fits this frame as well
             # as the new one (a re-detection after arms left the board can land a square off).
             old_q = grid_quality(image, self._good.corners, self.tracker.cfg)
@@ -455,7 +455,7 @@ class Reader:
         self._last: tuple[np.ndarray, np.ndarray] | None = None
 
     def calibrate_with(self, self_enroll: bool, reference: bool, min_prob: float) -> None:
-        from vision.enroll import TableEnrollment
+        from tilecam.vision.enroll import TableEnrollment
         self.min_prob = min_prob
         self.reference = reference
         # a reader given a tile set (tilecam enroll) keeps it; the table adds to nothing then
@@ -478,7 +478,7 @@ class Reader:
         empty_p = probs[:, self.tile_reader.classes.index(".")]
         still_empty = np.array([ch == "." for ch in labels]) & (empty_p >= self.min_prob)
         if self.reference:
-            from vision.reference import EmptyBoardRef
+            from tilecam.vision.reference import EmptyBoardRef
             ref = self.tile_reader.empty_ref
             if ref is None and board_clear:
                 ref = EmptyBoardRef.from_frame(warped, source="recorder")

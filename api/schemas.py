@@ -9,7 +9,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.rules import PROFILES
+from tilecam.scoring.rules import PROFILES
 
 from . import limits as lim
 

@@ -16,17 +16,17 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from scoring.board import LAYOUTS, Direction, Layout, Square
-from scoring.events import (BLANK_NOT_READ, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+from tilecam.scoring.board import LAYOUTS, Direction, Layout, Square
+from tilecam.scoring.events import (BLANK_NOT_READ, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                             LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, to_json)
-from scoring.game import Game, GameError, effective_events
-from scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, format_position, parse_position, \
+from tilecam.scoring.game import Game, GameError, effective_events
+from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, format_position, parse_position, \
     placement_from_gcg, play_notation, write_gcg
-from scoring.placement import PlacedTile
-from scoring.recount import describe
-from scoring.rules import ChallengeRule, RuleProfile, get_profile
-from scoring.tally import format_pool
-from scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
+from tilecam.scoring.placement import PlacedTile
+from tilecam.scoring.recount import describe
+from tilecam.scoring.rules import ChallengeRule, RuleProfile, get_profile
+from tilecam.scoring.tally import format_pool
+from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
 
 from . import schemas as s
 from .bus import Bus, BusMessage

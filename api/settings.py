@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from capture.source import CaptureConfig
-from hardware.buttons import ButtonConfig
-from scoring.decode import DecodeConfig
-from vision.stability import StabilityConfig
+from tilecam.capture.source import CaptureConfig
+from tilecam.hardware.buttons import ButtonConfig
+from tilecam.scoring.decode import DecodeConfig
+from tilecam.vision.stability import StabilityConfig
 
 
 class Section(BaseModel):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from scoring.events import LogEntry, from_json, to_json
+from tilecam.scoring.events import LogEntry, from_json, to_json
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

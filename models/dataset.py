@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from models.synth.layout import PREMIUM_ROWS
-from vision.rectify import GRID, homography_from_corners, square_crops, warp_board
+from tilecam.models.synth.layout import PREMIUM_ROWS
+from tilecam.vision.rectify import GRID, homography_from_corners, square_crops, warp_board
 
 # Class labels are strings so multi-letter tiles (Spanish CH, LL, RR) and more letters (Ñ)
 # are appended later without renumbering the rest; the reader maps by name.
@@ -149,7 +149,7 @@ def raise_tiles(with_tiles: np.ndarray, empty: np.ndarray, rng: np.random.Genera
 def board_sample(board: list[str], seed: int, spec: DataSpec, rng: np.random.Generator,
                  cfg_kwargs: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Render one board and return its 225 crops, class labels, rotation labels, metadata."""
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.synth import SceneConfig, render_topdown
 
     cfg = SceneConfig(**cfg_kwargs)
     td = render_topdown(board, seed, cfg)
@@ -181,7 +181,7 @@ CHUNK = 25  # boards per unit of work: the data set is the same whatever the num
 
 
 def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
-    from models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
+    from tilecam.models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
 
     cv2.setNumThreads(1)
     rng = np.random.default_rng([spec.seed, chunk])

@@ -1,6 +1,6 @@
 """Train the tile classifier on synthetic crops and export it to ONNX with its model card.
 
-    python -m models.train --out models/tiles.onnx [--boards 1800] [--epochs 12] [--seed 0]
+    python -m tilecam.models.train --out models/tiles.onnx [--boards 1800] [--epochs 12] [--seed 0]
 
 CPU only, seeded, 2 torch threads; prints loss, accuracy and ETA per epoch. Whole factors are
 held out of training and measured each on its own: font families, a tile style, a board
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.dataset import CLASSES, INDEX, NO_ROTATION, CropSpec, DataSpec, build
+from tilecam.models.dataset import CLASSES, INDEX, NO_ROTATION, CropSpec, DataSpec, build
 
 MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
@@ -109,7 +109,7 @@ def accuracy(model, x_uint8, y, rot, batch=1024):
 
 def onnx_accuracy(session, data) -> dict:
     """Per-square, letters-only and rotation accuracy of the exported model."""
-    from vision.classify import preprocess
+    from tilecam.vision.classify import preprocess
     card = {"input_size": CropSpec().square_px, "mean": MEAN, "std": STD}
     logits, rl, _ = session.run(None, {session.get_inputs()[0].name: preprocess(data["x"], card)})
     pred = logits.argmax(1)
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import onnxruntime as ort
     import torch
-    from models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts, faces_of, family_of
+    from tilecam.models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts, faces_of, family_of
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)

@@ -13,8 +13,8 @@ import httpx
 import pytest
 import uvicorn
 
-from api.app import close_streams, create_app
-from api.settings import AuthSettings, ServerSettings, Settings, StoreSettings
+from tilecam.api.app import close_streams, create_app
+from tilecam.api.settings import AuthSettings, ServerSettings, Settings, StoreSettings
 
 TOKEN = "test-operator-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

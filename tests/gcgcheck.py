@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from scoring.tiles import BLANK, DISTRIBUTIONS
+from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
 
 # macondo's tile distributions by the name '#tile-distribution' gives them
 MACONDO_NAMES = {"english": "en", "german": "de", "french": "fr", "spanish": "es", "polish": "pl",

@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
-from api.commands.verify import choose_rules
+from tilecam.api.commands.verify import choose_rules
 from conftest import shared_data_dir
-from scoring.events import from_json
-from scoring.gcg import read_gcg, record_from_gcg
-from scoring.rules import get_profile
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.events import from_json
+from tilecam.scoring.gcg import read_gcg, record_from_gcg
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 GCG = sorted((shared_data_dir() / "gcg" / "liwords").glob("*.gcg"))
 EN = DISTRIBUTIONS["en"]
@@ -141,7 +141,7 @@ def test_games_openapi_docs(client):
 
 
 def test_a_damaged_game_is_listed_as_damaged_and_the_others_still_load(api, client):
-    from scoring.events import Pass
+    from tilecam.scoring.events import Pass
     auth = {"Authorization": "Bearer test-operator-token"}
     good, bad = (client.post("/api/games", json={"players": [{"name": a}, {"name": b}]}, headers=auth).json()["id"]
                  for a, b in (("Ann", "Bob"), ("Cy", "Di")))

@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from api import limits as lim
-from api.schemas import PlayIn
+from tilecam.api import limits as lim
+from tilecam.api.schemas import PlayIn
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
-from scoring.gcg import _word_cells
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.gcg import _word_cells
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 JSON = {**AUTH, "Content-Type": "application/json"}
 

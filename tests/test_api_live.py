@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from apiserver import AUTH, SseReader, api, client, new_game  # noqa: F401  (fixtures)
-from api.bus import Bus, BusMessage
-from api.schemas import OBS_FIELDS
+from tilecam.api.bus import Bus, BusMessage
+from tilecam.api.schemas import OBS_FIELDS
 
 
 def test_live_bus_delivers_from_another_thread():
@@ -91,10 +91,10 @@ def test_live_state_json(client):
 
 def test_live_recorder_thread_appends_reach_sse_clients(api, client):
     """The recorder's seam: build/append from another thread, committed then published."""
-    from scoring.board import Direction, Square
-    from scoring.events import Pass, Play
-    from scoring.game import GameError
-    from scoring.placement import PlacedTile, Placement, PlacementError
+    from tilecam.scoring.board import Direction, Square
+    from tilecam.scoring.events import Pass, Play
+    from tilecam.scoring.game import GameError
+    from tilecam.scoring.placement import PlacedTile, Placement, PlacementError
 
     gid = new_game(client)
     placement = Placement((PlacedTile(Square(7, 7), "O"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS)

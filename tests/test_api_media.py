@@ -7,7 +7,7 @@ import cv2
 import httpx
 import numpy as np
 
-from api.bus import PreviewHub
+from tilecam.api.bus import PreviewHub
 from apiserver import AUTH, api, client, new_game, wait_for  # noqa: F401  (fixtures)
 
 

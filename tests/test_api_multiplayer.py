@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from apiserver import AUTH, api, client  # noqa: F401  (fixtures)
-from scoring.board import Direction, Square
-from scoring.events import BLANK_NOT_READ
-from scoring.placement import PlacedTile, Placement
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import BLANK_NOT_READ
+from tilecam.scoring.placement import PlacedTile, Placement
 
 FOUR = [{"name": "Ann Avery"}, {"name": "Ben Bell"}, {"name": "Cy Cole", "nick": "cy"}, {"name": "Di Dunn"}]
 

@@ -260,7 +260,7 @@ def test_operator_write_while_another_process_holds_the_database_is_409(tmp_path
 
     import httpx
 
-    from api import store as store_module
+    from tilecam.api import store as store_module
     from apiserver import LiveServer
 
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)

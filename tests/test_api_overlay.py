@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from apiserver import api, client, new_game  # noqa: F401  (fixtures)
-from api.schemas import OBS_FIELDS
+from tilecam.api.schemas import OBS_FIELDS
 
 
 def test_overlay_page_is_served_for_a_known_game(client):

@@ -17,9 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.commands.serve import TokenError, operator_tokens
-from api.security import TokenGuard
-from api.settings import SettingsError, load_settings
+from tilecam.api.commands.serve import TokenError, operator_tokens
+from tilecam.api.security import TokenGuard
+from tilecam.api.settings import SettingsError, load_settings
 from apiserver import AUTH, TOKEN, LiveServer, api, client, create_game_when_up, new_game  # noqa: F401  (fixtures)
 from test_overlay_browser import browser_page  # noqa: F401  (fixture)
 
@@ -183,7 +183,7 @@ def test_token_sources(tmp_path):
 
 def run_serve(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "TILECAM_TOKEN"} | (env or {})
-    return subprocess.run([sys.executable, "-m", "api.cli", "serve", *args], cwd=REPO, env=env,
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", "serve", *args], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=30)
 
 
@@ -239,7 +239,7 @@ def serve_and_post(tmp_path: Path, args: list[str], env: dict[str, str], token_o
     names, stop it with Ctrl-C; returns the output."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "TILECAM_TOKEN"} | env
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "serve", "--port", str(port),
                              "--db", str(tmp_path / "g.sqlite3"), *args],
                             cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
     try:

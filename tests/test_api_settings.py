@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.settings import Settings, SettingsError, load_settings
+from tilecam.api.settings import Settings, SettingsError, load_settings
 from apiserver import create_game_when_up
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,7 +45,7 @@ def test_serve_prints_urls_and_token_and_stops_on_ctrl_c(tmp_path):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "serve", "--port", str(port),
                              "--db", str(tmp_path / "g.sqlite3")], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
         lines = [proc.stdout.readline() for _ in range(5)]

@@ -17,9 +17,9 @@ def test_entries_from_another_process_reach_sse_clients(tmp_path):
     # The other process creates the game first and plays when told, as `tilecam record --db` would.
     writer = textwrap.dedent(f"""
         import sys
-        from api.bus import Bus
-        from api.service import GameService
-        from api.store import Store
+        from tilecam.api.bus import Bus
+        from tilecam.api.service import GameService
+        from tilecam.api.store import Store
         svc = GameService(Store({str(db)!r}), Bus())
         gid = svc.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
         print(gid, flush=True)

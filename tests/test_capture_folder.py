@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from capture import CaptureConfig, CaptureError, Frame, FrameSource, SourceEnded, open_source
-from capture.folder import FolderSource, natural_key
+from tilecam.capture import CaptureConfig, CaptureError, Frame, FrameSource, SourceEnded, open_source
+from tilecam.capture.folder import FolderSource, natural_key
 
 
 def write_images(folder: Path, names: list[str]) -> None:

@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
-from capture import CaptureConfig, CaptureError, LatestFrameReader, SourceEnded, open_source
-from capture.opencv import OpenCVSource
-from capture.picam import PicameraSource
-from capture.reconnect import ReconnectingSource
-from capture.source import redact
+from tilecam.capture import CaptureConfig, CaptureError, LatestFrameReader, SourceEnded, open_source
+from tilecam.capture.opencv import OpenCVSource
+from tilecam.capture.picam import PicameraSource
+from tilecam.capture.reconnect import ReconnectingSource
+from tilecam.capture.source import redact
 
 FPS = 5.0
 N_FRAMES = 8

@@ -13,9 +13,9 @@ import time
 import numpy as np
 import pytest
 
-from capture import CaptureConfig, CaptureError, LatestFrameReader, ReconnectingSource, SourceEnded
-from capture.frame import Frame
-from capture.source import BaseSource
+from tilecam.capture import CaptureConfig, CaptureError, LatestFrameReader, ReconnectingSource, SourceEnded
+from tilecam.capture.frame import Frame
+from tilecam.capture.source import BaseSource
 
 FAST = CaptureConfig(reconnect_initial_s=0.01, reconnect_max_s=0.04)
 

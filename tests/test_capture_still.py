@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from capture.still import ImageError, decode_image, jpeg_complete, read_image
+from tilecam.capture.still import ImageError, decode_image, jpeg_complete, read_image
 from conftest import shared_data_dir
 
 REAL = sorted(p for p in shared_data_dir().rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))

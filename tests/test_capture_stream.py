@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 import pytest
 
-from capture import CaptureConfig, LatestFrameReader, ReconnectingSource, open_source
-from capture.opencv import OpenCVSource
+from tilecam.capture import CaptureConfig, LatestFrameReader, ReconnectingSource, open_source
+from tilecam.capture.opencv import OpenCVSource
 
 GREY_STEP = 60          # run n paints its frames n * GREY_STEP
 OUTAGE_S = 4.0          # the outage of issue 12: with the old doubling backoff frames came back 3.4 s late

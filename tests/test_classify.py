@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners, weigh_lone_tiles
-from vision.rectify import homography_from_corners, warp_board
+from tilecam.vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners, weigh_lone_tiles
+from tilecam.vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "tiles.onnx"
@@ -36,7 +36,7 @@ TRAINED_LOOK = dict(design="standard", labels="short", style="wood", font="dejav
 
 
 def render_warped(board, seed, px, **cfg):
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.synth import SceneConfig, render_topdown
     td = render_topdown(board, seed, SceneConfig(**{**TRAINED_LOOK, **cfg}))
     return warp_board(td.image, homography_from_corners(td.corners, px), px), td
 
@@ -128,8 +128,8 @@ def test_a_lone_tile_needs_the_network_sure_by_more_than_the_factor():
 
 
 def _fake_read(classes, board, rotations, rot_probs=None):
-    from scoring.snapshot import Snapshot
-    from vision.classify import BoardRead
+    from tilecam.scoring.snapshot import Snapshot
+    from tilecam.vision.classify import BoardRead
     probs = np.zeros((15, 15, len(classes)), np.float32)
     for r in range(15):
         for c in range(15):
@@ -138,9 +138,9 @@ def _fake_read(classes, board, rotations, rot_probs=None):
 
 
 def test_game_orientation_needs_a_clear_majority():
-    from scoring.snapshot import classes_for
-    from scoring.tiles import DISTRIBUTIONS
-    from vision.classify import game_orientation, to_game
+    from tilecam.scoring.snapshot import classes_for
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.vision.classify import game_orientation, to_game
     classes = list(classes_for(DISTRIBUTIONS["en"].letters))
     board = ["." * 15] * 7 + ["...CAT.DOG.....", "..............."] + ["." * 15] * 6
     rot = np.full((15, 15), -1)
@@ -161,7 +161,7 @@ def test_game_orientation_needs_a_clear_majority():
 
 
 def test_fuse_empty_ratio_moves_only_p_empty():
-    from vision.classify import fuse_empty_ratio
+    from tilecam.vision.classify import fuse_empty_ratio
     p = np.array([[0.1, 0.6, 0.3], [0.8, 0.1, 0.1]], np.float32)
     out = fuse_empty_ratio(p, np.array([np.log(9.0 * 9.0), 0.0]))
     assert np.allclose(out.sum(axis=1), 1.0, atol=1e-6)

@@ -179,7 +179,7 @@ CASES = [
 
 def run_case(case: Case, d: Path, real: Path, gcg: Path) -> subprocess.CompletedProcess:
     argv = [a.replace("{d}", str(d)).replace("{real}", str(real)).replace("{gcg}", str(gcg)) for a in case.argv]
-    return subprocess.run([sys.executable, "-m", "api.cli", *argv], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", *argv], cwd=REPO, capture_output=True,
                           text=True, timeout=120)
 
 

@@ -12,7 +12,7 @@ from conftest import REPO
 
 
 def locate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api.cli", "locate", *args], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", "locate", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def tilecam(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", *args], cwd=REPO, capture_output=True,
                           text=True, timeout=60)
 
 

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def record(*args, timeout=180):
-    return subprocess.run([sys.executable, "-m", "api.cli", "record", *map(str, args)], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", "record", *map(str, args)], cwd=REPO,
                           capture_output=True, text=True, timeout=timeout)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 
 def verify(*args):
-    return subprocess.run([sys.executable, "-m", "api.cli", "verify", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", "verify", *map(str, args)],
                           capture_output=True, text=True, timeout=120)
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.board import Board, Direction, LAYOUTS, Square, Tile
-from scoring.decode import (Decoded, Evidence, NoChange, ProposedPlay, ProposedWithdrawal, Unclear,
+from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile
+from tilecam.scoring.decode import (Decoded, Evidence, NoChange, ProposedPlay, ProposedWithdrawal, Unclear,
                             decode)
-from scoring.lexicon import Lexicon
-from scoring.snapshot import Snapshot, classes_for
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.lexicon import Lexicon
+from tilecam.scoring.snapshot import Snapshot, classes_for
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 CLASSES = classes_for(EN.letters)
@@ -52,7 +52,7 @@ def test_nothing_new_is_no_change_and_the_last_play_gone_is_a_withdrawal():
     rows = rows_with(((7, 6), "CAT", "a"))
     board = board_from(rows)
     assert isinstance(decode(board, Snapshot.from_board(rows, CLASSES, 0.95), EN).change, NoChange)
-    from scoring.placement import PlacedTile, Placement
+    from tilecam.scoring.placement import PlacedTile, Placement
     play = Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate("CAT")), Direction.ACROSS)
     d = decode(board, Snapshot.from_board(EMPTY_ROWS, CLASSES, 0.95), EN, last_play=play)
     assert isinstance(d.change, ProposedWithdrawal)
@@ -98,7 +98,7 @@ def test_blank_letter_inferred_only_when_the_lexicon_leaves_one_choice(enable):
     many = decode(board, Snapshot.from_board(rows_with(((7, 6), "?AT", "a")), CLASSES), EN, lexicon=enable)
     assert many.change.undesignated_blanks == (Square(7, 6),)
     # Scores never depend on the blank's letter.
-    from scoring.placement import score_placement
+    from tilecam.scoring.placement import score_placement
     assert score_placement(board, many.change.placement, EN).score == (0 + 1 + 1) * 2
 
 
@@ -119,7 +119,7 @@ def test_evidence_accumulates_over_frames():
 
 
 def test_two_plays_seen_at_once_are_split_in_the_one_legal_order():
-    from scoring.decode import ProposedSequence
+    from tilecam.scoring.decode import ProposedSequence
     board = board_from(rows_with(((7, 6), "CAT", "a")))
     # SOS down the column after CAT (making CATS), then ON across from its top S.
     after = rows_with(((7, 6), "CAT", "a"), ((5, 9), "SOS", "d"), ((5, 10), "ON", "a"))
@@ -143,7 +143,7 @@ def test_a_stray_square_off_the_line_does_not_hold_up_the_play():
     board = board_from(rows_with(((7, 6), "CAT", "a")))
     after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OWL", "d"), ((2, 12), "?", "a"))
     d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN, cfg=__import__(
-        "scoring.decode", fromlist=["DecodeConfig"]).DecodeConfig(split_two_plays=False))
+        "tilecam.scoring.decode", fromlist=["DecodeConfig"]).DecodeConfig(split_two_plays=False))
     assert isinstance(d.change, ProposedPlay)
     assert [t.letter for t in d.change.placement.tiles] == ["O", "W", "L"]
 
@@ -164,7 +164,7 @@ def test_a_blank_read_as_empty_inside_a_play_is_taken_as_a_tile():
 
 
 def test_several_missed_plays_are_peeled_off_one_line_at_a_time():
-    from scoring.decode import ProposedSequence
+    from tilecam.scoring.decode import ProposedSequence
     board = board_from(rows_with(((7, 6), "CAT", "a")))
     after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OWL", "d"), ((10, 7), "AD", "a"), ((3, 8), "DOGS", "d"))
     d = decode(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
@@ -177,7 +177,7 @@ def test_several_missed_plays_are_peeled_off_one_line_at_a_time():
 
 
 def test_a_phony_taken_back_and_the_next_play_in_one_snapshot():
-    from scoring.placement import PlacedTile, Placement
+    from tilecam.scoring.placement import PlacedTile, Placement
     board = board_from(rows_with(((7, 6), "CAT", "a"), ((8, 8), "ZZ", "d")))
     phony = Placement((PlacedTile(Square(8, 8), "Z"), PlacedTile(Square(9, 8), "Z")), Direction.DOWN)
     after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"))
@@ -187,7 +187,7 @@ def test_a_phony_taken_back_and_the_next_play_in_one_snapshot():
 
 
 def test_two_plays_in_either_order_follow_what_a_covered_snapshot_saw_first():
-    from scoring.decode import ProposedSequence
+    from tilecam.scoring.decode import ProposedSequence
     board = board_from(rows_with(((7, 6), "CAT", "a")))
     # COW and TON: each legal before or after the other, so only an earlier glimpse can order them.
     after = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"), ((8, 8), "ON", "d")),

@@ -6,7 +6,7 @@ import sys
 
 
 def test_demo_records_its_rendered_game_and_caches_the_video(tmp_path):
-    cmd = [sys.executable, "-m", "api.cli", "demo", "--no-serve", "--moves", "2", "--cache", str(tmp_path)]
+    cmd = [sys.executable, "-m", "tilecam.api.cli", "demo", "--no-serve", "--moves", "2", "--cache", str(tmp_path)]
     first = subprocess.run(cmd, capture_output=True, text=True, timeout=400)
     assert first.returncode == 0, first.stderr
     assert "demo video rendered to" in first.stdout

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from api.demo.game import demo_words, make_demo_game
-from scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
+from tilecam.api.demo.game import demo_words, make_demo_game
+from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 
 
 def test_demo_game_is_legal_and_repeatable():

@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.tiles import DISTRIBUTIONS
-from vision.classify import TileReader, prewarped_corners
-from vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, load_tileset, save_tileset
-from vision.rectify import homography_from_corners, warp_board
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.classify import TileReader, prewarped_corners
+from tilecam.vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, load_tileset, save_tileset
+from tilecam.vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "models" / "tiles.onnx"
@@ -80,7 +80,7 @@ def tile_check_board(seed: int) -> list[str]:
 
 
 def test_label_free_tile_check():
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.synth import SceneConfig, render_topdown
     reader = TileReader(MODEL, CARD, lang="en")
     board = tile_check_board(3)
     # a trained look; the tile check on held-out looks is measured by tests/bench/bench_read.py
@@ -104,7 +104,7 @@ def test_label_free_tile_check():
 def test_a_tile_check_with_print_read_as_tiles_keeps_the_most_tile_like_squares(monkeypatch):
     """More squares look occupied than the bag holds (a board's printed labels read as tiles):
     the check keeps the 100 squares least like an empty one instead of refusing the board."""
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.synth import SceneConfig, render_topdown
     reader = TileReader(MODEL, CARD, lang="en")
     board = tile_check_board(4)
     td = render_topdown(board, 4, SceneConfig(labels="full"))
@@ -140,8 +140,8 @@ def test_labelled_enrollment_counts_the_tiles_behind_each_class(reader_de, share
 def enrolled_with_one_odd_tile(reader, board, seed, style, odd, label):
     """A synthetic board enrolled from three exposures with the tile on ``odd`` relabelled as
     ``label``, and a fourth exposure to read."""
-    from models.dataset import degrade
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.dataset import degrade
+    from tilecam.models.synth import SceneConfig, render_topdown
     cfg = SceneConfig(font="dejavu-condensed", style=style, design="standard", square_px=50,
                       quarter_turn_prob=0.0)
     px = reader.card["square_px"]
@@ -159,7 +159,7 @@ def enrolled_with_one_odd_tile(reader, board, seed, style, odd, label):
 def test_a_class_enrolled_from_one_tile_does_not_take_over_its_look_alikes(reader_de):
     """One tile's exemplars under a rare label (as one Ä among many A): with prior_tiles the
     network's own view of that class weighs in, and the tile is read as what it shows."""
-    from vision.classify import ReadConfig
+    from tilecam.vision.classify import ReadConfig
     board = ["." * 15] * 5 + ["...AAAAAAAA....", "...ABEAAINA....", "....AAARAA....."] + ["." * 15] * 7
     odd = (6, 3)  # an A tile labelled as the only Ä of the enrollment
     tileset, test = enrolled_with_one_odd_tile(reader_de, board, 21, "ivory", odd, "Ä")
@@ -180,7 +180,7 @@ def test_recalibration_trusts_the_exemplars_where_the_network_misreads_this_tile
     tile is enrolled as Q. With recalibration a G reading is evidence for both, so that tile's
     own exemplars count; the other G tiles stay G. (The odd tile shows the same glyph as its
     neighbours, so only its own look separates it: its Q probability rises, it need not win.)"""
-    from vision.classify import ReadConfig
+    from tilecam.vision.classify import ReadConfig
     board = ["." * 15] * 6 + ["...GGAGGGEG....", "...EGGNGGGG...."] + ["." * 15] * 7
     odd = (7, 5)
     tileset, test = enrolled_with_one_odd_tile(reader_de, board, 22, "wood", odd, "Q")
@@ -197,7 +197,7 @@ def test_recalibration_trusts_the_exemplars_where_the_network_misreads_this_tile
 
 
 def test_self_enroll_is_safe(shared_data):
-    from vision.enroll import SelfEnrollConfig, self_enroll
+    from tilecam.vision.enroll import SelfEnrollConfig, self_enroll
     reader = TileReader(MODEL, CARD, lang="en")
     rows = {r["frame"]: r for r in map(json.loads, (shared_data / "english" / "truth.jsonl")
                                         .read_text("utf-8").splitlines()) if r}

@@ -13,15 +13,15 @@ from hypothesis import given
 
 from conftest import shared_data_dir
 from gcgcheck import check_gcg
-from scoring.blanks import designate
-from scoring.board import LAYOUTS, Direction, Square
-from scoring.events import BLANK_NOT_READ, Play
-from scoring.game import Game
-from scoring.gcg import GameRecord, GcgError, Player, gcg_lang, read_gcg, record_from_gcg, write_gcg
-from scoring.lexicon import Lexicon
-from scoring.placement import PlacedTile, Placement
-from scoring.rules import PROFILES
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.blanks import designate
+from tilecam.scoring.board import LAYOUTS, Direction, Square
+from tilecam.scoring.events import BLANK_NOT_READ, Play
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import GameRecord, GcgError, Player, gcg_lang, read_gcg, record_from_gcg, write_gcg
+from tilecam.scoring.lexicon import Lexicon
+from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.tiles import DISTRIBUTIONS
 from test_gcg_roundtrip import PROFILE, game_logs
 
 DATA = Path(__file__).parent / "data" / "gcg"
@@ -36,7 +36,7 @@ def fixture(name: str) -> bytes:
 
 
 def verify(*args):
-    return subprocess.run([sys.executable, "-m", "api.cli", "verify", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", "verify", *map(str, args)],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -256,7 +256,7 @@ def test_only_standard_pragmas_are_written():
 def test_tilecam_record_writes_a_gcg_every_reader_loads(tmp_path, shared_data):
     # game07: a real German game, one pre-warped photo per move, with a blank no lexicon names
     gcg = tmp_path / "game07.gcg"
-    r = subprocess.run([sys.executable, "-m", "api.cli", "record", shared_data / "scrabscrap" / "game07",
+    r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "record", shared_data / "scrabscrap" / "game07",
                         "--prewarped", "--lang", "de", "--gcg", gcg, "--db", tmp_path / "g.sqlite3"],
                        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

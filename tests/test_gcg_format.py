@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from scoring.events import Pass, Play
-from scoring.gcg import GameRecord, GcgError, Player, check_nick, read_gcg, record_from_gcg, write_gcg
-from scoring.rules import PROFILES
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.events import Pass, Play
+from tilecam.scoring.gcg import GameRecord, GcgError, Player, check_nick, read_gcg, record_from_gcg, write_gcg
+from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN, DE = DISTRIBUTIONS["en"], DISTRIBUTIONS["de"]
 NASPA = PROFILES["naspa"]

@@ -5,10 +5,10 @@ import pytest
 
 from conftest import shared_data_dir
 from gcgcheck import check_gcg
-from scoring.gcg import read_gcg, record_from_gcg, write_gcg
-from scoring.game import replay
-from scoring.rules import get_profile
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.gcg import read_gcg, record_from_gcg, write_gcg
+from tilecam.scoring.game import replay
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 GCG_FILES = sorted((shared_data_dir() / "gcg").rglob("*.gcg"))
 # The one known misscore: the blank n of BRUnCH..Y was counted as a 1-point N.

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scoring.board import Direction, Square
-from scoring.events import points
-from scoring.game import Game, GameError
-from scoring.gcg import GameRecord, GcgError, Player, read_gcg, record_from_gcg, write_gcg
-from scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
-from scoring.rules import PROFILES
-from scoring.tally import tally, unseen
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import points
+from tilecam.scoring.game import Game, GameError
+from tilecam.scoring.gcg import GameRecord, GcgError, Player, read_gcg, record_from_gcg, write_gcg
+from tilecam.scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
+from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.tally import tally, unseen
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

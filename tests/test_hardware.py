@@ -9,8 +9,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from hardware import ButtonConfig, ClockButtons, KeyboardTrigger, StatusLed, Trigger
-from hardware.triggers import TRIGGER_KINDS
+from tilecam.hardware import ButtonConfig, ClockButtons, KeyboardTrigger, StatusLed, Trigger
+from tilecam.hardware.triggers import TRIGGER_KINDS
 
 CFG = ButtonConfig(enabled=True, player1_pin=17, player2_pin=27, challenge_pin=22, led_pin=23,
                    debounce_ms=0, hold_ms=150, blink_ms=20)

@@ -23,15 +23,29 @@ ALLOWED = {
 EXCEPTIONS = {"api/demo/video.py": {"models"}}
 
 
-def imports_of(path: Path) -> set[str]:
+def absolute_imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(a.name.split(".")[0] for a in node.names)
+            found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
-    return found & set(PACKAGES)
+            found.add(node.module)
+    return found
+
+
+def imports_of(path: Path) -> set[str]:
+    """The tilecam packages a module imports (tilecam.vision.classify -> vision)."""
+    return {m.split(".")[1] for m in absolute_imports(path)
+            if m.startswith("tilecam.") and m.split(".")[1] in PACKAGES}
+
+
+def test_every_import_of_our_packages_goes_through_the_tilecam_namespace():
+    # a bare `import api` only works from the repo folder, and would collide with any other `api`
+    bare = [f"{path.relative_to(REPO)} imports {m}"
+            for path in sorted(REPO.glob("*/**/*.py")) if ".venv" not in path.parts
+            for m in absolute_imports(path) if m.split(".")[0] in PACKAGES]
+    assert bare == []
 
 
 def test_no_upward_imports():

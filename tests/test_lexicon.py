@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.board import Board, Direction, LAYOUTS, Square, Tile
-from scoring.lexicon import Lexicon, LexiconError, infer_blanks
-from scoring.placement import PlacedTile, Placement
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile
+from tilecam.scoring.lexicon import Lexicon, LexiconError, infer_blanks
+from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 

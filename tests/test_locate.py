@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.errors import BoardNotFound
-from vision.locate import BoardFix, LocateConfig, find_board, fix_from_corners, order_corners
-from vision.rectify import warp_board
+from tilecam.vision.errors import BoardNotFound
+from tilecam.vision.locate import BoardFix, LocateConfig, find_board, fix_from_corners, order_corners
+from tilecam.vision.rectify import warp_board
 
 # Corners measured with this code (full-resolution px), clockwise from the top-left.
 MEASURED = {
@@ -118,7 +118,7 @@ def test_config_forbids_unknown_keys():
 @pytest.mark.parametrize("seed", [1, 2, 11, 14])
 def test_seeded_synthetic_scenes(seed):
     """Exact truth from the renderer: any design, turntable angle and tilt; no hands."""
-    from models.synth import SceneConfig, render_scene
+    from tilecam.models.synth import SceneConfig, render_scene
 
     board = ["." * 15] * 7 + ["...WORDS.......", "....I..........", "....NOTE......."] + ["." * 15] * 5
     scene = render_scene(board, seed, SceneConfig(hands="never"))
@@ -132,8 +132,8 @@ def test_seeded_synthetic_scenes(seed):
 @pytest.mark.parametrize("seed", [3, 5, 8])
 def test_premium_pattern_slides_a_slipped_grid_back(seed):
     """The premium squares fit only at the true place: a grid one or two squares off is slid back."""
-    from models.synth import SceneConfig, render_scene
-    from vision.locate import _premium_shift, _slide
+    from tilecam.models.synth import SceneConfig, render_scene
+    from tilecam.vision.locate import _premium_shift, _slide
 
     board = ["." * 15] * 7 + ["...WORDS.......", "....I..........", "....NOTE......."] + ["." * 15] * 5
     scene = render_scene(board, seed, SceneConfig(hands="always"))
@@ -146,7 +146,7 @@ def test_premium_pattern_slides_a_slipped_grid_back(seed):
 
 def _bench_scene(shared_data, seed: int):
     """The scene tests/bench/bench_locate.py renders for this seed (seed0 1000 or 5000)."""
-    from models.synth import render_scene
+    from tilecam.models.synth import render_scene
 
     boards = []
     for game in sorted((shared_data / "scrabscrap").glob("game*")):
@@ -189,7 +189,7 @@ def test_former_misses_are_found(shared_data, seed):
 def test_refinement_stays_on_the_lines_beside_dark_tiles(shared_data):
     """Bench seed 5297: dark tiles on the dark board. Their lit bevel edges beside each line used
     to pull the refinement off the truth by ~0.2 square; a line differs from both its sides."""
-    from vision.locate import _refine
+    from tilecam.vision.locate import _refine
 
     scene = _bench_scene(shared_data, 5297)
     truth = scene.corners.astype(np.float32)
@@ -210,7 +210,7 @@ def test_refinement_stays_on_the_lines_beside_dark_tiles(shared_data):
 # scene is no longer the board it was; the two kept are pinned to that board's look.)
 @pytest.mark.parametrize("seed", [2117, 2489])
 def test_heavily_tiled_standard_board_found_by_agreeing_quads(shared_data, seed):
-    from models.synth import SceneConfig, render_scene
+    from tilecam.models.synth import SceneConfig, render_scene
 
     boards = []
     for game in sorted((shared_data / "scrabscrap").glob("game*")):
@@ -229,7 +229,7 @@ def test_heavily_tiled_standard_board_found_by_agreeing_quads(shared_data, seed)
 
 
 def test_weak_grid_needs_several_agreeing_quads():
-    from vision.locate import _agreed
+    from tilecam.vision.locate import _agreed
 
     cfg = LocateConfig()
     grid = np.float32([[100, 100], [400, 100], [400, 400], [100, 400]])
@@ -282,7 +282,7 @@ def test_outer_band_does_not_pull_the_grid_edge():
     """A board may frame its grid with a band of its own (a coloured outline, the rim's print):
     with the outer lines' offsets free, strong pieces found on it 0.12 square outside the last
     line (bench seed 1289: 0.19) do not move the edge the 14 inner lines' pitch gives."""
-    from vision.locate import _fit_homography_to_lines
+    from tilecam.vision.locate import _fit_homography_to_lines
 
     sq = 32
     rng = np.random.default_rng(0)
@@ -306,7 +306,7 @@ def test_line_width_follows_the_blur():
     """The fit's line pieces switch to ridges of the lines' own width only where the lines are
     blurred: a sharp printed line measures under the piece tolerance, the same line out of focus
     over it."""
-    from vision.locate import _line_half_width
+    from tilecam.vision.locate import _line_half_width
 
     sq = 32
     n = 17 * sq
@@ -326,7 +326,7 @@ def test_line_width_follows_the_blur():
 def test_segment_quad_finds_a_steep_board():
     """A grazing view whose grid lines converge by ~35 degrees, on a striped floor: the
     vanishing-point quad of the line segments holds the grid (the periodic fit then finds it)."""
-    from vision.locate import _segment_quad
+    from tilecam.vision.locate import _segment_quad
 
     cfg = LocateConfig()
     w, h = 640, 480

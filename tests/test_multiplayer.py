@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from scoring.board import Direction, Square
-from scoring.events import EndRackPenalty, EndRackPoints, Pass, Play, TurnLost
-from scoring.game import Game, GameError, effective_events
-from scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg
-from scoring.placement import PlacedTile, Placement
-from scoring.recount import recount
-from scoring.rules import PROFILES
-from scoring.tiles import DISTRIBUTIONS, Distribution
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import EndRackPenalty, EndRackPoints, Pass, Play, TurnLost
+from tilecam.scoring.game import Game, GameError, effective_events
+from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg
+from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.recount import recount
+from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 EN = DISTRIBUTIONS["en"]
 BOX = PROFILES["box"]

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from api.bus import Bus
-from api.service import GameService, nick_of
-from api.store import Store
-from scoring.gcg import GcgError, check_nick, read_gcg
+from tilecam.api.bus import Bus
+from tilecam.api.service import GameService, nick_of
+from tilecam.api.store import Store
+from tilecam.scoring.gcg import GcgError, check_nick, read_gcg
 
 
 @pytest.mark.parametrize("name", ["Ann Lee", "Ann:Lee", "a\u2028b", "tab\there", "x" * 200, "  ", "é ü"])

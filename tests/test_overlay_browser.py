@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from apiserver import AUTH, api, client, import_gcg, new_game  # noqa: F401  (fixtures)
-from scoring.gcg import read_gcg
+from tilecam.scoring.gcg import read_gcg
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -143,7 +143,7 @@ def test_overlay_shows_three_and_four_players(api, client, browser_page):
 
 def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(api, client, browser_page):
     from apiserver import TOKEN
-    from scoring.events import BLANK_NOT_READ
+    from tilecam.scoring.events import BLANK_NOT_READ
 
     page = browser_page
     page.goto(f"{api.url}/operator")

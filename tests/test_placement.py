@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.board import Board, Direction, LAYOUTS, Square, Tile
-from scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile
+from tilecam.scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 STD = LAYOUTS["standard"]

@@ -10,22 +10,22 @@ import cv2
 import numpy as np
 import pytest
 
-from api.bus import Bus
-from api.demo.game import make_demo_game
-from api.demo.video import boards_after_each_play
-from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
-from api.service import GameService
-from api.store import Store
-from capture.frame import Frame
-from models.synth import SceneConfig, render_scene
-from scoring.game import Game
-from scoring.gcg import read_gcg
-from scoring.rules import get_profile
-from scoring.scorekeeper import Scorekeeper
-from scoring.tiles import DISTRIBUTIONS
-from vision.classify import TileReader
-from vision.locate import LocateConfig
-from vision.track import BoardTracker
+from tilecam.api.bus import Bus
+from tilecam.api.demo.game import make_demo_game
+from tilecam.api.demo.video import boards_after_each_play
+from tilecam.api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
+from tilecam.api.service import GameService
+from tilecam.api.store import Store
+from tilecam.capture.frame import Frame
+from tilecam.models.synth import SceneConfig, render_scene
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import read_gcg
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.scorekeeper import Scorekeeper
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.classify import TileReader
+from tilecam.vision.locate import LocateConfig
+from tilecam.vision.track import BoardTracker
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL, CARD = REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json"
@@ -99,7 +99,7 @@ def test_record_cli_writes_gcg_and_sidecar(tmp_path, demo):
         cv2.imwrite(str(folder / f"image-{i}.jpg"), render_scene(board, 33, SceneConfig(hands="never", **SIZE)).image)
     out = tmp_path / "game.gcg"
     side = tmp_path / "game.json"
-    r = subprocess.run([sys.executable, "-m", "api.cli", "record", str(folder), "--gcg", str(out), "--json", str(side),
+    r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "record", str(folder), "--gcg", str(out), "--json", str(side),
                         "--db", str(tmp_path / "g.sqlite3"), "--players", "Ann Demo", "Bob Demo"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
@@ -112,14 +112,14 @@ def test_record_cli_writes_gcg_and_sidecar(tmp_path, demo):
 
 
 def test_record_cli_bad_source_is_a_clear_error(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "api.cli", "record", str(tmp_path / "nothing.avi"), "--gcg",
+    r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "record", str(tmp_path / "nothing.avi"), "--gcg",
                         str(tmp_path / "x.gcg"), "--db", str(tmp_path / "x.sqlite3")],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "cannot open" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_each_recorded_move_keeps_its_evidence_frame(tmp_path, demo):
-    from api.recorder import service_sink
+    from tilecam.api.recorder import service_sink
     game, boards = demo
     frames, _ = video_frames(boards[:2])
     service = GameService(Store(tmp_path / "ev.sqlite3"), Bus())
@@ -162,7 +162,7 @@ def test_the_recorder_follows_corrections_written_by_the_server_on_the_same_file
     a write that slips in between its decision and its commit makes it decide again."""
     import httpx
 
-    from api.recorder import GameLink
+    from tilecam.api.recorder import GameLink
     from apiserver import AUTH, LiveServer
 
     game, boards = demo

@@ -9,22 +9,22 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from api.demo.game import make_demo_game
-from api.demo.video import boards_after_each_play
-from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
-from capture import CaptureConfig, CaptureError, ReconnectingSource, SourceEnded
-from capture.frame import Frame
-from capture.source import BaseSource
-from hardware.buttons import ButtonConfig, ClockButtons
-from hardware.triggers import Trigger
-from models.synth import SceneConfig, render_scene
-from scoring.game import Game
-from scoring.rules import get_profile
-from scoring.scorekeeper import Scorekeeper
-from scoring.tiles import DISTRIBUTIONS
-from vision.classify import TileReader
-from vision.locate import LocateConfig
-from vision.track import BoardTracker
+from tilecam.api.demo.game import make_demo_game
+from tilecam.api.demo.video import boards_after_each_play
+from tilecam.api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
+from tilecam.capture import CaptureConfig, CaptureError, ReconnectingSource, SourceEnded
+from tilecam.capture.frame import Frame
+from tilecam.capture.source import BaseSource
+from tilecam.hardware.buttons import ButtonConfig, ClockButtons
+from tilecam.hardware.triggers import Trigger
+from tilecam.models.synth import SceneConfig, render_scene
+from tilecam.scoring.game import Game
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.scorekeeper import Scorekeeper
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.classify import TileReader
+from tilecam.vision.locate import LocateConfig
+from tilecam.vision.track import BoardTracker
 
 REPO = Path(__file__).resolve().parents[1]
 # A trained look (the tests here are about presses and reconnects; boards the network never saw

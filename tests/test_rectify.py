@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from vision.rectify import GRID, grid_corners, homography_from_corners, square_crops, warp_board
+from tilecam.vision.rectify import GRID, grid_corners, homography_from_corners, square_crops, warp_board
 
 
 @settings(derandomize=True, max_examples=200, deadline=None)

@@ -7,8 +7,8 @@ import json
 import cv2
 import numpy as np
 
-from vision.reference import EmptyBoardRef, ReferenceError, is_reference
-from vision.rectify import homography_from_corners, warp_board
+from tilecam.vision.reference import EmptyBoardRef, ReferenceError, is_reference
+from tilecam.vision.rectify import homography_from_corners, warp_board
 
 BOARD = ["...............", "...............", "...............", "...............",
          "....QUIZ.......", "......E........", "......B........", "..JOKERS?......",
@@ -17,7 +17,7 @@ BOARD = ["...............", "...............", "...............", ".............
 
 
 def render(board, seed, gain=1.0, offset=0.0):
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.synth import SceneConfig, render_topdown
     td = render_topdown(board, seed, SceneConfig(label_prob=1.0))
     img = np.clip(td.image.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
     return warp_board(img, homography_from_corners(td.corners, 40), 40)

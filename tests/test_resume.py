@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from scoring.game import Game
-from scoring.rules import get_profile
-from scoring.scorekeeper import Scorekeeper
-from scoring.snapshot import Snapshot, classes_for
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.game import Game
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.scorekeeper import Scorekeeper
+from tilecam.scoring.snapshot import Snapshot, classes_for
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 REPO = Path(__file__).resolve().parents[1]
 EN = DISTRIBUTIONS["en"]
@@ -111,7 +111,7 @@ GAME = "game08"  # 18 pre-warped photos, one per move, German tiles, a hand over
 
 
 def _record(source, db, out, *extra, check=True, popen=False):
-    cmd = [sys.executable, "-m", "api.cli", "record", str(source), "--prewarped", "--db", str(db),
+    cmd = [sys.executable, "-m", "tilecam.api.cli", "record", str(source), "--prewarped", "--db", str(db),
            "--gcg", str(out / "game.gcg"), "--json", str(out / "game.json"), *extra]
     if popen:
         return subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -151,7 +151,7 @@ def _from_last_photo(folder: Path, db, tmp: Path) -> Path:
     with sqlite3.connect(db) as raw:
         frames = [json.loads(s)["frame"] for (s,) in raw.execute(
             "SELECT sidecar FROM entries WHERE game_id = 1 AND sidecar IS NOT NULL ORDER BY seq")]
-    from capture.folder import list_images
+    from tilecam.capture.folder import list_images
     photos = list_images(folder, (".jpg",))
     start = photos.index(Path(frames[-1])) if frames else 0
     rest = tmp / "rest"

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.board import Direction, Square
-from scoring.events import EndRackPenalty, EndRackPoints
-from scoring.game import Game, GameError, overtime_minutes
-from scoring.placement import PlacedTile, Placement
-from scoring.rules import PROFILES, ChallengeRule, EndRack, get_profile
-from scoring.tally import check_set, format_pool, tally, unseen
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import EndRackPenalty, EndRackPoints
+from tilecam.scoring.game import Game, GameError, overtime_minutes
+from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.rules import PROFILES, ChallengeRule, EndRack, get_profile
+from tilecam.scoring.tally import check_set, format_pool, tally, unseen
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 
@@ -182,13 +182,13 @@ def test_cumulative_is_previous_plus_agreed():
     g.play(0, across(7, 6, "CAT"), claimed=12)  # misscored claim: it stands, the engine says 10
     assert g.events[0].engine == 10 and g.events[0].agreed == 12 and g.events[0].cumulative == 12
     with pytest.raises(GameError, match="cumulative"):
-        from scoring.events import Pass
+        from tilecam.scoring.events import Pass
         g.append(Pass(1, 5))
 
 
 def test_corrections_amend_without_rewriting_the_log():
-    from scoring.events import Correction, Exchange, Play, from_json, to_json
-    from scoring.game import effective_events
+    from tilecam.scoring.events import Correction, Exchange, Play, from_json, to_json
+    from tilecam.scoring.game import effective_events
 
     g = Game(PROFILES["naspa"], EN)
     g.play(0, across(7, 6, "CAT"))            # misread: it was COT

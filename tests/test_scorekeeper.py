@@ -4,14 +4,14 @@ from __future__ import annotations
 import pytest
 
 from conftest import shared_data_dir
-from scoring.board import Square
-from scoring.events import Correction, Play
-from scoring.game import Game
-from scoring.gcg import read_gcg, record_from_gcg
-from scoring.rules import get_profile
-from scoring.scorekeeper import Scorekeeper
-from scoring.snapshot import Snapshot, classes_for
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import Square
+from tilecam.scoring.events import Correction, Play
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import read_gcg, record_from_gcg
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.scorekeeper import Scorekeeper
+from tilecam.scoring.snapshot import Snapshot, classes_for
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 CLASSES = classes_for(EN.letters)
@@ -59,7 +59,7 @@ def test_nothing_new_at_a_clock_press_is_a_pass():
 
 
 def test_sync_adopts_an_operators_correction():
-    from scoring.events import Exchange
+    from tilecam.scoring.events import Exchange
     keeper = Scorekeeper(Game(get_profile("naspa"), EN))
     empty = Snapshot.from_board(["." * 15] * 15, CLASSES)
     keeper.observe(empty, pressed=True)            # the camera saw a pass
@@ -104,8 +104,8 @@ def test_a_covered_press_orders_the_two_plays_seen_at_the_next_one():
 
 def test_a_board_turned_on_its_turntable_is_read_back_onto_the_committed_tiles():
     import numpy as np
-    from scoring.board import Board, LAYOUTS, Tile
-    from scoring.snapshot import turns_to_fit
+    from tilecam.scoring.board import Board, LAYOUTS, Tile
+    from tilecam.scoring.snapshot import turns_to_fit
     board = Board(LAYOUTS["standard"])
     for i, ch in enumerate("CAT"):
         board.put(Square(7, 6 + i), Tile(ch))
@@ -121,8 +121,8 @@ def test_a_board_turned_on_its_turntable_is_read_back_onto_the_committed_tiles()
 
 def test_a_palindrome_turned_half_round_is_told_by_its_letters_upright_turn():
     import numpy as np
-    from scoring.board import Board, LAYOUTS, Tile
-    from scoring.snapshot import turns_to_fit
+    from tilecam.scoring.board import Board, LAYOUTS, Tile
+    from tilecam.scoring.snapshot import turns_to_fit
     board = Board(LAYOUTS["standard"])
     for i, ch in enumerate("TOT"):
         board.put(Square(7, 6 + i), Tile(ch))

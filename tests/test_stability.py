@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.stability import StabilityConfig, StabilityGate
+from tilecam.vision.stability import StabilityConfig, StabilityGate
 
 
 def board(seed=0, blob=None):

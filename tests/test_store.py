@@ -7,12 +7,12 @@ import threading
 
 import pytest
 
-from api.bus import Bus
-from api.service import GameService
-from api.store import Conflict, NotFound, Store, StoreError
-from scoring.board import Direction, Square
-from scoring.events import Correction, Exchange, Pass, Play
-from scoring.placement import PlacedTile, Placement
+from tilecam.api.bus import Bus
+from tilecam.api.service import GameService
+from tilecam.api.store import Conflict, NotFound, Store, StoreError
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import Correction, Exchange, Pass, Play
+from tilecam.scoring.placement import PlacedTile, Placement
 
 PLAY = Play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS),
             ("AX",), None, 18, 18, 18)

@@ -12,12 +12,12 @@ import threading
 import httpx
 import pytest
 
-from api.bus import Bus
-from api.service import GameService
-from api.store import Conflict, Store
+from tilecam.api.bus import Bus
+from tilecam.api.service import GameService
+from tilecam.api.store import Conflict, Store
 from apiserver import AUTH, LiveServer
-from scoring.events import TimePenalty
-from scoring.game import GameError
+from tilecam.scoring.events import TimePenalty
+from tilecam.scoring.game import GameError
 
 PER_WRITER = 30
 
@@ -27,9 +27,9 @@ PER_WRITER = 30
 # again). It prints how many conflicts it lost.
 WRITER = textwrap.dedent("""
     import sys
-    from api.bus import Bus
-    from api.service import GameService
-    from api.store import Conflict, Store
+    from tilecam.api.bus import Bus
+    from tilecam.api.service import GameService
+    from tilecam.api.store import Conflict, Store
     db, gid, mode, n, player = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     svc = GameService(Store(db), Bus())
     sys.stdin.readline()  # start together

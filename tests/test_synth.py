@@ -5,8 +5,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.synth import DESIGNS, STYLES, SceneConfig, render_scene, render_topdown
-from models.synth.layout import LETTER_VALUES, PREMIUM_ROWS
+from tilecam.models.synth import DESIGNS, STYLES, SceneConfig, render_scene, render_topdown
+from tilecam.models.synth.layout import LETTER_VALUES, PREMIUM_ROWS
 
 BOARD = ["." * 15] * 7 + ["...QUALMS?ÄÖÜ.."] + [".......A.......", ".......t......."] + ["." * 15] * 5
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from api.recorder import Reader
-from models.synth import SceneConfig, render_topdown
-from vision.classify import TileReader
-from vision.enroll import EnrollError, TableEnrollment
-from vision.rectify import homography_from_corners, warp_board
+from tilecam.api.recorder import Reader
+from tilecam.models.synth import SceneConfig, render_topdown
+from tilecam.vision.classify import TileReader
+from tilecam.vision.enroll import EnrollError, TableEnrollment
+from tilecam.vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL, CARD = REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json"
@@ -102,15 +102,15 @@ def test_a_reader_given_a_tile_set_keeps_it(reader):
 def test_the_recorder_hands_an_operator_correction_to_the_reader_once_in_image_squares():
     """A board turned a quarter turn in the image: the committed letters and the corrected
     squares reach the reader in the warped image's orientation, and a correction only once."""
-    from api.recorder import Recorder
-    from scoring.board import Direction, Square
-    from scoring.events import Correction, Play
-    from scoring.game import Game
-    from scoring.placement import PlacedTile, Placement
-    from scoring.rules import get_profile
-    from scoring.scorekeeper import Observation, Scorekeeper
-    from scoring.snapshot import Snapshot, classes_for
-    from scoring.tiles import DISTRIBUTIONS
+    from tilecam.api.recorder import Recorder
+    from tilecam.scoring.board import Direction, Square
+    from tilecam.scoring.events import Correction, Play
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.placement import PlacedTile, Placement
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.scorekeeper import Observation, Scorekeeper
+    from tilecam.scoring.snapshot import Snapshot, classes_for
+    from tilecam.scoring.tiles import DISTRIBUTIONS
 
     def across(row, col, word):
         return Placement(tuple(PlacedTile(Square(row, col + i), ch, False) for i, ch in enumerate(word)),

@@ -5,8 +5,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.locate import LocateConfig
-from vision.track import BoardTracker, TrackConfig
+from tilecam.vision.locate import LocateConfig
+from tilecam.vision.track import BoardTracker, TrackConfig
 
 FRAMES = [("game05", "image-10.jpg"), ("game12", "board-12.png")]
 
@@ -56,7 +56,7 @@ def test_photos_are_each_their_own_scene_and_redetect_at_once(shared_data, game,
 
 
 def test_an_arm_over_the_board_is_detected_once_it_rests_and_not_again_while_it_stays(shared_data, monkeypatch):
-    import vision.track as track
+    import tilecam.vision.track as track
     image = load(shared_data, *FRAMES[0])
     tracker = BoardTracker(LocateConfig())
     fix = tracker.update(image).fix
@@ -115,7 +115,7 @@ def test_a_weak_fix_where_the_board_was_confirms_it(shared_data, game, frame, mo
     """Many tiles put down at once change the thumbnail; detection on such a board can be weak,
     but a fix where the old one was, with the lines still visible, is the same board."""
     import dataclasses
-    import vision.track as track
+    import tilecam.vision.track as track
     image = load(shared_data, game, frame)
     tracker = BoardTracker(LocateConfig(), TrackConfig(wait_until_still=False))
     fix = tracker.update(image).fix

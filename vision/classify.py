@@ -36,10 +36,10 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.snapshot import EMPTY, Snapshot, classes_for
-from scoring.tiles import DISTRIBUTIONS
-from vision.errors import VisionError
-from vision.rectify import GRID, square_crops
+from tilecam.scoring.snapshot import EMPTY, Snapshot, classes_for
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.errors import VisionError
+from tilecam.vision.rectify import GRID, square_crops
 
 
 class ReadConfig(BaseModel):
@@ -279,7 +279,7 @@ class TileReader:
                               for c in self.classes])
         self.empty_ref = None
         if empty_ref is not None:
-            from vision.reference import EmptyBoardRef, ReferenceError
+            from tilecam.vision.reference import EmptyBoardRef, ReferenceError
             try:
                 self.empty_ref = (empty_ref if isinstance(empty_ref, EmptyBoardRef)
                                   else EmptyBoardRef.load(empty_ref))
@@ -287,7 +287,7 @@ class TileReader:
                 raise ReaderError(str(exc)) from exc
         self.tileset = None
         if tileset is not None:
-            from vision.enroll import load_tileset  # enroll imports this module
+            from tilecam.vision.enroll import load_tileset  # enroll imports this module
             self.tileset = load_tileset(tileset) if not isinstance(tileset, Mapping) else tileset
             self._prepare_tileset()
         self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),

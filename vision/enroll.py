@@ -26,9 +26,9 @@ from typing import Mapping, Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision.classify import TileReader, square_colours
-from vision.errors import VisionError
-from vision.rectify import GRID
+from tilecam.vision.classify import TileReader, square_colours
+from tilecam.vision.errors import VisionError
+from tilecam.vision.rectify import GRID
 
 EMPTY = "."
 BLANK_TILE = "?"

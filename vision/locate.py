@@ -44,9 +44,9 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.board import LAYOUTS
-from vision.errors import BoardNotFound
-from vision.rectify import GRID, homography_from_corners
+from tilecam.scoring.board import LAYOUTS
+from tilecam.vision.errors import BoardNotFound
+from tilecam.vision.rectify import GRID, homography_from_corners
 
 LINES = GRID + 1
 # Premium squares by kind (0 plain, 1 double word and the star, 2 triple word, 3 triple letter,

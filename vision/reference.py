@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision.errors import VisionError
-from vision.rectify import GRID
+from tilecam.vision.errors import VisionError
+from tilecam.vision.rectify import GRID
 
 CELL_PX = 20      # pixels per square at which patches are taken
 INNER = (4, 16)   # the inner 60 % of a square (a leaning neighbour spills over the edges)

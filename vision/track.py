@@ -24,9 +24,9 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision.errors import BoardNotFound
-from vision.locate import BoardFix, LocateConfig, find_board, grid_quality
-from vision.rectify import GRID
+from tilecam.vision.errors import BoardNotFound
+from tilecam.vision.locate import BoardFix, LocateConfig, find_board, grid_quality
+from tilecam.vision.rectify import GRID
 
 Status = Literal["tracked", "redetected", "occluded", "lost"]
 

@@ -28,15 +28,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def record_video(video: Path, service, game_id: int, model: Path, realtime: bool, fps: float,
                  preview=None, rules: str = "naspa", on_recorder=None):
     """Play the video through the recorder, committing entries to the service."""
-    from api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard, service_sink
-    from capture import SourceEnded, open_source
-    from scoring.game import Game
-    from scoring.rules import get_profile
-    from scoring.scorekeeper import Scorekeeper
-    from scoring.tiles import DISTRIBUTIONS
-    from vision.classify import TileReader
-    from vision.locate import LocateConfig
-    from vision.track import BoardTracker
+    from tilecam.api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard, service_sink
+    from tilecam.capture import SourceEnded, open_source
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.scorekeeper import Scorekeeper
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.vision.classify import TileReader
+    from tilecam.vision.locate import LocateConfig
+    from tilecam.vision.track import BoardTracker
 
     keeper = Scorekeeper(Game(get_profile(rules), DISTRIBUTIONS["en"]))
     reader = Reader(TileReader(model, model.with_suffix("").with_suffix(".card.json"), lang="en"))
@@ -64,11 +64,11 @@ def record_video(video: Path, service, game_id: int, model: Path, realtime: bool
 
 
 def run(args: argparse.Namespace) -> int:
-    from api.bus import Bus, PreviewHub
-    from api.demo.game import make_demo_game
-    from api.demo.video import render_video
-    from api.service import GameService
-    from api.store import Store
+    from tilecam.api.bus import Bus, PreviewHub
+    from tilecam.api.demo.game import make_demo_game
+    from tilecam.api.demo.video import render_video
+    from tilecam.api.service import GameService
+    from tilecam.api.store import Store
 
     model = Path(args.model)
     if not model.is_file():
@@ -94,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from api.app import close_streams, create_app
-    from api.settings import load_settings
+    from tilecam.api.app import close_streams, create_app
+    from tilecam.api.settings import load_settings
 
     settings = load_settings(server={"host": args.host, "port": args.port}, store={"db_path": str(db)})
     preview = PreviewHub(settings.preview.jpeg_quality)

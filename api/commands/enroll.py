@@ -16,8 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-from api.cli import unwritable
-from api.commands.read import DEFAULT_MODEL, NO_BOARD, load_reader, locate
+from tilecam.api.cli import unwritable
+from tilecam.api.commands.read import DEFAULT_MODEL, NO_BOARD, load_reader, locate
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -65,11 +65,11 @@ def read_truth(path: str) -> dict[str, list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from capture.still import ImageError, read_image
-    from scoring.tiles import DISTRIBUTIONS
-    from vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, save_tileset
-    from vision.errors import VisionError
-    from vision.rectify import homography_from_corners, warp_board
+    from tilecam.capture.still import ImageError, read_image
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, save_tileset
+    from tilecam.vision.errors import VisionError
+    from tilecam.vision.rectify import homography_from_corners, warp_board
 
     def fail(msg: str, code: int = NO_BOARD) -> int:
         print(f"tilecam enroll: {msg}", file=sys.stderr)
@@ -138,10 +138,10 @@ def run(args: argparse.Namespace) -> int:
 
 def run_empty_board(args: argparse.Namespace, fail) -> int:
     """The empty-board reference: no model needed, only the grid."""
-    from capture.still import ImageError, read_image
-    from vision.errors import VisionError
-    from vision.rectify import homography_from_corners, warp_board
-    from vision.reference import CELL_PX, EmptyBoardRef
+    from tilecam.capture.still import ImageError, read_image
+    from tilecam.vision.errors import VisionError
+    from tilecam.vision.rectify import homography_from_corners, warp_board
+    from tilecam.vision.reference import CELL_PX, EmptyBoardRef
 
     try:
         image = read_image(args.empty_board)

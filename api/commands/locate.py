@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from api.cli import unwritable
-from api.commands.read import parse_corners
+from tilecam.api.cli import unwritable
+from tilecam.api.commands.read import parse_corners
 
 CAMERA_ORDER = ("corners are TL, TR, BR, BL as the CAMERA sees the board (clockwise from the corner "
                 "nearest the image's top-left), not game orientation; `tilecam read` gives the board "
@@ -71,9 +71,9 @@ def _read_calibration(path: str) -> list[list[float]]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from capture.still import ImageError, read_image
-    from vision.errors import BoardNotFound
-    from vision.locate import LocateConfig, find_board, fix_from_corners
+    from tilecam.capture.still import ImageError, read_image
+    from tilecam.vision.errors import BoardNotFound
+    from tilecam.vision.locate import LocateConfig, find_board, fix_from_corners
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam locate: {msg}", file=sys.stderr)

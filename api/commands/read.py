@@ -62,17 +62,17 @@ def parse_corners(text: str):
 
 def locate(image, args):
     """Grid corners: given, fitted to a pre-warped image, or found by vision.locate."""
-    from vision.classify import prewarped_corners
+    from tilecam.vision.classify import prewarped_corners
     if args.corners:
         return parse_corners(args.corners)
     if args.prewarped:
         return prewarped_corners(image)
-    from vision.locate import LocateConfig, find_board
+    from tilecam.vision.locate import LocateConfig, find_board
     return find_board(image, LocateConfig()).corners
 
 
 def load_reader(args, fail):
-    from vision.classify import ReaderError, TileReader
+    from tilecam.vision.classify import ReaderError, TileReader
     model = Path(args.model)
     card = model.with_suffix("").with_suffix(".card.json")
     if not model.is_file() or not card.is_file():
@@ -80,7 +80,7 @@ def load_reader(args, fail):
     tileset, empty_ref = args.tileset, getattr(args, "empty_ref", None)
     try:
         if tileset and Path(tileset).is_file():
-            from vision.reference import is_reference
+            from tilecam.vision.reference import is_reference
             if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
                 if empty_ref:
                     return None, fail("--tileset is an empty-board reference and so is --empty-ref: give one", 2)
@@ -93,10 +93,10 @@ def load_reader(args, fail):
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from capture.still import ImageError, read_image
-    from vision.classify import to_game
-    from vision.errors import VisionError
-    from vision.rectify import homography_from_corners, warp_board
+    from tilecam.capture.still import ImageError, read_image
+    from tilecam.vision.classify import to_game
+    from tilecam.vision.errors import VisionError
+    from tilecam.vision.rectify import homography_from_corners, warp_board
 
     def fail(msg: str, code: int = NO_BOARD) -> int:
         print(f"tilecam read: {msg}", file=sys.stderr)
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     px = int(reader.card["square_px"])
     warped = warp_board(image, homography_from_corners(corners, px), px)
     if args.self_enroll and reader.tileset is None:
-        from vision.enroll import self_enroll
+        from tilecam.vision.enroll import self_enroll
         result, _ = self_enroll(reader, warped)
     else:
         result = reader.read(warped)

@@ -49,15 +49,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from api.cli import unwritable
-    from api.store import Store, StoreError
+    from tilecam.api.cli import unwritable
+    from tilecam.api.store import Store, StoreError
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
         return code
 
     # A whole game recorded and then nowhere to put it is the worst time to find out.
-    from api.settings import SettingsError, load_settings
+    from tilecam.api.settings import SettingsError, load_settings
     try:
         args.settings = load_settings(args.config)
     except SettingsError as exc:
@@ -81,20 +81,20 @@ def run(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace, store, fail) -> int:
     import numpy as np
 
-    from api.bus import Bus
-    from api.recorder import FixedBoard, GameLink, Reader, Recorder, RecorderConfig, TrackedBoard
-    from api.service import DAMAGE, GameService
-    from capture import CaptureError, SourceEnded, open_source
-    from scoring.board import LAYOUTS
-    from scoring.decode import DecodeConfig
-    from scoring.game import Game
-    from scoring.lexicon import Lexicon, LexiconError
-    from scoring.rules import get_profile
-    from scoring.scorekeeper import Scorekeeper
-    from scoring.tiles import DISTRIBUTIONS
-    from vision.classify import TileReader, prewarped_corners
-    from vision.locate import LocateConfig
-    from vision.track import BoardTracker, TrackConfig
+    from tilecam.api.bus import Bus
+    from tilecam.api.recorder import FixedBoard, GameLink, Reader, Recorder, RecorderConfig, TrackedBoard
+    from tilecam.api.service import DAMAGE, GameService
+    from tilecam.capture import CaptureError, SourceEnded, open_source
+    from tilecam.scoring.board import LAYOUTS
+    from tilecam.scoring.decode import DecodeConfig
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.lexicon import Lexicon, LexiconError
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.scorekeeper import Scorekeeper
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.vision.classify import TileReader, prewarped_corners
+    from tilecam.vision.locate import LocateConfig
+    from tilecam.vision.track import BoardTracker, TrackConfig
 
     service = GameService(store, Bus())
     row = None
@@ -126,7 +126,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         return fail(f"no tile model at {model}")
     tileset = None
     if args.tileset:
-        from vision.enroll import load_tileset
+        from tilecam.vision.enroll import load_tileset
         try:
             tileset = load_tileset(args.tileset)
         except (OSError, ValueError) as exc:
@@ -266,9 +266,9 @@ def _report(service, game_id: int, args) -> int:
 def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings: dict, lexicon=None) -> None:
     """The GCG and the JSON sidecar (every entry with what the recorder saw), from the store.
     Each file is replaced whole (written beside it, then renamed), so a crash leaves the last one."""
-    from scoring.events import to_json
+    from tilecam.scoring.events import to_json
     view = service.load(game_id)
-    from scoring.gcg import write_gcg
+    from tilecam.scoring.gcg import write_gcg
     # the word list names a blank the recorder left open where it allows one letter only
     _replace(Path(gcg), write_gcg(view.record(), view.profile, view.dist, view.layout, lexicon))
     if sidecar:
@@ -289,9 +289,9 @@ def _replace(path: Path, text: str) -> None:
 def _attach_triggers(args, recorder) -> None:
     """Clock presses reach the recorder through the same on_trigger, whatever reports them."""
     if args.keys:
-        from hardware.keyboard import KeyboardTrigger
+        from tilecam.hardware.keyboard import KeyboardTrigger
         KeyboardTrigger(recorder.on_trigger).start()
         print("keys: 1/2 = that player ended the turn, space = the player on turn", file=sys.stderr)
     if args.buttons:
-        from hardware.buttons import ButtonConfig, ClockButtons
+        from tilecam.hardware.buttons import ButtonConfig, ClockButtons
         ClockButtons(ButtonConfig(enabled=True), recorder.on_trigger)

@@ -39,7 +39,7 @@ class TokenError(ValueError):
 
 def token_from_file(path: Path) -> tuple[str, bool]:
     """The token in `path` and whether it was just created there (mode 0600, a new random token)."""
-    from api.settings import check_token
+    from tilecam.api.settings import check_token
 
     try:
         # O_EXCL: never write through a file or link that someone else put there first.
@@ -75,7 +75,7 @@ def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file:
 
     TILECAM_TOKEN or --token-file add the token named 'operator' to those of the settings file;
     with no token at all, the default token file beside the database is used."""
-    from api.settings import check_token
+    from tilecam.api.settings import check_token
 
     tokens, where = dict(configured), []
     if configured:
@@ -96,7 +96,7 @@ def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file:
 
 
 def run(args: argparse.Namespace) -> int:
-    from api.settings import SettingsError, load_settings
+    from tilecam.api.settings import SettingsError, load_settings
 
     if args.token is not None:
         print(f"tilecam serve: --token was removed: a token on the command line is visible to every user "
@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import uvicorn  # after the checks, so that a bad token is refused at once
 
-    from api.app import close_streams, create_app
-    from api.store import Store, StoreError
+    from tilecam.api.app import close_streams, create_app
+    from tilecam.api.store import Store, StoreError
 
     try:  # opened here, so that a bad --db is a message and exit 2, not a traceback at start-up
         store = Store(settings.store.db_path)

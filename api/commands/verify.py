@@ -42,12 +42,12 @@ def choose_rules(requested: str, gcg) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring.board import LAYOUTS
-    from scoring.gcg import GcgError, gcg_lang, read_gcg, record_from_gcg
-    from scoring.lexicon import Lexicon, LexiconError
-    from scoring.recount import recount, report_json
-    from scoring.rules import get_profile
-    from scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring.board import LAYOUTS
+    from tilecam.scoring.gcg import GcgError, gcg_lang, read_gcg, record_from_gcg
+    from tilecam.scoring.lexicon import Lexicon, LexiconError
+    from tilecam.scoring.recount import recount, report_json
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.tiles import DISTRIBUTIONS
 
     path = Path(args.gcg)
     if args.lang is not None and args.lang not in DISTRIBUTIONS:

@@ -9,11 +9,11 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from scoring.board import Direction, Square
-from scoring.game import Game
-from scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
-from scoring.rules import get_profile
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.game import Game
+from tilecam.scoring.placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 WORDS_FILE = Path(__file__).with_name("words.txt")
 

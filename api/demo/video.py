@@ -6,8 +6,8 @@ from pathlib import Path
 
 import cv2
 
-from models.synth import SceneConfig, render_scene
-from scoring.game import Game
+from tilecam.models.synth import SceneConfig, render_scene
+from tilecam.scoring.game import Game
 
 
 def boards_after_each_play(game: Game) -> list[list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
 
-from scoring.events import to_json
+from tilecam.scoring.events import to_json
 
 from .. import limits as lim
 from .. import schemas as s

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Body, Query, status
 
-from scoring.gcg import read_gcg, record_from_gcg
-from scoring.rules import get_profile
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.gcg import read_gcg, record_from_gcg
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 from .. import limits as lim
 from .. import schemas as s

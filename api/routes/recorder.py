@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
 
-from hardware.triggers import Trigger
+from tilecam.hardware.triggers import Trigger
 
 from .. import schemas as s
 from ..deps import OperatorDep

@@ -1,4 +1,4 @@
-"""python -m models.synth --n 20 --seed 0 --out DIR: random plausible boards rendered as camera
+"""python -m tilecam.models.synth --n 20 --seed 0 --out DIR: random plausible boards rendered as camera
 frames, with truth.jsonl (frame, board, corners, size) beside them."""
 from __future__ import annotations
 

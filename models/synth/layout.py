@@ -5,8 +5,8 @@ triple word sits or what an X is worth.
 """
 from __future__ import annotations
 
-from scoring.board import LAYOUTS
-from scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.board import LAYOUTS
+from tilecam.scoring.tiles import DISTRIBUTIONS
 
 SIZE = 15
 

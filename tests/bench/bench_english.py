@@ -45,11 +45,11 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_read import git_commit  # noqa: E402
-from vision.classify import TileReader, to_game  # noqa: E402
-from vision.enroll import enroll_labelled, self_enroll  # noqa: E402
-from vision.errors import BoardNotFound  # noqa: E402
-from vision.rectify import homography_from_corners, warp_board  # noqa: E402
-from vision.reference import CELL_PX, EmptyBoardRef  # noqa: E402
+from tilecam.vision.classify import TileReader, to_game  # noqa: E402
+from tilecam.vision.enroll import enroll_labelled, self_enroll  # noqa: E402
+from tilecam.vision.errors import BoardNotFound  # noqa: E402
+from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
+from tilecam.vision.reference import CELL_PX, EmptyBoardRef  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "english"
 
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
     reader = TileReader(model, card_path, lang="en")
     px = int(reader.card["square_px"])
     rows = [json.loads(x) for x in (data / "truth.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
-    from vision.locate import LocateConfig, find_board
+    from tilecam.vision.locate import LocateConfig, find_board
 
     t0 = time.time()
     photos = []   # dict per photo: name, session, truth, warped (true), cam warp, cam corners, turn

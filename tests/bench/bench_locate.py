@@ -31,10 +31,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from vision.errors import BoardNotFound  # noqa: E402
-from vision.locate import LocateConfig, find_board  # noqa: E402
-from vision.rectify import warp_board  # noqa: E402
-from vision.track import BoardTracker  # noqa: E402
+from tilecam.vision.errors import BoardNotFound  # noqa: E402
+from tilecam.vision.locate import LocateConfig, find_board  # noqa: E402
+from tilecam.vision.rectify import warp_board  # noqa: E402
+from tilecam.vision.track import BoardTracker  # noqa: E402
 
 RAW_GAMES = ("game05", "game12")
 RIM05 = np.array([[9.0, 16.0], [967.0, 0.0], [991.0, 963.0], [15.0, 975.0]])
@@ -51,7 +51,7 @@ def separation_accuracy(image, fix, occupied, square_px: int) -> float:
 def warm_up(cfg: LocateConfig) -> None:
     """One untimed detection on a render that is not measured: the first call in a process pays
     for one-time set-up in OpenCV and numpy (about 10-25 ms), which is not per-frame cost."""
-    from models.synth import SceneConfig, render_scene
+    from tilecam.models.synth import SceneConfig, render_scene
 
     board = ["." * 15] * 7 + ["...WORDS.......", "....I..........", "....NOTE......."] + ["." * 15] * 5
     try:
@@ -67,7 +67,7 @@ def timed(fn, *a):
 
 
 def real_frames(data: Path, cfg: LocateConfig, overlays: Path | None, repeat: int = 3) -> tuple[list[dict], dict]:
-    from api.commands.locate import _draw_grid  # the CLI's --debug drawing, so both show the same thing
+    from tilecam.api.commands.locate import _draw_grid  # the CLI's --debug drawing, so both show the same thing
 
     rows = []
     for game in RAW_GAMES:
@@ -124,7 +124,7 @@ def real_frames(data: Path, cfg: LocateConfig, overlays: Path | None, repeat: in
 
 
 def synthetic(data: Path, cfg: LocateConfig, n: int, seed0: int) -> tuple[list[dict], dict]:
-    from models.synth import render_scene
+    from tilecam.models.synth import render_scene
 
     boards = []
     for game in sorted((data / "scrabscrap").glob("game*")):

@@ -31,8 +31,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from vision.errors import BoardNotFound  # noqa: E402
-from vision.locate import LocateConfig, find_board  # noqa: E402
+from tilecam.vision.errors import BoardNotFound  # noqa: E402
+from tilecam.vision.locate import LocateConfig, find_board  # noqa: E402
 
 RIGHT_SQUARES = 0.25
 

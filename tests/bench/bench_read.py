@@ -30,9 +30,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from vision.classify import ReadConfig, TileReader, prewarped_corners  # noqa: E402
-from vision.enroll import enroll_labelled  # noqa: E402
-from vision.rectify import homography_from_corners, warp_board  # noqa: E402
+from tilecam.vision.classify import ReadConfig, TileReader, prewarped_corners  # noqa: E402
+from tilecam.vision.enroll import enroll_labelled  # noqa: E402
+from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
 GROUPS = {"game05": ("game05",), "game06": ("game06",), "game07+08": ("game07", "game08"), "game12": ("game12",)}
 LETTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
@@ -62,10 +62,10 @@ def load_frames(data: Path, game: str, px: int) -> tuple[list, str]:
             how = "raw, board corners from game.ini, grid fitted"
         else:
             try:
-                from vision.locate import LocateConfig, find_board
+                from tilecam.vision.locate import LocateConfig, find_board
             except ModuleNotFoundError:
                 return [], "raw without corners: vision.locate not available, skipped"
-            from vision.errors import BoardNotFound
+            from tilecam.vision.errors import BoardNotFound
             try:
                 corners = find_board(image, LocateConfig()).corners
             except BoardNotFound as exc:
@@ -133,7 +133,7 @@ def git_commit() -> str:
 
 def _factors(card: dict) -> tuple[dict, dict]:
     """(trained, held out) factors of the model card: fonts, styles, designs, labels."""
-    from models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
+    from tilecam.models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
     tr, held = card["training"], card["training"]["held_out"]
     trained = {"fonts": tuple(tr.get("fonts") or available_fonts()), "styles": tuple(tr.get("styles") or STYLES),
                "designs": tuple(tr.get("designs") or DESIGNS), "labels": tuple(tr.get("labels") or LABEL_STYLES)}
@@ -147,8 +147,8 @@ def synthetic(card: dict, model: Path) -> dict:
     models.synth); seeds other than training's."""
     import onnxruntime as ort
 
-    from models.dataset import DataSpec, build
-    from models.train import onnx_accuracy
+    from tilecam.models.dataset import DataSpec, build
+    from tilecam.models.train import onnx_accuracy
     trained, held = _factors(card)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
@@ -163,9 +163,9 @@ def tile_check(model: Path, card_path: Path, held_out: bool, seeds=(11, 12, 13))
     """Label-free enrollment on synthetic English tile checks (all 100 tiles face up at random
     squares, half of them quarter-turned), in looks made of trained or of held-out factors:
     share of squares assigned right, and the time."""
-    from models.synth import SceneConfig, render_topdown
-    from scoring.tiles import DISTRIBUTIONS
-    from vision.enroll import enroll_tile_check
+    from tilecam.models.synth import SceneConfig, render_topdown
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.vision.enroll import enroll_tile_check
 
     counts = DISTRIBUTIONS["en"].counts
     tiles = [t for t, n in counts.items() for _ in range(n)]
@@ -196,8 +196,8 @@ def tile_check(model: Path, card_path: Path, held_out: bool, seeds=(11, 12, 13))
 def real_tile_check(model: Path, card_path: Path, english: Path) -> dict:
     """The label-free tile check on real tiles: the finished board of the English 2015 game holds
     all 100 tiles face up (12 photos, true corners), which is what a tile check shows."""
-    from scoring.tiles import DISTRIBUTIONS
-    from vision.enroll import EnrollError, enroll_tile_check
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.vision.enroll import EnrollError, enroll_tile_check
 
     counts = DISTRIBUTIONS["en"].counts
     reader = TileReader(model, card_path, lang="en")

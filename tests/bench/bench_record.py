@@ -28,18 +28,18 @@ sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 
-from api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard  # noqa: E402
-from capture.frame import Frame  # noqa: E402
-from scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
-from scoring.decode import DecodeConfig  # noqa: E402
-from scoring.game import Game  # noqa: E402
-from scoring.placement import PlacedTile, Placement, PlacementError, score_placement  # noqa: E402
-from scoring.rules import get_profile  # noqa: E402
-from scoring.scorekeeper import Scorekeeper  # noqa: E402
-from scoring.tiles import DISTRIBUTIONS  # noqa: E402
-from vision.classify import TileReader, prewarped_corners  # noqa: E402
-from vision.locate import LocateConfig  # noqa: E402
-from vision.track import BoardTracker, TrackConfig  # noqa: E402
+from tilecam.api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard  # noqa: E402
+from tilecam.capture.frame import Frame  # noqa: E402
+from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
+from tilecam.scoring.decode import DecodeConfig  # noqa: E402
+from tilecam.scoring.game import Game  # noqa: E402
+from tilecam.scoring.placement import PlacedTile, Placement, PlacementError, score_placement  # noqa: E402
+from tilecam.scoring.rules import get_profile  # noqa: E402
+from tilecam.scoring.scorekeeper import Scorekeeper  # noqa: E402
+from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
+from tilecam.vision.classify import TileReader, prewarped_corners  # noqa: E402
+from tilecam.vision.locate import LocateConfig  # noqa: E402
+from tilecam.vision.track import BoardTracker, TrackConfig  # noqa: E402
 
 DATA = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data"))
 MODEL = REPO / "models" / "tiles.onnx"
@@ -167,7 +167,7 @@ def final_score_check(game: str, events) -> dict:
     header, body = rows[0], [r for r in rows[1:] if r]
     s1, s2 = int(body[-1][header.index("Score1")]), int(body[-1][header.index("Score2")])
     want = [s1, s2] if body[0][header.index("Button")].lower() == "green" else [s2, s1]
-    from scoring.events import points
+    from tilecam.scoring.events import points
     adjust = ("end_rack_points", "end_rack_penalty")
     got = [0, 0]
     for e in events:
@@ -191,9 +191,9 @@ def load_game(game: str):
 
 def enroll_on(game: str) -> dict:
     """A tile set enrolled on another game's frames and truth, as a user would before a game."""
-    from vision.enroll import enroll_labelled
-    from vision.locate import find_board
-    from vision.rectify import homography_from_corners, warp_board
+    from tilecam.vision.enroll import enroll_labelled
+    from tilecam.vision.locate import find_board
+    from tilecam.vision.rectify import homography_from_corners, warp_board
 
     truth, frames = load_game(game)
     reader = TileReader(MODEL, CARD, lang="de")
@@ -261,8 +261,8 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
     go down, the board turned half round on its turntable between turns (when `turntable`), and
     the light changing from turn to turn (a cloud, a lamp switched on)."""
     import numpy as np
-    from models.synth import SceneConfig, render_scene
-    from scoring.gcg import read_gcg, record_from_gcg
+    from tilecam.models.synth import SceneConfig, render_scene
+    from tilecam.scoring.gcg import read_gcg, record_from_gcg
 
     profile, dist = get_profile("naspa-csw"), DISTRIBUTIONS["en"]
     record, _, _ = record_from_gcg(read_gcg(gcg_path.read_bytes()), profile, dist)

@@ -18,10 +18,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from scoring.game import replay  # noqa: E402
-from scoring.gcg import read_gcg, record_from_gcg  # noqa: E402
-from scoring.rules import get_profile  # noqa: E402
-from scoring.tiles import DISTRIBUTIONS  # noqa: E402
+from tilecam.scoring.game import replay  # noqa: E402
+from tilecam.scoring.gcg import read_gcg, record_from_gcg  # noqa: E402
+from tilecam.scoring.rules import get_profile  # noqa: E402
+from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
 
 
 def main() -> None:

@@ -28,14 +28,14 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from conftest import shared_data_dir  # noqa: E402
-from capture.folder import list_images  # noqa: E402
+from tilecam.capture.folder import list_images  # noqa: E402
 
 LANG = {"game05": "de", "game06": "de", "game07": "de", "game08": "de", "game12": "de"}
 PREWARPED = {"game06", "game07", "game08"}
 
 
 def record(folder: Path, db: Path, out: Path, *extra: str, popen: bool = False):
-    cmd = [sys.executable, "-m", "api.cli", "record", str(folder), "--db", str(db), "--gcg", str(out / "g.gcg"),
+    cmd = [sys.executable, "-m", "tilecam.api.cli", "record", str(folder), "--db", str(db), "--gcg", str(out / "g.gcg"),
            "--json", str(out / "g.json"), *extra]
     if popen:
         return subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

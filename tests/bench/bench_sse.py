@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 
 import httpx  # noqa: E402
 
-from scoring.gcg import read_gcg  # noqa: E402
+from tilecam.scoring.gcg import read_gcg  # noqa: E402
 
 TOKEN = "bench-token-0123456789"
 GAME = "doug_vs_emely.gcg"
@@ -87,7 +87,7 @@ async def run(args) -> dict:
         requests = requests[: requests.index(None)]
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db",
+        server = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "serve", "--port", str(port), "--db",
                                    str(Path(tmp) / "bench.sqlite3")], cwd=REPO,
                                   env={**os.environ, "TILECAM_TOKEN": TOKEN}, stdout=subprocess.DEVNULL)
         try:

@@ -30,11 +30,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from models.dataset import degrade, raise_tiles, random_board  # noqa: E402
-from models.synth import SceneConfig, render_topdown  # noqa: E402
-from vision.classify import ReadConfig, TileReader  # noqa: E402
-from vision.rectify import GRID, homography_from_corners, warp_board  # noqa: E402
-from vision.reference import EmptyBoardRef, ReferenceConfig  # noqa: E402
+from tilecam.models.dataset import degrade, raise_tiles, random_board  # noqa: E402
+from tilecam.models.synth import SceneConfig, render_topdown  # noqa: E402
+from tilecam.vision.classify import ReadConfig, TileReader  # noqa: E402
+from tilecam.vision.rectify import GRID, homography_from_corners, warp_board  # noqa: E402
+from tilecam.vision.reference import EmptyBoardRef, ReferenceConfig  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_read import git_commit  # noqa: E402,F401  (one copy; select_self_enroll imports it from here)

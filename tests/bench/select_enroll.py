@@ -38,9 +38,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from vision.classify import ReadConfig, TileReader, cap_counts, square_colours  # noqa: E402
-from vision.enroll import enroll_labelled  # noqa: E402
-from vision.rectify import GRID, homography_from_corners, warp_board  # noqa: E402
+from tilecam.vision.classify import ReadConfig, TileReader, cap_counts, square_colours  # noqa: E402
+from tilecam.vision.enroll import enroll_labelled  # noqa: E402
+from tilecam.vision.rectify import GRID, homography_from_corners, warp_board  # noqa: E402
 from bench_read import git_commit  # noqa: E402  (this folder is on sys.path when run as a script)
 
 # (font, tile style, board design): every set holds out the font, the style or both
@@ -118,8 +118,8 @@ def render_game(boards, scene_seed: int, camera_seed: int, font: str, style: str
                 px: int) -> list[np.ndarray]:
     """Canonical grid images of a game's frames: one board and tile set (scene seed), one
     camera for the whole game (camera seed: lean, light, blur, noise, JPEG, grid error)."""
-    from models.dataset import degrade, raise_tiles
-    from models.synth import SceneConfig, render_topdown
+    from tilecam.models.dataset import degrade, raise_tiles
+    from tilecam.models.synth import SceneConfig, render_topdown
 
     cfg = SceneConfig(font=font, style=style, design=design, square_px=50, quarter_turn_prob=0.1)
     empty = render_topdown(["." * GRID] * GRID, scene_seed, cfg).image
@@ -212,7 +212,7 @@ def evaluate(model: Path, card: Path, pairs: list[tuple[Game, Game]], configs: l
 
 
 def synthetic_games(reader: TileReader, n_sets: int, px: int) -> list[tuple[Game, Game]]:
-    from scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring.tiles import DISTRIBUTIONS
 
     counts = DISTRIBUTIONS["de"].counts
     bag = [t for t, n in counts.items() for _ in range(n)]

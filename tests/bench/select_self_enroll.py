@@ -25,8 +25,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fit_reference import git_commit, sample, synth_dirty  # noqa: E402
-from vision.classify import TileReader  # noqa: E402
-from vision.enroll import SelfEnrollConfig, self_enroll  # noqa: E402
+from tilecam.vision.classify import TileReader  # noqa: E402
+from tilecam.vision.enroll import SelfEnrollConfig, self_enroll  # noqa: E402
 
 
 def tally(acc: dict, pred: np.ndarray, truth: np.ndarray) -> None:
