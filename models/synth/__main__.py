@@ -10,6 +10,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from tqdm import tqdm
 
 from . import SceneConfig, render_scene
 
@@ -53,10 +54,9 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
-    t0 = time.perf_counter()
     render_s: list[float] = []
     with (out / "truth.jsonl").open("w", encoding="utf-8") as fh:
-        for i in range(args.n):
+        for i in tqdm(range(args.n), desc="render", unit="scene", file=sys.stderr):
             board = random_board(rng, float(rng.uniform(0, 0.6)))
             t = time.perf_counter()
             scene = render_scene(board, args.seed * 100000 + i, SceneConfig(hands=args.hands))
@@ -67,11 +67,6 @@ def main(argv=None) -> int:
                                  "size": [scene.image.shape[1], scene.image.shape[0]],
                                  "design": scene.design, "style": scene.style, "font": scene.font},
                                 ensure_ascii=False) + "\n")
-            done = i + 1
-            rate = done / (time.perf_counter() - t0)
-            print(f"\rrendered {done}/{args.n}  {rate:.1f} scenes/s  last {render_s[-1] * 1000:.0f} ms",
-                  end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
     if render_s:
         ms = np.array(render_s) * 1000
         print(f"render_scene: median {np.median(ms):.0f} ms, max {ms.max():.0f} ms per scene "
