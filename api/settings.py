@@ -13,10 +13,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tilecam.api.recorder import RecorderConfig
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
+from tilecam.hardware.leds import LedConfig
 from tilecam.scoring.decode import DecodeConfig
+from tilecam.vision.classify import ReadConfig
+from tilecam.vision.enroll import EnrollConfig
+from tilecam.vision.locate import LocateConfig
 from tilecam.vision.stability import StabilityConfig
+from tilecam.vision.track import TrackConfig
 
 
 class Section(BaseModel):
@@ -86,16 +92,31 @@ class PreviewSettings(Section):
 
 
 class Settings(Section):
+    """Every setting of tilecam, one section per stage, in the order frames flow through them."""
+
+    # Sections the stages own, defined next to their code (no stage imports api).
+    capture: CaptureConfig = Field(default_factory=CaptureConfig,
+                                   description="Frame source: camera mode, exposure lock, reconnecting.")
+    locate: LocateConfig = Field(default_factory=LocateConfig, description="Finding the board's grid in a frame.")
+    track: TrackConfig = Field(default_factory=TrackConfig,
+                               description="Following the board from frame to frame; when to find it again.")
+    read: ReadConfig = Field(default_factory=ReadConfig,
+                             description="Reading the squares: model, tile set, empty-board reference.")
+    enroll: EnrollConfig = Field(default_factory=EnrollConfig,
+                                 description="Adapting the reader to the tile set on the table (tilecam enroll).")
+    stability: StabilityConfig = Field(default_factory=StabilityConfig,
+                                       description="When the board is still long enough for a snapshot.")
+    decode: DecodeConfig = Field(default_factory=DecodeConfig, description="Snapshot -> proposed play.")
+    recorder: RecorderConfig = Field(default_factory=RecorderConfig,
+                                     description="The recorder: unsure squares, evidence frames, preview rate.")
+    buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock and challenge buttons (GPIO).")
+    leds: LedConfig = Field(default_factory=LedConfig, description="The status LED (GPIO).")
+    # The service's own sections.
     server: ServerSettings = Field(default_factory=ServerSettings, description="HTTP server.")
     store: StoreSettings = Field(default_factory=StoreSettings, description="Event store.")
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Operator tokens.")
     live: LiveSettings = Field(default_factory=LiveSettings, description="Server-Sent Events.")
-    preview: PreviewSettings = Field(default_factory=PreviewSettings, description="Camera preview.")
-    # Sections the stages own, defined next to their code.
-    capture: CaptureConfig = Field(default_factory=CaptureConfig, description="Frame source.")
-    stability: StabilityConfig = Field(default_factory=StabilityConfig, description="When a snapshot is taken.")
-    decode: DecodeConfig = Field(default_factory=DecodeConfig, description="Snapshot -> move decoding.")
-    buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock buttons and status LED.")
+    preview: PreviewSettings = Field(default_factory=PreviewSettings, description="Camera preview (MJPEG).")
 
 
 class SettingsError(ValueError):

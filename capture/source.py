@@ -51,29 +51,35 @@ StatusCallback = Callable[[SourceStatus], None]
 
 
 class CaptureConfig(BaseModel):
-    """How frames are captured: requested camera mode, stream timeouts and reconnect backoff."""
+    """How frames are captured: the source, the requested camera mode, the Pi camera's exposure
+    lock, stream timeouts and reconnect backoff."""
 
     model_config = ConfigDict(extra="forbid")
 
-    fps: float = Field(10.0, gt=0, description=(
+    source: str = Field("picam", min_length=1, max_length=1000, description=(
+        "What `tilecam run` records from when --source is not given: 'picam' (or picam:1), a USB "
+        "camera index like 0, an rtsp:// or http(s):// URL, a video file or a folder of images."))
+    fps: float = Field(10.0, gt=0, le=120, description=(
         "Frames per second requested from a camera. A folder of images is timestamped at "
         "index / fps; a video file keeps its own timestamps."))
-    width_px: int = Field(1920, ge=0, description=(
+    width_px: int = Field(1920, ge=0, le=10000, description=(
         "Image width requested from a camera; the camera picks its nearest mode. "
         "0 keeps the camera's default. Files are never resized."))
-    height_px: int = Field(1080, ge=0, description="Image height requested from a camera; 0 keeps the default.")
+    height_px: int = Field(1080, ge=0, le=10000,
+                           description="Image height requested from a camera; 0 keeps the default.")
     usb_fourcc: str = Field("MJPG", max_length=4, description=(
         "Pixel format asked of a USB camera. MJPG gets 1080p at full rate over USB 2; "
         "an empty string keeps the driver's choice."))
-    buffer_frames: int = Field(1, ge=0, description=(
+    buffer_frames: int = Field(1, ge=0, le=64, description=(
         "Frames an OpenCV camera may queue inside the driver; 1 keeps every read fresh. "
         "0 keeps the backend's default."))
-    open_timeout_s: float = Field(10.0, gt=0, description="How long opening a network stream may take.")
-    read_timeout_s: float = Field(5.0, gt=0, description="How long a network stream may go without a frame before a read fails.")
+    open_timeout_s: float = Field(10.0, gt=0, le=300, description="How long opening a network stream may take.")
+    read_timeout_s: float = Field(5.0, gt=0, le=300, description=(
+        "How long a camera or network stream may go without a frame before a read fails."))
     reconnect: bool = Field(True, description=(
         "Wrap cameras and streams so that a dropped camera is reopened with backoff "
         "instead of ending the recording."))
-    reconnect_initial_s: float = Field(0.25, gt=0, description=(
+    reconnect_initial_s: float = Field(0.25, gt=0, le=10.0, description=(
         "Wait before the first reconnect attempt after a camera drops. A good frame resets "
         "the wait to this, so every outage starts with a quick retry."))
     reconnect_max_s: float = Field(1.0, gt=0, le=10.0, description=(
@@ -81,15 +87,36 @@ class CaptureConfig(BaseModel):
         "only noticed at the next attempt, so this is also the longest the recorder stays "
         "blind after the camera returns (plus one open and one read); at most 10 s, "
         "because a move can be over in less."))
-    reconnect_factor: float = Field(2.0, ge=1.0, description=(
+    reconnect_factor: float = Field(2.0, ge=1.0, le=10.0, description=(
         "Each failed attempt multiplies the wait by this, up to reconnect_max_s."))
-    reconnect_give_up_s: float = Field(0.0, ge=0, description=(
+    reconnect_give_up_s: float = Field(0.0, ge=0, le=86400.0, description=(
         "Give up (status 'failed') after this long without a frame; 0 retries forever."))
-    folder_extensions: tuple[str, ...] = Field(IMAGE_EXTENSIONS, description=(
+    folder_extensions: tuple[str, ...] = Field(IMAGE_EXTENSIONS, min_length=1, max_length=32, description=(
         "File name endings read from an image folder, case-insensitive."))
-    picam_lens_position_dioptre: float | None = Field(None, ge=0, description=(
+    picam_lens_position_dioptre: float | None = Field(None, ge=0, le=32, description=(
         "Camera Module 3 only: fixed lens position in dioptres (1 / distance in m), e.g. 1.4 "
-        "for a board 0.7 m below. None runs one autofocus cycle when the camera opens."))
+        "for a board 0.7 m below. Unset: one autofocus cycle runs when the camera opens."))
+    # A board under changing exposure changes grey levels between snapshots; locked, only the
+    # tiles change. Settling first keeps the lock from freezing a start-up exposure.
+    picam_lock_exposure: bool = Field(True, description=(
+        "Pi camera: let auto exposure and auto white balance settle when the camera opens (and "
+        "when a game starts), then fix exposure time, gain and colour gains for the game; "
+        "they go back to automatic between games. Off: automatic throughout."))
+    picam_settle_frames: int = Field(8, ge=1, le=300, description=(
+        "Exposure and white balance count as settled once this many frames in a row agree "
+        "within picam_settle_tolerance (and the camera reports its exposure converged, where it "
+        "reports that)."))
+    picam_settle_tolerance: float = Field(0.03, gt=0, lt=1, description=(
+        "Largest relative change of exposure (time x gain) and of each colour gain between those "
+        "frames that still counts as settled."))
+    picam_settle_max_s: float = Field(5.0, gt=0, le=60, description=(
+        "Longest wait for settling; after it the values of the last frame are locked anyway "
+        "and a warning is logged (a flickering light or a hand moving over the board)."))
+    picam_flicker_hz: Literal[0, 50, 60] = Field(0, description=(
+        "Mains frequency for the Pi camera's anti-flicker mode: 50 (Europe, most of Asia and "
+        "Africa) or 60 (the Americas, Japan's west) keep exposure times at whole periods of the "
+        "lights' flicker, which removes banding under LED and fluorescent lamps; 0 leaves the "
+        "camera's default (off)."))
 
     @model_validator(mode="after")
     def _backoff_order(self) -> "CaptureConfig":

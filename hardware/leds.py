@@ -3,9 +3,26 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from .buttons import MISSING_GPIOZERO, ButtonConfig
 
 LedState = Literal["recording", "attention", "stopped"]
+
+
+class LedConfig(BaseModel):
+    """The status LED's wiring and blink rate (BCM numbering, as the buttons)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = Field(False, description="Drive the status LED; off on machines without GPIO.")
+    pin: int | str | None = Field(23, description=(
+        "GPIO of the status LED, wired through a ~330 ohm resistor to ground (BCM number, or a "
+        "gpiozero name like 'BOARD16'). None: no LED."))
+    active_high: bool = Field(True, description="The LED lights when the pin is high.")
+    blink_ms: int = Field(250, ge=20, le=5000, description=(
+        "On and off time of the LED when it blinks for attention (no board in view, camera "
+        "reconnecting)."))
 
 
 class StatusLed:

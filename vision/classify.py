@@ -46,6 +46,21 @@ class ReadConfig(BaseModel):
     """Settings of the tile reader."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    # Where the reader's files are; the caller opens them (TileReader takes the paths).
+    model_path: str | None = Field(
+        default=None, min_length=1,
+        description="The tile classifier (ONNX); its card (<name>.card.json) sits beside it. "
+                    "Unset: the model installed with tilecam (models/tiles.onnx).")
+    tileset_path: str | None = Field(
+        default=None, min_length=1,
+        description="An enrolled tile set (.npz from `tilecam enroll`) for the tiles on this table. "
+                    "Unset: the network alone, plus self-enrollment as the game goes.")
+    empty_reference_path: str | None = Field(
+        default=None, min_length=1,
+        description="An empty-board reference of this board (.npz from `tilecam enroll --empty-board`): "
+                    "a square that still looks as it did empty is read as empty, whatever is printed "
+                    "on it, from the first frame. Unset: the recorder learns it from the clear board "
+                    "before the first play (recorder.empty_reference).")
     # The enrollment defaults (prototype_weight, prior_tiles, recalibrate, knn, colour_weight)
     # were chosen by tests/bench/select_enroll.py on synthetic games in tile sets held out of
     # training, never on the real dev frames (docs/results/select_enroll.json).
@@ -54,17 +69,17 @@ class ReadConfig(BaseModel):
         description="With an enrolled tile set: weight of the exemplar similarity against the "
                     "network's own class scores (log-probabilities are blended).")
     prototype_temperature: float = Field(
-        default=0.05, gt=0.0,
+        default=0.05, gt=0.0, le=10.0,
         description="Softmax temperature of the cosine similarity to the prototypes.")
     colour_weight: float = Field(
-        default=0.2, ge=0.0,
+        default=0.2, ge=0.0, le=100.0,
         description="With an enrolled tile set: similarity lost per unit of colour distance "
                     "(log-ratio of a square's centre colour to the board's median) between a "
                     "square and an exemplar. The network is trained colour-blind on purpose "
                     "(tile sets come in every colour); the enrolled set knows this board's colours, "
                     "which is what tells a plain blank tile from a plain empty square.")
     prior_tiles: float = Field(
-        default=0.0, ge=0.0,
+        default=0.0, ge=0.0, le=1000.0,
         description="With an enrolled tile set: a class's exemplar similarity is shrunk toward the "
                     "network's own class direction as if that direction were this many more tiles: "
                     "(n*exemplars + prior*direction)/(n + prior), n = distinct tiles the class was "
@@ -81,7 +96,7 @@ class ReadConfig(BaseModel):
                      description="A class's similarity is the mean of its k best exemplar matches.")
     threads: int = Field(default=1, ge=1, le=8, description="onnxruntime intra-op threads.")
     reference_weight: float = Field(
-        default=1.0, ge=0.0,
+        default=1.0, ge=0.0, le=100.0,
         description="With an empty-board reference: multiplier of its log likelihood ratio "
                     "on the log-odds of P(empty). 1 = take the fitted ratio at face value (it is "
                     "calibrated on synthetic renders, vision.reference); fixed by reasoning.")

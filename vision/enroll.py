@@ -37,16 +37,16 @@ BLANK_TILE = "?"
 class EnrollConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    max_exemplars: int = Field(default=96, ge=1, description="Exemplars kept per letter class.")
-    max_empty_exemplars: int = Field(default=256, ge=1,
+    max_exemplars: int = Field(default=96, ge=1, le=10000, description="Exemplars kept per letter class.")
+    max_empty_exemplars: int = Field(default=256, ge=1, le=10000,
                                      description="Exemplars kept of empty squares (premium colours vary).")
     occupied_prob: float = Field(default=0.5, gt=0.0, lt=1.0,
                                  description="Tile check: a square holds a tile when P(empty) is below this.")
-    rounds: int = Field(default=12, ge=1, description="Tile check: assignment/prototype rounds.")
-    similarity_temperature: float = Field(default=0.05, gt=0.0,
+    rounds: int = Field(default=12, ge=1, le=1000, description="Tile check: assignment/prototype rounds.")
+    similarity_temperature: float = Field(default=0.05, gt=0.0, le=10.0,
                                           description="Tile check: temperature of prototype similarity.")
-    sinkhorn_iters: int = Field(default=60, ge=1, description="Tile check: balancing iterations per round.")
-    seed: int = Field(default=0, description="Seed of the exemplar subsampling.")
+    sinkhorn_iters: int = Field(default=60, ge=1, le=10000, description="Tile check: balancing iterations per round.")
+    seed: int = Field(default=0, ge=0, le=2**32 - 1, description="Seed of the exemplar subsampling.")
 
 
 class EnrollError(VisionError, ValueError):

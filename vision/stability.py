@@ -18,23 +18,28 @@ from pydantic import BaseModel, ConfigDict, Field
 class StabilityConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    stable_ms: float = Field(700.0, description="how long the board must stay clear and unchanged "
-                                                "before a snapshot is taken")
-    compare_px: int = Field(96, description="side of the downsampled board image that frames are compared on")
-    pixel_delta: int = Field(28, description="change in any colour channel that counts a pixel as changed")
-    moving_frac: float = Field(0.004, description="fraction of changed pixels that means something moves")
-    changed_frac: float = Field(0.0015, description="fraction of changed pixels since the last snapshot "
-                                                    "that makes a new snapshot worth taking")
-    min_quality: float = Field(0.35, description="localization quality below which the board counts as occluded")
+    stable_ms: float = Field(700.0, ge=0, le=60000,
+                             description="how long the board must stay clear and unchanged before a snapshot "
+                                         "is taken")
+    compare_px: int = Field(96, ge=16, le=512,
+                            description="side of the downsampled board image that frames are compared on")
+    pixel_delta: int = Field(28, ge=1, le=255,
+                             description="change in any colour channel that counts a pixel as changed")
+    moving_frac: float = Field(0.004, gt=0, lt=1, description="fraction of changed pixels that means something moves")
+    changed_frac: float = Field(0.0015, gt=0, lt=1,
+                                description="fraction of changed pixels since the last snapshot "
+                                            "that makes a new snapshot worth taking")
+    min_quality: float = Field(0.35, ge=0, le=1,
+                               description="localization quality below which the board counts as occluded")
     relative_quality: float = Field(
         0.6, gt=0.0, le=1.0,
         description="a board whose grid never fits better than this board's best fit so far allows: "
                     "it counts as occluded below this share of its best quality when that is under "
                     "min_quality (thin printed lines at low resolution never reach min_quality, "
                     "however clear the board)")
-    floor_quality: float = Field(0.15, gt=0.0, description="below this the board counts as occluded whatever "
-                                                         "its best quality: too few grid lines are seen "
-                                                         "to trust the fix at all")
+    floor_quality: float = Field(0.15, gt=0.0, le=1.0,
+                                 description="below this the board counts as occluded whatever its best "
+                                             "quality: too few grid lines are seen to trust the fix at all")
 
 
 @dataclass(frozen=True)
