@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("tilecam.api.commands.read", "read every square of the board in an image"),
     "enroll": ("tilecam.api.commands.enroll", "adapt the tile reader to the tile set on the table"),
     "record": ("tilecam.api.commands.record", "record a whole game from a video, a folder of frames or a camera"),
+    "run": ("tilecam.api.commands.run", "the station: record from the camera (or --source), serve, buttons, LED"),
     "serve": ("tilecam.api.commands.serve", "run the broadcast and review service"),
     "demo": ("tilecam.api.commands.demo", "render a game, record it live and serve it: no camera needed"),
 }

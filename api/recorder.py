@@ -23,6 +23,7 @@ from tilecam.scoring.game import GameError
 from tilecam.scoring.placement import PlacementError
 from tilecam.scoring.scorekeeper import Observation, Scorekeeper
 from tilecam.scoring.snapshot import Snapshot, turns_to_fit
+from tilecam.vision.draw import draw_grid
 from tilecam.vision.stability import StabilityConfig, StabilityGate
 
 from .store import Conflict
@@ -175,10 +176,10 @@ class Recorder:
         with self.timings.stage("locate"):
             state, homography, quality = self.locator.update(frame.image)
         self.board_status = state
+        self._maybe_preview(frame, homography)
         if homography is None:
             self.gate.update(frame.t, None, 0.0)
             return FrameOutcome(frame.index, frame.t, "no_board")
-        self._maybe_preview(frame, homography)
         if self.cfg.every_frame_is_a_press:
             # One photo per move, taken at the press: each is a snapshot; the gate has nothing to wait for.
             # A camera never takes the same photo twice (sensor noise): a frame equal to the last one
@@ -305,36 +306,20 @@ class Recorder:
             self.sink(e, None)
         return entries
 
-    def _maybe_preview(self, frame: Frame, homography: np.ndarray) -> None:
-        if self.preview is None or (frame.t - self._last_preview) * 1000.0 < self.cfg.preview_every_ms:
+    def _maybe_preview(self, frame: Frame, homography: np.ndarray | None) -> None:
+        """The live frame for whoever watches the preview: with the grid and the committed letters
+        when the board is found, as it is when not (framing and focusing the camera needs that)."""
+        if self.preview is None or abs(frame.t - self._last_preview) * 1000.0 < self.cfg.preview_every_ms:
             return
         if not self.preview.viewers:  # drawing is wasted when nobody watches the preview
             return
         self._last_preview = frame.t
         with self.timings.stage("preview"):
-            self.preview.publish(draw_grid(frame.image, homography, self.cfg.square_px,
-                                           self.keeper.game.state.board.rows(), self._quarter_turns or 0))
-
-
-def draw_grid(image: np.ndarray, homography: np.ndarray, square_px: int, rows: list[str],
-              quarter_turns: int = 0) -> np.ndarray:
-    """The frame with the detected grid and the committed letters drawn on it."""
-    out = image.copy()
-    inv = np.linalg.inv(homography)
-    n = 15 * square_px
-    ends = np.float32([[(0, i * square_px), (n, i * square_px), (i * square_px, 0), (i * square_px, n)]
-                       for i in range(16)]).reshape(-1, 1, 2)
-    ends = cv2.perspectiveTransform(ends, inv).reshape(-1, 2, 2).astype(np.int32)
-    cv2.polylines(out, list(ends), False, (0, 255, 0), 1, cv2.LINE_AA)
-    grid = np.rot90(np.array([list(r) for r in rows]), k=-quarter_turns)  # back to image orientation
-    rc = np.argwhere(grid != ".")
-    if len(rc):
-        centres = cv2.perspectiveTransform(((rc[:, ::-1] + 0.5) * square_px).astype(np.float32)[:, None], inv)
-        for (r, c), (px, py) in zip(rc, centres[:, 0]):
-            ch = grid[r, c]
-            cv2.putText(out, ch.upper(), (int(px) - 6, int(py) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
-                        (0, 0, 255) if ch.islower() else (255, 0, 0), 2, cv2.LINE_AA)
-    return out
+            if homography is None:
+                self.preview.publish(frame.image)
+            else:
+                self.preview.publish(draw_grid(frame.image, homography, self.cfg.square_px,
+                                               self.keeper.game.state.board.rows(), self._quarter_turns or 0))
 
 
 class GameLink:
@@ -393,48 +378,43 @@ class FixedBoard:
         return "tracked", self.homography, 1.0
 
 
-class TrackedBoard:
-    """vision.track.BoardTracker: reuse the last fix, re-detect when the board moved.
+class PrewarpedBoard:
+    """Frames that already show the board from above, edge to edge (ScrabScrap's warps): the
+    corners come from the first frame, then stay (a FixedBoard)."""
 
-    A weak re-detection while a game is under way is not trusted: the wrong fixes localization
-    makes (a grid one square off, mostly with arms over the board) all have low quality, and a
-    shifted grid would turn every tile into a new one. The last good fix is kept instead."""
-
-    def __init__(self, tracker, square_px: int, min_redetect_quality: float = 0.6) -> None:
-        self.tracker = tracker
+    def __init__(self, square_px: int) -> None:
         self.square_px = square_px
-        self.min_redetect_quality = min_redetect_quality
-        self._good = None
-        self._rejected = None
+        self._fixed: FixedBoard | None = None
+
+    def update(self, image: np.ndarray):
+        if self._fixed is None:
+            from tilecam.vision.classify import prewarped_corners
+            self._fixed = FixedBoard(prewarped_corners(image), self.square_px)
+        return self._fixed.update(image)
+
+
+class TrackedBoard:
+    """vision.track's GridKeeper over a BoardTracker -> what the recorder calls: (state, the warp
+    to our square size, quality). The keep-or-accept policy and its thresholds are the tracker's
+    (TrackConfig); this only turns fixes into warps, once per fix, not per frame."""
+
+    def __init__(self, tracker, square_px: int) -> None:
+        from tilecam.vision.track import GridKeeper
+        self.keeper = GridKeeper(tracker)
+        self.square_px = square_px
         self._cached: tuple[object, np.ndarray] | None = None
 
     def _homography(self, fix) -> np.ndarray:
-        """The warp to our square size for a fix, computed once per fix, not per frame."""
         if self._cached is None or self._cached[0] is not fix:
             from tilecam.vision.rectify import homography_from_corners
             self._cached = (fix, homography_from_corners(fix.corners, self.square_px))
         return self._cached[1]
 
     def update(self, image: np.ndarray):
-        result = self.tracker.update(image)
-        if result.fix is None or result.status == "lost":
-            return result.status, None, 0.0
-        if result.fix is self._rejected:  # the tracker follows a fix we did not trust
-            return result.status, self._homography(self._good), \
-                0.0 if result.status == "occluded" else self._good.quality
-        if result.status == "redetected" and self._good is not None:
-            from tilecam.vision.locate import grid_quality
-            # The camera is fixed: keep the last good grid when it still fits this frame as well
-            # as the new one (a re-detection after arms left the board can land a square off).
-            old_q = grid_quality(image, self._good.corners, self.tracker.cfg)
-            if result.fix.quality < self.min_redetect_quality or old_q >= result.fix.quality - 0.05:
-                self._rejected = result.fix
-                status = "tracked" if old_q >= self.min_redetect_quality else "occluded"
-                return status, self._homography(self._good), old_q
-        if result.status in ("tracked", "redetected"):
-            self._good = result.fix
-        quality = 0.0 if result.status == "occluded" else float(result.fix.quality)
-        return result.status, self._homography(result.fix), quality
+        kept = self.keeper.update(image)
+        if kept.fix is None:
+            return kept.status, None, 0.0
+        return kept.status, self._homography(kept.fix), kept.quality
 
 
 class Reader:

@@ -14,6 +14,9 @@ failed): a fix where the old one was, with the lines visible -> 'tracked'; a fix
 similar quality -> 'redetected'; the board where it was but its lines hidden, a much weaker
 fix elsewhere, or no fix at all -> 'occluded' (the last fix is kept in the result); no board
 ever found -> 'lost'.
+
+``GridKeeper`` adds the policy for a game under way: a weak re-detection does not replace the
+last good grid (the camera is fixed; a grid one square off would turn every tile into a new one).
 """
 from __future__ import annotations
 
@@ -59,6 +62,12 @@ class TrackConfig(BaseModel):
     wait_until_still: bool = Field(True, description="video: re-detect only once the scene stops changing from "
                                                      "one frame to the next (not while an arm moves over the "
                                                      "board); off for a series of photos, each its own scene")
+    min_redetect_quality: float = Field(
+        0.6, gt=0, le=1, description="during a game, a re-detected grid of lower quality than this is not "
+                                     "trusted: the last good grid is kept (GridKeeper)")
+    keep_margin: float = Field(
+        0.05, ge=0, lt=1, description="during a game, the last good grid is kept unless a re-detected grid fits "
+                                      "the frame better by more than this much quality (GridKeeper)")
 
 
 @dataclass(frozen=True)
@@ -197,3 +206,43 @@ class BoardTracker:
             return TrackResult("occluded", self._fix)
         self._adopt(fix, image)
         return TrackResult("redetected", self._fix)
+
+
+@dataclass(frozen=True)
+class KeptFix:
+    status: Status
+    fix: BoardFix | None
+    quality: float        # how well `fix` fits this frame; 0 when the board is hidden or lost
+
+
+class GridKeeper:
+    """BoardTracker for a game under way: when to keep the last good grid, when to accept a new fix.
+
+    The wrong fixes localization makes (a grid one square off, mostly with arms over the board)
+    all have low quality, and the camera is fixed: a re-detection below
+    ``TrackConfig.min_redetect_quality``, or one that fits the frame no better (by
+    ``keep_margin``) than the last good grid, is rejected and the last good grid kept."""
+
+    def __init__(self, tracker: BoardTracker) -> None:
+        self.tracker = tracker
+        self._good: BoardFix | None = None
+        self._rejected: BoardFix | None = None
+
+    def update(self, image: np.ndarray) -> KeptFix:
+        cfg = self.tracker.track
+        result = self.tracker.update(image)
+        if result.fix is None or result.status == "lost":
+            return KeptFix(result.status, None, 0.0)
+        if result.fix is self._rejected:  # the tracker follows a fix we did not trust
+            return KeptFix(result.status, self._good, 0.0 if result.status == "occluded" else self._good.quality)
+        if result.status == "redetected" and self._good is not None:
+            # a re-detection after arms left the board can land a square off: the old grid stays
+            # while it fits this frame as well as the new one
+            old_q = grid_quality(image, self._good.corners, self.tracker.cfg)
+            if result.fix.quality < cfg.min_redetect_quality or old_q >= result.fix.quality - cfg.keep_margin:
+                self._rejected = result.fix
+                status = "tracked" if old_q >= cfg.min_redetect_quality else "occluded"
+                return KeptFix(status, self._good, old_q)
+        if result.status in ("tracked", "redetected"):
+            self._good = result.fix
+        return KeptFix(result.status, result.fix, 0.0 if result.status == "occluded" else float(result.fix.quality))

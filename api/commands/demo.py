@@ -1,15 +1,14 @@
 """tilecam demo: no camera needed. Renders a short game as a video (cached after the first run),
-records it live through the real pipeline, and serves the overlay and API on localhost."""
+records it live through the real pipeline, and serves the overlay and API on localhost: a
+`tilecam run` (api/system.py's Station) on the rendered video."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-import threading
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tilecam.api.system import DEFAULT_MODEL
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -22,113 +21,79 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="SQLite file (default: demo.sqlite3 in the cache)")
     p.add_argument("--no-serve", action="store_true", help="record only, as fast as possible, then exit")
-    p.add_argument("--model", default=str(REPO / "models" / "tiles.onnx"))
+    p.add_argument("--render-only", action="store_true",
+                   help="render (or find in the cache) the demo video and print its path, nothing else "
+                        "(for `tilecam run --source`)")
+    p.add_argument("--model", default=str(DEFAULT_MODEL))
 
 
-def record_video(video: Path, service, game_id: int, model: Path, realtime: bool, fps: float,
-                 preview=None, rules: str = "naspa", on_recorder=None):
-    """Play the video through the recorder, committing entries to the service."""
-    from tilecam.api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard, service_sink
-    from tilecam.capture import SourceEnded, open_source
-    from tilecam.scoring.game import Game
-    from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.scorekeeper import Scorekeeper
-    from tilecam.scoring.tiles import DISTRIBUTIONS
-    from tilecam.vision.classify import TileReader
-    from tilecam.vision.locate import LocateConfig
-    from tilecam.vision.track import BoardTracker
+PLAYERS = [("Ann Demo", "ann"), ("Bob Demo", "bob")]
 
-    keeper = Scorekeeper(Game(get_profile(rules), DISTRIBUTIONS["en"]))
-    reader = Reader(TileReader(model, model.with_suffix("").with_suffix(".card.json"), lang="en"))
-    cfg = RecorderConfig()
-    recorder = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
-                        service_sink(service, game_id, cfg.evidence_jpeg_quality), cfg, preview=preview)
-    source = open_source(str(video), on_status=lambda st: setattr(recorder, "camera_status", st.state))
-    recorder.camera_status = source.status.state
-    if on_recorder is not None:
-        on_recorder(recorder)
-    start = time.monotonic()
-    try:
-        for frame in source:
-            if realtime:
-                delay = start + frame.index / fps - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-            recorder.process(frame)
-    except SourceEnded:
-        pass
-    finally:
-        source.close()
-    recorder.finish()
-    return recorder
+
+def demo_video(args: argparse.Namespace, say=print) -> tuple[object, Path]:
+    """The demo game and its rendered video, from the cache when it is there."""
+    from tilecam.api.demo.game import make_demo_game
+    from tilecam.api.demo.video import render_video
+
+    game = make_demo_game(args.moves, args.seed)
+    video = Path(args.cache) / f"demo-v2-m{args.moves}-s{args.seed}-f{args.fps:g}.avi"
+    if video.is_file():
+        say(f"demo video (cached): {video}")
+    else:
+        render_video(game, video, seed=args.seed, fps=args.fps)
+        say(f"demo video rendered to {video}")
+    return game, video
 
 
 def run(args: argparse.Namespace) -> int:
-    from tilecam.api.bus import Bus, PreviewHub
-    from tilecam.api.demo.game import make_demo_game
-    from tilecam.api.demo.video import render_video
-    from tilecam.api.service import GameService
-    from tilecam.api.store import Store
-
-    model = Path(args.model)
-    if not model.is_file():
-        print(f"tilecam demo: no tile model at {model}", file=sys.stderr)
+    def fail(msg: str) -> int:
+        print(f"tilecam demo: {msg}", file=sys.stderr)
         return 2
-    cache = Path(args.cache)
-    game = make_demo_game(args.moves, args.seed)
-    video = cache / f"demo-v2-m{args.moves}-s{args.seed}-f{args.fps:g}.avi"
-    if video.is_file():
-        print(f"demo video (cached): {video}")
-    else:
-        render_video(game, video, seed=args.seed, fps=args.fps)
-        print(f"demo video rendered to {video}")
-    db = Path(args.db) if args.db else cache / "demo.sqlite3"
-    store = Store(db)
-    service = GameService(store, Bus())
-    game_id = service.create_game([("Ann Demo", "ann"), ("Bob Demo", "bob")], "naspa", "en").id
-    print(f"recording into game {game_id} of {db}")
 
-    if args.no_serve:
-        recorder = record_video(video, service, game_id, model, realtime=False, fps=args.fps)
-        return _summary(service, game_id, game, recorder)
-
-    import uvicorn
-
-    from tilecam.api.app import close_streams, create_app
+    if args.moves < 1:
+        return fail(f"--moves must be at least 1, not {args.moves}")
+    if not Path(args.model).is_file():
+        return fail(f"no tile model at {args.model}")
+    if args.render_only:
+        _, video = demo_video(args, say=lambda _msg: None)
+        print(video)
+        return 0
     from tilecam.api.settings import load_settings
+    from tilecam.api.system import SetupError, Station
 
+    game, video = demo_video(args)
+    db = Path(args.db) if args.db else Path(args.cache) / "demo.sqlite3"
     settings = load_settings(server={"host": args.host, "port": args.port}, store={"db_path": str(db)})
-    preview = PreviewHub(settings.preview.jpeg_quality)
-    app = create_app(settings, service=service, preview=preview)
-    base = f"http://{args.host}:{args.port}"
-    print(f"  overlay           {base}/overlay/{game_id}")
-    print(f"  camera preview    {base}/api/preview.mjpg")
-    print(f"  moves (JSON)      {base}/api/games/{game_id}/moves")
-    print(f"  GCG               {base}/api/games/{game_id}.gcg")
-    print(f"  operator console  {base}/operator")
-    print(f"  recorder status   {base}/api/status")
-    print(f"  API docs          {base}/docs")
+    station = Station(settings, str(video), new_game=True, players=PLAYERS, pace=not args.no_serve,
+                      model=args.model)
+    try:
+        station.open()
+    except SetupError as exc:
+        station.close()
+        return fail(str(exc))
+    print(f"recording into game {station.recording.game_id} of {db}")
+    if args.no_serve:
+        try:
+            station.start().wait()
+            return _summary(station.service, station.recording.game_id, game, station.recorder)
+        finally:
+            station.close()
+    for name, url in station.urls():
+        print(f"  {name:<17} {url}")
     print("Ctrl-C stops.")
     sys.stdout.flush()
+    station.on_outcome = _summary_at_end(station, game)
+    return station.serve()
 
-    def feed():
-        recorder = record_video(video, service, game_id, model, realtime=True, fps=args.fps, preview=preview,
-                                on_recorder=lambda r: (setattr(app.state, "status", r.status),
-                                                       setattr(app.state, "on_trigger", r.on_trigger)))
-        _summary(service, game_id, game, recorder)
 
-    threading.Thread(target=feed, name="demo-recorder", daemon=True).start()
+def _summary_at_end(station, game):
+    """The demo's summary once the video has played through (the server keeps running)."""
+    last = station.source.total_frames
 
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig, frame) -> None:
-            close_streams(app)
-            super().handle_exit(sig, frame)
-
-    try:
-        Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")).run()
-    except KeyboardInterrupt:
-        pass
-    return 0
+    def on_outcome(frame, _outcome) -> None:
+        if last and frame.index == last - 1:
+            _summary(station.service, station.recording.game_id, game, station.recorder)
+    return on_outcome
 
 
 def _summary(service, game_id: int, game, recorder) -> int:
@@ -141,4 +106,5 @@ def _summary(service, game_id: int, game, recorder) -> int:
     per = recorder.timings.per_frame() if recorder else {}
     if per:
         print("ms per frame: " + ", ".join(f"{k} {v:.1f}" for k, v in per.items()))
+    sys.stdout.flush()
     return 0

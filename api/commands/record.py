@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -42,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="frames already show the board from above, edge to edge (ScrabScrap's warps)")
     p.add_argument("--every-frame", action="store_true",
                    help="each frame is a clock press (one photo per move); default for a folder")
-    p.add_argument("--model", default=str(DEFAULT_MODEL), help="the tile classifier (ONNX)")
+    p.add_argument("--model", help="the tile classifier (ONNX; default: the settings' model, else models/tiles.onnx)")
     p.add_argument("--keys", action="store_true",
                    help="clock presses from the keyboard: 1/2 = that player ended the turn, space = whoever is on turn")
     p.add_argument("--buttons", action="store_true", help="clock buttons and status LED on the Pi's GPIO pins")
@@ -82,19 +80,12 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     import numpy as np
 
     from tilecam.api.bus import Bus
-    from tilecam.api.recorder import FixedBoard, GameLink, Reader, Recorder, RecorderConfig, TrackedBoard
     from tilecam.api.service import DAMAGE, GameService
-    from tilecam.capture import CaptureError, SourceEnded, open_source
-    from tilecam.scoring.board import LAYOUTS
-    from tilecam.scoring.decode import DecodeConfig
-    from tilecam.scoring.game import Game
+    from tilecam.api.system import SetupError, attach_game, build_reader, build_recorder, recorder_config, run_frames
+    from tilecam.capture import CaptureError, open_source
     from tilecam.scoring.lexicon import Lexicon, LexiconError
     from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.scorekeeper import Scorekeeper
     from tilecam.scoring.tiles import DISTRIBUTIONS
-    from tilecam.vision.classify import TileReader, prewarped_corners
-    from tilecam.vision.locate import LocateConfig
-    from tilecam.vision.track import BoardTracker, TrackConfig
 
     service = GameService(store, Bus())
     row = None
@@ -116,25 +107,18 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     if lang not in DISTRIBUTIONS:
         return fail(f"unknown --lang {lang!r}")
     try:
-        profile = get_profile(rules)
+        get_profile(rules)
         lexicon = Lexicon.from_file(args.lexicon) if args.lexicon else None
     except (ValueError, LexiconError) as exc:
         return fail(str(exc))
-    dist = DISTRIBUTIONS[lang]
-    model = Path(args.model)
-    if not model.is_file():
-        return fail(f"no tile model at {model}")
-    tileset = None
-    if args.tileset:
-        from tilecam.vision.enroll import load_tileset
-        try:
-            tileset = load_tileset(args.tileset)
-        except (OSError, ValueError) as exc:
-            return fail(f"cannot read tileset {args.tileset}: {exc}")
-    locator = None
+    try:
+        reader = build_reader(args.settings, lang, model=args.model, tileset=args.tileset)
+    except SetupError as exc:
+        return fail(str(exc))
+    corners = None
     if args.corners:
         try:
-            pts = np.float32([float(v) for v in args.corners.split(",")]).reshape(4, 2)
+            corners = np.float32([float(v) for v in args.corners.split(",")]).reshape(4, 2)
         except ValueError:
             return fail("--corners takes 8 numbers: x1,y1,x2,y2,x3,y3,x4,y4")
     if row is not None:
@@ -142,23 +126,14 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             view = service.load(row.id)
         except DAMAGE as exc:
             return fail(f"game {row.id} cannot be replayed, so it cannot be resumed: {exc}")
-    reader = TileReader(model, model.with_suffix("").with_suffix(".card.json"), tileset=tileset, lang=lang)
 
-    source_path = Path(args.source)
     camera_state = {"state": None}
     try:
         source = open_source(args.source, args.settings.capture,
                              on_status=lambda st: camera_state.update(state=st.state))
     except (CaptureError, OSError, ValueError) as exc:
         return fail(f"cannot open {args.source}: {exc}")
-    cfg = RecorderConfig(every_frame_is_a_press=args.every_frame or source_path.is_dir())
-    if args.corners:
-        locator = FixedBoard(pts, cfg.square_px)
-
-    if row is None:
-        row = service.create_game([(name, None) for name in args.players or ("Player 1", "Player 2")], rules, lang)
-    game_id = row.id
-    keeper = Scorekeeper(Game(profile, dist, LAYOUTS[row.layout], len(row.players)), lexicon, DecodeConfig())
+    photos = args.every_frame or Path(args.source).is_dir()
     state = {"recorder": None, "warned": False}
 
     def write_outputs(_seqs=()) -> None:
@@ -173,9 +148,16 @@ def _record(args: argparse.Namespace, store, fail) -> int:
                       file=sys.stderr)
             state["warned"] = True
 
-    link = GameLink(service, game_id, cfg.evidence_jpeg_quality, on_commit=write_outputs)
-    if args.game is not None:
-        keeper.resume(link.entries())
+    players = list(args.players) if args.players else None
+    try:
+        rec = attach_game(service, args.game, players=players, rules=rules, lang=lang, lexicon=lexicon,
+                          decode=args.settings.decode, on_commit=write_outputs,
+                          jpeg_quality=recorder_config(args.settings).evidence_jpeg_quality)
+    except ValueError as exc:  # players the rules do not allow, two players with one nickname
+        source.close()
+        return fail(str(exc))
+    game_id, keeper, link = rec.game_id, rec.keeper, rec.link
+    if rec.resumed:
         last = store.entries(game_id)[-1].sidecar if keeper.entries else None
         seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
         print(f"resuming game {game_id} after {len(keeper.entries)} entries{seen}")
@@ -191,60 +173,48 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
             return _report(service, game_id, args)
 
-    tracker_cfg = LocateConfig()
+    recorder = state["recorder"] = build_recorder(args.settings, keeper, link, reader=reader, photos=photos,
+                                                  corners=corners, prewarped=args.prewarped)
+    recorder.camera_status = camera_state["state"] or source.status.state
+    _attach_triggers(args, recorder)
     total = source.total_frames
     started = time.perf_counter()
-    frames = with_board = history = 0
-    caught_up = False
+    count = {"frames": 0, "with_board": 0, "history": 0, "caught_up": False}
     committed_before = store.count(game_id)
-    recorder = None
+
+    def progress(frame, outcome) -> None:
+        recorder.camera_status = camera_state["state"] or recorder.camera_status
+        count["frames"] += 1
+        count["with_board"] += outcome.state != "no_board"
+        if outcome.state == "recorded" or (outcome.observation and outcome.observation.status == "behind"):
+            count["history"] += 1
+        elif count["history"] and not count["caught_up"]:
+            count["caught_up"] = True
+            print(f"\nframe {frame.index}: the source is past the record ({count['history']} frames of its history "
+                  "skipped)", file=sys.stderr)
+        if outcome.observation is not None and outcome.observation.status in ("unclear",):
+            print(f"\nframe {frame.index}: {outcome.observation.detail}", file=sys.stderr)
+        frames = count["frames"]
+        if sys.stderr.isatty() or frames % 25 == 0 or (total and frames == total):
+            fps = frames / max(time.perf_counter() - started, 1e-9)
+            of = f"/{total}" if total else ""
+            print(f"\rframe {frames}{of}  {fps:5.1f} fps  entries {len(keeper.entries)}", end="",
+                  file=sys.stderr, flush=True)
+
     try:
-        for frame in source:
-            if recorder is None:
-                if locator is None:
-                    if args.prewarped:
-                        locator = FixedBoard(prewarped_corners(frame.image), cfg.square_px)
-                    else:
-                        # Photos (one per move) are each a new scene: re-detect at once; video waits
-                        # for an arm over the board to come to rest.
-                        track = TrackConfig(wait_until_still=not cfg.every_frame_is_a_press)
-                        locator = TrackedBoard(BoardTracker(tracker_cfg, track), cfg.square_px)
-                recorder = state["recorder"] = Recorder(keeper, locator, Reader(reader), link, cfg)
-                recorder.camera_status = camera_state["state"] or source.status.state
-                _attach_triggers(args, recorder)
-            recorder.camera_status = camera_state["state"] or recorder.camera_status
-            outcome = recorder.process(frame)
-            frames += 1
-            with_board += outcome.state != "no_board"
-            if outcome.state == "recorded" or (outcome.observation and outcome.observation.status == "behind"):
-                history += 1
-            elif history and not caught_up:
-                caught_up = True
-                print(f"\nframe {frame.index}: the source is past the record ({history} frames of its history "
-                      "skipped)", file=sys.stderr)
-            if outcome.observation is not None and outcome.observation.status in ("unclear",):
-                print(f"\nframe {frame.index}: {outcome.observation.detail}", file=sys.stderr)
-            if sys.stderr.isatty() or frames % 25 == 0 or (total and frames == total):
-                fps = frames / max(time.perf_counter() - started, 1e-9)
-                of = f"/{total}" if total else ""
-                print(f"\rframe {frames}{of}  {fps:5.1f} fps  entries {len(keeper.entries)}", end="",
-                      file=sys.stderr, flush=True)
-    except SourceEnded:
-        pass
+        run_frames(source, recorder, progress)
     except CaptureError as exc:
         print(f"\ncapture failed: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
         print("\nstopped", file=sys.stderr)
-    finally:
-        source.close()
     print(file=sys.stderr)
-    if not with_board and store.count(game_id) == committed_before:
+    frames = count["frames"]
+    if not count["with_board"] and store.count(game_id) == committed_before:
         what = f"no board found in any of the {frames} frame{'s' * (frames != 1)} of" if frames else "no frames in"
         kept = f"game {game_id} is unchanged ({committed_before} entries)" if args.game is not None else \
             "no game kept" if store.discard_empty_game(game_id) else f"game {game_id} holds no entries"
         return fail(f"{what} {args.source}: nothing recorded; {kept}")
-    if recorder is not None:
-        recorder.finish()
+    recorder.finish()
     write_outputs()
     if state["warned"]:
         try:

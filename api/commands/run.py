@@ -1,0 +1,70 @@
+"""tilecam run: the station in one process. Opens the camera (or --source), records the game,
+serves the API, overlays and the live MJPEG preview, reads the clock buttons and drives the status
+LED, all from one settings file. This is what the systemd unit runs (docs/pi.md).
+
+The game: --game ID, else the last game a station was recording that has not ended (so a crash or
+a power cut picks it up again, without duplicating a move), else a new one (--new-game forces it).
+A video file plays at its own frame rate, as a camera would deliver it (--fast: as fast as it goes).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="settings file (TOML or JSON): capture, buttons, server, store ...")
+    p.add_argument("--source", metavar="SOURCE",
+                   help="a video file, a folder of frames, a camera index or URL, or 'picam' "
+                        "(default: the settings' capture source, else picam)")
+    p.add_argument("--db", metavar="PATH", help="SQLite file (default: the settings' store, tilecam.sqlite3)")
+    p.add_argument("--host", help="address to listen on (default: the settings' server, 127.0.0.1)")
+    p.add_argument("--port", type=int, help="TCP port (default: the settings' server, 8000)")
+    p.add_argument("--game", type=int, metavar="ID", help="record into this game of the store")
+    p.add_argument("--new-game", action="store_true", help="start a new game even if one is unfinished")
+    p.add_argument("--players", nargs=2, metavar=("FIRST", "SECOND"), help="names for a new game")
+    p.add_argument("--rules", default="naspa", help="rule profile of a new game (default naspa)")
+    p.add_argument("--lang", default="en", help="tile set of a new game (default en)")
+    p.add_argument("--fast", action="store_true", help="play a video file or folder as fast as it goes")
+    p.add_argument("--token-file", metavar="FILE", help="file holding the operator token (as tilecam serve)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tilecam.api.commands.serve import TokenError, operator_tokens
+    from tilecam.api.settings import SettingsError, load_settings
+    from tilecam.api.system import SetupError, Station
+
+    def fail(msg: str, code: int = 2) -> int:
+        print(f"tilecam run: {msg}", file=sys.stderr)
+        return code
+
+    if args.game is not None and args.new_game:
+        return fail("give --game or --new-game, not both")
+    try:
+        settings = load_settings(args.config, server={"host": args.host, "port": args.port},
+                                 store={"db_path": args.db})
+        tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
+                                        settings.store.db_path)
+    except (SettingsError, TokenError) as exc:
+        return fail(str(exc))
+    settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
+    source = args.source or getattr(settings.capture, "source", None) or "picam"
+    station = Station(settings, source, game_id=args.game, new_game=args.new_game, players=args.players,
+                      rules=args.rules, lang=args.lang, pace=not args.fast)
+    try:
+        station.open()
+    except SetupError as exc:
+        station.close()
+        hint = "" if args.source else " (no camera here? try --source VIDEO|FOLDER)"
+        return fail(f"{exc}{hint}")
+    rec = station.recording
+    print(f"tilecam: {'resuming' if rec.resumed else 'recording'} game {rec.game_id} of {settings.store.db_path} "
+          f"({len(rec.keeper.entries)} entries) from {source}")
+    for name, url in station.urls():
+        print(f"  {name:<17} {url}")
+    for line in where:
+        print(f"  operator token    {line}")
+    print("Ctrl-C stops.")
+    sys.stdout.flush()
+    return station.serve()

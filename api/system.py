@@ -1,0 +1,399 @@
+"""The running system, built from one settings tree: source -> recorder -> store/service -> app,
+plus the clock buttons and the status LED.
+
+Three pieces, used by every command, test and bench that records:
+
+* ``build_recorder(settings, keeper, sink, ...)``: the one factory of the recorder pipeline
+  (locator/tracker, tile reader, stability gate, recorder), each stage configured from its
+  section of ``settings``;
+* ``run_frames(source, recorder, on_outcome)``: the one frame loop;
+* ``Station``: what ``tilecam run`` (and ``tilecam demo``) runs in one process: it opens the
+  store, the game, the source and the recorder, records on a thread, serves the API, overlays
+  and MJPEG preview, reads the buttons and drives the LED, and stops it all again.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
+# Marks the games a station records (and may resume); a service key, kept out of the GCG export.
+STATION_META = {"created_by": "tilecam run"}
+
+
+class SetupError(ValueError):
+    """Something the system cannot start with (a missing model, a source that does not open);
+    the message names it. The CLI prints it and exits 2."""
+
+
+# ---- the sections each stage takes --------------------------------------------------------------
+# The settings tree grows a section per stage (issue 14, item 2); until a section exists the stage's
+# own defaults stand in, so every stage is still configured here and nowhere else.
+
+def section(settings, name: str, default_factory):
+    value = getattr(settings, name, None)
+    return value if value is not None else default_factory()
+
+
+def recorder_config(settings, photos: bool = False):
+    from tilecam.api.recorder import RecorderConfig
+    cfg = section(settings, "recorder", RecorderConfig)
+    # One photo per move (a folder): every frame is a press, whatever the settings say.
+    return cfg.model_copy(update={"every_frame_is_a_press": True}) if photos else cfg
+
+
+def model_path(settings, model: str | Path | None = None) -> Path:
+    read = getattr(settings, "read", None)
+    path = Path(model or getattr(read, "model_path", None) or DEFAULT_MODEL)
+    if not path.is_file():
+        raise SetupError(f"no tile model at {path}")
+    return path
+
+
+def build_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):
+    """The tile reader for a game's tile set: the model and enrolled tile set from ``settings.read``
+    (or the given ones: a path or a loaded tile set), wrapped for the recorder."""
+    from tilecam.api.recorder import Reader
+    from tilecam.vision.classify import ReaderError, TileReader
+
+    path = model_path(settings, model)
+    read = getattr(settings, "read", None)
+    tileset = tileset if tileset is not None else getattr(read, "tileset", None)
+    if isinstance(tileset, (str, Path)):
+        from tilecam.vision.enroll import load_tileset
+        try:
+            tileset = load_tileset(tileset)
+        except (OSError, ValueError) as exc:
+            raise SetupError(f"cannot read tileset {tileset}: {exc}") from None
+    card = path.with_suffix("").with_suffix(".card.json")
+    if not card.is_file():
+        raise SetupError(f"no model card {card.name} beside the tile model {path}")
+    try:
+        return Reader(TileReader(path, card, tileset=tileset, lang=lang))
+    except (ReaderError, ValueError) as exc:
+        raise SetupError(f"tile model {path}: {exc}") from None
+
+
+def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bool = False, square_px: int = 40):
+    """Where the board is in each frame: given corners (a fixed camera), pre-warped frames, or the
+    tracker (vision.track: re-detection policy and thresholds from ``settings.track``)."""
+    from tilecam.api.recorder import FixedBoard, PrewarpedBoard, TrackedBoard
+    from tilecam.vision.locate import LocateConfig
+    from tilecam.vision.track import BoardTracker, TrackConfig
+
+    if corners is not None:
+        return FixedBoard(corners, square_px)
+    if prewarped:
+        return PrewarpedBoard(square_px)
+    track = section(settings, "track", TrackConfig)
+    if photos:  # photos (one per move) are each a new scene: re-detect at once; video waits for arms to leave
+        track = track.model_copy(update={"wait_until_still": False})
+    return TrackedBoard(BoardTracker(section(settings, "locate", LocateConfig), track), square_px)
+
+
+def build_recorder(settings, keeper, sink, *, reader, photos: bool = False, corners=None, prewarped: bool = False,
+                   preview=None):
+    """The recorder pipeline from settings: locator (or tracker), reader, stability gate, recorder,
+    committing to `sink` (a GameLink, or any ``sink(entry, frame) -> seq``)."""
+    from tilecam.api.recorder import Recorder
+    from tilecam.vision.stability import StabilityConfig
+
+    cfg = recorder_config(settings, photos)
+    locator = build_locator(settings, photos=photos, corners=corners, prewarped=prewarped, square_px=cfg.square_px)
+    return Recorder(keeper, locator, reader, sink, cfg, section(settings, "stability", StabilityConfig),
+                    preview=preview)
+
+
+# ---- the one frame loop -------------------------------------------------------------------------
+
+def run_frames(source, recorder, on_outcome: Callable | None = None, *, pace: bool = False,
+               stop: threading.Event | None = None) -> str:
+    """Every frame of `source` through `recorder`, each outcome to ``on_outcome(frame, outcome)``.
+
+    `pace`: play a file at its own frame rate, as a camera would deliver it (live sources are
+    never paced). Returns why it ended: "ended" (the source has no more frames) or "stopped"
+    (`stop` was set). A CaptureError (a camera that gave up) propagates; the source is closed
+    in every case."""
+    from tilecam.capture import SourceEnded
+
+    live = bool(getattr(source, "live", False))
+    start = t0 = None
+    try:
+        for frame in source:
+            if stop is not None and stop.is_set():
+                return "stopped"
+            if pace and not live:
+                if start is None:
+                    start, t0 = time.monotonic(), frame.t
+                delay = start + (frame.t - t0) - time.monotonic()
+                if delay > 0 and (stop.wait(delay) if stop is not None else time.sleep(delay)):
+                    return "stopped"
+            outcome = recorder.process(frame)
+            if on_outcome is not None:
+                on_outcome(frame, outcome)
+    except SourceEnded:
+        pass
+    finally:
+        source.close()
+    return "ended"
+
+
+# ---- the game a recorder writes to --------------------------------------------------------------
+
+@dataclass
+class Recording:
+    """A game in the store and what records it: its scorekeeper (resumed from the store's log) and
+    the recorder's link to the game."""
+
+    game_id: int
+    keeper: object
+    link: object
+    resumed: bool
+    lang: str
+
+
+def attach_game(service, game_id: int | None, *, players=None, rules: str = "naspa", lang: str = "en",
+                lexicon=None, decode=None, meta: dict | None = None, jpeg_quality: int = 85,
+                on_commit=None) -> Recording:
+    """Open game `game_id` (its tile set, rules and players are the store's) or create one, with a
+    scorekeeper caught up on its log."""
+    from tilecam.api.recorder import GameLink
+    from tilecam.scoring.board import LAYOUTS
+    from tilecam.scoring.decode import DecodeConfig
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.scorekeeper import Scorekeeper
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    resumed = game_id is not None
+    if resumed:
+        row = service.store.game(game_id)
+    else:
+        # names, or (name, nickname) pairs
+        named = [(p, None) if isinstance(p, str) else tuple(p) for p in (players or ("Player 1", "Player 2"))]
+        row = service.create_game(named, rules, lang, meta=meta)
+    keeper = Scorekeeper(Game(get_profile(row.rules), DISTRIBUTIONS[row.lang], LAYOUTS[row.layout], len(row.players)),
+                         lexicon, decode or DecodeConfig())
+    link = GameLink(service, row.id, jpeg_quality, on_commit=on_commit)
+    if resumed:
+        keeper.resume(link.entries())
+    return Recording(row.id, keeper, link, resumed, row.lang)
+
+
+def game_to_resume(service) -> int | None:
+    """The latest game a station was recording that has neither ended nor been closed: after a
+    crash or a power cut the station picks it up again."""
+    for row in sorted(service.games(), key=lambda r: r.id, reverse=True):
+        if all(row.meta.get(k) == v for k, v in STATION_META.items()):
+            view = service.load(row.id)
+            if not view.closed and not view.game_at().state.ended:
+                return row.id
+    return None
+
+
+# ---- the station --------------------------------------------------------------------------------
+
+def _say(*parts) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+class Station:
+    """One process: camera (or a file standing in for it), recorder, store, API/overlay/preview,
+    buttons and LED, all from one ``Settings``.
+
+    ``open()`` builds everything (raising SetupError on what cannot start), ``start()`` records on
+    a thread and starts the buttons and the LED, ``serve()`` runs the HTTP server until a signal,
+    ``close()`` stops it all. ``serve()`` alone does all four."""
+
+    def __init__(self, settings, source: str, *, game_id: int | None = None, new_game: bool = False,
+                 players=None, rules: str = "naspa", lang: str = "en", pace: bool = True, model=None,
+                 pin_factory=None, on_outcome: Callable | None = None) -> None:
+        self.settings = settings
+        self.source_uri = source
+        self.game_id, self.new_game = game_id, new_game
+        self.players, self.rules, self.lang = players, rules, lang
+        self.pace = pace
+        self.model = model               # the tile model, when not the one settings.read names
+        self.pin_factory = pin_factory   # gpiozero's, for tests (MockFactory); None: the board's pins
+        self.on_outcome = on_outcome
+        self.stop_event = threading.Event()
+        self.store = self.service = self.preview = self.app = None
+        self.recording: Recording | None = None
+        self.recorder = self.source = None
+        self.clock = None
+        self.buttons = self.led = None
+        self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
+        self._thread: threading.Thread | None = None
+
+    # -- building --------------------------------------------------------------------------------
+    def open(self) -> "Station":
+        from tilecam.api.bus import Bus, PreviewHub
+        from tilecam.api.service import GameService
+        from tilecam.api.store import Store, StoreError
+        from tilecam.capture import CaptureError, open_source
+
+        try:
+            self.store = Store(self.settings.store.db_path)
+        except StoreError as exc:
+            raise SetupError(str(exc)) from None
+        self.service = GameService(self.store, Bus(self.settings.live.queue_size))
+        self.preview = PreviewHub(self.settings.preview.jpeg_quality)
+        game_id = self.game_id if self.game_id is not None else \
+            None if self.new_game else game_to_resume(self.service)
+        try:
+            reader_lang = self.service.store.game(game_id).lang if game_id is not None else self.lang
+        except LookupError as exc:
+            raise SetupError(str(exc)) from None
+        reader = build_reader(self.settings, reader_lang, model=self.model)
+        rcfg = recorder_config(self.settings)
+        try:
+            self.recording = attach_game(self.service, game_id, players=self.players, rules=self.rules,
+                                         lang=self.lang, decode=section(self.settings, "decode", lambda: None),
+                                         meta=STATION_META, jpeg_quality=rcfg.evidence_jpeg_quality)
+        except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
+            raise SetupError(str(exc)) from None
+        photos = Path(self.source_uri).is_dir()
+        self.recorder = build_recorder(self.settings, self.recording.keeper, self.recording.link, reader=reader,
+                                       photos=photos, preview=self.preview)
+        try:
+            self.source = open_source(self.source_uri, self.settings.capture, on_status=self._camera_status)
+        except (CaptureError, OSError, ValueError) as exc:
+            raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
+        self.recorder.camera_status = self.source.status.state
+        # The game clock (scoring/clock.py, issue 14 item 4) is created here from settings.clock and
+        # fed every press in on_trigger, before the recorder hears of it.
+        self.clock = None
+        return self
+
+    def create_app(self):
+        from tilecam.api.app import create_app
+        self.app = create_app(self.settings, service=self.service, preview=self.preview)
+        self.app.state.status = self.status
+        self.app.state.on_trigger = self.on_trigger
+        return self.app
+
+    # -- running ---------------------------------------------------------------------------------
+    def on_trigger(self, trigger) -> str:
+        """Every press (GPIO buttons, HTTP, keyboard) comes through here: the clock first, then the
+        recorder, which decides what it means for the game."""
+        if self.clock is not None:
+            self.clock.on_trigger(trigger)
+        return self.recorder.on_trigger(trigger)
+
+    def status(self) -> dict:
+        return {**self.recorder.status(), "game_id": self.recording.game_id, "source": self.ended or "running"}
+
+    def _camera_status(self, st) -> None:
+        if self.recorder is not None:
+            self.recorder.camera_status = st.state
+        self._led_for(st.state != "connected")
+
+    def _led_for(self, attention: bool) -> None:
+        if self.led is not None:
+            self.led.set("attention" if attention else "recording")
+
+    def _outcome(self, frame, outcome) -> None:
+        camera = self.recorder.camera_status
+        self._led_for(outcome.state == "no_board" or camera == "reconnecting")
+        obs = outcome.observation
+        if obs is not None and obs.entries:
+            _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
+        if self.on_outcome is not None:
+            self.on_outcome(frame, outcome)
+
+    def _record(self) -> None:
+        from tilecam.capture import CaptureError
+        try:
+            self.ended = run_frames(self.source, self.recorder, self._outcome, pace=self.pace, stop=self.stop_event)
+        except CaptureError as exc:
+            self.ended = f"failed: {exc}"
+            _say(f"tilecam run: capture failed: {exc}")
+        except Exception as exc:  # the recorder's thread must say why it stopped, not die silently
+            self.ended = f"failed: {exc!r}"
+            raise
+        finally:
+            if self.led is not None:
+                self.led.set("stopped" if self.ended != "ended" else "attention")
+        if self.ended == "ended":
+            self.recorder.finish()  # a player out: the rack points, as `tilecam record` adds them
+            _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
+                 f"holds {len(self.recording.keeper.entries)} entries")
+
+    def start(self) -> "Station":
+        """Buttons, LED, and the frame loop on its own thread."""
+        buttons = self.settings.buttons
+        leds = getattr(self.settings, "leds", None)  # its own section once hardware/leds.py has one
+        if buttons.enabled:
+            from tilecam.hardware.buttons import ClockButtons
+            self.buttons = ClockButtons(buttons, self.on_trigger, pin_factory=self.pin_factory)
+        if (leds.enabled if leds is not None else buttons.enabled):
+            from tilecam.hardware.leds import StatusLed
+            self.led = StatusLed.from_config(leds or buttons, pin_factory=self.pin_factory)
+        self._thread = threading.Thread(target=self._record, name="tilecam-recorder", daemon=True)
+        self._thread.start()
+        return self
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until the frame loop ends; whether it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def close(self) -> None:
+        self.stop_event.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        for part in (self.buttons, self.led):
+            if part is not None:
+                part.close()
+        if self.source is not None:
+            self.source.close()
+        if self.store is not None:
+            self.store.close()
+
+    def urls(self) -> list[tuple[str, str]]:
+        host, port = self.settings.server.host, self.settings.server.port
+        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        gid = self.recording.game_id
+        return [("overlay", f"{base}/overlay/{gid}"), ("camera preview", f"{base}/api/preview.mjpg"),
+                ("moves (JSON)", f"{base}/api/games/{gid}/moves"), ("GCG", f"{base}/api/games/{gid}.gcg"),
+                ("operator console", f"{base}/operator"), ("recorder status", f"{base}/api/status"),
+                ("API docs", f"{base}/docs")]
+
+    def serve(self) -> int:
+        """Record and serve until SIGINT/SIGTERM; exit code 1 when the camera gave up (systemd
+        restarts the unit), else 0."""
+        import uvicorn
+
+        from tilecam.api.app import close_streams
+
+        app = self.app or self.create_app()
+        station = self
+
+        class Server(uvicorn.Server):
+            def handle_exit(self, sig, frame) -> None:
+                station.stop_event.set()
+                close_streams(app)  # open SSE/MJPEG clients would otherwise hold the shutdown up
+                super().handle_exit(sig, frame)
+
+        config = uvicorn.Config(app, host=self.settings.server.host, port=self.settings.server.port,
+                                log_level="warning", timeout_graceful_shutdown=self.settings.server.graceful_shutdown_s)
+        server = Server(config)
+        self.start()
+
+        def watch() -> None:  # a live camera that gave up ends the process, so that systemd restarts it
+            self._thread.join()
+            if self.ended and self.ended.startswith("failed"):
+                server.should_exit = True
+        threading.Thread(target=watch, name="tilecam-watch", daemon=True).start()
+        try:
+            server.run()
+        except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
+            pass
+        finally:
+            self.close()
+        return 1 if self.ended and self.ended.startswith("failed") else 0
