@@ -49,8 +49,9 @@ class RuleProfile:
     pass_rounds_to_end: int | None = None
     # When the game ends on scoreless turns, each player loses the value of their own rack.
     zeros_end_penalty: bool = True
+    minutes_per_player: int | None = 25  # time on each player's clock; None = untimed (the box rules)
     overtime_per_minute: int = 10      # points lost per started minute over
-    overtime_forfeit_minutes: int | None = 10  # this many minutes over loses the game
+    overtime_forfeit_minutes: int | None = 10  # more than this many minutes over loses the game
     min_bag_to_exchange: int = 7
 
     @property
@@ -94,7 +95,8 @@ PROFILES: dict[str, RuleProfile] = {
                          overtime_forfeit_minutes=None),
     "box": RuleProfile("box", challenge=ChallengeRule.DOUBLE, end_rack=EndRack.PLUS_MINUS, max_players=4,
                        scoreless_rounds_to_end=None, pass_rounds_to_end=2, zeros_end_penalty=True,
-                       overtime_per_minute=0, overtime_forfeit_minutes=None, min_bag_to_exchange=1),
+                       minutes_per_player=None, overtime_per_minute=0, overtime_forfeit_minutes=None,
+                       min_bag_to_exchange=1),
 }
 
 

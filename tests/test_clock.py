@@ -1,0 +1,195 @@
+"""The game clock with injected times: countdown, presses, pause, undo, overtime and its penalty."""
+from __future__ import annotations
+
+import pytest
+
+from tilecam.scoring.clock import ClockConfig, ClockError, GameClock, format_clock, over_minutes
+from tilecam.scoring.errors import ScoringError
+from tilecam.scoring.game import GameError
+from tilecam.scoring.rules import PROFILES, get_profile
+
+MIN = 60.0
+
+
+def naspa(players: int = 2) -> GameClock:
+    return GameClock.for_rules(get_profile("naspa"), players)
+
+
+def test_profiles_carry_the_time_control_as_data():
+    assert [(p.name, p.minutes_per_player, p.overtime_per_minute, p.overtime_forfeit_minutes)
+            for p in PROFILES.values()] == [
+        ("naspa", 25, 10, 10), ("naspa-csw", 25, 10, 10), ("nsa", 25, 10, None), ("wespa", 25, 10, None),
+        ("box", None, 0, None)]
+    with pytest.raises(ScoringError, match="no time control"):
+        GameClock.for_rules(get_profile("box"), 4)
+    assert GameClock.for_rules(get_profile("box"), 4, minutes=5).initial_s == 300
+
+
+def test_nothing_runs_before_the_first_press_and_it_starts_the_first_player():
+    c = naspa()
+    st = c.state(100.0)
+    assert (st.started, st.running, st.remaining_s) == (False, None, (25 * MIN, 25 * MIN))
+    # The second player starts the clock, as at the table: player 0 moves first.
+    press = c.press(1, 100.0)
+    assert (press.kind, press.running) == ("start", 0)
+    assert c.remaining(0, 160.5) == 25 * MIN - 60.5
+    assert c.remaining(1, 160.5) == 25 * MIN
+
+
+def test_a_press_ends_the_turn_and_starts_the_next_clock():
+    c = naspa()
+    c.press(None, 0.0)
+    press = c.press(0, 90.0)
+    assert (press.kind, press.player, press.running) == ("turn_end", 0, 1)
+    assert c.state(100.0).running == 1
+    assert (c.remaining(0, 100.0), c.remaining(1, 100.0)) == (25 * MIN - 90, 25 * MIN - 10)
+    # None: whoever is on turn (a keyboard's space bar).
+    assert c.press(None, 130.0).player == 1
+    assert c.remaining(1, 500.0) == 25 * MIN - 40
+
+
+def test_a_press_by_a_player_not_on_turn_is_refused_and_changes_nothing():
+    c = naspa()
+    c.press(None, 0.0)
+    with pytest.raises(ClockError, match="player 1's clock is not running; player 0 is on turn"):
+        c.press(1, 10.0)
+    assert c.state(20.0).running == 0 and c.remaining(0, 20.0) == 25 * MIN - 20
+    assert isinstance(ClockError("x"), GameError)    # the API answers it with 409
+    with pytest.raises(ScoringError, match="no player 2"):
+        c.press(2, 20.0)
+
+
+def test_pause_stops_time_and_a_press_while_paused_is_refused():
+    c = naspa()
+    c.press(None, 0.0)
+    c.pause(30.0)
+    st = c.state(300.0)
+    assert (st.paused, st.running, st.on_clock) == (True, None, 0)
+    assert c.remaining(0, 300.0) == 25 * MIN - 30
+    with pytest.raises(ClockError, match="paused"):
+        c.press(0, 301.0)
+    with pytest.raises(ClockError, match="already paused"):
+        c.pause(302.0)
+    c.resume(400.0)
+    assert c.remaining(0, 410.0) == 25 * MIN - 40
+    with pytest.raises(ClockError, match="not paused"):
+        c.resume(411.0)
+    assert c.toggle_pause(420.0) is True and c.toggle_pause(430.0) is False
+    assert c.remaining(0, 430.0) == 25 * MIN - 50
+
+
+def test_pause_before_the_start_is_refused():
+    with pytest.raises(ClockError, match="has not started"):
+        naspa().pause(1.0)
+
+
+def test_undo_gives_the_time_back_and_charges_the_presser():
+    c = naspa()
+    c.press(None, 0.0)
+    c.press(0, 60.0)                       # a mistaken press: player 1's clock runs for 20 s
+    with pytest.raises(ClockError, match="last press was player 0's, not player 1's"):
+        c.undo(1, 80.0)
+    assert c.undo(0, 80.0) == 0            # held: player 0 is on turn again, from their first start
+    assert (c.remaining(0, 80.0), c.remaining(1, 80.0)) == (25 * MIN - 80, 25 * MIN)
+
+
+def test_undo_across_a_pause_keeps_the_pause():
+    c = naspa()
+    c.press(None, 0.0)
+    c.press(0, 60.0)
+    c.pause(70.0)
+    c.resume(170.0)                        # 100 s paused
+    c.undo(None, 180.0)
+    assert (c.remaining(0, 180.0), c.remaining(1, 180.0)) == (25 * MIN - 80, 25 * MIN)
+    c.undo(None, 180.0)                    # the start press: the clock is not started again
+    assert c.state(200.0).started is False
+    with pytest.raises(ClockError, match="no press"):
+        c.undo(None, 200.0)
+
+
+def test_overtime_minutes_started_and_the_penalty():
+    c = naspa()
+    c.press(None, 0.0)
+    limit = 25 * MIN
+    assert (c.overtime_minutes(0, limit), c.penalty(0, limit)) == (0, 0)
+    assert (c.overtime_minutes(0, limit + 1), c.penalty(0, limit + 1)) == (1, -10)
+    assert c.overtime_minutes(0, limit + 60) == 1
+    assert (c.overtime_minutes(0, limit + 60.001), c.penalty(0, limit + 61)) == (2, -20)
+    assert c.remaining(0, limit + 1) == -1.0
+    assert (over_minutes(0.0), over_minutes(0.0004), over_minutes(0.001)) == (0, 0, 1)
+
+
+def test_naspa_loses_more_than_ten_minutes_over_other_profiles_do_not():
+    c = naspa()
+    c.press(None, 0.0)
+    at_ten = 35 * MIN
+    assert c.state(at_ten).lost_on_time == (False, False)
+    assert c.state(at_ten + 1).lost_on_time == (True, False)
+    assert c.state(at_ten + 1).penalties == (-110, 0)
+    wespa = GameClock.for_rules(get_profile("wespa"), 2)
+    wespa.press(None, 0.0)
+    assert wespa.state(60 * MIN).lost_on_time == (False, False)
+    assert wespa.state(60 * MIN).penalties == (-350, 0)
+
+
+def test_three_and_four_players_go_round_in_turn_order():
+    c = naspa(4)
+    c.press(3, 0.0)                        # the last seat starts it: player 0 is on turn
+    order = [c.press(None, t).running for t in (10.0, 30.0, 60.0, 100.0, 150.0)]
+    assert order == [1, 2, 3, 0, 1]
+    st = c.state(150.0)
+    assert st.remaining_s == (25 * MIN - 60, 25 * MIN - 20, 25 * MIN - 30, 25 * MIN - 40)
+    with pytest.raises(ClockError, match="player 0's clock is not running; player 1 is on turn"):
+        c.press(0, 151.0)
+    three = naspa(3)
+    three.press(None, 0.0)
+    assert [three.press(p, t).running for p, t in ((0, 1.0), (1, 2.0), (2, 3.0))] == [1, 2, 0]
+
+
+def test_finish_stops_at_the_out_players_press():
+    c = naspa()
+    c.press(None, 0.0)
+    c.press(0, 100.0)
+    c.press(1, 200.0)                       # player 1 went out and pressed
+    st = c.finish(260.0, last_player=1)    # recorded a minute later: player 0's clock did not run
+    assert st.finished and st.running is None
+    assert st.remaining_s == (25 * MIN - 100, 25 * MIN - 100)
+    assert c.finish(999.0).remaining_s == st.remaining_s     # once
+    for act in (lambda: c.press(0, 300.0), lambda: c.pause(300.0), lambda: c.undo(None, 300.0)):
+        with pytest.raises(ClockError, match="game is over"):
+            act()
+
+
+def test_finish_without_the_last_players_press_stops_now():
+    c = naspa()
+    c.press(None, 0.0)
+    c.press(0, 100.0)
+    st = c.finish(150.0, last_player=1)    # player 1 went out but never pressed
+    assert st.remaining_s == (25 * MIN - 100, 25 * MIN - 50)
+
+
+def test_times_out_of_order_count_at_the_latest():
+    c = naspa()
+    c.press(None, 0.0)
+    c.pause(50.0)
+    c.resume(60.0)
+    c.press(0, 55.0)                       # stamped at the press, arrived after the resume
+    assert c.remaining(0, 100.0) == 25 * MIN - 50
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (1500, "25:00"), (1499.2, "25:00"), (1499.0, "24:59"), (61, "1:01"), (0.4, "0:01"), (0, "0:00"),
+    (-0.2, "-0:01"), (-1, "-0:01"), (-59.5, "-1:00"), (-61, "-1:01"), (-601, "-10:01"), (6000, "100:00")])
+def test_format_clock(seconds, text):
+    assert format_clock(seconds) == text
+
+
+def test_bad_clocks_are_refused():
+    for args, reason in [((1, 60), "2 to 4 players"), ((5, 60), "2 to 4 players"), ((2, 0), "positive")]:
+        with pytest.raises(ScoringError, match=reason):
+            GameClock(*args)
+    with pytest.raises(ValueError, match="minutes_per_player"):
+        ClockConfig(minutes_per_player=0)
+    with pytest.raises(ValueError, match="extra"):
+        ClockConfig(overtime=1)
+    assert all(f.description for f in ClockConfig.model_fields.values())
