@@ -3,6 +3,7 @@ wires the collaborators it is given (or opens its own store in the lifespan)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,16 +12,16 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.game import GameError
-from tilecam.scoring.gcg import GcgError
-from tilecam.scoring.placement import PlacementError
 
 from .bus import Bus, PreviewHub
 from .limits import install_limits
 from .security import install_security
 from .service import GameService
 from .settings import Settings, get_settings
-from .store import Conflict, NotFound, Store
+from .errors import ApiError, Conflict, InvalidInput, NotFound, StoreError
+from .store import Store
 
 STATIC = Path(__file__).with_name("static")
 
@@ -33,8 +34,24 @@ DESCRIPTION = """The record of a tournament Scrabble game, live and after the fa
 """
 
 
+# Error types and their status; the most specific type of an error wins (Starlette walks its MRO).
+# A ValueError that is none of these is a bug and a 500, never a quiet 422.
+ERROR_STATUS: dict[type[Exception], int] = {
+    ScoringError: 422,   # the engine refuses what was given: a play, a rack, GCG text, rules
+    GameError: 409,      # ... or the record as it stands refuses it: a turn that cannot follow
+    InvalidInput: 422,   # the service refuses the request as given
+    NotFound: 404,
+    Conflict: 409,       # another writer won the race, or held the lock
+    StoreError: 500,     # the database failed: the server's fault, said with the reason
+    ApiError: 500,
+}
+log = logging.getLogger(__name__)
+
+
 def _error(status: int):
     async def handler(request: Request, exc: Exception) -> JSONResponse:
+        if status >= 500:
+            log.error("%s %s: %s", request.method, request.url.path, exc, exc_info=exc)
         return JSONResponse({"detail": str(exc)}, status_code=status)
     return handler
 
@@ -89,13 +106,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.state.on_trigger = None  # ... and where HTTP triggers go
     app.dependency_overrides[get_settings] = lambda: settings
 
-    # User input the engine refuses is a 4xx with its reason, never a 500.
-    app.add_exception_handler(NotFound, _error(404))
-    app.add_exception_handler(GameError, _error(409))
-    app.add_exception_handler(Conflict, _error(409))  # another writer won the race, or held the lock
-    app.add_exception_handler(PlacementError, _error(422))
-    app.add_exception_handler(GcgError, _error(422))
-    app.add_exception_handler(ValueError, _error(422))
+    # User input the engine or the service refuses is a 4xx with its reason, never a 500.
+    for error, status in ERROR_STATUS.items():
+        app.add_exception_handler(error, _error(status))
     install_limits(app)  # body sizes per route; 422s as {"detail": str}
 
     for module in (games, live, operator, media, recorder, overlay):

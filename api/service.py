@@ -23,14 +23,15 @@ from tilecam.scoring.game import Game, GameError, effective_events
 from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, format_position, parse_position, \
     placement_from_gcg, play_notation, write_gcg
 from tilecam.scoring.placement import PlacedTile
-from tilecam.scoring.recount import describe
-from tilecam.scoring.rules import ChallengeRule, RuleProfile, get_profile
+from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
+from tilecam.scoring.rules import RuleProfile, get_profile
 from tilecam.scoring.tally import format_pool
 from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
 
 from . import schemas as s
 from .bus import Bus, BusMessage
-from .store import Conflict, EntryRow, GameRow, NotFound, Store, StoreError
+from .errors import Conflict, InvalidInput, NotFound, StoreError
+from .store import EntryRow, GameRow, Store
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
@@ -150,25 +151,16 @@ class GameService:
                     end_reason=state.end_reason or view.row.meta.get("closed_reason"))
 
     def moves(self, view: GameView) -> list[s.MoveOut]:
-        game = Game(view.profile, view.dist, view.layout, view.players)
+        """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the
+        store adds: log rows, evidence frames, corrections."""
         frames = self.store.frame_seqs(view.row.id)
-        totals = [0] * view.players
         out = []
-        for i, ev in enumerate(view.events):
-            position = word = None
-            text = describe(ev)
-            if isinstance(ev, Play):
-                _, position, word = play_notation(ev, game)
-                text = f"{position} {word}"
-            game.append(ev)
-            totals[ev.player] = ev.cumulative
-            seq = view.seqs[i]
+        for ln, ev, seq in zip(recount(view.record()), view.events, view.seqs):
             out.append(s.MoveOut(
-                index=i, seq=seq, player=ev.player, nick=view.nicks[ev.player], kind=ev.kind,
-                position=position, word=word, text=text, rack=getattr(ev, "rack", None),
-                claimed=getattr(ev, "claimed", None), engine=getattr(ev, "engine", None),
-                agreed=getattr(ev, "agreed", 0), cumulative=ev.cumulative, totals=list(totals),
-                note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
+                index=ln.index, seq=seq, player=ln.player, nick=view.nicks[ln.player], kind=ln.kind,
+                position=ln.position, word=ln.word, text=ln.text, rack=getattr(ev, "rack", None),
+                claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
+                totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided))
         return out
 
@@ -258,33 +250,19 @@ class GameService:
             values=dict(view.dist.values), fields=fields, blank_undecided=undecided)
 
     def recount(self, view: GameView) -> s.RecountOut:
-        moves = [s.RecountMoveOut(**m.model_dump(include=set(s.RecountMoveOut.model_fields)))
-                 for m in self.moves(view)]
-        found = []
-        for m in moves:
-            if m.engine is None:
-                continue
-            what = "score" if m.claimed is not None and m.claimed != m.engine else \
-                "correction" if m.agreed != m.engine and m.agreed != m.claimed else None
-            if what:
-                found.append(s.DiscrepancyOut(index=m.index, seq=m.seq, player=m.player, what=what,
-                                              claimed=m.claimed, engine=m.engine, agreed=m.agreed, text=m.text))
+        """scoring.recount's report, with each line's log row."""
+        lines = recount(view.record())
+        found = [s.DiscrepancyOut(seq=view.seqs[d.index], **_fields(d, s.DiscrepancyOut)) for d in discrepancies(lines)]
         return s.RecountOut(game_id=view.row.id, players=list(view.row.players), rules=view.row.rules,
-                            moves=moves, discrepancies=found, first_discrepancy=found[0] if found else None,
-                            final=moves[-1].totals if moves else [0] * view.players)
+                            moves=[s.RecountMoveOut(seq=view.seqs[ln.index], **_fields(ln, s.RecountMoveOut))
+                                   for ln in lines],
+                            discrepancies=found, first_discrepancy=found[0] if found else None,
+                            final=final_totals(view.record(), lines))
 
     def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
         if not 0 <= player < view.players:
-            raise ValueError(f"no player {player}; players are 0..{view.players - 1}")
-        mine = [m for m in self.moves(view) if m.player == player]
-        rows = []
-        for turn in range(max(len(mine), len(sheet))):
-            m = mine[turn] if turn < len(mine) else None
-            on_sheet = sheet[turn] if turn < len(sheet) else None
-            rec = m.cumulative if m else None
-            rows.append(s.ScoresheetRow(turn=turn + 1, index=m.index if m else None,
-                                        text=m.text if m else "(not in the record)",
-                                        sheet=on_sheet, record=rec, agrees=on_sheet == rec))
+            raise InvalidInput(f"no player {player}; players are 0..{view.players - 1}")
+        rows = [s.ScoresheetRow(**dataclasses.asdict(r)) for r in scoresheet(recount(view.record()), player, sheet)]
         first = next((r for r in rows if not r.agrees), None)
         return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
                                first_mismatch=first)
@@ -294,16 +272,16 @@ class GameService:
                     layout: str = "standard", meta: dict[str, str] | None = None) -> GameRow:
         get_profile(rules).check_players(len(players))  # ValueError naming the choices, the player range
         if lang not in DISTRIBUTIONS:
-            raise ValueError(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
+            raise InvalidInput(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
         if layout not in LAYOUTS:
-            raise ValueError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+            raise InvalidInput(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
         ps = _players(players)
         if len({p["nick"] for p in ps}) != len(ps):
-            raise ValueError("players need different nicknames")
+            raise InvalidInput("players need different nicknames")
         for key, value in (meta or {}).items():
             # Each becomes one '#key value' line in GCG.
             if not re.fullmatch(r"[A-Za-z0-9_-]+", key) or any(c in value for c in "\r\n"):
-                raise ValueError(f"meta {key!r}: keys are single words and values one line")
+                raise InvalidInput(f"meta {key!r}: keys are single words and values one line")
         return self.store.create_game(ps, rules, lang, layout, meta)
 
     def import_record(self, record: GameRecord) -> GameRow:
@@ -319,7 +297,7 @@ class GameService:
             row = self.store.game(game_id)
             ps = _players(players)
             if len(ps) != len(row.players):
-                raise ValueError(f"game {game_id} has {len(row.players)} players")
+                raise InvalidInput(f"game {game_id} has {len(row.players)} players")
             self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
             return self._publish(game_id)
 
@@ -436,7 +414,7 @@ class GameService:
         if player is None:
             return g.state.on_turn
         if not 0 <= player < g.players:
-            raise ValueError(f"no player {player}; players are 0..{g.players - 1}")
+            raise InvalidInput(f"no player {player}; players are 0..{g.players - 1}")
         return player
 
     def play(self, game_id: int, position: str, word: str, player: int | None = None,
@@ -456,35 +434,17 @@ class GameService:
         def make(g: Game):
             n = len(g.dist.tokens(self._tiles(g, tiles, "exchanged tiles"))) if tiles else count
             if not n:
-                raise ValueError("an exchange needs a count or the tiles")
+                raise InvalidInput("an exchange needs a count or the tiles")
             if n > g.dist.rack_size:
-                raise ValueError(f"cannot exchange {n} tiles from a rack of {g.dist.rack_size}")
+                raise InvalidInput(f"cannot exchange {n} tiles from a rack of {g.dist.rack_size}")
             return g.exchange(self._player(g, player), n, tiles, self._tiles(g, rack, "rack"), note)
         return self.build(game_id, make)
 
     def challenge(self, game_id: int, outcome: str, words: int | None = None,
                   challenger: int | None = None) -> list[int]:
-        """A challenge of the last play and its outcome, under the game's challenge rule.
-        `challenger` (default: the next player) loses a turn under double challenge: with three
-        or four players, one who is not next loses their next turn."""
-        def make(g: Game):
-            last = g.events[-1] if g.events else None
-            if not isinstance(last, Play):
-                raise GameError("no play to challenge: the last turn was not a play")
-            rule = g.profile.challenge
-            if rule is ChallengeRule.VOID:
-                raise GameError(f"rules {g.profile.name!r} have no challenges")
-            if outcome == "phony":
-                return g.withdraw(last.player)
-            who = (last.player + 1) % g.players if challenger is None else self._player(g, challenger)
-            if who == last.player:
-                raise ValueError(f"player {who} made the play; another player challenges it")
-            if g.profile.failed_challenge_loses_turn:
-                return g.lose_turn(who, note="challenged " + " ".join(last.words))
-            if g.profile.challenge_bonus_per_word:
-                return g.challenge_bonus(last.player, words or 1)
-            return None  # single challenge: a failed challenge costs nothing and leaves no event
-        return self.build(game_id, make, turn_event=False)
+        """A challenge of the last play and its outcome; the game's rules decide what it does
+        (scoring.game.Game.challenge)."""
+        return self.build(game_id, lambda g: g.challenge(outcome, challenger, words), turn_event=False)
 
     def time_penalty(self, game_id: int, player: int, minutes: int) -> list[int]:
         return self.build(game_id, lambda g: g.time_penalty(self._player(g, player), minutes), turn_event=False)
@@ -500,7 +460,7 @@ class GameService:
                 raise GameError("the game has already been ended and its final racks entered")
             if racks is not None:
                 if len(racks) != view.players:
-                    raise ValueError(f"give one rack per player ({view.players})")
+                    raise InvalidInput(f"give one rack per player ({view.players})")
                 for rack in racks:
                     view.dist.check_tiles(rack, "rack")
             state = view.game_at().state
@@ -510,7 +470,7 @@ class GameService:
                     return g.finish_out(racks)
                 if racks is None:
                     if state.ended and g.profile.zeros_end_penalty:
-                        raise ValueError("the game ended without a player going out: give each player's rack")
+                        raise InvalidInput("the game ended without a player going out: give each player's rack")
                     return []
                 if state.ended and not g.profile.zeros_end_penalty:
                     return []
@@ -537,14 +497,14 @@ class GameService:
             match fix:
                 case s.BlankFix() | s.LetterFix():
                     if not isinstance(ev, Play):
-                        raise ValueError(f"move {index} is a {ev.kind}, not a play: it placed no tiles")
+                        raise InvalidInput(f"move {index} is a {ev.kind}, not a play: it placed no tiles")
                     sq = parse_square(fix.square, view.layout)
                     letter = fix.letter.upper()
                     if letter not in view.dist.values:
-                        raise ValueError(f"{fix.letter!r} is not a letter of the {view.dist.name} set")
+                        raise InvalidInput(f"{fix.letter!r} is not a letter of the {view.dist.name} set")
                     hit = [t for t in ev.placement.tiles if t.square == sq]
                     if not hit:
-                        raise ValueError(f"move {index} placed no tile on {fix.square}")
+                        raise InvalidInput(f"move {index} placed no tile on {fix.square}")
                     blank = True if isinstance(fix, s.BlankFix) else hit[0].blank
                     tiles = tuple(PlacedTile(t.square, letter, blank) if t.square == sq else t
                                   for t in ev.placement.tiles)
@@ -555,27 +515,32 @@ class GameService:
                                                       note=note)
                 case s.PlayFix():
                     if not isinstance(ev, Play):
-                        raise ValueError(f"move {index} is a {ev.kind}, not a play")
+                        raise InvalidInput(f"move {index} is a {ev.kind}, not a play")
                     placement = placement_from_gcg(view.game_at(index), fix.position, fix.word)
                     replacement = dataclasses.replace(ev, placement=placement)
                 case s.ExchangeFix():
                     if not isinstance(ev, (Pass, Exchange, TurnLost)):
-                        raise ValueError(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
+                        raise InvalidInput(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
                     if fix.count > view.dist.rack_size:
-                        raise ValueError(f"cannot exchange {fix.count} tiles from a rack of {view.dist.rack_size}")
+                        raise InvalidInput(f"cannot exchange {fix.count} tiles from a rack of {view.dist.rack_size}")
                     tiles = view.dist.check_tiles(fix.tiles, "exchanged tiles")
                     if tiles is not None and len(view.dist.tokens(tiles)) != fix.count:
-                        raise ValueError(f"{tiles!r} is not {fix.count} tiles")
+                        raise InvalidInput(f"{tiles!r} is not {fix.count} tiles")
                     replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)
                 case s.PassFix():
                     if not isinstance(ev, (Pass, Exchange, TurnLost)):
-                        raise ValueError(f"move {index} is a {ev.kind}; only an exchange becomes a pass")
+                        raise InvalidInput(f"move {index} is a {ev.kind}; only an exchange becomes a pass")
                     replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note)
                 case s.ScoreFix():
                     if not hasattr(ev, "agreed"):
-                        raise ValueError(f"move {index} is a {ev.kind}, which scores nothing")
+                        raise InvalidInput(f"move {index} is a {ev.kind}, which scores nothing")
                     replacement, agreed = ev, fix.agreed
             return self.append(game_id, Correction(seq, replacement, by, agreed, fix.reason))
+
+
+def _fields(row, model) -> dict:
+    """A recount dataclass's fields that the response model has."""
+    return {k: v for k, v in dataclasses.asdict(row).items() if k in model.model_fields}
 
 
 def _last_squares(events: list[Event]) -> list[str]:

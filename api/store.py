@@ -18,6 +18,8 @@ from pathlib import Path
 
 from tilecam.scoring.events import LogEntry, from_json, to_json
 
+from .errors import Conflict, NotFound, StoreError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -55,16 +57,7 @@ MIGRATIONS = (("entries", "sidecar", "TEXT"),)
 BUSY_TIMEOUT_S = 10.0  # how long a writer waits for another process's transaction
 
 
-class StoreError(Exception):
-    """The store's one error root: the database cannot be opened, read or written."""
-
-
-class NotFound(StoreError, LookupError):
-    """No such game (or entry, or frame); the message says which."""
-
-
-class Conflict(StoreError):
-    """Another writer changed the game's log since the caller read it (or held the file too long)."""
+# The store's errors are the api package's (api/errors.py): NotFound, Conflict, StoreError.
 
 
 def _checked(game_id: int) -> int:
@@ -264,8 +257,14 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT seq, data, created, sidecar FROM entries WHERE game_id = ? "
                                     "ORDER BY seq", (game_id,)).fetchall()
-        return [EntryRow(seq, from_json(json.loads(data)), created, json.loads(side) if side else None)
-                for seq, data, created, side in rows]
+        out = []
+        for seq, data, created, side in rows:
+            try:
+                entry = from_json(json.loads(data))
+            except ValueError as exc:  # the row was written around the store, or by a newer tilecam
+                raise StoreError(f"game {game_id} log entry {seq} cannot be read: {exc}") from None
+            out.append(EntryRow(seq, entry, created, json.loads(side) if side else None))
+        return out
 
     def count(self, game_id: int) -> int:
         _checked(game_id)

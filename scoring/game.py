@@ -12,16 +12,22 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from .board import Board, Layout, LAYOUTS
+from .errors import ScoringError
 from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                      LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
 from .placement import Placement, score_placement
-from .rules import EndRack, RuleProfile
+from .rules import ChallengeRule, EndRack, RuleProfile
 from .tiles import Distribution
 from .tally import format_pool, unseen
 
 
-class GameError(ValueError):
-    """An event that cannot follow the events before it."""
+class GameError(ScoringError):
+    """An event that cannot follow the events before it: the record as it stands refuses it."""
+
+
+class TurnDetailsError(ScoringError):
+    """What was said about a turn does not fit the game, though such a turn could follow: a
+    challenger who made the play themselves, final racks that are not the unseen tiles."""
 
 
 @dataclass
@@ -237,6 +243,39 @@ class Game:
         return self.append(TimePenalty(player, minutes, claimed, engine, agreed,
                                        self.state.scores[player] + agreed, rack, note))
 
+    def challenge(self, outcome: str, challenger: int | None = None, words: int | None = None) -> list[Event]:
+        """The last play is challenged; `outcome` is the adjudication, "phony" or "valid".
+        Returns the events the profile's challenge rule gives (appended), as macondo's
+        game/challenge.go decides them:
+
+        * phony, under any rule that has challenges: the play comes off (PhonyWithdrawn);
+        * valid, double challenge: the challenger loses their turn (TurnLost). With three or
+          four players a challenger who is not next loses their next turn when it comes;
+        * valid, 5- or 10-point rule: the player gets the bonus per challenged word (`words`,
+          default 1; ChallengeBonus);
+        * valid, single challenge: nothing happens and nothing is recorded.
+
+        `challenger` defaults to the player after the one who made the play."""
+        last = self.events[-1] if self.events else None
+        if not isinstance(last, Play):
+            raise GameError("no play to challenge: the last turn was not a play")
+        if self.profile.challenge is ChallengeRule.VOID:
+            raise GameError(f"rules {self.profile.name!r} have no challenges")
+        if outcome not in ("phony", "valid"):
+            raise TurnDetailsError(f"a challenge's outcome is 'phony' or 'valid', not {outcome!r}")
+        if outcome == "phony":
+            return [self.withdraw(last.player)]
+        who = (last.player + 1) % self.players if challenger is None else challenger
+        if not 0 <= who < self.players:
+            raise TurnDetailsError(f"no player {who}; players are 0..{self.players - 1}")
+        if who == last.player:
+            raise TurnDetailsError(f"player {who} made the play; another player challenges it")
+        if self.profile.failed_challenge_loses_turn:
+            return [self.lose_turn(who, note="challenged " + " ".join(last.words))]
+        if self.profile.challenge_bonus_per_word:
+            return [self.challenge_bonus(last.player, words or 1)]
+        return []  # single challenge: a failed challenge costs nothing and leaves no event
+
     def rebuild(self, event: Event, agreed: int | None = None) -> Event:
         """Append an event again from what was said and done (not its stored scores):
         the engine score and cumulative are recomputed on this game's state."""
@@ -273,7 +312,7 @@ class Game:
         `racks`: each player's unplayed tiles, in player order (the out-player's is empty). With
         the bag empty the unseen pool is what the opponents hold, so they are needed only when two
         or more opponents still hold tiles; given, together they must be that pool. Missing or
-        wrong racks are a ValueError naming what is wrong."""
+        wrong racks are a TurnDetailsError naming what is wrong."""
         s = self.state
         if s.end_reason != "out":
             raise GameError("no player has gone out")
@@ -282,7 +321,7 @@ class Game:
         holding = [p for p in range(self.players) if p != out and s.rack_sizes[p] > 0]
         if racks is None:
             if len(holding) > 1:
-                raise ValueError(f"players {', '.join(str(p) for p in holding)} still hold tiles: "
+                raise TurnDetailsError(f"players {', '.join(str(p) for p in holding)} still hold tiles: "
                                 "give each player's rack")
             # Two players: the opponent holds the whole pool, whatever the counts say.
             opp = holding[0] if holding else next(p for p in range(self.players) if p != out)
@@ -290,13 +329,13 @@ class Game:
                      for p in range(self.players)]
         else:
             if len(racks) != self.players:
-                raise ValueError(f"give one rack per player ({self.players})")
+                raise TurnDetailsError(f"give one rack per player ({self.players})")
             racks = [r.upper() for r in racks]  # in a rack '?' is the blank; lower case means nothing
             if racks[out]:
-                raise ValueError(f"player {out} went out and holds no tiles, not {racks[out]!r}")
+                raise TurnDetailsError(f"player {out} went out and holds no tiles, not {racks[out]!r}")
             given = Counter(t for r in racks for t in self.dist.tokens(r))
             if +given != pool:
-                raise ValueError(f"the racks hold {format_pool(given, self.dist) or 'nothing'}; the "
+                raise TurnDetailsError(f"the racks hold {format_pool(given, self.dist) or 'nothing'}; the "
                                 f"unseen tiles are {format_pool(pool, self.dist) or 'none'}")
         opponents = "".join(r for p, r in enumerate(racks) if p != out)
         added = [self.end_rack_points(out, opponents)]
@@ -338,4 +377,4 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
     return Game(profile, dist, layout or LAYOUTS["standard"], players, list(events)).state
 
 
-__all__ = ["Game", "GameError", "GameState", "effective_events", "overtime_minutes", "replay"]
+__all__ = ["Game", "GameError", "GameState", "TurnDetailsError", "effective_events", "overtime_minutes", "replay"]

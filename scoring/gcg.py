@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .blanks import designate, undecided_squares
+from .errors import ScoringError
 from .board import Direction, Layout, LAYOUTS, Square
 from .events import (BLANK_NOT_READ, ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange,
                      Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost)
@@ -51,7 +52,7 @@ LEXICON_LANGS = (("OSPS", "pl"), ("RD", "de"), ("FRA", "fr"), ("ODS", "fr"), ("F
 MACONDO_LAYOUTS = {"super": "SuperCrosswordGame"}  # the standard board is macondo's default
 
 
-class GcgError(ValueError):
+class GcgError(ScoringError):
     """A GCG line that cannot be read or replayed. Names the line and why."""
 
     def __init__(self, line_no: int, line: str, reason: str) -> None:
@@ -298,16 +299,17 @@ def _number(line_no: int, line: str, token: str) -> int:
 # ---- replay a GCG game into an event log ----------------------------------------------
 
 def parse_position(pos: str, layout: Layout) -> tuple[Square, Direction]:
-    """'8D' -> (row 7, col 3) across; 'D8' -> down. Raises ValueError when off the board."""
+    """'8D' -> (row 7, col 3) across; 'D8' -> down. Raises PlacementError (where a play goes)
+    when the coordinate is not one or is off the board."""
     if m := _ACROSS.match(pos):
         row, col, direction = int(m.group(1)) - 1, ord(m.group(2).upper()) - 65, Direction.ACROSS
     elif m := _DOWN.match(pos):
         row, col, direction = int(m.group(2)) - 1, ord(m.group(1).upper()) - 65, Direction.DOWN
     else:
-        raise ValueError(f"unknown coordinate {pos!r}")
+        raise PlacementError(f"unknown coordinate {pos!r}")
     sq = Square(row, col)
     if not layout.contains(sq):
-        raise ValueError(f"coordinate {pos!r} is off the {layout.size}x{layout.size} board")
+        raise PlacementError(f"coordinate {pos!r} is off the {layout.size}x{layout.size} board")
     return sq, direction
 
 

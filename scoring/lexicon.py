@@ -11,14 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .board import Board
+from .errors import ScoringError
 from .placement import PlacedTile, Placement, score_placement
 from .tiles import Distribution
 
 MIN_LEN, MAX_LEN = 2, 15
 
 
-class LexiconError(ValueError):
-    pass
+class LexiconError(ScoringError):
+    """A word list that cannot be read or holds no words."""
 
 
 @dataclass(frozen=True)

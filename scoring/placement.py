@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board, Direction, Square, Tile
+from .errors import ScoringError
 from .tiles import Distribution
 
 
-class PlacementError(ValueError):
+class PlacementError(ScoringError):
     """A placement the rules do not allow (gap, not connected, occupied square, ...)."""
 
 

@@ -1,7 +1,13 @@
-"""The recount report: per event the claimed, engine and agreed score and the running totals."""
+"""The recount: per event the claimed, engine and agreed score and the running totals, the
+discrepancies between them, and a player's scoresheet held against the record.
+
+One recount for every caller: `tilecam verify` (a GCG file) and the API
+(`GET/POST /api/games/{id}/recount`, a stored game) both call `recount` on a GameRecord.
+"""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Sequence
 
 from .board import LAYOUTS
 from .events import Event, Play
@@ -14,15 +20,44 @@ from .tiles import DISTRIBUTIONS
 @dataclass(frozen=True)
 class RecountLine:
     index: int
-    line_no: int | None
+    line_no: int | None      # the GCG line the event came from; None for a stored game
     player: int
     kind: str
-    text: str            # what was played, e.g. "8D QUALM" or "exchange 4"
+    text: str                # what was played, e.g. "8D QUALM +QI" or "exchange 4"
     claimed: int | None
     engine: int | None
     agreed: int
     cumulative: int
     totals: tuple[int, ...]  # every player's total after this event
+    position: str | None = None  # a play's GCG coordinate, e.g. "8D" across, "D8" down
+    word: str | None = None      # a play's main word in GCG notation, '.' for played-through tiles
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """A score the engine does not give: announced wrongly ("score"), or a ruling that stands
+    against both the announcement and the engine ("correction")."""
+
+    index: int
+    line_no: int | None
+    player: int
+    what: str                # "score" | "correction"
+    claimed: int | None
+    engine: int | None
+    agreed: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One turn of a player's scoresheet against the record."""
+
+    turn: int                # the player's turn, from 1
+    index: int | None        # the event it is, None past the record's end
+    text: str
+    sheet: int | None        # the running total on the sheet, None past the sheet's end
+    record: int | None
+    agrees: bool
 
 
 def describe(ev: Event) -> str:
@@ -42,33 +77,78 @@ def describe(ev: Event) -> str:
     return ev.kind.replace("_", " ")
 
 
-def recount(record: GameRecord, line_nos: list[int] | None = None) -> list[RecountLine]:
+def recount(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[RecountLine]:
+    """Every event of the record with its scores and every player's total after it."""
     totals = [0] * len(record.players)
     out = []
-    dist = DISTRIBUTIONS[record.lang]
-    game = Game(get_profile(record.rules), dist, LAYOUTS[record.layout], len(record.players))
+    game = Game(get_profile(record.rules), DISTRIBUTIONS[record.lang], LAYOUTS[record.layout],
+                len(record.players))
     for i, ev in enumerate(record.events):
-        text = describe(ev)
+        text, position, word = describe(ev), None, None
         if isinstance(ev, Play):
-            _, pos, word = play_notation(ev, game)
-            text = f"{pos} {word}" + "".join(f" +{w}" for w in ev.words[1:])
+            _, position, word = play_notation(ev, game)  # against the board before the play
+            text = f"{position} {word}" + "".join(f" +{w}" for w in ev.words[1:])
         game.append(ev)
         totals[ev.player] = ev.cumulative
         out.append(RecountLine(i, line_nos[i] if line_nos else None, ev.player, ev.kind, text,
                                getattr(ev, "claimed", None), getattr(ev, "engine", None),
-                               getattr(ev, "agreed", 0), ev.cumulative, tuple(totals)))
+                               getattr(ev, "agreed", 0), ev.cumulative, tuple(totals), position, word))
     return out
 
 
-def report_json(record: GameRecord, findings: list[Finding], line_nos: list[int]) -> dict:
+def discrepancies(lines: Sequence[RecountLine]) -> list[Discrepancy]:
+    """The lines whose scores part, first one first. Events that score nothing by rule (passes,
+    exchanges) have no engine score and cannot part."""
+    found = []
+    for ln in lines:
+        if ln.engine is None:
+            continue
+        if ln.claimed is not None and ln.claimed != ln.engine:
+            what = "score"
+        elif ln.agreed != ln.engine and ln.agreed != ln.claimed:
+            what = "correction"
+        else:
+            continue
+        found.append(Discrepancy(ln.index, ln.line_no, ln.player, what, ln.claimed, ln.engine, ln.agreed,
+                                 ln.text))
+    return found
+
+
+def final_totals(record: GameRecord, lines: Sequence[RecountLine]) -> list[int]:
+    return list(lines[-1].totals) if lines else [0] * len(record.players)
+
+
+def scoresheet(lines: Sequence[RecountLine], player: int, sheet: Sequence[int]) -> list[SheetRow]:
+    """`player`'s running totals as written on their scoresheet, one per turn, against the
+    record's; rows run to the longer of the two, so a missing or extra turn shows."""
+    mine = [ln for ln in lines if ln.player == player]
+    rows = []
+    for turn in range(max(len(mine), len(sheet))):
+        ln = mine[turn] if turn < len(mine) else None
+        on_sheet = sheet[turn] if turn < len(sheet) else None
+        rec = ln.cumulative if ln else None
+        rows.append(SheetRow(turn + 1, ln.index if ln else None, ln.text if ln else "(not in the record)",
+                             on_sheet, rec, on_sheet == rec))
+    return rows
+
+
+def report_json(record: GameRecord, findings: Sequence[Finding] = (),
+                line_nos: Sequence[int] | None = None) -> dict:
+    """The recount as one JSON object. `findings` are what reading a GCG file found beyond the
+    recount: running totals in the file that its own scores do not add up to."""
     lines = recount(record, line_nos)
-    final = list(lines[-1].totals) if lines else [0] * len(record.players)
+    found = discrepancies(lines)
     return {
         "players": [asdict(p) for p in record.players],
         "rules": record.rules,
         "lang": record.lang,
         "moves": [{**asdict(ln), "totals": list(ln.totals)} for ln in lines],
-        "discrepancies": [asdict(f) for f in findings],
-        "first_discrepancy": asdict(findings[0]) if findings else None,
-        "final": final,
+        "discrepancies": [asdict(d) for d in found],
+        "first_discrepancy": asdict(found[0]) if found else None,
+        "cumulative_findings": [asdict(f) for f in findings if f.what == "cumulative"],
+        "final": final_totals(record, lines),
     }
+
+
+__all__ = ["Discrepancy", "RecountLine", "SheetRow", "describe", "discrepancies", "final_totals", "recount",
+           "report_json", "scoresheet"]

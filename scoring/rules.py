@@ -19,6 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import TYPE_CHECKING
+
+from .errors import RulesError
+
+if TYPE_CHECKING:  # gcg imports this module: the type is for readers only
+    from .gcg import GcgGame
 
 
 class ChallengeRule(Enum):
@@ -75,11 +81,11 @@ class RuleProfile:
         return None if r is None else r * players
 
     def check_players(self, players: int) -> None:
-        """ValueError naming the allowed range when these rules are not for `players` players."""
+        """RulesError naming the allowed range when these rules are not for `players` players."""
         if not self.min_players <= players <= self.max_players:
             allowed = str(self.max_players) if self.min_players == self.max_players \
                 else f"{self.min_players} to {self.max_players}"
-            raise ValueError(f"rules {self.name!r} are for {allowed} players, not {players}")
+            raise RulesError(f"rules {self.name!r} are for {allowed} players, not {players}")
 
     def with_(self, **changes) -> "RuleProfile":
         return replace(self, **changes)
@@ -104,4 +110,26 @@ def get_profile(name: str) -> RuleProfile:
     try:
         return PROFILES[name]
     except KeyError:
-        raise ValueError(f"unknown rules {name!r}; choose one of {', '.join(PROFILES)}") from None
+        raise RulesError(f"unknown rules {name!r}; choose one of {', '.join(PROFILES)}") from None
+
+
+AUTO = "auto"
+
+
+def choose_rules(requested: str, gcg: "GcgGame") -> str:
+    """The profile a GCG record was played under. `requested` other than "auto" is taken as
+    given (checked: RulesError for unknown rules). auto: NASPA; CSW's 5-point challenge with
+    challenge bonuses or a CSW #lexicon; plus/minus endings (a player losing their own rack
+    while another gains it) are WESPA's, or the box's with more than two players."""
+    if requested != AUTO:
+        get_profile(requested)
+        return requested
+    csw = gcg.meta.get("lexicon", "").upper().startswith("CSW")
+    bonus = any(t.kind == "challenge" and t.score > 0 for t in gcg.turns)
+    if len(gcg.players) > 2:
+        return "box"
+    gained = {t.player for t in gcg.turns if t.kind == "end_points"}
+    lost = {t.player for t in gcg.turns if t.kind == "end_penalty" and t.score < 0}
+    if gained and lost - gained:
+        return "wespa"
+    return "naspa-csw" if csw or bonus else "naspa"

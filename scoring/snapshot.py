@@ -2,6 +2,13 @@
 
 Vision produces it; move decoding consumes it. It lives in scoring so that scoring
 never imports vision.
+
+Orientation is decided here, on the probabilities alone; vision's part is what needs pixels
+(each tile's rotation probabilities, and the grid corners in the photo). Quarter turns k are
+np.rot90's (counter-clockwise): a board whose print lies turned k quarter turns clockwise in the
+image is read in game orientation (row 1 at the top, column A at the left) by `turned(k)`.
+`upright_turns` finds k from the letters' rotations before the first play; once tiles are
+committed, `turns_to_fit` finds it from them.
 """
 from __future__ import annotations
 
@@ -20,10 +27,31 @@ class Snapshot:
     t: float = 0.0             # seconds since the recording started
     frame_index: int = -1
     meta: dict = field(default_factory=dict)   # e.g. orientation, corners, reader version
+    # (rows, cols, 4) probability that a square's letter is turned k quarter turns clockwise, as
+    # the reader saw it; None when the reader gives no rotations.
+    rotations: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        # A wrong shape is the producer's bug, so a plain ValueError (no ScoringError) where it is made.
         if self.probs.ndim != 3 or self.probs.shape[2] != len(self.classes):
             raise ValueError(f"probs shape {self.probs.shape} does not match {len(self.classes)} classes")
+        if self.rotations is not None and self.rotations.shape != (*self.probs.shape[:2], 4):
+            raise ValueError(f"rotations shape {self.rotations.shape} is not {(*self.probs.shape[:2], 4)}")
+
+    def turned(self, quarter_turns: int) -> "Snapshot":
+        """The snapshot turned k quarter turns counter-clockwise (np.rot90's k): squares move, and
+        each letter's rotation goes down by k. meta["quarter_turns"] keeps the total turn from the
+        reader's orientation."""
+        k = quarter_turns % 4
+        if k == 0:
+            return self
+        rotations = None
+        if self.rotations is not None:
+            # a letter turned r clockwise is turned r - k once the board turns k counter-clockwise
+            rotations = np.ascontiguousarray(np.roll(np.rot90(self.rotations, k, axes=(0, 1)), -k, axis=2))
+        meta = {**self.meta, "quarter_turns": (self.meta.get("quarter_turns", 0) + k) % 4}
+        return Snapshot(self.classes, np.ascontiguousarray(np.rot90(self.probs, k, axes=(0, 1))), self.t,
+                        self.frame_index, meta, rotations)
 
     @property
     def size(self) -> int:
@@ -89,3 +117,35 @@ def turns_to_fit(snap: Snapshot, board, current: int = 0, upright: int | None = 
         if best_score is None or score > best_score:
             best, best_score = k, score
     return best
+
+
+def upright_turns(snap: Snapshot, min_share: float = 0.5, min_lead: float = 2.0) -> int | None:
+    """The quarter turns (np.rot90's k) that make the tiles' letters upright, from their rotation
+    votes; None without rotations, without lettered tiles, or without a clear majority: the
+    winning turn must hold more than `min_share` of the votes and `min_lead` times the runner-up's.
+
+    Each square that reads as a lettered tile votes with its rotation probabilities, weighted by
+    its probability of holding one (a blank carries no letter, an empty square no tile)."""
+    if snap.rotations is None:
+        return None
+    classes = list(snap.classes)
+    probs = snap.probs.reshape(-1, len(classes))
+    lettered = 1.0 - probs[:, classes.index(EMPTY)]
+    if BLANK_TILE in classes:
+        lettered = lettered - probs[:, classes.index(BLANK_TILE)]
+    best = probs.argmax(axis=1)
+    blank = classes.index(BLANK_TILE) if BLANK_TILE in classes else -1
+    occupied = (best != classes.index(EMPTY)) & (best != blank)
+    if not occupied.any():
+        return None
+    rot = snap.rotations.reshape(-1, 4)[occupied]
+    votes = (rot * np.clip(lettered[occupied], 0.0, 1.0)[:, None]).sum(axis=0)
+    total = float(votes.sum())
+    if total <= 0:
+        return None
+    order = np.argsort(-votes)
+    win, second = float(votes[order[0]]), float(votes[order[1]])
+    if win <= min_share * total or win < min_lead * second:
+        return None
+    return int(order[0])
+

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .errors import TileError
+
 BLANK = "?"
 
 
@@ -54,7 +56,7 @@ class Distribution:
             if ch == "[":
                 end = text.find("]", i)
                 if end < 0:
-                    raise ValueError(f"unclosed '[' in {text!r}")
+                    raise TileError(f"unclosed '[' in {text!r}")
                 out.append(text[i + 1 : end])
                 i = end + 1
             else:
@@ -64,11 +66,11 @@ class Distribution:
 
     def check_tiles(self, text: str | None, what: str = "tiles") -> str | None:
         """Racks and exchanged tiles: only tiles of this set (either case) and '?' may appear.
-        Raises ValueError naming the odd tile; returns the text unchanged."""
+        Raises TileError naming the odd tile; returns the text unchanged."""
         if text:
             for tok in self.tokens(text):
                 if tok != BLANK and tok.upper() not in self.values:
-                    raise ValueError(f"{what} {text!r}: {tok!r} is not a tile of the {self.name} set")
+                    raise TileError(f"{what} {text!r}: {tok!r} is not a tile of the {self.name} set")
         return text
 
     def is_tile(self, letter: str) -> bool:

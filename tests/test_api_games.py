@@ -6,11 +6,10 @@ from pathlib import Path
 import pytest
 
 from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
-from tilecam.api.commands.verify import choose_rules
 from conftest import shared_data_dir
 from tilecam.scoring.events import from_json
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
-from tilecam.scoring.rules import get_profile
+from tilecam.scoring.rules import choose_rules, get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 GCG = sorted((shared_data_dir() / "gcg" / "liwords").glob("*.gcg"))
@@ -103,7 +102,7 @@ def test_games_recount_rows_compare_claimed_engine_agreed(client, doug):
     report = client.get(f"/api/games/{doug}/recount").json()
     row = report["moves"][4]
     assert {k: row[k] for k in ("text", "claimed", "engine", "agreed", "cumulative")} == \
-        {"text": "10B DONATES", "claimed": 82, "engine": 82, "agreed": 82, "cumulative": 148}
+        {"text": "10B DONATES +JAVELINA", "claimed": 82, "engine": 82, "agreed": 82, "cumulative": 148}
     assert report["first_discrepancy"] is None and report["final"] == [451, 345]
 
 

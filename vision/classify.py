@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping
 
@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from tilecam.scoring.snapshot import EMPTY, Snapshot, classes_for
+from tilecam.scoring.snapshot import EMPTY, Snapshot, classes_for, upright_turns
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.errors import VisionError
 from tilecam.vision.rectify import GRID, square_crops
@@ -150,43 +150,33 @@ class GameRead:
 
 
 def game_orientation(read: BoardRead, min_share: float = 0.5) -> int | None:
-    """Clockwise degrees (0, 90, 180, 270) the board's print is turned in the grid image, from
-    the tiles' rotation votes; None without tiles or without a clear majority: the winning
-    quarter turn must hold more than ``min_share`` of the votes and twice the runner-up's.
+    """Clockwise degrees (0, 90, 180, 270) the board's print is turned in the grid image; None
+    without tiles or without a clear majority of their rotations (scoring.snapshot.upright_turns
+    decides, on the rotations this read measured)."""
+    k = upright_turns(_with_rotations(read), min_share)
+    return None if k is None else 90 * k
 
-    Each square votes with its rotation probabilities weighted by its probability of holding a
-    lettered tile (blanks carry no letter, empty squares no tile)."""
-    probs = read.snapshot.probs.reshape(GRID * GRID, -1)
-    classes = list(read.snapshot.classes)
-    lettered = 1.0 - probs[:, classes.index(EMPTY)]
-    if "?" in classes:
-        lettered = lettered - probs[:, classes.index("?")]
-    occupied = (read.rotations.ravel() >= 0) & (read.snapshot.best().ravel() != classes.index("?"))
-    if not occupied.any():
-        return None
-    if read.rotation_probs is None:
-        rot = np.eye(4)[read.rotations.ravel()[occupied]]
+
+def _with_rotations(read: BoardRead) -> Snapshot:
+    """The read's snapshot carrying its tiles' rotation probabilities (one-hot from the argmax
+    rotations when the read kept no probabilities)."""
+    if read.snapshot.rotations is not None:
+        return read.snapshot
+    if read.rotation_probs is not None:
+        rot = read.rotation_probs
     else:
-        rot = read.rotation_probs.reshape(GRID * GRID, 4)[occupied]
-    votes = (rot * np.clip(lettered[occupied], 0.0, 1.0)[:, None]).sum(axis=0)
-    total = float(votes.sum())
-    if total <= 0:
-        return None
-    order = np.argsort(-votes)
-    win, second = float(votes[order[0]]), float(votes[order[1]])
-    if win <= min_share * total or win < 2.0 * second:
-        return None
-    return int(90 * order[0])
+        rot = np.eye(4, dtype=np.float32)[np.clip(read.rotations, 0, 3)] * (read.rotations >= 0)[..., None]
+    return replace(read.snapshot, rotations=np.asarray(rot, np.float32))
 
 
 def to_game(read: BoardRead, corners: np.ndarray | None = None, min_share: float = 0.5) -> GameRead:
     """The read in game orientation; ``corners`` are the grid image's TL, TR, BR, BL in the
-    photo (the order they were warped in). Without an orientation nothing is turned."""
+    photo (the order they were warped in). Without an orientation nothing is turned. The
+    snapshot turns by scoring's rule (Snapshot.turned); the corners, pixels, turn here."""
     deg = game_orientation(read, min_share)
     k = 0 if deg is None else deg // 90
-    probs = np.ascontiguousarray(np.rot90(read.snapshot.probs, k, axes=(0, 1)))
-    snap = Snapshot(read.snapshot.classes, probs, t=read.snapshot.t, frame_index=read.snapshot.frame_index,
-                    meta={**read.snapshot.meta, "game_orientation_deg": deg})
+    snap = _with_rotations(read).turned(k)
+    snap = replace(snap, meta={**snap.meta, "game_orientation_deg": deg})
     rots = np.rot90(read.rotations, k)
     rots = np.where(rots >= 0, (rots - k) % 4, -1)
     out_corners = None
@@ -472,12 +462,12 @@ class TileReader:
             votes = rot_p[occupied].sum(axis=0)
             orientation = int(90 * np.argmax(votes))
         ms = (time.perf_counter() - t0) * 1000.0
+        rot_p = rot_p.reshape(GRID, GRID, 4).astype(np.float32)
         snap = Snapshot(self.classes, probs.reshape(GRID, GRID, -1), t=t, frame_index=frame_index,
                         meta={"orientation_deg": orientation, "lang": self.lang,
                               "tileset": self.tileset is not None,
-                              "empty_ref": self.empty_ref is not None, **(meta or {})})
-        return BoardRead(snap, rotations.astype(np.int64), orientation, ms,
-                         rot_p.reshape(GRID, GRID, 4).astype(np.float32))
+                              "empty_ref": self.empty_ref is not None, **(meta or {})}, rotations=rot_p)
+        return BoardRead(snap, rotations.astype(np.int64), orientation, ms, rot_p)
 
 
 def fuse_empty_ratio(probs: np.ndarray, log_ratio: np.ndarray, empty_index: int = 0) -> np.ndarray:

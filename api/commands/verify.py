@@ -10,12 +10,12 @@ import json
 import sys
 from pathlib import Path
 
-RULE_CHOICES = ["auto", "naspa", "naspa-csw", "nsa", "wespa", "box"]
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from tilecam.scoring.rules import AUTO, PROFILES
+
     p.add_argument("gcg", metavar="GAME.gcg", help="the game record")
-    p.add_argument("--rules", default="auto", choices=RULE_CHOICES,
+    p.add_argument("--rules", default=AUTO, choices=[AUTO, *PROFILES],
                    help="rule profile (auto: NASPA, with the CSW 5-point challenge when the record "
                         "has challenge bonuses or a CSW #lexicon)")
     p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default: the record's #tile-distribution, "
@@ -24,29 +24,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
-def choose_rules(requested: str, gcg) -> str:
-    """auto: NASPA; CSW's 5-point challenge with challenge bonuses or a CSW #lexicon; plus/minus
-    endings (a player losing their own rack while another gains it) are WESPA's, or the box's
-    with more than two players."""
-    if requested != "auto":
-        return requested
-    csw = gcg.meta.get("lexicon", "").upper().startswith("CSW")
-    bonus = any(t.kind == "challenge" and t.score > 0 for t in gcg.turns)
-    if len(gcg.players) > 2:
-        return "box"
-    gained = {t.player for t in gcg.turns if t.kind == "end_points"}
-    lost = {t.player for t in gcg.turns if t.kind == "end_penalty" and t.score < 0}
-    if gained and lost - gained:
-        return "wespa"
-    return "naspa-csw" if csw or bonus else "naspa"
-
-
 def run(args: argparse.Namespace) -> int:
     from tilecam.scoring.board import LAYOUTS
     from tilecam.scoring.gcg import GcgError, gcg_lang, read_gcg, record_from_gcg
     from tilecam.scoring.lexicon import Lexicon, LexiconError
-    from tilecam.scoring.recount import recount, report_json
-    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.recount import report_json
+    from tilecam.scoring.rules import choose_rules, get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
 
     path = Path(args.gcg)
@@ -83,9 +66,14 @@ def run(args: argparse.Namespace) -> int:
         for move, ev in zip(report["moves"], record.events):
             if ev.kind == "play":
                 move["phonies"] = lexicon.phonies(ev.words)
+    # A score the engine does not give, or a running total the file's own scores do not add up to.
+    problems = sorted([(d["line_no"], d["player"], d["what"], d["claimed"], d["engine"])
+                       for d in report["discrepancies"]]
+                      + [(f["line_no"], f["player"], f["what"], f["recorded"], f["engine"])
+                         for f in report["cumulative_findings"]])
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
-        return 1 if findings else 0
+        return 1 if problems else 0
 
     names = [p.name or p.nick for p in record.players]
     print(f"Recount of {path.name}: {' vs '.join(names)}  (rules {rules}, tiles {lang})")
@@ -101,15 +89,14 @@ def run(args: argparse.Namespace) -> int:
         totals = " : ".join(str(t) for t in move["totals"])
         print(f"{move['index'] + 1:>3} {move['line_no'] or '':>5}  {names[move['player']]:<{width}}  "
               f"{move['text'][:34]:<34} {claimed:>7} {engine:>6} {move['agreed']:>6}  {totals}{flag}{phony}")
-    if findings:
-        f = findings[0]
-        print(f"\nFirst discrepancy: line {f.line_no} ({names[f.player]}): {f.what} recorded "
-              f"{f.recorded}, engine {f.engine}")
-        if len(findings) > 1:
-            print(f"{len(findings)} discrepancies in all:")
-            for f in findings:
-                print(f"  line {f.line_no}: {f.what} recorded {f.recorded}, engine {f.engine}")
+    if problems:
+        line_no, player, what, recorded, engine = problems[0]
+        print(f"\nFirst discrepancy: line {line_no} ({names[player]}): {what} recorded {recorded}, engine {engine}")
+        if len(problems) > 1:
+            print(f"{len(problems)} discrepancies in all:")
+            for line_no, _, what, recorded, engine in problems:
+                print(f"  line {line_no}: {what} recorded {recorded}, engine {engine}")
     else:
         print("\nEvery score and running total agrees with the engine.")
     print("Final: " + ", ".join(f"{n} {s}" for n, s in zip(names, report["final"])))
-    return 1 if findings else 0
+    return 1 if problems else 0

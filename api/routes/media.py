@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import GameDep, OperatorDep, PreviewDep, ServiceDep, SettingsDep
-from ..store import NotFound
+from ..errors import NotFound
 
 router = APIRouter(prefix="/api", tags=["media"])
 JPEG = {200: {"content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}}

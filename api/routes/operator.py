@@ -13,6 +13,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import OperatorDep, ServiceDep
+from ..errors import InvalidInput
 
 router = APIRouter(prefix="/api/games", tags=["operator"])
 # Every write: a missing or unknown token (401, then 429 after many), an unreadable or oversized
@@ -50,10 +51,10 @@ def import_gcg(service: ServiceDep, who: OperatorDep,
                                   description="Rule profile to replay under."),
                lang: str = Query("en", max_length=lim.CHOICE_CHARS, description="Tile set.")):
     if lang not in DISTRIBUTIONS:
-        raise ValueError(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
+        raise InvalidInput(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
     game = read_gcg(gcg)
     if len(game.turns) > lim.GCG_TURNS:
-        raise ValueError(f"the GCG has {len(game.turns)} turns; a game of at most {lim.GCG_TURNS} is accepted")
+        raise InvalidInput(f"the GCG has {len(game.turns)} turns; a game of at most {lim.GCG_TURNS} is accepted")
     record, _, _ = record_from_gcg(game, get_profile(rules), DISTRIBUTIONS[lang], rules=rules)
     row = service.import_record(record)
     service.store.update_game(row.id, meta={"created_by": who})

@@ -1,0 +1,31 @@
+"""The api package's one error root, and the errors a request can end in.
+
+Each type has one HTTP status, set in api/app.py (ERROR_STATUS) beside the engine's own
+errors. A bare ValueError is none of these: it is a bug, and the app lets it be a 500.
+"""
+from __future__ import annotations
+
+
+class ApiError(Exception):
+    """Every error the api package raises; the message says why."""
+
+
+class StoreError(ApiError):
+    """The store's errors: the database cannot be opened, read or written (503), or it does not
+    hold what was asked (NotFound), or it changed under the caller (Conflict)."""
+
+
+class NotFound(StoreError, LookupError):
+    """No such game (or move, entry, frame); the message says which."""
+
+
+class Conflict(StoreError):
+    """Another writer changed the game's log since the caller read it (or held the file too long)."""
+
+
+class InvalidInput(ApiError):
+    """A request the service refuses as given: a player the game does not have, a tile set or
+    layout that does not exist, a correction that does not fit the move it names."""
+
+
+__all__ = ["ApiError", "Conflict", "InvalidInput", "NotFound", "StoreError"]
