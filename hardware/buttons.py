@@ -3,12 +3,16 @@
 Wire each button (or the clock's own contacts, through an optocoupler) between a GPIO pin
 and ground; the internal pull-up does the rest (docs/pi.md has the table). gpiozero is
 imported when ClockButtons is built, so machines without it can import this module.
+
+The buttons are the game clock's: `connect` turns presses into calls on the clock (given as
+callbacks, so this package imports nothing of tilecam) and tells the recorder whose turn ended.
 """
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +35,13 @@ class ButtonConfig(BaseModel):
         "its press gives Trigger('turn_end', player=0). None: not wired."))
     player2_pin: int | str | None = Field(27, description=(
         "GPIO of the second player's clock button; its press gives Trigger('turn_end', player=1)."))
+    player3_pin: int | str | None = Field(None, description=(
+        "GPIO of the third player's clock button (box games of three or four; e.g. 6). None: not wired."))
+    player4_pin: int | str | None = Field(None, description=(
+        "GPIO of the fourth player's clock button (e.g. 13). None: not wired."))
+    pause_pin: int | str | None = Field(5, description=(
+        "GPIO of the clock's pause button; its press gives Trigger('pause'): it pauses a running clock "
+        "and resumes a paused one. None: not wired."))
     challenge_pin: int | str | None = Field(22, description=(
         "GPIO of the challenge button; its press gives Trigger('challenge'). None: not wired."))
     led_pin: int | str | None = Field(23, description=(
@@ -67,7 +78,7 @@ class ClockButtons:
         self.buttons: list = []
         bounce = cfg.debounce_ms / 1000 if cfg.debounce_ms else None
         try:
-            for player, pin in enumerate((cfg.player1_pin, cfg.player2_pin)):
+            for player, pin in enumerate((cfg.player1_pin, cfg.player2_pin, cfg.player3_pin, cfg.player4_pin)):
                 if pin is None:
                     continue
                 button = Button(pin, pull_up=cfg.pull_up, bounce_time=bounce,
@@ -80,6 +91,10 @@ class ClockButtons:
                 button = Button(cfg.challenge_pin, pull_up=cfg.pull_up, bounce_time=bounce,
                                 pin_factory=pin_factory)
                 button.when_pressed = lambda _d=None: self._emit(Trigger("challenge", None, time.monotonic()))
+                self.buttons.append(button)
+            if cfg.pause_pin is not None:
+                button = Button(cfg.pause_pin, pull_up=cfg.pull_up, bounce_time=bounce, pin_factory=pin_factory)
+                button.when_pressed = lambda _d=None: self._emit(Trigger("pause", None, time.monotonic()))
                 self.buttons.append(button)
         except Exception:
             self.close()
@@ -106,6 +121,8 @@ class ClockButtons:
     def _emit(self, trigger: Trigger) -> None:
         try:
             self.on_trigger(trigger)
+        except ValueError as exc:   # refused (a press by a player not on turn): say why, no traceback
+            log.warning("%s %s refused: %s", trigger.kind, trigger.player, exc)
         except Exception:   # a failing handler must not kill gpiozero's event thread
             log.exception("trigger handler failed for %s", trigger)
 
@@ -119,3 +136,33 @@ class ClockButtons:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def connect(on_trigger: TriggerCallback, on_press: Callable[[int | None, float], int | None],
+            on_pause: Callable[[float], bool], on_undo: Callable[[int | None, float], object]
+            ) -> Callable[[Trigger], str]:
+    """One trigger callback for the buttons (and keyboard and HTTP) that runs the game clock
+    first and tells the recorder (`on_trigger`) what it needs:
+
+    * turn_end: `on_press(player, t)` presses the clock and returns whose turn ended, or None
+      when the press only started the clock; the recorder hears a turn_end for that player only
+      (a shared key's None filled in). A press the clock refuses raises, and nobody hears of it.
+    * pause: `on_pause(t)` pauses or resumes (returns paused); the recorder has no use for it.
+    * undo (a held clock button): `on_undo(player, t)` takes the last press back, then the
+      recorder hears it too (the operator decides what to take back from the record).
+    * challenge, snapshot: the recorder's alone.
+
+    Returns what was done, as the HTTP trigger route reports it.
+    """
+    def handle(trigger: Trigger) -> str:
+        if trigger.kind == "turn_end":
+            ended = on_press(trigger.player, trigger.t)
+            if ended is None:
+                return "clock started"
+            return on_trigger(Trigger("turn_end", ended, trigger.t, trigger.source))
+        if trigger.kind == "pause":
+            return "clock paused" if on_pause(trigger.t) else "clock resumed"
+        if trigger.kind == "undo":
+            on_undo(trigger.player, trigger.t)
+        return on_trigger(trigger)
+    return handle

@@ -1,13 +1,19 @@
-"""The status LED: steady while recording, blinking when it needs attention, dark when stopped."""
+"""The status LED shows the recorder's state: dark when idle, steady while recording, blinking
+when the operator is needed (no board in view, a read it could not commit), flashing fast when
+the camera is lost. `led_state` maps what the recorder reports onto these four."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .buttons import MISSING_GPIOZERO, ButtonConfig
 
-LedState = Literal["recording", "attention", "stopped"]
+LedState = Literal["idle", "recording", "unclear", "camera_lost"]
+# The older names: "attention" is unclear, "stopped" is idle.
+ALIASES: Mapping[str, LedState] = {"attention": "unclear", "stopped": "idle"}
+# The camera lost blinks this many times faster than unclear, so the two read apart across a room.
+LOST_FASTER = 3
 
 
 class LedConfig(BaseModel):
@@ -25,9 +31,24 @@ class LedConfig(BaseModel):
         "reconnecting)."))
 
 
+def led_state(camera: str | None, frame_state: str | None = None, decision: str | None = None,
+              recording: bool = True) -> LedState:
+    """The LED for what the recorder reports: `camera` is the source's state (Recorder.camera_status:
+    connected, reconnecting, ended, failed, closed), `frame_state` the last frame's (FrameOutcome.state:
+    no_board, moving, clear, ...), `decision` the last decision's status (Observation.status: unclear
+    until a later decision commits), `recording` whether a game is being recorded at all."""
+    if not recording or camera in ("ended", "closed"):
+        return "idle"
+    if camera in ("reconnecting", "failed"):
+        return "camera_lost"
+    if frame_state == "no_board" or decision == "unclear":
+        return "unclear"
+    return "recording"
+
+
 class StatusLed:
-    """One gpiozero LED. `attention` covers "no board in view" and "camera reconnecting";
-    the recorder maps its own state onto these three."""
+    """One gpiozero LED showing one of the LedStates (or the older names "attention" and
+    "stopped")."""
 
     def __init__(self, pin: int | str, *, active_high: bool = True, blink_ms: int = 250,
                  pin_factory=None) -> None:
@@ -37,37 +58,51 @@ class StatusLed:
             raise RuntimeError(MISSING_GPIOZERO) from exc
         self.led = LED(pin, active_high=active_high, initial_value=False, pin_factory=pin_factory)
         self.blink_s = blink_ms / 1000
-        self.state: LedState = "stopped"
+        self.state: LedState = "idle"
 
     @classmethod
-    def from_config(cls, cfg: ButtonConfig, *, pin_factory=None) -> "StatusLed | None":
-        if cfg.led_pin is None:
+    def from_config(cls, cfg: "LedConfig | ButtonConfig", *, pin_factory=None) -> "StatusLed | None":
+        """From the leds section (LedConfig), or the older LED fields of the buttons section."""
+        if isinstance(cfg, ButtonConfig):
+            pin, active_high = cfg.led_pin, cfg.led_active_high
+        else:
+            pin, active_high = cfg.pin, cfg.active_high
+        if pin is None:
             return None
-        return cls(cfg.led_pin, active_high=cfg.led_active_high, blink_ms=cfg.blink_ms,
-                   pin_factory=pin_factory)
+        return cls(pin, active_high=active_high, blink_ms=cfg.blink_ms, pin_factory=pin_factory)
 
-    def set(self, state: LedState) -> None:
+    def set(self, state: str) -> None:
+        state = ALIASES.get(state, state)
         # Re-issuing blink() restarts its thread and makes the LED stutter, so skip no-ops.
         if state == self.state:
             return
         if state == "recording":
             self.led.on()
-        elif state == "attention":
+        elif state == "unclear":
             self.led.blink(on_time=self.blink_s, off_time=self.blink_s)
-        elif state == "stopped":
+        elif state == "camera_lost":
+            fast = self.blink_s / LOST_FASTER
+            self.led.blink(on_time=fast, off_time=fast)
+        elif state == "idle":
             self.led.off()
         else:
             raise ValueError(f"unknown LED state {state!r}")
         self.state = state
 
+    def show(self, camera: str | None, frame_state: str | None = None, decision: str | None = None,
+             recording: bool = True) -> LedState:
+        """Set the LED for what the recorder reports (see led_state)."""
+        self.set(led_state(camera, frame_state, decision, recording))
+        return self.state
+
     def recording(self) -> None:
         self.set("recording")
 
     def attention(self) -> None:
-        self.set("attention")
+        self.set("unclear")
 
     def stopped(self) -> None:
-        self.set("stopped")
+        self.set("idle")
 
     def close(self) -> None:
         self.led.close()

@@ -1,7 +1,7 @@
 """What a press means at the table, before anyone decides what to do about it.
 
-A Trigger says "player N's clock button was pressed" (or held, or the challenge button);
-api/recorder.py decides what it does to the game. Every input (GPIO buttons, keyboard,
+A Trigger says "player N's clock button was pressed" (or held, or the challenge or pause
+button); the game clock and api/recorder.py decide what it does to the game. Every input (GPIO buttons, keyboard,
 the HTTP endpoint) produces the same Trigger, so the recorder has one entry point.
 """
 from __future__ import annotations
@@ -10,24 +10,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, get_args
 
-TriggerKind = Literal["turn_end", "challenge", "undo", "snapshot"]
+TriggerKind = Literal["turn_end", "challenge", "undo", "snapshot", "pause"]
 TriggerOrigin = Literal["button", "keyboard", "http"]
 TRIGGER_KINDS: tuple[str, ...] = get_args(TriggerKind)
 TRIGGER_ORIGINS: tuple[str, ...] = get_args(TriggerOrigin)
+SEATS = 4   # players at a table: two in tournaments, up to four under the box rules
 
 
 @dataclass(frozen=True, slots=True)
 class Trigger:
-    kind: TriggerKind        # turn_end: the player hit their clock; undo: take back the last turn_end
-    player: int | None = None   # 0 or 1, zero-based; None when the input cannot tell (one shared key)
+    kind: TriggerKind        # turn_end: the player hit their clock; undo: take back the last turn_end;
+    #                          pause: the clock's pause button (pauses a running clock, resumes a paused one)
+    player: int | None = None   # 0 to 3, zero-based; None when the input cannot tell (one shared key)
     t: float = field(default_factory=time.monotonic)   # time.monotonic() of the press
     source: TriggerOrigin = "button"
 
     def __post_init__(self) -> None:
         if self.kind not in TRIGGER_KINDS:
             raise ValueError(f"unknown trigger kind {self.kind!r}; expected one of {', '.join(TRIGGER_KINDS)}")
-        if self.player is not None and (isinstance(self.player, bool) or self.player not in (0, 1)):
-            raise ValueError(f"player must be 0, 1 or None, got {self.player!r}")
+        if self.player is not None and (isinstance(self.player, bool) or self.player not in range(SEATS)):
+            raise ValueError(f"player must be 0 to {SEATS - 1} or None, got {self.player!r}")
         if self.source not in TRIGGER_ORIGINS:
             raise ValueError(f"unknown trigger source {self.source!r}; expected one of {', '.join(TRIGGER_ORIGINS)}")
 
@@ -45,7 +47,7 @@ class Trigger:
             raise ValueError("a trigger needs a 'kind'")
         player = data.get("player")
         if player is not None and not isinstance(player, int):
-            raise ValueError(f"player must be 0, 1 or null, got {player!r}")
+            raise ValueError(f"player must be 0 to {SEATS - 1} or null, got {player!r}")
         t = data.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))):
             raise ValueError(f"t must be a number of seconds, got {t!r}")
