@@ -31,69 +31,61 @@ class SetupError(ValueError):
     the message names it. The CLI prints it and exits 2."""
 
 
-# ---- the sections each stage takes --------------------------------------------------------------
-# The settings tree grows a section per stage (issue 14, item 2); until a section exists the stage's
-# own defaults stand in, so every stage is still configured here and nowhere else.
-
-def section(settings, name: str, default_factory):
-    value = getattr(settings, name, None)
-    return value if value is not None else default_factory()
-
+# ---- the recorder pipeline, each stage from its section of the settings --------------------------
 
 def recorder_config(settings, photos: bool = False):
-    from tilecam.api.recorder import RecorderConfig
-    cfg = section(settings, "recorder", RecorderConfig)
     # One photo per move (a folder): every frame is a press, whatever the settings say.
+    cfg = settings.recorder
     return cfg.model_copy(update={"every_frame_is_a_press": True}) if photos else cfg
 
 
 def model_path(settings, model: str | Path | None = None) -> Path:
-    read = getattr(settings, "read", None)
-    path = Path(model or getattr(read, "model_path", None) or DEFAULT_MODEL)
+    path = Path(model or settings.read.model_path or DEFAULT_MODEL)
     if not path.is_file():
         raise SetupError(f"no tile model at {path}")
     return path
 
 
 def build_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):
-    """The tile reader for a game's tile set: the model and enrolled tile set from ``settings.read``
-    (or the given ones: a path or a loaded tile set), wrapped for the recorder."""
+    """The tile reader for a game's tile set, wrapped for the recorder: model, enrolled tile set and
+    empty-board reference from ``settings.read`` (or the model and tile set given: a path or a
+    loaded tile set)."""
     from tilecam.api.recorder import Reader
     from tilecam.vision.classify import ReaderError, TileReader
 
+    read = settings.read
     path = model_path(settings, model)
-    read = getattr(settings, "read", None)
-    tileset = tileset if tileset is not None else getattr(read, "tileset", None)
+    card = path.with_suffix("").with_suffix(".card.json")
+    if not card.is_file():
+        raise SetupError(f"no model card {card.name} beside the tile model {path}")
+    tileset = tileset if tileset is not None else read.tileset_path
     if isinstance(tileset, (str, Path)):
         from tilecam.vision.enroll import load_tileset
         try:
             tileset = load_tileset(tileset)
         except (OSError, ValueError) as exc:
             raise SetupError(f"cannot read tileset {tileset}: {exc}") from None
-    card = path.with_suffix("").with_suffix(".card.json")
-    if not card.is_file():
-        raise SetupError(f"no model card {card.name} beside the tile model {path}")
     try:
-        return Reader(TileReader(path, card, tileset=tileset, lang=lang))
-    except (ReaderError, ValueError) as exc:
-        raise SetupError(f"tile model {path}: {exc}") from None
+        return Reader(TileReader(path, card, tileset=tileset, lang=lang, cfg=read,
+                                 empty_ref=read.empty_reference_path))
+    except (ReaderError, OSError, ValueError) as exc:
+        raise SetupError(f"cannot load the tile reader ({path}): {exc}") from None
 
 
 def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bool = False, square_px: int = 40):
     """Where the board is in each frame: given corners (a fixed camera), pre-warped frames, or the
-    tracker (vision.track: re-detection policy and thresholds from ``settings.track``)."""
+    tracker (``settings.locate``; the re-detection policy and its thresholds in ``settings.track``)."""
     from tilecam.api.recorder import FixedBoard, PrewarpedBoard, TrackedBoard
-    from tilecam.vision.locate import LocateConfig
-    from tilecam.vision.track import BoardTracker, TrackConfig
+    from tilecam.vision.track import BoardTracker
 
     if corners is not None:
         return FixedBoard(corners, square_px)
     if prewarped:
         return PrewarpedBoard(square_px)
-    track = section(settings, "track", TrackConfig)
+    track = settings.track
     if photos:  # photos (one per move) are each a new scene: re-detect at once; video waits for arms to leave
         track = track.model_copy(update={"wait_until_still": False})
-    return TrackedBoard(BoardTracker(section(settings, "locate", LocateConfig), track), square_px)
+    return TrackedBoard(BoardTracker(settings.locate, track), square_px)
 
 
 def build_recorder(settings, keeper, sink, *, reader, photos: bool = False, corners=None, prewarped: bool = False,
@@ -101,12 +93,10 @@ def build_recorder(settings, keeper, sink, *, reader, photos: bool = False, corn
     """The recorder pipeline from settings: locator (or tracker), reader, stability gate, recorder,
     committing to `sink` (a GameLink, or any ``sink(entry, frame) -> seq``)."""
     from tilecam.api.recorder import Recorder
-    from tilecam.vision.stability import StabilityConfig
 
     cfg = recorder_config(settings, photos)
     locator = build_locator(settings, photos=photos, corners=corners, prewarped=prewarped, square_px=cfg.square_px)
-    return Recorder(keeper, locator, reader, sink, cfg, section(settings, "stability", StabilityConfig),
-                    preview=preview)
+    return Recorder(keeper, locator, reader, sink, cfg, settings.stability, preview=preview)
 
 
 # ---- the one frame loop -------------------------------------------------------------------------
@@ -253,7 +243,7 @@ class Station:
         rcfg = recorder_config(self.settings)
         try:
             self.recording = attach_game(self.service, game_id, players=self.players, rules=self.rules,
-                                         lang=self.lang, decode=section(self.settings, "decode", lambda: None),
+                                         lang=self.lang, decode=self.settings.decode,
                                          meta=STATION_META, jpeg_quality=rcfg.evidence_jpeg_quality)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
@@ -326,14 +316,14 @@ class Station:
 
     def start(self) -> "Station":
         """Buttons, LED, and the frame loop on its own thread."""
-        buttons = self.settings.buttons
-        leds = getattr(self.settings, "leds", None)  # its own section once hardware/leds.py has one
+        buttons, led = self.settings.buttons, self.settings.leds
         if buttons.enabled:
             from tilecam.hardware.buttons import ClockButtons
             self.buttons = ClockButtons(buttons, self.on_trigger, pin_factory=self.pin_factory)
-        if (leds.enabled if leds is not None else buttons.enabled):
+        if led.enabled and led.pin is not None:
             from tilecam.hardware.leds import StatusLed
-            self.led = StatusLed.from_config(leds or buttons, pin_factory=self.pin_factory)
+            self.led = StatusLed(led.pin, active_high=led.active_high, blink_ms=led.blink_ms,
+                                 pin_factory=self.pin_factory)
         self._thread = threading.Thread(target=self._record, name="tilecam-recorder", daemon=True)
         self._thread.start()
         return self

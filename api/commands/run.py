@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except (SettingsError, TokenError) as exc:
         return fail(str(exc))
     settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
-    source = args.source or getattr(settings.capture, "source", None) or "picam"
+    source = args.source or settings.capture.source
     station = Station(settings, source, game_id=args.game, new_game=args.new_game, players=args.players,
                       rules=args.rules, lang=args.lang, pace=not args.fast)
     try:

@@ -1,0 +1,176 @@
+"""tilecam run: one process records a source, serves the API and the live preview, and picks its
+game up again after kill -9. The source is the demo's rendered video (two plays, about six
+seconds played at its own frame rate), as `tilecam demo --render-only` makes it."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from tilecam.api.demo.game import make_demo_game
+from tilecam.api.settings import load_settings
+from tilecam.api.system import Station
+from tilecam.hardware.triggers import Trigger
+
+REPO = Path(__file__).resolve().parents[1]
+TOKEN = "run-test-operator-token"
+MOVES, SEED = 2, 7  # the demo's own seed: the video `tilecam demo --moves 2` records exactly
+
+
+def cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tilecam.api.cli", *args], capture_output=True, text=True,
+                          cwd=REPO, **kw)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory) -> Path:
+    r = cli("demo", "--render-only", "--moves", str(MOVES), "--cache", str(tmp_path_factory.mktemp("cache")),
+            timeout=300)
+    assert r.returncode == 0, r.stderr
+    path = Path(r.stdout.strip())  # the path and nothing else: `tilecam run --source "$(...)"`
+    assert path.is_file() and path.suffix == ".avi"
+    return path
+
+
+def start(video: Path, cfg: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "run", "--source", str(video),
+                             "--config", str(cfg)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "TILECAM_TOKEN": TOKEN})
+
+
+def wait_up(proc: subprocess.Popen, client: httpx.Client, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.get("/api/games").raise_for_status()
+            return
+        except httpx.TransportError:
+            assert proc.poll() is None, f"tilecam run exited: {proc.communicate()[1]}"
+            assert time.monotonic() < deadline, "tilecam run did not start serving"
+            time.sleep(0.1)
+
+
+def one_preview_frame(client: httpx.Client) -> np.ndarray:
+    """The first JPEG of the MJPEG stream, decoded."""
+    buf = b""
+    with client.stream("GET", "/api/preview.mjpg", timeout=20) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("multipart/x-mixed-replace")
+        for chunk in r.iter_bytes():
+            buf += chunk
+            start = buf.find(b"\xff\xd8")
+            end = buf.find(b"\xff\xd9", start + 2)
+            if start >= 0 and end > 0:
+                image = cv2.imdecode(np.frombuffer(buf[start:end + 2], np.uint8), cv2.IMREAD_COLOR)
+                assert image is not None
+                return image
+    raise AssertionError("the preview stream ended without a frame")
+
+
+def test_run_records_serves_the_preview_and_resumes_after_kill_9(video, tmp_path):
+    port = free_port()
+    db = tmp_path / "station.sqlite3"
+    cfg = tmp_path / "tilecam.toml"
+    cfg.write_text(f'[server]\nport = {port}\n\n[store]\ndb_path = "{db}"\n\n[recorder]\npreview_every_ms = 50\n')
+    truth = make_demo_game(MOVES, SEED)
+    want = [(e.placement.tiles, e.engine) for e in truth.events]
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        proc = start(video, cfg)
+        try:
+            wait_up(proc, client)
+            games = client.get("/api/games").json()
+            assert len(games) == 1
+            gid = games[0]["id"]
+            # The preview shows the camera's frames, from the same process that records them.
+            frame = one_preview_frame(client)
+            assert frame.shape[:2] == (960, 1280)
+            # The moves appear one by one as they are committed: kill -9 right after the first.
+            deadline = time.monotonic() + 60
+            while not (moves := client.get(f"/api/games/{gid}/moves").json()):
+                assert proc.poll() is None and time.monotonic() < deadline, "no move committed"
+                time.sleep(0.05)
+            assert len(moves) == 1 and moves[0]["word"] and moves[0]["engine"] == want[0][1]
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(30)
+
+        proc = start(video, cfg)  # the same command, as systemd's Restart= would run it
+        try:
+            wait_up(proc, client)
+            deadline = time.monotonic() + 90
+            while client.get("/api/status").json().get("source") != "ended":
+                assert proc.poll() is None and time.monotonic() < deadline, "the video did not play through"
+                assert len(client.get(f"/api/games/{gid}/moves").json()) <= MOVES
+                time.sleep(0.1)
+            assert [g["id"] for g in client.get("/api/games").json()] == [gid]  # the same game, no second one
+            moves = client.get(f"/api/games/{gid}/moves").json()
+            # the first play is not there twice, and both are the plays of the game
+            assert [m["engine"] for m in moves] == [e for _, e in want]
+            assert [m["kind"] for m in moves] == ["play"] * MOVES and moves[1]["cumulative"] == want[1][1]
+        finally:
+            proc.send_signal(signal.SIGINT)  # how systemd stops the unit
+            out, err = proc.communicate(timeout=30)
+        assert f"resuming game {gid}" in out and "(1 entries)" in out
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("toml,key", [
+    ("[track]\nmin_redetect_qualty = 0.7\n", "track.min_redetect_qualty"),   # a typo
+    ("[track]\nmin_redetect_quality = 7\n", "track.min_redetect_quality"),   # out of bounds
+    ("[capture]\nfps = -1\n", "capture.fps"),
+], ids=["unknown key", "out of bounds", "negative fps"])
+def test_a_bad_setting_fails_at_start_naming_its_key(tmp_path, toml, key):
+    cfg = tmp_path / "tilecam.toml"
+    cfg.write_text(toml)
+    r = cli("run", "--source", str(tmp_path), "--config", str(cfg), timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith("tilecam run: ") and key in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_source_that_does_not_open_is_exit_2(tmp_path):
+    r = cli("run", "--source", str(tmp_path / "nothing.avi"), "--db", str(tmp_path / "x.sqlite3"), timeout=120,
+            env={**os.environ, "TILECAM_TOKEN": TOKEN})
+    assert r.returncode == 2 and "tilecam run: cannot open" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_buttons_reach_the_recorder_and_the_led_shows_its_state(video, tmp_path):
+    """In one process: a GPIO press (gpiozero's mock pins) goes through the station to the recorder,
+    and the LED blinks while no board is in view, then stays on."""
+    pins = MockFactory()
+    settings = load_settings(store={"db_path": str(tmp_path / "b.sqlite3")},
+                             buttons={"enabled": True, "debounce_ms": 0}, leds={"enabled": True})
+    seen = []
+    station = Station(settings, str(video), new_game=True, pace=False, pin_factory=pins,
+                      on_outcome=lambda f, o: seen.append((o.state, station.led.state)))
+    try:
+        station.open().start()
+        assert station.wait(120)
+        pin = pins.pin(settings.buttons.challenge_pin)
+        pin.drive_low()
+        pin.drive_high()
+        deadline = time.monotonic() + 5
+        while not any("challenge" in n for n in station.recorder.notices):  # gpiozero calls back on its thread
+            assert time.monotonic() < deadline, station.recorder.notices
+            time.sleep(0.01)
+        assert station.on_trigger(Trigger("turn_end", 0, source="http")) == "snapshot"
+        states = dict(seen)
+        assert states.get("no_board", "attention") == "attention" and states["clear"] == "recording"
+        assert len(station.service.load(station.recording.game_id).events) == MOVES
+    finally:
+        station.close()
