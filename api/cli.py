@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("tilecam.api.commands.run", "the station: record from the camera (or --source), serve, buttons, LED"),
     "serve": ("tilecam.api.commands.serve", "run the broadcast and review service"),
     "demo": ("tilecam.api.commands.demo", "render a game, record it live and serve it: no camera needed"),
+    "config": ("tilecam.api.commands.config", "print the effective settings as a commented TOML file"),
 }
 
 

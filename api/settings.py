@@ -6,6 +6,7 @@ exist; nothing in this module reads the environment or a file at import.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from tilecam.api.recorder import RecorderConfig
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
 from tilecam.hardware.leds import LedConfig
+from tilecam.scoring.clock import ClockConfig
 from tilecam.scoring.decode import DecodeConfig
 from tilecam.vision.classify import ReadConfig
 from tilecam.vision.enroll import EnrollConfig
@@ -34,7 +36,7 @@ class ServerSettings(Section):
     host: str = Field("127.0.0.1", description="Address to listen on; 0.0.0.0 to serve the LAN.")
     port: int = Field(8000, ge=0, le=65535, description="TCP port (0 picks a free one).")
     graceful_shutdown_s: float = Field(
-        2.0, gt=0, description="Seconds open SSE/MJPEG streams get to end at shutdown before being cut.")
+        2.0, gt=0, le=60, description="Seconds open SSE/MJPEG streams get to end at shutdown before being cut.")
 
 
 class StoreSettings(Section):
@@ -51,11 +53,11 @@ class AuthSettings(Section):
                     "The name is written into every correction. Empty: `tilecam serve` uses TILECAM_TOKEN "
                     "or a token file (docs/api.md, Security).")
     max_failures: int = Field(
-        5, ge=1, description="Wrong tokens one client address may send before it must wait (answered 429).")
+        5, ge=1, le=1000, description="Wrong tokens one client address may send before it must wait (answered 429).")
     backoff_initial_s: float = Field(
-        1.0, gt=0, description="Seconds of the first wait; each further wrong token after a wait doubles it.")
+        1.0, gt=0, le=3600, description="Seconds of the first wait; each further wrong token after a wait doubles it.")
     backoff_max_s: float = Field(
-        300.0, gt=0, description="Longest wait, in seconds; a client with no wrong token for this long "
+        300.0, gt=0, le=86400, description="Longest wait, in seconds; a client with no wrong token for this long "
                                  "starts again from zero.")
 
     @field_validator("tokens")
@@ -78,17 +80,17 @@ def check_token(token: str, what: str = "token") -> str:
 
 
 class LiveSettings(Section):
-    keepalive_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
-    watch_s: float = Field(0.5, gt=0, description="How often the server looks for entries a recorder in "
+    keepalive_s: float = Field(15.0, gt=0, le=3600, description="Seconds between SSE keep-alive comments.")
+    watch_s: float = Field(0.5, gt=0, le=60, description="How often the server looks for entries a recorder in "
                                                   "another process wrote to the same SQLite file.")
     queue_size: int = Field(
-        64, ge=1, description="Updates buffered per SSE client; a slower client loses the oldest "
+        64, ge=1, le=10000, description="Updates buffered per SSE client; a slower client loses the oldest "
                               "(each update carries the whole live state, so nothing is missing after).")
 
 
 class PreviewSettings(Section):
     jpeg_quality: int = Field(80, ge=10, le=100, description="JPEG quality of the MJPEG preview.")
-    max_fps: float = Field(10.0, gt=0, description="Most frames per second sent to one preview viewer.")
+    max_fps: float = Field(10.0, gt=0, le=120, description="Most frames per second sent to one preview viewer.")
 
 
 class Settings(Section):
@@ -109,6 +111,7 @@ class Settings(Section):
     decode: DecodeConfig = Field(default_factory=DecodeConfig, description="Snapshot -> proposed play.")
     recorder: RecorderConfig = Field(default_factory=RecorderConfig,
                                      description="The recorder: unsure squares, evidence frames, preview rate.")
+    clock: ClockConfig = Field(default_factory=ClockConfig, description="The game clock the clock buttons run.")
     buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock and challenge buttons (GPIO).")
     leds: LedConfig = Field(default_factory=LedConfig, description="The status LED (GPIO).")
     # The service's own sections.
@@ -159,8 +162,35 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise SettingsError(f"{where}: {problems}") from None
+        problems = []
+        for e in exc.errors():
+            key = ".".join(map(str, e["loc"]))
+            line = _toml_line(text, e["loc"]) if path is not None and path.suffix != ".json" else None
+            problems.append(f"{key}{f' (line {line})' if line else ''}: {e['msg']}")
+        raise SettingsError(f"{where}: {'; '.join(problems)}") from None
+
+
+_HEADER = re.compile(r"\s*\[\s*([A-Za-z0-9_.\s]+?)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(r"\s*([A-Za-z0-9_.\s]+?)\s*=")
+
+
+def _toml_line(text: str, loc: tuple) -> int | None:
+    """The line of a TOML file where the key at `loc` (section, key) is set, or its section's
+    header; None when neither is found (a key given as an override, an inline table)."""
+    want = [str(part) for part in loc[:2]]
+    table: list[str] = []
+    header_line = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if m := _HEADER.match(line):
+            table = [part.strip() for part in m.group(1).split(".")]
+            if table == want:   # a sub-table such as [auth.tokens]
+                return number
+            if table == want[:1] and header_line is None:
+                header_line = number
+        elif m := _KEY.match(line):
+            if table + [part.strip() for part in m.group(1).split(".")] == want:
+                return number
+    return header_line
 
 
 @lru_cache

@@ -85,7 +85,7 @@ class LocateConfig(BaseModel):
                                                 description="openings of the filled edge blob that cut off what "
                                                             "touches the board, as fractions of its largest "
                                                             "inscribed radius")
-    colour_tolerance: float = Field(22.0, gt=0, description="YCrCb distance that still counts as board colour")
+    colour_tolerance: float = Field(22.0, gt=0, le=255, description="YCrCb distance that still counts as board colour")
     refine_iters: int = Field(3, ge=0, le=8, description="line-fit refinement passes after the periodic fit")
     refine_window_frac: float = Field(0.3, gt=0.05, lt=0.5,
                                       description="search half-window for a line piece, fraction of a square")
@@ -131,7 +131,7 @@ class LocateConfig(BaseModel):
     retry_fit: float = Field(0.6, ge=0, le=1,
                              description="below this fit the search is repeated at double resolution "
                                          "(below min_fit always; up to retry_fit only for small squares)")
-    retry_below_square_px: float = Field(16.0, gt=0,
+    retry_below_square_px: float = Field(16.0, gt=0, le=200,
                                          description="a weak fit is searched again at double resolution only "
                                                      "when its squares are smaller than this at the work size, px")
     fit_strength_frac: float = Field(0.05, gt=0, lt=1,
@@ -148,7 +148,7 @@ class LocateConfig(BaseModel):
                            description="grids with fewer line pieces found (faint ones included) than this "
                                        "fraction raise BoardNotFound, unless several rough quads agree on them "
                                        "(agree_min_quads)")
-    agree_min_quads: int = Field(3, ge=2,
+    agree_min_quads: int = Field(3, ge=2, le=64,
                                  description="a grid under min_fit is still accepted when at least this many rough "
                                              "quads (both resolutions) led to it ...")
     agree_squares: float = Field(0.1, gt=0, lt=1,

@@ -43,7 +43,8 @@ class TrackConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    changed_level: float = Field(28.0, gt=0, description="grey-level change that counts a thumbnail pixel as changed")
+    changed_level: float = Field(28.0, gt=0, le=255,
+                                 description="grey-level change that counts a thumbnail pixel as changed")
     max_changed_frac: float = Field(0.15, gt=0, lt=1,
                                     description="largest fraction of changed thumbnail pixels still 'tracked'")
     min_line_ratio: float = Field(0.6, gt=0, lt=1,
@@ -57,8 +58,9 @@ class TrackConfig(BaseModel):
     same_scene_frac: float = Field(0.02, gt=0, lt=1,
                                    description="largest fraction of changed thumbnail pixels between two frames "
                                                "that still counts as the same scene (noise, not a hand leaving)")
-    retry_frames: int = Field(8, ge=1, description="a still scene where a detection failed is tried again after "
-                                                   "this many frames at the latest")
+    retry_frames: int = Field(8, ge=1, le=1000,
+                              description="a still scene where a detection failed is tried again after "
+                                          "this many frames at the latest")
     wait_until_still: bool = Field(True, description="video: re-detect only once the scene stops changing from "
                                                      "one frame to the next (not while an arm moves over the "
                                                      "board); off for a series of photos, each its own scene")
