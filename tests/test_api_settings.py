@@ -33,7 +33,7 @@ def test_settings_file_and_typos(tmp_path):
     assert s.server.port == 9000 and s.auth.tokens == {"desk": "s3cret-desk-token-1"}
     bad = tmp_path / "bad.toml"
     bad.write_text("[server]\nprot = 8123\n")
-    with pytest.raises(SettingsError, match=r"bad.toml: server.prot: Extra inputs"):
+    with pytest.raises(SettingsError, match=r"bad.toml: server.prot \(line 2\): Extra inputs"):
         load_settings(bad)
     with pytest.raises(SettingsError, match="live.keepalive_s"):
         load_settings(live={"keepalive_s": -1})
