@@ -4,7 +4,9 @@ Prints the URLs and where the operator token is, never the token itself unless -
 asks for it: a service's journal keeps whatever it prints. The token comes from the
 TILECAM_TOKEN environment variable, a --token-file, or the settings file; with none of them a
 token file beside the database (<db>.token, mode 0600) is created once and reused after.
-Games live in the SQLite file given by --db.
+Games live in the SQLite file given by --db. Everything else comes from the settings file
+(--config): [server], [store], [auth], [live] and [preview]; --host, --port and --db override
+their keys for one run (`tilecam config --show --config FILE` prints the result).
 """
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ TOKEN_ENV = "TILECAM_TOKEN"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="settings file (TOML or JSON)")
-    p.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
-    p.add_argument("--port", type=int, help="TCP port (default 8000)")
-    p.add_argument("--db", metavar="PATH", help="SQLite file (default tilecam.sqlite3)")
+    p.add_argument("--host", help="address to listen on (default: server.host in the settings, 127.0.0.1; "
+                                  "0.0.0.0 for the LAN)")
+    p.add_argument("--port", type=int, help="TCP port (default: server.port in the settings, 8000)")
+    p.add_argument("--db", metavar="PATH", help="SQLite file (default: store.db_path in the settings, "
+                                                "tilecam.sqlite3)")
     p.add_argument("--token-file", metavar="FILE",
                    help=f"file holding the operator token, created with a new one (mode 0600) if missing "
                         f"(default: <db>.token when neither ${TOKEN_ENV} nor the settings file gives a token)")
