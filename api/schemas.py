@@ -19,10 +19,13 @@ MIN_PLAYERS = min(p.min_players for p in PROFILES.values())
 MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
 # Field names broadcasters use in Woogles broadcasts and WatchGCG overlays; p3 and p4 for box games
 # of three or four players (empty in a two-player game).
+# p1_clock ... p4_clock: the game clock as m:ss, -m:ss in overtime (empty without a clock).
 OBS_FIELDS = ("score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
-              "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2")
+              "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
+              "p1_clock", "p2_clock", "p3_clock", "p4_clock")
 ObsField = Literal["score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
-                   "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2"]
+                   "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
+                   "p1_clock", "p2_clock", "p3_clock", "p4_clock"]
 
 
 class In(BaseModel):
@@ -157,6 +160,26 @@ class UnseenOut(BaseModel):
     blanks: int
 
 
+class ClockOut(BaseModel):
+    """The game clock as of `at`. Pages tick it down themselves from the moment they receive it:
+    the running player's time goes down by the time elapsed since; nothing else changes until
+    the next update (a press, a pause)."""
+
+    at: float = Field(description="Server time (Unix seconds) the times were measured at.")
+    running: int | None = Field(description="Whose clock is running; null when paused, not started or over.")
+    on_clock: int | None = Field(description="Whose clock runs, or runs again on resume; null before the "
+                                             "first press and after the game.")
+    paused: bool
+    started: bool = Field(description="The first press starts the first player's clock.")
+    finished: bool = Field(description="The game is over and the clock stopped for good.")
+    initial_ms: int = Field(description="Time each player started with.")
+    remaining_ms: list[int] = Field(description="Each player's time left; negative in overtime.")
+    overtime_minutes: list[int] = Field(description="Started minutes over time, per player (0:01 over is 1).")
+    penalties: list[int] = Field(description="Points each player loses for overtime now, under the rules "
+                                             "(e.g. -10 per started minute).")
+    lost_on_time: list[bool] = Field(description="Over the rules' limit (NASPA: more than 10 minutes over).")
+
+
 class LiveOut(BaseModel):
     """Everything an overlay shows; sent whole on every SSE update."""
 
@@ -179,6 +202,8 @@ class LiveOut(BaseModel):
     blank_undecided: list[int] = Field(default_factory=list,
                                        description="Moves (indexes) holding a blank whose letter nobody "
                                                    "named, for the operator to fix; empty when none.")
+    clock: ClockOut | None = Field(None, description="The game clock, while one runs for the game; null "
+                                                     "without one.")
 
 
 class RecountMoveOut(BaseModel):
@@ -304,6 +329,22 @@ class ChallengeIn(In):
 class TimePenaltyIn(In):
     player: PlayerNo
     minutes: int = Field(ge=0, le=999, description="Started minutes over time.")
+
+
+class ClockStartIn(In):
+    minutes: int | None = Field(None, ge=1, le=180, description="Minutes per player; default: the rules' "
+                                                                 "(25 under naspa, nsa, wespa).")
+
+
+class ClockPressIn(In):
+    player: PlayerNo | None = Field(None, description="Who hit their side: their turn ends and the next "
+                                                      "player's clock starts. Default: the player on the "
+                                                      "clock. The first press starts the first player's clock.")
+
+
+class ClockUndoIn(In):
+    player: PlayerNo | None = Field(None, description="Take back the last press only if it was this "
+                                                      "player's (default: whoever made it).")
 
 
 class EndIn(In):

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS, Direction, Layout, Square
+from tilecam.scoring.clock import ClockPress, GameClock, format_clock
 from tilecam.scoring.events import (BLANK_NOT_READ, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
-                            LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, to_json)
+                            LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, to_json)
 from tilecam.scoring.game import Game, GameError, effective_events
 from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, format_position, parse_position, \
     placement_from_gcg, play_notation, write_gcg
@@ -107,6 +108,10 @@ class GameService:
         self._locks_guard = threading.Lock()
         self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
+        # The game clocks running in this process (in memory: a restart starts a new clock), and
+        # the steady time they run on (time.monotonic, as hardware.Trigger.t; tests inject one).
+        self._clocks: dict[int, GameClock] = {}
+        self.steady: Callable[[], float] = time.monotonic
 
     def _lock(self, game_id: int) -> threading.RLock:
         with self._locks_guard:
@@ -196,10 +201,10 @@ class GameService:
         key = repr((row.players, row.meta))
         cached = self._live.get(game_id)
         if cached and cached[0] == n and cached[1] == key:
-            return cached[2]
+            return self._with_clock(game_id, cached[2])
         live = self._compute_live(self.load(game_id))
         self._live[game_id] = (n, key, live)
-        return live
+        return self._with_clock(game_id, live)
 
     def _compute_live(self, view: GameView) -> s.LiveOut:
         game = Game(view.profile, view.dist, view.layout, view.players)
@@ -234,6 +239,7 @@ class GameService:
         for i in range(s.MAX_PLAYERS):
             fields[f"p{i + 1}_score"] = str(scores[i]) if i < len(scores) else ""
             fields[f"p{i + 1}_name"] = names[i] if i < len(names) else ""
+            fields[f"p{i + 1}_clock"] = ""  # filled in fresh on every read while a clock runs
         fields |= {
             "unseen_tiles": _grouped(pool, view.dist),
             "unseen_count": str(sum(pool.values())),
@@ -398,6 +404,11 @@ class GameService:
         committed = self.clock()
         self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
         live = self.live(game_id)
+        if live.ended and live.clock is not None and not live.clock.finished:
+            # The game is over: the clock stops (at the last player's press, if that came last).
+            with self._lock(game_id):
+                self._clocks[game_id].finish(self.steady(), getattr(entry, "player", None))
+            live = self.live(game_id)
         data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
                 "committed": committed}
         self.bus.publish(BusMessage(game_id, live.seq if seq is None else seq, "update", data))
@@ -536,6 +547,105 @@ class GameService:
                         raise InvalidInput(f"move {index} is a {ev.kind}, which scores nothing")
                     replacement, agreed = ev, fix.agreed
             return self.append(game_id, Correction(seq, replacement, by, agreed, fix.reason))
+
+    # ---- the game clock (scoring.clock): kept in memory beside the record -------------------
+    def start_clock(self, game_id: int, minutes: int | None = None) -> GameClock:
+        """A clock for the game from its rules (`minutes` per player overrides the profile's); it
+        runs from the first press. A game has one clock: a second start is a 409."""
+        view = self.load(game_id)
+        with self._lock(game_id):
+            if game_id in self._clocks:
+                raise GameError(f"game {game_id} already has a clock")
+            if view.game_at().state.ended or view.closed:
+                raise GameError(f"game {game_id} is over: it needs no clock")
+            self._clocks[game_id] = GameClock.for_rules(view.profile, view.players, minutes)
+        self._publish(game_id)
+        return self._clocks[game_id]
+
+    def has_clock(self, game_id: int) -> bool:
+        return game_id in self._clocks
+
+    def game_clock(self, game_id: int) -> GameClock:
+        self.store.game(game_id)  # no such game: 404
+        clock = self._clocks.get(game_id)
+        if clock is None:
+            raise NotFound(f"game {game_id} has no clock; start one first")
+        return clock
+
+    def clock_press(self, game_id: int, player: int | None, t: float | None = None) -> ClockPress:
+        """`player` hit their side of the clock at `t` (steady time; default now)."""
+        with self._lock(game_id):
+            press = self.game_clock(game_id).press(player, self.steady() if t is None else t)
+        self._publish(game_id)
+        return press
+
+    def clock_pause(self, game_id: int, paused: bool | None = None, t: float | None = None) -> bool:
+        """Pause (True), resume (False) or toggle (None, the pause button); returns paused."""
+        t = self.steady() if t is None else t
+        with self._lock(game_id):
+            clock = self.game_clock(game_id)
+            if paused is None:
+                paused = clock.toggle_pause(t)
+            elif paused:
+                clock.pause(t)
+            else:
+                clock.resume(t)
+        self._publish(game_id)
+        return paused
+
+    def clock_undo(self, game_id: int, player: int | None = None, t: float | None = None) -> int | None:
+        """Take back the last press (`player`: only if it was theirs); returns whose clock runs."""
+        with self._lock(game_id):
+            running = self.game_clock(game_id).undo(player, self.steady() if t is None else t)
+        self._publish(game_id)
+        return running
+
+    def clock_handlers(self, game_id: int) -> dict[str, Callable]:
+        """The callbacks hardware.buttons.connect takes, bound to this game's clock."""
+        def on_press(player: int | None, t: float) -> int | None:
+            press = self.clock_press(game_id, player, t)
+            return press.player if press.kind == "turn_end" else None
+        return {"on_press": on_press,
+                "on_pause": lambda t: self.clock_pause(game_id, None, t),
+                "on_undo": lambda player, t: self.clock_undo(game_id, player, t)}
+
+    def clock_finish(self, game_id: int) -> list[int]:
+        """The game is over: stop its clock and enter each player's overtime as a TimePenalty
+        (minutes started over, points from the rules), once; a player the rules say lost on time
+        has it said in the note. Returns the log rows written."""
+        with self._lock(game_id):
+            clock = self.game_clock(game_id)
+            view = self.load(game_id)
+            turns = [e for e in view.events if isinstance(e, (*TURN_EVENTS, PhonyWithdrawn, TurnLost))]
+            st = clock.finish(self.steady(), turns[-1].player if turns else None)
+            entered = {e.player for e in view.events if isinstance(e, TimePenalty)}
+            seqs: list[int] = []
+            for p, minutes in enumerate(st.overtime_minutes):
+                if not minutes or p in entered:
+                    continue
+                note = f"overtime {format_clock(st.remaining_s[p])}"
+                if st.lost_on_time[p]:
+                    note += f"; more than {clock.overtime_forfeit_minutes} minutes over: lost on time"
+                seqs += self.build(game_id, lambda g, p=p, m=minutes, n=note: g.time_penalty(p, m, note=n),
+                                   turn_event=False)
+        self._publish(game_id)
+        return seqs
+
+    def _with_clock(self, game_id: int, live: s.LiveOut) -> s.LiveOut:
+        """The live state with the clock as of now: never cached, it changes every second."""
+        clock = self._clocks.get(game_id)
+        if clock is None:
+            return live
+        st = clock.state(self.steady())
+        out = s.ClockOut(
+            at=self.clock(), running=st.running, on_clock=st.on_clock, paused=st.paused, started=st.started,
+            finished=st.finished, initial_ms=round(st.initial_s * 1000),
+            remaining_ms=[round(r * 1000) for r in st.remaining_s], overtime_minutes=list(st.overtime_minutes),
+            penalties=list(st.penalties), lost_on_time=list(st.lost_on_time))
+        fields = dict(live.fields)
+        for p, r in enumerate(st.remaining_s):
+            fields[f"p{p + 1}_clock"] = format_clock(r)
+        return live.model_copy(update={"clock": out, "fields": fields})
 
 
 def _fields(row, model) -> dict:

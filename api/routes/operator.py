@@ -1,10 +1,13 @@
-"""Operator writes: create games, record turns, challenges, penalties, the end, and corrections.
+"""Operator writes: create games, record turns, challenges, penalties, the end, corrections, and
+the game clock (start, press, pause, resume, undo, finish).
 
 Every route needs a bearer token; the token's name is written into each correction.
 """
 from __future__ import annotations
 
-from fastapi import APIRouter, Body, Query, status
+from fastapi import APIRouter, Body, Query, Request, status
+
+from tilecam.hardware.triggers import Trigger
 
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.rules import get_profile
@@ -107,7 +110,82 @@ def record_time_penalty(game_id: int, body: s.TimePenaltyIn, service: ServiceDep
                          "or more opponents still hold tiles). After the scoreless turns that end a game: "
                          "each player's rack (give `racks`). Before either: the director ends the game.")
 def end_game(game_id: int, body: s.EndIn, service: ServiceDep, who: OperatorDep):
-    return _written(service, game_id, service.end(game_id, body.racks, body.reason, who))
+    seqs = service.end(game_id, body.racks, body.reason, who)
+    if service.has_clock(game_id):  # the clock stops; overtime goes into the record
+        seqs += service.clock_finish(game_id)
+    return _written(service, game_id, seqs)
+
+
+# ---- the game clock: what the clock buttons do, from the console ----------------------------
+CLOCK = s.errors(400, 401, 404, 409, 413, 422, 429)
+
+
+def _station_trigger(request: Request, game_id: int):
+    """The trigger path of a recorder in this process when it records this game (the buttons'
+    path: clock first, then the recorder hears whose turn ended); None otherwise."""
+    on_trigger = getattr(request.app.state, "on_trigger", None)
+    status_of = getattr(request.app.state, "status", None)
+    if on_trigger is None or status_of is None or status_of().get("game_id") != game_id:
+        return None
+    return on_trigger
+
+
+@router.post("/{game_id}/clock", response_model=s.LiveOut, status_code=status.HTTP_201_CREATED,
+             summary="Start a game clock", responses=CLOCK,
+             description="A clock for the game under its rules (25 minutes per player under naspa, nsa and "
+                         "wespa; box games give `minutes`). It runs from the first press. 409 if the game "
+                         "has one or is over. The clock lives in this process: a restart starts afresh.")
+def start_clock(game_id: int, body: s.ClockStartIn, service: ServiceDep, who: OperatorDep):
+    service.start_clock(game_id, body.minutes)
+    return service.live(game_id)
+
+
+@router.post("/{game_id}/clock/press", response_model=s.LiveOut, summary="Press the clock", responses=CLOCK,
+             description="As a clock button: the player's turn ends and the next player's clock starts "
+                         "(the first press starts the first player's). When a recorder in this process "
+                         "records the game, it hears whose turn ended, as from the buttons. 409: the "
+                         "player's clock is not running, the clock is paused, or the game is over.")
+def press_clock(game_id: int, body: s.ClockPressIn, request: Request, service: ServiceDep, who: OperatorDep):
+    service.game_clock(game_id)  # no clock: 404 before anything
+    station = _station_trigger(request, game_id)
+    if station is not None:
+        station(Trigger("turn_end", body.player, source="http"))
+    else:
+        service.clock_press(game_id, body.player)
+    return service.live(game_id)
+
+
+@router.post("/{game_id}/clock/pause", response_model=s.LiveOut, summary="Pause the clock", responses=CLOCK,
+             description="Stops the running clock (a director's call, a challenge adjudicated). 409 if it is "
+                         "not running.")
+def pause_clock(game_id: int, service: ServiceDep, who: OperatorDep):
+    service.clock_pause(game_id, True)
+    return service.live(game_id)
+
+
+@router.post("/{game_id}/clock/resume", response_model=s.LiveOut, summary="Resume the clock",
+             responses=CLOCK, description="Restarts the paused clock. 409 if it is not paused.")
+def resume_clock(game_id: int, service: ServiceDep, who: OperatorDep):
+    service.clock_pause(game_id, False)
+    return service.live(game_id)
+
+
+@router.post("/{game_id}/clock/undo", response_model=s.LiveOut, summary="Take back the last press",
+             responses=CLOCK,
+             description="As holding a clock button: the last press is taken back and the presser's clock "
+                         "runs again, charged from their press on. The record is not changed.")
+def undo_clock(game_id: int, body: s.ClockUndoIn, service: ServiceDep, who: OperatorDep):
+    service.clock_undo(game_id, body.player)
+    return service.live(game_id)
+
+
+@router.post("/{game_id}/clock/finish", response_model=s.WriteOut, summary="Stop the clock, enter overtime",
+             responses=CLOCK,
+             description="The game is over: the clock stops for good and each player's overtime goes into "
+                         "the record as a time penalty (per started minute, under the game's rules), once. "
+                         "Ending the game (`/end`) does this too.")
+def finish_clock(game_id: int, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, service.clock_finish(game_id))
 
 
 @router.post("/{game_id}/moves/{index}/corrections", response_model=s.WriteOut, summary="Correct a move",
