@@ -25,8 +25,12 @@ fonts:
 
 install: $(STAMP) fonts
 
+# The station (`tilecam run`: record, serve, preview) on the demo's rendered video, cached in
+# ~/.cache/tilecam; each run records a new game into demo.sqlite3 beside the video.
 run: install
-	$(BIN)/tilecam demo
+	@video=$$($(BIN)/tilecam demo --render-only) && \
+	$(BIN)/tilecam run --source "$$video" --db "$$(dirname "$$video")/demo.sqlite3" --new-game \
+	  --players "Ann Demo" "Bob Demo"
 
 # Debian's chromium for the overlay's browser test (driven by playwright; no browser download).
 CHROMIUM := /usr/bin/chromium

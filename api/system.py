@@ -103,7 +103,8 @@ def build_recorder(settings, keeper, sink, *, reader, photos: bool = False, corn
 
 def run_frames(source, recorder, on_outcome: Callable | None = None, *, pace: bool = False,
                stop: threading.Event | None = None) -> str:
-    """Every frame of `source` through `recorder`, each outcome to ``on_outcome(frame, outcome)``.
+    """Every frame of `source` (a FrameSource, or any iterable of Frames) through `recorder`, each
+    outcome to ``on_outcome(frame, outcome)``.
 
     `pace`: play a file at its own frame rate, as a camera would deliver it (live sources are
     never paced). Returns why it ended: "ended" (the source has no more frames) or "stopped"
@@ -129,7 +130,8 @@ def run_frames(source, recorder, on_outcome: Callable | None = None, *, pace: bo
     except SourceEnded:
         pass
     finally:
-        source.close()
+        if hasattr(source, "close"):
+            source.close()
     return "ended"
 
 

@@ -28,10 +28,11 @@ sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 
-from tilecam.api.recorder import FixedBoard, Reader, Recorder, RecorderConfig, TrackedBoard  # noqa: E402
+from tilecam.api.recorder import Recorder  # noqa: E402
+from tilecam.api.settings import Settings  # noqa: E402
+from tilecam.api.system import build_reader, build_recorder, run_frames  # noqa: E402
 from tilecam.capture.frame import Frame  # noqa: E402
 from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
-from tilecam.scoring.decode import DecodeConfig  # noqa: E402
 from tilecam.scoring.game import Game  # noqa: E402
 from tilecam.scoring.placement import PlacedTile, Placement, PlacementError, score_placement  # noqa: E402
 from tilecam.scoring.rules import get_profile  # noqa: E402
@@ -39,7 +40,6 @@ from tilecam.scoring.scorekeeper import Scorekeeper  # noqa: E402
 from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
 from tilecam.vision.classify import TileReader, prewarped_corners  # noqa: E402
 from tilecam.vision.locate import LocateConfig  # noqa: E402
-from tilecam.vision.track import BoardTracker, TrackConfig  # noqa: E402
 
 DATA = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data"))
 MODEL = REPO / "models" / "tiles.onnx"
@@ -81,8 +81,7 @@ def true_score(board_rows: list[str], added: dict, dist) -> int | None:
 
 def record_frames(frames, recorder: Recorder) -> list:
     outcomes = []
-    for frame in frames:
-        outcomes.append(recorder.process(frame))
+    run_frames(frames, recorder, lambda _frame, outcome: outcomes.append(outcome))
     recorder.finish()
     return outcomes
 
@@ -208,14 +207,12 @@ def enroll_on(game: str) -> dict:
 def scrabscrap(game: str, tileset=None) -> dict:
     truth, frames = load_game(game)
     dist = DISTRIBUTIONS["de"]
-    cfg = RecorderConfig(every_frame_is_a_press=True)
-    if truth[0]["raw"]:
-        locator = TrackedBoard(BoardTracker(LocateConfig(), TrackConfig(wait_until_still=False)), cfg.square_px)
-    else:
-        locator = FixedBoard(prewarped_corners(frames[0].image), cfg.square_px)
-    reader = Reader(TileReader(MODEL, CARD, tileset=tileset, lang="de"))
-    keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=DecodeConfig())
-    recorder = Recorder(keeper, locator, reader, lambda e, f: len(keeper.entries), cfg)
+    settings = Settings()
+    keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=settings.decode)
+    # one photo per move; ScrabScrap's warped photos show the board edge to edge
+    recorder = build_recorder(settings, keeper, lambda e, f: len(keeper.entries),
+                              reader=build_reader(settings, "de", tileset=tileset), photos=True,
+                              prewarped=not truth[0]["raw"])
     # The first frame is the board after move 1 (or the empty board): compare from an empty board.
     boards = [["." * 15] * 15] + [t["board"] for t in truth]
     outcomes = [None] + record_frames(frames, recorder)
@@ -302,13 +299,12 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
             idx = len(frames)
             frames.append(shot(board, still, k, idx, gain))
             marks.append(k)
-    reader = Reader(TileReader(MODEL, CARD, lang="en"))
+    settings = Settings()
     keeper = Scorekeeper(Game(profile, dist))
-    rcfg = RecorderConfig()
-    recorder = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), rcfg.square_px), reader,
-                        lambda e, f: len(keeper.entries), rcfg)
+    recorder = build_recorder(settings, keeper, lambda e, f: len(keeper.entries), reader=build_reader(settings, "en"))
     t0 = time.perf_counter()
-    outcomes = [recorder.process(f) for f in frames]
+    outcomes = []
+    run_frames(frames, recorder, lambda _frame, outcome: outcomes.append(outcome))
     elapsed = time.perf_counter() - t0
     false_from_hands = sum(1 for o, m in zip(outcomes, marks) if m == "hands" and o.seqs)
     want, got = recorded_moves(changes), recorded_moves(keeper.game.events)
