@@ -6,6 +6,7 @@ import re
 import pytest
 
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
+from tilecam.scoring.game import Game
 
 
 def post(client, path, body=None):
@@ -109,6 +110,25 @@ def test_operator_challenge_valid_play_under_five_points_gives_a_bonus(client):
     r = post(client, f"/api/games/{gid}/challenges", {"outcome": "valid", "words": 1})
     assert r.json()["live"]["scores"] == [43, 0]
     assert moves(client, gid)[-1]["kind"] == "challenge_bonus"
+
+
+@pytest.mark.parametrize("rules, kinds", [("naspa", ["play", "turn_lost"]), ("wespa", ["play", "challenge_bonus"])])
+def test_operator_challenge_is_decided_by_the_game_not_the_service(client, monkeypatch, rules, kinds):
+    # The route passes the adjudication through; scoring.game.Game.challenge decides under the rules.
+    calls = []
+    decide = Game.challenge
+
+    def spy(game, outcome, challenger=None, words=None):
+        calls.append((game.profile.name, outcome, challenger, words))
+        return decide(game, outcome, challenger, words)
+
+    monkeypatch.setattr(Game, "challenge", spy)
+    gid = new_game(client, rules=rules)
+    post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
+    r = post(client, f"/api/games/{gid}/challenges", {"outcome": "valid", "words": 2, "challenger": 1})
+    assert r.status_code == 200, r.text
+    assert calls == [(rules, "valid", 1, 2)]
+    assert [m["kind"] for m in moves(client, gid)] == kinds
 
 
 def test_operator_challenge_needs_a_play_to_challenge(client):

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
+
 
 def verify(*args):
     return subprocess.run([sys.executable, "-m", "tilecam.api.cli", "verify", *map(str, args)],
@@ -90,3 +92,25 @@ def test_unicode_separators_stay_inside_their_line(tmp_path):
     assert [(p["nick"], p["name"]) for p in json.loads(r.stdout)["players"]] == [("a", "Ann"), ("b", "Bob")]
     r = verify(gcg)
     assert r.stdout.startswith("Recount of sep.gcg: Ann vs Bob")
+
+
+MOVE_KEYS = ("index", "player", "kind", "text", "claimed", "engine", "agreed", "cumulative", "totals")
+FOUND_KEYS = ("index", "player", "what", "claimed", "engine", "agreed", "text")
+
+
+@pytest.mark.parametrize("name", ["r20_peter.gcg", "many_challenges.gcg", "doug_vs_emely.gcg"])
+def test_verify_and_the_api_give_one_recount(liwords, client, name):
+    # scoring.recount makes both reports: the same game read from the file and from the store.
+    r = verify(liwords / name, "--json")
+    cli = json.loads(r.stdout)
+    gid = import_gcg(client, liwords / name, rules=cli["rules"])
+    served = client.get(f"/api/games/{gid}/recount").json()
+    assert [[m[k] for k in MOVE_KEYS] for m in served["moves"]] == [[m[k] for k in MOVE_KEYS] for m in cli["moves"]]
+    assert [[d[k] for k in FOUND_KEYS] for d in served["discrepancies"]] == \
+        [[d[k] for k in FOUND_KEYS] for d in cli["discrepancies"]]
+    assert served["final"] == cli["final"] and served["rules"] == cli["rules"]
+    assert r.returncode == (1 if cli["discrepancies"] or cli["cumulative_findings"] else 0)
+    if name == "r20_peter.gcg":  # the misscore is found both ways, at the same move
+        assert [d["what"] for d in served["discrepancies"]] == ["score"]
+        assert served["first_discrepancy"]["index"] == cli["first_discrepancy"]["index"]
+

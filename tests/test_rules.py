@@ -5,9 +5,11 @@ import pytest
 
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import EndRackPenalty, EndRackPoints
-from tilecam.scoring.game import Game, GameError, overtime_minutes
+from tilecam.scoring.errors import RulesError
+from tilecam.scoring.game import Game, GameError, TurnDetailsError, overtime_minutes
+from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.placement import PlacedTile, Placement
-from tilecam.scoring.rules import PROFILES, ChallengeRule, EndRack, get_profile
+from tilecam.scoring.rules import PROFILES, ChallengeRule, EndRack, choose_rules, get_profile
 from tilecam.scoring.tally import check_set, format_pool, tally, unseen
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
@@ -215,3 +217,112 @@ def test_exchange_count_must_fit_the_rack():
         g.exchange(0, 8)
     with pytest.raises(GameError):
         g.exchange(0, 0)
+
+
+# ---- challenges: what each rule makes of an adjudication (Game.challenge) ----------------
+
+def _challenged(rule: ChallengeRule, players: int = 2, profile: str = "naspa") -> Game:
+    g = Game(PROFILES[profile].with_(challenge=rule), EN, players=players)
+    g.play(0, across(7, 6, "CAT"))
+    return g
+
+
+@pytest.mark.parametrize("rule", [ChallengeRule.DOUBLE, ChallengeRule.SINGLE, ChallengeRule.FIVE_POINT,
+                                  ChallengeRule.TEN_POINT])
+def test_a_phony_comes_off_under_every_rule_with_challenges(rule):
+    g = _challenged(rule)
+    added = g.challenge("phony")
+    assert [e.kind for e in added] == ["phony_withdrawn"] and added[0].agreed == -g.events[0].agreed
+    assert len(g.state.board) == 0 and g.state.scores == [0, 0] and g.state.on_turn == 1
+
+
+def test_a_valid_play_under_double_challenge_costs_the_challenger_the_turn():
+    g = _challenged(ChallengeRule.DOUBLE)
+    added = g.challenge("valid")
+    assert [(e.kind, e.player, e.note) for e in added] == [("turn_lost", 1, "challenged CAT")]
+    assert g.state.on_turn == 0 and g.state.scores == [g.events[0].agreed, 0]
+
+
+@pytest.mark.parametrize("rule, per_word", [(ChallengeRule.FIVE_POINT, 5), (ChallengeRule.TEN_POINT, 10)])
+def test_a_valid_play_under_a_points_rule_gives_the_player_a_bonus_per_word(rule, per_word):
+    g = _challenged(rule)
+    cat = g.events[0].agreed
+    added = g.challenge("valid", words=2)
+    assert [(e.kind, e.player, e.words_challenged, e.agreed) for e in added] == \
+        [("challenge_bonus", 0, 2, 2 * per_word)]
+    assert g.state.scores == [cat + 2 * per_word, 0] and g.state.on_turn == 1  # the challenger plays on
+    with pytest.raises(GameError, match="no play to challenge"):
+        g.challenge("valid")  # a play is challenged once
+    assert _challenged(rule).challenge("valid")[0].agreed == per_word  # one word when not said
+
+
+def test_a_valid_play_under_single_challenge_records_nothing():
+    g = _challenged(ChallengeRule.SINGLE)
+    assert g.challenge("valid") == [] and len(g.events) == 1 and g.state.on_turn == 1
+
+
+def test_void_rules_have_no_challenges_and_a_challenge_needs_a_play():
+    with pytest.raises(GameError, match="have no challenges"):
+        _challenged(ChallengeRule.VOID).challenge("phony")
+    g = Game(PROFILES["naspa"], EN)
+    with pytest.raises(GameError, match="no play to challenge"):
+        g.challenge("valid")
+    g.play(0, across(7, 6, "CAT"))
+    g.pass_turn(1)
+    with pytest.raises(GameError, match="no play to challenge"):
+        g.challenge("phony")
+
+
+def test_a_challenger_is_another_player_of_the_game():
+    g = _challenged(ChallengeRule.DOUBLE)
+    with pytest.raises(TurnDetailsError, match="player 0 made the play"):
+        g.challenge("valid", challenger=0)
+    with pytest.raises(TurnDetailsError, match="no player 2"):
+        g.challenge("valid", challenger=2)
+    with pytest.raises(TurnDetailsError, match="'phony' or 'valid'"):
+        g.challenge("maybe")
+    assert len(g.events) == 1
+
+
+def test_a_challenger_who_is_not_next_loses_their_next_turn():
+    g = _challenged(ChallengeRule.DOUBLE, players=3, profile="box")
+    assert [(e.kind, e.player) for e in g.challenge("valid", challenger=2)] == [("turn_lost", 2)]
+    assert g.state.on_turn == 1  # player 1 plays; player 2's turn is the one lost
+    g.pass_turn(1)
+    assert g.state.on_turn == 0
+
+
+# ---- rule detection: the profile a GCG record was played under (choose_rules) ------------
+
+def _gcg(*lines: str):
+    return read_gcg("\n".join(lines) + "\n")
+
+
+def test_choose_rules_from_the_record():
+    plain = _gcg("#player1 a Ann", "#player2 b Bob", ">a: QUALM 8D QUALM +52 52")
+    assert choose_rules("auto", plain) == "naspa"
+    assert choose_rules("auto", _gcg("#lexicon CSW21", "#player1 a Ann", "#player2 b Bob",
+                                     ">a: QUALM 8D QUALM +52 52")) == "naspa-csw"
+    bonus = _gcg("#player1 a Ann", "#player2 b Bob", ">a: QUALM 8D QUALM +52 52", ">a: QUALM (challenge) +5 57")
+    assert choose_rules("auto", bonus) == "naspa-csw"
+    four = _gcg(*(f"#player{i} p{i} P{i}" for i in range(1, 5)), ">p1: QUALM 8D QUALM +52 52")
+    assert choose_rules("auto", four) == "box"
+    assert choose_rules("wespa", plain) == "wespa"  # asked for: taken as given
+    with pytest.raises(RulesError, match="unknown rules 'scrabulous'"):
+        choose_rules("scrabulous", plain)
+
+
+def test_choose_rules_tells_a_plus_minus_ending_from_a_doubled_one():
+    out = ["#player1 a Ann", "#player2 b Bob", ">a: QUALM 8D QUALM +52 52"]
+    doubled = _gcg(*out, ">a: (EE) +4 56")
+    plus_minus = _gcg(*out, ">a: (EE) +2 54", ">b: (EE) -2 -2")
+    assert choose_rules("auto", doubled) == "naspa"
+    assert choose_rules("auto", plus_minus) == "wespa"
+
+
+@pytest.mark.parametrize("name, rules", [("many_challenges.gcg", "naspa-csw"), ("doug_vs_emely.gcg", "naspa")])
+def test_choose_rules_on_shared_games(shared_data, name, rules):
+    gcg = read_gcg((shared_data / "gcg" / "liwords" / name).read_bytes())
+    assert choose_rules("auto", gcg) == rules
+    record, findings, _ = record_from_gcg(gcg, get_profile(rules), EN, rules=rules)
+    assert not [f for f in findings if f.what == "score"]  # the rules chosen score the game as recorded

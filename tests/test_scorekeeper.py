@@ -138,3 +138,49 @@ def test_a_palindrome_turned_half_round_is_told_by_its_letters_upright_turn():
     seen = Snapshot(CLASSES, np.ascontiguousarray(np.rot90(Snapshot.from_board(rows2, CLASSES, 0.9).probs,
                                                              k=-2, axes=(0, 1))))
     assert turns_to_fit(seen, board, current=0, upright=0) == 2
+
+
+# ---- a snapshot's orientation (scoring.snapshot): the rule that turns a read into game orientation
+
+GAME_ROWS = ["." * 15] * 7 + ["......CAT......", "........O?....."] + ["." * 15] * 6
+
+
+def _seen_turned(k: int, blank_rotation: int | None = None) -> Snapshot:
+    """GAME_ROWS as a camera sees the board when its print lies k quarter turns clockwise: squares
+    moved and every letter turned k clockwise."""
+    import numpy as np
+    snap = Snapshot.from_board(GAME_ROWS, CLASSES, 0.9)
+    occupied = np.array([[ch != "." for ch in row] for row in GAME_ROWS])
+    rot = np.zeros((15, 15, 4), np.float32)
+    rot[occupied] = np.eye(4, dtype=np.float32)[k] * 0.85 + 0.05
+    if blank_rotation is not None:  # a blank has no letter: whatever its rotation, it cannot vote
+        rot[8, 9] = np.eye(4, dtype=np.float32)[blank_rotation]
+    return Snapshot(CLASSES, np.ascontiguousarray(np.rot90(snap.probs, -k, axes=(0, 1))),
+                    rotations=np.ascontiguousarray(np.rot90(rot, -k, axes=(0, 1))))
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_a_snapshot_turned_by_its_letters_upright_turn_reads_in_game_orientation(k):
+    from tilecam.scoring.snapshot import upright_turns
+    seen = _seen_turned(k)
+    assert upright_turns(seen) == k
+    game = seen.turned(upright_turns(seen))
+    assert game.board() == GAME_ROWS
+    assert upright_turns(game) == 0  # the letters stand upright now
+    assert game.meta.get("quarter_turns", 0) == k
+    assert seen.turned(4) is seen and seen.turned(k).turned(4 - k).board() == seen.board()
+
+
+def test_upright_turns_needs_a_clear_majority_of_lettered_tiles():
+    import numpy as np
+    from tilecam.scoring.snapshot import upright_turns
+    assert upright_turns(_seen_turned(1, blank_rotation=3)) == 1
+    assert upright_turns(Snapshot.from_board(GAME_ROWS, CLASSES, 0.9)) is None  # no rotations read
+    empty = Snapshot.from_board(["." * 15] * 15, CLASSES, 0.9, rotations=np.full((15, 15, 4), 0.25, np.float32))
+    assert upright_turns(empty) is None
+    split = _seen_turned(0)
+    rot = split.rotations.copy()
+    rot[7, 6:8] = np.eye(4, dtype=np.float32)[2]  # C and A one way, T and O the other: no orientation
+    split = Snapshot(CLASSES, split.probs, rotations=rot)
+    assert upright_turns(split) is None
+    assert upright_turns(split, min_share=0.4, min_lead=1.0) in (0, 2)
