@@ -203,3 +203,66 @@ def test_overlay_marks_a_blank_whose_letter_was_not_read(api, client, browser_pa
     assert r.status_code == 200, r.text
     page.wait_for_function("() => !document.querySelector('.tile.undecided')", timeout=10_000)
     assert page.inner_text(".tile[data-square='8I']") == "T"
+
+
+def test_overlay_clock_counts_down_by_itself_and_shows_overtime(api, client, browser_page):
+    gid = new_game(client)
+    assert client.post(f"/api/games/{gid}/clock", headers=AUTH, json={}).status_code == 201
+    assert client.post(f"/api/games/{gid}/clock/press", headers=AUTH, json={"player": 1}).status_code == 200
+    page = browser_page
+    page.goto(f"{api.url}/overlay/{gid}")
+    page.wait_for_function("() => document.body.dataset.seq === '-1'", timeout=10_000)
+    clock = "document.querySelector('#p0 .clock')"
+    # Nothing is sent after the press: the page ticks the running clock down itself.
+    page.wait_for_function(f"() => {clock}.textContent === '24:58'", timeout=10_000)
+    assert page.inner_text("#p1 .clock") == "25:00"
+    assert "running" in page.get_attribute("#p0 .clock", "class")
+    assert page.locator("#p2 .clock").is_hidden()            # seat 3 of a two-player game
+
+    # Half a second before the flag (the service's steady time moved on), then into overtime.
+    service = api.service
+    saved = service.steady
+    now = saved()
+    left_s = service.game_clock(gid).remaining(0, now)
+    service.steady = lambda: now + left_s - 0.5
+    try:
+        client.post(f"/api/games/{gid}/clock/pause", headers=AUTH)
+        client.post(f"/api/games/{gid}/clock/resume", headers=AUTH)   # the page gets the state as of now
+        page.wait_for_function(f"() => {clock}.textContent === '-0:01'", timeout=10_000)
+        assert "overtime" in page.get_attribute("#p0 .clock", "class")
+    finally:
+        service.steady = saved
+
+
+def test_clock_field_page_ticks(api, client, browser_page):
+    gid = new_game(client)
+    client.post(f"/api/games/{gid}/clock", headers=AUTH, json={"minutes": 3})
+    client.post(f"/api/games/{gid}/clock/press", headers=AUTH, json={})
+    page = browser_page
+    page.goto(f"{api.url}/overlay/{gid}/p1_clock")
+    page.wait_for_function("() => document.getElementById('field').textContent === '2:58'", timeout=10_000)
+
+
+def test_operator_console_pauses_the_clock(api, client, browser_page):
+    from apiserver import TOKEN
+
+    gid = new_game(client, "Cat", "Dan")
+    page = browser_page
+    page.goto(f"{api.url}/operator")
+    page.fill("#token", TOKEN)
+    page.dispatch_event("#token", "change")
+    page.wait_for_function(f"() => [...document.getElementById('game').options].some((o) => o.value === '{gid}')",
+                           timeout=10_000)
+    page.select_option("#game", str(gid))
+    page.click("#clock button[value=start]")
+    page.wait_for_function("() => document.getElementById('message').textContent.startsWith('clock started')",
+                           timeout=10_000)
+    page.click("#clock button[value=press]")
+    page.wait_for_function("() => document.getElementById('message').textContent === \"player 1's clock runs\"",
+                           timeout=10_000)
+    page.click("#clock-pause")
+    page.wait_for_function("() => document.getElementById('message').textContent === 'clock paused'",
+                           timeout=10_000)
+    assert client.get(f"/api/games/{gid}/live").json()["clock"]["paused"] is True
+    page.wait_for_function("() => document.querySelector('#clock [data-field=p1_clock]').textContent !== ''",
+                           timeout=10_000)

@@ -84,6 +84,8 @@ function follow() {
   $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/api/games/${id}/recount`;
   source = followGame(id, (live) => {
     showPlayers(live);
+    fillFields($("clock"), live.fields);
+    tickClocks($("clock"), live);
     loadMoves().catch((e) => say(e.message, true));
   });
 }
@@ -116,6 +118,19 @@ form("turn", (d) => d.exchange
   : api("POST", `/api/games/${gameId()}/passes`, {}));
 form("challenge", (d) => api("POST", `/api/games/${gameId()}/challenges`, { outcome: d.outcome, words: num(d.words), challenger: num(d.challenger) })
   .then((r) => (r.seqs.length ? `challenge recorded: ${r.live.last_text}` : "valid play; nothing to record under this rule")));
+// The game clock, as its buttons: the first press starts the first player's clock.
+form("clock", (d) => {
+  const path = `/api/games/${gameId()}/clock`;
+  const calls = {
+    start: () => api("POST", path, { minutes: num(d.minutes) }).then(() => "clock started: the first press starts it"),
+    press: () => api("POST", `${path}/press`, {}).then((r) => `player ${r.clock.running + 1}'s clock runs`),
+    pause: () => api("POST", `${path}/pause`).then(() => "clock paused"),
+    resume: () => api("POST", `${path}/resume`).then(() => "clock running"),
+    undo: () => api("POST", `${path}/undo`, {}).then(() => "last press taken back"),
+    finish: () => api("POST", `${path}/finish`).then((r) => `clock stopped; ${r.seqs.length} overtime penalties entered`),
+  };
+  return calls[d.action]();
+});
 form("time", (d) => api("POST", `/api/games/${gameId()}/time-penalties`, { player: Number(d.player), minutes: Number(d.minutes) }));
 form("end", (d) => {
   // One rack per player the game has (the hidden seats are not sent).

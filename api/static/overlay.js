@@ -48,6 +48,7 @@ function renderBoard(live) {
 function render(live) {
   renderBoard(live);
   fillFields(document, live.fields);
+  tickClocks(document, live);
   document.getElementById("pool").textContent = live.fields.unseen_tiles;
   // Two to four players: the seats the game has are shown, the player on turn marked.
   [0, 1, 2, 3].forEach((p) => {
