@@ -220,6 +220,7 @@ class Station:
         self.clock = None
         self.buttons = self.led = None
         self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
+        self._decision: str | None = None  # "unclear" while the last decision could not be committed
         self._thread: threading.Thread | None = None
 
     # -- building --------------------------------------------------------------------------------
@@ -257,10 +258,23 @@ class Station:
         except (CaptureError, OSError, ValueError) as exc:
             raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
         self.recorder.camera_status = self.source.status.state
-        # The game clock (scoring/clock.py, issue 14 item 4) is created here from settings.clock and
-        # fed every press in on_trigger, before the recorder hears of it.
-        self.clock = None
+        self.clock = self._clock()
         return self
+
+    def _clock(self):
+        """The game clock (settings.clock) in the trigger path: a press runs the clock first, and the
+        recorder hears only the turn ends the clock accepted (hardware.buttons.connect). None: no clock."""
+        cfg, gid = self.settings.clock, self.recording.game_id
+        if not cfg.enabled:
+            return None
+        if not self.service.has_clock(gid):  # the clock lives in this process: a restart starts afresh
+            try:
+                self.service.start_clock(gid, cfg.minutes_per_player)
+            except ValueError as exc:  # rules without a time control, a game already over
+                _say(f"no game clock: {exc}")
+                return None
+        from tilecam.hardware.buttons import connect
+        return connect(self.recorder.on_trigger, **self.service.clock_handlers(gid))
 
     def create_app(self):
         from tilecam.api.app import create_app
@@ -273,9 +287,7 @@ class Station:
     def on_trigger(self, trigger) -> str:
         """Every press (GPIO buttons, HTTP, keyboard) comes through here: the clock first, then the
         recorder, which decides what it means for the game."""
-        if self.clock is not None:
-            self.clock.on_trigger(trigger)
-        return self.recorder.on_trigger(trigger)
+        return (self.clock or self.recorder.on_trigger)(trigger)
 
     def status(self) -> dict:
         return {**self.recorder.status(), "game_id": self.recording.game_id, "source": self.ended or "running"}
@@ -283,18 +295,19 @@ class Station:
     def _camera_status(self, st) -> None:
         if self.recorder is not None:
             self.recorder.camera_status = st.state
-        self._led_for(st.state != "connected")
+        self._show()
 
-    def _led_for(self, attention: bool) -> None:
+    def _show(self, frame_state: str | None = None) -> None:
         if self.led is not None:
-            self.led.set("attention" if attention else "recording")
+            self.led.show(self.recorder.camera_status, frame_state, self._decision, self.ended is None)
 
     def _outcome(self, frame, outcome) -> None:
-        camera = self.recorder.camera_status
-        self._led_for(outcome.state == "no_board" or camera == "reconnecting")
         obs = outcome.observation
-        if obs is not None and obs.entries:
-            _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
+        if obs is not None:  # an unclear read keeps the LED blinking until a later decision commits
+            self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
+            if obs.entries:
+                _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
+        self._show(outcome.state)
         if self.on_outcome is not None:
             self.on_outcome(frame, outcome)
 
@@ -309,8 +322,7 @@ class Station:
             self.ended = f"failed: {exc!r}"
             raise
         finally:
-            if self.led is not None:
-                self.led.set("stopped" if self.ended != "ended" else "attention")
+            self._show()
         if self.ended == "ended":
             self.recorder.finish()  # a player out: the rack points, as `tilecam record` adds them
             _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
@@ -322,10 +334,9 @@ class Station:
         if buttons.enabled:
             from tilecam.hardware.buttons import ClockButtons
             self.buttons = ClockButtons(buttons, self.on_trigger, pin_factory=self.pin_factory)
-        if led.enabled and led.pin is not None:
+        if led.enabled:
             from tilecam.hardware.leds import StatusLed
-            self.led = StatusLed(led.pin, active_high=led.active_high, blink_ms=led.blink_ms,
-                                 pin_factory=self.pin_factory)
+            self.led = StatusLed.from_config(led, pin_factory=self.pin_factory)
         self._thread = threading.Thread(target=self._record, name="tilecam-recorder", daemon=True)
         self._thread.start()
         return self

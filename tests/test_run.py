@@ -20,7 +20,6 @@ from gpiozero.pins.mock import MockFactory
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.settings import load_settings
 from tilecam.api.system import Station
-from tilecam.hardware.triggers import Trigger
 
 REPO = Path(__file__).resolve().parents[1]
 TOKEN = "run-test-operator-token"
@@ -149,28 +148,62 @@ def test_a_source_that_does_not_open_is_exit_2(tmp_path):
     assert r.returncode == 2 and "tilecam run: cannot open" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_buttons_reach_the_recorder_and_the_led_shows_its_state(video, tmp_path):
-    """In one process: a GPIO press (gpiozero's mock pins) goes through the station to the recorder,
-    and the LED blinks while no board is in view, then stays on."""
+def test_the_buttons_run_the_clock_then_the_recorder_and_the_led_shows_its_state(video, tmp_path):
+    """In one process, through gpiozero's mock pins: the first clock press starts the clock, the next
+    ends player 1's turn (the other clock runs and the recorder is asked for a snapshot), the challenge
+    button reaches the recorder; the LED stays on while the board is in view and goes dark at the end."""
     pins = MockFactory()
     settings = load_settings(store={"db_path": str(tmp_path / "b.sqlite3")},
                              buttons={"enabled": True, "debounce_ms": 0}, leds={"enabled": True})
     seen = []
     station = Station(settings, str(video), new_game=True, pace=False, pin_factory=pins,
                       on_outcome=lambda f, o: seen.append((o.state, station.led.state)))
+
+    def press(pin_number) -> None:
+        pin = pins.pin(pin_number)
+        pin.drive_low()
+        pin.drive_high()
+
+    def until(done, what) -> None:
+        deadline = time.monotonic() + 5
+        while not done():  # gpiozero calls back on its own thread
+            assert time.monotonic() < deadline, what
+            time.sleep(0.01)
+
     try:
         station.open().start()
         assert station.wait(120)
-        pin = pins.pin(settings.buttons.challenge_pin)
-        pin.drive_low()
-        pin.drive_high()
-        deadline = time.monotonic() + 5
-        while not any("challenge" in n for n in station.recorder.notices):  # gpiozero calls back on its thread
-            assert time.monotonic() < deadline, station.recorder.notices
-            time.sleep(0.01)
-        assert station.on_trigger(Trigger("turn_end", 0, source="http")) == "snapshot"
-        states = dict(seen)
-        assert states.get("no_board", "attention") == "attention" and states["clear"] == "recording"
-        assert len(station.service.load(station.recording.game_id).events) == MOVES
+        gid = station.recording.game_id
+        assert len(station.service.load(gid).events) == MOVES
+        assert {led for state, led in seen if state == "clear"} == {"recording"}
+        assert station.led.state == "idle"  # the source has ended: nothing is being recorded
+        clock = lambda: station.service.live(gid).clock  # noqa: E731
+        assert clock() is not None and not clock().running
+        press(settings.buttons.player1_pin)
+        until(lambda: clock().started, "the first press did not start the clock")
+        assert clock().running == 0
+        snapshots = []
+        station.recorder.press = lambda player=None: snapshots.append(player)
+        press(settings.buttons.player1_pin)
+        until(lambda: clock().running == 1, "player 1's press did not start player 2's clock")
+        assert snapshots == [0]
+        fields = station.service.live(gid).fields
+        assert fields["p1_clock"] in ("25:00", "24:59") and fields["p2_clock"] in ("25:00", "24:59")
+        press(settings.buttons.challenge_pin)
+        until(lambda: any("challenge" in n for n in station.recorder.notices), "no challenge notice")
     finally:
         station.close()
+
+
+def test_the_station_settings_in_docs_pi_md_are_valid(tmp_path):
+    """The tilecam.toml that docs/pi.md's step 8 tells a Pi owner to write starts the station."""
+    text = (REPO / "docs" / "pi.md").read_text(encoding="utf-8")
+    step = text[text.index("## 8."):]
+    block = step[step.index("```toml") + len("```toml"):]
+    cfg = tmp_path / "tilecam.toml"
+    cfg.write_text(block[:block.index("```")])
+    settings = load_settings(cfg)
+    assert settings.server.host == "0.0.0.0" and settings.capture.source == "picam"
+    assert settings.buttons.enabled and settings.leds.enabled
+    unit = (REPO / "hardware" / "deploy" / "tilecam.service").read_text(encoding="utf-8")
+    assert 'TILECAM_ARGS=run --config /home/pi/tilecam/tilecam.toml"' in unit
