@@ -13,7 +13,8 @@ import pytest
 from tilecam.api.bus import Bus
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
-from tilecam.api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
+from tilecam.api.settings import Settings
+from tilecam.api.system import build_reader, build_recorder
 from tilecam.api.service import GameService
 from tilecam.api.store import Store
 from tilecam.capture.frame import Frame
@@ -23,12 +24,8 @@ from tilecam.scoring.gcg import read_gcg
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.tiles import DISTRIBUTIONS
-from tilecam.vision.classify import TileReader
-from tilecam.vision.locate import LocateConfig
-from tilecam.vision.track import BoardTracker
 
 REPO = Path(__file__).resolve().parents[1]
-MODEL, CARD = REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json"
 SIZE = dict(out_w_px=960, out_h_px=720, max_tilt_deg=10, glare_prob=0.0, fill_min=0.85, fill_max=0.92, style="ivory",
             quarter_turn_prob=0.08,  # players lay tiles facing them: few are turned
             design="standard", labels="short", line_frac=0.045, font="dejavu-sans")  # a trained look: these tests are about recording
@@ -50,9 +47,8 @@ def video_frames(boards, seed=21, hold=10, reach=3):
 
 
 def make_recorder(keeper, sink):
-    cfg = RecorderConfig()
-    reader = Reader(TileReader(MODEL, CARD, lang="en"))
-    return Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader, sink, cfg)
+    settings = Settings()  # the defaults, through the one factory every command uses
+    return build_recorder(settings, keeper, sink, reader=build_reader(settings, "en"))
 
 
 def test_records_a_rendered_game_into_the_store_and_resumes(tmp_path, demo):

@@ -133,3 +133,55 @@ def test_a_weak_fix_where_the_board_was_confirms_it(shared_data, game, frame, mo
     monkeypatch.setattr(track, "find_board", lambda img, cfg: weak)
     result = tracker.update(tiled)
     assert result.status == "tracked" and result.fix is fix
+
+
+class ScriptedTracker:
+    """A BoardTracker whose results are given: GridKeeper's policy alone, on a real frame."""
+
+    def __init__(self, results, track=None):
+        self.cfg, self.track = LocateConfig(), track or TrackConfig()
+        self.results = list(results)
+
+    def update(self, image):
+        return self.results.pop(0)
+
+
+def test_grid_keeper_keeps_the_last_good_grid_over_a_weak_or_no_better_redetection(shared_data):
+    from dataclasses import replace
+
+    from tilecam.vision.track import GridKeeper, TrackResult
+
+    image = load(shared_data, *FRAMES[0])
+    good = BoardTracker(LocateConfig()).update(image).fix
+    side = float(np.linalg.norm(good.corners[1] - good.corners[0])) / 15
+    off = replace(good, corners=good.corners + [side, 0.0])  # one square off, as arms make it
+    weak = replace(off, quality=0.5)                            # below min_redetect_quality (0.6)
+    strong = replace(off, quality=1.0)                          # fits better than the kept grid does
+    keeper = GridKeeper(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak),
+                                         TrackResult("tracked", weak), TrackResult("redetected", strong)]))
+    assert keeper.update(image).fix is good
+    kept = keeper.update(image)
+    assert kept.status == "tracked" and kept.fix is good and kept.quality >= 0.6
+    assert keeper.update(image).fix is good          # the tracker follows the rejected fix; we do not
+    assert keeper.update(image).fix is strong        # reported far better than the kept grid fits: accepted
+    # Where the kept grid no longer fits either (the board covered), a weak fix is still not taken:
+    # the board counts as occluded, on the last good grid.
+    covered = cv2.GaussianBlur(image, (0, 0), 25)  # no grid line left to fit
+    keeper = GridKeeper(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)]))
+    keeper.update(image)
+    kept = keeper.update(covered)
+    assert kept.status == "occluded" and kept.fix is good
+    # The bar is the tracker's config: lowered below the weak fix's quality, with no margin, the weak
+    # fix is weighed against the old grid's fit on this frame (none): taken.
+    keeper = GridKeeper(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)],
+                                        TrackConfig(min_redetect_quality=0.4, keep_margin=0.0)))
+    keeper.update(image)
+    assert keeper.update(covered).fix is weak
+
+
+def test_grid_keeper_passes_a_lost_board_through():
+    from tilecam.vision.track import GridKeeper, TrackResult
+
+    keeper = GridKeeper(ScriptedTracker([TrackResult("lost", None)]))
+    kept = keeper.update(np.zeros((10, 10, 3), np.uint8))
+    assert kept.status == "lost" and kept.fix is None and kept.quality == 0.0
