@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -25,7 +24,6 @@ from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
-REPO = Path(__file__).resolve().parents[1]
 SIZE = dict(out_w_px=960, out_h_px=720, max_tilt_deg=10, glare_prob=0.0, fill_min=0.85, fill_max=0.92, style="ivory",
             quarter_turn_prob=0.08,  # players lay tiles facing them: few are turned
             design="standard", labels="short", line_frac=0.045, font="dejavu-sans")  # a trained look: these tests are about recording
