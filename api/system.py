@@ -243,6 +243,10 @@ class Station:
         except LookupError as exc:
             raise SetupError(str(exc)) from None
         reader = build_reader(self.settings, reader_lang, model=self.model)
+        try:  # before the game: a source that does not open leaves no empty game behind
+            self.source = open_source(self.source_uri, self.settings.capture, on_status=self._camera_status)
+        except (CaptureError, OSError, ValueError) as exc:
+            raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
         rcfg = recorder_config(self.settings)
         try:
             self.recording = attach_game(self.service, game_id, players=self.players, rules=self.rules,
@@ -253,10 +257,6 @@ class Station:
         photos = Path(self.source_uri).is_dir()
         self.recorder = build_recorder(self.settings, self.recording.keeper, self.recording.link, reader=reader,
                                        photos=photos, preview=self.preview)
-        try:
-            self.source = open_source(self.source_uri, self.settings.capture, on_status=self._camera_status)
-        except (CaptureError, OSError, ValueError) as exc:
-            raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
         self.recorder.camera_status = self.source.status.state
         self.clock = self._clock()
         return self

@@ -146,6 +146,12 @@ def test_a_source_that_does_not_open_is_exit_2(tmp_path):
     r = cli("run", "--source", str(tmp_path / "nothing.avi"), "--db", str(tmp_path / "x.sqlite3"), timeout=120,
             env={**os.environ, "TILECAM_TOKEN": TOKEN})
     assert r.returncode == 2 and "tilecam run: cannot open" in r.stderr and "Traceback" not in r.stderr
+    from tilecam.api.store import Store
+    store = Store(tmp_path / "x.sqlite3")
+    try:
+        assert store.games() == []  # no empty game left behind
+    finally:
+        store.close()
 
 
 def test_the_buttons_run_the_clock_then_the_recorder_and_the_led_shows_its_state(video, tmp_path):
