@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tilecam.api.errors import ApiError
 from tilecam.api.recorder import RecorderConfig
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
@@ -122,7 +123,7 @@ class Settings(Section):
     preview: PreviewSettings = Field(default_factory=PreviewSettings, description="Camera preview (MJPEG).")
 
 
-class SettingsError(ValueError):
+class SettingsError(ApiError, ValueError):
     """A settings file or override that does not validate; names the file and the keys."""
 
 

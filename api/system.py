@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from tilecam.api.errors import ApiError
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 # Marks the games a station records (and may resume); a service key, kept out of the GCG export.
 STATION_META = {"created_by": "tilecam run"}
 
 
-class SetupError(ValueError):
+class SetupError(ApiError, ValueError):
     """Something the system cannot start with (a missing model, a source that does not open);
     the message names it. The CLI prints it and exits 2."""
 

@@ -21,9 +21,6 @@ from tilecam.vision.errors import VisionError
 ROOTS = {"capture": CaptureError, "vision": VisionError, "scoring": ScoringError, "api": ApiError}
 # Not failures: a finite source running out is how it ends (as StopIteration ends an iterator).
 SIGNALS = {"tilecam.capture.source.SourceEnded"}
-# Start-up errors in files another change owns; each needs ApiError among its bases (one line).
-NOT_YET = {"tilecam.api.settings.SettingsError", "tilecam.api.commands.serve.TokenError",
-           "tilecam.api.system.SetupError"}
 
 
 def _error_classes():
@@ -35,9 +32,7 @@ def _error_classes():
                 if inspect.isclass(obj) and issubclass(obj, BaseException) and obj.__module__ == module.__name__:
                     name = f"{module.__name__}.{obj.__qualname__}"
                     if name not in SIGNALS:
-                        mark = pytest.mark.xfail(strict=True, reason="not yet under ApiError") \
-                            if name in NOT_YET else ()
-                        yield pytest.param(package, obj, id=name, marks=mark)
+                        yield pytest.param(package, obj, id=name)
 
 
 ERRORS = list(_error_classes())

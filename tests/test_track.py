@@ -185,3 +185,10 @@ def test_grid_keeper_passes_a_lost_board_through():
     keeper = GridKeeper(ScriptedTracker([TrackResult("lost", None)]))
     kept = keeper.update(np.zeros((10, 10, 3), np.uint8))
     assert kept.status == "lost" and kept.fix is None and kept.quality == 0.0
+
+
+def test_a_blank_frame_has_no_grid_quality_rather_than_an_error():
+    # a covered lens or a dark room: the tracker asks how well the last grid still fits
+    from tilecam.vision.locate import LocateConfig, grid_quality
+    corners = np.float32([[100, 100], [400, 100], [400, 400], [100, 400]])
+    assert grid_quality(np.zeros((480, 640, 3), np.uint8), corners, LocateConfig()) == 0.0

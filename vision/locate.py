@@ -676,6 +676,8 @@ def _line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
     half = _line_half_width(warp, sq) if blurred else 0.0
     ridge = int(round(half)) if half > tol * sq else 0
     pieces = _line_pieces(warp, sq, 0.3, sigma=0.0, ridge_px=ridge)
+    if len(pieces) == 0:  # a blank frame (the lens covered, a dark room): no line anywhere
+        return [0.0] * len(strength_fracs) + ([] if inner_frac is None else [0.0])
     _, across, k, axis, strength = pieces.T
     near = np.abs(across - (k + 1) * sq) < tol * sq
     p90 = np.percentile(strength, 90)

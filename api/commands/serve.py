@@ -17,6 +17,8 @@ import stat
 import sys
 from pathlib import Path
 
+from tilecam.api.errors import ApiError
+
 TOKEN_ENV = "TILECAM_TOKEN"
 
 
@@ -37,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--token", help=argparse.SUPPRESS)
 
 
-class TokenError(ValueError):
+class TokenError(ApiError, ValueError):
     """A token source that cannot be used; the message says which and why."""
 
 
