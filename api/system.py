@@ -309,9 +309,20 @@ class Station:
             self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
             if obs.entries:
                 _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
+            if obs.entries and self.recording.keeper.game.state.ended:
+                self._between_games()
         self._show(outcome.state)
         if self.on_outcome is not None:
             self.on_outcome(frame, outcome)
+
+    def _between_games(self) -> None:
+        """The game is over: the Pi camera goes back to automatic exposure and white balance (it
+        settled and locked them for the game when it opened, capture.picam); the next game's
+        start locks them again."""
+        from tilecam.capture.picam import picamera_of
+        camera = picamera_of(self.source)
+        if camera is not None:
+            camera.unlock()
 
     def _record(self) -> None:
         from tilecam.capture import CaptureError

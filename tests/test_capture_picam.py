@@ -260,3 +260,13 @@ def test_open_source_picam_reaches_the_camera_through_the_reconnect_wrapper(pica
 def test_lock_before_open_is_a_capture_error(picamera2):
     with pytest.raises(CaptureError, match="lock before open"):
         PicameraSource(CFG).lock()
+
+
+def test_the_station_hands_exposure_back_to_automatic_when_its_game_ends(picamera2):
+    from tilecam.api.system import Station
+    with PicameraSource(CFG) as source:
+        assert source.exposure_lock is not None          # locked for the game when it opened
+        station = Station.__new__(Station)                # only the part that runs at a game's end
+        station.source = SimpleNamespace(inner=source)    # as open_source wraps it
+        station._between_games()
+        assert source.exposure_lock is None and picamera2.cameras[0].ae and picamera2.cameras[0].awb

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +10,8 @@ from gpiozero.pins.mock import MockFactory
 
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
-from tilecam.api.recorder import Reader, Recorder, RecorderConfig, TrackedBoard
+from tilecam.api.settings import Settings
+from tilecam.api.system import build_reader, build_recorder
 from tilecam.capture import CaptureConfig, CaptureError, ReconnectingSource, SourceEnded
 from tilecam.capture.frame import Frame
 from tilecam.capture.source import BaseSource
@@ -22,11 +22,7 @@ from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.tiles import DISTRIBUTIONS
-from tilecam.vision.classify import TileReader
-from tilecam.vision.locate import LocateConfig
-from tilecam.vision.track import BoardTracker
 
-REPO = Path(__file__).resolve().parents[1]
 # A trained look (the tests here are about presses and reconnects; boards the network never saw
 # are measured by tests/bench/bench_read.py and bench_record.py).
 SCENE = SceneConfig(out_w_px=960, out_h_px=720, max_tilt_deg=8, glare_prob=0.0, fill_min=0.85, fill_max=0.92,
@@ -34,12 +30,12 @@ SCENE = SceneConfig(out_w_px=960, out_h_px=720, max_tilt_deg=8, glare_prob=0.0, 
                     font="dejavu-sans")
 
 
-def recorder_for(entries: list):
+def recorder_for(entries: list, photos: bool = False):
+    """The recorder as `tilecam run` builds it (api.system), committing into `entries`."""
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
-    reader = Reader(TileReader(REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json", lang="en"))
-    cfg = RecorderConfig()
-    rec = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
-                   lambda e, f: entries.append(e) or len(entries), cfg)
+    settings = Settings()
+    rec = build_recorder(settings, keeper, lambda e, f: entries.append(e) or len(entries),
+                         reader=build_reader(settings, "en"), photos=photos)
     return rec, keeper
 
 
@@ -117,11 +113,7 @@ def test_a_copied_photo_in_a_folder_is_not_a_second_press():
     """One photo per move: a file that repeats the previous one byte for byte (ScrabScrap's test
     games copy a photo where a challenge was pressed) is not a pass that flips the turn order."""
     entries: list = []
-    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
-    reader = Reader(TileReader(REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json", lang="en"))
-    cfg = RecorderConfig(every_frame_is_a_press=True)
-    rec = Recorder(keeper, TrackedBoard(BoardTracker(LocateConfig()), cfg.square_px), reader,
-                   lambda e, f: entries.append(e) or len(entries), cfg)
+    rec, keeper = recorder_for(entries, photos=True)   # a folder: every photo is a press
     empty = render_scene(["." * 15] * 15, 4, SCENE, 0).image
     again = render_scene(["." * 15] * 15, 4, SCENE, 1).image  # the same board, a new photo
     outcomes = [rec.process(Frame(img, i, i, "t")) for i, img in enumerate([empty, empty.copy(), again])]
