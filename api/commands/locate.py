@@ -33,27 +33,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", metavar="FILE", help='JSON file {"corners": [[x, y], ...4]} to use instead')
 
 
-def _draw_grid(image, fix, square_px: int):
-    import cv2
-    import numpy as np
-
-    out = image.copy()
-    inv = np.linalg.inv(fix.homography)
-    n = 15 * square_px
-    thick = max(1, int(round(max(image.shape[:2]) / 600)))
-    for k in range(16):
-        t = k * square_px
-        for a, b in (((t, 0), (t, n)), ((0, t), (n, t))):
-            seg = np.linspace(a, b, 16, dtype=np.float64).reshape(-1, 1, 2)
-            pts = cv2.perspectiveTransform(seg, inv).reshape(-1, 2)
-            cv2.polylines(out, [np.round(pts).astype(np.int32)], False, (0, 0, 255), thick, cv2.LINE_AA)
-    for i, (x, y) in enumerate(fix.corners):
-        cv2.circle(out, (int(round(x)), int(round(y))), 4 * thick, (0, 255, 255), -1, cv2.LINE_AA)
-        cv2.putText(out, str(i), (int(x) + 6 * thick, int(y) - 6 * thick), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.6 * thick, (0, 255, 255), thick, cv2.LINE_AA)
-    return out
-
-
 def _read_calibration(path: str) -> list[list[float]]:
     try:
         data = json.loads(Path(path).read_text("utf-8"))
@@ -72,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from tilecam.capture.still import ImageError, read_image
+    from tilecam.vision.draw import draw_fix
     from tilecam.vision.errors import BoardNotFound
     from tilecam.vision.locate import LocateConfig, find_board, fix_from_corners
 
@@ -114,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.debug:
         out = Path(args.debug)
         out.parent.mkdir(parents=True, exist_ok=True)
-        if not cv2.imwrite(str(out), _draw_grid(image, fix, cfg.square_px)):
+        if not cv2.imwrite(str(out), draw_fix(image, fix.corners, fix.homography, cfg.square_px)):
             return fail(f"cannot write --debug {out}")
         print(f"debug image written to {out}", file=sys.stderr if args.json else sys.stdout)
     return 0

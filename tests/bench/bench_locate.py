@@ -67,7 +67,7 @@ def timed(fn, *a):
 
 
 def real_frames(data: Path, cfg: LocateConfig, overlays: Path | None, repeat: int = 3) -> tuple[list[dict], dict]:
-    from tilecam.api.commands.locate import _draw_grid  # the CLI's --debug drawing, so both show the same thing
+    from tilecam.vision.draw import draw_fix  # the CLI's --debug drawing, so both show the same thing
 
     rows = []
     for game in RAW_GAMES:
@@ -87,7 +87,7 @@ def real_frames(data: Path, cfg: LocateConfig, overlays: Path | None, repeat: in
             ms = min([ms] + [timed(find_board, image, cfg)[1] for _ in range(repeat - 1)])
             occupied = np.array([[c != "." for c in r] for r in t["board"]])
             if overlays is not None:
-                cv2.imwrite(str(overlays / f"{game}_{Path(t['frame']).stem}.png"), _draw_grid(image, fix, cfg.square_px))
+                cv2.imwrite(str(overlays / f"{game}_{Path(t['frame']).stem}.png"), draw_fix(image, fix.corners, fix.homography, cfg.square_px))
             tracker = BoardTracker(cfg)
             tracker.update(image)
             check = []
