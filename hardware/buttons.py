@@ -25,11 +25,11 @@ MISSING_GPIOZERO = ("gpiozero is not installed: pip install 'tilecam[pi]' "
 
 
 class ButtonConfig(BaseModel):
-    """GPIO wiring of the clock buttons, the challenge button and the status LED (BCM numbers)."""
+    """GPIO wiring of the clock, pause and challenge buttons (BCM numbers; the LED is the leds section)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    enabled: bool = Field(False, description="Read buttons and drive the LED; off on machines without GPIO.")
+    enabled: bool = Field(False, description="Read the buttons; off on machines without GPIO.")
     player1_pin: int | str | None = Field(17, description=(
         "GPIO of the first player's clock button (BCM number, or a gpiozero name like 'BOARD11'); "
         "its press gives Trigger('turn_end', player=0). None: not wired."))
@@ -44,16 +44,12 @@ class ButtonConfig(BaseModel):
         "and resumes a paused one. None: not wired."))
     challenge_pin: int | str | None = Field(22, description=(
         "GPIO of the challenge button; its press gives Trigger('challenge'). None: not wired."))
-    led_pin: int | str | None = Field(23, description=(
-        "GPIO of the status LED (through a ~330 ohm resistor to ground). None: no LED."))
-    led_active_high: bool = Field(True, description="The LED lights when the pin is high.")
     pull_up: bool = Field(True, description=(
         "Buttons connect the pin to ground and use the internal pull-up; False for buttons to 3.3 V."))
     debounce_ms: int = Field(50, ge=0, description=(
         "Ignore contact bounce shorter than this; 0 turns debouncing off."))
     hold_ms: int = Field(2000, gt=0, description=(
         "Holding a clock button this long gives Trigger('undo') for that player instead of a turn end."))
-    blink_ms: int = Field(250, gt=0, description="On and off time of the LED when it blinks for attention.")
 
 
 class ClockButtons:

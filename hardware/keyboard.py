@@ -21,13 +21,17 @@ log = logging.getLogger(__name__)
 DEFAULT_KEYS: dict[str, tuple[str, int | None]] = {
     "1": ("turn_end", 0),
     "2": ("turn_end", 1),
+    "3": ("turn_end", 2),
+    "4": ("turn_end", 3),
     " ": ("turn_end", None),
+    "p": ("pause", None),
     "c": ("challenge", None),
     "u": ("undo", None),
     "s": ("snapshot", None),
 }
 
-HELP = "keys: 1 / 2 = player 1 / 2 ended the turn, space = turn ended, c = challenge, u = undo, s = snapshot"
+HELP = ("keys: 1-4 = that player ended the turn, space = turn ended, p = pause/resume the clock, "
+        "c = challenge, u = undo, s = snapshot")
 
 
 @contextlib.contextmanager

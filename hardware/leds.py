@@ -7,7 +7,7 @@ from typing import Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .buttons import MISSING_GPIOZERO, ButtonConfig
+from .buttons import MISSING_GPIOZERO
 
 LedState = Literal["idle", "recording", "unclear", "camera_lost"]
 # The older names: "attention" is unclear, "stopped" is idle.
@@ -61,15 +61,11 @@ class StatusLed:
         self.state: LedState = "idle"
 
     @classmethod
-    def from_config(cls, cfg: "LedConfig | ButtonConfig", *, pin_factory=None) -> "StatusLed | None":
-        """From the leds section (LedConfig), or the older LED fields of the buttons section."""
-        if isinstance(cfg, ButtonConfig):
-            pin, active_high = cfg.led_pin, cfg.led_active_high
-        else:
-            pin, active_high = cfg.pin, cfg.active_high
-        if pin is None:
+    def from_config(cls, cfg: "LedConfig", *, pin_factory=None) -> "StatusLed | None":
+        """From the leds section; None when no pin is wired."""
+        if cfg.pin is None:
             return None
-        return cls(pin, active_high=active_high, blink_ms=cfg.blink_ms, pin_factory=pin_factory)
+        return cls(cfg.pin, active_high=cfg.active_high, blink_ms=cfg.blink_ms, pin_factory=pin_factory)
 
     def set(self, state: str) -> None:
         state = ALIASES.get(state, state)

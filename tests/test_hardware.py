@@ -15,8 +15,9 @@ from tilecam.hardware.leds import LedConfig, led_state
 from tilecam.hardware.triggers import TRIGGER_KINDS
 from tilecam.scoring.clock import ClockError, GameClock
 
-CFG = ButtonConfig(enabled=True, player1_pin=17, player2_pin=27, challenge_pin=22, led_pin=23,
-                   pause_pin=5, debounce_ms=0, hold_ms=150, blink_ms=20)
+CFG = ButtonConfig(enabled=True, player1_pin=17, player2_pin=27, challenge_pin=22,
+                   pause_pin=5, debounce_ms=0, hold_ms=150)
+LED = LedConfig(enabled=True, pin=23, blink_ms=20)
 
 
 @pytest.fixture
@@ -129,7 +130,6 @@ def test_status_led_states(pins):
             led.set("party")
     finally:
         led.close()
-    assert StatusLed.from_config(CFG.model_copy(update={"led_pin": None})) is None
     assert StatusLed.from_config(LedConfig(pin=None)) is None
 
 
@@ -149,18 +149,19 @@ def test_led_state_from_what_the_recorder_reports(report, state):
 
 
 def test_status_led_show_follows_the_recorder(pins):
-    with StatusLed.from_config(CFG) as led:
+    with StatusLed.from_config(LED) as led:
         assert led.show("connected", "clear") == "recording" and pins.pin(23).state is True
         assert led.show("reconnecting") == "camera_lost"
 
 
 def test_keyboard_keys_become_triggers():
     got: list[Trigger] = []
-    keyboard = KeyboardTrigger(got.append, io.StringIO("1\n2\n \nC\nx\nu\ns"))
-    assert keyboard.run() == 6
+    keyboard = KeyboardTrigger(got.append, io.StringIO("1\n2\n \nC\nx\nu\ns4p"))
+    assert keyboard.run() == 8
     assert [(t.kind, t.player, t.source) for t in got] == [
         ("turn_end", 0, "keyboard"), ("turn_end", 1, "keyboard"), ("turn_end", None, "keyboard"),
-        ("challenge", None, "keyboard"), ("undo", None, "keyboard"), ("snapshot", None, "keyboard")]
+        ("challenge", None, "keyboard"), ("undo", None, "keyboard"), ("snapshot", None, "keyboard"),
+        ("turn_end", 3, "keyboard"), ("pause", None, "keyboard")]
     assert keyboard.ignored == 1           # 'x'; newlines are not counted
 
 

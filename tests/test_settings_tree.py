@@ -44,7 +44,7 @@ UNBOUNDED_ELSEWHERE = {
     "decode.max_plays_at_once", "decode.max_gap_fill",
     "recorder.square_px", "recorder.min_square_conf", "recorder.max_unsure_squares",
     "recorder.evidence_jpeg_quality", "recorder.preview_every_ms",
-    "buttons.debounce_ms", "buttons.hold_ms", "buttons.blink_ms",
+    "buttons.debounce_ms", "buttons.hold_ms",
 }
 
 

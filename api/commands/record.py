@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="each frame is a clock press (one photo per move); default for a folder")
     p.add_argument("--model", help="the tile classifier (ONNX; default: the settings' model, else models/tiles.onnx)")
     p.add_argument("--keys", action="store_true",
-                   help="clock presses from the keyboard: 1/2 = that player ended the turn, space = whoever is on turn")
+                   help="clock presses from the keyboard: 1-4 = that player ended the turn, space = whoever is on turn, p = pause")
     p.add_argument("--buttons", action="store_true", help="clock buttons and status LED on the Pi's GPIO pins")
 
 
@@ -259,9 +259,9 @@ def _replace(path: Path, text: str) -> None:
 def _attach_triggers(args, recorder) -> None:
     """Clock presses reach the recorder through the same on_trigger, whatever reports them."""
     if args.keys:
-        from tilecam.hardware.keyboard import KeyboardTrigger
+        from tilecam.hardware.keyboard import HELP, KeyboardTrigger
         KeyboardTrigger(recorder.on_trigger).start()
-        print("keys: 1/2 = that player ended the turn, space = the player on turn", file=sys.stderr)
+        print(HELP, file=sys.stderr)
     if args.buttons:
-        from tilecam.hardware.buttons import ButtonConfig, ClockButtons
-        ClockButtons(ButtonConfig(enabled=True), recorder.on_trigger)
+        from tilecam.hardware.buttons import ClockButtons
+        ClockButtons(args.settings.buttons.model_copy(update={"enabled": True}), recorder.on_trigger)
