@@ -11,9 +11,9 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
+from tqdm import tqdm
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -178,7 +178,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     recorder.camera_status = camera_state["state"] or source.status.state
     _attach_triggers(args, recorder)
     total = source.total_frames
-    started = time.perf_counter()
+    bar = tqdm(total=total or None, desc="recording", unit="frame", file=sys.stderr)
     count = {"frames": 0, "with_board": 0, "history": 0, "caught_up": False}
     committed_before = store.count(game_id)
 
@@ -190,24 +190,21 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             count["history"] += 1
         elif count["history"] and not count["caught_up"]:
             count["caught_up"] = True
-            print(f"\nframe {frame.index}: the source is past the record ({count['history']} frames of its history "
-                  "skipped)", file=sys.stderr)
+            bar.write(f"frame {frame.index}: the source is past the record ({count['history']} frames of its "
+                      "history skipped)", file=sys.stderr)
         if outcome.observation is not None and outcome.observation.status in ("unclear",):
-            print(f"\nframe {frame.index}: {outcome.observation.detail}", file=sys.stderr)
-        frames = count["frames"]
-        if sys.stderr.isatty() or frames % 25 == 0 or (total and frames == total):
-            fps = frames / max(time.perf_counter() - started, 1e-9)
-            of = f"/{total}" if total else ""
-            print(f"\rframe {frames}{of}  {fps:5.1f} fps  entries {len(keeper.entries)}", end="",
-                  file=sys.stderr, flush=True)
+            bar.write(f"frame {frame.index}: {outcome.observation.detail}", file=sys.stderr)
+        bar.set_postfix(entries=len(keeper.entries), refresh=False)
+        bar.update()
 
     try:
         run_frames(source, recorder, progress)
     except CaptureError as exc:
-        print(f"\ncapture failed: {exc}", file=sys.stderr)
+        bar.write(f"capture failed: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
-        print("\nstopped", file=sys.stderr)
-    print(file=sys.stderr)
+        bar.write("stopped", file=sys.stderr)
+    finally:
+        bar.close()
     frames = count["frames"]
     if not count["with_board"] and store.count(game_id) == committed_before:
         what = f"no board found in any of the {frames} frame{'s' * (frames != 1)} of" if frames else "no frames in"

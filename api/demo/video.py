@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import cv2
+from tqdm import tqdm
 
 from tilecam.models.synth import SceneConfig, render_scene
 from tilecam.scoring.game import Game
@@ -41,11 +42,9 @@ def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {tmp}")
     try:
-        for i, (board, c) in enumerate(plan):
+        for i, (board, c) in enumerate(tqdm(plan, desc="rendering demo video", unit="frame", file=sys.stderr)):
             writer.write(render_scene(board, seed, c, frame=i).image)
-            print(f"\rrendering demo video: frame {i + 1}/{len(plan)}", end="", file=sys.stderr, flush=True)
     finally:
         writer.release()
-        print(file=sys.stderr)
     tmp.replace(path)  # only a finished video is ever cached
     return path
