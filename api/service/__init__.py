@@ -1,0 +1,42 @@
+"""GameService: the one writer of the store, and the queries the routes and the recorder share.
+
+One object composed from its parts: ``queries`` (the read side and the overlay's live state),
+``writer`` (the one place that appends: commit, append, build, correct, end, under the store's
+transaction discipline), ``operator`` (the console's actions, built on the writer) and ``clock``
+(the per-game clock). ``view`` loads a game from the store; see ``writer`` for how a write goes.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+from typing import Callable
+
+from tilecam.scoring.clock import GameClock
+
+from .. import schemas as s
+from ..bus import Bus
+from ..store import Store
+from .clock import ClockGlue
+from .operator import Operator
+from .queries import Queries
+from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
+from .writer import TURN_EVENTS
+
+__all__ = ["DAMAGE", "SERVICE_META", "TURN_EVENTS", "GameService", "GameView", "load_view", "nick_of",
+           "parse_square", "players_of"]
+
+
+class GameService(Queries, Operator, ClockGlue):
+    def __init__(self, store: Store, bus: Bus, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.bus = bus
+        self.clock = clock
+        self._locks: dict[int, threading.RLock] = defaultdict(threading.RLock)
+        self._locks_guard = threading.Lock()
+        self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
+        self._published: dict[int, int] = {}  # game -> log length last announced on the bus
+        # The game clocks running in this process (in memory: a restart starts a new clock), and
+        # the steady time they run on (time.monotonic, as hardware.Trigger.t; tests inject one).
+        self._clocks: dict[int, GameClock] = {}
+        self.steady: Callable[[], float] = time.monotonic

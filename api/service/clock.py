@@ -1,0 +1,119 @@
+"""The game clock glue (scoring.clock): one clock per game, kept in memory beside the record
+(a restart starts a new clock), running on steady time; it publishes on every change and enters
+overtime as TimePenalty entries through the writer when the game is over."""
+from __future__ import annotations
+
+from typing import Callable
+
+from tilecam.scoring.clock import ClockPress, GameClock, format_clock
+from tilecam.scoring.events import PhonyWithdrawn, TimePenalty, TurnLost
+from tilecam.scoring.game import GameError
+
+from .. import schemas as s
+from ..errors import NotFound
+from .writer import TURN_EVENTS, Writer
+
+__all__ = ["ClockGlue"]
+
+
+class ClockGlue(Writer):
+    """Start, press, pause, undo and finish a game's clock; GameService mixes it in. The live
+    state (Queries.live) reads the clock through ``_with_clock``."""
+
+    def start_clock(self, game_id: int, minutes: int | None = None) -> GameClock:
+        """A clock for the game from its rules (`minutes` per player overrides the profile's); it
+        runs from the first press. A game has one clock: a second start is a 409."""
+        view = self.load(game_id)
+        with self._lock(game_id):
+            if game_id in self._clocks:
+                raise GameError(f"game {game_id} already has a clock")
+            if view.game_at().state.ended or view.closed:
+                raise GameError(f"game {game_id} is over: it needs no clock")
+            self._clocks[game_id] = GameClock.for_rules(view.profile, view.players, minutes)
+        self._publish(game_id)
+        return self._clocks[game_id]
+
+    def has_clock(self, game_id: int) -> bool:
+        return game_id in self._clocks
+
+    def game_clock(self, game_id: int) -> GameClock:
+        self.store.game(game_id)  # no such game: 404
+        clock = self._clocks.get(game_id)
+        if clock is None:
+            raise NotFound(f"game {game_id} has no clock; start one first")
+        return clock
+
+    def clock_press(self, game_id: int, player: int | None, t: float | None = None) -> ClockPress:
+        """`player` hit their side of the clock at `t` (steady time; default now)."""
+        with self._lock(game_id):
+            press = self.game_clock(game_id).press(player, self.steady() if t is None else t)
+        self._publish(game_id)
+        return press
+
+    def clock_pause(self, game_id: int, paused: bool | None = None, t: float | None = None) -> bool:
+        """Pause (True), resume (False) or toggle (None, the pause button); returns paused."""
+        t = self.steady() if t is None else t
+        with self._lock(game_id):
+            clock = self.game_clock(game_id)
+            if paused is None:
+                paused = clock.toggle_pause(t)
+            elif paused:
+                clock.pause(t)
+            else:
+                clock.resume(t)
+        self._publish(game_id)
+        return paused
+
+    def clock_undo(self, game_id: int, player: int | None = None, t: float | None = None) -> int | None:
+        """Take back the last press (`player`: only if it was theirs); returns whose clock runs."""
+        with self._lock(game_id):
+            running = self.game_clock(game_id).undo(player, self.steady() if t is None else t)
+        self._publish(game_id)
+        return running
+
+    def clock_handlers(self, game_id: int) -> dict[str, Callable]:
+        """The callbacks hardware.buttons.connect takes, bound to this game's clock."""
+        def on_press(player: int | None, t: float) -> int | None:
+            press = self.clock_press(game_id, player, t)
+            return press.player if press.kind == "turn_end" else None
+        return {"on_press": on_press,
+                "on_pause": lambda t: self.clock_pause(game_id, None, t),
+                "on_undo": lambda player, t: self.clock_undo(game_id, player, t)}
+
+    def clock_finish(self, game_id: int) -> list[int]:
+        """The game is over: stop its clock and enter each player's overtime as a TimePenalty
+        (minutes started over, points from the rules), once; a player the rules say lost on time
+        has it said in the note. Returns the log rows written."""
+        with self._lock(game_id):
+            clock = self.game_clock(game_id)
+            view = self.load(game_id)
+            turns = [e for e in view.events if isinstance(e, (*TURN_EVENTS, PhonyWithdrawn, TurnLost))]
+            st = clock.finish(self.steady(), turns[-1].player if turns else None)
+            entered = {e.player for e in view.events if isinstance(e, TimePenalty)}
+            seqs: list[int] = []
+            for p, minutes in enumerate(st.overtime_minutes):
+                if not minutes or p in entered:
+                    continue
+                note = f"overtime {format_clock(st.remaining_s[p])}"
+                if st.lost_on_time[p]:
+                    note += f"; more than {clock.overtime_forfeit_minutes} minutes over: lost on time"
+                seqs += self.build(game_id, lambda g, p=p, m=minutes, n=note: g.time_penalty(p, m, note=n),
+                                   turn_event=False)
+        self._publish(game_id)
+        return seqs
+
+    def _with_clock(self, game_id: int, live: s.LiveOut) -> s.LiveOut:
+        """The live state with the clock as of now: never cached, it changes every second."""
+        clock = self._clocks.get(game_id)
+        if clock is None:
+            return live
+        st = clock.state(self.steady())
+        out = s.ClockOut(
+            at=self.clock(), running=st.running, on_clock=st.on_clock, paused=st.paused, started=st.started,
+            finished=st.finished, initial_ms=round(st.initial_s * 1000),
+            remaining_ms=[round(r * 1000) for r in st.remaining_s], overtime_minutes=list(st.overtime_minutes),
+            penalties=list(st.penalties), lost_on_time=list(st.lost_on_time))
+        fields = dict(live.fields)
+        for p, r in enumerate(st.remaining_s):
+            fields[f"p{p + 1}_clock"] = format_clock(r)
+        return live.model_copy(update={"clock": out, "fields": fields})

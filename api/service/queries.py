@@ -1,0 +1,195 @@
+"""The read side of GameService: summaries, moves, the board, the unseen pool, the recount,
+the scoresheet check, GCG and the overlay's live state (cached until the log or the players change).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Callable
+
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import format_position, play_notation, write_gcg
+from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
+from tilecam.scoring.tally import format_pool
+from tilecam.scoring.tiles import BLANK, Distribution
+
+from .. import schemas as s
+from ..errors import InvalidInput, NotFound
+from ..store import GameRow, Store
+from .view import DAMAGE, GameView, load_view
+
+__all__ = ["Queries"]
+
+VOWELS = set("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
+
+
+class Queries:
+    """Reading games; GameService mixes it in (its store, clock and live cache)."""
+
+    store: Store
+    clock: Callable[[], float]
+    _live: dict[int, tuple[int, str, s.LiveOut]]
+
+    def games(self) -> list[GameRow]:
+        return self.store.games()
+
+    def load(self, game_id: int) -> GameView:
+        return load_view(self.store, game_id)
+
+    def summaries(self) -> list[dict]:
+        """The summary of every game; a game whose log cannot be replayed is listed with its id,
+        players and `damaged` (the reason) instead of taking the whole list down."""
+        out = []
+        for row in self.store.games():
+            try:
+                out.append(self.summary(self.load(row.id)))
+            except DAMAGE as exc:
+                out.append(dict(id=row.id, players=list(row.players), rules=row.rules, lang=row.lang,
+                                layout=row.layout, created=row.created, meta=row.meta,
+                                moves=0, scores=[0] * len(row.players), ended=False,
+                                entries=self.store.count(row.id), damaged=f"{type(exc).__name__}: {exc}"))
+        return out
+
+    def summary(self, view: GameView) -> dict:
+        state = view.game_at().state
+        return dict(id=view.row.id, players=list(view.row.players), rules=view.row.rules, lang=view.row.lang,
+                    layout=view.row.layout, created=view.row.created, meta=view.row.meta,
+                    moves=len(view.events), scores=state.scores, ended=state.ended or view.closed,
+                    entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
+                    end_reason=state.end_reason or view.row.meta.get("closed_reason"))
+
+    def moves(self, view: GameView) -> list[s.MoveOut]:
+        """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the
+        store adds: log rows, evidence frames, corrections."""
+        frames = self.store.frame_seqs(view.row.id)
+        out = []
+        for ln, ev, seq in zip(recount(view.record()), view.events, view.seqs):
+            out.append(s.MoveOut(
+                index=ln.index, seq=seq, player=ln.player, nick=view.nicks[ln.player], kind=ln.kind,
+                position=ln.position, word=ln.word, text=ln.text, rack=getattr(ev, "rack", None),
+                claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
+                totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
+                blank_undecided=isinstance(ev, Play) and ev.blank_undecided))
+        return out
+
+    def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
+        if turn is not None and not 0 <= turn <= len(view.events):
+            raise NotFound(f"game {view.row.id} has no turn {turn} (0..{len(view.events)})")
+        game = view.game_at(turn)
+        st = game.state
+        tiles = [s.TileOut(square=format_position(sq, Direction.ACROSS), row=sq.row, col=sq.col, letter=t.letter,
+                           blank=t.blank) for sq, t in sorted(st.board.items())]
+        return s.BoardOut(game_id=view.row.id, turn=len(game.events), rows=st.board.rows(),
+                          premiums=list(view.layout.rows), tiles=tiles, last_play=_last_squares(game.events),
+                          scores=st.scores, on_turn=st.on_turn, bag=st.bag)
+
+    def unseen(self, view: GameView, turn: int | None = None, rack: str = "") -> s.UnseenOut:
+        game = view.game_at(turn)
+        pool = game.state.unseen_for(view.dist, rack)
+        vowels = sum(n for t, n in pool.items() if t in VOWELS)
+        blanks = pool.get(BLANK, 0)
+        count = sum(pool.values())
+        return s.UnseenOut(game_id=view.row.id, turn=len(game.events), pool=format_pool(pool, view.dist),
+                           count=count, bag=game.state.bag,
+                           tiles={t: pool[t] for t in view.dist.counts if pool.get(t)},
+                           vowels=vowels, consonants=count - vowels - blanks, blanks=blanks)
+
+    def gcg(self, view: GameView) -> str:
+        return write_gcg(view.record(), view.profile, view.dist, view.layout)
+
+    def live(self, game_id: int) -> s.LiveOut:
+        """The overlay's state, cached until the log or the players change."""
+        row = self.store.game(game_id)
+        n = self.store.count(game_id)
+        key = repr((row.players, row.meta))
+        cached = self._live.get(game_id)
+        if cached and cached[0] == n and cached[1] == key:
+            return self._with_clock(game_id, cached[2])
+        live = self._compute_live(self.load(game_id))
+        self._live[game_id] = (n, key, live)
+        return self._with_clock(game_id, live)
+
+    def _compute_live(self, view: GameView) -> s.LiveOut:
+        game = Game(view.profile, view.dist, view.layout, view.players)
+        last_text = ""
+        blanks: list[tuple[Square, str]] = []
+        undecided = []
+        for i, ev in enumerate(view.events):
+            nick = view.row.players[ev.player]["name"]
+            if isinstance(ev, Play):
+                _, pos, word = play_notation(ev, game)
+                last_text = f"{nick}: {pos} {word} {ev.agreed:+d}"
+                blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
+                if ev.blank_undecided:
+                    undecided.append(i)
+            elif isinstance(ev, PhonyWithdrawn):
+                last_text = f"{nick}: play withdrawn {ev.agreed:+d}"
+            elif isinstance(ev, (Pass, Exchange, TurnLost)):
+                last_text = f"{nick}: {describe(ev)}"
+            else:
+                last_text = f"{nick}: {describe(ev)} {getattr(ev, 'agreed', 0):+d}"
+            game.append(ev)
+        st = game.state
+        # Blanks still on the board, in the order they were played.
+        on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
+        pool = st.unseen_for(view.dist)
+        unseen = format_pool(pool, view.dist)
+        names = [p["name"] for p in view.row.players]
+        scores = st.scores
+        fields = {"score": " - ".join(str(n) for n in scores)}
+        # Every game has all four players' fields, so an OBS source for p3 of a two-player game
+        # reads empty instead of failing.
+        for i in range(s.MAX_PLAYERS):
+            fields[f"p{i + 1}_score"] = str(scores[i]) if i < len(scores) else ""
+            fields[f"p{i + 1}_name"] = names[i] if i < len(names) else ""
+            fields[f"p{i + 1}_clock"] = ""  # filled in fresh on every read while a clock runs
+        fields |= {
+            "unseen_tiles": _grouped(pool, view.dist),
+            "unseen_count": str(sum(pool.values())),
+            "last_play": last_text,
+            "blank1": on_board[0] if on_board else "",
+            "blank2": on_board[1] if len(on_board) > 1 else "",
+        }
+        return s.LiveOut(
+            game_id=view.row.id, seq=view.entries[-1].seq if view.entries else -1,
+            players=list(view.row.players), scores=scores, on_turn=st.on_turn,
+            ended=st.ended or view.closed, end_reason=st.end_reason or view.row.meta.get("closed_reason"),
+            rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
+            last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
+            values=dict(view.dist.values), fields=fields, blank_undecided=undecided)
+
+    def recount(self, view: GameView) -> s.RecountOut:
+        """scoring.recount's report, with each line's log row."""
+        lines = recount(view.record())
+        found = [s.DiscrepancyOut(seq=view.seqs[d.index], **_fields(d, s.DiscrepancyOut)) for d in discrepancies(lines)]
+        return s.RecountOut(game_id=view.row.id, players=list(view.row.players), rules=view.row.rules,
+                            moves=[s.RecountMoveOut(seq=view.seqs[ln.index], **_fields(ln, s.RecountMoveOut))
+                                   for ln in lines],
+                            discrepancies=found, first_discrepancy=found[0] if found else None,
+                            final=final_totals(view.record(), lines))
+
+    def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
+        if not 0 <= player < view.players:
+            raise InvalidInput(f"no player {player}; players are 0..{view.players - 1}")
+        rows = [s.ScoresheetRow(**dataclasses.asdict(r)) for r in scoresheet(recount(view.record()), player, sheet)]
+        first = next((r for r in rows if not r.agrees), None)
+        return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
+                               first_mismatch=first)
+
+
+def _fields(row, model) -> dict:
+    """A recount dataclass's fields that the response model has."""
+    return {k: v for k, v in dataclasses.asdict(row).items() if k in model.model_fields}
+
+
+def _last_squares(events: list[Event]) -> list[str]:
+    if events and isinstance(events[-1], Play):
+        return [format_position(t.square, Direction.ACROSS) for t in events[-1].placement.tiles]
+    return []
+
+
+def _grouped(pool: Counter, dist: Distribution) -> str:
+    """One group per tile, 'AAA B EE ??', as broadcast overlays show the pool."""
+    return " ".join(dist.spell([tile] * pool[tile]) for tile in dist.counts if pool.get(tile))

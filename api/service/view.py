@@ -1,0 +1,96 @@
+"""A game as the service sees it: the store's rows with corrections applied, ready to replay.
+
+`load_view` reads one game; `nick_of`, `players_of` and `parse_square` turn what a person typed
+into what the record holds.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tilecam.scoring.board import LAYOUTS, Layout, Square
+from tilecam.scoring.events import Correction, Event
+from tilecam.scoring.game import Game, effective_events
+from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, parse_position
+from tilecam.scoring.rules import RuleProfile, get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
+
+from ..errors import NotFound, StoreError
+from ..store import EntryRow, GameRow, Store
+
+__all__ = ["DAMAGE", "SERVICE_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+
+# What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
+DAMAGE = (ValueError, LookupError, TypeError, StoreError)
+# Who did what to the game row; kept out of GCG exports.
+SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason"}
+
+
+@dataclass
+class GameView:
+    """A game loaded from the store with its corrections applied."""
+
+    row: GameRow
+    entries: list[EntryRow]
+    events: list[Event]        # the record as it stands
+    seqs: list[int]            # log row of each event's original entry
+    corrected: set[int]        # seqs amended by a Correction
+    profile: RuleProfile
+    dist: Distribution
+    layout: Layout
+
+    @property
+    def players(self) -> int:
+        return len(self.row.players)
+
+    @property
+    def nicks(self) -> list[str]:
+        return [p["nick"] for p in self.row.players]
+
+    def game_at(self, turn: int | None = None) -> Game:
+        """A Game replayed up to `turn` events (all by default)."""
+        return Game(self.profile, self.dist, self.layout, self.players, self.events[:turn])
+
+    def event_seq(self, index: int) -> int:
+        if not 0 <= index < len(self.events):
+            raise NotFound(f"game {self.row.id} has no move {index} (it has {len(self.events)})")
+        return self.seqs[index]
+
+    def record(self) -> GameRecord:
+        meta = {k: v for k, v in self.row.meta.items() if k not in SERVICE_META}
+        return GameRecord(tuple(Player(p["nick"], p["name"]) for p in self.row.players), tuple(self.events),
+                          meta, self.row.rules, self.row.lang, self.row.layout)
+
+    @property
+    def closed(self) -> bool:
+        return "closed_by" in self.row.meta
+
+
+def load_view(store: Store, game_id: int) -> GameView:
+    """Game `game_id` from `store`, its log replayed with the corrections applied."""
+    row = store.game(game_id)
+    profile = get_profile(row.rules)
+    dist = DISTRIBUTIONS[row.lang]
+    layout = LAYOUTS[row.layout]
+    entries = store.entries(game_id)
+    logged = [e.entry for e in entries]
+    events = effective_events(logged, profile, dist, layout, len(row.players))
+    seqs = [e.seq for e in entries if not isinstance(e.entry, Correction)]
+    corrected = {e.entry.target for e in entries if isinstance(e.entry, Correction)}
+    return GameView(row, entries, events, seqs, corrected, profile, dist, layout)
+
+
+def nick_of(name: str) -> str:
+    """A GCG nickname made from a display name: one printable word without ':'."""
+    nick = "".join(ch if ch.isprintable() and not ch.isspace() and ch != ":" else "_" for ch in name.strip())
+    return re.sub(r"_+", "_", nick)[:NICK_MAX] or "player"
+
+
+def players_of(players: list[tuple[str, str | None]]) -> list[dict]:
+    """Stored players; a nickname given is checked on the way in (GcgError, a ValueError, says why)."""
+    return [{"nick": check_nick(nick) if nick else nick_of(name), "name": name} for name, nick in players]
+
+
+def parse_square(text: str, layout: Layout) -> Square:
+    """'8H' or 'H8' -> the square; ValueError naming the coordinate otherwise."""
+    return parse_position(text.strip(), layout)[0]

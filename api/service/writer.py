@@ -1,0 +1,283 @@
+"""The writer: the one place that appends to the store.
+
+Every write goes the same way: inside one store transaction (BEGIN IMMEDIATE, so no other
+thread or process can write in between) load the log, let the rules engine build or check
+the new entries against the record as it stands, append them; after the commit, publish
+the game's new live state on the bus. The recorder calls ``commit`` (or ``append``) from its
+own thread, naming the seq it believes comes next (a stale one raises Conflict: re-read and
+decide again); the operator actions build on ``build``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+from typing import Callable, Iterable
+
+from tilecam.scoring.board import LAYOUTS
+from tilecam.scoring.clock import GameClock
+from tilecam.scoring.events import (BLANK_NOT_READ, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+                                    LogEntry, Pass, Play, TurnLost, to_json)
+from tilecam.scoring.game import Game, GameError, effective_events
+from tilecam.scoring.gcg import GameRecord, placement_from_gcg
+from tilecam.scoring.placement import PlacedTile
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS
+
+from .. import schemas as s
+from ..bus import Bus, BusMessage
+from ..errors import Conflict, InvalidInput, NotFound
+from ..store import GameRow, Store
+from .view import GameView, parse_square, players_of
+
+__all__ = ["TURN_EVENTS", "Writer"]
+
+# Turns the camera (or anyone appending raw entries) may not add once a director closed the game.
+TURN_EVENTS = (Play, Pass, Exchange)
+
+
+class Writer:
+    """Appending to games; GameService mixes it in (its store, bus, locks and clocks). It reads
+    through Queries' ``load`` and publishes Queries' ``live``."""
+
+    store: Store
+    bus: Bus
+    clock: Callable[[], float]
+    steady: Callable[[], float]
+    _locks: dict[int, threading.RLock]
+    _locks_guard: threading.Lock
+    _published: dict[int, int]
+    _clocks: dict[int, GameClock]
+
+    def _lock(self, game_id: int) -> threading.RLock:
+        with self._locks_guard:
+            return self._locks[game_id]
+
+    def create_game(self, players: list[tuple[str, str | None]], rules: str = "naspa", lang: str = "en",
+                    layout: str = "standard", meta: dict[str, str] | None = None) -> GameRow:
+        get_profile(rules).check_players(len(players))  # ValueError naming the choices, the player range
+        if lang not in DISTRIBUTIONS:
+            raise InvalidInput(f"unknown tile set {lang!r}; choose one of {', '.join(DISTRIBUTIONS)}")
+        if layout not in LAYOUTS:
+            raise InvalidInput(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+        ps = players_of(players)
+        if len({p["nick"] for p in ps}) != len(ps):
+            raise InvalidInput("players need different nicknames")
+        for key, value in (meta or {}).items():
+            # Each becomes one '#key value' line in GCG.
+            if not re.fullmatch(r"[A-Za-z0-9_-]+", key) or any(c in value for c in "\r\n"):
+                raise InvalidInput(f"meta {key!r}: keys are single words and values one line")
+        return self.store.create_game(ps, rules, lang, layout, meta)
+
+    def import_record(self, record: GameRecord) -> GameRow:
+        """A whole game (e.g. read from GCG) into the store, one entry at a time."""
+        row = self.create_game([(p.name, p.nick) for p in record.players], record.rules, record.lang,
+                               record.layout, {k: v for k, v in record.meta.items() if isinstance(v, str)})
+        for ev in record.events:
+            self.append(row.id, ev)
+        return row
+
+    def set_players(self, game_id: int, players: list[tuple[str, str | None]], by: str) -> s.LiveOut:
+        with self._lock(game_id):
+            row = self.store.game(game_id)
+            ps = players_of(players)
+            if len(ps) != len(row.players):
+                raise InvalidInput(f"game {game_id} has {len(row.players)} players")
+            self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
+            return self._publish(game_id)
+
+    def append(self, game_id: int, entry: LogEntry, *, expect: int | None = None, jpeg: bytes | None = None,
+               path: str | None = None, sidecar: dict | None = None) -> int:
+        """Check `entry` against the record, append it with its evidence frame and sidecar (one
+        transaction), publish. Returns its seq. See `commit`."""
+        return self.commit(game_id, [entry], expect=expect, jpeg=jpeg, path=path, sidecar=sidecar)[0]
+
+    def commit(self, game_id: int, entries: list[LogEntry], *, expect: int | None = None,
+               jpeg: bytes | None = None, path: str | None = None, sidecar: dict | None = None) -> list[int]:
+        """Check each entry against the record as it stands inside one write transaction, append
+        them all (each with the evidence frame and sidecar, when given), then publish. Returns
+        their seqs.
+
+        `expect`: how many log entries the caller believes the game has; another writer having
+        appended since raises store.Conflict and nothing is written (re-read and decide again).
+        Raises GameError/PlacementError with the engine's reason when an entry cannot follow."""
+        seqs = []
+        with self._lock(game_id):
+            with self.store.writing():
+                view = self.load(game_id)
+                if expect is not None and len(view.entries) != expect:
+                    raise Conflict(f"game {game_id} has {len(view.entries)} log entries, not {expect}: "
+                                   "another writer added to it")
+                for entry in entries:
+                    self._check(view, entry)
+                    seqs.append(self.store.append(game_id, entry, len(view.entries), jpeg, path, sidecar))
+                    view = self.load(game_id)  # the next entry follows this one
+            for entry, seq in zip(entries, seqs):
+                self._publish(game_id, entry, seq)
+        return seqs
+
+    @staticmethod
+    def _check(view: GameView, entry: LogEntry) -> None:
+        if isinstance(entry, Correction):
+            # The amended record must still replay: every later event is rebuilt on it.
+            effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
+                             view.layout, view.players)
+            return
+        if view.closed and isinstance(entry, TURN_EVENTS):
+            raise GameError(f"game {view.row.id} was ended by {view.row.meta['closed_by']}; "
+                            "only corrections and penalties are accepted")
+        # Rebuilt from what was said and done, the event must come out as given:
+        # a legal placement, the engine's score, the right running total.
+        rebuilt = view.game_at().rebuild(entry, getattr(entry, "agreed", None))
+        if getattr(rebuilt, "engine", None) != getattr(entry, "engine", None):
+            raise GameError(f"engine score {entry.engine} is not what the rules give ({rebuilt.engine})")
+        if rebuilt.cumulative != entry.cumulative:
+            raise GameError(f"cumulative {entry.cumulative} is not what the record gives "
+                            f"({rebuilt.cumulative})")
+
+    def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
+              turn_event: bool = True) -> list[int]:
+        """Run a Game builder on the record as it stands (e.g. ``lambda g: g.play(0, placement)``),
+        then store and publish what it appended. Builders compute engine scores and cumulatives.
+        The record is read inside the write transaction, so no other writer can slip in between."""
+        with self._lock(game_id):
+            with self.store.writing():
+                view = self.load(game_id)
+                if turn_event and view.closed:
+                    raise GameError(f"game {game_id} was ended by {view.row.meta['closed_by']}; "
+                                    "only corrections and penalties are accepted")
+                game = view.game_at()
+                before = len(game.events)
+                make(game)
+                added = game.events[before:]
+                seqs = [self.store.append(game_id, ev, len(view.entries) + i) for i, ev in enumerate(added)]
+            for ev, seq in zip(added, seqs):
+                self._publish(game_id, ev, seq)
+            return seqs
+
+    def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
+        """Evidence for log entry `seq`: the JPEG it was read from, or a path to it."""
+        with self.store.writing():
+            if not 0 <= seq < self.store.count(game_id):
+                raise NotFound(f"game {game_id} has no log entry {seq}")
+            self.store.put_frame(game_id, seq, jpeg, path)
+
+    def announce_external(self) -> list[int]:
+        """Publish entries another process (a recorder beside the server) wrote to the shared
+        SQLite file. Returns the games announced; the first call only takes stock."""
+        announced = []
+        first = not self._published
+        for row in self.store.games():
+            n = self.store.count(row.id)
+            seen = self._published.get(row.id)
+            if seen is None and first:
+                self._published[row.id] = n
+            elif n > (seen or 0):
+                with self._lock(row.id):
+                    rows = self.store.entries(row.id)
+                    self._publish(row.id, rows[-1].entry if rows else None, n - 1 if n else None)
+                announced.append(row.id)
+        return announced
+
+    def _publish(self, game_id: int, entry: LogEntry | None = None, seq: int | None = None) -> s.LiveOut:
+        committed = self.clock()
+        self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
+        live = self.live(game_id)
+        if live.ended and live.clock is not None and not live.clock.finished:
+            # The game is over: the clock stops (at the last player's press, if that came last).
+            with self._lock(game_id):
+                self._clocks[game_id].finish(self.steady(), getattr(entry, "player", None))
+            live = self.live(game_id)
+        data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
+                "committed": committed}
+        self.bus.publish(BusMessage(game_id, live.seq if seq is None else seq, "update", data))
+        return live
+
+
+    def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
+        """Final racks and the end of the game: the out-play's rack points, or each player's own
+        rack off after six zeros, or a director ending the game (recorded in meta)."""
+        # One transaction: the end is decided on the record as it stands, and the racks and the
+        # closing go in together (build joins it; its live update goes out just before the commit).
+        with self._lock(game_id), self.store.writing():
+            view = self.load(game_id)
+            if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in view.events) or view.closed:
+                raise GameError("the game has already been ended and its final racks entered")
+            if racks is not None:
+                if len(racks) != view.players:
+                    raise InvalidInput(f"give one rack per player ({view.players})")
+                for rack in racks:
+                    view.dist.check_tiles(rack, "rack")
+            state = view.game_at().state
+
+            def make(g: Game):
+                if state.end_reason == "out":
+                    return g.finish_out(racks)
+                if racks is None:
+                    if state.ended and g.profile.zeros_end_penalty:
+                        raise InvalidInput("the game ended without a player going out: give each player's rack")
+                    return []
+                if state.ended and not g.profile.zeros_end_penalty:
+                    return []
+                return [g.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
+
+            seqs = self.build(game_id, make, turn_event=False)
+            if not state.ended:
+                self.store.update_game(game_id, meta={"closed_by": by,
+                                                      "closed_reason": reason or "ended by the director"})
+                self._publish(game_id)
+            return seqs
+
+    def correct(self, game_id: int, index: int, fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix
+                | s.PassFix | s.ScoreFix, by: str) -> int:
+        """A Correction entry amending move `index`, named after the token that made it."""
+        with self._lock(game_id), self.store.writing():  # the move amended is the one that stands
+            view = self.load(game_id)
+            seq = view.event_seq(index)
+            ev = view.events[index]
+            agreed = None
+            prior = [e.entry for e in view.entries if isinstance(e.entry, Correction) and e.entry.target == seq]
+            if prior:
+                agreed = prior[-1].agreed  # a ruling stands through later fixes of the same move
+            match fix:
+                case s.BlankFix() | s.LetterFix():
+                    if not isinstance(ev, Play):
+                        raise InvalidInput(f"move {index} is a {ev.kind}, not a play: it placed no tiles")
+                    sq = parse_square(fix.square, view.layout)
+                    letter = fix.letter.upper()
+                    if letter not in view.dist.values:
+                        raise InvalidInput(f"{fix.letter!r} is not a letter of the {view.dist.name} set")
+                    hit = [t for t in ev.placement.tiles if t.square == sq]
+                    if not hit:
+                        raise InvalidInput(f"move {index} placed no tile on {fix.square}")
+                    blank = True if isinstance(fix, s.BlankFix) else hit[0].blank
+                    tiles = tuple(PlacedTile(t.square, letter, blank) if t.square == sq else t
+                                  for t in ev.placement.tiles)
+                    note = ev.note
+                    if blank:  # the blank's letter is named now: the writer's "not read" note goes
+                        note = "\n".join(ln for ln in note.split("\n") if BLANK_NOT_READ not in ln)
+                    replacement = dataclasses.replace(ev, placement=dataclasses.replace(ev.placement, tiles=tiles),
+                                                      note=note)
+                case s.PlayFix():
+                    if not isinstance(ev, Play):
+                        raise InvalidInput(f"move {index} is a {ev.kind}, not a play")
+                    placement = placement_from_gcg(view.game_at(index), fix.position, fix.word)
+                    replacement = dataclasses.replace(ev, placement=placement)
+                case s.ExchangeFix():
+                    if not isinstance(ev, (Pass, Exchange, TurnLost)):
+                        raise InvalidInput(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
+                    if fix.count > view.dist.rack_size:
+                        raise InvalidInput(f"cannot exchange {fix.count} tiles from a rack of {view.dist.rack_size}")
+                    tiles = view.dist.check_tiles(fix.tiles, "exchanged tiles")
+                    if tiles is not None and len(view.dist.tokens(tiles)) != fix.count:
+                        raise InvalidInput(f"{tiles!r} is not {fix.count} tiles")
+                    replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)
+                case s.PassFix():
+                    if not isinstance(ev, (Pass, Exchange, TurnLost)):
+                        raise InvalidInput(f"move {index} is a {ev.kind}; only an exchange becomes a pass")
+                    replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note)
+                case s.ScoreFix():
+                    if not hasattr(ev, "agreed"):
+                        raise InvalidInput(f"move {index} is a {ev.kind}, which scores nothing")
+                    replacement, agreed = ev, fix.agreed
+            return self.append(game_id, Correction(seq, replacement, by, agreed, fix.reason))
