@@ -11,6 +11,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+__all__ = ["Bus", "BusMessage", "PreviewHub", "PreviewViewer", "Subscription"]
+
 
 @dataclass(frozen=True, slots=True)
 class BusMessage:

@@ -28,6 +28,9 @@ from tilecam.vision.stability import StabilityConfig, StabilityGate
 
 from .store import Conflict
 
+__all__ = ["TRIGGER_ACTIONS", "FixedBoard", "FrameOutcome", "GameLink", "orient", "PrewarpedBoard", "Reader",
+           "Recorder", "RecorderConfig", "service_sink", "Timings", "TrackedBoard"]
+
 
 class RecorderConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")

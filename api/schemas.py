@@ -13,6 +13,14 @@ from tilecam.scoring.rules import PROFILES
 
 from . import limits as lim
 
+__all__ = ["ERROR_TEXT", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
+           "Choice", "ClockOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
+           "DiscrepancyOut", "EndIn", "Error", "errors", "ExchangeFix", "ExchangeIn", "GameCreate", "GameDetail",
+           "GameSummary", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
+           "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
+           "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TileOut",
+           "TimePenaltyIn", "TurnIn", "UnseenOut", "Word", "WriteOut"]
+
 # Players a game may have: tournament rules are for two, the box rules for two to four. Each
 # rule profile names its own range; these are the bounds of them all.
 MIN_PLAYERS = min(p.min_players for p in PROFILES.values())

@@ -27,6 +27,9 @@ from tilecam.vision.locate import LocateConfig
 from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
+__all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
+           "PreviewSettings", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings"]
+
 
 class Section(BaseModel):
     # A typo in a key fails at start instead of being ignored.

@@ -20,6 +20,8 @@ from tilecam.scoring.events import LogEntry, from_json, to_json
 
 from .errors import Conflict, NotFound, StoreError
 
+__all__ = ["Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "Store", "StoreError"]
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,

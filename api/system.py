@@ -22,6 +22,9 @@ from typing import Callable
 
 from tilecam.api.errors import ApiError
 
+__all__ = ["DEFAULT_MODEL", "STATION_META", "attach_game", "build_locator", "build_reader", "build_recorder",
+           "game_to_resume", "model_path", "recorder_config", "Recording", "run_frames", "SetupError", "Station"]
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 # Marks the games a station records (and may resume); a service key, kept out of the GCG export.
