@@ -133,15 +133,16 @@ def test_seeded_synthetic_scenes(seed):
 def test_premium_pattern_slides_a_slipped_grid_back(seed):
     """The premium squares fit only at the true place: a grid one or two squares off is slid back."""
     from tilecam.models.synth import SceneConfig, render_scene
-    from tilecam.vision.locate import _premium_shift, _slide
+    from tilecam.vision.locate.grid import slide
+    from tilecam.vision.locate.premium import premium_shift
 
     board = ["." * 15] * 7 + ["...WORDS.......", "....I..........", "....NOTE......."] + ["." * 15] * 5
     scene = render_scene(board, seed, SceneConfig(hands="always"))
     cfg = LocateConfig()
     truth = scene.corners.astype(np.float32)
-    assert _premium_shift(scene.image, truth, cfg) == (0, 0)
+    assert premium_shift(scene.image, truth, cfg) == (0, 0)
     for dx, dy in [(1, 0), (0, -1), (-1, 1), (2, 0)]:
-        assert _premium_shift(scene.image, _slide(truth, dx, dy), cfg) == (-dx, -dy), (dx, dy)
+        assert premium_shift(scene.image, slide(truth, dx, dy), cfg) == (-dx, -dy), (dx, dy)
 
 
 def _bench_scene(shared_data, seed: int):
@@ -175,7 +176,7 @@ def test_no_slipped_fix_on_former_wrong_fixes(shared_data, seed):
 # with quality ~0.3), 1127, 1171, 1389 and 1416 (a score sheet, bag or shadow touching the
 # board spoilt every rough quad). Since the renderer's new board schemes 1289 is a white board
 # whose grid is framed by a cyan band: its ridge pulled the edge 0.19 square out (4.9 px) until
-# the outer lines got offsets of their own (vision.locate._finish).
+# the outer lines got offsets of their own (vision.locate.search._finish).
 @pytest.mark.parametrize("seed", [1003, 1004, 1068, 1127, 1171, 1191, 1289, 1389, 1416])
 def test_former_misses_are_found(shared_data, seed):
     scene = _bench_scene(shared_data, seed)
@@ -189,7 +190,7 @@ def test_former_misses_are_found(shared_data, seed):
 def test_refinement_stays_on_the_lines_beside_dark_tiles(shared_data):
     """Bench seed 5297: dark tiles on the dark board. Their lit bevel edges beside each line used
     to pull the refinement off the truth by ~0.2 square; a line differs from both its sides."""
-    from tilecam.vision.locate import _refine
+    from tilecam.vision.locate.lines import refine
 
     scene = _bench_scene(shared_data, 5297)
     truth = scene.corners.astype(np.float32)
@@ -198,8 +199,8 @@ def test_refinement_stays_on_the_lines_beside_dark_tiles(shared_data):
     cfg = LocateConfig()
     corners = truth
     for _ in range(3):
-        corners = _refine(grey, corners, cfg, cfg.fit_square_px)
-    corners = _refine(grey, corners, cfg, cfg.refine_square_px)
+        corners = refine(grey, corners, cfg, cfg.fit_square_px)
+    corners = refine(grey, corners, cfg, cfg.refine_square_px)
     assert np.linalg.norm(corners - truth, axis=1).max() < 0.004 * side
 
 
@@ -229,17 +230,17 @@ def test_heavily_tiled_standard_board_found_by_agreeing_quads(shared_data, seed)
 
 
 def test_weak_grid_needs_several_agreeing_quads():
-    from tilecam.vision.locate import _agreed
+    from tilecam.vision.locate.search import agreed_grid
 
     cfg = LocateConfig()
     grid = np.float32([[100, 100], [400, 100], [400, 400], [100, 400]])
     near = grid + 0.5                      # 0.025 square off: the same grid
     slipped = grid + np.float32([20, 0])   # one square over
     weak = (grid, 0.3, 0.45)
-    assert _agreed([weak], [grid, near, slipped, slipped], cfg) is None      # two quads agree
-    assert _agreed([weak], [grid, near, np.roll(near, 1, 0)], cfg) is weak   # three (any corner order)
+    assert agreed_grid([weak], [grid, near, slipped, slipped], cfg) is None      # two quads agree
+    assert agreed_grid([weak], [grid, near, np.roll(near, 1, 0)], cfg) is weak   # three (any corner order)
     too_weak = (grid, 0.2, cfg.agree_min_fit - 0.01)
-    assert _agreed([too_weak], [grid] * 6, cfg) is None
+    assert agreed_grid([too_weak], [grid] * 6, cfg) is None
 
 
 def _english_truth(shared_data, frame: str) -> dict:
@@ -282,7 +283,7 @@ def test_outer_band_does_not_pull_the_grid_edge():
     """A board may frame its grid with a band of its own (a coloured outline, the rim's print):
     with the outer lines' offsets free, strong pieces found on it 0.12 square outside the last
     line (bench seed 1289: 0.19) do not move the edge the 14 inner lines' pitch gives."""
-    from tilecam.vision.locate import _fit_homography_to_lines
+    from tilecam.vision.locate.lines import fit_homography_to_lines
 
     sq = 32
     rng = np.random.default_rng(0)
@@ -295,7 +296,7 @@ def test_outer_band_does_not_pull_the_grid_edge():
                 if outer or rng.random() < 0.4:  # faint inner lines, half hidden by tiles; a strong band
                     rows.append(((j + 1.5) * sq, (k + 1) * sq + shift + rng.normal(0, 0.02 * sq), k, axis,
                                  1.0 if outer else 0.3))
-    g = _fit_homography_to_lines(np.array(rows), sq, 0.08, free_outer=True)
+    g = fit_homography_to_lines(np.array(rows), sq, 0.08, free_outer=True)
     # g maps warp coordinates in squares (the one-square margin removed) to line numbers
     corners = np.float64([[0, 0], [15, 0], [15, 15], [0, 15]]).reshape(-1, 1, 2)
     mapped = cv2.perspectiveTransform(corners, g).reshape(4, 2)
@@ -306,7 +307,7 @@ def test_line_width_follows_the_blur():
     """The fit's line pieces switch to ridges of the lines' own width only where the lines are
     blurred: a sharp printed line measures under the piece tolerance, the same line out of focus
     over it."""
-    from tilecam.vision.locate import _line_half_width
+    from tilecam.vision.locate.lines import line_half_width
 
     sq = 32
     n = 17 * sq
@@ -318,15 +319,15 @@ def test_line_width_follows_the_blur():
     for _ in range(40):  # tiles over some squares
         r, c = rng.integers(1, 16, 2) * sq
         img[r + 3:r + sq - 2, c + 3:c + sq - 2] = 220
-    sharp = _line_half_width(cv2.GaussianBlur(img, (0, 0), 0.7), sq)
-    soft = _line_half_width(cv2.GaussianBlur(img, (0, 0), 3.0), sq)
+    sharp = line_half_width(cv2.GaussianBlur(img, (0, 0), 0.7), sq)
+    soft = line_half_width(cv2.GaussianBlur(img, (0, 0), 3.0), sq)
     assert sharp < 0.08 * sq < soft
 
 
 def test_segment_quad_finds_a_steep_board():
     """A grazing view whose grid lines converge by ~35 degrees, on a striped floor: the
     vanishing-point quad of the line segments holds the grid (the periodic fit then finds it)."""
-    from tilecam.vision.locate import _segment_quad
+    from tilecam.vision.locate.quads import segment_quad
 
     cfg = LocateConfig()
     w, h = 640, 480
@@ -342,7 +343,7 @@ def test_segment_quad_finds_a_steep_board():
         for a, b in (((k, 0), (k, 15)), ((0, k), (15, k))):
             pa, pb = cv2.perspectiveTransform(np.float32([[a, b]]), hm)[0]
             cv2.line(img, tuple(np.int32(pa)), tuple(np.int32(pb)), (60, 60, 60), 2)
-    found = _segment_quad(img, cfg)
+    found = segment_quad(img, cfg)
     assert found is not None
     side = float(np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1).mean()) / 15
     err = min(float(np.linalg.norm(np.roll(found, k, 0) - quad, axis=1).max()) for k in range(4))
