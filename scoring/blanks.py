@@ -14,6 +14,8 @@ from .lexicon import Lexicon, infer_blanks
 from .placement import PlacedTile, Placement, score_placement
 from .tiles import BLANK, Distribution
 
+__all__ = ["Designation", "designate", "undecided_squares"]
+
 
 @dataclass(frozen=True)
 class Designation:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+__all__ = ["LAYOUTS", "Board", "Direction", "Layout", "Square", "Tile"]
+
 
 class Square(NamedTuple):
     """Zero-based (row, col); row 0 is the top row of the board."""

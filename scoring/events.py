@@ -14,6 +14,10 @@ from typing import ClassVar, Union
 from .placement import Placement
 from .tiles import BLANK
 
+__all__ = ["BLANK_NOT_READ", "ChallengeBonus", "Correction", "EndRackPenalty", "EndRackPoints", "Event",
+           "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play", "TimePenalty", "TurnLost", "from_json",
+           "points", "to_json"]
+
 # A blank whose letter nobody named: on the board as '?' (decode leaves it so when the lexicon
 # does not decide), or, in a record the GCG writer had to give a letter, a play whose note says
 # so. The writer (scoring.gcg) puts this phrase in that '#note'; the operator fixes the blank with

@@ -15,6 +15,8 @@ from .errors import ScoringError
 from .placement import PlacedTile, Placement, score_placement
 from .tiles import Distribution
 
+__all__ = ["Lexicon", "LexiconError", "infer_blanks"]
+
 MIN_LEN, MAX_LEN = 2, 15
 
 

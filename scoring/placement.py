@@ -11,6 +11,9 @@ from .board import Board, Direction, Square, Tile
 from .errors import ScoringError
 from .tiles import Distribution
 
+__all__ = ["PlacedTile", "Placement", "PlacementError", "ScoredPlacement", "WordScore", "score_placement",
+           "validate_placement"]
+
 
 class PlacementError(ScoringError):
     """A placement the rules do not allow (gap, not connected, occupied square, ...)."""

@@ -26,6 +26,8 @@ from .errors import RulesError
 if TYPE_CHECKING:  # gcg imports this module: the type is for readers only
     from .gcg import GcgGame
 
+__all__ = ["AUTO", "PROFILES", "ChallengeRule", "EndRack", "RuleProfile", "choose_rules", "get_profile"]
+
 
 class ChallengeRule(Enum):
     DOUBLE = "double"          # a failed challenge costs the challenger their turn

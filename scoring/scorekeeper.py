@@ -11,13 +11,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .board import Square
-from .decode import (DecodeConfig, Evidence, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal,
-                     Unclear, decode)
+from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode
 from .events import Correction, LogEntry, PhonyWithdrawn, Play
+from .evidence import Evidence
 from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .snapshot import BLANK_TILE, EMPTY, Snapshot
+
+__all__ = ["Observation", "Scorekeeper"]
 
 
 @dataclass(frozen=True)

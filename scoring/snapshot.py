@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+__all__ = ["BLANK_TILE", "EMPTY", "Snapshot", "classes_for", "turns_to_fit", "upright_turns"]
+
 EMPTY = "."
 BLANK_TILE = "?"
 

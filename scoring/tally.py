@@ -7,6 +7,8 @@ from typing import Iterable
 from .board import Board
 from .tiles import BLANK, Distribution
 
+__all__ = ["check_set", "format_pool", "tally", "unseen"]
+
 
 def tally(board: Board, racks: Iterable[str] = (), dist: Distribution | None = None) -> Counter:
     """Count the tiles on the board plus the given racks; blanks count as '?' whatever they stand for."""

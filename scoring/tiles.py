@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from .errors import TileError
 
+__all__ = ["BLANK", "DISTRIBUTIONS", "Distribution"]
+
 BLANK = "?"
 
 

@@ -11,7 +11,7 @@ import pytest
 from tilecam.api import limits as lim
 from tilecam.api.schemas import PlayIn
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.scoring.gcg import _word_cells
+from tilecam.scoring.gcg import word_cells
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 JSON = {**AUTH, "Content-Type": "application/json"}
@@ -112,7 +112,7 @@ def test_limits_word_bound_fits_the_longest_notation():
     # played-through run at every other square: the longest play notation there is.
     worst = "([CH])[ch]" * (lim.MAX_SIDE // 2) + "([CH])"
     assert len(worst) == lim.WORD_CHARS == 106
-    assert len(_word_cells(worst, DISTRIBUTIONS["es"])) == lim.MAX_SIDE
+    assert len(word_cells(worst, DISTRIBUTIONS["es"])) == lim.MAX_SIDE
     assert PlayIn(position="A1", word=worst).word == worst
     with pytest.raises(ValueError, match="at most 106 characters"):
         PlayIn(position="A1", word=worst + "A")

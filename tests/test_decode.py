@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile
-from tilecam.scoring.decode import (Decoded, Evidence, NoChange, ProposedPlay, ProposedWithdrawal, Unclear,
-                            decode)
+from tilecam.scoring.decode import Decoded, NoChange, ProposedPlay, ProposedWithdrawal, Unclear, decode
+from tilecam.scoring.evidence import Evidence
 from tilecam.scoring.lexicon import Lexicon
 from tilecam.scoring.snapshot import Snapshot, classes_for
 from tilecam.scoring.tiles import DISTRIBUTIONS

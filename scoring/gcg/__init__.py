@@ -1,0 +1,32 @@
+"""GCG, the game-record format of Quackle, macondo and Woogles: a lenient reader and a strict writer.
+
+GCG is an export and an import. The event log keeps more than GCG can say; only
+`write_gcg` flattens it (a lost turn becomes a pass plus a note).
+
+Coordinates: number first = across (8D: row 8, column D), letter first = down (D8).
+
+Lines end at \n (a \r before it or on its own also ends one), as macondo's and Woogles'
+reader splits them; any other line separator (U+2028, U+0085, ...) is text inside a line.
+The writer never writes one inside a field: a note's line breaks become separate '#note'
+lines, and names, titles and other text have them turned into spaces.
+
+records.py   the record types (GcgGame as read, GameRecord as replayed), GcgError, nicknames
+notation.py  coordinates and words against a board
+reader.py    decode, read_gcg, record_from_gcg
+writer.py    write_gcg
+"""
+from .notation import format_position, parse_position, placement_from_gcg, play_notation, word_cells
+from .reader import decode, read_gcg, record_from_gcg
+from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame, GcgTurn,
+                      Player, check_nick, gcg_lang)
+from .writer import write_gcg
+
+__all__ = [
+    # records
+    "GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding",
+    "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "check_nick", "gcg_lang",
+    # notation
+    "parse_position", "format_position", "word_cells", "placement_from_gcg", "play_notation",
+    # reader and writer
+    "decode", "read_gcg", "record_from_gcg", "write_gcg",
+]
