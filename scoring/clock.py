@@ -4,7 +4,7 @@ Pure: every call takes the time `t` (seconds on any steady clock, e.g. time.mono
 the press), nothing reads the wall clock, so it is tested with plain numbers. The clock keeps
 a short log of what was done to it (presses, pauses) and computes each player's time from
 the log, which makes taking back a press exact even across a pause. Not thread-safe: the one
-holding it (api/service.py) serialises calls.
+holding it (api/service/clock.py) serialises calls.
 
 Tournament practice, as in NASPA's and WESPA's rules: a player ends the turn by pressing
 their side, which starts the next player's clock; the first press starts the clock of the
