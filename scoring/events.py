@@ -15,8 +15,8 @@ from .placement import Placement
 from .tiles import BLANK
 
 __all__ = ["BLANK_NOT_READ", "ChallengeBonus", "Correction", "EndRackPenalty", "EndRackPoints", "Event",
-           "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play", "TimePenalty", "TurnLost", "from_json",
-           "points", "to_json"]
+           "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play", "TimePenalty", "TurnLost", "Void", "from_json",
+           "points", "to_json", "voided"]
 
 # A blank whose letter nobody named: on the board as '?' (decode leaves it so when the lexicon
 # does not decide), or, in a record the GCG writer had to give a letter, a play whose note says
@@ -171,10 +171,30 @@ class Correction:
     kind: ClassVar[str] = "correction"
 
 
-LogEntry = Union[Event, Correction]
+@dataclass(frozen=True, slots=True)
+class Void:
+    """Cancels an earlier event without rewriting the log: on replay the event (and every
+    correction of it) is skipped as if it had never been made (`scoring.game.effective_events`).
+
+    Only events are voided: a Correction is amended by a later one, and a Void is final (voiding
+    a void would make "what stands" depend on chains of undo; the event is entered again instead).
+    """
+
+    target: int                 # index in the log of the event voided
+    by: str                     # who voided it, e.g. an operator token's name
+    reason: str = ""
+    kind: ClassVar[str] = "void"
+
+
+LogEntry = Union[Event, Correction, Void]
 EVENT_TYPES: dict[str, type] = {cls.kind: cls for cls in
                                  (Play, PhonyWithdrawn, Pass, Exchange, TurnLost, ChallengeBonus,
-                                  EndRackPoints, EndRackPenalty, TimePenalty, Correction)}
+                                  EndRackPoints, EndRackPenalty, TimePenalty, Correction, Void)}
+
+
+def voided(entries: list[LogEntry]) -> set[int]:
+    """Log indexes of the events a Void cancels (the Voids themselves are not events either)."""
+    return {e.target for e in entries if isinstance(e, Void)}
 
 
 def points(event: Event) -> int:

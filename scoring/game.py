@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 from .board import Board, Layout, LAYOUTS
 from .errors import ScoringError
 from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
-                     LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, points)
+                     LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, points)
 from .placement import Placement, score_placement
 from .rules import ChallengeRule, EndRack, RuleProfile
 from .tiles import Distribution
@@ -351,20 +351,27 @@ def overtime_minutes(overtime_ms: int) -> int:
 
 def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Distribution,
                      layout: Layout | None = None, players: int = 2) -> list[Event]:
-    """The log as it stands after its corrections: each corrected event replaced by its
-    latest replacement, then every engine score and cumulative recomputed in order."""
+    """The log as it stands after its corrections and voids: each corrected event replaced by its
+    latest replacement, each voided event (and its corrections) skipped, then every engine score
+    and cumulative recomputed in order."""
     entries = list(entries)
     fixes: dict[int, Correction] = {}
+    gone: set[int] = set()
     for i, e in enumerate(entries):
-        if isinstance(e, Correction):
-            if not 0 <= e.target < i or isinstance(entries[e.target], Correction):
-                raise GameError(f"correction {i} names no earlier event ({e.target})")
-            fixes[e.target] = e
-    if not fixes:
+        if isinstance(e, (Correction, Void)):
+            if not 0 <= e.target < i or isinstance(entries[e.target], (Correction, Void)):
+                raise GameError(f"{e.kind} {i} names no earlier event ({e.target})")
+            if e.target in gone:
+                raise GameError(f"{e.kind} {i} names event {e.target}, which was voided")
+            if isinstance(e, Void):
+                gone.add(e.target)
+            else:
+                fixes[e.target] = e
+    if not fixes and not gone:
         return [e for e in entries]
     game = Game(profile, dist, layout or LAYOUTS["standard"], players)
     for i, e in enumerate(entries):
-        if isinstance(e, Correction):
+        if isinstance(e, (Correction, Void)) or i in gone:
             continue
         fix = fixes.get(i)
         game.rebuild(fix.replacement if fix else e, fix.agreed if fix else None)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .board import Square
 from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode
-from .events import Correction, LogEntry, PhonyWithdrawn, Play
+from .events import Correction, LogEntry, PhonyWithdrawn, Play, Void, voided
 from .evidence import Evidence
 from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
@@ -63,8 +63,9 @@ class Scorekeeper:
     def _log_index(self, event_index: int) -> int:
         """Index in the log (events and corrections) of the n-th effective event."""
         n = -1
+        gone = voided(self.entries)  # an operator's Void: that event no longer counts
         for i, e in enumerate(self.entries):
-            if not isinstance(e, Correction):
+            if not isinstance(e, (Correction, Void)) and i not in gone:
                 n += 1
                 if n == event_index:
                     return i

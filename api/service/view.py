@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from tilecam.scoring.board import LAYOUTS, Layout, Square
-from tilecam.scoring.events import Correction, Event
+from tilecam.scoring.events import Correction, Event, Void, voided
 from tilecam.scoring.game import Game, effective_events
 from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, parse_position
 from tilecam.scoring.rules import RuleProfile, get_profile
@@ -28,7 +28,7 @@ SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason"}
 
 @dataclass
 class GameView:
-    """A game loaded from the store with its corrections applied."""
+    """A game loaded from the store with its corrections and voids applied."""
 
     row: GameRow
     entries: list[EntryRow]
@@ -75,7 +75,8 @@ def load_view(store: Store, game_id: int) -> GameView:
     entries = store.entries(game_id)
     logged = [e.entry for e in entries]
     events = effective_events(logged, profile, dist, layout, len(row.players))
-    seqs = [e.seq for e in entries if not isinstance(e.entry, Correction)]
+    gone = voided(logged)  # a voided event is no move: it has no seq in the record as it stands
+    seqs = [e.seq for e in entries if not isinstance(e.entry, (Correction, Void)) and e.seq not in gone]
     corrected = {e.entry.target for e in entries if isinstance(e.entry, Correction)}
     return GameView(row, entries, events, seqs, corrected, profile, dist, layout)
 

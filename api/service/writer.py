@@ -16,8 +16,10 @@ from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS
 from tilecam.scoring.clock import GameClock
-from tilecam.scoring.events import (BLANK_NOT_READ, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
-                                    LogEntry, Pass, Play, TurnLost, to_json)
+from tilecam.scoring.events import (BLANK_NOT_READ, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
+                                    Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, Void,
+                                    to_json)
+from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.game import Game, GameError, effective_events
 from tilecam.scoring.gcg import GameRecord, placement_from_gcg
 from tilecam.scoring.placement import PlacedTile
@@ -118,7 +120,7 @@ class Writer:
 
     @staticmethod
     def _check(view: GameView, entry: LogEntry) -> None:
-        if isinstance(entry, Correction):
+        if isinstance(entry, (Correction, Void)):
             # The amended record must still replay: every later event is rebuilt on it.
             effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
                              view.layout, view.players)
@@ -281,3 +283,52 @@ class Writer:
                         raise InvalidInput(f"move {index} is a {ev.kind}, which scores nothing")
                     replacement, agreed = ev, fix.agreed
             return self.append(game_id, Correction(seq, replacement, by, agreed, fix.reason))
+
+    def void(self, game_id: int, index: int, by: str, reason: str = "", seq: int | None = None) -> int:
+        """A Void entry cancelling move `index` (as /moves numbers it), named after the token.
+
+        The rule: a move can be voided when no later move depends on it, i.e. the record without
+        it still replays and every later move comes out as it was (the same engine score, made by
+        the player who was on turn, and no challenge of the voided play follows). Undoing the last
+        entry always qualifies; an earlier one under later plays is refused with the move that
+        depends on it, and the operator voids from the last backwards. `seq`: the log row the
+        caller believes move `index` is; another writer having changed the record is a Conflict."""
+        with self._lock(game_id), self.store.writing():
+            view = self.load(game_id)
+            target = view.event_seq(index)
+            if seq is not None and seq != target:
+                raise Conflict(f"move {index} is log entry {target}, not {seq}: the record changed; reload")
+            entry = Void(target, by, reason)
+            refuse = f"move {index} cannot be voided: "
+            try:
+                after = effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
+                                         view.layout, view.players)
+            except ScoringError as exc:  # GameError, or the engine refusing a later play's placement
+                raise GameError(f"{refuse}a later move no longer follows ({exc}); void the later moves "
+                                "first, the last first") from None
+            before = view.events
+            turns_before, turns_after = self._turns(view, before), self._turns(view, after)
+            last_play = None
+            for j, (b, a) in enumerate(zip(before[index + 1:], after[index:]), index + 1):
+                challenge = isinstance(b, (PhonyWithdrawn, ChallengeBonus)) or (
+                    isinstance(b, TurnLost) and j == index + 1)
+                on_turn = isinstance(b, (Play, Pass, Exchange)) and turns_before[j] == b.player
+                if ((challenge and last_play is None and isinstance(before[index], Play))
+                        or getattr(b, "engine", None) != getattr(a, "engine", None)
+                        or (on_turn and turns_after[j - 1] != a.player)):
+                    name = view.row.players[b.player]["name"]
+                    raise GameError(f"{refuse}move {j} ({name}'s {b.kind.replace('_', ' ')}) "
+                                    "depends on it; void the later moves first, the last first")
+                if isinstance(b, Play):
+                    last_play = j
+            return self.append(game_id, entry)
+
+    @staticmethod
+    def _turns(view: GameView, events: list[Event]) -> list[int]:
+        """Who was on turn before each event."""
+        g = Game(view.profile, view.dist, view.layout, view.players)
+        out = []
+        for ev in events:
+            out.append(g.state.on_turn)
+            g.append(ev)
+        return out
