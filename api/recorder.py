@@ -179,6 +179,7 @@ class Recorder:
         with self.timings.stage("locate"):
             state, homography, quality = self.locator.update(frame.image)
         self.board_status = state
+        self._homography = homography  # the sidecar keeps this frame's grid corners
         self._maybe_preview(frame, homography)
         if homography is None:
             self.gate.update(frame.t, None, 0.0)
@@ -269,7 +270,20 @@ class Recorder:
         snap = self.keeper.evidence.posterior() if self.keeper.evidence is not None else None
         return {"frame_index": frame.index, "t": round(frame.t, 3), "frame": frame.path,
                 "evidence": snap.board() if snap is not None else None,
-                "confidence": np.round(snap.confidence(), 3).tolist() if snap is not None else None}
+                "confidence": np.round(snap.confidence(), 3).tolist() if snap is not None else None,
+                "corners": self._corners()}
+
+    def _corners(self) -> list[list[float]] | None:
+        """The outer grid corners in the frame, in the game's orientation (top-left, top-right,
+        bottom-right, bottom-left), so an evidence photo can be rectified the way the board reads."""
+        h = getattr(self, "_homography", None)
+        if h is None:
+            return None
+        from tilecam.vision.rectify import grid_corners
+        image = cv2.perspectiveTransform(grid_corners(self.cfg.square_px)[:, None], np.linalg.inv(h))[:, 0]
+        # The game board is the warped image turned by k quarter turns (see `orient`): its corner i
+        # is the image's corner i + k.
+        return np.round(np.roll(image, -(self._quarter_turns or 0), axis=0), 2).tolist()
 
     def _calibrate(self, snap: Snapshot, obs: Observation, k: int) -> None:
         """Teach the reader what the game now holds (docs/recording.md, step 6)."""

@@ -1,0 +1,28 @@
+"""Pages for after the fact: the recount a director prints, and the replay a player steps through.
+
+Static files like the overlay: their scripts read the game id from the URL and build the page
+from the public JSON routes (recount, moves, board), so the pages hold no data of their own.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from ..deps import ServiceDep
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+router = APIRouter(tags=["pages"])
+
+
+@router.get("/recount/{game_id}", include_in_schema=False)
+def recount_page(game_id: int, service: ServiceDep):
+    service.store.game(game_id)  # unknown game: 404 with its message, not an empty page
+    return FileResponse(STATIC / "recount.html", media_type="text/html")
+
+
+@router.get("/replay/{game_id}", include_in_schema=False)
+def replay_page(game_id: int, service: ServiceDep):
+    service.store.game(game_id)
+    return FileResponse(STATIC / "replay.html", media_type="text/html")

@@ -1,0 +1,172 @@
+// The recount page: /api/games/{id}/recount, /moves (evidence frames) and the .json log
+// (corrections: who, when, why), laid out for a director to read and print.
+"use strict";
+(() => {
+  const gid = Number(location.pathname.split("/").filter(Boolean)[1]);
+  const api = `/api/games/${gid}`;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  };
+  const show = (v) => (v === null || v === undefined ? "–" : v);
+  let engineAt = [];  // engineAt[i][p]: player p's total after event i, scored as the engine scores
+
+  async function get(url) {
+    const r = await fetch(url);
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.detail || `${url}: HTTP ${r.status}`);
+    return body;
+  }
+
+  // The engine's running totals: each event's engine score where the engine gives one (passes,
+  // exchanges score what was agreed, nothing to recompute). A withdrawn phony takes back what the
+  // engine gave the play, not what was announced, or one misannounced phony would leave the
+  // engine's column off for the rest of the game.
+  function engineTotals(moves, players) {
+    const t = new Array(players).fill(0);
+    const lastPlay = new Array(players).fill(null);
+    return moves.map((m) => {
+      let pts = m.engine ?? m.agreed;
+      if (m.kind === "phony_withdrawn" && lastPlay[m.player] && lastPlay[m.player].engine !== null) {
+        pts = -lastPlay[m.player].engine;
+      }
+      if (m.kind === "play") lastPlay[m.player] = m;
+      t[m.player] += pts;
+      return t.slice();
+    });
+  }
+
+  function correctionsBySeq(log) {
+    const out = new Map();
+    for (const e of log) {
+      if (e.kind !== "correction") continue;
+      if (!out.has(e.target)) out.set(e.target, []);
+      out.get(e.target).push(e);
+    }
+    return out;
+  }
+
+  function render(rc, moves, log) {
+    const names = rc.players.map((p) => p.name);
+    const n = names.length;
+    document.title = `Recount: ${names.join(" vs ")} (game ${gid})`;
+    $("title").textContent = `Recount: ${names.join(" vs ")}`;
+    $("meta").textContent = `Game ${gid} · rules ${rc.rules} · ${rc.moves.length} events · printed ${new Date().toLocaleString()}`;
+    $("replay").href = `/replay/${gid}`;
+    $("gcg").href = `${api}.gcg`;
+    $("json").href = `${api}.json`;
+
+    engineAt = engineTotals(rc.moves, n);
+    const engineFinal = engineAt.length ? engineAt[engineAt.length - 1] : new Array(n).fill(0);
+    const head = $("finals").tHead.rows[0];
+    names.forEach((nm) => head.append(el("th", nm)));
+    rc.final.forEach((v, p) => $("final-recorded").append(el("td", v, engineFinal[p] !== v ? "apart" : "")));
+    engineFinal.forEach((v) => $("final-engine").append(el("td", v)));
+
+    const first = rc.first_discrepancy;
+    const firstEl = $("first");
+    if (first) {
+      firstEl.className = "found";
+      firstEl.textContent = `First discrepancy: move ${first.index + 1}, ${names[first.player]}, ${first.text}: ` +
+        `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}` +
+        (first.what === "correction" ? " (a ruling against both)" : "") +
+        ` · ${rc.discrepancies.length} in all`;
+    } else {
+      firstEl.className = "none";
+      firstEl.textContent = "No discrepancy: every score agrees with the engine.";
+    }
+
+    const hr = el("tr");
+    ["#", "Player", "Move", "Claimed", "Engine", "Agreed"].forEach((h, i) => hr.append(el("th", h, i === 2 ? "text" : "")));
+    names.forEach((nm, p) => hr.append(el("th", `${nm} recorded`, p === 0 ? "sep" : "")));
+    names.forEach((nm, p) => hr.append(el("th", `${nm} engine`, p === 0 ? "sep" : "")));
+    ["Correction", "Evidence"].forEach((h) => hr.append(el("th", h, "text sep")));
+    $("moves").tHead.append(hr);
+
+    const disc = new Set(rc.discrepancies.map((d) => d.index));
+    const frames = new Map(moves.map((m) => [m.index, m.frame]));
+    const fixes = correctionsBySeq(log);
+    const body = $("moves").tBodies[0];
+    rc.moves.forEach((m, i) => {
+      const tr = el("tr");
+      tr.dataset.index = m.index;
+      if (disc.has(m.index)) tr.classList.add("disc");
+      if (first && first.index === m.index) tr.classList.add("first");
+      tr.append(el("td", m.index + 1), el("td", names[m.player], "text"), el("td", m.text, "text"),
+                el("td", show(m.claimed), "claimed"), el("td", show(m.engine), "engine"), el("td", m.agreed, "agreed"));
+      m.totals.forEach((v, p) => tr.append(el("td", v, p === 0 ? "rec-total sep" : "rec-total")));
+      let apart = false;
+      engineAt[i].forEach((v, p) => {
+        apart ||= v !== m.totals[p];
+        tr.append(el("td", v, p === 0 ? "eng-total sep" : "eng-total"));
+      });
+      if (apart) tr.classList.add("apart");
+      const who = el("td", "", "who sep");
+      for (const c of fixes.get(m.seq) || []) {
+        tr.classList.add("corrected");
+        const when = c.created || "";  // the store's UTC timestamp, as logged
+        const ruling = c.agreed === null || c.agreed === undefined ? "" : ` (ruled ${c.agreed})`;
+        who.append(el("div", `${c.by}, ${when}: ${c.reason || c.replacement.kind}${ruling}`));
+      }
+      tr.append(who);
+      const ev = el("td", "", "text");
+      if (frames.get(m.index)) {
+        const a = el("a", "photo");
+        a.href = `${api}/moves/${m.index}/frame.jpg?view=board`;
+        const raw = el("a", "raw");
+        raw.href = `${api}/moves/${m.index}/frame.jpg`;
+        ev.append(a, " · ", raw);
+      } else {
+        ev.textContent = "–";
+      }
+      tr.append(ev);
+      body.append(tr);
+    });
+
+    names.forEach((nm, p) => { const o = el("option", nm); o.value = p; $("sheet-player").append(o); });
+    document.body.dataset.ready = "1";
+  }
+
+  async function compare(ev) {
+    ev.preventDefault();
+    const player = Number($("sheet-player").value);
+    const cumulative = $("sheet-totals").value.split(/[\s,;]+/).filter(Boolean).map(Number);
+    const out = $("sheet-result");
+    const r = await fetch(`${api}/recount`, {method: "POST", headers: {"Content-Type": "application/json"},
+                                             body: JSON.stringify({player, cumulative})});
+    const body = await r.json();
+    const head = $("sheet-rows").tHead, rows = $("sheet-rows").tBodies[0];
+    head.replaceChildren(); rows.replaceChildren();
+    if (!r.ok) { out.className = "bad"; out.textContent = body.detail; return; }
+    const hr = el("tr");
+    ["Turn", "Move", "Sheet", "Record", "Engine"].forEach((h, i) => hr.append(el("th", h, i === 1 ? "text" : "")));
+    head.append(hr);
+    let firstEngine = null;
+    for (const row of body.rows) {
+      const engine = row.index === null ? null : engineAt[row.index][player];
+      const tr = el("tr");
+      if (!row.agrees || row.sheet !== engine) tr.classList.add("mismatch");
+      if (firstEngine === null && row.sheet !== engine) firstEngine = row;
+      tr.append(el("td", row.turn), el("td", row.text, "text"), el("td", show(row.sheet), "sheet"),
+                el("td", show(row.record), row.agrees ? "" : "off"), el("td", show(engine), row.sheet === engine ? "" : "off"));
+      rows.append(tr);
+    }
+    const rec = body.first_mismatch;
+    out.className = rec || firstEngine ? "bad" : "ok";
+    out.textContent = [
+      rec ? `The sheet parts from the record at turn ${rec.turn} (${rec.text}): sheet ${show(rec.sheet)}, record ${show(rec.record)}.`
+          : "The sheet agrees with the record.",
+      firstEngine ? `It parts from the engine at turn ${firstEngine.turn}.` : "It agrees with the engine.",
+    ].join(" ");
+    $("sheet").classList.add("filled");
+  }
+
+  $("print").addEventListener("click", () => window.print());
+  $("sheet-form").addEventListener("submit", (e) => compare(e).catch((err) => { $("sheet-result").textContent = err.message; }));
+  Promise.all([get(`${api}/recount`), get(`${api}/moves`), get(`${api}.json`)])
+    .then(([rc, moves, full]) => render(rc, moves, full.log))
+    .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });
+})();

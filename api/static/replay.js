@@ -1,0 +1,134 @@
+// The replay page: the board after any turn (/api/games/{id}/board?turn=N), the move list
+// (/moves) and the move's evidence photo, stepped with the arrow keys. The turn is kept in the
+// URL's hash (#turn=N) so a link opens the same position.
+"use strict";
+(() => {
+  const gid = Number(location.pathname.split("/").filter(Boolean)[1]);
+  const api = `/api/games/${gid}`;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  };
+  const PREMIUM = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "centre"};
+  let moves = [], players = [], turn = 0, pending = 0;
+
+  async function get(url) {
+    const r = await fetch(url);
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.detail || `${url}: HTTP ${r.status}`);
+    return body;
+  }
+
+  function drawBoard(b) {
+    const board = $("board");
+    const n = b.rows.length;
+    board.style.gridTemplateColumns = `repeat(${n}, 1fr)`;  // CSSOM, allowed by the CSP
+    const last = new Set(b.last_play);
+    const cells = [];
+    b.rows.forEach((row, r) => [...row].forEach((ch, c) => {
+      const sq = el("div", "", "sq");
+      if (ch === ".") {
+        const p = PREMIUM[b.premiums[r][c]];
+        if (p) sq.classList.add(p);
+      } else {
+        sq.classList.add("tile");
+        sq.textContent = ch.toUpperCase();
+        if (ch !== ch.toUpperCase()) sq.classList.add("blank");
+        const name = b.tiles.find((t) => t.row === r && t.col === c);
+        if (name) { sq.dataset.square = name.square; if (last.has(name.square)) sq.classList.add("last"); }
+      }
+      cells.push(sq);
+    }));
+    board.replaceChildren(...cells);
+    $("scores").replaceChildren(...players.map((p, i) => {
+      const s = el("span", `${p.name} ${b.scores[i]}`, b.on_turn === i ? "on-turn" : "");
+      s.dataset.player = i;
+      return s;
+    }));
+  }
+
+  function drawEvidence() {
+    const img = $("photo"), note = $("photo-note");
+    const m = turn > 0 ? moves[turn - 1] : null;
+    $("raw-link").hidden = !(m && m.frame);
+    if (!m || !m.frame) {
+      img.hidden = true;
+      img.removeAttribute("src");
+      note.textContent = m ? "No evidence photo for this move." : "The empty board.";
+      return;
+    }
+    const raw = `${api}/moves/${m.index}/frame.jpg`;
+    img.hidden = false;
+    img.dataset.view = "board";
+    img.src = `${raw}?view=board`;
+    $("photo-link").href = img.src;
+    $("raw-link").href = raw;
+    note.textContent = `Move ${m.index + 1}, rectified, new tiles outlined.`;
+  }
+
+  async function go(n) {
+    n = Math.max(0, Math.min(moves.length, n));
+    const ticket = ++pending;  // a later step wins over a slower earlier fetch
+    const b = await get(`${api}/board?turn=${n}`);
+    if (ticket !== pending) return;
+    turn = n;
+    drawBoard(b);
+    drawEvidence();
+    const m = turn > 0 ? moves[turn - 1] : null;
+    $("turn-label").textContent = m ? `Turn ${turn}/${moves.length}: ${m.nick} ${m.text} ${m.agreed >= 0 ? "+" : ""}${m.agreed}`
+                                    : `Turn 0/${moves.length}: empty board`;
+    for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.turn) === turn);
+    const cur = $("moves").querySelector("li.current");
+    if (cur) cur.scrollIntoView({block: "nearest"});
+    history.replaceState(null, "", `#turn=${turn}`);
+    document.body.dataset.turn = String(turn);
+  }
+
+  async function start() {
+    const [game, ms] = await Promise.all([get(api), get(`${api}/moves`)]);
+    moves = ms;
+    players = game.players;
+    $("title").textContent = `Replay: ${players.map((p) => p.name).join(" vs ")}`;
+    document.title = `Replay: game ${gid}`;
+    $("recount").href = `/recount/${gid}`;
+    $("gcg").href = `${api}.gcg`;
+    $("json").href = `${api}.json`;
+    $("moves").replaceChildren(...moves.map((m) => {
+      const li = el("li");
+      li.dataset.turn = m.index + 1;
+      if (m.engine !== null && m.claimed !== null && m.claimed !== m.engine) li.classList.add("disc");
+      li.append(`${m.nick}: ${m.text} `, el("span", `${m.agreed >= 0 ? "+" : ""}${m.agreed}`, "score"), ` ${m.cumulative}`);
+      li.addEventListener("click", () => go(m.index + 1));
+      return li;
+    }));
+    const hash = /turn=(\d+)/.exec(location.hash);
+    await go(hash ? Number(hash[1]) : moves.length);
+  }
+
+  // A frame without grid corners has no board view: show the raw frame instead.
+  $("photo").addEventListener("error", () => {
+    const img = $("photo");
+    if (img.dataset.view !== "board" || turn === 0) return;
+    img.dataset.view = "raw";
+    img.src = $("raw-link").href;
+    $("photo-link").href = img.src;
+    $("photo-note").textContent = `Move ${turn}: the raw frame (no grid corners to rectify it).`;
+  });
+  const step = (d) => () => go(turn + d).catch(fail);
+  $("prev").addEventListener("click", step(-1));
+  $("next").addEventListener("click", step(1));
+  $("first").addEventListener("click", () => go(0).catch(fail));
+  $("last").addEventListener("click", () => go(moves.length).catch(fail));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    const d = {ArrowLeft: -1, ArrowRight: 1}[e.key];
+    if (d) { e.preventDefault(); step(d)(); }
+    else if (e.key === "Home") { e.preventDefault(); go(0).catch(fail); }
+    else if (e.key === "End") { e.preventDefault(); go(moves.length).catch(fail); }
+  });
+  function fail(err) { $("status").textContent = err.message; document.body.dataset.turn = "error"; }
+  start().catch(fail);
+})();
