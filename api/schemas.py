@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tilecam.scoring.rules import PROFILES
 
@@ -18,8 +18,9 @@ __all__ = ["ERROR_TEXT", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix",
            "DiscrepancyOut", "EndIn", "Error", "errors", "ExchangeFix", "ExchangeIn", "GameCreate", "GameDetail",
            "GameSummary", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
-           "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TileOut",
-           "TimePenaltyIn", "TurnIn", "UnseenOut", "Word", "WriteOut"]
+           "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
+           "TableOut", "TileOut",
+           "TimePenaltyIn", "TurnIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
 
 # Players a game may have: tournament rules are for two, the box rules for two to four. Each
 # rule profile names its own range; these are the bounds of them all.
@@ -30,10 +31,12 @@ MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
 # p1_clock ... p4_clock: the game clock as m:ss, -m:ss in overtime (empty without a clock).
 OBS_FIELDS = ("score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
               "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
-              "p1_clock", "p2_clock", "p3_clock", "p4_clock")
+              "p1_clock", "p2_clock", "p3_clock", "p4_clock",
+              "last_word", "vowels_consonants", "winner", "spread", "result")
 ObsField = Literal["score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
                    "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
-                   "p1_clock", "p2_clock", "p3_clock", "p4_clock"]
+                   "p1_clock", "p2_clock", "p3_clock", "p4_clock",
+                   "last_word", "vowels_consonants", "winner", "spread", "result"]
 
 
 class In(BaseModel):
@@ -50,6 +53,9 @@ Rack = Annotated[str, Field(max_length=lim.RACK_CHARS,
 Coordinate = Annotated[str, Field(max_length=lim.POSITION_CHARS)]
 Word = Annotated[str, Field(min_length=1, max_length=lim.WORD_CHARS)]
 Choice = Annotated[str, Field(max_length=lim.CHOICE_CHARS)]
+# Tables of a tournament: a few hundred at the largest events; more is a typo.
+MAX_TABLE = 9999
+TableNo = Annotated[int, Field(ge=1, le=MAX_TABLE, description="A table number, 1 up.")]
 
 
 # ---- errors ---------------------------------------------------------------------
@@ -296,6 +302,28 @@ class GameCreate(In):
                Annotated[str, Field(max_length=lim.META_VALUE_CHARS)]] = Field(
         default_factory=dict, max_length=lim.META_KEYS,
         description="GCG pragmas: title, description, lexicon, ...")
+    table: TableNo | None = Field(None, description="The table the game is played at: /overlay/table/{n} "
+                                                    "and /api/tables/{n} follow its newest game. Stored "
+                                                    "in meta as 'table'.")
+
+    @model_validator(mode="after")
+    def _table_in_meta(self) -> "GameCreate":
+        # One place for the table (meta), so an imported or recorded game names it the same way.
+        if self.table is not None:
+            if self.meta.get("table", str(self.table)) != str(self.table):
+                raise ValueError(f"table {self.table} and meta.table {self.meta['table']!r} differ")
+            self.meta["table"] = str(self.table)
+        return self
+
+
+class TableOut(BaseModel):
+    """A table and the game it follows now: the newest game created for it."""
+
+    table: int
+    game_id: int = Field(description="The table's current game.")
+    games: list[int] = Field(description="Every game of the table, oldest first.")
+    game: GameDetail
+    links: dict[str, str]
 
 
 class PlayersIn(In):
@@ -405,6 +433,13 @@ class ScoreFix(In):
 
 CorrectionIn = Annotated[Union[BlankFix, LetterFix, PlayFix, ExchangeFix, PassFix, ScoreFix],
                          Field(discriminator="kind")]
+
+
+class VoidIn(In):
+    reason: Reason = ""
+    seq: int | None = Field(None, ge=0, description="The log row the caller believes the move is (from "
+                                                    "/moves); if the record changed since, 409 and nothing "
+                                                    "is written.")
 
 
 class ScoresheetIn(In):

@@ -116,3 +116,57 @@ def test_live_recorder_thread_appends_reach_sse_clients(api, client):
             api.service.append(gid, floating)
         assert api.service.append(gid, Pass(1, 0)) == 1
         assert sse.next()[2]["entry"] == {"kind": "pass", "player": 1, "cumulative": 0, "rack": None, "note": ""}
+
+
+def test_live_last_play_shows_played_through_letters_and_blanks_and_survives_a_challenge_bonus(client):
+    gid = new_game(client, "Nigel Richards", "Jackson Smylie", rules="wespa")  # 5-point challenges
+    r = client.post(f"/api/games/{gid}/plays", json={"position": "H7", "word": "OB"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert r.json()["live"]["fields"]["last_play"] == "Nigel Richards: H7 OB +8"
+    # ZEBRA through the B, its R a blank
+    r = client.post(f"/api/games/{gid}/plays", json={"position": "8F", "word": "ZE.rA"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    fields = r.json()["live"]["fields"]
+    played = f"Jackson Smylie: 8F ZE(B)rA +{r.json()['live']['scores'][1]}"
+    assert fields["last_play"] == played and fields["last_word"] == "ZE(B)rA"
+    r = client.post(f"/api/games/{gid}/challenges", json={"outcome": "valid", "words": 1}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    fields = r.json()["live"]["fields"]
+    assert fields["last_play"] == f"{played}, challenge bonus +5" and fields["last_word"] == "ZE(B)rA"
+    assert client.get(f"/api/games/{gid}/fields/last_play").text == f"{played}, challenge bonus +5"
+    r = client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)
+    fields = r.json()["live"]["fields"]
+    assert fields["last_play"] == "Nigel Richards: pass" and fields["last_word"] == ""
+
+
+def test_live_winner_and_spread_only_at_the_end(client):
+    gid = new_game(client, "Nigel Richards", "Jackson Smylie")
+    client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "ZAX"}, headers=AUTH)
+    client.post(f"/api/games/{gid}/plays", json={"position": "I7", "word": "OXO"}, headers=AUTH)
+    fields = client.get(f"/api/games/{gid}/fields").json()
+    assert fields["winner"] == fields["spread"] == fields["result"] == ""
+    r = client.post(f"/api/games/{gid}/end", json={"reason": "forfeit"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    live = r.json()["live"]
+    a, b = live["scores"]
+    assert a != b
+    winner = "Nigel Richards" if a > b else "Jackson Smylie"
+    assert live["fields"]["winner"] == winner and live["fields"]["spread"] == f"+{abs(a - b)}"
+    assert live["fields"]["result"] == f"{winner} wins by {abs(a - b)}"
+
+
+def test_live_tie_has_no_winner(client):
+    gid = new_game(client)
+    client.post(f"/api/games/{gid}/end", json={"reason": "forfeit"}, headers=AUTH)
+    fields = client.get(f"/api/games/{gid}/fields").json()
+    assert fields["winner"] == "Tie" and fields["spread"] == "0" and fields["result"] == "Tie at 0"
+
+
+def test_live_vowels_consonants_of_the_unseen_pool_blanks_apart(client):
+    gid = new_game(client)
+    assert client.get(f"/api/games/{gid}/fields/vowels_consonants").text == "42 / 56"  # + 2 blanks = 100
+    client.post(f"/api/games/{gid}/plays", json={"position": "8G", "word": "QAt"}, headers=AUTH)
+    fields = client.get(f"/api/games/{gid}/fields").json()
+    assert fields["vowels_consonants"] == "41 / 55" and fields["unseen_count"] == "97"
+    unseen = client.get(f"/api/games/{gid}/unseen").json()
+    assert fields["vowels_consonants"] == f"{unseen['vowels']} / {unseen['consonants']}"

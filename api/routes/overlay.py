@@ -1,17 +1,19 @@
 """Pages: the broadcast overlay, one OBS field per page, and the operator console.
 
-The pages are static files; their scripts read the game id from the URL and follow
-the game's SSE stream, so they update without a reload.
+The pages are static files; their scripts read the game id (or the table) and the display
+options from the URL and follow the game's SSE stream, so they update without a reload. A game
+that does not exist yet is not an error here: OBS shows the page's placeholder until it appears.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from .. import schemas as s
-from ..deps import ServiceDep
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -22,23 +24,74 @@ def index():
     return RedirectResponse("/operator")
 
 
+PARTS = ("board", "scores", "last", "unseen", "clocks")
+OPTIONS = """
+
+Options in the query string (the page reads them; the server only checks them, so a typo is a
+422 rather than a page that silently ignores it): `scale` (0.25 to 4, default 1), `parts`
+(comma-separated: board, scores, last, unseen, clocks; default all), `theme` (transparent, dark,
+light; default transparent), `rotate` (quarter turns of the board display, clockwise, 0 to 3).
+A game that does not exist yet shows a calm placeholder, and the page comes alive when it appears."""
+
+
+def page_options(
+        scale: float = Query(1.0, ge=0.25, le=4.0, description="Zoom of the whole page."),
+        parts: str = Query(",".join(PARTS), max_length=64, pattern=rf"^({'|'.join(PARTS)})(,({'|'.join(PARTS)}))*$",
+                           description="The parts to show, comma-separated: " + ", ".join(PARTS) + "."),
+        theme: Literal["transparent", "dark", "light"] = Query("transparent", description="Background and colours."),
+        rotate: int = Query(0, ge=0, le=3, description="Quarter turns of the board display, clockwise.")) -> None:
+    """Checked only: the page's script reads the same query string."""
+
+
+def field_options(scale: float = Query(1.0, ge=0.25, le=4.0, description="Zoom of the text."),
+                  theme: Literal["transparent", "dark", "light"] = Query("transparent",
+                                                                          description="Background and colours.")) -> None:
+    """Checked only: the page's script reads the same query string."""
+
+
+PageOptions = Annotated[None, Depends(page_options)]
+FieldOptions = Annotated[None, Depends(field_options)]
+HTML = {200: {"content": {"text/html": {}}}}
+
+
+def _field_page(field: str) -> HTMLResponse:
+    html = (STATIC / "field.html").read_text(encoding="utf-8")
+    return HTMLResponse(html.replace("{{field}}", field))
+
+
+# The table pages come before /overlay/{game_id}/{field}, which "/overlay/table/3" would match.
+@router.get("/overlay/table/{table}", response_class=FileResponse, summary="Broadcast overlay of a table",
+            responses={**HTML, **s.errors(422, json_route=False)},
+            description="The overlay of the table's current game (its newest game): it switches to a new "
+                        "game at the table without a reload, so an OBS scene is set up once per tournament."
+                        + OPTIONS)
+def table_overlay_page(table: s.TableNo, options: PageOptions):
+    return FileResponse(STATIC / "overlay.html", media_type="text/html")
+
+
+@router.get("/overlay/table/{table}/{field}", response_class=HTMLResponse, summary="One OBS field of a table",
+            responses=s.errors(422, json_route=False),
+            description="One field of the table's current game, as `/overlay/{id}/{field}`; `scale` and `theme` "
+                        "as on the overlay.")
+def table_field_page(table: s.TableNo, field: s.ObsField, options: FieldOptions):
+    return _field_page(field)
+
+
 @router.get("/overlay/{game_id}", response_class=FileResponse, summary="Broadcast overlay",
-            responses={200: {"content": {"text/html": {}}}, **s.errors(404, 422, json_route=False)},
-            description="Transparent page for an OBS browser source: board, last play highlighted, "
-                        "scores and the unseen pool.")
-def overlay_page(game_id: int, service: ServiceDep):
-    service.store.game(game_id)  # unknown game: 404
+            responses={**HTML, **s.errors(422, json_route=False)},
+            description="Page for an OBS browser source: board, last play highlighted, scores, clocks and "
+                        "the unseen pool." + OPTIONS)
+def overlay_page(game_id: int, options: PageOptions):
     return FileResponse(STATIC / "overlay.html", media_type="text/html")
 
 
 @router.get("/overlay/{game_id}/{field}", response_class=HTMLResponse, summary="One OBS field as a page",
-            responses=s.errors(404, 422, json_route=False),
+            responses=s.errors(422, json_route=False),
             description="A transparent page showing one field that updates itself over SSE: "
-                        + ", ".join(s.OBS_FIELDS) + ".")
-def field_page(game_id: int, field: s.ObsField, service: ServiceDep):
-    service.store.game(game_id)
-    html = (STATIC / "field.html").read_text(encoding="utf-8")
-    return HTMLResponse(html.replace("{{field}}", field).replace("{{game_id}}", str(game_id)))
+                        + ", ".join(s.OBS_FIELDS) + ". `scale` and `theme` as on the overlay; a placeholder "
+                        "(empty) until the game exists.")
+def field_page(game_id: int, field: s.ObsField, options: FieldOptions):
+    return _field_page(field)
 
 
 @router.get("/operator", response_class=FileResponse, summary="Operator console",

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.events import Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
+from tilecam.scoring.events import ChallengeBonus, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, play_notation, write_gcg
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
@@ -116,11 +116,12 @@ class Queries:
         last_text = ""
         blanks: list[tuple[Square, str]] = []
         undecided = []
+        last_word = ""
         for i, ev in enumerate(view.events):
             nick = view.row.players[ev.player]["name"]
             if isinstance(ev, Play):
-                _, pos, word = play_notation(ev, game)
-                last_text = f"{nick}: {pos} {word} {ev.agreed:+d}"
+                pos, last_word = shown_play(ev, game)
+                last_text = f"{nick}: {pos} {last_word} {ev.agreed:+d}"
                 blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
                 if ev.blank_undecided:
                     undecided.append(i)
@@ -128,14 +129,21 @@ class Queries:
                 last_text = f"{nick}: play withdrawn {ev.agreed:+d}"
             elif isinstance(ev, (Pass, Exchange, TurnLost)):
                 last_text = f"{nick}: {describe(ev)}"
+            elif isinstance(ev, ChallengeBonus) and last_word and isinstance(view.events[i - 1], Play):
+                # The bonus follows the challenged play: viewers still want to see that play.
+                last_text = f"{last_text}, challenge bonus {ev.agreed:+d}"
             else:
                 last_text = f"{nick}: {describe(ev)} {getattr(ev, 'agreed', 0):+d}"
+            if not isinstance(ev, (Play, ChallengeBonus)):
+                last_word = ""
             game.append(ev)
         st = game.state
         # Blanks still on the board, in the order they were played.
         on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
         pool = st.unseen_for(view.dist)
         unseen = format_pool(pool, view.dist)
+        vowels = sum(n for t, n in pool.items() if t in VOWELS)
+        consonants = sum(pool.values()) - vowels - pool.get(BLANK, 0)  # blanks are neither
         names = [p["name"] for p in view.row.players]
         scores = st.scores
         fields = {"score": " - ".join(str(n) for n in scores)}
@@ -149,6 +157,9 @@ class Queries:
             "unseen_tiles": _grouped(pool, view.dist),
             "unseen_count": str(sum(pool.values())),
             "last_play": last_text,
+            "last_word": last_word,
+            "vowels_consonants": f"{vowels} / {consonants}",
+            **_result(names, scores, st.ended or view.closed),
             "blank1": on_board[0] if on_board else "",
             "blank2": on_board[1] if len(on_board) > 1 else "",
         }
@@ -182,6 +193,44 @@ class Queries:
 def _fields(row, model) -> dict:
     """A recount dataclass's fields that the response model has."""
     return {k: v for k, v in dataclasses.asdict(row).items() if k in model.model_fields}
+
+
+def shown_play(ev: Play, game: Game) -> tuple[str, str]:
+    """A play's GCG position and its main word as broadcasts show it, against the board before
+    it: played-through tiles in parentheses and a blank in lower case, `ZE(B)rA`."""
+    board, layout, dist = game.state.board, game.layout, game.dist
+    pos = play_notation(ev, game)[1]
+    dr, dc = ev.placement.direction.step
+    placed = {t.square: t.tile for t in ev.placement.tiles}
+    sq = ev.placement.tiles[0].square
+    while layout.contains(prev := Square(sq.row - dr, sq.col - dc)) and prev in board:
+        sq = prev
+    out, through = [], []
+    while layout.contains(sq) and (sq in placed or sq in board):
+        if sq in placed:
+            if through:
+                out.append(f"({dist.spell(through)})")
+                through = []
+            out.append(dist.spell([str(placed[sq])]))
+        else:
+            through.append(str(board[sq]))
+        sq = Square(sq.row + dr, sq.col + dc)
+    if through:
+        out.append(f"({dist.spell(through)})")
+    return pos, "".join(out)
+
+
+def _result(names: list[str], scores: list[int], ended: bool) -> dict[str, str]:
+    """The OBS fields of a finished game: the winner (`Tie` when the top scores tie), the spread
+    over the runner-up and one line for a lower third; empty while the game goes on."""
+    if not ended:
+        return {"winner": "", "spread": "", "result": ""}
+    top = sorted(scores, reverse=True)
+    spread = top[0] - top[1]
+    if spread == 0:
+        return {"winner": "Tie", "spread": "0", "result": f"Tie at {top[0]}"}
+    winner = names[scores.index(top[0])]
+    return {"winner": winner, "spread": f"+{spread}", "result": f"{winner} wins by {spread}"}
 
 
 def _last_squares(events: list[Event]) -> list[str]:
