@@ -54,3 +54,64 @@ function tickClocks(root, live) {
   if (!live.clock && clockTicker.timer) { clearInterval(clockTicker.timer); clockTicker.timer = null; }
   showClocks();
 }
+
+// What the page's URL names: /overlay/{id}[/field] follows that game, /overlay/table/{n}[/field] the
+// table's current game (its newest), switching to a new game at the table without a reload. Until
+// there is a game to follow, onWaiting(text) is called: an OBS source should look calm, not broken.
+const WAIT_MS = 2000;
+
+function followPage(onLive, onWaiting, onStatus) {
+  const table = location.pathname.match(/^\/overlay\/table\/(\d+)/);
+  let source = null;
+  let gameId = null;
+  const follow = (id) => {
+    if (source) source.close();
+    gameId = String(id);
+    document.body.dataset.game = gameId;
+    delete document.body.dataset.waiting;
+    source = followGame(gameId, onLive, onStatus);
+  };
+  const waiting = (text) => { document.body.dataset.waiting = "1"; onWaiting(text); };
+  if (table) {
+    const n = table[1];
+    const check = async () => {
+      try {
+        const r = await fetch(`/api/tables/${n}`);
+        if (r.ok) {
+          const t = await r.json();
+          if (String(t.game_id) !== gameId) follow(t.game_id);
+        } else if (gameId === null) {
+          waiting(`Table ${n}: waiting for the game`);
+        }
+      } catch (e) { /* the server is restarting: the next tick tries again */ }
+    };
+    check();
+    setInterval(check, WAIT_MS);  // a new game at the table takes over at the next tick
+  } else {
+    const id = gameIdFromPath();
+    // EventSource gives up for good on a 404, so the page asks until the game exists.
+    const check = async () => {
+      try {
+        const r = await fetch(`/api/games/${id}/live`);
+        if (r.ok) { follow(id); return; }
+      } catch (e) { /* try again below */ }
+      waiting(`Waiting for game ${id}`);
+      setTimeout(check, WAIT_MS);
+    };
+    check();
+  }
+}
+
+// Display options from the query string (the server has checked them): scale, theme, parts, rotate.
+function pageOptions() {
+  const q = new URLSearchParams(location.search);
+  const parts = (q.get("parts") || "board,scores,last,unseen,clocks").split(",");
+  const opts = { scale: Number(q.get("scale") || 1), theme: q.get("theme") || "transparent",
+                 parts: new Set(parts), rotate: Number(q.get("rotate") || 0) % 4 };
+  document.body.style.zoom = String(opts.scale);
+  document.body.classList.add(`theme-${opts.theme}`);
+  ["board", "scores", "last", "unseen", "clocks"].forEach((p) => {
+    document.body.classList.toggle(`no-${p}`, !opts.parts.has(p));
+  });
+  return opts;
+}

@@ -4,18 +4,27 @@ const PREMIUM = { "=": ["tw", "TW"], "-": ["dw", "DW"], '"': ["tl", "TL"], "'": 
 
 function squareName(row, col) { return `${row + 1}${String.fromCharCode(65 + col)}`; }
 
+// The board square shown at display cell (i, j) after q clockwise quarter turns (?rotate=q): a
+// camera or a commentator may see the board from another side than the GCG coordinates assume.
+function boardSquare(i, j, n, q) {
+  return [[i, j], [n - 1 - j, i], [n - 1 - i, n - 1 - j], [j, n - 1 - i]][q];
+}
+
 function renderBoard(live) {
   const board = document.getElementById("board");
   const n = live.premiums.length;
   board.style.setProperty("--n", n);
   const last = new Set(live.last_play);
   const coord = (text) => { const el = document.createElement("div"); el.className = "coord"; el.textContent = text; return el; };
-  // GCG coordinates round the board: columns A.. across the top, rows 1.. down the side.
+  // GCG coordinates round the board, turned with it: after a quarter turn the row numbers run across the top.
+  const q = options.rotate;
+  const coordLabel = (r, c, acrossTop) => ((q % 2 === 0) === acrossTop ? String.fromCharCode(65 + c) : String(r + 1));
   const cells = [coord("")];
-  for (let c = 0; c < n; c++) cells.push(coord(String.fromCharCode(65 + c)));
-  for (let r = 0; r < n; r++) {
-    cells.push(coord(String(r + 1)));
-    for (let c = 0; c < n; c++) {
+  for (let j = 0; j < n; j++) cells.push(coord(coordLabel(...boardSquare(0, j, n, q), true)));
+  for (let i = 0; i < n; i++) {
+    cells.push(coord(coordLabel(...boardSquare(i, 0, n, q), false)));
+    for (let j = 0; j < n; j++) {
+      const [r, c] = boardSquare(i, j, n, q);
       const sq = document.createElement("div");
       const [cls, label] = PREMIUM[live.premiums[r][c]] || ["", ""];
       sq.className = `sq ${cls}`;
@@ -45,9 +54,35 @@ function renderBoard(live) {
   board.replaceChildren(...cells);
 }
 
+// The last play's word with its played-through letters and blanks marked: "ZE(B)rA".
+function renderLastPlay(fields) {
+  const el = document.querySelector("#last [data-field=last_play]");
+  const text = fields.last_play, word = fields.last_word;
+  if (el.dataset.shown === text) return;
+  el.dataset.shown = text;
+  const at = word ? text.lastIndexOf(` ${word} `) : -1;
+  if (at < 0) { el.textContent = text; return; }
+  const w = document.createElement("span");
+  w.className = "word";
+  let through = false;
+  for (const ch of word) {
+    if (ch === "(") through = true;
+    const span = document.createElement("span");
+    span.textContent = ch;
+    const blank = ch !== ch.toUpperCase();
+    span.className = (through ? "through" : "") + (blank ? " blank" : "");
+    w.appendChild(span);
+    if (ch === ")") through = false;
+  }
+  el.replaceChildren(text.slice(0, at + 1), w, text.slice(at + 1 + word.length));
+}
+
 function render(live) {
+  document.getElementById("placeholder").hidden = true;
+  document.getElementById("overlay").hidden = false;
   renderBoard(live);
   fillFields(document, live.fields);
+  renderLastPlay(live.fields);
   tickClocks(document, live);
   document.getElementById("pool").textContent = live.fields.unseen_tiles;
   // Two to four players: the seats the game has are shown, the player on turn marked.
@@ -56,9 +91,16 @@ function render(live) {
     el.hidden = p >= live.players.length;
     el.classList.toggle("on-turn", !live.ended && live.on_turn === p);
   });
-  document.getElementById("status").textContent = live.ended ? "Game over" : "";
+  // The result (winner and spread) says the game is over; "Game over" only if it has none.
+  document.getElementById("status").textContent = live.ended && !live.fields.result ? "Game over" : "";
   document.body.dataset.seq = live.seq;
 }
 
-const gameId = gameIdFromPath();
-followGame(gameId, render, (s) => { if (s) document.getElementById("status").textContent = s; });
+const options = pageOptions();
+followPage(render, (text) => {
+  // Nothing to show yet: one quiet line instead of an empty board or an error.
+  const el = document.getElementById("placeholder");
+  el.textContent = text;
+  el.hidden = false;
+  document.getElementById("overlay").hidden = true;
+}, (s) => { document.getElementById("status").textContent = s; });
