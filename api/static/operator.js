@@ -8,7 +8,35 @@ tokenInput.value = sessionStorage.getItem("tilecam-token") || "";
 tokenInput.addEventListener("change", () => sessionStorage.setItem("tilecam-token", tokenInput.value.trim()));
 let source = null;
 
-function say(text, error = false) { $("message").textContent = text; $("message").className = error ? "error" : ""; }
+// One line of plain text; after an entry, an Undo button for a short while (it voids what was written).
+let undoTimer = null;
+function say(text, error = false, undo = null) {
+  $("message-text").textContent = typeof text === "string" ? text : "done";
+  $("message").className = error ? "error" : "";
+  clearTimeout(undoTimer);
+  $("message-undo").hidden = !undo;
+  $("message-undo").onclick = undo;
+  if (undo) undoTimer = setTimeout(() => { $("message-undo").hidden = true; }, UNDO_WINDOW_MS);
+}
+const UNDO_WINDOW_MS = 15000;
+let live = null;     // the game's live state as last received
+let movesNow = [];   // /moves as last loaded
+
+// A question in the page (a <dialog>, not window.confirm, so a stray Enter cannot answer it);
+// resolves with the value of the button chosen, or null when dismissed with Escape.
+function ask(text, choices) {
+  const dlg = $("confirm");
+  $("confirm-text").textContent = text;
+  $("confirm-choices").replaceChildren(...choices.map(([value, label]) => {
+    const b = document.createElement("button"); b.value = value; b.textContent = label; return b;
+  }));
+  return new Promise((resolve) => {
+    dlg.addEventListener("close", () => resolve(dlg.returnValue || null), { once: true });
+    dlg.returnValue = "";
+    dlg.showModal();
+  });
+}
+const playerName = (p) => (live && live.players[p] ? live.players[p].name : `player ${p + 1}`);
 function gameId() { return $("game").value; }
 
 async function api(method, path, body) {
@@ -40,7 +68,7 @@ async function loadMoves() {
     tr.dataset.index = m.index;
     if (m.corrected) tr.classList.add("corrected");
     if (m.claimed !== null && m.engine !== null && m.claimed !== m.engine) tr.classList.add("differs");
-    const cells = [m.index, m.nick, m.text, m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
+    const cells = [m.index, playerName(m.player), m.text, m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
     cells.forEach((v, i) => { const td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "claimed"; tr.appendChild(td); });
     if (m.blank_undecided) {
       // Nobody named this blank's letter (the GCG holds a guess): the operator designates it.
@@ -57,8 +85,39 @@ async function loadMoves() {
       if (m.blank_undecided) document.querySelector("#fix [name=kind]").value = "blank";
     };
     td.appendChild(b); tr.appendChild(td);
+    const tdu = document.createElement("td");
+    const u = document.createElement("button"); u.type = "button"; u.textContent = "undo"; u.className = "undo";
+    u.onclick = () => voidMove(m).catch((e) => say(e.message, true));
+    tdu.appendChild(u); tr.appendChild(tdu);
     return tr;
   }));
+  movesNow = moves;
+}
+
+// Undo: a Void entry in the log (nothing is rewritten); refused with the server's reason when a
+// later move depends on the one named.
+async function voidMove(m, confirmed = false) {
+  const what = `move ${m.index} (${playerName(m.player)}: ${m.text})`;
+  if (!confirmed && await ask(`Undo ${what}? It stays in the log, voided.`, [["void", "Undo it"], ["", "Keep it"]]) !== "void") {
+    return say("nothing undone");
+  }
+  await api("POST", `/api/games/${gameId()}/moves/${m.index}/void`, { seq: m.seq, reason: "undone at the console" });
+  await loadMoves();
+  say(`undone: ${what}`);
+}
+// The entries just written, as moves (for the Undo button after an entry): the last ones standing.
+async function lastMoves(seqs) {
+  await loadMoves();
+  return movesNow.filter((m) => seqs.includes(m.seq));
+}
+function undoOf(moves) {
+  if (!moves.length) return null;
+  return async () => {
+    try {
+      for (const m of [...moves].reverse()) await voidMove(m, true);
+      say(`undone: ${moves.map((m) => m.text).join(", ")}`);
+    } catch (e) { say(e.message, true); }
+  };
 }
 
 // Two to four players: one option per player in the player menus, inputs for the seats the game has.
@@ -77,25 +136,136 @@ function showPlayers(live) {
   $("scores").textContent = names.map((n, i) => `${n} ${live.scores[i]}`).join(" – ") + (live.ended ? " (ended)" : "");
 }
 
+// ---- the board: click the first square (again: turn the direction), type the word ----------
+const play = { row: null, col: null, dir: "across" };
+const colName = (c) => String.fromCharCode(65 + c);
+function position() {
+  if (play.row === null) return "";
+  return play.dir === "across" ? `${play.row + 1}${colName(play.col)}` : `${colName(play.col)}${play.row + 1}`;
+}
+// The word as typed, with a blank's letter from its picker; '?' unchosen stays '?'.
+function typedTiles() {
+  const picks = [...document.querySelectorAll("#blanks select")].map((s) => s.value);
+  let k = 0;
+  return [...$("word").value.toUpperCase()].filter((ch) => ch.trim()).map((ch) => (ch === "?" ? (picks[k++] || "?").toLowerCase() : ch));
+}
+// The GCG word: a tile already on the board is '.', so the operator never types notation.
+function gcgWord() {
+  return typedTiles().map((ch, i) => {
+    const [r, c] = play.dir === "across" ? [play.row, play.col + i] : [play.row + i, play.col];
+    const on = live && live.rows[r] && live.rows[r][c];
+    return on && on !== "." ? "." : ch;
+  }).join("");
+}
+function showBlanks() {
+  const n = [...$("word").value].filter((ch) => ch === "?").length;
+  const have = document.querySelectorAll("#blanks select").length;
+  if (n === have) return;
+  const letters = live ? Object.keys(live.values).filter((l) => l !== "?" && l.length === 1) : [];
+  $("blanks").replaceChildren(...Array.from({ length: n }, (_, i) => {
+    const s = document.createElement("select");
+    s.setAttribute("aria-label", `blank ${i + 1} stands for`);
+    s.className = "blank-pick";
+    s.append(new Option(`blank ${i + 1} = ?`, ""), ...letters.map((l) => new Option(l, l)));
+    s.addEventListener("change", renderBoard);
+    return s;
+  }));
+}
+function renderBoard() {
+  if (!live) return;
+  const n = live.premiums.length;
+  const board = $("board");
+  board.className = `n${n}`;
+  const tiles = typedTiles();
+  const path = new Map();
+  if (play.row !== null) tiles.forEach((ch, i) => path.set(play.dir === "across" ? `${play.row},${play.col + i}` : `${play.row + i},${play.col}`, ch));
+  const cells = [document.createElement("span")];
+  for (let c = 0; c < n; c++) { const h = document.createElement("span"); h.className = "coord"; h.textContent = colName(c); cells.push(h); }
+  for (let r = 0; r < n; r++) {
+    const h = document.createElement("span"); h.className = "coord"; h.textContent = r + 1; cells.push(h);
+    for (let c = 0; c < n; c++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.square = `${r + 1}${colName(c)}`;
+      const ch = live.rows[r][c];
+      const prem = { "=": "tw", "-": "dw", '"': "tl", "'": "dl", "^": "ql", "~": "qw", "*": "ct" }[live.premiums[r][c]] || "";
+      b.className = `sq ${prem}`;
+      if (ch !== ".") { b.textContent = ch.toUpperCase(); b.classList.add("tile"); if (ch !== ch.toUpperCase()) b.classList.add("blank"); }
+      const k = `${r},${c}`;
+      if (path.has(k)) {
+        b.classList.add("path");
+        if (ch === ".") { b.textContent = path.get(k).toUpperCase(); if (path.get(k) !== path.get(k).toUpperCase()) b.classList.add("blank"); }
+      }
+      if (r === play.row && c === play.col) { b.classList.add("start"); b.dataset.dir = play.dir; }
+      b.addEventListener("click", () => pickSquare(r, c));
+      cells.push(b);
+    }
+  }
+  board.replaceChildren(...cells);
+  $("dir").textContent = play.dir === "across" ? "across →" : "down ↓";
+  $("dir").dataset.dir = play.dir;
+  $("preview").textContent = play.row === null ? "pick the first square" : `${position()} ${gcgWord() || "…"}`;
+}
+function pickSquare(r, c) {
+  if (play.row === r && play.col === c) play.dir = play.dir === "across" ? "down" : "across";
+  else Object.assign(play, { row: r, col: c });
+  renderBoard();
+  $("word").focus();
+}
+function clearPlay() {
+  $("play").reset();
+  $("blanks").replaceChildren();
+  Object.assign(play, { row: null, col: null, dir: "across" });
+  renderBoard();
+}
+$("dir").addEventListener("click", () => { play.dir = play.dir === "across" ? "down" : "across"; renderBoard(); });
+$("word").addEventListener("input", () => { showBlanks(); renderBoard(); });
+
+function showTurn() {
+  if (!live) return;
+  $("on-turn").textContent = live.ended ? "game over" : `on turn: ${playerName(live.on_turn)}`;
+}
+
 function follow() {
   if (source) source.close();
   if (!gameId()) return;
   const id = gameId();
   $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/api/games/${id}/recount`;
-  source = followGame(id, (live) => {
+  live = null; clearPlay();
+  source = followGame(id, (state) => {
+    live = state;
     showPlayers(live);
+    showTurn();
+    renderBoard();
     fillFields($("clock"), live.fields);
     tickClocks($("clock"), live);
     loadMoves().catch((e) => say(e.message, true));
   });
 }
 
-function form(id, handler) {
+// Each form: its buttons are disabled while its request is in flight (a double-click records one
+// pass, not two), and it is cleared after a success, so no value carries over to the next entry.
+// A handler returns a message, or [message, undo].
+function form(id, handler, keep = false) {
   $(id).addEventListener("submit", async (e) => {
     e.preventDefault();
-    const data = Object.fromEntries(new FormData(e.target));
+    const f = e.target;
+    if (f.dataset.busy) return;
+    const data = Object.fromEntries(new FormData(f));
     if (e.submitter && e.submitter.name) data[e.submitter.name] = e.submitter.value;
-    try { say(await handler(data) || "done"); } catch (err) { say(err.message, true); }
+    f.dataset.busy = "1";
+    const buttons = [...f.querySelectorAll("button")];
+    buttons.forEach((b) => { b.disabled = true; });
+    try {
+      const out = await handler(data);
+      const [text, undo] = Array.isArray(out) ? out : [out, null];
+      if (text !== null) { say(text || "done", false, undo); if (!keep) f.reset(); }
+    } catch (err) {
+      say(err.message, true);
+    } finally {
+      delete f.dataset.busy;
+      buttons.forEach((b) => { b.disabled = false; });
+    }
   });
 }
 const num = (v) => (v === "" || v === undefined ? null : Number(v));
@@ -108,16 +278,49 @@ form("create", async (d) => {
   await loadGames(String(g.id)); return `game ${g.id} created`;
 });
 form("players", (d) => api("PUT", `/api/games/${gameId()}/players`, { players: seats(d, "p").map((name) => ({ name })) })
-  .then(() => loadGames()));
+  .then(() => loadGames()).then(() => "player names set"));
+// A play: recorded at the engine's score; an announced score that differs is asked about before it
+// can stand (an announced 38 must never become the total of a play the rules make 21).
 form("play", async (d) => {
-  const r = await api("POST", `/api/games/${gameId()}/plays`, { position: d.position, word: d.word, claimed: num(d.claimed) });
-  return `recorded: ${r.live.last_text}`;
+  if (play.row === null) throw new Error("pick the word's first square on the board");
+  const word = gcgWord();
+  if (word.includes("?")) throw new Error("choose the letter each blank stands for");
+  const announced = num(d.claimed);
+  const r = await api("POST", `/api/games/${gameId()}/plays`, { position: position(), word });
+  const [m] = await lastMoves(r.seqs);
+  clearPlay();
+  const undo = undoOf([m]);
+  if (announced !== null && m && announced !== m.engine) {
+    const choice = await ask(`${playerName(m.player)} announced ${announced}; the rules give ${m.engine} for ${m.text}. Which score stands?`,
+      [["engine", `${m.engine} (the rules)`], ["announced", `${announced} (as announced)`], ["void", "Undo the play"]]);
+    if (choice === "announced") {
+      await api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
+        { kind: "score", agreed: announced, reason: `announced ${announced}; the rules give ${m.engine}` });
+      return [`recorded: ${m.text}, ${announced} as announced (the rules give ${m.engine})`, undo];
+    }
+    if (choice === "void") { await voidMove(m, true); return `undone: ${m.text}`; }
+    return [`recorded: ${m.text} ${m.engine} (announced ${announced} set aside)`, undo];
+  }
+  return [`recorded: ${r.live.last_text}`, undo];
 });
-form("turn", (d) => d.exchange
-  ? api("POST", `/api/games/${gameId()}/exchanges`, { count: num(d.count) })
-  : api("POST", `/api/games/${gameId()}/passes`, {}));
-form("challenge", (d) => api("POST", `/api/games/${gameId()}/challenges`, { outcome: d.outcome, words: num(d.words), challenger: num(d.challenger) })
-  .then((r) => (r.seqs.length ? `challenge recorded: ${r.live.last_text}` : "valid play; nothing to record under this rule")));
+// Pass and exchange: asked first, and undoable for a while after.
+form("turn", async (d) => {
+  const who = playerName(live ? live.on_turn : 0);
+  const what = d.exchange ? `an exchange of ${d.count || "?"} tiles` : "a pass";
+  if (await ask(`Record ${what} for ${who}?`, [["yes", `Record ${what}`], ["", "Cancel"]]) !== "yes") return "nothing recorded";
+  const r = d.exchange
+    ? await api("POST", `/api/games/${gameId()}/exchanges`, { count: num(d.count) })
+    : await api("POST", `/api/games/${gameId()}/passes`, {});
+  return [`recorded: ${who}, ${what}`, undoOf(await lastMoves(r.seqs))];
+});
+form("challenge", async (d) => {
+  if (d.outcome === "phony" && await ask("Take the last play off as a phony?", [["yes", "Take it off"], ["", "Cancel"]]) !== "yes") {
+    return "nothing recorded";
+  }
+  const r = await api("POST", `/api/games/${gameId()}/challenges`, { outcome: d.outcome, words: num(d.words), challenger: num(d.challenger) });
+  if (!r.seqs.length) return "valid play; nothing to record under this rule";
+  return [`challenge recorded: ${r.live.last_text}`, undoOf(await lastMoves(r.seqs))];
+});
 // The game clock, as its buttons: the first press starts the first player's clock.
 form("clock", (d) => {
   const path = `/api/games/${gameId()}/clock`;
@@ -130,12 +333,18 @@ form("clock", (d) => {
     finish: () => api("POST", `${path}/finish`).then((r) => `clock stopped; ${r.seqs.length} overtime penalties entered`),
   };
   return calls[d.action]();
+}, true);
+form("time", async (d) => {
+  const r = await api("POST", `/api/games/${gameId()}/time-penalties`, { player: Number(d.player), minutes: Number(d.minutes) });
+  return [`recorded: ${playerName(Number(d.player))} ${d.minutes} minute(s) over`, undoOf(await lastMoves(r.seqs))];
 });
-form("time", (d) => api("POST", `/api/games/${gameId()}/time-penalties`, { player: Number(d.player), minutes: Number(d.minutes) }));
-form("end", (d) => {
+form("end", async (d) => {
   // One rack per player the game has (the hidden seats are not sent).
   const racks = [...document.querySelectorAll("#end [name^=r]:not([name=reason])")].filter((el) => !el.hidden).map((el) => el.value);
-  return api("POST", `/api/games/${gameId()}/end`, { racks: racks.some((r) => r) ? racks : null, reason: d.reason });
+  if (await ask("End the game?", [["yes", "End the game"], ["", "Cancel"]]) !== "yes") return "the game goes on";
+  const r = await api("POST", `/api/games/${gameId()}/end`, { racks: racks.some((x) => x) ? racks : null, reason: d.reason });
+  const totals = r.live.players.map((p, i) => `${p.name} ${r.live.scores[i]}`).join(" – ");
+  return [`game over: ${totals}`, undoOf(await lastMoves(r.seqs))];
 });
 form("fix", (d) => {
   const bodies = {
