@@ -195,3 +195,14 @@ def finish_clock(game_id: int, service: ServiceDep, who: OperatorDep):
                          "or rule the score that stands. Later scores are recomputed.")
 def correct_move(game_id: int, index: int, body: s.CorrectionIn, service: ServiceDep, who: OperatorDep):
     return _written(service, game_id, [service.correct(game_id, index, body, who)])
+
+
+@router.post("/{game_id}/moves/{index}/void", response_model=s.WriteOut, summary="Void (undo) a move",
+             responses=TURN,
+             description="Appends a Void naming the move and the operator token; the log is never rewritten. "
+                         "The record, the GCG export and the recount stand as if the move had never been "
+                         "made. The last move can always be voided; an earlier one only when no later move "
+                         "depends on it (409 naming the move that does: void from the last backwards). A "
+                         "Void is final: enter the move again instead of voiding a void.")
+def void_move(game_id: int, index: int, body: s.VoidIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, [service.void(game_id, index, who, body.reason, body.seq)])
