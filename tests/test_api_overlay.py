@@ -77,3 +77,9 @@ def test_overlay_static_assets(client, asset, kind):
 def test_overlay_background_is_transparent(client):
     css = client.get("/static/overlay.css").text
     assert "background: transparent" in css
+
+
+@pytest.mark.parametrize("path", ["/overlay/0", "/overlay/-3/score", f"/overlay/{2**63}"])
+def test_overlay_page_for_an_id_no_game_can_have_is_404(client, path):
+    r = client.get(path)
+    assert r.status_code == 404 and "game ids are positive" in r.json()["detail"]

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from .. import schemas as s
+from ..errors import NotFound
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -54,6 +55,12 @@ FieldOptions = Annotated[None, Depends(field_options)]
 HTML = {200: {"content": {"text/html": {}}}}
 
 
+def _possible(game_id: int) -> None:
+    """A game not created yet gets the waiting page; an id no game can ever have is a 404."""
+    if not 0 < game_id < 2**63:  # SQLite's ids: positive 64-bit integers
+        raise NotFound(f"no game {game_id}; game ids are positive")
+
+
 def _field_page(field: str) -> HTMLResponse:
     html = (STATIC / "field.html").read_text(encoding="utf-8")
     return HTMLResponse(html.replace("{{field}}", field))
@@ -78,19 +85,21 @@ def table_field_page(table: s.TableNo, field: s.ObsField, options: FieldOptions)
 
 
 @router.get("/overlay/{game_id}", response_class=FileResponse, summary="Broadcast overlay",
-            responses={**HTML, **s.errors(422, json_route=False)},
+            responses={**HTML, **s.errors(404, 422, json_route=False)},
             description="Page for an OBS browser source: board, last play highlighted, scores, clocks and "
                         "the unseen pool." + OPTIONS)
 def overlay_page(game_id: int, options: PageOptions):
+    _possible(game_id)
     return FileResponse(STATIC / "overlay.html", media_type="text/html")
 
 
 @router.get("/overlay/{game_id}/{field}", response_class=HTMLResponse, summary="One OBS field as a page",
-            responses=s.errors(422, json_route=False),
+            responses=s.errors(404, 422, json_route=False),
             description="A transparent page showing one field that updates itself over SSE: "
                         + ", ".join(s.OBS_FIELDS) + ". `scale` and `theme` as on the overlay; a placeholder "
                         "(empty) until the game exists.")
 def field_page(game_id: int, field: s.ObsField, options: FieldOptions):
+    _possible(game_id)
     return _field_page(field)
 
 
