@@ -25,12 +25,12 @@ fonts:
 
 install: $(STAMP) fonts
 
-# The station (`tilecam run`: record, serve, preview) on the demo's rendered video, cached in
-# ~/.cache/tilecam; each run records a new game into demo.sqlite3 beside the video.
+# The station (`tilecam demo`: tilecam run's record, serve and preview) on the demo's rendered video of
+# a real game, cached in ~/.cache/tilecam; each run records a new game into demo.sqlite3 beside the
+# video and prints the operator token. `make run PORT=8001` when 8000 is taken.
+PORT ?= 8000
 run: install
-	@video=$$($(BIN)/tilecam demo --render-only) && \
-	$(BIN)/tilecam run --source "$$video" --db "$$(dirname "$$video")/demo.sqlite3" --new-game \
-	  --players "Ann Demo" "Bob Demo"
+	$(BIN)/tilecam demo --port $(PORT)
 
 # Debian's chromium for the overlay's browser test (driven by playwright; no browser download).
 CHROMIUM := /usr/bin/chromium

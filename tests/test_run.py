@@ -23,7 +23,7 @@ from tilecam.api.system import Station
 
 REPO = Path(__file__).resolve().parents[1]
 TOKEN = "run-test-operator-token"
-MOVES, SEED = 2, 7  # the demo's own seed: the video `tilecam demo --moves 2` records exactly
+MOVES = 2  # the demo game's first two turns (two plays): the video `tilecam demo --moves 2` renders
 
 
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -86,7 +86,7 @@ def test_run_records_serves_the_preview_and_resumes_after_kill_9(video, tmp_path
     db = tmp_path / "station.sqlite3"
     cfg = tmp_path / "tilecam.toml"
     cfg.write_text(f'[server]\nport = {port}\n\n[store]\ndb_path = "{db}"\n\n[recorder]\npreview_every_ms = 50\n')
-    truth = make_demo_game(MOVES, SEED)
+    truth = make_demo_game(MOVES)
     want = [(e.placement.tiles, e.engine) for e in truth.events]
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
         proc = start(video, cfg)
@@ -140,6 +140,22 @@ def test_a_bad_setting_fails_at_start_naming_its_key(tmp_path, toml, key):
     r = cli("run", "--source", str(tmp_path), "--config", str(cfg), timeout=60)
     assert r.returncode == 2 and r.stderr.startswith("tilecam run: ") and key in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_port_in_use_is_refused_before_anything_is_ready(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = cli("run", "--source", str(tmp_path), "--db", str(tmp_path / "x.sqlite3"), "--port", str(port),
+                timeout=60, env={**os.environ, "TILECAM_TOKEN": TOKEN})
+        served = cli("serve", "--db", str(tmp_path / "x.sqlite3"), "--port", str(port), timeout=60,
+                     env={**os.environ, "TILECAM_TOKEN": TOKEN})
+    for cmd, done in (("run", r), ("serve", served)):
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"tilecam {cmd}: port {port} is in use (") and "--port" in done.stderr
+        assert done.stdout == "" and "Traceback" not in done.stderr
+    assert not (tmp_path / "x.sqlite3").exists()  # refused before a game was created
 
 
 def test_a_source_that_does_not_open_is_exit_2(tmp_path):

@@ -27,11 +27,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="naspa", help="rule profile of a new game (default naspa)")
     p.add_argument("--lang", default="en", help="tile set of a new game (default en)")
     p.add_argument("--fast", action="store_true", help="play a video file or folder as fast as it goes")
+    p.add_argument("--table", type=int, metavar="N",
+                   help="the table this game is played at: /overlay/table/N follows it (its newest game)")
     p.add_argument("--token-file", metavar="FILE", help="file holding the operator token (as tilecam serve)")
+    p.add_argument("--show-token", action="store_true",
+                   help="also print the operator token itself (a service's journal would keep it)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from tilecam.api.commands.serve import TokenError, operator_tokens
+    from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem
     from tilecam.api.settings import SettingsError, load_settings
     from tilecam.api.system import SetupError, Station
 
@@ -41,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game is not None and args.new_game:
         return fail("give --game or --new-game, not both")
+    if args.table is not None and not 1 <= args.table <= 9999:
+        return fail(f"--table {args.table}: tables are numbered 1 to 9999")
     try:
         settings = load_settings(args.config, server={"host": args.host, "port": args.port},
                                  store={"db_path": args.db})
@@ -49,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     except (SettingsError, TokenError) as exc:
         return fail(str(exc))
     settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
+    problem = port_problem(settings.server.host, settings.server.port)
+    if problem:  # before the source opens and a game is created: nothing is printed as ready
+        return fail(problem)
     source = args.source or settings.capture.source
     station = Station(settings, source, game_id=args.game, new_game=args.new_game, players=args.players,
                       rules=args.rules, lang=args.lang, pace=not args.fast)
@@ -59,12 +68,17 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.source else " (no camera here? try --source VIDEO|FOLDER)"
         return fail(f"{exc}{hint}")
     rec = station.recording
+    if args.table is not None:  # as "table" on game creation: /api/tables/N and its overlay follow it
+        station.service.store.update_game(rec.game_id, meta={"table": str(args.table)})
     print(f"tilecam: {'resuming' if rec.resumed else 'recording'} game {rec.game_id} of {settings.store.db_path} "
           f"({len(rec.keeper.entries)} entries) from {source}")
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
     for line in where:
         print(f"  operator token    {line}")
+    if args.show_token:
+        for name, token in tokens.items():
+            print(f"  operator token    {name} = {token}")
     print("Ctrl-C stops.")
     sys.stdout.flush()
     return station.serve()

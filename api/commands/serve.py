@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import errno
 import secrets
+import socket
 import stat
 import sys
 from pathlib import Path
@@ -75,6 +77,26 @@ def token_from_file(path: Path) -> tuple[str, bool]:
         raise TokenError(str(exc)) from None
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port, or None. Checked by binding before anything
+    is printed as ready: uvicorn would only log its error after the URLs were on screen. Uvicorn
+    binds with SO_REUSEADDR, so the probe does too (a port in TIME_WAIT is free to it)."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"cannot listen on {host}: {getattr(exc, 'strerror', None) or exc}"
+    try:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(addr)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return f"port {port} is in use ({exc.strerror}); choose another with --port N (make run PORT=N)"
+        return f"cannot listen on {host}:{port} ({exc.strerror})"
+    return None
+
+
 def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file: str | None,
                     db_path: str) -> tuple[dict[str, str], list[str]]:
     """The tokens to serve with, and one line per source saying where they are (never the token).
@@ -117,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
         settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
     except (SettingsError, TokenError) as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
+        return 2
+    problem = port_problem(settings.server.host, settings.server.port)
+    if problem:
+        print(f"tilecam serve: {problem}", file=sys.stderr)
         return 2
     import uvicorn  # after the checks, so that a bad token is refused at once
 

@@ -1,4 +1,4 @@
-"""Render the demo game as a fixed-camera video: hands come and go, tiles appear move by move."""
+"""Render the demo game as a fixed-camera video: hands come and go, tiles appear turn by turn."""
 from __future__ import annotations
 
 import sys
@@ -21,21 +21,44 @@ def boards_after_each_play(game: Game) -> list[list[str]]:
     return boards
 
 
-def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s: float = 1.5,
-                 hand_s: float = 0.75, size: tuple[int, int] = (1280, 960)) -> Path:
-    """Write an MJPG AVI: for each play, the board at rest, then hands over it while the tiles go down."""
+HOLD_S, HAND_S = 1.5, 0.75  # the board at rest between turns; hands over it while a turn is made
+
+
+def video_plan(game: Game, fps: float = 8.0, hold_s: float = HOLD_S,
+               hand_s: float = HAND_S) -> list[tuple[list[str], bool, int]]:
+    """Frame by frame: (the board, hands over it, how many of the game's events it shows at rest).
+
+    Every event gets its turn on camera, a pass or an exchange too (hands over a board that does
+    not change): the demo's operator script (``turn_frames``) acts at the frames this plans."""
     boards = boards_after_each_play(game)
+    hold, reach = max(1, round(hold_s * fps)), max(1, round(hand_s * fps))
+    plan = [(boards[0], False, 0)] * hold
+    for i, (before, after) in enumerate(zip(boards, boards[1:])):
+        plan += [(before, True, i)] * (reach // 2) + [(after, True, i)] * (reach - reach // 2)
+        plan += [(after, False, i + 1)] * hold
+    return plan
+
+
+def turn_frames(game: Game, fps: float = 8.0, hold_s: float = HOLD_S, hand_s: float = HAND_S) -> list[int]:
+    """For each event, the first frame that shows the board at rest after it (the hands gone)."""
+    plan = video_plan(game, fps, hold_s, hand_s)
+    first: dict[int, int] = {}
+    for frame, (_, hands, shown) in enumerate(plan):
+        if not hands:
+            first.setdefault(shown, frame)
+    return [first[i + 1] for i in range(len(game.events))]
+
+
+def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s: float = HOLD_S,
+                 hand_s: float = HAND_S, size: tuple[int, int] = (1280, 960)) -> Path:
+    """Write an MJPG AVI: for each turn, the board at rest, then hands over it while the tiles go down."""
     # Players lay tiles facing them, so few tiles are turned; the first play shows which way is up.
     # The family board most people know: red-rim Hasbro with printed labels, wooden tiles.
     cfg = SceneConfig(out_w_px=size[0], out_h_px=size[1], max_tilt_deg=12, hands="never", glare_prob=0.0,
                       fill_min=0.8, fill_max=0.92, style="wood", quarter_turn_prob=0.08, design="hasbro",
                       labels="full", font="dejavu-sans", line_frac=0.045)
     hands = cfg.model_copy(update={"hands": "always"})
-    hold, reach = max(1, round(hold_s * fps)), max(1, round(hand_s * fps))
-    plan = [(boards[0], cfg)] * hold
-    for before, after in zip(boards, boards[1:]):
-        plan += [(before, hands)] * (reach // 2) + [(after, hands)] * (reach - reach // 2)
-        plan += [(after, cfg)] * hold
+    plan = [(board, hands if over else cfg) for board, over, _ in video_plan(game, fps, hold_s, hand_s)]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.avi")
     writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"MJPG"), fps, size)
