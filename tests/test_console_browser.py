@@ -48,7 +48,7 @@ def count_is(client, gid, n):
 
 
 def message(page) -> str:
-    return page.locator("#message-text").text_content()
+    return page.locator("#message").text_content()
 
 
 def answer(page, label: str) -> None:
@@ -77,7 +77,7 @@ def test_a_game_entered_through_the_console(api, client, page):
     wait_for(count_is(client, gid, 1))
     m = moves(client, gid)[0]
     assert (m["position"], m["word"], m["engine"], m["agreed"]) == ("8D", "QUALM", 52, 52)
-    page.wait_for_function("() => document.querySelector('#message-text').textContent.startsWith('recorded')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.startsWith('recorded')")
     assert page.input_value("#word") == "" and page.input_value("#claimed") == ""  # nothing carries over
     page.wait_for_function("() => document.querySelector('#on-turn').textContent === 'on turn: Bob Brown'")
 
@@ -94,7 +94,7 @@ def test_a_game_entered_through_the_console(api, client, page):
     assert engine != 38
     assert "announced 38; the rules give" in page.locator("#confirm-text").text_content()
     answer(page, "(the rules)")
-    page.wait_for_function("() => document.querySelector('#message-text').textContent.includes('set aside')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('set aside')")
     m = moves(client, gid)[1]
     assert (m["position"], m["word"], m["agreed"], m["corrected"]) == ("H7", "O.S", engine, False)
     assert client.get(f"/api/games/{gid}/live").json()["scores"][1] == engine
@@ -104,7 +104,7 @@ def test_a_game_entered_through_the_console(api, client, page):
     page.dblclick("#pass")
     answer(page, "Record a pass")
     wait_for(count_is(client, gid, 3))
-    page.wait_for_function("() => document.querySelector('#message-text').textContent === 'recorded: Alice Ames, a pass'")
+    page.wait_for_function("() => document.querySelector('#message').textContent === 'recorded: Alice Ames, a pass'")
     page.wait_for_timeout(300)
     assert [mv["kind"] for mv in moves(client, gid)] == ["play", "play", "pass"]
 
@@ -120,7 +120,7 @@ def test_a_game_entered_through_the_console(api, client, page):
     wait_for(lambda: moves(client, gid)[-1]["corrected"])
     m = moves(client, gid)[3]
     assert (m["word"], m["agreed"], m["corrected"]) == (".oN", 38, True) and m["engine"] != 38
-    page.wait_for_function("() => document.querySelector('#message-text').textContent.includes('as announced')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('as announced')")
 
     # The move list shows names, never nicknames.
     page.wait_for_function("() => document.querySelectorAll('#moves tr').length === 4")
@@ -139,7 +139,7 @@ def test_a_game_entered_through_the_console(api, client, page):
     log = client.get(f"/api/games/{gid}.json").json()["log"]
     assert log[-1]["kind"] == "void" and log[-1]["target"] == m["seq"] and log[-1]["by"] == "tester"
     assert client.get(f"/api/games/{gid}/live").json()["on_turn"] == 1
-    page.wait_for_function("() => document.querySelector('#message-text').textContent.startsWith('undone: move 3')")
+    page.wait_for_function("() => document.querySelector('#message').textContent.startsWith('undone: move 3')")
 
     # 6. Undoing the first play under the later ones is refused with the server's reason, in words.
     page.wait_for_function("() => document.querySelectorAll('#moves tr').length === 3")

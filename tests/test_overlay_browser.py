@@ -114,6 +114,7 @@ def test_operator_console_records_a_play_and_shows_the_engines_reason(api, brows
     page.wait_for_selector("#moves tr", timeout=10_000)
     assert "8H ZAX" in page.inner_text("#moves") and "38" in page.inner_text("#scores")
     page.fill("#play [name=position]", "Z9")
+    page.fill("#play [name=word]", "ZAX")  # the console clears the form after each entry
     page.click("#play button")
     page.wait_for_function("() => document.getElementById('message').className === 'error'", timeout=10_000)
     assert page.inner_text("#message") == "coordinate 'Z9' is off the 15x15 board"
@@ -182,6 +183,7 @@ def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(a
     page.fill("#end [name=r4]", "EE")
     page.fill("#end [name=reason]", "time is up")
     page.click("#end button")
+    page.click("#confirm-choices button[value=yes]")  # the console asks before it ends a game
     page.wait_for_function("() => document.getElementById('scores').textContent.endsWith('(ended)')", timeout=10_000)
     assert page.inner_text("#scores") == "Ann 12 – Ben 0 – Cy 0 – Di -2 (ended)"
 

@@ -11,7 +11,7 @@ let source = null;
 // One line of plain text; after an entry, an Undo button for a short while (it voids what was written).
 let undoTimer = null;
 function say(text, error = false, undo = null) {
-  $("message-text").textContent = typeof text === "string" ? text : "done";
+  $("message").textContent = typeof text === "string" ? text : "done";
   $("message").className = error ? "error" : "";
   clearTimeout(undoTimer);
   $("message-undo").hidden = !undo;
@@ -139,8 +139,18 @@ function showPlayers(live) {
 // ---- the board: click the first square (again: turn the direction), type the word ----------
 const play = { row: null, col: null, dir: "across" };
 const colName = (c) => String.fromCharCode(65 + c);
+// A position typed (8D across, D8 down) picks the square as a click would; one that is no square
+// is sent as typed, so the server says what is wrong with it.
+function typedPosition() {
+  const v = $("position").value.trim().toUpperCase();
+  let m = v.match(/^(\d+)([A-Z])$/);
+  if (m) return { row: Number(m[1]) - 1, col: m[2].charCodeAt(0) - 65, dir: "across" };
+  m = v.match(/^([A-Z])(\d+)$/);
+  if (m) return { row: Number(m[2]) - 1, col: m[1].charCodeAt(0) - 65, dir: "down" };
+  return null;
+}
 function position() {
-  if (play.row === null) return "";
+  if (play.row === null) return $("position").value.trim();
   return play.dir === "across" ? `${play.row + 1}${colName(play.col)}` : `${colName(play.col)}${play.row + 1}`;
 }
 // The word as typed, with a blank's letter from its picker; '?' unchosen stays '?'.
@@ -151,6 +161,7 @@ function typedTiles() {
 }
 // The GCG word: a tile already on the board is '.', so the operator never types notation.
 function gcgWord() {
+  if (play.row === null) return typedTiles().join("");
   return typedTiles().map((ch, i) => {
     const [r, c] = play.dir === "across" ? [play.row, play.col + i] : [play.row + i, play.col];
     const on = live && live.rows[r] && live.rows[r][c];
@@ -204,7 +215,8 @@ function renderBoard() {
   board.replaceChildren(...cells);
   $("dir").textContent = play.dir === "across" ? "across →" : "down ↓";
   $("dir").dataset.dir = play.dir;
-  $("preview").textContent = play.row === null ? "pick the first square" : `${position()} ${gcgWord() || "…"}`;
+  $("preview").textContent = position() ? `${position()} ${gcgWord() || "…"}` : "pick the first square";
+  if (play.row !== null) $("position").value = position();
 }
 function pickSquare(r, c) {
   if (play.row === r && play.col === c) play.dir = play.dir === "across" ? "down" : "across";
@@ -220,6 +232,12 @@ function clearPlay() {
 }
 $("dir").addEventListener("click", () => { play.dir = play.dir === "across" ? "down" : "across"; renderBoard(); });
 $("word").addEventListener("input", () => { showBlanks(); renderBoard(); });
+$("position").addEventListener("input", () => {
+  const p = typedPosition();
+  Object.assign(play, p && live && p.row < live.rows.length && p.col < live.rows.length ? p : { row: null, col: null });
+  renderBoard();
+  if (!p) $("preview").textContent = $("position").value ? `${$("position").value} ${gcgWord()}` : "pick the first square";
+});
 
 function showTurn() {
   if (!live) return;
@@ -282,7 +300,7 @@ form("players", (d) => api("PUT", `/api/games/${gameId()}/players`, { players: s
 // A play: recorded at the engine's score; an announced score that differs is asked about before it
 // can stand (an announced 38 must never become the total of a play the rules make 21).
 form("play", async (d) => {
-  if (play.row === null) throw new Error("pick the word's first square on the board");
+  if (!position()) throw new Error("pick the word's first square on the board");
   const word = gcgWord();
   if (word.includes("?")) throw new Error("choose the letter each blank stands for");
   const announced = num(d.claimed);
