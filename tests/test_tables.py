@@ -59,3 +59,43 @@ def test_table_without_a_game_is_a_404_with_a_message(client):
 def test_unknown_field_of_a_table_is_a_422(client):
     new_game(client, table=37)
     assert client.get("/api/tables/37/fields/p9_name").status_code == 422
+
+
+def test_tilecam_run_names_its_table(tmp_path):
+    """`tilecam run --table 7`: the game it records is table 7's current game. The source is one
+    black frame (no board to find), enough for the station to create its game and serve."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    import cv2
+    import httpx
+    import numpy as np
+
+    from apiserver import wait_for
+
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "000001.jpg"), np.zeros((480, 640, 3), np.uint8))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cmd = [sys.executable, "-m", "tilecam.api.cli", "run", "--source", str(tmp_path / "frames"),
+           "--db", str(tmp_path / "games.sqlite3"), "--port", str(port)]
+    env = {**os.environ, "TILECAM_TOKEN": "tables-test-operator-token"}
+    bad = subprocess.run([*cmd, "--table", "0"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert bad.returncode == 2 and "--table 0: tables are numbered 1 to 9999" in bad.stderr
+    proc = subprocess.Popen([*cmd, "--table", "7"], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def table():
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/api/tables/7", timeout=2)
+            except httpx.TransportError:
+                return None
+            return r.json() if r.status_code == 200 else None
+        t = wait_for(table, timeout=60, interval=0.2)
+        assert t["game_id"] == 1 and t["game"]["meta"]["table"] == "7"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
