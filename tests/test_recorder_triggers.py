@@ -90,7 +90,7 @@ class DroppingCamera(BaseSource):
 
 
 def test_a_camera_that_drops_mid_game_loses_no_move():
-    game = make_demo_game(2, seed=5)
+    game = make_demo_game(2)
     boards = boards_after_each_play(game)
     images = []
     for k, board in enumerate(boards):
