@@ -21,7 +21,9 @@ from tilecam.api.demo.game import make_demo_game
 from tilecam.api.settings import load_settings
 from tilecam.api.system import Station
 
-REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
+REPO = Path(__file__).resolve().parents[2]
 TOKEN = "run-test-operator-token"
 MOVES = 2  # the demo game's first two turns (two plays): the video `tilecam demo --moves 2` renders
 

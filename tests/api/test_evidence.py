@@ -22,6 +22,8 @@ from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from test_recorder import make_recorder, video_frames
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 TOKEN = "evidence-test-token-1234"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 

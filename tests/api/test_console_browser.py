@@ -14,10 +14,12 @@ import pytest
 
 from apiserver import AUTH, TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "pages" / "operator.png"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "operator.png"
 
 
 @pytest.fixture(scope="module")

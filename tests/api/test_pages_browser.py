@@ -12,10 +12,12 @@ import pytest
 
 from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "pages"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
 SHOTS = bool(os.environ.get("TILECAM_PAGE_SHOTS"))
 
 

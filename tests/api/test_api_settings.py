@@ -13,7 +13,7 @@ import pytest
 from tilecam.api.settings import Settings, SettingsError, load_settings
 from apiserver import create_game_when_up
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_settings_defaults_and_overrides():

@@ -14,7 +14,7 @@ from tilecam.vision.classify import TileReader
 from tilecam.vision.enroll import EnrollError, TableEnrollment
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MODEL, CARD = REPO / "models" / "tiles.onnx", REPO / "models" / "tiles.card.json"
 EMPTY = ["." * 15] * 15
 PLAYED = ["." * 15] * 5 + ["...QUARTZ......", "....N..........", "....TAXING.....", "....I..........",

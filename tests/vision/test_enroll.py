@@ -15,7 +15,7 @@ from tilecam.vision.classify import TileReader, prewarped_corners
 from tilecam.vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, load_tileset, save_tileset
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MODEL = REPO / "models" / "tiles.onnx"
 CARD = REPO / "models" / "tiles.card.json"
 

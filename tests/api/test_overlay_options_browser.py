@@ -13,7 +13,9 @@ import pytest
 from apiserver import AUTH, api, client  # noqa: F401  (fixtures)
 from test_overlay_browser import CHROMIUM, FLAGS
 
-SHOT = Path(__file__).resolve().parent.parent / "docs" / "pages" / "overlay.png"
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
+SHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "overlay.png"
 WAIT = 10_000  # ms; a table page looks for a new game every 2 s
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def tilecam(*args: str) -> subprocess.CompletedProcess:

@@ -14,7 +14,7 @@ import pytest
 
 from tilecam.api.settings import Settings, SettingsError, load_settings
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "hardware" / "deploy" / "tilecam.toml"
 
 SECTIONS = {  # section -> the class that owns it, next to its stage's code

@@ -21,6 +21,8 @@ from PIL import Image
 
 from conftest import REPO, shared_data_dir
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 BOARD = ["." * 15] * 15
 
 

@@ -19,6 +19,8 @@ from apiserver import AUTH, LiveServer
 from tilecam.scoring.events import TimePenalty
 from tilecam.scoring.game import GameError
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 PER_WRITER = 30
 
 # A writer in its own process. "build": the operator routes' path (the service builds the event on

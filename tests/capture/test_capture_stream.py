@@ -18,6 +18,8 @@ import pytest
 from tilecam.capture import CaptureConfig, LatestFrameReader, ReconnectingSource, open_source
 from tilecam.capture.opencv import OpenCVSource
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 GREY_STEP = 60          # run n paints its frames n * GREY_STEP
 OUTAGE_S = 4.0          # the outage of issue 12: with the old doubling backoff frames came back 3.4 s late
 BACK_BOUND_S = 2.5      # generous: the default cap is 1 s, plus one open and one read

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from tilecam.vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners, weigh_lone_tiles
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MODEL = REPO / "models" / "tiles.onnx"
 CARD = REPO / "models" / "tiles.card.json"
 BOARD = ["...............", "...............", "...............", "...............",

@@ -13,6 +13,8 @@ import pytest
 from apiserver import AUTH, api, client, import_gcg, new_game  # noqa: F401  (fixtures)
 from tilecam.scoring.gcg import read_gcg
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]

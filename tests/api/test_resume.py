@@ -22,7 +22,9 @@ from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.snapshot import Snapshot, classes_for
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
-REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
+REPO = Path(__file__).resolve().parents[2]
 EN = DISTRIBUTIONS["en"]
 CLASSES = classes_for(EN.letters)
 EMPTY = ["." * 15] * 15

@@ -23,7 +23,7 @@ from tilecam.api.settings import SettingsError, load_settings
 from apiserver import AUTH, TOKEN, LiveServer, api, client, create_game_when_up, new_game  # noqa: F401  (fixtures)
 from test_overlay_browser import browser_page  # noqa: F401  (fixture)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 STATIC = REPO / "api" / "static"
 
 

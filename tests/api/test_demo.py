@@ -12,8 +12,11 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:

@@ -24,6 +24,8 @@ from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
 SIZE = dict(out_w_px=960, out_h_px=720, max_tilt_deg=10, glare_prob=0.0, fill_min=0.85, fill_max=0.92, style="ivory",
             quarter_turn_prob=0.08,  # players lay tiles facing them: few are turned
             design="standard", labels="short", line_frac=0.045, font="dejavu-sans")  # a trained look: these tests are about recording
