@@ -336,6 +336,9 @@ class PlayIn(In):
                                    "[CH] for a multi-letter tile.", examples=["QUALM"])
     player: PlayerNo | None = Field(None, description="Default: the player on turn.")
     claimed: Points | None = Field(None, description="The score the player announced, if any.")
+    engine_stands: bool = Field(False, description=(
+        "Keep `claimed` as announced but let the engine's score stand until a score correction "
+        "rules otherwise (what the operator console sends: a misannounced score never goes on air)."))
     rack: Rack | None = None
     note: Note = ""
 

@@ -180,8 +180,13 @@ class Game:
         return engine if claimed is None else claimed
 
     def play(self, player: int, placement: Placement, claimed: int | None = None,
-             rack: str | None = None, note: str = "", agreed: int | None = None) -> Play:
+             rack: str | None = None, note: str = "", agreed: int | None = None,
+             engine_stands: bool = False) -> Play:
+        """``engine_stands``: the announced score is kept as claimed, but the engine's stands until
+        someone rules otherwise (an operator entering a play while the broadcast is live)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
+        if engine_stands and agreed is None:
+            agreed = scored.score
         agreed = self._stand(claimed, scored.score, agreed)
         return self.append(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note))

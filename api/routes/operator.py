@@ -74,7 +74,8 @@ def set_players(game_id: int, body: s.PlayersIn, service: ServiceDep, who: Opera
              description="Position and word as in GCG: '8D' across or 'D8' down; lower case for "
                          "blanks; '.' or parentheses for tiles already on the board.")
 def record_play(game_id: int, body: s.PlayIn, service: ServiceDep, who: OperatorDep):
-    seqs = service.play(game_id, body.position, body.word, body.player, body.claimed, body.rack, body.note)
+    seqs = service.play(game_id, body.position, body.word, body.player, body.claimed, body.rack, body.note,
+                        engine_stands=body.engine_stands)
     return _written(service, game_id, seqs)
 
 

@@ -28,10 +28,11 @@ class Operator(Writer):
         return player
 
     def play(self, game_id: int, position: str, word: str, player: int | None = None,
-             claimed: int | None = None, rack: str | None = None, note: str = "") -> list[int]:
+             claimed: int | None = None, rack: str | None = None, note: str = "",
+             engine_stands: bool = False) -> list[int]:
         def make(g: Game):
             return g.play(self._player(g, player), placement_from_gcg(g, position, word), claimed,
-                          self._tiles(g, rack, "rack"), note)
+                          self._tiles(g, rack, "rack"), note, engine_stands=engine_stands)
         return self.build(game_id, make)
 
     def pass_turn(self, game_id: int, player: int | None = None, rack: str | None = None,

@@ -297,14 +297,18 @@ form("create", async (d) => {
 });
 form("players", (d) => api("PUT", `/api/games/${gameId()}/players`, { players: seats(d, "p").map((name) => ({ name })) })
   .then(() => loadGames()).then(() => "player names set"));
-// A play: recorded at the engine's score; an announced score that differs is asked about before it
-// can stand (an announced 38 must never become the total of a play the rules make 21).
+// A play: recorded at the engine's score with the announced one kept as claimed; an announced score
+// that differs is asked about before it can stand (an announced 38 must never become the total of
+// a play the rules make 21).
 form("play", async (d) => {
   if (!position()) throw new Error("pick the word's first square on the board");
   const word = gcgWord();
   if (word.includes("?")) throw new Error("choose the letter each blank stands for");
   const announced = num(d.claimed);
-  const r = await api("POST", `/api/games/${gameId()}/plays`, { position: position(), word });
+  // the announced score is kept as claimed (the recount shows it); the engine's stands meanwhile
+  const body = announced === null ? { position: position(), word } :
+    { position: position(), word, claimed: announced, engine_stands: true };
+  const r = await api("POST", `/api/games/${gameId()}/plays`, body);
   const [m] = await lastMoves(r.seqs);
   clearPlay();
   const undo = undoOf([m]);

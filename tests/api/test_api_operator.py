@@ -49,6 +49,18 @@ def test_operator_sets_player_names(client):
     assert "#player2 joel Joel Sherman" in client.get(f"/api/games/{gid}.gcg").text
 
 
+def test_an_announced_score_is_kept_while_the_engines_stands(client):
+    # what the console sends: the claim goes into the record, the engine's score goes on air
+    gid = new_game(client)
+    r = post(client, f"/api/games/{gid}/plays",
+             {"position": "8D", "word": "QUALM", "claimed": 38, "engine_stands": True})
+    assert r.status_code == 200 and r.json()["live"]["scores"] == [52, 0]
+    m = moves(client, gid)[0]
+    assert (m["claimed"], m["engine"], m["agreed"]) == (38, 52, 52)
+    first = client.get(f"/api/games/{gid}/recount").json()["first_discrepancy"]
+    assert first is not None and first["what"] == "score"   # the director still sees the misannounced score
+
+
 def test_operator_records_plays_passes_and_exchanges(client):
     gid = new_game(client)
     r = post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM", "claimed": 50})
