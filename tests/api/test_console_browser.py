@@ -13,32 +13,19 @@ from pathlib import Path
 import pytest
 
 from apiserver import AUTH, TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
+from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "operator.png"
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=FLAGS,
-            headless=True, viewport={"width": 1280, "height": 800})
-        try:
-            p = context.new_page()
-            p.errors = []
-            p.on("pageerror", lambda e: p.errors.append(str(e)))
-            yield p
-        finally:
-            context.close()
+    with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1280, 800) as p:
+        p.errors = []
+        p.on("pageerror", lambda e: p.errors.append(str(e)))
+        yield p
 
 
 def moves(client, gid):

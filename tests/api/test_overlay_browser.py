@@ -11,32 +11,19 @@ from pathlib import Path
 import pytest
 
 from apiserver import AUTH, api, client, import_gcg, new_game  # noqa: F401  (fixtures)
+from browser import chromium_page
 from tilecam.scoring.gcg import read_gcg
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 GAME = "doug_vs_emely.gcg"
 TURNS_BEFORE = 11  # the record up to here is loaded first; turn 12 is fed while the page watches
 
 
 @pytest.fixture(scope="module")
 def browser_page(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        # A persistent context on a fresh folder: the explicit --user-data-dir the flags call for.
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=FLAGS,
-            headless=True, viewport={"width": 1160, "height": 720})
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
+    with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1160, 720) as page:
+        yield page
 
 
 def artifacts_dir(tmp_path_factory) -> Path:

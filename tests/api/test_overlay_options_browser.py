@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from apiserver import AUTH, api, client  # noqa: F401  (fixtures)
-from test_overlay_browser import CHROMIUM, FLAGS
+from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
@@ -21,18 +21,8 @@ WAIT = 10_000  # ms; a table page looks for a new game every 2 s
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=FLAGS,
-            headless=True, viewport={"width": 1920, "height": 1080})
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
+    with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1920, 1080) as p:
+        yield p
 
 
 def create(client, p1: str, p2: str, **kw) -> int:

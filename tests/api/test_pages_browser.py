@@ -11,30 +11,18 @@ from pathlib import Path
 import pytest
 
 from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
+from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
 SHOTS = bool(os.environ.get("TILECAM_PAGE_SHOTS"))
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=FLAGS,
-            headless=True, viewport={"width": 1280, "height": 900})
-        try:
-            yield context.new_page()
-        finally:
-            context.close()
+    with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1280, 900) as p:
+        yield p
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,29 @@
+"""Debian's Chromium, headless, driven by playwright: the one launcher the page tests share."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@contextmanager
+def chromium_page(profile_dir: Path, width: int, height: int):
+    """A page in a fresh persistent context (the explicit --user-data-dir the flags call for);
+    a missing browser fails the test, it does not skip it."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile_dir), executable_path=str(CHROMIUM), args=FLAGS, headless=True,
+            viewport={"width": width, "height": height})
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
