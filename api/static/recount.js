@@ -2,24 +2,12 @@
 // (corrections: who, when, why), laid out for a director to read and print.
 "use strict";
 (() => {
-  const gid = Number(location.pathname.split("/").filter(Boolean)[1]);
+  const gid = pageGameId();
   const api = `/api/games/${gid}`;
   const $ = (id) => document.getElementById(id);
-  const el = (tag, text, cls) => {
-    const e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  };
   const show = (v) => (v === null || v === undefined ? "–" : v);
   let engineAt = [];  // engineAt[i][p]: player p's total after event i, scored as the engine scores
 
-  async function get(url) {
-    const r = await fetch(url);
-    const body = await r.json();
-    if (!r.ok) throw new Error(body.detail || `${url}: HTTP ${r.status}`);
-    return body;
-  }
 
   // The engine's running totals: each event's engine score where the engine gives one (passes,
   // exchanges score what was agreed, nothing to recompute). A withdrawn phony takes back what the
@@ -166,7 +154,7 @@
 
   $("print").addEventListener("click", () => window.print());
   $("sheet-form").addEventListener("submit", (e) => compare(e).catch((err) => { $("sheet-result").textContent = err.message; }));
-  Promise.all([get(`${api}/recount`), get(`${api}/moves`), get(`${api}.json`)])
+  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves`), getJSON(`${api}.json`)])
     .then(([rc, moves, full]) => render(rc, moves, full.log))
     .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });
 })();

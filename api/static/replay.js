@@ -3,24 +3,12 @@
 // URL's hash (#turn=N) so a link opens the same position.
 "use strict";
 (() => {
-  const gid = Number(location.pathname.split("/").filter(Boolean)[1]);
+  const gid = pageGameId();
   const api = `/api/games/${gid}`;
   const $ = (id) => document.getElementById(id);
-  const el = (tag, text, cls) => {
-    const e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    if (cls) e.className = cls;
-    return e;
-  };
   const PREMIUM = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "centre"};
   let moves = [], players = [], turn = 0, pending = 0;
 
-  async function get(url) {
-    const r = await fetch(url);
-    const body = await r.json();
-    if (!r.ok) throw new Error(body.detail || `${url}: HTTP ${r.status}`);
-    return body;
-  }
 
   function drawBoard(b) {
     const board = $("board");
@@ -72,7 +60,7 @@
   async function go(n) {
     n = Math.max(0, Math.min(moves.length, n));
     const ticket = ++pending;  // a later step wins over a slower earlier fetch
-    const b = await get(`${api}/board?turn=${n}`);
+    const b = await getJSON(`${api}/board?turn=${n}`);
     if (ticket !== pending) return;
     turn = n;
     drawBoard(b);
@@ -88,7 +76,7 @@
   }
 
   async function start() {
-    const [game, ms] = await Promise.all([get(api), get(`${api}/moves`)]);
+    const [game, ms] = await Promise.all([getJSON(api), getJSON(`${api}/moves`)]);
     moves = ms;
     players = game.players;
     $("title").textContent = `Replay: ${players.map((p) => p.name).join(" vs ")}`;
