@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -28,7 +28,7 @@ from tilecam.vision.stability import StabilityConfig, StabilityGate
 
 from .store import Conflict
 
-__all__ = ["TRIGGER_ACTIONS", "FixedBoard", "FrameOutcome", "GameLink", "orient", "PrewarpedBoard", "Reader",
+__all__ = ["TRIGGER_ACTIONS", "FixedBoard", "FrameOutcome", "GameLink", "PrewarpedBoard", "Reader",
            "Recorder", "RecorderConfig", "service_sink", "Timings", "TrackedBoard"]
 
 
@@ -83,15 +83,6 @@ class FrameOutcome:
     #                                   | "recorded" (a photo the record was already made from)
     observation: Observation | None = None
     seqs: tuple[int, ...] = ()        # log positions of the entries this frame committed
-
-
-def orient(snap: Snapshot, quarter_turns: int) -> Snapshot:
-    """Turn a snapshot read in image orientation so that the board's rows read upright."""
-    k = quarter_turns % 4
-    if k == 0:
-        return snap
-    return Snapshot(snap.classes, np.ascontiguousarray(np.rot90(snap.probs, k=k, axes=(0, 1))),
-                    snap.t, snap.frame_index, {**snap.meta, "quarter_turns": k})
 
 
 # What a trigger means to the recorder. Hardware only reports presses; this table decides.
@@ -209,7 +200,7 @@ class Recorder:
             warped = cv2.warpPerspective(frame.image, homography, (n, n), flags=cv2.INTER_LINEAR)
         with self.timings.stage("read"):
             snap, quarter_turns = self.reader.read(warped)
-        snap = Snapshot(snap.classes, snap.probs, frame.t, frame.index, snap.meta)
+        snap = replace(snap, t=frame.t, frame_index=frame.index)  # keeps the letters' rotations
         self._follow()
         # The first play fixes the board's orientation: until a play is committed it follows the tiles
         # in view; afterwards each read is turned to lie on the committed tiles, so a turntable turned
@@ -228,10 +219,10 @@ class Recorder:
                 self.press(player)
                 k = self._quarter_turns or 0
                 with self.timings.stage("score"):
-                    self.keeper.glimpse(orient(snap, k), np.rot90(clear, k))
+                    self.keeper.glimpse(snap.turned(k), np.rot90(clear, k))
             return FrameOutcome(frame.index, frame.t, "occluded")
         k = self._quarter_turns or 0
-        snap = orient(snap, k)
+        snap = snap.turned(k)  # upright: the board's rows read as the players read them
         with self.timings.stage("score"):
             obs, seqs = self._decide(snap, frame, player, pressed, np.rot90(clear, k))
         if hasattr(self.reader, "calibrate") and obs.status != "behind":
@@ -281,7 +272,7 @@ class Recorder:
             return None
         from tilecam.vision.rectify import grid_corners
         image = cv2.perspectiveTransform(grid_corners(self.cfg.square_px)[:, None], np.linalg.inv(h))[:, 0]
-        # The game board is the warped image turned by k quarter turns (see `orient`): its corner i
+        # The game board is the warped image turned by k quarter turns (see `Snapshot.turned`): its corner i
         # is the image's corner i + k.
         return np.round(np.roll(image, -(self._quarter_turns or 0), axis=0), 2).tolist()
 
