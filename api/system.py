@@ -209,7 +209,9 @@ class Station:
 
     def __init__(self, settings, source: str, *, game_id: int | None = None, new_game: bool = False,
                  players=None, rules: str = "naspa", lang: str = "en", pace: bool = True, model=None,
-                 pin_factory=None, on_outcome: Callable | None = None) -> None:
+                 pin_factory=None, on_outcome: Callable | None = None, table: int | None = None,
+                 loop: bool = False, wrap_source: Callable | None = None,
+                 on_game_over: Callable | None = None, on_new_game: Callable | None = None) -> None:
         self.settings = settings
         self.source_uri = source
         self.game_id, self.new_game = game_id, new_game
@@ -218,6 +220,14 @@ class Station:
         self.model = model               # the tile model, when not the one settings.read names
         self.pin_factory = pin_factory   # gpiozero's, for tests (MockFactory); None: the board's pins
         self.on_outcome = on_outcome
+        self.table = table               # a new game names it: /overlay/table/N follows the station
+        # loop: when the source ends, the game is finished and a new game at the same table records
+        # the source again from its start (the demo, until Ctrl-C); on_game_over(station) and
+        # on_new_game(station) are called on the recorder's thread around that.
+        self.loop = loop
+        self.wrap_source = wrap_source   # source -> source (the demo stretches the pauses between turns)
+        self.on_game_over, self.on_new_game = on_game_over, on_new_game
+        self._reader = None
         self.stop_event = threading.Event()
         self.store = self.service = self.preview = self.app = None
         self.recording: Recording | None = None
@@ -233,10 +243,12 @@ class Station:
         from tilecam.api.bus import Bus, PreviewHub
         from tilecam.api.service import GameService
         from tilecam.api.store import Store, StoreError
-        from tilecam.capture import CaptureError, open_source
 
-        try:
+        try:  # sqlite creates no folders, and a fresh machine has no ~/.cache/tilecam
+            Path(self.settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)
             self.store = Store(self.settings.store.db_path)
+        except OSError as exc:
+            raise SetupError(f"cannot create the folder of {self.settings.store.db_path}: {exc.strerror}") from None
         except StoreError as exc:
             raise SetupError(str(exc)) from None
         self.service = GameService(self.store, Bus(self.settings.live.queue_size))
@@ -247,24 +259,37 @@ class Station:
             reader_lang = self.service.store.game(game_id).lang if game_id is not None else self.lang
         except LookupError as exc:
             raise SetupError(str(exc)) from None
-        reader = build_reader(self.settings, reader_lang, model=self.model)
-        try:  # before the game: a source that does not open leaves no empty game behind
+        self._reader = build_reader(self.settings, reader_lang, model=self.model)
+        self._open_source()  # before the game: a source that does not open leaves no empty game behind
+        self._attach(game_id)
+        return self
+
+    def _open_source(self) -> None:
+        from tilecam.capture import CaptureError, open_source
+        try:
             self.source = open_source(self.source_uri, self.settings.capture, on_status=self._camera_status)
         except (CaptureError, OSError, ValueError) as exc:
             raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
+        if self.wrap_source is not None:
+            self.source = self.wrap_source(self.source)
+
+    def _attach(self, game_id: int | None) -> None:
+        """The game (`game_id`, or a new one at the station's table), its recorder and its clock."""
         rcfg = recorder_config(self.settings)
+        meta = {**STATION_META, **({"table": str(self.table)} if self.table is not None else {})}
         try:
             self.recording = attach_game(self.service, game_id, players=self.players, rules=self.rules,
                                          lang=self.lang, decode=self.settings.decode,
-                                         meta=STATION_META, jpeg_quality=rcfg.evidence_jpeg_quality)
+                                         meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
+        if self.table is not None and self.recording.resumed:  # as "table" on game creation
+            self.service.store.update_game(self.recording.game_id, meta={"table": str(self.table)})
         photos = Path(self.source_uri).is_dir()
-        self.recorder = build_recorder(self.settings, self.recording.keeper, self.recording.link, reader=reader,
-                                       photos=photos, preview=self.preview)
+        self.recorder = build_recorder(self.settings, self.recording.keeper, self.recording.link,
+                                       reader=self._reader, photos=photos, preview=self.preview)
         self.recorder.camera_status = self.source.status.state
         self.clock = self._clock()
-        return self
 
     def _clock(self):
         """The game clock (settings.clock) in the trigger path: a press runs the clock first, and the
@@ -343,6 +368,30 @@ class Station:
             self.recorder.finish()  # a player out: the rack points, as `tilecam record` adds them
             _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
                  f"holds {len(self.recording.keeper.entries)} entries")
+            self._stop_clock()
+            if self.on_game_over is not None:
+                self.on_game_over(self)
+
+    def _stop_clock(self) -> None:
+        """A game that is over stops its clock (overtime, if any, goes into the record)."""
+        gid = self.recording.game_id
+        if self.clock is not None and self.service.has_clock(gid) and self.recording.keeper.game.state.ended:
+            try:
+                self.service.clock_finish(gid)
+            except Exception as exc:  # a clock that never started, a game the operator closed
+                _say(f"game {gid}: clock not finished: {exc}")
+
+    def _record_loop(self) -> None:
+        """Record the source; with `loop`, again into a new game at the same table each time it
+        ends, until stopped."""
+        self._record()
+        while self.loop and self.ended == "ended" and not self.stop_event.is_set():
+            self._open_source()
+            self._attach(None)
+            self.ended = None
+            if self.on_new_game is not None:
+                self.on_new_game(self)
+            self._record()
 
     def start(self) -> "Station":
         """Buttons, LED, and the frame loop on its own thread."""
@@ -353,7 +402,7 @@ class Station:
         if led.enabled:
             from tilecam.hardware.leds import StatusLed
             self.led = StatusLed.from_config(led, pin_factory=self.pin_factory)
-        self._thread = threading.Thread(target=self._record, name="tilecam-recorder", daemon=True)
+        self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
         self._thread.start()
         return self
 
@@ -378,10 +427,19 @@ class Station:
         host, port = self.settings.server.host, self.settings.server.port
         base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
         gid = self.recording.game_id
-        return [("overlay", f"{base}/overlay/{gid}"), ("camera preview", f"{base}/api/preview.mjpg"),
-                ("moves (JSON)", f"{base}/api/games/{gid}/moves"), ("GCG", f"{base}/api/games/{gid}.gcg"),
+        overlay = [("overlay", f"{base}/overlay/table/{self.table}"), ("table (JSON)", f"{base}/api/tables/{self.table}")] \
+            if self.table is not None else [("overlay", f"{base}/overlay/{gid}")]
+        return [*overlay, ("camera preview", f"{base}/api/preview.mjpg"),
                 ("operator console", f"{base}/operator"), ("recorder status", f"{base}/api/status"),
-                ("API docs", f"{base}/docs")]
+                ("API docs", f"{base}/docs"), *self.game_urls()]
+
+    def game_urls(self) -> list[tuple[str, str]]:
+        """The URLs of the game being recorded (they change with each game; a table's do not)."""
+        host, port = self.settings.server.host, self.settings.server.port
+        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        gid = self.recording.game_id
+        return [("moves (JSON)", f"{base}/api/games/{gid}/moves"), ("GCG", f"{base}/api/games/{gid}.gcg"),
+                ("recount", f"{base}/recount/{gid}"), ("replay", f"{base}/replay/{gid}")]
 
     def serve(self) -> int:
         """Record and serve until SIGINT/SIGTERM; exit code 1 when the camera gave up (systemd

@@ -2,34 +2,54 @@
 video (cached after the first run), records it live through the real pipeline, and serves the
 overlay, the operator console and the API on localhost: a `tilecam run` (api/system.py's Station)
 on the rendered video, with the demo's operator doing what a camera cannot see (api/demo/operator.py).
-The operator token is printed: the demo listens on localhost and the token is for whoever runs it."""
+The operator token is printed: the demo listens on localhost and the token is for whoever runs it.
+
+The demo plays at table 1, so its overlay URL (/overlay/table/1) stays the same from run to run; it
+plays at a pace a person can watch (--pace seconds per turn), the players press the game clock as
+they play, and when a game is over the next one starts at the same table, until Ctrl-C."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-import threading
 from collections import Counter
 from pathlib import Path
 
 from tilecam.api.system import DEFAULT_MODEL
 
 
+DEFAULT_PACE_S = 12.0  # a turn every 12 s: time to look at the board, the score and the clocks
+TABLE = 1              # the demo's table: /overlay/table/1 follows each new game
+
+
+def default_cache() -> Path:
+    return Path(os.environ.get("TILECAM_CACHE") or Path.home() / ".cache" / "tilecam")
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--moves", type=int, default=None,
+    p.add_argument("--moves", type=int, default=None, metavar="N",
                    help="cut the game to its first N turns (default: all 25, to the rack points at the end)")
+    p.add_argument("--pace", type=float, default=DEFAULT_PACE_S, metavar="SECONDS",
+                   help=f"seconds per turn when serving (default {DEFAULT_PACE_S:g}: a pace a person can "
+                        f"watch; the shortest is the video's own, about 2.3 s); --no-serve goes as fast as it can")
+    p.add_argument("--once", action="store_true",
+                   help="record the game once and keep serving it (default: when a game is over, the next "
+                        "one starts at the same table, until Ctrl-C)")
     p.add_argument("--seed", type=int, default=7, help="which camera (angle, light, board placement)")
     p.add_argument("--fps", type=float, default=8.0, help="frames per second of the video")
-    p.add_argument("--cache", default=os.environ.get("TILECAM_CACHE", str(Path.home() / ".cache" / "tilecam")),
-                   help="where the rendered video is kept")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None, help="SQLite file (default: demo.sqlite3 in the cache)")
+    p.add_argument("--cache", default=None, metavar="DIR",
+                   help="where the rendered video, the demo's database and its token are kept "
+                        "(default: $TILECAM_CACHE, else ~/.cache/tilecam; created when missing)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the LAN)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; make run PORT=N)")
+    p.add_argument("--db", default=None, metavar="PATH", help="SQLite file (default: demo.sqlite3 in the cache)")
     p.add_argument("--no-serve", action="store_true", help="record only, as fast as possible, then exit")
     p.add_argument("--render-only", action="store_true",
                    help="render (or find in the cache) the demo video and print its path, nothing else "
                         "(for `tilecam run --source`)")
-    p.add_argument("--model", default=str(DEFAULT_MODEL))
+    p.add_argument("--model", default=str(DEFAULT_MODEL), metavar="ONNX",
+                   help="the tile classifier (default: models/tiles.onnx, with its .card.json beside it)")
 
 
 # v3: the real game (api/demo/vs_josh.gcg) with a turn on camera for every event; v2 made up its words.
@@ -59,6 +79,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.moves is not None and args.moves < 1:
         return fail(f"--moves must be at least 1, not {args.moves}")
+    if not 0 <= args.pace <= 3600:
+        return fail(f"--pace must be 0 to 3600 seconds per turn, not {args.pace:g}")
+    args.cache = Path(args.cache) if args.cache else default_cache()
+    try:  # a fresh machine has no ~/.cache/tilecam: the token, the database and the video go there
+        args.cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return fail(f"cannot create the cache folder {args.cache}: {exc.strerror}")
     if not Path(args.model).is_file():
         return fail(f"no tile model at {args.model}")
     if args.render_only:
@@ -68,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem
     from tilecam.api.demo.game import demo_record
     from tilecam.api.demo.operator import DemoOperator
-    from tilecam.api.demo.video import turn_frames
+    from tilecam.api.demo.video import Paced, reach_frames, turn_frames
     from tilecam.api.settings import SettingsError, load_settings
     from tilecam.api.system import SetupError, Station
 
@@ -88,8 +115,13 @@ def run(args: argparse.Namespace) -> int:
         settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
     game, video = demo_video(args)
     players = [(p.name, p.nick) for p in demo_record().players]
-    station = Station(settings, str(video), new_game=True, players=players, pace=not args.no_serve,
-                      model=args.model)
+    serve = not args.no_serve
+    # The video holds the board still for HOLD_S after each turn; the pace stretches that pause.
+    per_turn = video_turn_s(game, args.fps)
+    gap = max(0.0, args.pace - per_turn) if serve else 0.0
+    wrap = (lambda source: Paced(source, reach_frames(game, args.fps), gap)) if gap else None
+    station = Station(settings, str(video), new_game=True, players=players, pace=serve, model=args.model,
+                      table=TABLE, loop=serve and not args.once, wrap_source=wrap)
     try:
         station.open()
     except SetupError as exc:
@@ -97,32 +129,41 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     operator = DemoOperator(station, game, turn_frames(game, args.fps))
     station.on_outcome = operator
-    print(f"recording into game {station.recording.game_id} of {db}")
+    print(f"recording into game {station.recording.game_id} of {db} at table {TABLE}")
     if args.no_serve:
         try:
             station.start().wait()
             return _summary(station.service, station.recording.game_id, game, station.recorder, operator)
         finally:
             station.close()
+
+    def game_over(st) -> None:
+        _summary(st.service, st.recording.game_id, game, st.recorder, operator)
+        if st.loop:  # the result stays on the overlay a while before the next game takes the table
+            st.stop_event.wait(max(2 * args.pace, 5.0))
+
+    def new_game(st) -> None:
+        operator.reset()
+        print(f"next game: {st.recording.game_id} at table {TABLE} (the table's URLs stay the same)")
+        for name, url in st.game_urls():
+            print(f"  {name:<17} {url}")
+        sys.stdout.flush()
+
+    station.on_game_over, station.on_new_game = game_over, new_game
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
     print(f"  operator token    {settings.auth.tokens['operator']}   (kept in {db}.token)")
+    print(f"a turn every {max(args.pace, per_turn):.0f} s, {len(game.events)} turns"
+          + ("; then the next game at the same table" if station.loop else ""))
     print("Ctrl-C stops.")
     sys.stdout.flush()
-    threading.Thread(target=_summary_at_end, args=(station, game, operator), name="tilecam-demo-summary",
-                     daemon=True).start()
     return station.serve()
 
 
-def _summary_at_end(station, game, operator) -> None:
-    """The demo's summary once the video has played through and the recorder has added the rack
-    points (the server keeps running)."""
-    while station._thread is None:  # serve() starts the recorder's thread
-        if station.stop_event.wait(0.2):
-            return
-    station.wait()
-    if station.ended == "ended":
-        _summary(station.service, station.recording.game_id, game, station.recorder, operator)
+def video_turn_s(game, fps: float) -> float:
+    """Seconds of video per turn (hands over the board, then the board at rest)."""
+    from tilecam.api.demo.video import video_plan
+    return len(video_plan(game, fps)) / fps / max(1, len(game.events))
 
 
 def _summary(service, game_id: int, game, recorder, operator=None) -> int:

@@ -60,16 +60,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(problem)
     source = args.source or settings.capture.source
     station = Station(settings, source, game_id=args.game, new_game=args.new_game, players=args.players,
-                      rules=args.rules, lang=args.lang, pace=not args.fast)
+                      rules=args.rules, lang=args.lang, pace=not args.fast, table=args.table)
     try:
         station.open()
     except SetupError as exc:
         station.close()
         hint = "" if args.source else " (no camera here? try --source VIDEO|FOLDER)"
         return fail(f"{exc}{hint}")
-    rec = station.recording
-    if args.table is not None:  # as "table" on game creation: /api/tables/N and its overlay follow it
-        station.service.store.update_game(rec.game_id, meta={"table": str(args.table)})
+    rec = station.recording  # with --table, the game names its table: /api/tables/N and its overlay follow it
     print(f"tilecam: {'resuming' if rec.resumed else 'recording'} game {rec.game_id} of {settings.store.db_path} "
           f"({len(rec.keeper.entries)} entries) from {source}")
     for name, url in station.urls():

@@ -49,6 +49,10 @@ def token_from_file(path: Path) -> tuple[str, bool]:
     """The token in `path` and whether it was just created there (mode 0600, a new random token)."""
     from tilecam.api.settings import check_token
 
+    try:  # a fresh machine has no ~/.cache/tilecam yet: the token is often the first file written there
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TokenError(f"cannot create the folder of token file {path}: {exc.strerror}") from None
     try:
         # O_EXCL: never write through a file or link that someone else put there first.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -150,7 +154,11 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.api.store import Store, StoreError
 
     try:  # opened here, so that a bad --db is a message and exit 2, not a traceback at start-up
+        Path(settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)  # sqlite creates no folders
         store = Store(settings.store.db_path)
+    except OSError as exc:
+        print(f"tilecam serve: cannot create the folder of {settings.store.db_path}: {exc.strerror}", file=sys.stderr)
+        return 2
     except StoreError as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
         return 2

@@ -3,10 +3,14 @@ shows it (video.turn_frames): a pass is a clock press on an unchanged board; an 
 operator enters (the board does not change either, and a press alone would record a pass); a
 blank's letter the operator names once the recorder has committed the play (a blank tile shows
 no letter). Everything else (plays, the phony taken back, the rack points at the end) the
-recorder finds on its own."""
+recorder finds on its own. The players press the game clock as each turn ends (the clock only:
+the recorder finds the plays by itself, and hears of the pass as before), so the overlay's clocks run."""
 from __future__ import annotations
 
 from tilecam.scoring.events import Exchange, Pass, Play
+
+# The turns that end with a press of the clock (a phony's withdrawal and the rack points do not).
+PRESSED = (Play, Exchange, Pass)
 
 __all__ = ["DemoOperator", "event_key", "TURN_KINDS"]
 
@@ -34,13 +38,30 @@ class DemoOperator:
         self.station = station
         self.truth = list(truth.events)
         self.frames = frames
+        self.reset()
+
+    def reset(self) -> None:
+        """A new game of the same video (the station loops it)."""
         self.next = 0           # the truth's next event not yet on camera
+        self.started = False    # the clock: the second player starts the first one's at the first frame
         self.actions: list[str] = []
+
+    def _press_clock(self, player: int | None) -> None:
+        service, gid = self.station.service, self.station.recording.game_id
+        if not service.has_clock(gid):  # settings without a clock
+            return
+        try:
+            service.clock_press(gid, player)
+        except ValueError as exc:  # the clock refused (the operator paused it in the console): play on
+            self.actions.append(f"clock press by player {player + 1 if player is not None else '?'} refused: {exc}")
 
     def _recorded(self) -> list:
         return [e for e in self.station.recording.keeper.game.events if e.kind in TURN_KINDS]
 
     def __call__(self, frame, outcome) -> None:
+        if not self.started:
+            self.started = True
+            self._press_clock(None)
         if outcome.seqs:
             self._name_blanks()
         while self.next < len(self.truth) and frame.index >= self.frames[self.next]:
@@ -48,6 +69,8 @@ class DemoOperator:
                 return  # the recorder has not caught up with the turns before: act once it has
             ev = self.truth[self.next]
             gid = self.station.recording.game_id
+            if isinstance(ev, PRESSED):
+                self._press_clock(ev.player)
             if isinstance(ev, Pass):
                 self.station.recorder.press(ev.player)
                 self.actions.append(f"clock press (pass) by player {ev.player + 1}")

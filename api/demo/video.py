@@ -71,3 +71,33 @@ def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s
         writer.release()
     tmp.replace(path)  # only a finished video is ever cached
     return path
+
+
+def reach_frames(game: Game, fps: float = 8.0, hold_s: float = HOLD_S, hand_s: float = HAND_S) -> list[int]:
+    """For each event, the first frame with the hands over the board (the turn being made)."""
+    first: dict[int, int] = {}
+    for frame, (_, hands, shown) in enumerate(video_plan(game, fps, hold_s, hand_s)):
+        if hands:
+            first.setdefault(shown, frame)
+    return [first[i] for i in range(len(game.events))]
+
+
+class Paced:
+    """A file source whose frames come later by `gap_s` before each turn's hands (frames in
+    `before`): the video plays at its own rate, the board stays at rest a watchable while between
+    turns. The recorder sees the frames' times stretched as a camera would (a still board for
+    longer), the frame indices (what the demo's operator acts on) are the video's."""
+
+    def __init__(self, source, before: list[int], gap_s: float) -> None:
+        self.source, self.before, self.gap_s = source, set(before), gap_s
+
+    def __getattr__(self, name):  # status, live, close, ...: the wrapped source's
+        return getattr(self.source, name)
+
+    def __iter__(self):
+        from dataclasses import replace
+        shift = 0.0
+        for frame in self.source:
+            if frame.index in self.before:
+                shift += self.gap_s
+            yield replace(frame, t=frame.t + shift) if shift else frame
