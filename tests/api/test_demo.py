@@ -88,3 +88,48 @@ def test_demo_prints_the_operator_token_and_the_operator_can_write_with_it(tmp_p
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def test_demo_plays_at_table_1_at_its_pace_with_the_clock_and_starts_the_next_game(tmp_path):
+    """A watchable pace (turns --pace seconds apart), the clock pressed as the turns are played
+    (it runs on the overlay), and a new game at the same table when one is over: the table's URL
+    stays /overlay/table/1 while the game ids go on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    pace = 6.0
+    proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "demo", "--moves", "2", "--port", str(port),
+                             "--pace", str(pace), "--cache", str(tmp_path)], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    seen: dict[int, float] = {}  # number of moves of the first game -> when it was first served
+    try:
+        deadline = time.monotonic() + 400
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+            while True:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+                try:
+                    table = client.get("/api/tables/1")
+                except httpx.TransportError:
+                    time.sleep(0.2)
+                    continue
+                if table.status_code == 200:
+                    games = table.json()["games"]
+                    n = len(client.get(f"/api/games/{games[0]}/moves").json())
+                    seen.setdefault(n, time.monotonic())
+                    if len(games) == 2:
+                        break
+                time.sleep(0.2)
+            first, second = games
+            clock = client.get(f"/api/games/{first}/live").json()["clock"]
+            live = client.get("/api/tables/1/live").json()
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+    assert seen[2] - seen[1] > pace - 2.5, seen  # the turns come at the pace, not the video's 2.3 s
+    # both players pressed after their play: each clock ran, neither stands at 25:00
+    assert clock["started"] and all(ms < clock["initial_ms"] for ms in clock["remaining_ms"]), clock
+    assert live["game_id"] == second
+    assert f"http://127.0.0.1:{port}/overlay/table/1" in out and f"/recount/{first}" in out \
+        and f"/replay/{first}" in out and f"/recount/{second}" in out, out
+    assert f"next game: {second} at table 1" in out
+    assert "Traceback" not in err
