@@ -1,8 +1,12 @@
 """tilecam read: read every square of the board in one image and print the board.
 
-Prints 15 lines of 15 characters ('.' empty, upper-case letter, '?' blank tile) in game
-orientation: letters upright, row 1 at the top, column A at the left, as GCG coordinates read.
-With --json one object {"board", "confidence", "corners", "orientation", "ms"}:
+Prints the board in game orientation (letters upright, row 1 at the top, column A at the left, as
+GCG coordinates read), with column letters A-O on top and row numbers 1-15 at the left: '.' empty,
+an upper-case letter, '?' a blank tile; a '~' after a square marks a doubtful read (its best
+reading under --doubt probability), and the lines under the board list those squares with their
+runner-up. --plain prints only the 15 lines of 15 characters (for scripts).
+With --json one object {"board", "confidence", "doubtful", "corners", "orientation", "ms"}:
+  doubtful     the doubtful squares, [{"square": "H8", "read", "p", "else", "p_else"}, ...]
   orientation  clockwise degrees (0, 90, 180, 270) the board's print is turned in the image,
                i.e. in the grid as the camera sees it (corners ordered from the image's top
                left, clockwise); turning the camera's grid that many degrees counter-clockwise
@@ -24,6 +28,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 NO_BOARD = 3
+# Below this the best reading is marked doubtful (the reader's bar for a confident exemplar is 0.95,
+# vision.enroll; at 0.9 a right German board shows a dozen doubtful empty squares, at 0.8 a few).
+DOUBT_DEFAULT = 0.8
+COLUMNS = "ABCDEFGHIJKLMNOPQRSTU"  # A-O on the 15x15 board (a Super board goes on to U)
 # self-enrollment is opt-in: on synthetic renders it did not help (docs/results/select_self_enroll.json)
 SELF_ENROLL_DEFAULT = False
 
@@ -45,6 +53,45 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the image already shows the board from above, edge to edge (ScrabScrap warps)")
     p.add_argument("--model", default=str(DEFAULT_MODEL), help="ONNX tile model; its card sits beside it")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plain", action="store_true",
+                   help="print only the bare grid, 15 lines of 15 characters (no coordinates, marks or legend)")
+    p.add_argument("--doubt", type=float, default=DOUBT_DEFAULT, metavar="P",
+                   help=f"mark a square doubtful when its best reading has less than this probability "
+                        f"(default {DOUBT_DEFAULT})")
+
+
+def doubtful_squares(snapshot, doubt: float) -> list[dict]:
+    """The squares whose best reading is under `doubt`, with the runner-up, row by row."""
+    import numpy as np
+    order = np.argsort(-snapshot.probs, axis=2)
+    out = []
+    for r, c in zip(*np.nonzero(snapshot.confidence() < doubt)):
+        first, second = order[r, c, 0], order[r, c, 1]
+        # floored, so that a square under the bar never prints as the bar itself (0.899 -> 0.89)
+        out.append({"square": f"{COLUMNS[c]}{r + 1}", "read": snapshot.classes[first],
+                    "p": np.floor(float(snapshot.probs[r, c, first]) * 1000) / 1000,
+                    "else": snapshot.classes[second],
+                    "p_else": np.floor(float(snapshot.probs[r, c, second]) * 1000) / 1000})
+    return out
+
+
+def board_text(board: list[str], doubtful: list[dict], doubt: float, oriented: bool) -> str:
+    """The board as a board is written: column letters on top, row numbers at the left, '~' after
+    a doubtful square; then a legend and the doubtful squares."""
+    marked = {d["square"] for d in doubtful}
+    lines = ["    " + " ".join(COLUMNS[: len(board[0])])]
+    for r, row in enumerate(board):
+        cells = "".join(ch + ("~" if f"{COLUMNS[c]}{r + 1}" in marked else " ") for c, ch in enumerate(row))
+        lines.append(f"{r + 1:>2}  {cells.rstrip()}")
+    name = lambda cls: "blank" if cls == "?" else "empty" if cls == "." else cls  # noqa: E731
+    lines.append(f". empty, ? blank tile, ~ doubtful (best reading under {doubt:.0%}): "
+                 f"{len(doubtful)} square{'' if len(doubtful) == 1 else 's'}")
+    if doubtful:
+        lines.append("doubtful: " + ", ".join(f"{d['square']} {name(d['read'])} {d['p']:.3f} "
+                                              f"(else {name(d['else'])} {d['p_else']:.3f})" for d in doubtful))
+    if not oriented:
+        lines.append("orientation unknown (no clear majority of upright tiles): shown as the camera sees it")
+    return "\n".join(lines)
 
 
 def parse_corners(text: str):
@@ -125,12 +172,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = reader.read(warped)
     game = to_game(result, corners, reader.cfg.min_orientation_share)
+    if not 0.0 < args.doubt <= 1.0:
+        return fail(f"--doubt {args.doubt:g}: a probability above 0 and at most 1", 2)
+    doubtful = doubtful_squares(game.snapshot, args.doubt)
     if args.json:
         print(json.dumps({"board": game.board,
                           "confidence": np.round(game.snapshot.confidence(), 4).tolist(),
+                          "doubtful": doubtful,
                           "corners": np.round(game.corners, 2).tolist(),
                           "orientation": game.orientation,
                           "ms": round(result.ms, 2)}, ensure_ascii=False))
-    else:
+    elif args.plain:
         print("\n".join(game.board))
+    else:
+        print(board_text(game.board, doubtful, args.doubt, game.orientation is not None))
     return 0

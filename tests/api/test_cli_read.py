@@ -19,11 +19,33 @@ def tilecam(*args: str) -> subprocess.CompletedProcess:
 
 def test_read_prewarped_frame(shared_data):
     frame = shared_data / "scrabscrap" / "game08" / "image-18.jpg"
-    out = tilecam("read", str(frame), "--lang", "de", "--prewarped")
+    out = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--plain")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert len(lines) == 15 and all(len(line) == 15 for line in lines)
     assert sum(ch != "." for line in lines for ch in line) > 40
+
+
+def test_read_prints_coordinates_and_marks_doubtful_squares(shared_data):
+    """As a board is written: columns A-O on top, rows 1-15 at the left; a German board read with
+    the English set has its Ö and Ä doubtful (no English class fits), marked and listed."""
+    frame = shared_data / "scrabscrap" / "game08" / "image-18.jpg"
+    plain = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--plain").stdout.splitlines()
+    out = tilecam("read", str(frame), "--lang", "de", "--prewarped")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == list("ABCDEFGHIJKLMNO")
+    for r in range(15):  # row r+1: its number, then each square's letter at its column
+        label, cells = lines[1 + r][:2], lines[1 + r][4:]
+        assert int(label) == r + 1 and cells[::2].ljust(15) == plain[r]
+    assert lines[1 + 5][4:][2 * 5] == "Ö"  # F6, read confidently with the German set
+    assert lines[16].startswith(". empty, ? blank tile, ~ doubtful (best reading under 80%)")
+
+    english = tilecam("read", str(frame), "--prewarped").stdout.splitlines()
+    row6 = english[1 + 5][4:]
+    assert row6[2 * 5:2 * 5 + 2] == "O~"  # F6: an Ö has no English class, so the read is doubtful
+    doubtful = next(ln for ln in english if ln.startswith("doubtful: "))
+    assert "F6 O " in doubtful and "M9 A " in doubtful
 
 
 def test_read_json(shared_data):
@@ -31,14 +53,15 @@ def test_read_json(shared_data):
     out = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    assert set(doc) == {"board", "confidence", "corners", "orientation", "ms"}
+    assert set(doc) == {"board", "confidence", "doubtful", "corners", "orientation", "ms"}
+    assert all(d["p"] < 0.8 and set(d) == {"square", "read", "p", "else", "p_else"} for d in doc["doubtful"])
     assert len(doc["board"]) == 15 and len(doc["confidence"]) == 15 and len(doc["corners"]) == 4
     assert doc["orientation"] == 0
 
 
 def test_read_with_explicit_corners(shared_data):
     frame = shared_data / "scrabscrap" / "game06" / "image-1.jpg"
-    out = tilecam("read", str(frame), "--lang", "de", "--corners", "28,24,776,24,776,775,28,775")
+    out = tilecam("read", str(frame), "--lang", "de", "--corners", "28,24,776,24,776,775,28,775", "--plain")
     assert out.returncode == 0, out.stderr
     assert "GEMAUST" in out.stdout.splitlines()[7]
 
@@ -73,7 +96,7 @@ def test_enroll_then_read(shared_data, tmp_path):
     assert out.returncode == 0, out.stderr
     assert out_file.is_file() and str(out_file) in out.stdout
     frame = shared_data / "scrabscrap" / "game08" / "image-18.jpg"
-    read = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--tileset", str(out_file))
+    read = tilecam("read", str(frame), "--lang", "de", "--prewarped", "--tileset", str(out_file), "--plain")
     assert read.returncode == 0, read.stderr
     assert len(read.stdout.splitlines()) == 15
 
@@ -105,7 +128,7 @@ def test_read_prints_game_orientation_on_a_turned_photo(shared_data):
         assert np.allclose(doc["corners"], corners, atol=0.01)  # back in game order: A1, O1, O15, A15
         same = np.mean([a == b for a, b in zip("".join(doc["board"]), "".join(truth))])
         assert same >= 0.7, f"turn {k}: {same:.3f} of squares as in the truth (game orientation)"
-        plain = tilecam("read", str(frame), "--corners", text)
+        plain = tilecam("read", str(frame), "--corners", text, "--plain")
         assert plain.stdout.splitlines() == doc["board"]
 
 
@@ -123,13 +146,13 @@ def test_empty_board_reference_round_trip(shared_data, tmp_path):
     assert ref_file.is_file() and str(ref_file) in out.stdout
     frame, corners, truth = english_photo(shared_data, "IMG_20151016_170757.jpg")
     text = ",".join(f"{v:.2f}" for v in corners.ravel())
-    read = tilecam("read", str(frame), "--corners", text, "--empty-ref", str(ref_file))
+    read = tilecam("read", str(frame), "--corners", text, "--empty-ref", str(ref_file), "--plain")
     assert read.returncode == 0, read.stderr
     assert len(read.stdout.splitlines()) == 15
     bad = tilecam("read", str(frame), "--corners", text, "--empty-ref", str(tmp_path / "missing.npz"))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     # the reference can also be passed as the tile set (the issue's `tilecam read --tileset`)
-    as_tileset = tilecam("read", str(frame), "--corners", text, "--tileset", str(ref_file))
+    as_tileset = tilecam("read", str(frame), "--corners", text, "--tileset", str(ref_file), "--plain")
     assert as_tileset.returncode == 0 and as_tileset.stdout == read.stdout
     both = tilecam("read", str(frame), "--corners", text, "--tileset", str(ref_file), "--empty-ref", str(ref_file))
     assert both.returncode == 2 and "give one" in both.stderr
