@@ -4,6 +4,11 @@ Every committed entry goes to SQLite (WAL) as it happens, with its evidence fram
 data, and the GCG and JSON sidecar are rewritten from the store after each commit, so a crash
 loses nothing committed. `--game ID` resumes a recording: the game's tile set, rules and players
 come from the store, and the source may start over from its first frame or from the last photo.
+
+Without --lang, the tile set is read off the frames: a German board shows Ä, Ö or Ü, which no
+English set has (the model knows no other language's own letters, so French, Spanish and Polish
+need --lang). At the end it says where everything went (the store and the game id, the GCG, the
+JSON), which blanks' letters were guessed and which plays need a look.
 """
 from __future__ import annotations
 
@@ -19,14 +24,17 @@ from tqdm import tqdm
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", metavar="SOURCE",
                    help="a video file, a folder of frames (natural order), a camera index or URL, or 'picam'")
-    p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default en; a resumed game keeps its own)")
+    p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default: de when the frames show Ä, Ö or Ü "
+                                  "read with confidence, else en; a resumed game keeps its own)")
     p.add_argument("--rules", help="rule profile: naspa, naspa-csw, nsa, wespa, box (default naspa; a resumed "
                                    "game keeps its own)")
     p.add_argument("--lexicon", metavar="FILE", help="word list: a soft prior for misreads and blank letters")
     p.add_argument("--tileset", metavar="FILE", help="enrolled tile set (tilecam enroll)")
     p.add_argument("--players", nargs=2, metavar=("FIRST", "SECOND"),
                    help="names, the player who moves first first (default 'Player 1' 'Player 2')")
-    p.add_argument("--gcg", metavar="OUT.gcg", required=True, help="where the GCG record goes")
+    p.add_argument("--gcg", metavar="OUT.gcg",
+                   help="where the GCG record goes (default: none; the game is in --db either way, and "
+                        "GET /api/games/{id}.gcg of tilecam serve gives it later)")
     p.add_argument("--json", metavar="OUT.json", help="sidecar: per move the frame, confidence, evidence, revisions")
     p.add_argument("--db", default="tilecam.sqlite3", help="SQLite file the entries are committed to")
     p.add_argument("--config", metavar="FILE",
@@ -104,6 +112,15 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         lang, rules = row.lang, row.rules
     else:
         lang, rules = args.lang or "en", args.rules or "naspa"
+        if args.lang is None:
+            found = detect_german(args, args.settings)
+            if found:
+                lang = "de"
+                print(f"tile set: de ({found}; no English set has these letters); --lang en to override",
+                      file=sys.stderr)
+            elif not Path(args.source).exists():  # a camera: its frames are still to come
+                print("tile set: en (not read off a camera); give --lang de (or fr, es, pl) for another set",
+                      file=sys.stderr)
     if lang not in DISTRIBUTIONS:
         return fail(f"unknown --lang {lang!r}")
     try:
@@ -138,6 +155,8 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 
     def write_outputs(_seqs=()) -> None:
         """The GCG and the sidecar from the store, as they stand after each commit."""
+        if not (args.gcg or args.json):
+            return
         recorder = state["recorder"]
         try:
             write_records(service, game_id, args.gcg, args.json, recorder.timings.per_frame() if recorder else {},
@@ -171,7 +190,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             write_outputs()
             reason = st.end_reason or view.row.meta.get("closed_reason")
             print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
-            return _report(service, game_id, args)
+            return _report(service, game_id, args, lexicon)
 
     recorder = state["recorder"] = build_recorder(args.settings, keeper, link, reader=reader, photos=photos,
                                                   corners=corners, prewarped=args.prewarped)
@@ -213,31 +232,136 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         return fail(f"{what} {args.source}: nothing recorded; {kept}")
     recorder.finish()
     write_outputs()
-    if state["warned"]:
+    if state["warned"] and (args.gcg or args.json):
         try:
             write_records(service, game_id, args.gcg, args.json, {}, lexicon)
         except OSError as exc:
             return fail(f"cannot write the outputs: {exc}; the game is kept in {args.db} as game {game_id}", 1)
-    return _report(service, game_id, args)
+    return _report(service, game_id, args, lexicon)
 
 
-def _report(service, game_id: int, args) -> int:
+def _report(service, game_id: int, args, lexicon=None) -> int:
     view = service.load(game_id)
-    print(f"GCG written to {args.gcg}")
+    print(f"game {game_id} in {Path(args.db).resolve()}: {len(view.entries)} entries; "
+          f"final {view.game_at().state.scores}")
+    if args.gcg:
+        print(f"GCG written to {args.gcg}")
     if args.json:
         print(f"JSON sidecar written to {args.json}")
-    print(f"game {game_id} in {args.db}: {len(view.entries)} entries; final {view.game_at().state.scores}")
+    if not args.gcg:
+        print(f"no GCG asked for (--gcg OUT.gcg); tilecam serve --db {args.db} gives it at /api/games/{game_id}.gcg")
+    guessed, review = to_review(view, lexicon)
+    for line in guessed:
+        print(f"blank guessed: {line}")
+    for line in review:
+        print(f"needs review: {line}")
+    if not guessed and not review:
+        print("nothing to review: every blank named, every play read with confidence")
     return 0
 
 
-def write_records(service, game_id: int, gcg: str, sidecar: str | None, timings: dict, lexicon=None) -> None:
+# A play's new tile read with less than this (the evidence fused over the snapshots) is worth a look;
+# as `tilecam read`'s doubtful mark.
+REVIEW_CONF = 0.8
+
+
+def to_review(view, lexicon=None) -> tuple[list[str], list[str]]:
+    """What the operator should look at: each blank whose letter nobody read (the letter the GCG
+    writes for it), and each play with a doubtful tile or a word the word list does not have."""
+    from tilecam.scoring.blanks import designate, undecided_squares
+    from tilecam.scoring.events import Play
+    from tilecam.scoring.game import Game
+
+    game = Game(view.profile, view.dist, view.layout, view.players)
+    sidecars = {e.seq: e.sidecar or {} for e in view.entries}
+    guessed, review = [], []
+    for n, (ev, seq) in enumerate(zip(view.events, view.seqs)):
+        if isinstance(ev, Play):
+            where = f"move {n + 1} ({view.row.players[ev.player]['name']}) {ev.words[0] if ev.words else ''}"
+            if ev.blank_undecided:
+                named = designate(game.state.board, ev.placement, view.dist, lexicon, ev.claimed)
+                open_ = undecided_squares(ev.placement)
+                letters = ", ".join(f"{_sq(t.square)} as {t.letter.lower()}" for t in named.placement.tiles
+                                    if t.square in open_)
+                guessed.append(f"{where}: {letters or 'letter not read'}")
+            conf = sidecars.get(seq, {}).get("confidence")  # the evidence behind the play, per square
+            if conf:
+                low = [f"{_sq(t.square)} {conf[t.square.row][t.square.col]:.2f}" for t in ev.placement.tiles
+                       if conf[t.square.row][t.square.col] < REVIEW_CONF]
+                if low:
+                    review.append(f"{where}: tiles read with little confidence ({', '.join(low)})")
+            if lexicon is not None:
+                unknown = [w for w in ev.words if w not in lexicon]
+                if unknown:
+                    review.append(f"{where}: not in the word list: {', '.join(unknown)}")
+        game.append(ev)
+    return guessed, review
+
+
+def _sq(square) -> str:
+    return f"{chr(ord('A') + square.col)}{square.row + 1}"
+
+
+def detect_german(args, settings, samples: int = 3) -> str | None:
+    """Which German letters (Ä, Ö, Ü) the last frames of a file or folder show, read with
+    confidence, or None. A camera is not sampled (its frames are still to come)."""
+    import cv2
+
+    from tilecam.api.system import SetupError, build_reader
+    from tilecam.capture.folder import list_images
+
+    source = Path(args.source)
+    images = []
+    if source.is_dir():  # the last photos hold the most tiles
+        paths = list_images(source, settings.capture.folder_extensions)[-samples:]
+        images = [(p.name, cv2.imread(str(p))) for p in paths]
+    elif source.is_file():
+        cap = cv2.VideoCapture(str(source))
+        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        for at in (0.97, 0.85, 0.7)[:samples] if total else ():
+            cap.set(cv2.CAP_PROP_POS_FRAMES, int(total * at))
+            ok, image = cap.read()
+            if ok:
+                images.append((f"frame {int(total * at)}", image))
+        cap.release()
+    images = [(name, im) for name, im in images if im is not None]
+    if not images:
+        return None
+    try:
+        reader = build_reader(settings, "de", model=args.model, tileset=args.tileset).base
+    except SetupError:
+        return None  # the recording's own reader says what is wrong with the model
+    from tilecam.api.commands.read import locate
+    from tilecam.vision.errors import VisionError
+    from tilecam.vision.rectify import homography_from_corners, warp_board
+    px = int(reader.card["square_px"])
+    for name, image in images:
+        try:
+            corners = locate(image, args)
+        except (VisionError, ValueError):
+            continue
+        snap = reader.read(warp_board(image, homography_from_corners(corners, px), px)).snapshot
+        best, conf = snap.best(), snap.confidence()
+        umlauts = sorted({snap.classes[best[r, c]] for r in range(best.shape[0]) for c in range(best.shape[1])
+                          if snap.classes[best[r, c]] in "ÄÖÜ" and conf[r, c] >= DETECT_CONF})
+        if umlauts:
+            return f"{', '.join(umlauts)} read on {name}"
+    return None
+
+
+DETECT_CONF = 0.9  # an umlaut read at least this sure; an English board's O or U rarely comes close
+
+
+def write_records(service, game_id: int, gcg: str | None, sidecar: str | None, timings: dict,
+                  lexicon=None) -> None:
     """The GCG and the JSON sidecar (every entry with what the recorder saw), from the store.
     Each file is replaced whole (written beside it, then renamed), so a crash leaves the last one."""
     from tilecam.scoring.events import to_json
     view = service.load(game_id)
     from tilecam.scoring.gcg import write_gcg
     # the word list names a blank the recorder left open where it allows one letter only
-    _replace(Path(gcg), write_gcg(view.record(), view.profile, view.dist, view.layout, lexicon))
+    if gcg:
+        _replace(Path(gcg), write_gcg(view.record(), view.profile, view.dist, view.layout, lexicon))
     if sidecar:
         doc = {"game_id": game_id, "players": list(view.row.players), "rules": view.row.rules,
                "lang": view.row.lang,
