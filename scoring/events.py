@@ -36,6 +36,9 @@ class Play:
     cumulative: int
     rack: str | None = None     # the rack before the play, when known
     note: str = ""
+    # The engine's score stands, not the claim (an operator entering a misannounced play live):
+    # kept in the log so that every replay decides the same way until a ruling says otherwise.
+    engine_stands: bool = False
     kind: ClassVar[str] = "play"
 
     @property

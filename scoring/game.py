@@ -189,7 +189,8 @@ class Game:
             agreed = scored.score
         agreed = self._stand(claimed, scored.score, agreed)
         return self.append(Play(player, placement, tuple(w.word for w in scored.words), claimed,
-                                scored.score, agreed, self.state.scores[player] + agreed, rack, note))
+                                scored.score, agreed, self.state.scores[player] + agreed, rack, note,
+                                engine_stands))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
                  note: str = "", agreed: int | None = None) -> PhonyWithdrawn:
@@ -287,7 +288,8 @@ class Game:
         p = event.player
         match event:
             case Play():
-                return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed)
+                return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed,
+                                 event.engine_stands)
             case PhonyWithdrawn():
                 return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
             case Pass():

@@ -61,6 +61,26 @@ def test_an_announced_score_is_kept_while_the_engines_stands(client):
     assert first is not None and first["what"] == "score"   # the director still sees the misannounced score
 
 
+def test_the_engines_score_still_stands_after_a_correction_of_another_move(client):
+    # Every correction replays the log: the decision that the engine's score stands is part of it.
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM", "claimed": 50, "engine_stands": True})
+    post(client, f"/api/games/{gid}/plays", {"position": "H7", "word": "AM"})
+    assert len(moves(client, gid)) == 2
+    r = correct(client, gid, 1, {"kind": "score", "agreed": 4})
+    assert r.status_code == 200 and r.json()["live"]["scores"] == [52, 4]
+    m = moves(client, gid)[0]
+    assert (m["claimed"], m["engine"], m["agreed"], m["cumulative"], m["corrected"]) == (50, 52, 52, 52, False)
+    assert client.get(f"/api/games/{gid}/live").json()["scores"] == [52, 4]
+    assert re.search(r"^>Alice_Ames: \S+ 8D QUALM \+52 52$", client.get(f"/api/games/{gid}.gcg").text, re.M)
+    rc = client.get(f"/api/games/{gid}/recount").json()
+    assert rc["moves"][0]["agreed"] == 52 and rc["final"] == [52, 4]
+    # a ruling still overrides it, and survives later replays too
+    correct(client, gid, 0, {"kind": "score", "agreed": 50})
+    correct(client, gid, 1, {"kind": "score", "agreed": 3})
+    assert client.get(f"/api/games/{gid}/live").json()["scores"] == [50, 3]
+
+
 def test_operator_records_plays_passes_and_exchanges(client):
     gid = new_game(client)
     r = post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM", "claimed": 50})

@@ -211,6 +211,22 @@ def test_corrections_amend_without_rewriting_the_log():
         from_json({"kind": "teleport"})
 
 
+def test_the_engines_score_standing_survives_the_log_replayed_and_stored():
+    from tilecam.scoring.events import Correction, from_json, to_json
+    from tilecam.scoring.game import effective_events
+
+    g = Game(PROFILES["naspa"], EN)
+    g.play(0, across(7, 6, "CAT"), claimed=9, engine_stands=True)  # CAT scores 10: announced 9
+    g.pass_turn(1)
+    log = [from_json(to_json(e)) for e in g.events]  # as the store keeps it
+    assert log[0].engine_stands and log[0].agreed == 10
+    log.append(Correction(1, g.events[1], by="op", reason="unrelated"))
+    fixed = effective_events(log, PROFILES["naspa"], EN)
+    assert (fixed[0].claimed, fixed[0].engine, fixed[0].agreed) == (9, 10, 10)
+    log.append(Correction(0, g.events[0], by="op", agreed=9))  # a ruling still overrides it
+    assert effective_events(log, PROFILES["naspa"], EN)[0].agreed == 9
+
+
 def test_exchange_count_must_fit_the_rack():
     g = Game(PROFILES["naspa"], EN)
     with pytest.raises(GameError, match="from a rack of 7"):
