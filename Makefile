@@ -26,8 +26,9 @@ fonts:
 install: $(STAMP) fonts
 
 # The station (`tilecam demo`: tilecam run's record, serve and preview) on the demo's rendered video of
-# a real game, cached in ~/.cache/tilecam; each run records a new game into demo.sqlite3 beside the
-# video and prints the operator token. `make run PORT=8001` when 8000 is taken.
+# a real game, cached in ~/.cache/tilecam (made on the first run); it plays at table 1, a turn every
+# 12 s with the clocks running, one game after another into demo.sqlite3 beside the video, and prints
+# /overlay/table/1 and the operator token. `make run PORT=8001` when 8000 is taken.
 PORT ?= 8000
 run: install
 	$(BIN)/tilecam demo --port $(PORT)
