@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from tilecam.api.app import create_app
 from tilecam.api.bus import Bus
 from tilecam.api.recorder import service_sink
-from tilecam.api.routes.media import BOARD_PX, NEW_TILE_BGR
+from tilecam.api.routes.media import BOARD_PX, CAPTION_PX, GRID_ORIGIN, NEW_TILE_BGR
 from tilecam.api.service import GameService
 from tilecam.api.settings import AuthSettings, Settings, StoreSettings
 from tilecam.api.store import Store
@@ -78,8 +78,11 @@ def test_the_rectified_frame_is_the_board_as_it_reads_with_the_new_tiles_outline
     r = client.get(f"/api/games/{gid}/moves/1/frame.jpg", params={"view": "board"})
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == "image/jpeg"
-    board = decode(r.content)
-    assert board.shape[:2] == (15 * BOARD_PX, 15 * BOARD_PX)
+    view_px = decode(r.content)
+    # the grid with photo round it and a coordinate band outside that, a caption line below
+    side = 15 * BOARD_PX + 2 * GRID_ORIGIN
+    assert view_px.shape[:2] == (side + CAPTION_PX, side)
+    board = view_px[GRID_ORIGIN:GRID_ORIGIN + 15 * BOARD_PX, GRID_ORIGIN:GRID_ORIGIN + 15 * BOARD_PX]
 
     # The tiles of move 0 are not drawn on in move 1's view: the reader must find them where the
     # game has them, in the game's orientation (a wrong corner order would turn or mirror them).
