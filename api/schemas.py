@@ -139,15 +139,25 @@ class BoardOut(BaseModel):
     bag: int
 
 
+NUMBER = Field(description="The move's number as people count it, from 1 (index + 1): the recount's, the "
+                           "pages' and every message's numbering.")
+POSITION = Field(None, description="GCG coordinate of a play, e.g. '8D' across, 'D8' down.")
+SHOWN = Field(None, description="A play's main word as people read it: the whole word, played-through tiles "
+                                "in parentheses, blanks in lower case, e.g. 'ZE(B)rA'.")
+
+
 class MoveOut(BaseModel):
     index: int = Field(description="Position among the events (corrections applied).")
+    number: int = NUMBER
     seq: int = Field(description="Row of the original entry in the log; corrections name it.")
     player: int
     nick: str
     kind: str
-    position: str | None = Field(None, description="GCG coordinate of a play, e.g. '8D' across, 'D8' down.")
-    word: str | None = Field(None, description="The play in GCG notation; '.' marks played-through tiles.")
-    text: str
+    position: str | None = POSITION
+    word: str | None = Field(None, description="The play's main word in GCG notation, for machines: '.' marks "
+                                               "played-through tiles.")
+    shown: str | None = SHOWN
+    text: str = Field(description="The move as people read it, e.g. '8D ZE(B)rA +BE' or 'exchange 4'.")
     rack: str | None
     claimed: int | None
     engine: int | None
@@ -222,9 +232,12 @@ class LiveOut(BaseModel):
 
 class RecountMoveOut(BaseModel):
     index: int
+    number: int = NUMBER
     seq: int
     player: int
     kind: str
+    position: str | None = POSITION
+    shown: str | None = SHOWN
     text: str
     claimed: int | None
     engine: int | None
@@ -235,12 +248,15 @@ class RecountMoveOut(BaseModel):
 
 class DiscrepancyOut(BaseModel):
     index: int
+    number: int = NUMBER
     seq: int
     player: int
     what: Literal["score", "correction"]
     claimed: int | None
     engine: int | None
     agreed: int
+    position: str | None = POSITION
+    shown: str | None = SHOWN
     text: str
 
 

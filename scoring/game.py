@@ -172,6 +172,19 @@ class Game:
             raise GameError(f"the last play was player {play.player}'s, not player {player}'s")
         return play
 
+    @property
+    def settled(self) -> bool:
+        """The game is over and its end is final: nothing more is owed under the profile. After a
+        player went out, the rack points (and, under plus/minus, the racks off) are entered; after
+        scoreless turns, each player's rack off when the rules take it. Until then the scores still
+        move, so nobody has won yet."""
+        s = self.state
+        if not s.ended:
+            return False
+        if s.end_reason == "out":
+            return any(isinstance(e, EndRackPoints) for e in self.events)
+        return not self.profile.zeros_end_penalty or any(isinstance(e, EndRackPenalty) for e in self.events)
+
     # ---- builders: compute the engine score, decide what stands, append ----------
     def _stand(self, claimed: int | None, engine: int, ruled: int | None = None) -> int:
         # A ruling stands; else a recorded or announced score stands until corrected; else the engine's.

@@ -12,7 +12,7 @@ from typing import Sequence
 from .board import LAYOUTS
 from .events import Event, Play
 from .game import Game
-from .gcg import Finding, GameRecord, play_notation
+from .gcg import Finding, GameRecord, play_notation, shown_play
 from .rules import get_profile
 from .tiles import DISTRIBUTIONS
 
@@ -23,7 +23,7 @@ class RecountLine:
     line_no: int | None      # the GCG line the event came from; None for a stored game
     player: int
     kind: str
-    text: str                # what was played, e.g. "8D QUALM +QI" or "exchange 4"
+    text: str                # what was played as people read it, e.g. "8D ZE(B)rA +BE" or "exchange 4"
     claimed: int | None
     engine: int | None
     agreed: int
@@ -31,6 +31,12 @@ class RecountLine:
     totals: tuple[int, ...]  # every player's total after this event
     position: str | None = None  # a play's GCG coordinate, e.g. "8D" across, "D8" down
     word: str | None = None      # a play's main word in GCG notation, '.' for played-through tiles
+    shown: str | None = None     # the main word whole: played-through tiles in parentheses, "ZE(B)rA"
+
+    @property
+    def number(self) -> int:
+        """The move's number as people count: from 1."""
+        return self.index + 1
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,12 @@ class Discrepancy:
     engine: int | None
     agreed: int
     text: str
+    position: str | None = None
+    shown: str | None = None
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
 
 
 @dataclass(frozen=True)
@@ -84,15 +96,16 @@ def recount(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[R
     game = Game(get_profile(record.rules), DISTRIBUTIONS[record.lang], LAYOUTS[record.layout],
                 len(record.players))
     for i, ev in enumerate(record.events):
-        text, position, word = describe(ev), None, None
+        text, position, word, shown = describe(ev), None, None, None
         if isinstance(ev, Play):
             _, position, word = play_notation(ev, game)  # against the board before the play
-            text = f"{position} {word}" + "".join(f" +{w}" for w in ev.words[1:])
+            shown = shown_play(ev, game)[1]
+            text = f"{position} {shown}" + "".join(f" +{w}" for w in ev.words[1:])
         game.append(ev)
         totals[ev.player] = ev.cumulative
         out.append(RecountLine(i, line_nos[i] if line_nos else None, ev.player, ev.kind, text,
                                getattr(ev, "claimed", None), getattr(ev, "engine", None),
-                               getattr(ev, "agreed", 0), ev.cumulative, tuple(totals), position, word))
+                               getattr(ev, "agreed", 0), ev.cumulative, tuple(totals), position, word, shown))
     return out
 
 
@@ -110,7 +123,7 @@ def discrepancies(lines: Sequence[RecountLine]) -> list[Discrepancy]:
         else:
             continue
         found.append(Discrepancy(ln.index, ln.line_no, ln.player, what, ln.claimed, ln.engine, ln.agreed,
-                                 ln.text))
+                                 ln.text, ln.position, ln.shown))
     return found
 
 
@@ -142,9 +155,9 @@ def report_json(record: GameRecord, findings: Sequence[Finding] = (),
         "players": [asdict(p) for p in record.players],
         "rules": record.rules,
         "lang": record.lang,
-        "moves": [{**asdict(ln), "totals": list(ln.totals)} for ln in lines],
-        "discrepancies": [asdict(d) for d in found],
-        "first_discrepancy": asdict(found[0]) if found else None,
+        "moves": [{**asdict(ln), "number": ln.number, "totals": list(ln.totals)} for ln in lines],
+        "discrepancies": [{**asdict(d), "number": d.number} for d in found],
+        "first_discrepancy": {**asdict(found[0]), "number": found[0].number} if found else None,
         "cumulative_findings": [asdict(f) for f in findings if f.what == "cumulative"],
         "final": final_totals(record, lines),
     }

@@ -111,10 +111,7 @@ def record_time_penalty(game_id: int, body: s.TimePenaltyIn, service: ServiceDep
                          "or more opponents still hold tiles). After the scoreless turns that end a game: "
                          "each player's rack (give `racks`). Before either: the director ends the game.")
 def end_game(game_id: int, body: s.EndIn, service: ServiceDep, who: OperatorDep):
-    seqs = service.end(game_id, body.racks, body.reason, who)
-    if service.has_clock(game_id):  # the clock stops; overtime goes into the record
-        seqs += service.clock_finish(game_id)
-    return _written(service, game_id, seqs)
+    return _written(service, game_id, service.end(game_id, body.racks, body.reason, who))
 
 
 # ---- the game clock: what the clock buttons do, from the console ----------------------------

@@ -80,10 +80,11 @@ class ClockGlue(Writer):
                 "on_pause": lambda t: self.clock_pause(game_id, None, t),
                 "on_undo": lambda player, t: self.clock_undo(game_id, player, t)}
 
-    def clock_finish(self, game_id: int) -> list[int]:
+    def clock_finish(self, game_id: int, publish: bool = True) -> list[int]:
         """The game is over: stop its clock and enter each player's overtime as a TimePenalty
         (minutes started over, points from the rules), once; a player the rules say lost on time
-        has it said in the note. Returns the log rows written."""
+        has it said in the note. Returns the log rows written. `publish=False`: the caller (the
+        end of the game) publishes them with the rest of the end."""
         with self._lock(game_id):
             clock = self.game_clock(game_id)
             view = self.load(game_id)
@@ -98,8 +99,9 @@ class ClockGlue(Writer):
                 if st.lost_on_time[p]:
                     note += f"; more than {clock.overtime_forfeit_minutes} minutes over: lost on time"
                 seqs += self.build(game_id, lambda g, p=p, m=minutes, n=note: g.time_penalty(p, m, note=n),
-                                   turn_event=False)
-        self._publish(game_id)
+                                   turn_event=False, publish=publish)
+        if publish:
+            self._publish(game_id)
         return seqs
 
     def _with_clock(self, game_id: int, live: s.LiveOut) -> s.LiveOut:

@@ -10,7 +10,7 @@ from typing import Callable
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import ChallengeBonus, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from tilecam.scoring.game import Game
-from tilecam.scoring.gcg import format_position, play_notation, write_gcg
+from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
 from tilecam.scoring.tally import format_pool
 from tilecam.scoring.tiles import BLANK, Distribution
@@ -67,8 +67,8 @@ class Queries:
         out = []
         for ln, ev, seq in zip(recount(view.record()), view.events, view.seqs):
             out.append(s.MoveOut(
-                index=ln.index, seq=seq, player=ln.player, nick=view.nicks[ln.player], kind=ln.kind,
-                position=ln.position, word=ln.word, text=ln.text, rack=getattr(ev, "rack", None),
+                index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
+                kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text, rack=getattr(ev, "rack", None),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided))
@@ -117,16 +117,19 @@ class Queries:
         blanks: list[tuple[Square, str]] = []
         undecided = []
         last_word = ""
+        shown: dict[int, str] = {}  # each play's word as people read it, by event index
         for i, ev in enumerate(view.events):
             nick = view.row.players[ev.player]["name"]
             if isinstance(ev, Play):
                 pos, last_word = shown_play(ev, game)
+                shown[i] = last_word
                 last_text = f"{nick}: {pos} {last_word} {ev.agreed:+d}"
                 blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
                 if ev.blank_undecided:
                     undecided.append(i)
             elif isinstance(ev, PhonyWithdrawn):
-                last_text = f"{nick}: play withdrawn {ev.agreed:+d}"
+                word = shown.get(game.state.last_play, "play")  # the play it takes off, before it goes
+                last_text = f"{nick}: {word} withdrawn {ev.agreed:+d}"
             elif isinstance(ev, (Pass, Exchange, TurnLost)):
                 last_text = f"{nick}: {describe(ev)}"
             elif isinstance(ev, ChallengeBonus) and last_word and isinstance(view.events[i - 1], Play):
@@ -158,8 +161,9 @@ class Queries:
             "unseen_count": str(sum(pool.values())),
             "last_play": last_text,
             "last_word": last_word,
-            "vowels_consonants": f"{vowels} / {consonants}",
-            **_result(names, scores, st.ended or view.closed),
+            "vowels_consonants": f"{_count(vowels, 'vowel')} · {_count(consonants, 'consonant')}",
+            # The result only once the end is final: the rack points still move the spread.
+            **_result(names, scores, game.settled or view.closed),
             "blank1": on_board[0] if on_board else "",
             "blank2": on_board[1] if len(on_board) > 1 else "",
         }
@@ -191,33 +195,12 @@ class Queries:
 
 
 def _fields(row, model) -> dict:
-    """A recount dataclass's fields that the response model has."""
-    return {k: v for k, v in dataclasses.asdict(row).items() if k in model.model_fields}
+    """What the response model takes from a recount dataclass: its fields and properties (`number`)."""
+    return {k: getattr(row, k) for k in model.model_fields if hasattr(row, k)}
 
 
-def shown_play(ev: Play, game: Game) -> tuple[str, str]:
-    """A play's GCG position and its main word as broadcasts show it, against the board before
-    it: played-through tiles in parentheses and a blank in lower case, `ZE(B)rA`."""
-    board, layout, dist = game.state.board, game.layout, game.dist
-    pos = play_notation(ev, game)[1]
-    dr, dc = ev.placement.direction.step
-    placed = {t.square: t.tile for t in ev.placement.tiles}
-    sq = ev.placement.tiles[0].square
-    while layout.contains(prev := Square(sq.row - dr, sq.col - dc)) and prev in board:
-        sq = prev
-    out, through = [], []
-    while layout.contains(sq) and (sq in placed or sq in board):
-        if sq in placed:
-            if through:
-                out.append(f"({dist.spell(through)})")
-                through = []
-            out.append(dist.spell([str(placed[sq])]))
-        else:
-            through.append(str(board[sq]))
-        sq = Square(sq.row + dr, sq.col + dc)
-    if through:
-        out.append(f"({dist.spell(through)})")
-    return pos, "".join(out)
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def _result(names: list[str], scores: list[int], ended: bool) -> dict[str, str]:

@@ -50,6 +50,7 @@ class Writer:
     _locks_guard: threading.Lock
     _published: dict[int, int]
     _clocks: dict[int, GameClock]
+    clock_finish: Callable[..., list[int]]  # ClockGlue's: the end of a game enters its overtime
 
     def _lock(self, game_id: int) -> threading.RLock:
         with self._locks_guard:
@@ -138,10 +139,11 @@ class Writer:
                             f"({rebuilt.cumulative})")
 
     def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
-              turn_event: bool = True) -> list[int]:
+              turn_event: bool = True, publish: bool = True) -> list[int]:
         """Run a Game builder on the record as it stands (e.g. ``lambda g: g.play(0, placement)``),
         then store and publish what it appended. Builders compute engine scores and cumulatives.
-        The record is read inside the write transaction, so no other writer can slip in between."""
+        The record is read inside the write transaction, so no other writer can slip in between.
+        `publish=False`: the caller publishes once it has written everything that belongs together."""
         with self._lock(game_id):
             with self.store.writing():
                 view = self.load(game_id)
@@ -153,8 +155,9 @@ class Writer:
                 make(game)
                 added = game.events[before:]
                 seqs = [self.store.append(game_id, ev, len(view.entries) + i) for i, ev in enumerate(added)]
-            for ev, seq in zip(added, seqs):
-                self._publish(game_id, ev, seq)
+            if publish:
+                for ev, seq in zip(added, seqs):
+                    self._publish(game_id, ev, seq)
             return seqs
 
     def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
@@ -198,35 +201,46 @@ class Writer:
 
     def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
         """Final racks and the end of the game: the out-play's rack points, or each player's own
-        rack off after six zeros, or a director ending the game (recorded in meta)."""
-        # One transaction: the end is decided on the record as it stands, and the racks and the
-        # closing go in together (build joins it; its live update goes out just before the commit).
-        with self._lock(game_id), self.store.writing():
-            view = self.load(game_id)
-            if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in view.events) or view.closed:
-                raise GameError("the game has already been ended and its final racks entered")
-            if racks is not None:
-                if len(racks) != view.players:
-                    raise InvalidInput(f"give one rack per player ({view.players})")
-                for rack in racks:
-                    view.dist.check_tiles(rack, "rack")
-            state = view.game_at().state
+        rack off after six zeros, or a director ending the game (recorded in meta); with a clock,
+        its overtime penalties too. All of it goes out in one update, so no page shows a result
+        that the next entry changes."""
+        # One transaction: the end is decided on the record as it stands, and the racks, the
+        # overtime and the closing go in together; the live update goes out after the commit.
+        with self._lock(game_id):
+            with self.store.writing():
+                view = self.load(game_id)
+                if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in view.events) or view.closed:
+                    raise GameError("the game has already been ended and its final racks entered")
+                if racks is not None:
+                    if len(racks) != view.players:
+                        raise InvalidInput(f"give one rack per player ({view.players})")
+                    for rack in racks:
+                        view.dist.check_tiles(rack, "rack")
+                state = view.game_at().state
 
-            def make(g: Game):
-                if state.end_reason == "out":
-                    return g.finish_out(racks)
-                if racks is None:
-                    if state.ended and g.profile.zeros_end_penalty:
-                        raise InvalidInput("the game ended without a player going out: give each player's rack")
-                    return []
-                if state.ended and not g.profile.zeros_end_penalty:
-                    return []
-                return [g.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
+                def make(g: Game):
+                    if state.end_reason == "out":
+                        return g.finish_out(racks)
+                    if racks is None:
+                        if state.ended and g.profile.zeros_end_penalty:
+                            raise InvalidInput("the game ended without a player going out: give each player's rack")
+                        return []
+                    if state.ended and not g.profile.zeros_end_penalty:
+                        return []
+                    return [g.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
 
-            seqs = self.build(game_id, make, turn_event=False)
-            if not state.ended:
-                self.store.update_game(game_id, meta={"closed_by": by,
-                                                      "closed_reason": reason or "ended by the director"})
+                seqs = self.build(game_id, make, turn_event=False, publish=False)
+                if not state.ended:
+                    self.store.update_game(game_id, meta={"closed_by": by,
+                                                          "closed_reason": reason or "ended by the director"})
+                if game_id in self._clocks:  # the clock stops; overtime goes into the record
+                    if not state.ended:  # the director's call stops it now, not at the last press
+                        self._clocks[game_id].finish(self.steady())
+                    seqs += self.clock_finish(game_id, publish=False)
+            rows = {e.seq: e.entry for e in self.store.entries(game_id)}
+            for seq in seqs:
+                self._publish(game_id, rows[seq], seq)
+            if not seqs:
                 self._publish(game_id)
             return seqs
 

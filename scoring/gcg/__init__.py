@@ -11,11 +11,11 @@ The writer never writes one inside a field: a note's line breaks become separate
 lines, and names, titles and other text have them turned into spaces.
 
 records.py   the record types (GcgGame as read, GameRecord as replayed), GcgError, nicknames
-notation.py  coordinates and words against a board
+notation.py  coordinates and words against a board (and the whole-word form people read)
 reader.py    decode, read_gcg, record_from_gcg
 writer.py    write_gcg
 """
-from .notation import format_position, parse_position, placement_from_gcg, play_notation, word_cells
+from .notation import format_position, parse_position, placement_from_gcg, play_notation, shown_play, word_cells
 from .reader import decode, read_gcg, record_from_gcg
 from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame, GcgTurn,
                       Player, check_nick, gcg_lang)
@@ -26,7 +26,7 @@ __all__ = [
     "GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding",
     "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "check_nick", "gcg_lang",
     # notation
-    "parse_position", "format_position", "word_cells", "placement_from_gcg", "play_notation",
+    "parse_position", "format_position", "word_cells", "placement_from_gcg", "play_notation", "shown_play",
     # reader and writer
     "decode", "read_gcg", "record_from_gcg", "write_gcg",
 ]

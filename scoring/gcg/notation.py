@@ -13,7 +13,7 @@ from ..tiles import BLANK, Distribution
 from .records import GcgError
 
 __all__ = ["parse_position", "format_position", "is_position", "word_cells", "placement_from_gcg",
-           "play_notation", "played_tiles", "rack_holds", "one_word"]
+           "play_notation", "shown_play", "played_tiles", "rack_holds", "one_word"]
 
 _ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
 _DOWN = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
@@ -89,26 +89,51 @@ def placement_from_gcg(game: Game, position: str, word: str) -> Placement:
     return Placement(tuple(placed), direction)
 
 
-def play_notation(ev: Play, game: Game) -> tuple[str, str, str]:
-    """(rack, position, word) of a play against the board before it: '.' for played-through tiles."""
-    dist, board = game.dist, game.state.board
-    pl = ev.placement
+def _main_word(pl: Placement, game: Game) -> tuple[Square, list[tuple[Square, PlacedTile | None]]]:
+    """The main word of a placement against the board before it: its first square and, per square,
+    the tile placed there (None for a tile already on the board)."""
+    board, layout = game.state.board, game.layout
     dr, dc = pl.direction.step
     placed = {t.square: t for t in pl.tiles}
     sq = pl.tiles[0].square
-    while True:  # back to the start of the main word
-        prev = Square(sq.row - dr, sq.col - dc)
-        if not game.layout.contains(prev) or prev not in board:
-            break
-        sq = prev
+    while layout.contains(prev := Square(sq.row - dr, sq.col - dc)) and prev in board:
+        sq = prev  # back to the start of the main word
     start, cells = sq, []
-    while game.layout.contains(sq) and (sq in placed or sq in board):
-        cells.append(str(placed[sq].tile) if sq in placed else ".")
+    while layout.contains(sq) and (sq in placed or sq in board):
+        cells.append((sq, placed.get(sq)))
         sq = Square(sq.row + dr, sq.col + dc)
+    return start, cells
+
+
+def play_notation(ev: Play, game: Game) -> tuple[str, str, str]:
+    """(rack, position, word) of a play against the board before it: '.' for played-through tiles."""
+    dist, pl = game.dist, ev.placement
+    start, cells = _main_word(pl, game)
     played = played_tiles(pl, dist)
     # macondo sets the rack and takes the play's tiles from it: a rack without them is not written
     rack = ev.rack if ev.rack and rack_holds(one_word(ev.rack, "rack", ev.rack), played, dist) else played
-    return rack, format_position(start, pl.direction), dist.spell(cells)
+    word = dist.spell([str(t.tile) if t else "." for _, t in cells])
+    return rack, format_position(start, pl.direction), word
+
+
+def shown_play(ev: Play, game: Game) -> tuple[str, str]:
+    """(position, word) of a play as people read it, against the board before it: the whole word,
+    played-through tiles in parentheses and a blank in lower case, `8D ZE(B)rA` (GCG's `.` is for
+    machines: `8D ZE.rA` says nothing about the B)."""
+    board, dist = game.state.board, game.dist
+    start, cells = _main_word(ev.placement, game)
+    out, through = [], []
+    for sq, t in cells:
+        if t is None:
+            through.append(str(board[sq]))
+            continue
+        if through:
+            out.append(f"({dist.spell(through)})")
+            through = []
+        out.append(dist.spell([str(t.tile)]))
+    if through:
+        out.append(f"({dist.spell(through)})")
+    return format_position(start, ev.placement.direction), "".join(out)
 
 
 def played_tiles(pl: Placement, dist: Distribution) -> str:

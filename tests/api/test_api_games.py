@@ -152,3 +152,24 @@ def test_a_damaged_game_is_listed_as_damaged_and_the_others_still_load(api, clie
     assert listed[good]["damaged"] is None and listed[good]["players"][0]["name"] == "Ann"
     assert all(g["damaged"] is None for gid, g in listed.items() if gid != bad)
     assert client.get(f"/api/games/{bad}").status_code == 409
+
+
+def test_moves_and_recount_show_the_whole_word_numbered_from_one(client):
+    """People read `8F ZE(B)rA`, not GCG's `8F ZE.rA`; every list numbers moves the same way."""
+    from apiserver import AUTH, new_game
+
+    gid = new_game(client, "Cesar Del Solar", "Josh Sokol")
+    for body in ({"position": "H7", "word": "OB"}, {"position": "8F", "word": "ZE.rA", "claimed": 30}):
+        assert client.post(f"/api/games/{gid}/plays", json=body, headers=AUTH).status_code == 200
+    zebra = client.get(f"/api/games/{gid}/moves").json()[1]
+    assert (zebra["number"], zebra["position"], zebra["word"], zebra["shown"]) == (2, "8F", "ZE.rA", "ZE(B)rA")
+    assert zebra["text"] == "8F ZE(B)rA"
+    rc = client.get(f"/api/games/{gid}/recount").json()
+    assert [(m["number"], m["position"], m["shown"], m["text"]) for m in rc["moves"]] == [
+        (1, "H7", "OB", "H7 OB"), (2, "8F", "ZE(B)rA", "8F ZE(B)rA")]
+    first = rc["first_discrepancy"]
+    assert (first["number"], first["position"], first["shown"], first["text"]) == (2, "8F", "ZE(B)rA", "8F ZE(B)rA")
+    assert rc["discrepancies"] == [first]
+    client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)
+    passed = client.get(f"/api/games/{gid}/moves").json()[2]
+    assert (passed["number"], passed["position"], passed["shown"], passed["text"]) == (3, None, None, "pass")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 
 import pytest
@@ -164,9 +165,52 @@ def test_live_tie_has_no_winner(client):
 
 def test_live_vowels_consonants_of_the_unseen_pool_blanks_apart(client):
     gid = new_game(client)
-    assert client.get(f"/api/games/{gid}/fields/vowels_consonants").text == "42 / 56"  # + 2 blanks = 100
+    # said plainly, not "42 / 56 V/C"
+    assert client.get(f"/api/games/{gid}/fields/vowels_consonants").text == "42 vowels · 56 consonants"  # + 2 blanks
     client.post(f"/api/games/{gid}/plays", json={"position": "8G", "word": "QAt"}, headers=AUTH)
     fields = client.get(f"/api/games/{gid}/fields").json()
-    assert fields["vowels_consonants"] == "41 / 55" and fields["unseen_count"] == "97"
+    assert fields["vowels_consonants"] == "41 vowels · 55 consonants" and fields["unseen_count"] == "97"
     unseen = client.get(f"/api/games/{gid}/unseen").json()
-    assert fields["vowels_consonants"] == f"{unseen['vowels']} / {unseen['consonants']}"
+    assert fields["vowels_consonants"] == f"{unseen['vowels']} vowels · {unseen['consonants']} consonants"
+
+
+def test_live_vowels_consonants_in_the_singular():
+    from tilecam.api.service.queries import _count
+
+    assert [_count(n, "vowel") for n in (0, 1, 2)] == ["0 vowels", "1 vowel", "2 vowels"]
+
+
+def test_live_result_waits_for_the_rack_points(client, shared_data):
+    """The out-play ends the game, but the spread moves once more with the rack points: no winner
+    goes on air before them (it would read 'cesar wins by 44', then 60)."""
+    text = (shared_data / "gcg" / "liwords" / "doug_vs_emely.gcg").read_text(encoding="utf-8")
+    lines = text.rstrip("\n").split("\n")
+    last = max(i for i, ln in enumerate(lines) if ln.startswith(">"))
+    assert re.match(r">\S+:\s+\(\S+\) \+\d+ \d+$", lines[last])  # the rack points
+    r = client.post("/api/games/gcg", content="\n".join(lines[:last] + lines[last + 1:]) + "\n",
+                    headers={**AUTH, "Content-Type": "text/plain"})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    with SseReader(f"{client.base_url}/api/games/{gid}/events", limit=4) as sse:
+        first = sse.next()[2]["live"]
+        assert first["ended"] and first["end_reason"] == "out"
+        assert first["fields"]["winner"] == first["fields"]["spread"] == first["fields"]["result"] == ""
+        r = client.post(f"/api/games/{gid}/end", json={}, headers=AUTH)
+        assert r.status_code == 200, r.text
+        fields = r.json()["live"]["fields"]
+        a, b = r.json()["live"]["scores"]
+        assert fields["spread"] == f"+{abs(a - b)}" and fields["result"].endswith(f"wins by {abs(a - b)}")
+        # every update the stream carried after the end has the final result, none an earlier one
+        update = sse.next()[2]
+        assert update["entry"]["kind"] == "end_rack_points" and update["live"]["fields"] == fields
+
+
+def test_live_withdrawn_phony_names_the_word(client):
+    gid = new_game(client, "Cesar Del Solar", "Josh Sokol")
+    client.post(f"/api/games/{gid}/plays", json={"position": "8G", "word": "ZAX"}, headers=AUTH)
+    r = client.post(f"/api/games/{gid}/plays", json={"position": "H7", "word": "QA"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    score = r.json()["live"]["scores"][1]
+    r = client.post(f"/api/games/{gid}/challenges", json={"outcome": "phony"}, headers=AUTH)
+    assert r.json()["live"]["fields"]["last_play"] == f"Josh Sokol: Q(A) withdrawn -{score}"
+    assert r.json()["live"]["last_text"] == f"Josh Sokol: Q(A) withdrawn -{score}"

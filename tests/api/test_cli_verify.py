@@ -39,7 +39,10 @@ def test_json_report(liwords):
     report = json.loads(r.stdout)
     assert report["final"] == [364, 503]
     bad = [m for m in report["moves"] if m["claimed"] != m["engine"]]
-    assert [(m["claimed"], m["engine"], m["text"]) for m in bad] == [(115, 113, "N1 BRUnCH..Y +YE")]
+    # people read the whole word; GCG's '.' stays in `word` for machines
+    assert [(m["claimed"], m["engine"], m["text"]) for m in bad] == [(115, 113, "N1 BRUnCH(IF)Y +YE")]
+    assert [(m["number"], m["position"], m["word"], m["shown"]) for m in bad] == [
+        (bad[0]["index"] + 1, "N1", "BRUnCH..Y", "BRUnCH(IF)Y")]
     assert report["discrepancies"][0]["line_no"] == 19
     assert all({"claimed", "engine", "agreed", "totals"} <= set(m) for m in report["moves"])
 

@@ -184,5 +184,6 @@ def test_recount_and_replay_of_a_four_player_game():
     assert ate > 0 and ex > 0
     assert [ln.totals for ln in lines] == [(10, 0, 0, 0), (10, ate, 0, 0), (10, ate, 0, 0), (10, ate, 0, -10),
                                            (10, ate, 0, -10 + ex)]
-    assert [ln.text for ln in lines][:3] == ["8G CAT", "I7 A.E", "exchange 3"]
+    assert [ln.text for ln in lines][:3] == ["8G CAT", "I7 A(T)E", "exchange 3"]
+    assert [(ln.number, ln.position, ln.word, ln.shown) for ln in lines][1] == (2, "I7", "A.E", "A(T)E")
     assert lines[3].engine == 0 and lines[3].agreed == -10
