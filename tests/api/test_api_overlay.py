@@ -39,6 +39,13 @@ def test_overlay_bad_option_is_a_422_naming_it(client, query, field):
         assert r.status_code == 422 and f"query.{field}" in r.json()["detail"], (path, r.text)
 
 
+def test_overlay_unknown_part_names_the_valid_ones_not_a_pattern(client):
+    for path in ("/overlay/1", "/overlay/table/1"):
+        r = client.get(f"{path}?parts=board,scroe")
+        assert r.status_code == 422 and r.json()["detail"] == (
+            "query.parts: unknown 'scroe'; valid: board, scores, last, unseen, clocks"), r.text
+
+
 def test_overlay_field_page_options(client):
     assert client.get("/overlay/1/score?scale=2&theme=dark").status_code == 200
     r = client.get("/overlay/1/score?rotate=1")  # the board's option means nothing on a field page
