@@ -4,8 +4,9 @@ Imports nothing of tilecam. `open_source(uri, cfg)` picks the implementation.
 """
 from .frame import Frame
 from .reconnect import CaptureStats, LatestFrameReader, ReconnectingSource
+from .open import open_source
 from .source import (CaptureConfig, CaptureError, FrameSource, SourceEnded, SourceState,
-                     SourceStatus, open_source)
+                     SourceStatus)
 from .still import ImageError, decode_image, read_image
 
 __all__ = [
