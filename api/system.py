@@ -65,7 +65,7 @@ def build_reader(settings, lang: str, *, model: str | Path | None = None, tilese
         raise SetupError(f"no model card {card.name} beside the tile model {path}")
     tileset = tileset if tileset is not None else read.tileset_path
     if isinstance(tileset, (str, Path)):
-        from tilecam.vision.enroll import load_tileset
+        from tilecam.vision.tileset import load_tileset
         try:
             tileset = load_tileset(tileset)
         except (OSError, ValueError) as exc:

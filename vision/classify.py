@@ -40,6 +40,8 @@ from tilecam.scoring.snapshot import EMPTY, Snapshot, classes_for, upright_turns
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.errors import VisionError
 from tilecam.vision.rectify import GRID, square_crops
+from tilecam.vision.reference import EmptyBoardRef, EmptyRefError
+from tilecam.vision.tileset import load_tileset
 
 
 class ReadConfig(BaseModel):
@@ -284,15 +286,13 @@ class TileReader:
                               for c in self.classes])
         self.empty_ref = None
         if empty_ref is not None:
-            from tilecam.vision.reference import EmptyBoardRef, ReferenceError
             try:
                 self.empty_ref = (empty_ref if isinstance(empty_ref, EmptyBoardRef)
                                   else EmptyBoardRef.load(empty_ref))
-            except ReferenceError as exc:
+            except EmptyRefError as exc:
                 raise ReaderError(str(exc)) from exc
         self.tileset = None
         if tileset is not None:
-            from tilecam.vision.enroll import load_tileset  # enroll imports this module
             self.tileset = load_tileset(tileset) if not isinstance(tileset, Mapping) else tileset
             self._prepare_tileset()
         self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),

@@ -70,7 +70,7 @@ class ReferenceConfig(BaseModel):
                                               "weighted as empty, else it uses all squares")
 
 
-class ReferenceError(VisionError, ValueError):
+class EmptyRefError(VisionError, ValueError):
     """A reference file cannot be read or does not fit."""
 
 
@@ -215,15 +215,15 @@ class EmptyBoardRef:
         try:
             with np.load(Path(path), allow_pickle=False) as z:
                 if "kind" not in z or str(z["kind"]) != "empty-board reference":
-                    raise ReferenceError(f"{path} is not an empty-board reference (tilecam enroll --empty-board)")
+                    raise EmptyRefError(f"{path} is not an empty-board reference (tilecam enroll --empty-board)")
                 desc = z["desc"].astype(np.float32)
                 ref = cls(desc, int(z["frames"]), cfg or ReferenceConfig(), json.loads(str(z["meta"])))
         except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:  # a cut-short .npz: BadZipFile
-            if isinstance(exc, ReferenceError):
+            if isinstance(exc, EmptyRefError):
                 raise
-            raise ReferenceError(f"cannot read empty-board reference {path}: {exc}") from exc
+            raise EmptyRefError(f"cannot read empty-board reference {path}: {exc}") from exc
         if ref.desc.shape != (GRID, GRID, PATCH, PATCH, 3):
-            raise ReferenceError(f"{path}: descriptors of shape {ref.desc.shape}, expected "
+            raise EmptyRefError(f"{path}: descriptors of shape {ref.desc.shape}, expected "
                                  f"{(GRID, GRID, PATCH, PATCH, 3)}")
         return ref
 

@@ -67,7 +67,8 @@ def read_truth(path: str) -> dict[str, list[str]]:
 def run(args: argparse.Namespace) -> int:
     from tilecam.capture.still import ImageError, read_image
     from tilecam.scoring.tiles import DISTRIBUTIONS
-    from tilecam.vision.enroll import EnrollError, enroll_labelled, enroll_tile_check, save_tileset
+    from tilecam.vision.enroll import enroll_labelled, enroll_tile_check
+    from tilecam.vision.tileset import EnrollError, save_tileset
     from tilecam.vision.errors import VisionError
     from tilecam.vision.rectify import homography_from_corners, warp_board
 

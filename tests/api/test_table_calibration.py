@@ -11,7 +11,8 @@ import pytest
 from tilecam.api.recorder import Reader
 from tilecam.models.synth import SceneConfig, render_topdown
 from tilecam.vision.classify import TileReader
-from tilecam.vision.enroll import EnrollError, TableEnrollment
+from tilecam.vision.enroll import TableEnrollment
+from tilecam.vision.tileset import EnrollError
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[2]

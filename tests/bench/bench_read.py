@@ -197,7 +197,8 @@ def real_tile_check(model: Path, card_path: Path, english: Path) -> dict:
     """The label-free tile check on real tiles: the finished board of the English 2015 game holds
     all 100 tiles face up (12 photos, true corners), which is what a tile check shows."""
     from tilecam.scoring.tiles import DISTRIBUTIONS
-    from tilecam.vision.enroll import EnrollError, enroll_tile_check
+    from tilecam.vision.enroll import enroll_tile_check
+    from tilecam.vision.tileset import EnrollError
 
     counts = DISTRIBUTIONS["en"].counts
     reader = TileReader(model, card_path, lang="en")

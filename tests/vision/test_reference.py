@@ -7,7 +7,7 @@ import json
 import cv2
 import numpy as np
 
-from tilecam.vision.reference import EmptyBoardRef, ReferenceError, is_reference
+from tilecam.vision.reference import EmptyBoardRef, EmptyRefError, is_reference
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
 BOARD = ["...............", "...............", "...............", "...............",
@@ -55,7 +55,7 @@ def test_not_a_reference(tmp_path):
     assert not is_reference(bad)
     try:
         EmptyBoardRef.load(bad)
-    except ReferenceError as exc:
+    except EmptyRefError as exc:
         assert "not an empty-board reference" in str(exc)
     else:
         raise AssertionError("loaded a tile set as a reference")
