@@ -19,14 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from .errors import RulesError
 
-if TYPE_CHECKING:  # gcg imports this module: the type is for readers only
-    from .gcg import GcgGame
-
-__all__ = ["AUTO", "PROFILES", "ChallengeRule", "EndRack", "RuleProfile", "choose_rules", "get_profile"]
+__all__ = ["AUTO", "PROFILES", "ChallengeRule", "EndRack", "RuleProfile", "get_profile"]
 
 
 class ChallengeRule(Enum):
@@ -116,22 +112,3 @@ def get_profile(name: str) -> RuleProfile:
 
 
 AUTO = "auto"
-
-
-def choose_rules(requested: str, gcg: "GcgGame") -> str:
-    """The profile a GCG record was played under. `requested` other than "auto" is taken as
-    given (checked: RulesError for unknown rules). auto: NASPA; CSW's 5-point challenge with
-    challenge bonuses or a CSW #lexicon; plus/minus endings (a player losing their own rack
-    while another gains it) are WESPA's, or the box's with more than two players."""
-    if requested != AUTO:
-        get_profile(requested)
-        return requested
-    csw = gcg.meta.get("lexicon", "").upper().startswith("CSW")
-    bonus = any(t.kind == "challenge" and t.score > 0 for t in gcg.turns)
-    if len(gcg.players) > 2:
-        return "box"
-    gained = {t.player for t in gcg.turns if t.kind == "end_points"}
-    lost = {t.player for t in gcg.turns if t.kind == "end_penalty" and t.score < 0}
-    if gained and lost - gained:
-        return "wespa"
-    return "naspa-csw" if csw or bonus else "naspa"

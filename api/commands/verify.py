@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.scoring.gcg import GcgError, gcg_lang, read_gcg, record_from_gcg
     from tilecam.scoring.lexicon import Lexicon, LexiconError
     from tilecam.scoring.recount import report_json
-    from tilecam.scoring.rules import choose_rules, get_profile
+    from tilecam.scoring.gcg import choose_rules
+    from tilecam.scoring.rules import get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
 
     path = Path(args.gcg)

@@ -14,8 +14,10 @@ records.py   the record types (GcgGame as read, GameRecord as replayed), GcgErro
 notation.py  coordinates and words against a board (and the whole-word form people read)
 reader.py    decode, read_gcg, record_from_gcg
 writer.py    write_gcg
+profile.py   choose_rules (the rule profile a record was played under)
 """
 from .notation import format_position, parse_position, placement_from_gcg, play_notation, shown_play, word_cells
+from .profile import choose_rules
 from .reader import decode, read_gcg, record_from_gcg
 from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame, GcgTurn,
                       Player, check_nick, gcg_lang)
@@ -27,6 +29,7 @@ __all__ = [
     "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "check_nick", "gcg_lang",
     # notation
     "parse_position", "format_position", "word_cells", "placement_from_gcg", "play_notation", "shown_play",
+    "choose_rules",
     # reader and writer
     "decode", "read_gcg", "record_from_gcg", "write_gcg",
 ]

@@ -9,7 +9,8 @@ from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
 from conftest import shared_data_dir
 from tilecam.scoring.events import from_json
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
-from tilecam.scoring.rules import choose_rules, get_profile
+from tilecam.scoring.gcg import choose_rules
+from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 GCG = sorted((shared_data_dir() / "gcg" / "liwords").glob("*.gcg"))

@@ -9,7 +9,8 @@ from tilecam.scoring.errors import RulesError
 from tilecam.scoring.game import Game, GameError, TurnDetailsError, overtime_minutes
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.placement import PlacedTile, Placement
-from tilecam.scoring.rules import PROFILES, ChallengeRule, EndRack, choose_rules, get_profile
+from tilecam.scoring.gcg import choose_rules
+from tilecam.scoring.rules import PROFILES, ChallengeRule, EndRack, get_profile
 from tilecam.scoring.tally import check_set, format_pool, tally, unseen
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
