@@ -14,7 +14,7 @@ from tilecam.scoring.rules import PROFILES
 from . import limits as lim
 
 __all__ = ["ERROR_TEXT", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
-           "Choice", "ClockOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
+           "Choice", "ClockOut", "CorrectionOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
            "DiscrepancyOut", "EndIn", "Error", "errors", "ExchangeFix", "ExchangeIn", "GameCreate", "GameDetail",
            "GameSummary", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
@@ -260,6 +260,23 @@ class DiscrepancyOut(BaseModel):
     text: str
 
 
+class CorrectionOut(BaseModel):
+    """A correction or void in the log, with what it changed."""
+
+    seq: int = Field(description="Its own row in the log.")
+    target: int = Field(description="The log row of the move it amends or voids: a move's `seq`.")
+    index: int | None = Field(description="That move's index in the record as it stands; null once voided.")
+    number: int | None = Field(description="That move's number (index + 1); null once voided.")
+    kind: Literal["correction", "void"]
+    change: str = Field(description="What changed, in words: 'blank at 8D named S', 'score 16 → 20', "
+                                    "'play 8D ZE(B)rA → 8D ZEBRA', 'exchange of 3 → 4', 'move 5 voided'.",
+                        examples=["blank at 8D named S"])
+    by: str = Field(description="Who made it: the operator token's name, or the camera.")
+    at: str = Field(description="When it was logged: the store's UTC timestamp (ISO 8601).")
+    reason: str
+    agreed: int | None = Field(description="A ruling on the score that stands, if the correction is one.")
+
+
 class RecountOut(BaseModel):
     game_id: int
     players: list[PlayerOut]
@@ -268,6 +285,8 @@ class RecountOut(BaseModel):
     discrepancies: list[DiscrepancyOut]
     first_discrepancy: DiscrepancyOut | None
     final: list[int]
+    corrections: list[CorrectionOut] = Field(default_factory=list, description=(
+        "Every correction and void of the log, oldest first; a move's are those whose `target` is its `seq`."))
 
 
 class ScoresheetRow(BaseModel):

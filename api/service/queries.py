@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.corrections import changes
 from tilecam.scoring.events import ChallengeBonus, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
@@ -179,11 +180,21 @@ class Queries:
         """scoring.recount's report, with each line's log row."""
         lines = recount(view.record())
         found = [s.DiscrepancyOut(seq=view.seqs[d.index], **_fields(d, s.DiscrepancyOut)) for d in discrepancies(lines)]
+        rows = view.entries
+        index_of = {seq: i for i, seq in enumerate(view.seqs)}
+        fixes = []
+        for c in changes([e.entry for e in rows], view.profile, view.dist, view.layout, view.players):
+            target = rows[c.target].seq
+            index = index_of.get(target)
+            fixes.append(s.CorrectionOut(seq=rows[c.entry].seq, target=target, index=index,
+                                         number=None if index is None else index + 1, kind=c.kind,
+                                         change=c.change, by=c.by, at=rows[c.entry].created, reason=c.reason,
+                                         agreed=c.agreed))
         return s.RecountOut(game_id=view.row.id, players=list(view.row.players), rules=view.row.rules,
                             moves=[s.RecountMoveOut(seq=view.seqs[ln.index], **_fields(ln, s.RecountMoveOut))
                                    for ln in lines],
                             discrepancies=found, first_discrepancy=found[0] if found else None,
-                            final=final_totals(view.record(), lines))
+                            final=final_totals(view.record(), lines), corrections=fixes)
 
     def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
         if not 0 <= player < view.players:

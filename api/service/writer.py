@@ -16,13 +16,13 @@ from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS
 from tilecam.scoring.clock import GameClock
-from tilecam.scoring.events import (BLANK_NOT_READ, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
+from tilecam.scoring.corrections import retile
+from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
                                     Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, Void,
                                     to_json)
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.game import Game, GameError, effective_events
 from tilecam.scoring.gcg import GameRecord, placement_from_gcg
-from tilecam.scoring.placement import PlacedTile
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
@@ -259,21 +259,8 @@ class Writer:
                 case s.BlankFix() | s.LetterFix():
                     if not isinstance(ev, Play):
                         raise InvalidInput(f"move {index} is a {ev.kind}, not a play: it placed no tiles")
-                    sq = parse_square(fix.square, view.layout)
-                    letter = fix.letter.upper()
-                    if letter not in view.dist.values:
-                        raise InvalidInput(f"{fix.letter!r} is not a letter of the {view.dist.name} set")
-                    hit = [t for t in ev.placement.tiles if t.square == sq]
-                    if not hit:
-                        raise InvalidInput(f"move {index} placed no tile on {fix.square}")
-                    blank = True if isinstance(fix, s.BlankFix) else hit[0].blank
-                    tiles = tuple(PlacedTile(t.square, letter, blank) if t.square == sq else t
-                                  for t in ev.placement.tiles)
-                    note = ev.note
-                    if blank:  # the blank's letter is named now: the writer's "not read" note goes
-                        note = "\n".join(ln for ln in note.split("\n") if BLANK_NOT_READ not in ln)
-                    replacement = dataclasses.replace(ev, placement=dataclasses.replace(ev.placement, tiles=tiles),
-                                                      note=note)
+                    replacement = retile(ev, parse_square(fix.square, view.layout), fix.letter, view.dist,
+                                         blank=isinstance(fix, s.BlankFix))
                 case s.PlayFix():
                     if not isinstance(ev, Play):
                         raise InvalidInput(f"move {index} is a {ev.kind}, not a play")

@@ -210,16 +210,16 @@ def correct(client, gid, index, body):
 
 def test_operator_designates_a_blank_and_the_log_names_the_token(client):
     gid = new_game(client)
-    post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM"})
-    post(client, f"/api/games/{gid}/plays", {"position": "D8", "word": "QI"})
-    r = correct(client, gid, 0, {"kind": "blank", "square": "8d", "letter": "q", "reason": "Q was the blank"})
+    post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "?UALM"})  # a blank nobody named
+    post(client, f"/api/games/{gid}/plays", {"position": "D8", "word": ".I"})
+    r = correct(client, gid, 0, {"kind": "blank", "square": "8d", "letter": "q", "reason": "the blank is a Q"})
     assert r.status_code == 200 and r.json()["live"]["fields"]["blank1"] == "Q"
     got = moves(client, gid)
     assert got[0]["word"] == "qUALM" and got[0]["engine"] == 12 and got[0]["corrected"]
     assert got[1]["cumulative"] == 1 and got[1]["totals"] == [12, 1]  # QI through a blank: recomputed
     log = client.get(f"/api/games/{gid}.json").json()["log"]
     assert [e["kind"] for e in log] == ["play", "play", "correction"]
-    assert log[2] | {"replacement": None} == log[2] | {"target": 0, "by": "tester", "reason": "Q was the blank",
+    assert log[2] | {"replacement": None} == log[2] | {"target": 0, "by": "tester", "reason": "the blank is a Q",
                                                       "replacement": None, "agreed": None}
     assert "8D qUALM +12 12" in client.get(f"/api/games/{gid}.gcg").text
 
@@ -330,3 +330,56 @@ def test_operator_write_while_another_process_holds_the_database_is_409(tmp_path
         assert r.status_code == 409 and "the database is busy" in r.json()["detail"]
         assert moves(c, gid) == []
         assert c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200
+
+
+def test_a_blank_is_named_only_where_a_blank_lies(client):
+    gid = new_game(client, "Cesar Del Solar", "Josh Sokol")
+    post(client, f"/api/games/{gid}/plays", {"position": "H6", "word": "FOE"})  # down: F on 6H, O on 7H, E on 8H
+    post(client, f"/api/games/{gid}/plays", {"position": "8G", "word": "z.AS"})
+    before = client.get(f"/api/games/{gid}.json").json()["log"]
+    r = correct(client, gid, 0, {"kind": "blank", "square": "H6", "letter": "E"})
+    assert r.status_code == 422 and r.json()["detail"] == (
+        "6H holds F, not a blank (to make it a blank, correct the play)"), r.text
+    assert client.get(f"/api/games/{gid}.json").json()["log"] == before  # nothing written
+    assert moves(client, gid)[0]["word"] == "FOE"
+    # where a blank lies it is named, and a misread letter is still fixed on an ordinary tile
+    assert correct(client, gid, 1, {"kind": "blank", "square": "8G", "letter": "e"}).status_code == 200
+    assert moves(client, gid)[1]["shown"] == "e(E)AS"
+    assert correct(client, gid, 0, {"kind": "letter", "square": "6H", "letter": "T"}).status_code == 200
+    assert moves(client, gid)[0]["word"] == "TOE"
+
+
+def test_the_recount_says_what_each_correction_changed(client):
+    gid = new_game(client, "Cesar Del Solar", "Josh Sokol")
+    post(client, f"/api/games/{gid}/plays", {"position": "H7", "word": "OB"})
+    post(client, f"/api/games/{gid}/plays", {"position": "8F", "word": "ZE.?A", "claimed": 30})
+    post(client, f"/api/games/{gid}/passes")
+    post(client, f"/api/games/{gid}/exchanges", {"count": 3})
+    post(client, f"/api/games/{gid}/passes")
+    assert correct(client, gid, 1, {"kind": "blank", "square": "8I", "letter": "r"}).status_code == 200
+    assert correct(client, gid, 1, {"kind": "score", "agreed": 34, "reason": "ruled"}).status_code == 200
+    assert correct(client, gid, 2, {"kind": "exchange", "count": 2}).status_code == 200
+    assert correct(client, gid, 3, {"kind": "exchange", "count": 4}).status_code == 200
+    assert post(client, f"/api/games/{gid}/moves/4/void").status_code == 200
+    rc = client.get(f"/api/games/{gid}/recount").json()
+    got = [(c["kind"], c["number"], c["change"], c["by"]) for c in rc["corrections"]]
+    assert got == [
+        ("correction", 2, "blank at 8I named R", "tester"),
+        ("correction", 2, "score 30 → 34", "tester"),
+        ("correction", 3, "pass → exchange of 2", "tester"),
+        ("correction", 4, "exchange of 3 → 4", "tester"),
+        ("void", None, "move 5 voided", "tester"),
+    ]
+    seqs = {m["number"]: m["seq"] for m in rc["moves"]}
+    assert [c["target"] for c in rc["corrections"][:4]] == [seqs[2], seqs[2], seqs[3], seqs[4]]
+    assert all(re.match(r"\d{4}-\d\d-\d\dT", c["at"]) for c in rc["corrections"])
+    assert rc["corrections"][1]["reason"] == "ruled" and rc["corrections"][1]["agreed"] == 34
+
+
+def test_the_recount_describes_a_play_reentered(client):
+    gid = new_game(client)
+    post(client, f"/api/games/{gid}/plays", {"position": "H7", "word": "OB"})
+    post(client, f"/api/games/{gid}/plays", {"position": "8F", "word": "ZE.rA"})
+    assert correct(client, gid, 1, {"kind": "play", "position": "8F", "word": "ZE.RA"}).status_code == 200
+    change = client.get(f"/api/games/{gid}/recount").json()["corrections"][0]["change"]
+    assert change.startswith("play 8F ZE(B)rA → 8F ZE(B)RA; score ")
