@@ -51,13 +51,38 @@ async function api(method, path, body) {
   return data;
 }
 
+// A game in the menu: which table, when, live or finished, and the score, so four games of the
+// same two players are told apart ("#4 · table 1 · 25 Nov 10:24 · live · Cesar 110 – Josh 164").
+function gameLabel(g) {
+  const table = g.meta && g.meta.table ? ` · table ${g.meta.table}` : "";
+  const score = g.players.map((p, i) => `${p.name} ${g.scores[i] ?? 0}`).join(" – ");
+  return `#${g.id}${table} · ${shortTime(g.created)} · ${g.ended ? "finished" : "live"} · ${score}`;
+}
+let gamesNow = [];
+// Newest first; the page opens on the newest live game (the newest game when none is live).
 async function loadGames(select) {
-  const games = await api("GET", "/api/games");
+  const games = (await api("GET", "/api/games")).slice().sort((a, b) => b.id - a.id);
+  gamesNow = games;
   const current = select || gameId();
-  $("game").replaceChildren(...games.map((g) => new Option(`${g.id}: ${g.players.map((p) => p.name).join(" vs ")}`, g.id)));
-  if (current) $("game").value = current;
-  if (!$("game").value && games.length) $("game").value = games[games.length - 1].id;
-  follow();
+  $("game").replaceChildren(...games.map((g) => {
+    const o = new Option(gameLabel(g), g.id);
+    o.dataset.status = g.ended ? "finished" : "live";
+    return o;
+  }));
+  // (a select with options always has a value: the first option's, so the choice is made here)
+  const keep = current && games.some((g) => String(g.id) === String(current));
+  if (keep) $("game").value = current;
+  else if (games.length) $("game").value = (games.find((g) => !g.ended) || games[0]).id;
+  if (String(followed) !== $("game").value) follow();
+}
+// The menu's entry for the game followed, kept up to date from its live state.
+function relabel(live) {
+  const o = [...$("game").options].find((x) => x.value === String(live.game_id));
+  const g = gamesNow.find((x) => x.id === live.game_id);
+  if (!o || !g) return;
+  Object.assign(g, { players: live.players, scores: live.scores, ended: live.ended });
+  o.textContent = gameLabel(g);
+  o.dataset.status = g.ended ? "finished" : "live";
 }
 
 async function loadMoves() {
@@ -68,7 +93,7 @@ async function loadMoves() {
     tr.dataset.index = m.index;
     if (m.corrected) tr.classList.add("corrected");
     if (m.claimed !== null && m.engine !== null && m.claimed !== m.engine) tr.classList.add("differs");
-    const cells = [m.index, playerName(m.player), m.text, m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
+    const cells = [moveNumber(m), playerName(m.player), moveText(m, moves, live && live.rows), m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
     cells.forEach((v, i) => { const td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "claimed"; tr.appendChild(td); });
     if (m.blank_undecided) {
       // Nobody named this blank's letter (the GCG holds a guess): the operator designates it.
@@ -81,7 +106,7 @@ async function loadMoves() {
     const td = document.createElement("td");
     const b = document.createElement("button"); b.type = "button"; b.textContent = "fix";
     b.onclick = () => {
-      document.querySelector("#fix [name=index]").value = m.index;
+      document.querySelector("#fix [name=number]").value = moveNumber(m);
       if (m.blank_undecided) document.querySelector("#fix [name=kind]").value = "blank";
     };
     td.appendChild(b); tr.appendChild(td);
@@ -97,7 +122,7 @@ async function loadMoves() {
 // Undo: a Void entry in the log (nothing is rewritten); refused with the server's reason when a
 // later move depends on the one named.
 async function voidMove(m, confirmed = false) {
-  const what = `move ${m.index} (${playerName(m.player)}: ${m.text})`;
+  const what = `move ${moveNumber(m)} (${playerName(m.player)}: ${moveText(m, movesNow, live && live.rows)})`;
   if (!confirmed && await ask(`Undo ${what}? It stays in the log, voided.`, [["void", "Undo it"], ["", "Keep it"]]) !== "void") {
     return say("nothing undone");
   }
@@ -115,7 +140,7 @@ function undoOf(moves) {
   return async () => {
     try {
       for (const m of [...moves].reverse()) await voidMove(m, true);
-      say(`undone: ${moves.map((m) => m.text).join(", ")}`);
+      say(`undone: ${moves.map((m) => moveText(m)).join(", ")}`);
     } catch (e) { say(e.message, true); }
   };
 }
@@ -159,14 +184,41 @@ function typedTiles() {
   let k = 0;
   return [...$("word").value.toUpperCase()].filter((ch) => ch.trim()).map((ch) => (ch === "?" ? (picks[k++] || "?").toLowerCase() : ch));
 }
+// The squares the typed word covers: each with the letter typed (a blank's from its picker), the
+// tile already there ('.' none, undefined off the board), and whether the two disagree.
+function pathSquares() {
+  if (play.row === null) return [];
+  const raw = [...$("word").value.toUpperCase()].filter((ch) => ch.trim());
+  return typedTiles().map((ch, i) => {
+    const [r, c] = play.dir === "across" ? [play.row, play.col + i] : [play.row + i, play.col];
+    const on = live && live.rows[r] ? live.rows[r][c] : undefined;
+    const sameBlank = raw[i] === "?" && on && on !== "." && on !== on.toUpperCase();
+    const conflict = on === undefined || (on !== "." && !sameBlank && (raw[i] === "?" || ch.toUpperCase() !== on.toUpperCase()));
+    return { r, c, ch, raw: raw[i], on, conflict, square: `${r + 1}${colName(c)}` };
+  });
+}
+// What the typed word cannot be: a letter over a different tile on the board (the API refuses
+// it; say so before sending), or a word that runs off the board.
+function conflicts() {
+  return pathSquares().filter((p) => p.conflict).map((p) => (p.on === undefined
+    ? `${p.square} is off the board`
+    : `${p.square} has ${p.on === p.on.toUpperCase() ? p.on : `a blank ${p.on}`} on the board, not the ${p.raw === "?" ? "blank" : p.raw} typed`));
+}
 // The GCG word: a tile already on the board is '.', so the operator never types notation.
 function gcgWord() {
   if (play.row === null) return typedTiles().join("");
-  return typedTiles().map((ch, i) => {
-    const [r, c] = play.dir === "across" ? [play.row, play.col + i] : [play.row + i, play.col];
-    const on = live && live.rows[r] && live.rows[r][c];
-    return on && on !== "." ? "." : ch;
-  }).join("");
+  return pathSquares().map((p) => (p.on && p.on !== "." ? "." : p.ch)).join("");
+}
+// The word as people read it: played-through tiles in parentheses ("O(M)S").
+function shownWord() {
+  if (play.row === null) return typedTiles().join("");
+  let out = "", through = false;
+  for (const p of pathSquares()) {
+    const on = p.on && p.on !== "." && !p.conflict;
+    if (on !== through) { out += on ? "(" : ")"; through = on; }
+    out += on ? p.on : p.ch;
+  }
+  return through ? `${out})` : out;
 }
 function showBlanks() {
   const n = [...$("word").value].filter((ch) => ch === "?").length;
@@ -187,9 +239,7 @@ function renderBoard() {
   const n = live.premiums.length;
   const board = $("board");
   board.className = `n${n}`;
-  const tiles = typedTiles();
-  const path = new Map();
-  if (play.row !== null) tiles.forEach((ch, i) => path.set(play.dir === "across" ? `${play.row},${play.col + i}` : `${play.row + i},${play.col}`, ch));
+  const path = new Map(pathSquares().map((p) => [`${p.r},${p.c}`, p]));
   const cells = [document.createElement("span")];
   for (let c = 0; c < n; c++) { const h = document.createElement("span"); h.className = "coord"; h.textContent = colName(c); cells.push(h); }
   for (let r = 0; r < n; r++) {
@@ -204,8 +254,10 @@ function renderBoard() {
       if (ch !== ".") { b.textContent = ch.toUpperCase(); b.classList.add("tile"); if (ch !== ch.toUpperCase()) b.classList.add("blank"); }
       const k = `${r},${c}`;
       if (path.has(k)) {
+        const p = path.get(k);
         b.classList.add("path");
-        if (ch === ".") { b.textContent = path.get(k).toUpperCase(); if (path.get(k) !== path.get(k).toUpperCase()) b.classList.add("blank"); }
+        if (ch === ".") { b.textContent = p.ch.toUpperCase(); if (p.ch !== p.ch.toUpperCase()) b.classList.add("blank"); }
+        if (p.conflict) { b.classList.add("conflict"); b.title = `the board has ${ch}; typed ${p.raw}`; }
       }
       if (r === play.row && c === play.col) { b.classList.add("start"); b.dataset.dir = play.dir; }
       b.addEventListener("click", () => pickSquare(r, c));
@@ -215,7 +267,10 @@ function renderBoard() {
   board.replaceChildren(...cells);
   $("dir").textContent = play.dir === "across" ? "across →" : "down ↓";
   $("dir").dataset.dir = play.dir;
-  $("preview").textContent = position() ? `${position()} ${gcgWord() || "…"}` : "pick the first square";
+  const bad = conflicts();
+  $("preview").textContent = position() ? `${position()} ${shownWord() || "…"}` : "pick the first square";
+  $("preview").className = bad.length ? "conflict" : "";
+  if (bad.length) $("preview").textContent += ` — ${bad.join("; ")}`;
   if (play.row !== null) $("position").value = position();
 }
 function pickSquare(r, c) {
@@ -236,7 +291,7 @@ $("position").addEventListener("input", () => {
   const p = typedPosition();
   Object.assign(play, p && live && p.row < live.rows.length && p.col < live.rows.length ? p : { row: null, col: null });
   renderBoard();
-  if (!p) $("preview").textContent = $("position").value ? `${$("position").value} ${gcgWord()}` : "pick the first square";
+  if (!p) $("preview").textContent = $("position").value ? `${$("position").value} ${shownWord()}` : "pick the first square";
 });
 
 function showTurn() {
@@ -244,14 +299,17 @@ function showTurn() {
   $("on-turn").textContent = live.ended ? "game over" : `on turn: ${playerName(live.on_turn)}`;
 }
 
+let followed = null;
 function follow() {
   if (source) source.close();
   if (!gameId()) return;
   const id = gameId();
-  $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/api/games/${id}/recount`;
+  followed = id;
+  $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/recount/${id}`;
   live = null; clearPlay();
   source = followGame(id, (state) => {
     live = state;
+    relabel(live);
     showPlayers(live);
     showTurn();
     renderBoard();
@@ -276,8 +334,9 @@ function form(id, handler, keep = false) {
     buttons.forEach((b) => { b.disabled = true; });
     try {
       const out = await handler(data);
-      const [text, undo] = Array.isArray(out) ? out : [out, null];
-      if (text !== null) { say(text || "done", false, undo); if (!keep) f.reset(); }
+      const [text, undo, notYet] = Array.isArray(out) ? out : [out, null, null];
+      if (notYet) say(notYet, true);  // nothing sent; the form keeps what was typed
+      else if (text !== null) { say(text || "done", false, undo); if (!keep) f.reset(); }
     } catch (err) {
       say(err.message, true);
     } finally {
@@ -303,6 +362,8 @@ form("players", (d) => api("PUT", `/api/games/${gameId()}/players`, { players: s
 form("play", async (d) => {
   if (!position()) throw new Error("pick the word's first square on the board");
   const word = gcgWord();
+  const bad = conflicts();
+  if (bad.length) throw new Error(`not sent: ${bad.join("; ")}. Type the word as it reads on the board.`);
   if (word.includes("?")) throw new Error("choose the letter each blank stands for");
   const announced = num(d.claimed);
   // the announced score is kept as claimed (the recount shows it); the engine's stands meanwhile
@@ -313,22 +374,27 @@ form("play", async (d) => {
   clearPlay();
   const undo = undoOf([m]);
   if (announced !== null && m && announced !== m.engine) {
-    const choice = await ask(`${playerName(m.player)} announced ${announced}; the rules give ${m.engine} for ${m.text}. Which score stands?`,
+    const choice = await ask(`${playerName(m.player)} announced ${announced}; the rules give ${m.engine} for ${moveText(m, movesNow, live && live.rows)}. Which score stands?`,
       [["engine", `${m.engine} (the rules)`], ["announced", `${announced} (as announced)`], ["void", "Undo the play"]]);
     if (choice === "announced") {
       await api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
         { kind: "score", agreed: announced, reason: `announced ${announced}; the rules give ${m.engine}` });
-      return [`recorded: ${m.text}, ${announced} as announced (the rules give ${m.engine})`, undo];
+      return [`recorded: ${moveText(m)}, ${announced} as announced (the rules give ${m.engine})`, undo];
     }
-    if (choice === "void") { await voidMove(m, true); return `undone: ${m.text}`; }
-    return [`recorded: ${m.text} ${m.engine} (announced ${announced} set aside)`, undo];
+    if (choice === "void") { await voidMove(m, true); return `undone: ${moveText(m)}`; }
+    return [`recorded: ${moveText(m)} ${m.engine} (announced ${announced} set aside)`, undo];
   }
   return [`recorded: ${r.live.last_text}`, undo];
 });
 // Pass and exchange: asked first, and undoable for a while after.
 form("turn", async (d) => {
   const who = playerName(live ? live.on_turn : 0);
-  const what = d.exchange ? `an exchange of ${d.count || "?"} tiles` : "a pass";
+  // An exchange needs its count (the API refuses one without): asked for before the question.
+  if (d.exchange && !(Number(d.count) >= 1)) {
+    $("exchange-count").focus();
+    return [null, null, "how many tiles were exchanged? Type the count, then Exchange"];
+  }
+  const what = d.exchange ? `an exchange of ${d.count} tile${Number(d.count) === 1 ? "" : "s"}` : "a pass";
   if (await ask(`Record ${what} for ${who}?`, [["yes", `Record ${what}`], ["", "Cancel"]]) !== "yes") return "nothing recorded";
   const r = d.exchange
     ? await api("POST", `/api/games/${gameId()}/exchanges`, { count: num(d.count) })
@@ -373,8 +439,11 @@ form("fix", (d) => {
     blank: { square: d.a, letter: d.b }, letter: { square: d.a, letter: d.b }, play: { position: d.a, word: d.b },
     exchange: { count: num(d.a) }, pass: {}, score: { agreed: num(d.a) },
   };
-  return api("POST", `/api/games/${gameId()}/moves/${d.index}/corrections`, { kind: d.kind, reason: d.reason, ...bodies[d.kind] })
-    .then(() => `move ${d.index} corrected`);
+  // The form takes the move's number as the list shows it; the API its index.
+  const m = movesNow.find((x) => moveNumber(x) === Number(d.number));
+  const index = m ? m.index : Number(d.number) - 1;
+  return api("POST", `/api/games/${gameId()}/moves/${index}/corrections`, { kind: d.kind, reason: d.reason, ...bodies[d.kind] })
+    .then(() => `move ${d.number} corrected`);
 });
 
 $("game").addEventListener("change", follow);

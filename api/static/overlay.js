@@ -85,6 +85,8 @@ function render(live) {
   renderLastPlay(live.fields);
   tickClocks(document, live);
   document.getElementById("pool").textContent = live.fields.unseen_tiles;
+  // "39 / 54" needs its unit; "1 vowel · 5 consonants" says it in words.
+  document.querySelector("#unseen .vc-unit").hidden = /[a-z]/i.test(live.fields.vowels_consonants || "");
   // Two to four players: the seats the game has are shown, the player on turn marked.
   [0, 1, 2, 3].forEach((p) => {
     const el = document.getElementById(`p${p}`);

@@ -1,5 +1,6 @@
-// What the director's pages (recount, replay) share: the game id from /recount/7 or /replay/7,
-// an element with text, and a JSON GET whose error is the API's own message.
+// What the pages share (recount, replay, the operator console): the game id from /recount/7 or
+// /replay/7, an element with text, a JSON GET whose error is the API's own message, and moves as
+// people read them (numbered from 1, words whole).
 "use strict";
 const pageGameId = () => Number(location.pathname.split("/").filter(Boolean)[1]);
 
@@ -15,4 +16,54 @@ async function getJSON(url) {
   const body = await r.json();
   if (!r.ok) throw new Error(body.detail || `${url}: HTTP ${r.status}`);
   return body;
+}
+
+// A move's number as the recount counts (from 1); an API without `number` gives the index.
+const moveNumber = (m) => (m.number ?? m.index + 1);
+
+// The whole word from GCG notation and a board (rows of letters, '.' empty) that holds the
+// played-through tiles: "ZE.rA" at 8F -> "ZE(B)rA". For an API that does not send `shown` yet.
+function wordShown(position, word, rows) {
+  if (!position || !word || !rows) return word || "";
+  let m = /^(\d+)([A-Z])$/.exec(position), r, c, across = true;
+  if (m) { r = Number(m[1]) - 1; c = m[2].charCodeAt(0) - 65; } else {
+    m = /^([A-Z])(\d+)$/.exec(position);
+    if (!m) return word;
+    r = Number(m[2]) - 1; c = m[1].charCodeAt(0) - 65; across = false;
+  }
+  let out = "", through = false;
+  [...word].forEach((ch, i) => {
+    const [rr, cc] = across ? [r, c + i] : [r + i, c];
+    const on = ch === "." ? ((rows[rr] || "")[cc] || "?") : null;
+    if (on && !through) { out += "("; through = true; }
+    if (!on && through) { out += ")"; through = false; }
+    out += on && on !== "." ? on : (on ? "?" : ch);
+  });
+  return through ? `${out})` : out;
+}
+
+// A move as people read it: "8D ZE(B)rA +BE", "exchange 4", "phony withdrawn: MAZEY". `rows` (a
+// board holding the played-through tiles) is only needed while the API sends GCG dots in `text`.
+function moveText(m, moves, rows) {
+  let text = m.text || "";
+  if (m.shown === undefined && m.position && m.word && m.word.includes(".") && rows) {
+    const shown = wordShown(m.position, m.word, rows);
+    text = text.replace(`${m.position} ${m.word}`, `${m.position} ${shown}`);
+  }
+  // A withdrawn phony names the word it takes back.
+  if (m.kind === "phony_withdrawn" && moves) {
+    const phony = [...moves].reverse().find((p) => p.index < m.index && p.kind === "play" && p.player === m.player);
+    const word = phony && (phony.shown || phony.word);
+    if (word && !text.includes(word)) text = `${text}: ${word}`;
+  }
+  return text;
+}
+
+// "25 Nov 10:24" in the reader's time zone, from the store's ISO time.
+function shortTime(iso) {
+  const d = new Date(iso);
+  if (!iso || Number.isNaN(d.getTime())) return iso || "";
+  const day = d.toLocaleDateString("en-GB", { day: "numeric", month: "short" });
+  const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false });
+  return `${day} ${time}`;
 }

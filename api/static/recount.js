@@ -37,7 +37,20 @@
     return out;
   }
 
-  function render(rc, moves, log) {
+  // A correction as the director reads it: "25 Nov 10:24, demo operator: blank at 8D named S (why)".
+  // `change` is the API's own words; without it, what the log entry says.
+  function correctionText(c) {
+    let change = c.change;
+    if (!change) {
+      const rep = c.replacement || {};
+      change = c.agreed !== null && c.agreed !== undefined
+        ? `score ${rep.agreed ?? "?"} → ${c.agreed}` : `${(rep.kind || "move").replace(/_/g, " ")} re-entered`;
+    }
+    const why = c.reason && c.reason !== change ? ` (${c.reason})` : "";
+    return `${shortTime(c.created || c.when)}, ${c.by || c.who || "?"}: ${change}${why}`;
+  }
+
+  function render(rc, moves, log, rows) {
     const names = rc.players.map((p) => p.name);
     const n = names.length;
     document.title = `Recount: ${names.join(" vs ")} (game ${gid})`;
@@ -58,7 +71,7 @@
     const firstEl = $("first");
     if (first) {
       firstEl.className = "found";
-      firstEl.textContent = `First discrepancy: move ${first.index + 1}, ${names[first.player]}, ${first.text}: ` +
+      firstEl.textContent = `First discrepancy: move ${moveNumber(first)}, ${names[first.player]}, ${moveText(first, rc.moves, rows)}: ` +
         `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}` +
         (first.what === "correction" ? " (a ruling against both)" : "") +
         ` · ${rc.discrepancies.length} in all`;
@@ -83,7 +96,7 @@
       tr.dataset.index = m.index;
       if (disc.has(m.index)) tr.classList.add("disc");
       if (first && first.index === m.index) tr.classList.add("first");
-      tr.append(el("td", m.index + 1), el("td", names[m.player], "text"), el("td", m.text, "text"),
+      tr.append(el("td", moveNumber(m)), el("td", names[m.player], "text"), el("td", moveText(m, rc.moves, rows), "text"),
                 el("td", show(m.claimed), "claimed"), el("td", show(m.engine), "engine"), el("td", m.agreed, "agreed"));
       m.totals.forEach((v, p) => tr.append(el("td", v, p === 0 ? "rec-total sep" : "rec-total")));
       let apart = false;
@@ -93,20 +106,31 @@
       });
       if (apart) tr.classList.add("apart");
       const who = el("td", "", "who sep");
-      for (const c of fixes.get(m.seq) || []) {
+      for (const c of m.corrections || fixes.get(m.seq) || []) {
         tr.classList.add("corrected");
-        const when = c.created || "";  // the store's UTC timestamp, as logged
-        const ruling = c.agreed === null || c.agreed === undefined ? "" : ` (ruled ${c.agreed})`;
-        who.append(el("div", `${c.by}, ${when}: ${c.reason || c.replacement.kind}${ruling}`));
+        const line = el("div", correctionText(c), "fix");
+        if (c.created) line.title = c.created;  // the store's UTC time, as logged
+        who.append(line);
       }
       tr.append(who);
-      const ev = el("td", "", "text");
+      const ev = el("td", "", "text evidence");
       if (frames.get(m.index)) {
-        const a = el("a", "photo");
-        a.href = `${api}/moves/${m.index}/frame.jpg?view=board`;
-        const raw = el("a", "raw");
-        raw.href = `${api}/moves/${m.index}/frame.jpg`;
-        ev.append(a, " · ", raw);
+        // A thumbnail of the rectified photo, on screen and on paper; a frame without grid
+        // corners has no board view: its raw frame instead.
+        const raw = `${api}/moves/${m.index}/frame.jpg`;
+        const a = el("a");
+        a.href = `${raw}?view=board`;
+        const img = el("img", null, "thumb");
+        img.alt = `evidence photo of move ${moveNumber(m)}`;
+        img.src = `${raw}?view=board`;
+        img.addEventListener("error", () => {
+          if (img.dataset.view === "raw") return;
+          img.dataset.view = "raw"; img.src = raw; a.href = raw;
+        }, { once: false });
+        a.append(img);
+        const rawLink = el("a", "raw", "raw noprint");
+        rawLink.href = raw;
+        ev.append(a, rawLink);
       } else {
         ev.textContent = "–";
       }
@@ -154,7 +178,9 @@
 
   $("print").addEventListener("click", () => window.print());
   $("sheet-form").addEventListener("submit", (e) => compare(e).catch((err) => { $("sheet-result").textContent = err.message; }));
-  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves`), getJSON(`${api}.json`)])
-    .then(([rc, moves, full]) => render(rc, moves, full.log))
+  // The final board only spells out played-through letters for an API that still sends GCG dots.
+  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves`), getJSON(`${api}.json`),
+               getJSON(`${api}/board`).catch(() => null)])
+    .then(([rc, moves, full, board]) => render(rc, moves, full.log, board && board.rows))
     .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });
 })();

@@ -7,16 +7,20 @@
   const api = `/api/games/${gid}`;
   const $ = (id) => document.getElementById(id);
   const PREMIUM = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "centre"};
-  let moves = [], players = [], turn = 0, pending = 0;
+  let moves = [], players = [], finalRows = null, turn = 0, pending = 0;
+  const who = (m) => (players[m.player] ? players[m.player].name : m.nick);
+  const signed = (v) => `${v >= 0 ? "+" : ""}${v}`;
 
 
   function drawBoard(b) {
     const board = $("board");
     const n = b.rows.length;
-    board.style.gridTemplateColumns = `repeat(${n}, 1fr)`;  // CSSOM, allowed by the CSP
+    board.style.setProperty("--n", n);  // CSSOM, allowed by the CSP
     const last = new Set(b.last_play);
-    const cells = [];
-    b.rows.forEach((row, r) => [...row].forEach((ch, c) => {
+    // GCG coordinates: columns A.. across the top, rows 1.. down the side
+    const cells = [el("div", "", "coord")];
+    for (let c = 0; c < n; c++) cells.push(el("div", String.fromCharCode(65 + c), "coord"));
+    b.rows.forEach((row, r) => { cells.push(el("div", r + 1, "coord")); [...row].forEach((ch, c) => {
       const sq = el("div", "", "sq");
       if (ch === ".") {
         const p = PREMIUM[b.premiums[r][c]];
@@ -29,7 +33,7 @@
         if (name) { sq.dataset.square = name.square; if (last.has(name.square)) sq.classList.add("last"); }
       }
       cells.push(sq);
-    }));
+    }); });
     board.replaceChildren(...cells);
     $("scores").replaceChildren(...players.map((p, i) => {
       const s = el("span", `${p.name} ${b.scores[i]}`, b.on_turn === i ? "on-turn" : "");
@@ -54,7 +58,7 @@
     img.src = `${raw}?view=board`;
     $("photo-link").href = img.src;
     $("raw-link").href = raw;
-    note.textContent = `Move ${m.index + 1}, rectified, new tiles outlined.`;
+    note.textContent = `Move ${moveNumber(m)}, ${who(m)}: ${moveText(m, moves, finalRows)}. The photo rectified, the new tiles outlined.`;
   }
 
   async function go(n) {
@@ -66,8 +70,8 @@
     drawBoard(b);
     drawEvidence();
     const m = turn > 0 ? moves[turn - 1] : null;
-    $("turn-label").textContent = m ? `Turn ${turn}/${moves.length}: ${m.nick} ${m.text} ${m.agreed >= 0 ? "+" : ""}${m.agreed}`
-                                    : `Turn 0/${moves.length}: empty board`;
+    $("turn-label").textContent = m ? `Move ${moveNumber(m)}/${moves.length}: ${who(m)} ${moveText(m, moves, finalRows)} ${signed(m.agreed)}`
+                                    : `Move 0/${moves.length}: the empty board`;
     for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.turn) === turn);
     const cur = $("moves").querySelector("li.current");
     if (cur) cur.scrollIntoView({block: "nearest"});
@@ -76,8 +80,9 @@
   }
 
   async function start() {
-    const [game, ms] = await Promise.all([getJSON(api), getJSON(`${api}/moves`)]);
+    const [game, ms, fin] = await Promise.all([getJSON(api), getJSON(`${api}/moves`), getJSON(`${api}/board`).catch(() => null)]);
     moves = ms;
+    finalRows = fin && fin.rows;  // spells out played-through letters for an API that sends GCG dots
     players = game.players;
     $("title").textContent = `Replay: ${players.map((p) => p.name).join(" vs ")}`;
     document.title = `Replay: game ${gid}`;
@@ -88,7 +93,8 @@
       const li = el("li");
       li.dataset.turn = m.index + 1;
       if (m.engine !== null && m.claimed !== null && m.claimed !== m.engine) li.classList.add("disc");
-      li.append(`${m.nick}: ${m.text} `, el("span", `${m.agreed >= 0 ? "+" : ""}${m.agreed}`, "score"), ` ${m.cumulative}`);
+      li.value = moveNumber(m);
+      li.append(`${who(m)}: ${moveText(m, moves, finalRows)} `, el("span", signed(m.agreed), "score"), ` ${m.cumulative}`);
       li.addEventListener("click", () => go(m.index + 1));
       return li;
     }));
