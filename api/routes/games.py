@@ -1,6 +1,10 @@
 """Reading games: list, detail, board at any turn, moves, unseen tiles, exports, recount."""
 from __future__ import annotations
 
+import re
+import unicodedata
+from urllib.parse import quote
+
 from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
 
@@ -26,12 +30,29 @@ def list_games(service: ServiceDep):
 # The suffixed exports come before /{game_id} so that "7.gcg" is not read as an id.
 @router.get("/{game_id}.gcg", response_class=PlainTextResponse, summary="GCG export",
             responses=s.errors(404, 409, 422, json_route=False),
-            description="The record as GCG (UTF-8), loadable by Quackle, macondo and Woogles. "
-                        "Corrections are applied; a lost turn is written as a pass with a note.")
+            description="The record as GCG (UTF-8), loadable by Quackle, macondo and Woogles, sent as a "
+                        "download named for the date and the players (`2026-11-25_Cesar_vs_Josh.gcg`). "
+                        "Corrections are applied; a lost turn is written as a pass with a note; '#title' "
+                        "names the players (and the event), '#description' the date and table.")
 def export_gcg(game: GameDep, service: ServiceDep):
-    name = f"tilecam-{game.row.id}.gcg"
     return PlainTextResponse(service.gcg(game), media_type="text/plain; charset=utf-8",
-                             headers={"Content-Disposition": f'inline; filename="{name}"'})
+                             headers={"Content-Disposition": attachment(service.gcg_filename(game))})
+
+
+# Latin letters Unicode does not decompose into a base letter and a mark.
+_NO_DECOMPOSITION = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss",
+                                   "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th"})
+
+
+def attachment(name: str) -> str:
+    """Content-Disposition for a download: an ASCII `filename` every browser reads and, for a name
+    beyond ASCII (José, Łukasz), the UTF-8 `filename*` of RFC 5987 that modern ones prefer."""
+    plain = unicodedata.normalize("NFKD", name.translate(_NO_DECOMPOSITION)).encode("ascii", "ignore").decode()
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "_", plain).strip("_") or "game.gcg"
+    header = f'attachment; filename="{plain}"'
+    if plain != name:
+        header += f"; filename*=UTF-8''{quote(name, safe='')}"
+    return header
 
 
 @router.get("/{game_id}.json", summary="JSON record", responses=READ,

@@ -4,6 +4,7 @@ the scoresheet check, GCG and the overlay's live state (cached until the log or 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from typing import Callable
 
@@ -98,7 +99,21 @@ class Queries:
                            vowels=vowels, consonants=count - vowels - blanks, blanks=blanks)
 
     def gcg(self, view: GameView) -> str:
-        return write_gcg(view.record(), view.profile, view.dist, view.layout)
+        """The record as GCG, with a '#title' (the event, if named, and the players) and the date
+        and table in '#description' unless the game's meta says otherwise."""
+        record = view.record()
+        meta = dict(record.meta)
+        names = " vs ".join(p.name for p in record.players)
+        event = meta.pop("event", "")
+        meta.setdefault("title", f"{event}: {names}" if event else names)
+        meta.setdefault("date", view.row.created[:10])
+        return write_gcg(dataclasses.replace(record, meta=meta), view.profile, view.dist, view.layout)
+
+    def gcg_filename(self, view: GameView) -> str:
+        """A download's name: the date and the players, '2026-11-25_Cesar_vs_Josh.gcg' (Unicode
+        kept; the route adds an ASCII fallback)."""
+        names = "_vs_".join(re.sub(r"[^\w.-]+", "_", p["name"]).strip("_.") or p["nick"] for p in view.row.players)
+        return f"{view.row.created[:10]}_{names}.gcg"
 
     def live(self, game_id: int) -> s.LiveOut:
         """The overlay's state, cached until the log or the players change."""

@@ -174,3 +174,41 @@ def test_moves_and_recount_show_the_whole_word_numbered_from_one(client):
     client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)
     passed = client.get(f"/api/games/{gid}/moves").json()[2]
     assert (passed["number"], passed["position"], passed["shown"], passed["text"]) == (3, None, None, "pass")
+
+
+def _gcgcheck():
+    """tests/scoring/gcgcheck.py (the line rules of macondo's and Quackle's readers), by path."""
+    import importlib.util
+    import sys
+
+    if "gcgcheck" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("gcgcheck", Path(__file__).parents[1] / "scoring" / "gcgcheck.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["gcgcheck"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["gcgcheck"]
+
+
+def test_gcg_download_is_an_attachment_named_for_the_players_and_the_date(client):
+    from urllib.parse import quote
+
+    from apiserver import AUTH, new_game
+
+    gid = new_game(client, "Cesar", "Josh", table=3, meta={"event": "Nationals 2026"})
+    assert client.post(f"/api/games/{gid}/plays", json={"position": "8D", "word": "QUALM"}, headers=AUTH).status_code == 200
+    r = client.get(f"/api/games/{gid}.gcg")
+    date = client.get(f"/api/games/{gid}").json()["created"][:10]
+    assert r.status_code == 200
+    assert r.headers["content-disposition"] == f'attachment; filename="{date}_Cesar_vs_Josh.gcg"'
+    lines = r.text.splitlines()
+    assert "#title Nationals 2026: Cesar vs Josh" in lines
+    assert f"#description date: {date}; table: 3" in lines
+    assert _gcgcheck().check_gcg(r.text) == []
+    # our own reader reads them back as the record's title and description
+    read = read_gcg(r.text)
+    assert read.meta["title"] == "Nationals 2026: Cesar vs Josh" and read.meta["description"] == f"date: {date}; table: 3"
+    # names beyond ASCII: a plain fallback, and the UTF-8 name as RFC 5987 says
+    gid = new_game(client, "José Ñúñez", "Łukasz Żak")
+    cd = client.get(f"/api/games/{gid}.gcg").headers["content-disposition"]
+    name = f"{date}_José_Ñúñez_vs_Łukasz_Żak.gcg"
+    assert cd == f'''attachment; filename="{date}_Jose_Nunez_vs_Lukasz_Zak.gcg"; filename*=UTF-8''{quote(name)}'''
