@@ -96,7 +96,7 @@
       tr.dataset.index = m.index;
       if (disc.has(m.index)) tr.classList.add("disc");
       if (first && first.index === m.index) tr.classList.add("first");
-      tr.append(el("td", moveNumber(m)), el("td", names[m.player], "text"), el("td", moveText(m, rc.moves, rows), "text"),
+      tr.append(el("td", moveNumber(m)), el("td", names[m.player], "text"), el("td", moveText(m, rc.moves, rows), "text move"),
                 el("td", show(m.claimed), "claimed"), el("td", show(m.engine), "engine"), el("td", m.agreed, "agreed"));
       m.totals.forEach((v, p) => tr.append(el("td", v, p === 0 ? "rec-total sep" : "rec-total")));
       let apart = false;

@@ -157,11 +157,11 @@ def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(a
     page.wait_for_selector("#moves tr.undecided .undecided-mark", timeout=10_000)
     assert page.inner_text("#scores") == "Ann 22 – Ben 0 – Cy 0 – Di 0"
     page.click("#moves tr.undecided button")
-    assert page.input_value("#fix [name=index]") == "0" and page.input_value("#fix [name=kind]") == "blank"
+    assert page.input_value("#fix [name=number]") == "1" and page.input_value("#fix [name=kind]") == "blank"
     page.fill("#fix [name=a]", "8I")
     page.fill("#fix [name=b]", "T")
     page.click("#fix button")
-    page.wait_for_function("() => document.getElementById('message').textContent === 'move 0 corrected'",
+    page.wait_for_function("() => document.getElementById('message').textContent === 'move 1 corrected'",
                            timeout=10_000)
     page.wait_for_function("() => !document.querySelector('#moves tr.undecided')"
                            " && document.querySelectorAll('#moves tr').length === 1", timeout=10_000)

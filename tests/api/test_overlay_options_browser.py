@@ -53,7 +53,9 @@ def test_table_overlay_with_options_through_a_short_game_then_the_next_round(api
     page.wait_for_function(f"() => document.body.dataset.game === '{gid}' && document.body.dataset.seq === '-1'",
                            timeout=WAIT)
     assert not page.is_visible("#placeholder") and page.is_visible("#board")
-    assert page.inner_text("[data-field=vowels_consonants]") == "42 / 56"
+    # the backend's words, with no "V/C" unit after them
+    assert page.inner_text("[data-field=vowels_consonants]") == "42 vowels · 56 consonants"
+    assert not page.is_visible("#unseen .vc-unit")
     # scale=1.5: the 1160x690 overlay fills most of a 1920x1080 scene and still fits it
     width, height = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
     assert 1600 < width <= 1920 and 900 < height <= 1080, (width, height)
