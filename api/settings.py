@@ -24,6 +24,7 @@ from tilecam.scoring.decode import DecodeConfig
 from tilecam.vision.classify import ReadConfig
 from tilecam.vision.enroll import EnrollConfig
 from tilecam.vision.locate import LocateConfig
+from tilecam.vision.reader import ReaderConfig
 from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
@@ -113,8 +114,11 @@ class Settings(Section):
     stability: StabilityConfig = Field(default_factory=StabilityConfig,
                                        description="When the board is still long enough for a snapshot.")
     decode: DecodeConfig = Field(default_factory=DecodeConfig, description="Snapshot -> proposed play.")
+    reader: ReaderConfig = Field(default_factory=ReaderConfig,
+                                 description="The board reader at a snapshot: warp size, unsure squares, "
+                                             "calibration to the table.")
     recorder: RecorderConfig = Field(default_factory=RecorderConfig,
-                                     description="The recorder: unsure squares, evidence frames, preview rate.")
+                                     description="The recorder: photos as presses, evidence frames, preview rate.")
     clock: ClockConfig = Field(default_factory=ClockConfig, description="The game clock the clock buttons run.")
     buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock and challenge buttons (GPIO).")
     leds: LedConfig = Field(default_factory=LedConfig, description="The status LED (GPIO).")

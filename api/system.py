@@ -3,7 +3,7 @@ plus the clock buttons and the status LED.
 
 Three pieces, used by every command, test and bench that records:
 
-* ``build_recorder(settings, keeper, sink, ...)``: the one factory of the recorder pipeline
+* ``build_recorder(settings, scorekeeper, link, ...)``: the one factory of the recorder pipeline
   (locator/tracker, tile reader, stability gate, recorder), each stage configured from its
   section of ``settings``;
 * ``run_frames(source, recorder, on_outcome)``: the one frame loop;
@@ -23,7 +23,8 @@ from typing import Callable
 from tilecam.api.errors import ApiError
 
 __all__ = ["DEFAULT_MODEL", "STATION_META", "attach_game", "build_locator", "build_reader", "build_recorder",
-           "game_to_resume", "model_path", "recorder_config", "Recording", "run_frames", "SetupError", "Station"]
+           "clock_trigger", "game_to_resume", "load_tile_reader", "model_path", "recorder_config", "Recording", "run_frames",
+           "SetupError", "Station"]
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
@@ -51,11 +52,10 @@ def model_path(settings, model: str | Path | None = None) -> Path:
     return path
 
 
-def build_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):
-    """The tile reader for a game's tile set, wrapped for the recorder: model, enrolled tile set and
-    empty-board reference from ``settings.read`` (or the model and tile set given: a path or a
-    loaded tile set)."""
-    from tilecam.api.recorder import Reader
+def load_tile_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):
+    """The tile classifier for a game's tile set (vision.classify.TileReader): model, enrolled tile
+    set and empty-board reference from ``settings.read`` (or the model and tile set given: a path or
+    a loaded tile set). What ``tilecam read``, ``enroll`` and the board reader are built on."""
     from tilecam.vision.classify import ReaderError, TileReader
 
     read = settings.read
@@ -71,18 +71,29 @@ def build_reader(settings, lang: str, *, model: str | Path | None = None, tilese
         except (OSError, ValueError) as exc:
             raise SetupError(f"cannot read tileset {tileset}: {exc}") from None
     try:
-        return Reader(TileReader(path, card, tileset=tileset, lang=lang, cfg=read,
-                                 empty_ref=read.empty_reference_path))
+        return TileReader(path, card, tileset=tileset, lang=lang, cfg=read, empty_ref=read.empty_reference_path)
     except (ReaderError, OSError, ValueError) as exc:
         raise SetupError(f"cannot load the tile reader ({path}): {exc}") from None
 
 
-def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bool = False, square_px: int = 40):
-    """Where the board is in each frame: given corners (a fixed camera), pre-warped frames, or the
-    tracker (``settings.locate``; the re-detection policy and its thresholds in ``settings.track``)."""
-    from tilecam.api.recorder import FixedBoard, PrewarpedBoard, TrackedBoard
+def build_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):
+    """The board reader the recorder calls (vision.reader.BoardReader): the tile reader of
+    ``load_tile_reader``, read in game orientation and calibrated to the table as settings.reader
+    and settings.enroll say."""
+    from tilecam.vision.reader import TableReader
+
+    return TableReader(load_tile_reader(settings, lang, model=model, tileset=tileset), settings.reader,
+                       settings.enroll)
+
+
+def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bool = False):
+    """Where the board is in each frame (vision.locator.BoardLocator): given corners (a fixed
+    camera), pre-warped frames, or the tracker (``settings.locate``; the re-detection policy and its
+    thresholds in ``settings.track``), each warping to ``settings.reader.square_px``."""
+    from tilecam.vision.locator import FixedBoard, PrewarpedBoard, TrackedBoard
     from tilecam.vision.track import BoardTracker
 
+    square_px = settings.reader.square_px
     if corners is not None:
         return FixedBoard(corners, square_px)
     if prewarped:
@@ -93,15 +104,15 @@ def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bo
     return TrackedBoard(BoardTracker(settings.locate, track), square_px)
 
 
-def build_recorder(settings, keeper, sink, *, reader, photos: bool = False, corners=None, prewarped: bool = False,
-                   preview=None):
+def build_recorder(settings, scorekeeper, link, *, reader, photos: bool = False, corners=None,
+                   prewarped: bool = False, preview=None):
     """The recorder pipeline from settings: locator (or tracker), reader, stability gate, recorder,
-    committing to `sink` (a GameLink, or any ``sink(entry, frame) -> seq``)."""
+    committing through `link` (a GameLink: the store's, or a MemoryLink)."""
     from tilecam.api.recorder import Recorder
 
-    cfg = recorder_config(settings, photos)
-    locator = build_locator(settings, photos=photos, corners=corners, prewarped=prewarped, square_px=cfg.square_px)
-    return Recorder(keeper, locator, reader, sink, cfg, settings.stability, preview=preview)
+    locator = build_locator(settings, photos=photos, corners=corners, prewarped=prewarped)
+    return Recorder(scorekeeper, locator, reader, link, recorder_config(settings, photos), settings.stability,
+                    preview=preview)
 
 
 # ---- the one frame loop -------------------------------------------------------------------------
@@ -148,7 +159,7 @@ class Recording:
     the recorder's link to the game."""
 
     game_id: int
-    keeper: object
+    scorekeeper: object
     link: object
     resumed: bool
     lang: str
@@ -191,6 +202,23 @@ def game_to_resume(service) -> int | None:
             if not view.closed and not view.game_at().state.ended:
                 return row.id
     return None
+
+
+def clock_trigger(settings, service, game_id: int, on_trigger: Callable):
+    """The game clock (settings.clock) in the trigger path: a press runs the clock first, and the
+    recorder (`on_trigger`) hears only the turn ends the clock accepted (api.triggers.connect).
+    None: no clock (disabled, or rules without a time control)."""
+    cfg = settings.clock
+    if not cfg.enabled:
+        return None
+    if not service.has_clock(game_id):  # the clock lives in this process: a restart starts afresh
+        try:
+            service.start_clock(game_id, cfg.minutes_per_player)
+        except ValueError as exc:  # rules without a time control, a game already over
+            _say(f"no game clock: {exc}")
+            return None
+    from tilecam.api.triggers import connect
+    return connect(on_trigger, **service.clock_handlers(game_id))
 
 
 # ---- the station --------------------------------------------------------------------------------
@@ -286,25 +314,14 @@ class Station:
         if self.table is not None and self.recording.resumed:  # as "table" on game creation
             self.service.store.update_game(self.recording.game_id, meta={"table": str(self.table)})
         photos = Path(self.source_uri).is_dir()
-        self.recorder = build_recorder(self.settings, self.recording.keeper, self.recording.link,
+        self.recorder = build_recorder(self.settings, self.recording.scorekeeper, self.recording.link,
                                        reader=self._reader, photos=photos, preview=self.preview)
         self.recorder.camera_status = self.source.status.state
         self.clock = self._clock()
 
     def _clock(self):
-        """The game clock (settings.clock) in the trigger path: a press runs the clock first, and the
-        recorder hears only the turn ends the clock accepted (hardware.buttons.connect). None: no clock."""
-        cfg, gid = self.settings.clock, self.recording.game_id
-        if not cfg.enabled:
-            return None
-        if not self.service.has_clock(gid):  # the clock lives in this process: a restart starts afresh
-            try:
-                self.service.start_clock(gid, cfg.minutes_per_player)
-            except ValueError as exc:  # rules without a time control, a game already over
-                _say(f"no game clock: {exc}")
-                return None
-        from tilecam.hardware.buttons import connect
-        return connect(self.recorder.on_trigger, **self.service.clock_handlers(gid))
+        """The game clock in the trigger path (`clock_trigger`); None: no clock."""
+        return clock_trigger(self.settings, self.service, self.recording.game_id, self.recorder.on_trigger)
 
     def create_app(self):
         from tilecam.api.app import create_app
@@ -337,7 +354,7 @@ class Station:
             self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
             if obs.entries:
                 _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
-            if obs.entries and self.recording.keeper.game.state.ended:
+            if obs.entries and self.recording.scorekeeper.game.state.ended:
                 self._between_games()
         self._show(outcome.state)
         if self.on_outcome is not None:
@@ -367,7 +384,7 @@ class Station:
         if self.ended == "ended":
             self.recorder.finish()  # a player out: the rack points, as `tilecam record` adds them
             _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
-                 f"holds {len(self.recording.keeper.entries)} entries")
+                 f"holds {len(self.recording.scorekeeper.entries)} entries")
             self._stop_clock()
             if self.on_game_over is not None:
                 self.on_game_over(self)
@@ -375,7 +392,7 @@ class Station:
     def _stop_clock(self) -> None:
         """A game that is over stops its clock (overtime, if any, goes into the record)."""
         gid = self.recording.game_id
-        if self.clock is not None and self.service.has_clock(gid) and self.recording.keeper.game.state.ended:
+        if self.clock is not None and self.service.has_clock(gid) and self.recording.scorekeeper.game.state.ended:
             try:
                 self.service.clock_finish(gid)
             except Exception as exc:  # a clock that never started, a game the operator closed

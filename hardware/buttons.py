@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -133,32 +132,3 @@ class ClockButtons:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def connect(on_trigger: TriggerCallback, on_press: Callable[[int | None, float], int | None],
-            on_pause: Callable[[float], bool], on_undo: Callable[[int | None, float], object]
-            ) -> Callable[[Trigger], str]:
-    """One trigger callback for the buttons (and keyboard and HTTP) that runs the game clock
-    first and tells the recorder (`on_trigger`) what it needs:
-
-    * turn_end: `on_press(player, t)` presses the clock and returns whose turn ended, or None
-      when the press only started the clock; the recorder hears a turn_end for that player only
-      (a shared key's None filled in). A press the clock refuses raises, and nobody hears of it.
-    * pause: `on_pause(t)` pauses or resumes (returns paused); the recorder has no use for it.
-    * undo (a held clock button): `on_undo(player, t)` takes the last press back, then the
-      recorder hears it too (the operator decides what to take back from the record).
-    * challenge, snapshot: the recorder's alone.
-
-    Returns what was done, as the HTTP trigger route reports it.
-    """
-    def handle(trigger: Trigger) -> str:
-        if trigger.kind == "turn_end":
-            ended = on_press(trigger.player, trigger.t)
-            if ended is None:
-                return "clock started"
-            return on_trigger(Trigger("turn_end", ended, trigger.t, trigger.source))
-        if trigger.kind == "pause":
-            return "clock paused" if on_pause(trigger.t) else "clock resumed"
-        if trigger.kind == "undo":
-            on_undo(trigger.player, trigger.t)
-        return on_trigger(trigger)
-    return handle

@@ -1,18 +1,19 @@
-"""Evidence fusion: per-square letter probabilities summed over every snapshot of a square.
+"""The board belief: per-square letter probabilities fused over every snapshot of a square.
 
-The scorekeeper adds each stable snapshot here and decodes the posterior, so a square's
-reading rests on all the frames it was seen in, not on the latest one.
+The scorekeeper adds each stable snapshot here once and decodes the posterior, so a square's
+reading rests on all the frames it was seen in, not on the latest one. ("Evidence" in tilecam is
+the photo an entry was read from; this is what the frames, together, say each square holds.)
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .snapshot import EMPTY, Snapshot
+from .snapshot import Snapshot, occupied
 
-__all__ = ["Evidence"]
+__all__ = ["BoardBelief"]
 
 
-class Evidence:
+class BoardBelief:
     """Per-square evidence summed over every frame in which the square was visible.
 
     A square's reading is decided from all its frames, not one: log-probabilities add up,
@@ -28,22 +29,13 @@ class Evidence:
         back) starts its history afresh: occupancy comes from the latest frame, the letter
         from every frame since the tile appeared."""
         if snap.classes != self.classes:
-            raise ValueError("snapshot classes differ from the evidence's")
+            raise ValueError("snapshot classes differ from the belief's")
         mask = np.ones(self.frames.shape, bool) if visible is None else visible.astype(bool)
-        e = self.classes.index(EMPTY)
-        now_empty = snap.probs[..., e] > 0.5
-        was_empty = self.posterior().probs[..., e] > 0.5
-        flipped = mask & (self.frames > 0) & (now_empty != was_empty)
+        flipped = mask & (self.frames > 0) & (occupied(snap) != occupied(self.posterior()))
         self.log[flipped] = 0.0
         self.frames[flipped] = 0
         self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
         self.frames[mask] += 1
-
-    def reset(self, squares) -> None:
-        """Forget a square's history (its state changed: a tile placed or taken back)."""
-        for sq in squares:
-            self.log[sq.row, sq.col] = 0.0
-            self.frames[sq.row, sq.col] = 0
 
     def posterior(self, t: float = 0.0, frame_index: int = -1) -> Snapshot:
         z = self.log - self.log.max(axis=2, keepdims=True)

@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from .board import Board, Direction, Square
 from .lexicon import Lexicon, infer_blanks
 from .placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
-from .snapshot import BLANK_TILE, EMPTY, Snapshot
+from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 from .tiles import Distribution
 
-__all__ = ["DecodeConfig", "decode", "Decoded", "NoChange", "ProposedPlay", "ProposedSequence", "ProposedWithdrawal",
+__all__ = ["DecodeConfig", "decode_move", "Decoded", "NoChange", "ProposedPlay", "ProposedSequence", "ProposedWithdrawal",
            "Unclear", "Misread"]
 
 
@@ -128,7 +128,7 @@ def _direction(squares: list[Square], board: Board) -> Direction | None:
     return Direction.DOWN if down > across else Direction.ACROSS
 
 
-def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placement | None = None,
+def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Placement | None = None,
            lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
            seen_first: frozenset[Square] = frozenset()) -> Decoded:
     """`seen_first`: new squares already seen at an earlier, partly covered snapshot (a clock press
@@ -136,20 +136,21 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
     cfg = cfg or DecodeConfig()
     empty_idx = snap.classes.index(EMPTY)
     p_empty = snap.probs[..., empty_idx]
+    tile = occupied(snap, cfg.tile_min_prob)
     n = board.layout.size
     added, removed, misreads = [], [], []
     for r in range(n):
         for c in range(n):
             sq = Square(r, c)
-            tile = board[sq]
-            if tile is None:
-                if 1.0 - p_empty[r, c] > cfg.tile_min_prob:
+            held = board[sq]
+            if held is None:
+                if tile[r, c]:
                     added.append(sq)
             elif p_empty[r, c] > cfg.empty_min_prob:
                 removed.append(sq)
             else:
                 best, prob = _letter_probs(snap, sq)[0]
-                shown = BLANK_TILE if tile.blank else tile.letter
+                shown = BLANK_TILE if held.blank else held.letter
                 if best != shown and prob >= cfg.misread_min_prob:
                     misreads.append(Misread(sq, shown, best, prob))
     misreads_t = tuple(misreads)
@@ -163,7 +164,7 @@ def decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placemen
             without = board.copy()
             for sq in last_squares:
                 without.remove(sq)
-            then = decode(without, snap, dist, None, lexicon, cfg, seen_first)
+            then = decode_move(without, snap, dist, None, lexicon, cfg, seen_first)
             return Decoded(then.change, misreads_t, withdraw_first=True)
         if not added:
             return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)

@@ -1,8 +1,11 @@
 """The scorekeeper: turns stable snapshots and clock presses into log entries.
 
 Pure bookkeeping, no pixels: the recorder hands it snapshots already read and
-oriented; it decides, with `decode`, what happened, appends events to the game, and
-amends misreads with Correction entries (never by rewriting the log).
+oriented. Two steps: `fuse` adds a snapshot to the board belief (once per snapshot), and
+`decide` makes the move decision from the fused belief and the game as it stands, with
+`decode_move`: it appends events to the game and amends misreads with Correction entries (never by
+rewriting the log). `decide` can be retried on the same fused snapshot after the game changed
+under it (another writer got in first); `observe` is the two in one.
 """
 from __future__ import annotations
 
@@ -11,15 +14,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .board import Square
-from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode
+from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode_move
 from .events import Correction, LogEntry, PhonyWithdrawn, Play, Void, voided
-from .evidence import Evidence
+from .belief import BoardBelief
 from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
-from .snapshot import BLANK_TILE, EMPTY, Snapshot
+from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 
-__all__ = ["Observation", "Scorekeeper"]
+__all__ = ["Fused", "Observation", "Scorekeeper"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,15 @@ class Observation:
     detail: str = ""
 
 
+@dataclass(frozen=True, eq=False)
+class Fused:
+    """A snapshot added to the board belief: the posterior `decide` reads (None when the snapshot
+    is history a resumed source replays, "behind", or the one that catches up, "here")."""
+
+    seen: Snapshot | None
+    replay: str | None = None   # None | "behind" | "here"
+
+
 class Scorekeeper:
     def __init__(self, game: Game, lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
                  camera_name: str = "camera") -> None:
@@ -40,7 +52,7 @@ class Scorekeeper:
         self.cfg = cfg or DecodeConfig()
         self.entries: list[LogEntry] = list(game.events)
         self.camera_name = camera_name
-        self.evidence: Evidence | None = None
+        self.belief: BoardBelief | None = None   # what every snapshot so far says each square holds
         # New squares seen at a clock press that was too covered to commit: they order the plays
         # when the next snapshot shows two at once.
         self.glimpsed: frozenset[Square] = frozenset()
@@ -49,6 +61,7 @@ class Scorekeeper:
         self.behind = False
         self._replayed: int | None = None  # while behind: the turn of the record the replay has reached
         self._history: tuple[list[LogEntry], list[np.ndarray]] | None = None  # (log, occupancy per turn)
+        self._handed_over = 0  # log entries already looked at for operator corrections
 
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
@@ -126,9 +139,9 @@ class Scorekeeper:
         are gone from it (more than a blank read empty, and not just the last play, which is what a
         withdrawal looks like). "here": the board as it stands. "beyond": something new on it."""
         p_empty = snap.probs[..., snap.classes.index(EMPTY)]
-        occupied = 1.0 - p_empty > self.cfg.tile_min_prob  # as decode reads a new tile
+        held = occupied(snap, self.cfg.tile_min_prob)  # as decode_move reads a new tile
         boards = self._occupancy_by_turn()
-        offs = [int((occupied != m).sum()) for m in boards]
+        offs = [int((held != m).sum()) for m in boards]
         best = min(offs)
         if best <= self.cfg.max_stray_squares:
             # The board as it stands holds from the turn after its last change on.
@@ -151,11 +164,11 @@ class Scorekeeper:
         """The source is known to be past the record (the recorder saw the last committed frame)."""
         self.behind = False
 
-    def _add_evidence(self, snap: Snapshot, visible: np.ndarray | None) -> Snapshot:
-        if self.evidence is None or self.evidence.classes != snap.classes:
-            self.evidence = Evidence(snap.classes, snap.size)
-        self.evidence.add(snap, visible)
-        return self.evidence.posterior(snap.t, snap.frame_index)
+    def _add_to_belief(self, snap: Snapshot, visible: np.ndarray | None) -> Snapshot:
+        if self.belief is None or self.belief.classes != snap.classes:
+            self.belief = BoardBelief(snap.classes, snap.size)
+        self.belief.add(snap, visible)
+        return self.belief.posterior(snap.t, snap.frame_index)
 
     def glimpse(self, snap: Snapshot, visible: np.ndarray) -> frozenset[Square]:
         """A snapshot at a clock press with something over part of the board (`visible`: the
@@ -164,37 +177,50 @@ class Scorekeeper:
         went down first if the next snapshot shows two plays. Returns the new squares seen."""
         if self.behind:
             return frozenset()
-        return self._keep_glimpse(self._add_evidence(snap, visible), visible)
+        return self._keep_glimpse(self._add_to_belief(snap, visible), visible)
 
     def _keep_glimpse(self, seen: Snapshot, clear: np.ndarray) -> frozenset[Square]:
         """Keep the new tiles read in `clear` squares (if any) as the glimpse; returns them."""
-        p_tile = 1.0 - seen.probs[..., seen.classes.index(EMPTY)]
         board = self.game.state.board
-        new = frozenset(Square(int(r), int(c)) for r, c in np.argwhere(clear & (p_tile > self.cfg.tile_min_prob))
+        new = frozenset(Square(int(r), int(c)) for r, c in np.argwhere(clear & occupied(seen, self.cfg.tile_min_prob))
                         if Square(int(r), int(c)) not in board)
         if new:
             self.glimpsed = new
         return new
 
-    # -- the one entry point -----------------------------------------------------------
+    # -- the entry points: fuse once, then decide (again, if the game changed under it) -----
     def observe(self, snap: Snapshot, player: int | None = None, pressed: bool = False,
                 visible: np.ndarray | None = None, clear: np.ndarray | None = None) -> Observation:
-        """A stable snapshot; `pressed` when a clock press asked for it (by `player`, if known).
-        `visible`: the squares this snapshot counts as evidence for (default all). `clear`: the
-        squares away from anything lying on the board; when a press cannot be decoded (a hand's
-        edge read as tiles), the new tiles among them are kept as a glimpse (see `glimpse`)."""
+        """A stable snapshot fused and decided: `fuse` then `decide`."""
+        return self.decide(self.fuse(snap, visible), player, pressed, clear)
+
+    def fuse(self, snap: Snapshot, visible: np.ndarray | None = None) -> Fused:
+        """Add a stable snapshot to the board belief; call once per snapshot. `visible`: the squares
+        this snapshot counts for (default all)."""
         if self.behind:
             where = self._replay_position(snap)
             if where == "behind":
-                # not evidence either: these squares hold tiles now
-                return Observation((), "behind", "the source shows an earlier state of the board")
+                return Fused(None, "behind")  # not evidence either: these squares hold tiles now
             self.behind = False
             if where == "here":
-                # The snapshot that catches up shows the board as it stands: no clock press (not a
-                # pass), and a square or two read differently is a misread, not a play.
-                self._add_evidence(snap, visible)
-                return Observation((), "no_change", "the source has caught up with the record")
-        seen = self._add_evidence(snap, visible)
+                self._add_to_belief(snap, visible)
+                return Fused(None, "here")
+        return Fused(self._add_to_belief(snap, visible))
+
+    def decide(self, fused: Fused, player: int | None = None, pressed: bool = False,
+               clear: np.ndarray | None = None) -> Observation:
+        """The move decision on a fused snapshot against the game as it stands now; it adds nothing
+        to the belief, so it can be made again after `sync` (a commit refused as stale). `pressed`
+        when a clock press asked for the snapshot (by `player`, if known). `clear`: the squares away
+        from anything lying on the board; when a press cannot be decoded (a hand's edge read as
+        tiles), the new tiles among them are kept as a glimpse (see `glimpse`)."""
+        if fused.replay == "behind":
+            return Observation((), "behind", "the source shows an earlier state of the board")
+        if fused.replay == "here":
+            # The snapshot that catches up shows the board as it stands: no clock press (not a
+            # pass), and a square or two read differently is a misread, not a play.
+            return Observation((), "no_change", "the source has caught up with the record")
+        seen = fused.seen
         obs = self._observe(seen, player, pressed)
         if any(e.kind == "play" for e in obs.entries):
             self.glimpsed = frozenset()
@@ -207,7 +233,7 @@ class Scorekeeper:
         if g.state.ended and g.state.end_reason != "out":
             return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
         last = self._last_play()
-        d = decode(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
+        d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed)
         added: list[LogEntry] = []
         if d.misreads:
@@ -270,6 +296,15 @@ class Scorekeeper:
                 self.entries.remove(e)
             return []
         return out
+
+    def operator_squares(self) -> list[Square]:
+        """The squares of plays an operator (anyone but the camera) corrected since the last call,
+        each handed over once: the reader learns them with the operator's word as the label."""
+        new = self.entries[self._handed_over:]
+        self._handed_over = len(self.entries)
+        return [t.square for e in new
+                if e.kind == "correction" and e.by != self.camera_name and e.replacement.kind == "play"
+                for t in e.replacement.placement.tiles]
 
     def finish(self) -> list[LogEntry]:
         """End of the recording: if a player went out, add the end-of-game rack adjustments."""

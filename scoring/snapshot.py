@@ -7,8 +7,9 @@ Orientation is decided here, on the probabilities alone; vision's part is what n
 (each tile's rotation probabilities, and the grid corners in the photo). Quarter turns k are
 np.rot90's (counter-clockwise): a board whose print lies turned k quarter turns clockwise in the
 image is read in game orientation (row 1 at the top, column A at the left) by `turned(k)`.
-`upright_turns` finds k from the letters' rotations before the first play; once tiles are
-committed, `turns_to_fit` finds it from them.
+`board_turns` is the one rule every caller uses (the station, `tilecam read`, self-enrolment): before
+the first play `upright_turns` finds k from the letters' rotations; once tiles are committed,
+`turns_to_fit` finds it from them. `occupied` is the one test of "does this square hold a tile".
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["BLANK_TILE", "EMPTY", "Snapshot", "classes_for", "turns_to_fit", "upright_turns"]
+__all__ = ["BLANK_TILE", "EMPTY", "Snapshot", "board_turns", "classes_for", "occupied", "turns_to_fit",
+           "upright_turns"]
 
 EMPTY = "."
 BLANK_TILE = "?"
@@ -90,6 +92,13 @@ class Snapshot:
         return cls(classes, probs, **kw)
 
 
+def occupied(snap: Snapshot, min_prob: float = 0.5) -> np.ndarray:
+    """(rows, cols) whether each square holds a tile: its probability of holding one (anything but
+    empty) is above `min_prob`. Every "is this square occupied" in scoring asks this, with its own
+    threshold (a new tile in decode, the fusion's flip, the replay's boards)."""
+    return 1.0 - snap.probs[..., snap.classes.index(EMPTY)] > min_prob
+
+
 def classes_for(letters) -> tuple[str, ...]:
     """The class labels for an alphabet: empty square, blank tile, then each letter."""
     return (EMPTY, BLANK_TILE, *letters)
@@ -151,3 +160,16 @@ def upright_turns(snap: Snapshot, min_share: float = 0.5, min_lead: float = 2.0)
         return None
     return int(order[0])
 
+
+
+def board_turns(snap: Snapshot, board=None, current: int | None = None, min_share: float = 0.5,
+                min_lead: float = 2.0) -> int | None:
+    """The quarter turns (np.rot90's k) that put a snapshot read in the camera's orientation into
+    game orientation: the one orientation rule. With tiles committed on `board` (a
+    scoring.board.Board), the turn in which they are read most likely (`turns_to_fit`, the letters'
+    upright turn breaking ties); before that, the letters' upright turn (`upright_turns`, with its
+    `min_share` and `min_lead`), else `current` (None: not known yet)."""
+    upright = upright_turns(snap, min_share, min_lead)
+    if board is not None and len(board):
+        return turns_to_fit(snap, board, current or 0, upright)
+    return current if upright is None else upright

@@ -36,10 +36,10 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from tilecam.scoring.snapshot import EMPTY, Snapshot, classes_for, upright_turns
+from tilecam.scoring.snapshot import EMPTY, Snapshot, board_turns, classes_for
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.errors import VisionError
-from tilecam.vision.rectify import GRID, square_crops
+from tilecam.vision.rectify import GRID, square_crops, turn_corners
 from tilecam.vision.reference import EmptyBoardRef, EmptyRefError
 from tilecam.vision.tileset import load_tileset
 
@@ -155,7 +155,7 @@ def game_orientation(read: BoardRead, min_share: float = 0.5) -> int | None:
     """Clockwise degrees (0, 90, 180, 270) the board's print is turned in the grid image; None
     without tiles or without a clear majority of their rotations (scoring.snapshot.upright_turns
     decides, on the rotations this read measured)."""
-    k = upright_turns(_with_rotations(read), min_share)
+    k = board_turns(_with_rotations(read), min_share=min_share)
     return None if k is None else 90 * k
 
 
@@ -181,10 +181,7 @@ def to_game(read: BoardRead, corners: np.ndarray | None = None, min_share: float
     snap = replace(snap, meta={**snap.meta, "game_orientation_deg": deg})
     rots = np.rot90(read.rotations, k)
     rots = np.where(rots >= 0, (rots - k) % 4, -1)
-    out_corners = None
-    if corners is not None:
-        c = np.asarray(corners, np.float32).reshape(4, 2)
-        out_corners = np.roll(c, -k, axis=0)
+    out_corners = None if corners is None else turn_corners(np.asarray(corners, np.float32), k)
     return GameRead(snap.board(), snap, rots.astype(np.int64), deg, out_corners)
 
 
@@ -297,14 +294,6 @@ class TileReader:
             self._prepare_tileset()
         self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),
                              int(self.card["input_size"]), 3), np.uint8))  # warm-up
-
-    def configure(self, cfg: ReadConfig) -> None:
-        """Use other reader settings without reloading the model (benchmarks compare settings)."""
-        if cfg.threads != self.cfg.threads:
-            raise ReaderError("threads are fixed when the model is loaded")
-        self.cfg = cfg
-        if self.tileset is not None:
-            self._prepare_tileset()
 
     def with_tileset(self, tileset: Mapping | None) -> "TileReader":
         """A reader that shares this one's model session but uses another tile set."""
@@ -455,18 +444,15 @@ class TileReader:
         best = probs.argmax(axis=1)
         occupied = np.array([self.classes[b] != EMPTY for b in best])
         rotations = np.where(occupied, rot.argmax(axis=1), -1).reshape(GRID, GRID)
-        rot_p = _softmax(rot)
-        orientation = None
-        if occupied.any():
-            # vote with probabilities so a few unsure tiles cannot flip the board
-            votes = rot_p[occupied].sum(axis=0)
-            orientation = int(90 * np.argmax(votes))
-        ms = (time.perf_counter() - t0) * 1000.0
-        rot_p = rot_p.reshape(GRID, GRID, 4).astype(np.float32)
+        rot_p = _softmax(rot).reshape(GRID, GRID, 4).astype(np.float32)
         snap = Snapshot(self.classes, probs.reshape(GRID, GRID, -1), t=t, frame_index=frame_index,
-                        meta={"orientation_deg": orientation, "lang": self.lang,
-                              "tileset": self.tileset is not None,
+                        meta={"lang": self.lang, "tileset": self.tileset is not None,
                               "empty_ref": self.empty_ref is not None, **(meta or {})}, rotations=rot_p)
+        # the one orientation rule (scoring.snapshot.board_turns), as every caller decides it
+        k = board_turns(snap, min_share=self.cfg.min_orientation_share)
+        orientation = None if k is None else 90 * k
+        snap = replace(snap, meta={**snap.meta, "orientation_deg": orientation})
+        ms = (time.perf_counter() - t0) * 1000.0
         return BoardRead(snap, rotations.astype(np.int64), orientation, ms, rot_p)
 
 

@@ -46,3 +46,9 @@ def draw_fix(image: np.ndarray, corners: np.ndarray, homography: np.ndarray, squ
         cv2.putText(out, str(i), (int(x) + 6 * thick, int(y) - 6 * thick), cv2.FONT_HERSHEY_SIMPLEX,
                     0.6 * thick, CORNER_BGR, thick, cv2.LINE_AA)
     return out
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes | None:
+    """The frame as JPEG bytes (an evidence photo), or None when it cannot be encoded."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    return buf.tobytes() if ok else None

@@ -265,12 +265,11 @@ def self_enroll(reader: TileReader, warped: np.ndarray, cfg: SelfEnrollConfig | 
     top = capped.max(axis=1)
     rot_p = first.rotation_probs.reshape(GRID * GRID, 4)
     lettered = np.array([classes[b] not in (EMPTY, BLANK_TILE) for b in best])
-    if lettered.any():
-        k = int(np.argmax(rot_p[lettered].sum(axis=0)))
-    else:
-        k = 0
+    # the board's orientation by the one rule (TileReader.finish: scoring.snapshot.board_turns); a
+    # lettered tile is an exemplar only upright under it, and none is without an orientation
+    k = None if first.orientation_deg is None else first.orientation_deg // 90
     confident = top >= cfg.confident_prob
-    confident &= ~lettered | (rot_p[:, k] >= cfg.rotation_prob)
+    confident &= ~lettered | ((rot_p[:, k] >= cfg.rotation_prob) if k is not None else False)
     if not cfg.blank_exemplars:
         confident &= best != classes.index(BLANK_TILE)
     # at most the language's count of each tile class, the most confident first

@@ -30,11 +30,37 @@ def homography_from_corners(corners: np.ndarray, square_px: float) -> np.ndarray
     return (h / h[2, 2]).astype(np.float64)
 
 
-def warp_board(image: np.ndarray, homography: np.ndarray, square_px: int) -> np.ndarray:
-    """The canonical top-down grid image, (15*square_px)^2 pixels."""
+def warp_board(image: np.ndarray, homography: np.ndarray, square_px: int, out_px: int | None = None) -> np.ndarray:
+    """The canonical top-down grid image, (15*square_px)^2 pixels; the one warp (training's too).
+
+    ``out_px``: the same view shrunk to out_px^2 pixels in the warp itself (area sampling), for a
+    cheap per-frame look (the stability gate)."""
+    h = np.asarray(homography, np.float64)
     n = GRID * int(square_px)
-    return cv2.warpPerspective(image, np.asarray(homography, np.float64), (n, n),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if out_px is None:
+        return cv2.warpPerspective(image, h, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    scale = np.diag([out_px / n, out_px / n, 1.0])
+    return cv2.warpPerspective(image, scale @ h, (int(out_px), int(out_px)), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def image_corners(homography: np.ndarray, square_px: float) -> np.ndarray:
+    """The 4 outer grid corners in the image (TL, TR, BR, BL of the canonical grid image)."""
+    inv = np.linalg.inv(np.asarray(homography, np.float64))
+    return cv2.perspectiveTransform(grid_corners(square_px)[:, None].astype(np.float64), inv)[:, 0]
+
+
+def turn_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """Corners TL, TR, BR, BL of the grid image as those of the board turned by k quarter turns
+    (np.rot90's k, as scoring.snapshot.Snapshot.turned): the turned board's corner i is the
+    image's corner i + k."""
+    return np.roll(np.asarray(corners).reshape(4, 2), -(quarter_turns % 4), axis=0)
+
+
+def game_squares(size: int, quarter_turns: int) -> np.ndarray:
+    """For each square of the grid image (row-major), the square of the board turned by k quarter
+    turns (np.rot90's k) that it shows, row-major: image square i holds game square out[i]."""
+    return np.rot90(np.arange(size * size).reshape(size, size), k=-(quarter_turns % 4)).ravel()
 
 
 def square_crops(warped: np.ndarray, square_px: int, margin_frac: float = 0.1) -> np.ndarray:

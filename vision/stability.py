@@ -75,6 +75,15 @@ class StabilityGate:
             diff = diff.max(axis=2)
         return float(np.mean(diff > self.cfg.pixel_delta))
 
+    def look(self, t: float, image: np.ndarray, homography: np.ndarray | None, square_px: int,
+             quality: float = 1.0) -> GateResult:
+        """A camera frame through the board's homography (None: no board): the small warp of the
+        board the gate compares (``vision.rectify.warp_board``), then ``update``."""
+        if homography is None:
+            return self.update(t, None, 0.0)
+        from .rectify import warp_board
+        return self.update(t, warp_board(image, homography, square_px, out_px=2 * self.cfg.compare_px), quality)
+
     def update(self, t: float, board_img: np.ndarray | None, quality: float = 1.0) -> GateResult:
         """t in seconds; board_img is the rectified board (None when no board was found)."""
         cfg = self.cfg

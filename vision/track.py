@@ -15,7 +15,7 @@ similar quality -> 'redetected'; the board where it was but its lines hidden, a 
 fix elsewhere, or no fix at all -> 'occluded' (the last fix is kept in the result); no board
 ever found -> 'lost'.
 
-``GridKeeper`` adds the policy for a game under way: a weak re-detection does not replace the
+``GridGuard`` adds the policy for a game under way: a weak re-detection does not replace the
 last good grid (the camera is fixed; a grid one square off would turn every tile into a new one).
 """
 from __future__ import annotations
@@ -66,10 +66,10 @@ class TrackConfig(BaseModel):
                                                      "board); off for a series of photos, each its own scene")
     min_redetect_quality: float = Field(
         0.6, gt=0, le=1, description="during a game, a re-detected grid of lower quality than this is not "
-                                     "trusted: the last good grid is kept (GridKeeper)")
+                                     "trusted: the last good grid is kept (GridGuard)")
     keep_margin: float = Field(
         0.05, ge=0, lt=1, description="during a game, the last good grid is kept unless a re-detected grid fits "
-                                      "the frame better by more than this much quality (GridKeeper)")
+                                      "the frame better by more than this much quality (GridGuard)")
 
 
 @dataclass(frozen=True)
@@ -153,10 +153,6 @@ class BoardTracker:
         thumb, lines = probe
         return self._changed(thumb, self._thumb), lines / max(self._lines, 1e-6)
 
-    def check(self, image: np.ndarray) -> tuple[float, float]:
-        """(fraction of changed thumbnail pixels, line contrast relative to the reference)."""
-        return self._compare(self._probe(image))
-
     def update(self, image: np.ndarray) -> TrackResult:
         if self._fix is None:
             try:
@@ -217,7 +213,7 @@ class KeptFix:
     quality: float        # how well `fix` fits this frame; 0 when the board is hidden or lost
 
 
-class GridKeeper:
+class GridGuard:
     """BoardTracker for a game under way: when to keep the last good grid, when to accept a new fix.
 
     The wrong fixes localization makes (a grid one square off, mostly with arms over the board)

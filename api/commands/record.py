@@ -175,7 +175,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     except ValueError as exc:  # players the rules do not allow, two players with one nickname
         source.close()
         return fail(str(exc))
-    game_id, keeper, link = rec.game_id, rec.keeper, rec.link
+    game_id, keeper, link = rec.game_id, rec.scorekeeper, rec.link
     if rec.resumed:
         last = store.entries(game_id)[-1].sidecar if keeper.entries else None
         seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
@@ -195,7 +195,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     recorder = state["recorder"] = build_recorder(args.settings, keeper, link, reader=reader, photos=photos,
                                                   corners=corners, prewarped=args.prewarped)
     recorder.camera_status = camera_state["state"] or source.status.state
-    _attach_triggers(args, recorder)
+    _attach_triggers(args, recorder, service, game_id)
     total = source.total_frames
     bar = tqdm(total=total or None, desc="recording", unit="frame", file=sys.stderr)
     count = {"frames": 0, "with_board": 0, "history": 0, "caught_up": False}
@@ -307,7 +307,7 @@ def detect_german(args, settings, samples: int = 3) -> str | None:
     confidence, or None. A camera is not sampled (its frames are still to come)."""
     import cv2
 
-    from tilecam.api.system import SetupError, build_reader
+    from tilecam.api.system import SetupError, load_tile_reader
     from tilecam.capture.folder import list_images
 
     source = Path(args.source)
@@ -328,7 +328,7 @@ def detect_german(args, settings, samples: int = 3) -> str | None:
     if not images:
         return None
     try:
-        reader = build_reader(settings, "de", model=args.model, tileset=args.tileset).base
+        reader = load_tile_reader(settings, "de", model=args.model, tileset=args.tileset)
     except SetupError:
         return None  # the recording's own reader says what is wrong with the model
     from tilecam.api.commands.read import locate
@@ -377,12 +377,17 @@ def _replace(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _attach_triggers(args, recorder) -> None:
-    """Clock presses reach the recorder through the same on_trigger, whatever reports them."""
+def _attach_triggers(args, recorder, service, game_id: int) -> None:
+    """Presses reach the recorder as in `tilecam run`: through the game clock (settings.clock), when
+    it runs, then `recorder.on_trigger`, whatever reports them (keys, buttons)."""
+    if not (args.keys or args.buttons):
+        return
+    from tilecam.api.system import clock_trigger
+    on_trigger = clock_trigger(args.settings, service, game_id, recorder.on_trigger) or recorder.on_trigger
     if args.keys:
         from tilecam.hardware.keyboard import HELP, KeyboardTrigger
-        KeyboardTrigger(recorder.on_trigger).start()
+        KeyboardTrigger(on_trigger).start()
         print(HELP, file=sys.stderr)
     if args.buttons:
         from tilecam.hardware.buttons import ClockButtons
-        ClockButtons(args.settings.buttons.model_copy(update={"enabled": True}), recorder.on_trigger)
+        ClockButtons(args.settings.buttons.model_copy(update={"enabled": True}), on_trigger)

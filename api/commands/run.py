@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{exc}{hint}")
     rec = station.recording  # with --table, the game names its table: /api/tables/N and its overlay follow it
     print(f"tilecam: {'resuming' if rec.resumed else 'recording'} game {rec.game_id} of {settings.store.db_path} "
-          f"({len(rec.keeper.entries)} entries) from {source}")
+          f"({len(rec.scorekeeper.entries)} entries) from {source}")
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
     for line in where:

@@ -56,7 +56,7 @@ class DemoOperator:
             self.actions.append(f"clock press by player {player + 1 if player is not None else '?'} refused: {exc}")
 
     def _recorded(self) -> list:
-        return [e for e in self.station.recording.keeper.game.events if e.kind in TURN_KINDS]
+        return [e for e in self.station.recording.scorekeeper.game.events if e.kind in TURN_KINDS]
 
     def __call__(self, frame, outcome) -> None:
         if not self.started:

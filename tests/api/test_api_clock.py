@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apiserver import AUTH, SseReader, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.hardware.buttons import connect
+from tilecam.api.triggers import connect
 from tilecam.hardware.triggers import Trigger
 
 MIN = 60.0

@@ -9,12 +9,12 @@ from fastapi.testclient import TestClient
 
 from tilecam.api.app import create_app
 from tilecam.api.bus import Bus
-from tilecam.api.recorder import service_sink
+from tilecam.api.recorder import GameLink
 from tilecam.api.routes.media import BOARD_PX, CAPTION_PX, GRID_ORIGIN, NEW_TILE_BGR
 from tilecam.api.service import GameService
 from tilecam.api.settings import AuthSettings, Settings, StoreSettings
 from tilecam.api.store import Store
-from tilecam.api.system import build_reader
+from tilecam.api.system import load_tile_reader
 from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
@@ -43,7 +43,7 @@ def recorded(tmp_path_factory, shared_data):
     db = tmp_path_factory.mktemp("evidence") / "ev.sqlite3"
     service = GameService(Store(db), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
-    recorder = make_recorder(Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"])), service_sink(service, gid))
+    recorder = make_recorder(Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"])), GameLink(service, gid))
     for f in frames:
         recorder.process(f)
     app = create_app(Settings(store=StoreSettings(db_path=str(db)), auth=AuthSettings(tokens={"t": TOKEN})),
@@ -89,8 +89,8 @@ def test_the_rectified_frame_is_the_board_as_it_reads_with_the_new_tiles_outline
     rows = view.game_at(2).state.board.rows()
     old = [(t.square.row, t.square.col) for t in view.events[0].placement.tiles]
     square_px = 40
-    snap, _ = build_reader(Settings(), "en").read(cv2.resize(board, (15 * square_px, 15 * square_px),
-                                                             interpolation=cv2.INTER_AREA))
+    snap = load_tile_reader(Settings(), "en").read(cv2.resize(board, (15 * square_px, 15 * square_px),
+                                                              interpolation=cv2.INTER_AREA)).snapshot
     read = snap.board()
     for r_, c in old:
         assert read[r_][c].upper() == rows[r_][c].upper(), (r_, c, read[r_][c], rows[r_][c])

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tilecam.api.bus import Bus
+from tilecam.api.recorder import GameLink, MemoryLink
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
 from tilecam.api.settings import Settings
@@ -63,7 +64,7 @@ def test_records_a_rendered_game_into_the_store_and_resumes(tmp_path, demo):
     service = GameService(store, Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
-    recorder = make_recorder(keeper, lambda e, f: service.append(gid, e))
+    recorder = make_recorder(keeper, GameLink(service, gid))
     # Stop (as a crash would) just after the second play was committed.
     outcomes, committed, half = [], 0, len(frames)
     for i, f in enumerate(frames):
@@ -81,7 +82,7 @@ def test_records_a_rendered_game_into_the_store_and_resumes(tmp_path, demo):
     keeper2 = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
     keeper2.sync([e.entry for e in store.entries(gid)])
     assert keeper2.game.events == keeper.game.events
-    recorder2 = make_recorder(keeper2, lambda e, f: service.append(gid, e))
+    recorder2 = make_recorder(keeper2, GameLink(service, gid))
     for f in frames[half:]:
         recorder2.process(f)
     plays = [e for e in service.load(gid).events if e.kind == "play"]
@@ -122,13 +123,12 @@ def test_record_cli_bad_source_is_a_clear_error(tmp_path):
 
 
 def test_each_recorded_move_keeps_its_evidence_frame(tmp_path, demo):
-    from tilecam.api.recorder import service_sink
     game, boards = demo
     frames, _ = video_frames(boards[:2])
     service = GameService(Store(tmp_path / "ev.sqlite3"), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
-    recorder = make_recorder(keeper, service_sink(service, gid))
+    recorder = make_recorder(keeper, GameLink(service, gid))
     for f in frames:
         recorder.process(f)
     view = service.load(gid)
@@ -149,7 +149,7 @@ def test_a_board_turned_half_round_between_turns_is_still_read_in_its_first_play
             frames.append(Frame(render_scene(board, 7, cfg, frame=len(frames)).image, len(frames) / 8.0,
                                 len(frames), "synth"))
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
-    recorder = make_recorder(keeper, lambda e, f: len(keeper.entries))
+    recorder = make_recorder(keeper, MemoryLink())
     for f in frames:
         recorder.process(f)
     got = [seen(e) for e in keeper.game.events]
@@ -165,7 +165,6 @@ def test_the_recorder_follows_corrections_written_by_the_server_on_the_same_file
     a write that slips in between its decision and its commit makes it decide again."""
     import httpx
 
-    from tilecam.api.recorder import GameLink
     from apiserver import AUTH, LiveServer
 
     game, boards = demo

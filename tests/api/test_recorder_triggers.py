@@ -10,6 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
+from tilecam.api.recorder import MemoryLink
 from tilecam.api.settings import Settings
 from tilecam.api.system import build_reader, build_recorder
 from tilecam.capture import CaptureConfig, CaptureError, ReconnectingSource, SourceEnded
@@ -34,7 +35,7 @@ def recorder_for(entries: list, photos: bool = False):
     """The recorder as `tilecam run` builds it (api.system), committing into `entries`."""
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
     settings = Settings()
-    rec = build_recorder(settings, keeper, lambda e, f: entries.append(e) or len(entries),
+    rec = build_recorder(settings, keeper, MemoryLink(entries),
                          reader=build_reader(settings, "en"), photos=photos)
     return rec, keeper
 

@@ -25,6 +25,7 @@ SECTIONS = {  # section -> the class that owns it, next to its stage's code
     "enroll": "tilecam.vision.enroll.EnrollConfig",
     "stability": "tilecam.vision.stability.StabilityConfig",
     "decode": "tilecam.scoring.decode.DecodeConfig",
+    "reader": "tilecam.vision.reader.ReaderConfig",
     "recorder": "tilecam.api.recorder.RecorderConfig",
     "clock": "tilecam.scoring.clock.ClockConfig",
     "buttons": "tilecam.hardware.buttons.ButtonConfig",
@@ -42,7 +43,7 @@ UNBOUNDED_ELSEWHERE = {
     "decode.tile_min_prob", "decode.empty_min_prob", "decode.misread_min_prob", "decode.runner_up_ratio",
     "decode.max_letter_choices", "decode.max_combinations", "decode.max_stray_squares",
     "decode.max_plays_at_once", "decode.max_gap_fill",
-    "recorder.square_px", "recorder.min_square_conf", "recorder.max_unsure_squares",
+    "reader.square_px", "reader.min_square_conf", "reader.max_unsure_squares",
     "recorder.evidence_jpeg_quality", "recorder.preview_every_ms",
     "buttons.debounce_ms", "buttons.hold_ms",
 }

@@ -1,5 +1,5 @@
 """Calibrating the reader to the table during a game: exemplars from committed tiles and from
-operator corrections (vision.enroll.TableEnrollment), and the recorder's reader adapter
+operator corrections (vision.enroll.TableEnrollment), and the board reader (vision.reader.TableReader)
 keeping an empty-board reference and a growing tile set."""
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tilecam.api.recorder import Reader
 from tilecam.models.synth import SceneConfig, render_topdown
 from tilecam.vision.classify import TileReader
 from tilecam.vision.enroll import TableEnrollment
+from tilecam.vision.locator import Located
+from tilecam.vision.reader import ReaderConfig, TableReader
 from tilecam.vision.tileset import EnrollError
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
@@ -70,21 +71,25 @@ def test_an_operator_correction_is_taken_whatever_the_reading(reader):
         table.add(image, labels[:-1], probs)
 
 
-def test_the_recorder_reader_takes_the_clear_board_as_reference_and_learns_plays(reader):
+def empty_board():
+    from tilecam.scoring.board import LAYOUTS, Board
+    return Board(LAYOUTS["standard"])
+
+
+def test_the_board_reader_takes_the_clear_board_as_reference_and_learns_plays(reader):
     px = 40
-    adapter = Reader(reader)
-    adapter.calibrate_with(self_enroll=True, reference=True, min_prob=0.5)
-    clear = warped(EMPTY, px)
-    adapter.read(clear)
-    adapter.calibrate("".join(EMPTY), board_clear=True, learn=False)
-    assert adapter.tile_reader.empty_ref is not None and adapter.base.empty_ref is adapter.tile_reader.empty_ref
-    before = adapter.tile_reader.empty_ref.frames
-    image = warped(PLAYED, px)
-    snap, _ = adapter.read(image)
-    adapter.calibrate("".join(PLAYED), learn=True)
+    table = TableReader(reader, ReaderConfig(enroll_min_prob=0.5))
+    here = Located("tracked", np.eye(3), 1.0, px)  # the images below are the canonical grid image already
+    table.read(warped(EMPTY, px), here, empty_board())
+    table.learn(empty_board(), (), committed=False)  # nothing committed, the centre read empty: the clear board
+    assert table.tile_reader.empty_ref is not None and table.base.empty_ref is table.tile_reader.empty_ref
+    before = table.tile_reader.empty_ref.frames
+    snap = table.read(warped(PLAYED, px), here, empty_board()).snapshot
+    assert table.turns == 0  # the rendered letters stand upright
+    table.calibrate("".join(PLAYED), learn=True)
     # squares still empty keep the reference up to date; confident tiles became exemplars
-    assert adapter.tile_reader.empty_ref.frames == before + 1
-    assert adapter.enrollment.tiles == sum(
+    assert table.tile_reader.empty_ref.frames == before + 1
+    assert table.enrollment.tiles == sum(
         1 for i, ch in enumerate("".join(PLAYED)) if ch != "." and snap.board()[i // 15][i % 15] == ch
         and snap.confidence().ravel()[i] >= 0.5)
 
@@ -95,21 +100,18 @@ def test_a_reader_given_a_tile_set_keeps_it(reader):
     image = warped(PLAYED, px)
     table.add(image, "".join(PLAYED), reader.read(image).snapshot.probs.reshape(225, -1))
     enrolled = reader.with_tileset(table.tileset(min_tiles=1))
-    adapter = Reader(enrolled)
-    adapter.calibrate_with(self_enroll=True, reference=False, min_prob=0.9)
-    assert adapter.enrollment is None
+    assert TableReader(enrolled, ReaderConfig(self_enroll=True)).enrollment is None
 
 
-def test_the_recorder_hands_an_operator_correction_to_the_reader_once_in_image_squares():
+def test_an_operator_correction_reaches_the_reader_once_in_image_squares():
     """A board turned a quarter turn in the image: the committed letters and the corrected
-    squares reach the reader in the warped image's orientation, and a correction only once."""
-    from tilecam.api.recorder import Recorder
+    squares reach the reader's calibration in the grid image's orientation, and a correction only once."""
     from tilecam.scoring.board import Direction, Square
     from tilecam.scoring.events import Correction, Play
     from tilecam.scoring.game import Game
     from tilecam.scoring.placement import PlacedTile, Placement
     from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.scorekeeper import Observation, Scorekeeper
+    from tilecam.scoring.scorekeeper import Scorekeeper
     from tilecam.scoring.snapshot import Snapshot, classes_for
     from tilecam.scoring.tiles import DISTRIBUTIONS
 
@@ -117,11 +119,12 @@ def test_the_recorder_hands_an_operator_correction_to_the_reader_once_in_image_s
         return Placement(tuple(PlacedTile(Square(row, col + i), ch, False) for i, ch in enumerate(word)),
                          Direction.ACROSS)
 
-    class Spy:
+    class Spy(TableReader):
         def __init__(self):
             self.calls = []
+            self.cfg = ReaderConfig()
 
-        def calibrate(self, labels, operator_squares=(), board_clear=False, learn=True):
+        def calibrate(self, labels, operator_squares=(), board_clear=False, learn=True, last=None):
             self.calls.append((labels, list(operator_squares), board_clear, learn))
 
     game = Game(get_profile("naspa"), DISTRIBUTIONS["en"])
@@ -129,13 +132,14 @@ def test_the_recorder_hands_an_operator_correction_to_the_reader_once_in_image_s
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
     keeper.sync(list(game.events) + [Correction(0, Play(0, across(7, 6, "COT"), (), None, 0, 0, 0), by="op")])
     spy = Spy()
-    rec = Recorder(keeper, None, spy, lambda e, f: 0)
     snap = Snapshot.from_board(["." * 15] * 15, classes_for(DISTRIBUTIONS["en"].letters))
     k = 1
-    rec._calibrate(snap, Observation((), "no_change"), k)
+    spy._last = (None, snap.probs.reshape(225, -1), snap, k)
+    board = keeper.game.state.board
+    spy.learn(board, keeper.operator_squares(), committed=False)
     labels, squares, clear, learn = spy.calls[-1]
     image = np.array(list(labels)).reshape(15, 15)
-    assert "".join(np.rot90(image, k).ravel()) == "".join(keeper.game.state.board.rows())  # back to the game
+    assert "".join(np.rot90(image, k).ravel()) == "".join(board.rows())  # back to the game
     assert sorted(squares) == sorted(np.flatnonzero(image.ravel() != ".").tolist()) and learn and not clear
-    rec._calibrate(snap, Observation((), "no_change"), k)
+    spy.learn(board, keeper.operator_squares(), committed=False)
     assert spy.calls[-1][1] == [] and not spy.calls[-1][3]  # the correction was handed over once

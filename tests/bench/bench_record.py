@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 
-from tilecam.api.recorder import Recorder  # noqa: E402
+from tilecam.api.recorder import MemoryLink, Recorder  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
 from tilecam.api.system import build_reader, build_recorder, run_frames  # noqa: E402
 from tilecam.capture.frame import Frame  # noqa: E402
@@ -210,7 +210,7 @@ def scrabscrap(game: str, tileset=None) -> dict:
     settings = Settings()
     keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=settings.decode)
     # one photo per move; ScrabScrap's warped photos show the board edge to edge
-    recorder = build_recorder(settings, keeper, lambda e, f: len(keeper.entries),
+    recorder = build_recorder(settings, keeper, MemoryLink(),
                               reader=build_reader(settings, "de", tileset=tileset), photos=True,
                               prewarped=not truth[0]["raw"])
     # The first frame is the board after move 1 (or the empty board): compare from an empty board.
@@ -301,7 +301,7 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
             marks.append(k)
     settings = Settings()
     keeper = Scorekeeper(Game(profile, dist))
-    recorder = build_recorder(settings, keeper, lambda e, f: len(keeper.entries), reader=build_reader(settings, "en"))
+    recorder = build_recorder(settings, keeper, MemoryLink(), reader=build_reader(settings, "en"))
     t0 = time.perf_counter()
     outcomes = []
     run_frames(frames, recorder, lambda _frame, outcome: outcomes.append(outcome))

@@ -199,7 +199,7 @@ def evaluate(model: Path, card: Path, pairs: list[tuple[Game, Game]], configs: l
             readers[enrol.name] = TileReader(model, card, tileset=ts, lang="de")
         reader = readers[enrol.name]
         for cfg in configs:
-            reader.configure(cfg)
+            reader = TileReader(model, card, tileset=reader.tileset, lang="de", cfg=cfg)  # the real API: settings at load
             s = score(reader, test)
             key = label(cfg, keys)
             for k in ("squares", "errors", "letters", "letter_errors", "nll"):

@@ -106,7 +106,7 @@ def test_light_changing_between_turns_is_still_tracked(shared_data, game, frame,
     darker = np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     result = tracker.update(darker)
     assert result.status == "tracked" and result.fix is fix
-    changed, line_ratio = tracker.check(darker)
+    changed, line_ratio = tracker._compare(tracker._probe(darker))
     assert changed < 0.05 and 0.9 < line_ratio < 1.1
 
 
@@ -127,7 +127,7 @@ def test_a_weak_fix_where_the_board_was_confirms_it(shared_data, game, frame, mo
         quad = np.float32([[c + 0.3, r + 0.3], [c + 0.7, r + 0.3], [c + 0.7, r + 0.7], [c + 0.3, r + 0.7]]) * px
         pts = cv2.perspectiveTransform(quad[None], inv)[0].astype(np.int32)
         cv2.fillConvexPoly(tiled, pts, (40, 40, 40) if tiled[pts[0][1], pts[0][0]].mean() > 128 else (230, 235, 240))
-    changed, line_ratio = tracker.check(tiled)
+    changed, line_ratio = tracker._compare(tracker._probe(tiled))
     assert changed > tracker.track.max_changed_frac and line_ratio >= tracker.track.min_line_ratio
     weak = dataclasses.replace(fix, quality=0.05)
     monkeypatch.setattr(track, "find_board", lambda img, cfg: weak)
@@ -136,7 +136,7 @@ def test_a_weak_fix_where_the_board_was_confirms_it(shared_data, game, frame, mo
 
 
 class ScriptedTracker:
-    """A BoardTracker whose results are given: GridKeeper's policy alone, on a real frame."""
+    """A BoardTracker whose results are given: GridGuard's policy alone, on a real frame."""
 
     def __init__(self, results, track=None):
         self.cfg, self.track = LocateConfig(), track or TrackConfig()
@@ -146,10 +146,10 @@ class ScriptedTracker:
         return self.results.pop(0)
 
 
-def test_grid_keeper_keeps_the_last_good_grid_over_a_weak_or_no_better_redetection(shared_data):
+def test_grid_guard_keeps_the_last_good_grid_over_a_weak_or_no_better_redetection(shared_data):
     from dataclasses import replace
 
-    from tilecam.vision.track import GridKeeper, TrackResult
+    from tilecam.vision.track import GridGuard, TrackResult
 
     image = load(shared_data, *FRAMES[0])
     good = BoardTracker(LocateConfig()).update(image).fix
@@ -157,33 +157,33 @@ def test_grid_keeper_keeps_the_last_good_grid_over_a_weak_or_no_better_redetecti
     off = replace(good, corners=good.corners + [side, 0.0])  # one square off, as arms make it
     weak = replace(off, quality=0.5)                            # below min_redetect_quality (0.6)
     strong = replace(off, quality=1.0)                          # fits better than the kept grid does
-    keeper = GridKeeper(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak),
+    guard = GridGuard(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak),
                                          TrackResult("tracked", weak), TrackResult("redetected", strong)]))
-    assert keeper.update(image).fix is good
-    kept = keeper.update(image)
+    assert guard.update(image).fix is good
+    kept = guard.update(image)
     assert kept.status == "tracked" and kept.fix is good and kept.quality >= 0.6
-    assert keeper.update(image).fix is good          # the tracker follows the rejected fix; we do not
-    assert keeper.update(image).fix is strong        # reported far better than the kept grid fits: accepted
+    assert guard.update(image).fix is good          # the tracker follows the rejected fix; we do not
+    assert guard.update(image).fix is strong        # reported far better than the kept grid fits: accepted
     # Where the kept grid no longer fits either (the board covered), a weak fix is still not taken:
     # the board counts as occluded, on the last good grid.
     covered = cv2.GaussianBlur(image, (0, 0), 25)  # no grid line left to fit
-    keeper = GridKeeper(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)]))
-    keeper.update(image)
-    kept = keeper.update(covered)
+    guard = GridGuard(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)]))
+    guard.update(image)
+    kept = guard.update(covered)
     assert kept.status == "occluded" and kept.fix is good
     # The bar is the tracker's config: lowered below the weak fix's quality, with no margin, the weak
     # fix is weighed against the old grid's fit on this frame (none): taken.
-    keeper = GridKeeper(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)],
+    guard = GridGuard(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)],
                                         TrackConfig(min_redetect_quality=0.4, keep_margin=0.0)))
-    keeper.update(image)
-    assert keeper.update(covered).fix is weak
+    guard.update(image)
+    assert guard.update(covered).fix is weak
 
 
-def test_grid_keeper_passes_a_lost_board_through():
-    from tilecam.vision.track import GridKeeper, TrackResult
+def test_grid_guard_passes_a_lost_board_through():
+    from tilecam.vision.track import GridGuard, TrackResult
 
-    keeper = GridKeeper(ScriptedTracker([TrackResult("lost", None)]))
-    kept = keeper.update(np.zeros((10, 10, 3), np.uint8))
+    guard = GridGuard(ScriptedTracker([TrackResult("lost", None)]))
+    kept = guard.update(np.zeros((10, 10, 3), np.uint8))
     assert kept.status == "lost" and kept.fix is None and kept.quality == 0.0
 
 

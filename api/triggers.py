@@ -1,0 +1,71 @@
+"""What a trigger means: the one table. Hardware (buttons, keyboard) and the HTTP routes only
+report presses as ``hardware.triggers.Trigger``; this decides what the game clock and the recorder
+do with each kind.
+
+| kind      | the game clock                            | the recorder                                |
+|-----------|-------------------------------------------|---------------------------------------------|
+| turn_end  | press: the player's turn ends             | snapshot: the board they leave is their move |
+| snapshot  | -                                         | snapshot: an operator's "read the board now" |
+| challenge | -                                         | notice: the operator enters the outcome      |
+| undo      | undo: the last press is taken back        | notice: the operator decides what to take back |
+| pause     | pause or resume                           | -                                            |
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from tilecam.hardware.triggers import Trigger
+
+__all__ = ["MEANING", "Meaning", "connect", "recorder_action"]
+
+
+@dataclass(frozen=True)
+class Meaning:
+    clock: str | None      # "press" | "undo" | "pause" | None: the clock has no part in it
+    recorder: str | None   # "snapshot" | "notice" | None: the recorder has no use for it
+
+
+MEANING: dict[str, Meaning] = {
+    "turn_end": Meaning(clock="press", recorder="snapshot"),
+    "snapshot": Meaning(clock=None, recorder="snapshot"),
+    "challenge": Meaning(clock=None, recorder="notice"),
+    "undo": Meaning(clock="undo", recorder="notice"),
+    "pause": Meaning(clock="pause", recorder=None),
+}
+
+
+def recorder_action(kind: str) -> str:
+    """What the recorder does with a trigger of this kind ("snapshot" or "notice")."""
+    meaning = MEANING.get(kind)
+    return (meaning.recorder if meaning is not None else None) or "notice"
+
+
+def connect(on_trigger: Callable[[Trigger], str], on_press: Callable[[int | None, float], int | None],
+            on_pause: Callable[[float], bool], on_undo: Callable[[int | None, float], object]
+            ) -> Callable[[Trigger], str]:
+    """One trigger callback for the buttons, keyboard and HTTP that runs the game clock first (as
+    MEANING says) and then tells the recorder (`on_trigger`) what it needs:
+
+    * press: `on_press(player, t)` presses the clock and returns whose turn ended, or None when the
+      press only started the clock; the recorder hears a turn_end for that player only (a shared
+      key's None filled in). A press the clock refuses raises, and nobody hears of it.
+    * pause: `on_pause(t)` pauses or resumes (returns paused); the recorder has no use for it.
+    * undo (a held clock button): `on_undo(player, t)` takes the last press back, then the
+      recorder hears it too (the operator decides what to take back from the record).
+
+    Returns what was done, as the HTTP trigger route reports it.
+    """
+    def handle(trigger: Trigger) -> str:
+        meaning = MEANING.get(trigger.kind, Meaning(None, "notice"))
+        if meaning.clock == "press":
+            ended = on_press(trigger.player, trigger.t)
+            if ended is None:
+                return "clock started"
+            trigger = Trigger(trigger.kind, ended, trigger.t, trigger.source)
+        elif meaning.clock == "pause":
+            return "clock paused" if on_pause(trigger.t) else "clock resumed"
+        elif meaning.clock == "undo":
+            on_undo(trigger.player, trigger.t)
+        return on_trigger(trigger)
+    return handle

@@ -1,0 +1,168 @@
+"""Reading the board at a snapshot: one interface, ``BoardReader``, that the recorder calls once
+per snapshot and once after it (``learn``).
+
+``read(image, located, board)`` warps the frame (``vision.rectify.warp_board``), reads every
+square, turns the reading into game orientation by the one orientation rule
+(``scoring.snapshot.board_turns``, with ``ReadConfig.min_orientation_share``), and decides what
+lies over the board (too many unsure squares: occluded; the squares away from them: clear).
+``learn(board, corrected, ...)`` calibrates the reader to this table as the game goes: the
+empty-board reference and the table's own tile set (docs/recording.md, step 6).
+
+``TableReader`` implements it over ``vision.classify.TileReader``; a fused reader (issue 21) plugs
+in behind the same two calls.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol, Sequence
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from tilecam.scoring.snapshot import EMPTY, Snapshot, board_turns
+
+from .locator import Located
+from .rectify import game_squares, image_corners, turn_corners, warp_board
+
+__all__ = ["BoardReader", "BoardView", "ReaderConfig", "TableReader"]
+
+
+class ReaderConfig(BaseModel):
+    """The board reader at a snapshot: the warp size, what counts as covered, calibration to the table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    square_px: int = Field(40, description="pixels per square of the rectified board")
+    min_square_conf: float = Field(0.45, description="a square read with less confidence counts as unsure")
+    max_unsure_squares: int = Field(
+        8, description="more unsure squares than this: something lies on the board (a hand at rest); "
+                       "the snapshot is not used")
+    self_enroll: bool = Field(
+        True, description="calibrate the reader to the table as the game goes: committed tiles read "
+                          "with confidence, and squares an operator corrected, become exemplars of this set")
+    empty_reference: bool = Field(
+        True, description="keep each square's look while empty (from the clear board before the first "
+                          "play, then from squares still empty), so occupancy asks 'does it still look "
+                          "empty?' and print on the board does not pass for a tile")
+    enroll_min_prob: float = Field(
+        0.9, gt=0.0, lt=1.0, description="a committed tile (or a square still empty) teaches the reader "
+                                          "only when it was read as such with at least this probability")
+
+
+@dataclass(frozen=True, eq=False)
+class BoardView:
+    """One snapshot's reading, in game orientation (row 1 at the top, column A at the left)."""
+
+    snapshot: Snapshot            # upright
+    turns: int                    # quarter turns (np.rot90's k) from the grid image to the game board
+    clear: np.ndarray             # (rows, cols) squares away from anything lying on the board
+    occluded: bool                # too many unsure squares: something lies on the board
+    corners: list[list[float]]    # the outer grid corners in the frame: TL, TR, BR, BL of the game board
+
+    def __post_init__(self) -> None:
+        if self.clear.shape != self.snapshot.probs.shape[:2]:
+            raise ValueError(f"clear mask {self.clear.shape} does not match the board {self.snapshot.probs.shape[:2]}")
+
+
+class BoardReader(Protocol):
+    def read(self, image: np.ndarray, located: Located, board, t: float = 0.0,
+             frame_index: int = -1) -> BoardView: ...
+
+    def learn(self, board, corrected: Sequence, *, committed: bool, unclear: bool) -> None: ...
+
+
+class TableReader:
+    """vision.classify.TileReader, read in game orientation and calibrated to the table as the
+    game goes: the clear board before the first play becomes the empty-board reference, squares
+    still empty keep it up to date under changing light, and committed tiles read with confidence
+    (and every square an operator corrected) become exemplars of this tile set."""
+
+    def __init__(self, tile_reader, cfg: ReaderConfig | None = None, enroll=None) -> None:
+        from .enroll import TableEnrollment
+        self.cfg = cfg or ReaderConfig()
+        self.base = tile_reader
+        self.tile_reader = tile_reader
+        # a reader given a tile set (tilecam enroll) keeps it; the table adds to nothing then
+        self.enrollment = TableEnrollment(tile_reader, enroll, min_prob=self.cfg.enroll_min_prob) \
+            if self.cfg.self_enroll and tile_reader.tileset is None else None
+        self.turns: int | None = None   # the board's orientation, once known
+        self._last: tuple[np.ndarray, np.ndarray, Snapshot, int] | None = None
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.tile_reader.classes
+
+    def read(self, image: np.ndarray, located: Located, board, t: float = 0.0,
+             frame_index: int = -1) -> BoardView:
+        warped = warp_board(image, located.homography, located.square_px)
+        snap = self.tile_reader.read(warped).snapshot
+        snap = replace(snap, t=t, frame_index=frame_index)  # keeps the letters' rotations
+        # The first play fixes the board's orientation: until a play is committed it follows the tiles
+        # in view; afterwards each read is turned to lie on the committed tiles, so a turntable turned
+        # half round between turns (the grid looks the same, nothing is re-detected) still reads right.
+        self.turns = board_turns(snap, board, self.turns, self.tile_reader.cfg.min_orientation_share)
+        k = self.turns or 0
+        unsure = snap.confidence() < self.cfg.min_square_conf
+        # Whatever lies on the board reads as unsure squares with a rim of wrong but confident ones;
+        # away from it the board is in clear view.
+        clear = ~cv2.dilate(unsure.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        upright = snap.turned(k)  # the board's rows read as the players read them
+        self._last = (warped, snap.probs.reshape(-1, len(snap.classes)), upright, k)
+        corners = np.round(turn_corners(image_corners(located.homography, located.square_px), k), 2).tolist()
+        return BoardView(upright, k, np.rot90(clear, k), int(unsure.sum()) > self.cfg.max_unsure_squares, corners)
+
+    def learn(self, board, corrected: Sequence = (), *, committed: bool, unclear: bool = False) -> None:
+        """Teach the reader what the game now holds after the last read: `board` the committed board
+        (game orientation), `corrected` the squares of plays an operator corrected since the last
+        call (the operator's word is the label), `committed`: the snapshot committed something
+        (exemplars are taken only then, so a board standing still does not fill the bags with
+        copies of itself); `unclear`: its decision was unclear."""
+        if self._last is None:
+            return
+        warped, probs, upright, k = self._last
+        # Before the first play the board is clear: that play must cover the centre, so while
+        # nothing is committed and the centre reads empty, no play is on the board (print read
+        # as letters elsewhere is what the reference will put right).
+        centre = board.layout.centre
+        board_clear = not len(board) and \
+            float(upright.probs[centre.row, centre.col, upright.classes.index(EMPTY)]) >= self.cfg.enroll_min_prob
+        if unclear and not board_clear and not corrected:
+            return
+        n = board.layout.size
+        order = game_squares(n, k)   # image square i holds game square order[i]
+        image_square = np.argsort(order)
+        game = "".join(board.rows())
+        self.calibrate("".join(game[g] for g in order),
+                       [int(image_square[sq.row * n + sq.col]) for sq in corrected],
+                       board_clear=board_clear, learn=committed or bool(corrected), last=(warped, probs))
+
+    def calibrate(self, labels: str, operator_squares=(), board_clear: bool = False, learn: bool = True,
+                  last: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """``labels``: the committed board in the grid image's orientation (one character a square);
+        ``operator_squares``: grid-image squares whose label is the operator's."""
+        if last is None:
+            if self._last is None:
+                return
+            last = self._last[:2]
+        warped, probs = last
+        n = int(round(np.sqrt(len(labels))))
+        empty_p = probs[:, self.tile_reader.classes.index(EMPTY)]
+        still_empty = np.array([ch == EMPTY for ch in labels]) & (empty_p >= self.cfg.enroll_min_prob)
+        if self.cfg.empty_reference:
+            from .reference import EmptyBoardRef
+            ref = self.tile_reader.empty_ref
+            if ref is None and board_clear:
+                ref = EmptyBoardRef.from_frame(warped, source="recorder")
+                self.base.empty_ref = self.tile_reader.empty_ref = ref
+            elif ref is not None and still_empty.any():
+                ref.update(warped, still_empty.reshape(n, n))
+        if self.enrollment is not None and learn and self.enrollment.add(warped, labels, probs, operator_squares):
+            tileset = self.enrollment.tileset()
+            if tileset is not None:
+                self.tile_reader = self.base.with_tileset(tileset)
+
+    def read_warped(self, warped: np.ndarray):
+        """A canonical grid image read as it is (tilecam read, benches): the TileReader's BoardRead;
+        the reading stays in the grid image's orientation and nothing is learnt."""
+        return self.tile_reader.read(warped)
