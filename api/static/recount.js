@@ -30,7 +30,7 @@
   function correctionsBySeq(log) {
     const out = new Map();
     for (const e of log) {
-      if (e.kind !== "correction") continue;
+      if (e.kind !== "correction") continue;  // voids are listed apart: their move is gone
       if (!out.has(e.target)) out.set(e.target, []);
       out.get(e.target).push(e);
     }
@@ -47,7 +47,7 @@
         ? `score ${rep.agreed ?? "?"} → ${c.agreed}` : `${(rep.kind || "move").replace(/_/g, " ")} re-entered`;
     }
     const why = c.reason && c.reason !== change ? ` (${c.reason})` : "";
-    return `${shortTime(c.created || c.when)}, ${c.by || c.who || "?"}: ${change}${why}`;
+    return `${shortTime(c.at || c.created)}, ${c.by || "?"}: ${change}${why}`;
   }
 
   function render(rc, moves, log, rows) {
@@ -89,7 +89,11 @@
 
     const disc = new Set(rc.discrepancies.map((d) => d.index));
     const frames = new Map(moves.map((m) => [m.index, m.frame]));
-    const fixes = correctionsBySeq(log);
+    // The recount's own list (each with `change` in words); an older API: the log's entries.
+    const fixes = rc.corrections ? correctionsBySeq(rc.corrections) : correctionsBySeq(log);
+    const voids = (rc.corrections || []).filter((c) => c.kind === "void");
+    $("voids").replaceChildren(...voids.map((c) => el("li", correctionText(c))));
+    $("voids-section").hidden = !voids.length;
     const body = $("moves").tBodies[0];
     rc.moves.forEach((m, i) => {
       const tr = el("tr");
@@ -106,7 +110,7 @@
       });
       if (apart) tr.classList.add("apart");
       const who = el("td", "", "who sep");
-      for (const c of m.corrections || fixes.get(m.seq) || []) {
+      for (const c of fixes.get(m.seq) || []) {
         tr.classList.add("corrected");
         const line = el("div", correctionText(c), "fix");
         if (c.created) line.title = c.created;  // the store's UTC time, as logged

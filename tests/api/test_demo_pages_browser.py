@@ -208,6 +208,10 @@ def test_recount_prints_each_moves_photo_and_the_corrections_in_words(api, clien
     fixes = page.locator("#moves tbody tr[data-index='2'] td.who div").all_text_contents()
     assert len(fixes) == 1 and re.match(r"\d{1,2} [A-Z][a-z]{2} \d\d:\d\d, tester: ", fixes[0]), fixes
     assert "T" in fixes[0] and "the photo shows a T" in fixes[0] and "2026-" not in fixes[0]
+    changes = {c["target"]: c["change"] for c in rc.get("corrections", [])}
+    if changes:  # the API's words for what changed
+        change = changes[rc["moves"][2]["seq"]]
+        assert change.startswith("blank at") and fixes[0].endswith(f"tester: {change} (the photo shows a T)"), fixes
     score_fix = page.locator("#moves tbody tr[data-index='3'] td.who div").all_text_contents()
     assert len(score_fix) == 1 and "140" in score_fix[0] and "131" in score_fix[0], score_fix
 
