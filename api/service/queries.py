@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.corrections import changes
+from tilecam.scoring.amend import changes
 from tilecam.scoring.events import ChallengeBonus, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS
 from tilecam.scoring.clock import GameClock
-from tilecam.scoring.corrections import retile
+from tilecam.scoring.amend import retile
 from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
                                     Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, Void,
                                     to_json)

@@ -1,10 +1,10 @@
-"""scoring.corrections: what a correction may change in a play, and each change said in words."""
+"""scoring.amend: what a correction may change in a play, which moves may be voided, and each change said in words."""
 from __future__ import annotations
 
 import pytest
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.corrections import CorrectionError, changes, retile
+from tilecam.scoring.amend import CorrectionError, changes, retile
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.events import Correction, Void
 from tilecam.scoring.game import Game
