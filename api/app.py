@@ -21,7 +21,7 @@ from .security import install_security
 from .service import GameService
 from .settings import Settings, get_settings
 from .errors import ApiError, Conflict, InvalidInput, NotFound, StoreError
-from .store import Store
+from .store import Store, open_store
 
 STATIC = Path(__file__).with_name("static")
 
@@ -76,11 +76,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     async def lifespan(app: FastAPI):
         owned = None
         if app.state.service is None:
-            owned = store or Store(settings.store.db_path)
+            owned = store or open_store(settings.store)
             app.state.service = GameService(owned, bus)
 
         async def watch() -> None:
-            # A recorder beside the server writes the same SQLite file: announce what it adds.
+            # A recorder beside the server (or another server) writes the same database: the
+            # store says which games changed since the last look, and only those are read again.
             service = app.state.service
             while True:
                 await asyncio.to_thread(service.announce_external)

@@ -264,14 +264,14 @@ class GameLink:
         self.on_commit = on_commit  # called with the new seqs after each commit (e.g. write the sidecar)
 
     def count(self) -> int:
-        return self.service.store.count(self.game_id)
+        return self.service.count(self.game_id)
 
     def entries(self) -> list[LogEntry]:
-        return [e.entry for e in self.service.store.entries(self.game_id)]
+        return [e.entry for e in self.service.entries(self.game_id)]
 
     def frames(self) -> list[str]:
         """The image files the game's entries were read from, in log order."""
-        return [e.sidecar["frame"] for e in self.service.store.entries(self.game_id)
+        return [e.sidecar["frame"] for e in self.service.entries(self.game_id)
                 if e.sidecar and e.sidecar.get("frame")]
 
     def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,

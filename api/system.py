@@ -180,7 +180,7 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
 
     resumed = game_id is not None
     if resumed:
-        row = service.store.game(game_id)
+        row = service.game(game_id)
     else:
         # names, or (name, nickname) pairs
         named = [(p, None) if isinstance(p, str) else tuple(p) for p in (players or ("Player 1", "Player 2"))]
@@ -270,11 +270,11 @@ class Station:
     def open(self) -> "Station":
         from tilecam.api.bus import Bus, PreviewHub
         from tilecam.api.service import GameService
-        from tilecam.api.store import Store, StoreError
+        from tilecam.api.store import StoreError, open_store
 
         try:  # sqlite creates no folders, and a fresh machine has no ~/.cache/tilecam
             Path(self.settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)
-            self.store = Store(self.settings.store.db_path)
+            self.store = open_store(self.settings.store)
         except OSError as exc:
             raise SetupError(f"cannot create the folder of {self.settings.store.db_path}: {exc.strerror}") from None
         except StoreError as exc:
@@ -284,7 +284,7 @@ class Station:
         game_id = self.game_id if self.game_id is not None else \
             None if self.new_game else game_to_resume(self.service)
         try:
-            reader_lang = self.service.store.game(game_id).lang if game_id is not None else self.lang
+            reader_lang = self.service.game(game_id).lang if game_id is not None else self.lang
         except LookupError as exc:
             raise SetupError(str(exc)) from None
         self._reader = build_reader(self.settings, reader_lang, model=self.model)
@@ -312,7 +312,7 @@ class Station:
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
         if self.table is not None and self.recording.resumed:  # as "table" on game creation
-            self.service.store.update_game(self.recording.game_id, meta={"table": str(self.table)})
+            self.service.set_meta(self.recording.game_id, {"table": str(self.table)})
         photos = Path(self.source_uri).is_dir()
         self.recorder = build_recorder(self.settings, self.recording.scorekeeper, self.recording.link,
                                        reader=self._reader, photos=photos, preview=self.preview)

@@ -56,7 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tilecam.api.cli import unwritable
-    from tilecam.api.store import Store, StoreError
+    from tilecam.api.store import StoreError, open_store
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             return fail(f"{flag} {path}: {problem}")
     try:
-        store = Store(args.db)
+        store = open_store(args.db)
     except StoreError as exc:
         return fail(str(exc))
     try:
@@ -99,7 +99,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     row = None
     if args.game is not None:
         try:
-            row = store.game(args.game)
+            row = service.game(args.game)
         except LookupError as exc:
             return fail(str(exc))
         # The stored game says what it is; a flag that says otherwise is a mistake, not an override.
@@ -177,7 +177,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         return fail(str(exc))
     game_id, keeper, link = rec.game_id, rec.scorekeeper, rec.link
     if rec.resumed:
-        last = store.entries(game_id)[-1].sidecar if keeper.entries else None
+        last = service.entries(game_id)[-1].sidecar if keeper.entries else None
         seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
         print(f"resuming game {game_id} after {len(keeper.entries)} entries{seen}")
         st = view.game_at().state
@@ -199,7 +199,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     total = source.total_frames
     bar = tqdm(total=total or None, desc="recording", unit="frame", file=sys.stderr)
     count = {"frames": 0, "with_board": 0, "history": 0, "caught_up": False}
-    committed_before = store.count(game_id)
+    committed_before = service.count(game_id)
 
     def progress(frame, outcome) -> None:
         recorder.camera_status = camera_state["state"] or recorder.camera_status
@@ -225,10 +225,10 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     finally:
         bar.close()
     frames = count["frames"]
-    if not count["with_board"] and store.count(game_id) == committed_before:
+    if not count["with_board"] and service.count(game_id) == committed_before:
         what = f"no board found in any of the {frames} frame{'s' * (frames != 1)} of" if frames else "no frames in"
         kept = f"game {game_id} is unchanged ({committed_before} entries)" if args.game is not None else \
-            "no game kept" if store.discard_empty_game(game_id) else f"game {game_id} holds no entries"
+            "no game kept" if service.discard_empty_game(game_id) else f"game {game_id} holds no entries"
         return fail(f"{what} {args.source}: nothing recorded; {kept}")
     recorder.finish()
     write_outputs()

@@ -151,11 +151,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # after the checks, so that a bad token is refused at once
 
     from tilecam.api.app import close_streams, create_app
-    from tilecam.api.store import Store, StoreError
+    from tilecam.api.store import StoreError, open_store
 
     try:  # opened here, so that a bad --db is a message and exit 2, not a traceback at start-up
         Path(settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)  # sqlite creates no folders
-        store = Store(settings.store.db_path)
+        store = open_store(settings.store)
     except OSError as exc:
         print(f"tilecam serve: cannot create the folder of {settings.store.db_path}: {exc.strerror}", file=sys.stderr)
         return 2

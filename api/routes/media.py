@@ -47,7 +47,7 @@ LABEL_BGR = (220, 235, 225)
 def move_frame(index: int, game: GameDep, service: ServiceDep,
                view: Literal["raw", "board"] = Query("raw", description="raw frame, or rectified to the board")):
     seq = game.event_seq(index)
-    frame = service.store.frame(game.row.id, seq)
+    frame = service.frame(game.row.id, seq)
     if view == "board":
         return Response(_board_view(game, index, seq, _frame_bytes(frame, index)), media_type="image/jpeg")
     if frame.jpeg is not None:

@@ -60,7 +60,7 @@ def import_gcg(service: ServiceDep, who: OperatorDep,
         raise InvalidInput(f"the GCG has {len(game.turns)} turns; a game of at most {lim.GCG_TURNS} is accepted")
     record, _, _ = record_from_gcg(game, get_profile(rules), DISTRIBUTIONS[lang], rules=rules)
     row = service.import_record(record)
-    service.store.update_game(row.id, meta={"created_by": who})
+    service.set_meta(row.id, {"created_by": who})
     return _detail(service, row.id)
 
 

@@ -18,11 +18,11 @@ router = APIRouter(tags=["pages"])
 
 @router.get("/recount/{game_id}", include_in_schema=False)
 def recount_page(game_id: int, service: ServiceDep):
-    service.store.game(game_id)  # unknown game: 404 with its message, not an empty page
+    service.game(game_id)  # unknown game: 404 with its message, not an empty page
     return FileResponse(STATIC / "recount.html", media_type="text/html")
 
 
 @router.get("/replay/{game_id}", include_in_schema=False)
 def replay_page(game_id: int, service: ServiceDep):
-    service.store.game(game_id)
+    service.game(game_id)
     return FileResponse(STATIC / "replay.html", media_type="text/html")

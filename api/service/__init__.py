@@ -1,4 +1,5 @@
 """GameService: the one writer of the store, and the queries the routes and the recorder share.
+Routes, commands and the recorder reach the store only through it (api/store: the interface).
 
 One object composed from its parts: ``queries`` (the read side and the overlay's live state),
 ``writer`` (the one place that appends: commit, append, build, correct, end, under the store's
@@ -36,6 +37,7 @@ class GameService(Queries, Operator, ClockGlue):
         self._locks_guard = threading.Lock()
         self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
+        self._changes_mark: int | None = None  # the store's change mark announce_external read last
         # The game clocks running in this process (in memory: a restart starts a new clock), and
         # the steady time they run on (time.monotonic, as hardware.Trigger.t; tests inject one).
         self._clocks: dict[int, GameClock] = {}

@@ -19,7 +19,7 @@ from tilecam.scoring.tiles import BLANK, Distribution
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
-from ..store import GameRow, Store
+from ..store import EntryRow, FrameRow, GameRow, Store
 from .view import DAMAGE, GameView, load_view
 
 __all__ = ["Queries"]
@@ -36,6 +36,33 @@ class Queries:
 
     def games(self) -> list[GameRow]:
         return self.store.games()
+
+    def game(self, game_id: int) -> GameRow:
+        """The game's row (players, rules, meta); NotFound for an unknown id."""
+        return self.store.game(game_id)
+
+    def count(self, game_id: int) -> int:
+        """How many log entries the game has (corrections and voids included)."""
+        return self.store.count(game_id)
+
+    def entries(self, game_id: int) -> list[EntryRow]:
+        """The game's log as stored, each entry with its seq and sidecar."""
+        return self.store.entries(game_id)
+
+    def frame(self, game_id: int, seq: int) -> FrameRow:
+        """The evidence frame of log entry `seq`; NotFound when none was kept."""
+        return self.store.frame(game_id, seq)
+
+    def table_games(self, table: int) -> list[int]:
+        """The games created for a table (meta "table"), oldest first."""
+        return self.store.table_games(table)
+
+    def current_game(self, table: int) -> int:
+        """A table's newest game: its URLs follow it from round to round."""
+        games = self.store.table_games(table)
+        if not games:
+            raise NotFound(f"no game at table {table} yet")
+        return games[-1]
 
     def load(self, game_id: int) -> GameView:
         return load_view(self.store, game_id)

@@ -312,12 +312,12 @@ def test_operator_write_while_another_process_holds_the_database_is_409(tmp_path
 
     import httpx
 
-    from tilecam.api import store as store_module
+    from tilecam.api.store import sqlite as store_module
     from apiserver import LiveServer
 
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)
     db = tmp_path / "games.sqlite3"
-    with LiveServer(db, store=store_module.Store(db)) as server, \
+    with LiveServer(db, store=store_module.SqliteStore(db)) as server, \
             httpx.Client(base_url=server.url, timeout=10) as c:
         gid = new_game(c)
         other = sqlite3.connect(db, isolation_level=None)

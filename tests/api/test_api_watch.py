@@ -19,8 +19,8 @@ def test_entries_from_another_process_reach_sse_clients(tmp_path):
         import sys
         from tilecam.api.bus import Bus
         from tilecam.api.service import GameService
-        from tilecam.api.store import Store
-        svc = GameService(Store({str(db)!r}), Bus())
+        from tilecam.api.store import open_store
+        svc = GameService(open_store({str(db)!r}), Bus())
         gid = svc.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
         print(gid, flush=True)
         sys.stdin.readline()

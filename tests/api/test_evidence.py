@@ -13,7 +13,7 @@ from tilecam.api.recorder import GameLink
 from tilecam.api.routes.media import BOARD_PX, CAPTION_PX, GRID_ORIGIN, NEW_TILE_BGR
 from tilecam.api.service import GameService
 from tilecam.api.settings import AuthSettings, Settings, StoreSettings
-from tilecam.api.store import Store
+from tilecam.api.store import open_store
 from tilecam.api.system import load_tile_reader
 from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
@@ -41,7 +41,7 @@ def recorded(tmp_path_factory, shared_data):
     """Two plays recorded from rendered video into a store, served by the app."""
     frames, _ = video_frames(first_boards(shared_data, 2))
     db = tmp_path_factory.mktemp("evidence") / "ev.sqlite3"
-    service = GameService(Store(db), Bus())
+    service = GameService(open_store(db), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
     recorder = make_recorder(Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"])), GameLink(service, gid))
     for f in frames:

@@ -5,7 +5,7 @@ import pytest
 
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService, nick_of
-from tilecam.api.store import Store
+from tilecam.api.store import open_store
 from tilecam.scoring.gcg import GcgError, check_nick, read_gcg
 
 
@@ -15,7 +15,7 @@ def test_a_nickname_made_from_any_name_is_a_gcg_nickname(name):
 
 
 def test_a_given_nickname_is_checked_and_the_export_reads_back(tmp_path):
-    service = GameService(Store(tmp_path / "g.sqlite3"), Bus())
+    service = GameService(open_store(tmp_path / "g.sqlite3"), Bus())
     with pytest.raises(GcgError, match="':'"):
         service.create_game([("Ann", "an:n"), ("Bob", None)])
     gid = service.create_game([("Ann: the champ", None), ("Bob\u2028Smith", None)]).id

@@ -16,7 +16,7 @@ from tilecam.api.demo.video import boards_after_each_play
 from tilecam.api.settings import Settings
 from tilecam.api.system import build_reader, build_recorder
 from tilecam.api.service import GameService
-from tilecam.api.store import Store
+from tilecam.api.store import open_store
 from tilecam.capture.frame import Frame
 from tilecam.models.synth import SceneConfig, render_scene
 from tilecam.scoring.game import Game
@@ -60,7 +60,7 @@ def make_recorder(keeper, sink):
 def test_records_a_rendered_game_into_the_store_and_resumes(tmp_path, demo):
     game, boards = demo
     frames, plan = video_frames(boards)
-    store = Store(tmp_path / "rec.sqlite3")
+    store = open_store(tmp_path / "rec.sqlite3")
     service = GameService(store, Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
@@ -77,7 +77,7 @@ def test_records_a_rendered_game_into_the_store_and_resumes(tmp_path, demo):
     assert not any(o.seqs for o, (_, c) in zip(outcomes, plan) if c.hands == "always")
     # A restarted recorder picks the game up from the store.
     store.close()
-    store = Store(tmp_path / "rec.sqlite3")
+    store = open_store(tmp_path / "rec.sqlite3")
     service = GameService(store, Bus())
     keeper2 = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
     keeper2.sync([e.entry for e in store.entries(gid)])
@@ -125,7 +125,7 @@ def test_record_cli_bad_source_is_a_clear_error(tmp_path):
 def test_each_recorded_move_keeps_its_evidence_frame(tmp_path, demo):
     game, boards = demo
     frames, _ = video_frames(boards[:2])
-    service = GameService(Store(tmp_path / "ev.sqlite3"), Bus())
+    service = GameService(open_store(tmp_path / "ev.sqlite3"), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
     recorder = make_recorder(keeper, GameLink(service, gid))
@@ -170,9 +170,9 @@ def test_the_recorder_follows_corrections_written_by_the_server_on_the_same_file
     game, boards = demo
     frames, _ = video_frames(boards)
     db = tmp_path / "shared.sqlite3"
-    service = GameService(Store(db), Bus())
+    service = GameService(open_store(db), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)], "naspa", "en").id
-    desk = GameService(Store(db), Bus())  # another writer on the file, as a second process would be
+    desk = GameService(open_store(db), Bus())  # another writer on the file, as a second process would be
 
     class Interrupted(GameLink):
         """Before its third commit, the desk times a penalty: the recorder's decision is stale."""

@@ -164,8 +164,8 @@ def test_a_source_that_does_not_open_is_exit_2(tmp_path):
     r = cli("run", "--source", str(tmp_path / "nothing.avi"), "--db", str(tmp_path / "x.sqlite3"), timeout=120,
             env={**os.environ, "TILECAM_TOKEN": TOKEN})
     assert r.returncode == 2 and "tilecam run: cannot open" in r.stderr and "Traceback" not in r.stderr
-    from tilecam.api.store import Store
-    store = Store(tmp_path / "x.sqlite3")
+    from tilecam.api.store import open_store
+    store = open_store(tmp_path / "x.sqlite3")
     try:
         assert store.games() == []  # no empty game left behind
     finally:

@@ -9,7 +9,7 @@ import pytest
 
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService
-from tilecam.api.store import Conflict, NotFound, Store, StoreError
+from tilecam.api.store import Conflict, NotFound, StoreError, open_store
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import Correction, Exchange, Pass, Play
 from tilecam.scoring.placement import PlacedTile, Placement
@@ -20,7 +20,7 @@ PLAY = Play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8)
 
 @pytest.fixture
 def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite3")
+    s = open_store(tmp_path / "games.sqlite3")
     yield s
     s.close()
 
@@ -122,7 +122,7 @@ def test_a_database_from_before_the_sidecar_column_is_migrated(tmp_path):
                                                                                      "cumulative": 0}),))
     raw.commit()
     raw.close()
-    store = Store(path)
+    store = open_store(path)
     assert [r.entry for r in store.entries(1)] == [Pass(0, 0)] and store.entries(1)[0].sidecar is None
     assert store.append(1, Pass(1, 0), expect=1, sidecar={"frame_index": 2}) == 1
     assert store.entries(1)[1].sidecar == {"frame_index": 2}
@@ -144,7 +144,7 @@ def test_a_db_that_cannot_be_a_tilecam_store_is_one_clear_error(tmp_path, make):
     else:
         path = tmp_path / "no" / "such" / "x.sqlite3"
     with pytest.raises(StoreError, match=str(path.name)):
-        Store(path)
+        open_store(path)
 
 
 def test_a_game_that_cannot_be_replayed_does_not_take_down_the_list(store):

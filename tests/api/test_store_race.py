@@ -14,7 +14,7 @@ import pytest
 
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService
-from tilecam.api.store import Conflict, Store
+from tilecam.api.store import Conflict, open_store
 from apiserver import AUTH, LiveServer
 from tilecam.scoring.events import TimePenalty
 from tilecam.scoring.game import GameError
@@ -31,9 +31,9 @@ WRITER = textwrap.dedent("""
     import sys
     from tilecam.api.bus import Bus
     from tilecam.api.service import GameService
-    from tilecam.api.store import Conflict, Store
+    from tilecam.api.store import Conflict, open_store
     db, gid, mode, n, player = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    svc = GameService(Store(db), Bus())
+    svc = GameService(open_store(db), Bus())
     sys.stdin.readline()  # start together
     lost = 0
     for _ in range(n):
@@ -70,7 +70,7 @@ def _check_whole(service, gid, n):
 
 
 def test_a_stale_writer_gets_a_conflict_and_nothing_is_written(tmp_path):
-    service = GameService(Store(tmp_path / "g.sqlite3"), Bus())
+    service = GameService(open_store(tmp_path / "g.sqlite3"), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)]).id
     view = service.load(gid)
     ev = view.game_at().time_penalty(0, 1)
@@ -89,7 +89,7 @@ def test_a_stale_writer_gets_a_conflict_and_nothing_is_written(tmp_path):
 
 def test_two_processes_and_the_servers_threads_append_to_one_game_at_once(tmp_path):
     db = tmp_path / "shared.sqlite3"
-    service = GameService(Store(db), Bus())
+    service = GameService(open_store(db), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)]).id
     procs = _writers(db, gid, ["build", "expect", "expect"])
     http_status: list[int] = []

@@ -1,10 +1,16 @@
-"""SQLite event store: one JSON row per log entry with a kind tag, one transaction per entry.
+"""The SQLite engine of the event store (api/store): one JSON row per log entry with a kind tag,
+one transaction per write, the default for one table.
 
-The store knows no rules: it keeps what it is given, in order, and hands it back.
 WAL mode lets readers go on while the recorder writes. Writers, in this process or another
-on the same file, take SQLite's write lock with BEGIN IMMEDIATE (``Store.writing``), so what a
-writer reads inside the transaction is the record its append follows; an append names the seq
+on the same file, take SQLite's write lock with BEGIN IMMEDIATE (``SqliteStore.writing``), so what
+a writer reads inside the transaction is the record its append follows; an append names the seq
 it believes comes next and a writer that lost the race gets ``Conflict``.
+
+Change notification: every write transaction adds one row per game it touched to ``changes``
+(an autoincrement id, the game) before it commits. ``changes(after)`` first reads
+``PRAGMA data_version``, which moves only when another connection committed, so a watcher's
+check costs one read of the WAL index until someone else writes; then it reads the rows after
+its mark and names those games.
 """
 from __future__ import annotations
 
@@ -12,15 +18,15 @@ import json
 import sqlite3
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from tilecam.scoring.events import LogEntry, from_json, to_json
 
-from .errors import Conflict, NotFound, StoreError
+from ..errors import Conflict, NotFound, StoreError
+from . import Changes, EntryRow, FrameRow, GameRow
 
-__all__ = ["Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "Store", "StoreError"]
+__all__ = ["SqliteStore"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -30,7 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
     lang    TEXT NOT NULL,
     layout  TEXT NOT NULL DEFAULT 'standard',
     created TEXT NOT NULL,
-    meta    TEXT NOT NULL DEFAULT '{}'   -- JSON object of strings
+    meta    TEXT NOT NULL DEFAULT '{}',  -- JSON object of strings
+    table_no INTEGER                     -- meta "table" as a number, for Store.table_games
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -50,13 +57,26 @@ CREATE TABLE IF NOT EXISTS frames (
     created TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+-- One row per game each write transaction touched: what changes(after) reads after its mark.
+CREATE TABLE IF NOT EXISTS changes (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL
+);
 """
+# After the migrations: the index needs games.table_no, which an older file gains in _migrate.
+INDEXES = "CREATE INDEX IF NOT EXISTS games_table ON games (table_no, id) WHERE table_no IS NOT NULL;"
 
 
 # Columns added since the first schema: (table, column, declaration). A file made by an older
 # tilecam gains them when it is opened.
-MIGRATIONS = (("entries", "sidecar", "TEXT"),)
+MIGRATIONS = (("entries", "sidecar", "TEXT"), ("games", "table_no", "INTEGER"))
 BUSY_TIMEOUT_S = 10.0  # how long a writer waits for another process's transaction
+CHANGES_KEPT = 10_000  # change rows kept; a watcher whose mark is older reloads every game
+# What this code reads; a table that lacks a column (other than one MIGRATIONS adds) is not ours.
+NEED = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta", "table_no"},
+        "entries": {"game_id", "seq", "kind", "data", "created", "sidecar"},
+        "frames": {"game_id", "seq", "jpeg", "path", "created"},
+        "changes": {"id", "game_id"}}
 
 
 # The store's errors are the api package's (api/errors.py): NotFound, Conflict, StoreError.
@@ -73,33 +93,13 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    id: int
-    players: tuple[dict, ...]   # {"nick", "name"}
-    rules: str
-    lang: str
-    layout: str
-    created: str
-    meta: dict
+def table_no(meta: dict) -> int | None:
+    """The table a game's meta names, as the indexed column holds it: "7" -> 7, else None."""
+    value = meta.get("table")
+    return int(value) if isinstance(value, str) and value.isdecimal() and str(int(value)) == value else None
 
 
-@dataclass(frozen=True, slots=True)
-class EntryRow:
-    seq: int
-    entry: LogEntry
-    created: str
-    sidecar: dict | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FrameRow:
-    jpeg: bytes | None
-    path: str | None
-    created: str
-
-
-class Store:
+class SqliteStore:
     """One connection behind a lock: writes are serialised anyway, and reads are short.
 
     The lock is re-entrant so that a writer can read inside its own transaction."""
@@ -108,6 +108,8 @@ class Store:
         self.path = str(path)
         self._lock = threading.RLock()
         self._depth = 0  # nesting of `writing` on the thread holding the lock
+        self._touched: set[int] = set()  # games the open write transaction changed
+        self._version: int | None = None  # PRAGMA data_version when changes() last read the rows
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                        timeout=BUSY_TIMEOUT_S)
@@ -119,23 +121,32 @@ class Store:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
             self._migrate()
+            self._db.executescript(INDEXES)
         except sqlite3.Error as exc:
             self._db.close()
             raise StoreError(f"{self.path} is not a tilecam database: {exc}") from None
 
     def _migrate(self) -> None:
-        for table, column, decl in MIGRATIONS:
-            have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
-            if column not in have:
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-        # CREATE TABLE IF NOT EXISTS keeps a foreign table of the same name: check what we read.
-        need = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta"},
-                "entries": {"game_id", "seq", "kind", "data", "created", "sidecar"},
-                "frames": {"game_id", "seq", "jpeg", "path", "created"}}
-        for table, columns in need.items():
-            missing = columns - {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+        def columns(table: str) -> set[str]:
+            return {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+
+        # CREATE TABLE IF NOT EXISTS keeps a foreign table of the same name: check what we read
+        # before adding anything to it.
+        for table, need in NEED.items():
+            missing = need - columns(table) - {c for t, c, _ in MIGRATIONS if t == table}
             if missing:
                 raise sqlite3.DatabaseError(f"table {table} has no column {', '.join(sorted(missing))}")
+        for table, column, decl in MIGRATIONS:
+            if column in columns(table):
+                continue
+            with self.writing():
+                if column in columns(table):  # another process migrated the file meanwhile
+                    continue
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+                if (table, column) == ("games", "table_no"):  # index the tables old games name
+                    for game_id, meta in self._db.execute("SELECT id, meta FROM games").fetchall():
+                        self._db.execute("UPDATE games SET table_no = ? WHERE id = ?",
+                                         (table_no(json.loads(meta)), game_id))
 
     def close(self) -> None:
         with self._lock:
@@ -160,8 +171,13 @@ class Store:
                 raise Conflict(f"the database is busy: another writer held {self.path} for "
                                f"{BUSY_TIMEOUT_S:.0f} s ({exc})") from None
             self._depth = 1
+            self._touched.clear()
             try:
                 yield
+                for game_id in sorted(self._touched):
+                    last = self._db.execute("INSERT INTO changes (game_id) VALUES (?)", (game_id,)).lastrowid
+                    # An indexed range delete, empty but for one commit in a thousand or so.
+                    self._db.execute("DELETE FROM changes WHERE id <= ?", (last - CHANGES_KEPT,))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -169,15 +185,18 @@ class Store:
                 self._db.execute("COMMIT")
             finally:
                 self._depth = 0
+                self._touched.clear()
 
     # ---- games -----------------------------------------------------------------
     def create_game(self, players: list[dict], rules: str, lang: str, layout: str = "standard",
                     meta: dict | None = None) -> GameRow:
         with self.writing():
             cur = self._db.execute(
-                "INSERT INTO games (players, rules, lang, layout, created, meta) VALUES (?, ?, ?, ?, ?, ?)",
-                (json.dumps(players), rules, lang, layout, _now(), json.dumps(meta or {})))
+                "INSERT INTO games (players, rules, lang, layout, created, meta, table_no) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (json.dumps(players), rules, lang, layout, _now(), json.dumps(meta or {}), table_no(meta or {})))
             game_id = cur.lastrowid
+            self._touched.add(game_id)
         return self.game(game_id)
 
     def _row(self, r) -> GameRow:
@@ -212,9 +231,10 @@ class Store:
                     new_meta.pop(k, None)
                 else:
                     new_meta[k] = v
-            self._db.execute("UPDATE games SET players = ?, meta = ? WHERE id = ?",
+            self._db.execute("UPDATE games SET players = ?, meta = ?, table_no = ? WHERE id = ?",
                              (json.dumps(players) if players is not None else r[0],
-                              json.dumps(new_meta), game_id))
+                              json.dumps(new_meta), table_no(new_meta), game_id))
+            self._touched.add(game_id)
         return self.game(game_id)
 
     def discard_empty_game(self, game_id: int) -> bool:
@@ -225,7 +245,14 @@ class Store:
             cur = self._db.execute("DELETE FROM games WHERE id = ? AND NOT EXISTS "
                                    "(SELECT 1 FROM entries WHERE game_id = ?) AND NOT EXISTS "
                                    "(SELECT 1 FROM frames WHERE game_id = ?)", (game_id, game_id, game_id))
+            if cur.rowcount == 1:
+                self._touched.add(game_id)
         return cur.rowcount == 1
+
+    def table_games(self, table: int) -> list[int]:
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM games WHERE table_no = ? ORDER BY id", (table,)).fetchall()
+        return [r[0] for r in rows]
 
     # ---- log entries -------------------------------------------------------------
     def append(self, game_id: int, entry: LogEntry, expect: int | None = None, jpeg: bytes | None = None,
@@ -252,6 +279,7 @@ class Store:
             if jpeg is not None or path is not None:
                 self._db.execute("INSERT OR REPLACE INTO frames (game_id, seq, jpeg, path, created) "
                                  "VALUES (?, ?, ?, ?, ?)", (game_id, seq, jpeg, path, now))
+            self._touched.add(game_id)
         return seq
 
     def entries(self, game_id: int) -> list[EntryRow]:
@@ -283,6 +311,7 @@ class Store:
         with self.writing():
             self._db.execute("INSERT OR REPLACE INTO frames (game_id, seq, jpeg, path, created) "
                              "VALUES (?, ?, ?, ?, ?)", (game_id, seq, jpeg, path, _now()))
+            self._touched.add(game_id)
 
     def frame(self, game_id: int, seq: int) -> FrameRow:
         _checked(game_id)
@@ -300,3 +329,17 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT seq FROM frames WHERE game_id = ?", (game_id,)).fetchall()
         return {r[0] for r in rows}
+
+    # ---- change notification -------------------------------------------------------
+    def changes(self, after: int | None = None) -> Changes:
+        with self._lock:
+            (version,) = self._db.execute("PRAGMA data_version").fetchone()
+            if after is not None and version == self._version:
+                return Changes(after, frozenset())  # no other connection committed since the last read
+            self._version = version
+            (last, first) = self._db.execute("SELECT MAX(id), MIN(id) FROM changes").fetchone()
+            mark = last or 0
+            if after is None or (first is not None and first > after + 1):  # pruned past the mark
+                return Changes(mark, None)
+            rows = self._db.execute("SELECT game_id FROM changes WHERE id > ?", (after,)).fetchall()
+        return Changes(max(mark, after), frozenset(r[0] for r in rows))

@@ -1,0 +1,150 @@
+"""The event store's interface: what the game service needs from a database, and nothing more.
+
+The store keeps what it is given, in order, and hands it back; it knows no rules. Every engine
+behind ``Store`` keeps the same promises (tests/api/test_store_contract.py holds each engine to
+them):
+
+- a game's log is append-only; an append names the seq it believes comes next (``expect``) and a
+  writer that lost the race gets ``Conflict`` with nothing written;
+- ``writing()`` is one write transaction: what is read inside it is what the writes follow, and
+  the writes land together or not at all (an entry, its evidence frame and its sidecar);
+- a table's games are a query on an indexed column, not a scan of every game's metadata;
+- ``changes(after)`` says cheaply which games other writers (threads, processes, servers on the
+  same database) changed since a mark, so a watcher reloads only those games.
+
+Only the game service (api/service) talks to a store; routes and commands call the service.
+``open_store`` is the one factory: today a SQLite file (api/store/sqlite.py, the default for one
+table); issue 22 adds PostgreSQL behind the same interface, chosen by ``[store] url``.
+"""
+from __future__ import annotations
+
+import os
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from tilecam.scoring.events import LogEntry
+
+from ..errors import Conflict, NotFound, StoreError
+
+if TYPE_CHECKING:
+    from ..settings import StoreSettings
+
+__all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "Store", "StoreError",
+           "open_store"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    players: tuple[dict, ...]   # {"nick", "name"}
+    rules: str
+    lang: str
+    layout: str
+    created: str
+    meta: dict                  # strings; meta["table"] (a table number) is indexed: see Store.table_games
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    seq: int
+    entry: LogEntry
+    created: str
+    sidecar: dict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FrameRow:
+    jpeg: bytes | None
+    path: str | None
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What changed since a mark. `mark`: pass it to the next ``changes`` call. `games`: the ids
+    of the games written since (creations, entries, frames, players and meta); None when the
+    store cannot say (the first call, or a mark older than the changes it keeps): reload all."""
+    mark: int
+    games: frozenset[int] | None
+
+
+@runtime_checkable
+class Store(Protocol):
+    """One database of games. Engines: api/store/sqlite.py (SqliteStore); PostgreSQL in issue 22."""
+
+    def close(self) -> None: ...
+
+    def writing(self) -> AbstractContextManager[None]:
+        """One write transaction: other writers (this process's threads and every other process or
+        server) wait until it ends, so what is read inside is what the writes follow; an exception
+        rolls it all back. Nested calls join the outer transaction."""
+        ...
+
+    # ---- games
+    def create_game(self, players: list[dict], rules: str, lang: str, layout: str = "standard",
+                    meta: dict | None = None) -> GameRow: ...
+
+    def game(self, game_id: int) -> GameRow:
+        """NotFound for an id that names no game (whatever its size)."""
+        ...
+
+    def games(self) -> list[GameRow]:
+        """Every game, oldest first."""
+        ...
+
+    def update_game(self, game_id: int, players: list[dict] | None = None,
+                    meta: dict | None = None) -> GameRow:
+        """Replace the players and/or merge keys into meta (None values delete a key)."""
+        ...
+
+    def discard_empty_game(self, game_id: int) -> bool:
+        """Remove a game nothing was ever written to: True when removed; never one with an entry."""
+        ...
+
+    def table_games(self, table: int) -> list[int]:
+        """The games whose meta names `table` ("table": "7"), oldest first: an index, not a scan."""
+        ...
+
+    # ---- the log
+    def append(self, game_id: int, entry: LogEntry, expect: int | None = None, jpeg: bytes | None = None,
+               path: str | None = None, sidecar: dict | None = None) -> int:
+        """Append one entry with its evidence frame (JPEG bytes or a path) and sidecar, in one
+        transaction; returns its seq. `expect` is not the next seq: Conflict, nothing written."""
+        ...
+
+    def entries(self, game_id: int) -> list[EntryRow]: ...
+
+    def count(self, game_id: int) -> int: ...
+
+    # ---- evidence frames
+    def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None: ...
+
+    def frame(self, game_id: int, seq: int) -> FrameRow: ...
+
+    def frame_seqs(self, game_id: int) -> set[int]: ...
+
+    # ---- change notification
+    def changes(self, after: int | None = None) -> Changes:
+        """The games other writers changed since mark `after` (None: only a mark to start from).
+        Cheap when nothing changed, so a watcher may call it often; it may also name games this
+        store object wrote itself."""
+        ...
+
+
+SQLITE_PREFIX = "sqlite:///"
+
+
+def open_store(where: "StoreSettings | str | os.PathLike[str]") -> Store:
+    """The one factory: the store the settings' [store] section names, or a path or URL
+    ('sqlite:///path/games.sqlite3', or a plain path: a SQLite file). StoreError when it cannot
+    be opened. Issue 22 adds [store] url and 'postgresql://...' here; nothing else changes."""
+    if not isinstance(where, (str, os.PathLike)):
+        where = where.db_path
+    target = os.fspath(where)
+    if "://" in target and not target.startswith(SQLITE_PREFIX):
+        raise StoreError(f"{target.split('://')[0]} stores are not built yet: give a SQLite file "
+                         f"(a path or {SQLITE_PREFIX}path)")
+    from .sqlite import SqliteStore  # the engine is chosen here, and only here
+
+    return SqliteStore(target.removeprefix(SQLITE_PREFIX))
