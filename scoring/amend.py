@@ -1,32 +1,102 @@
-"""What a correction may change in the move it names, and what each correction changed, in words.
+"""Amendments: corrections and voids of the log, each decided on the log as it stands.
 
-The rules for amending a tile live here (a blank is named only where a blank lies; an ordinary
-tile becomes a blank by correcting the play), so every caller refuses the same requests. And here
-is the one description of each correction and void that the recount lists: "blank at 8D named S",
-"score 16 → 20", "play 8D ZE(B)rA → 8D ZEBRA", "exchange of 3 → 4", "move 5 voided".
+The service loads a game's log, calls `correct` or `void`, and appends the entry it gets back;
+the rules for what may change live only here. A blank is named only where a blank lies (an
+ordinary tile becomes a blank by re-entering the play); a move is voided only when no later
+move depends on it. And here is the one description of each correction and void that the
+recount lists: "blank at 8D named S", "score 16 → 20", "play 8D ZE(B)rA → 8D ZEBRA",
+"exchange of 3 → 4", "move 5 voided".
+
+Moves are numbered from 1 in every message (`index + 1`, as the recount numbers them);
+`index` in the code is the move's position in the record as it stands.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .board import Direction, Layout, LAYOUTS, Square
 from .errors import ScoringError
-from .events import BLANK_NOT_READ, Correction, Event, Exchange, LogEntry, Pass, Play, TurnLost, Void, voided
-from .game import Game, effective_events
-from .gcg.notation import format_position, shown_play
+from .events import (BLANK_NOT_READ, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
+                     PhonyWithdrawn, Play, TurnLost, Void, voided)
+from .game import Game, GameError, check_exchange, effective_events
+from .gcg.notation import format_position, placement_from_gcg, shown_play
 from .placement import PlacedTile
 from .recount import describe
 from .rules import RuleProfile
 from .tiles import Distribution
 
-__all__ = ["Change", "CorrectionError", "changes", "describe_change", "retile"]
+__all__ = ["Amendment", "Change", "CorrectionError", "FixLetter", "MakeExchange", "MakePass", "NameBlank",
+           "ReenterPlay", "RuleScore", "VoidRefused", "changes", "correct", "describe_change", "retile",
+           "standing", "void"]
 
 
 class CorrectionError(ScoringError):
     """A correction that does not fit the move it names: a square the play placed no tile on, a
-    blank named on an ordinary tile, a letter not of the set."""
+    blank named on an ordinary tile, a letter not of the set, a pass made a play."""
+
+
+class VoidRefused(GameError):
+    """A void the record refuses: a later move depends on the move (void from the last backwards)."""
+
+
+# ---- what a correction asks for: plain values (the api builds them from its request models) ----
+
+@dataclass(frozen=True)
+class NameBlank:
+    """The blank on `square` stands for `letter`."""
+    square: Square
+    letter: str
+
+
+@dataclass(frozen=True)
+class FixLetter:
+    """The tile on `square` is `letter`: it was misread (a blank stays a blank)."""
+    square: Square
+    letter: str
+
+
+@dataclass(frozen=True)
+class ReenterPlay:
+    """The play was this one, in GCG notation: position ('8D', 'D8') and word."""
+    position: str
+    word: str
+
+
+@dataclass(frozen=True)
+class MakeExchange:
+    """The turn was an exchange of `count` tiles (`tiles`, when known)."""
+    count: int
+    tiles: str | None = None
+
+
+@dataclass(frozen=True)
+class MakePass:
+    """The turn was a pass."""
+
+
+@dataclass(frozen=True)
+class RuleScore:
+    """The score that stands, as ruled; it stands through later corrections of the move."""
+    agreed: int
+
+
+Amendment = NameBlank | FixLetter | ReenterPlay | MakeExchange | MakePass | RuleScore
+
+
+def standing(entries: Sequence[LogEntry]) -> list[int]:
+    """The log position of each move of the record as it stands, in order: every event's original
+    entry, less the voided ones (Corrections and Voids are no moves)."""
+    gone = voided(list(entries))
+    return [i for i, e in enumerate(entries) if not isinstance(e, (Correction, Void)) and i not in gone]
+
+
+def _move(entries: Sequence[LogEntry], index: int, error: type[ScoringError]) -> int:
+    moves = standing(entries)
+    if not 0 <= index < len(moves):
+        raise error(f"there is no move {index + 1}; the record has {len(moves)}")
+    return moves[index]
 
 
 def retile(play: Play, square: Square, letter: str, dist: Distribution, *, blank: bool) -> Play:
@@ -47,6 +117,104 @@ def retile(play: Play, square: Square, letter: str, dist: Distribution, *, blank
     if hit.blank:  # the blank's letter is named now: the GCG writer's "not read" note goes
         note = "\n".join(ln for ln in note.split("\n") if BLANK_NOT_READ not in ln)
     return dataclasses.replace(play, placement=dataclasses.replace(play.placement, tiles=tiles), note=note)
+
+
+def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: RuleProfile,
+            dist: Distribution, layout: Layout | None = None, players: int = 2, *, by: str,
+            reason: str = "") -> Correction:
+    """The Correction of move `index` (its position in the record as it stands) that `fix` asks
+    for, made by `by`. A score ruled earlier stands through later fixes of the same move. Raises
+    CorrectionError when the fix does not fit the move, and the engine's error when the record
+    amended no longer replays (a later play built on a tile the fix takes away)."""
+    entries = list(entries)
+    layout = layout or LAYOUTS["standard"]
+    target = _move(entries, index, CorrectionError)
+    events = effective_events(entries, profile, dist, layout, players)
+    ev, n = events[index], index + 1
+    prior = [e for e in entries if isinstance(e, Correction) and e.target == target]
+    agreed = prior[-1].agreed if prior else None
+    match fix:
+        case NameBlank() | FixLetter():
+            if not isinstance(ev, Play):
+                raise CorrectionError(f"move {n} is a {ev.kind}, not a play: it placed no tiles")
+            replacement = retile(ev, fix.square, fix.letter, dist, blank=isinstance(fix, NameBlank))
+        case ReenterPlay():
+            if not isinstance(ev, Play):
+                raise CorrectionError(f"move {n} is a {ev.kind}, not a play")
+            placement = placement_from_gcg(Game(profile, dist, layout, players, events[:index]),
+                                           fix.position, fix.word)
+            replacement = dataclasses.replace(ev, placement=placement)
+        case MakeExchange():
+            if not isinstance(ev, (Pass, Exchange, TurnLost)):
+                raise CorrectionError(f"move {n} is a {ev.kind}; only a pass becomes an exchange")
+            check_exchange(fix.count, dist)
+            tiles = dist.check_tiles(fix.tiles, "exchanged tiles")
+            if tiles is not None and len(dist.tokens(tiles)) != fix.count:
+                raise CorrectionError(f"{tiles!r} is not {fix.count} tiles")
+            replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)
+        case MakePass():
+            if not isinstance(ev, (Pass, Exchange, TurnLost)):
+                raise CorrectionError(f"move {n} is a {ev.kind}; only an exchange becomes a pass")
+            replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note)
+        case RuleScore():
+            if not hasattr(ev, "agreed"):
+                raise CorrectionError(f"move {n} is a {ev.kind}, which scores nothing")
+            replacement, agreed = ev, fix.agreed
+        case _:
+            raise TypeError(f"not an amendment: {fix!r}")
+    entry = Correction(target, replacement, by, agreed, reason)
+    effective_events(entries + [entry], profile, dist, layout, players)  # every later event rebuilt on it
+    return entry
+
+
+def void(entries: Iterable[LogEntry], index: int, profile: RuleProfile, dist: Distribution,
+         layout: Layout | None = None, players: int = 2, *, by: str, reason: str = "",
+         names: Sequence[str] | None = None) -> Void:
+    """The Void of move `index` (its position in the record as it stands), made by `by`.
+
+    The rule: a move can be voided when no later move depends on it, i.e. the record without it
+    still replays and every later move comes out as it was (the same engine score, made by the
+    player who was on turn, and no challenge of the voided play follows). Undoing the last move
+    always qualifies; an earlier one under later plays is refused (VoidRefused) naming the move
+    that depends on it, and the operator voids from the last backwards. `names`: the players'
+    names, for that message."""
+    entries = list(entries)
+    layout = layout or LAYOUTS["standard"]
+    names = list(names) if names is not None else [f"player {p}" for p in range(players)]
+    entry = Void(_move(entries, index, VoidRefused), by, reason)
+    refuse = f"move {index + 1} cannot be voided: "
+    try:
+        after = effective_events(entries + [entry], profile, dist, layout, players)
+    except ScoringError as exc:  # GameError, or the engine refusing a later play's placement
+        raise VoidRefused(f"{refuse}a later move no longer follows ({exc}); void the later moves "
+                          "first, the last first") from None
+    before = effective_events(entries, profile, dist, layout, players)
+    turns_before = _turns(before, profile, dist, layout, players)
+    turns_after = _turns(after, profile, dist, layout, players)
+    last_play = None
+    for j, (b, a) in enumerate(zip(before[index + 1:], after[index:]), index + 1):
+        challenge = isinstance(b, (PhonyWithdrawn, ChallengeBonus)) or (
+            isinstance(b, TurnLost) and j == index + 1)
+        on_turn = isinstance(b, (Play, Pass, Exchange)) and turns_before[j] == b.player
+        if ((challenge and last_play is None and isinstance(before[index], Play))
+                or getattr(b, "engine", None) != getattr(a, "engine", None)
+                or (on_turn and turns_after[j - 1] != a.player)):
+            raise VoidRefused(f"{refuse}move {j + 1} ({names[b.player]}'s {b.kind.replace('_', ' ')}) "
+                              "depends on it; void the later moves first, the last first")
+        if isinstance(b, Play):
+            last_play = j
+    return entry
+
+
+def _turns(events: Sequence[Event], profile: RuleProfile, dist: Distribution, layout: Layout,
+           players: int) -> list[int]:
+    """Who was on turn before each event."""
+    g = Game(profile, dist, layout, players)
+    out = []
+    for ev in events:
+        out.append(g.state.on_turn)
+        g.append(ev)
+    return out
 
 
 @dataclass(frozen=True)

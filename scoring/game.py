@@ -122,8 +122,7 @@ class Game:
                 s.last_play = None  # the out-play was challenged and stands; the game stays over
             case Pass() | Exchange() | TurnLost():
                 if isinstance(event, Exchange):
-                    if not 1 <= event.count <= s.rack_sizes[p]:
-                        raise GameError(f"cannot exchange {event.count} tiles from a rack of {s.rack_sizes[p]}")
+                    check_exchange(event.count, self.dist, s.rack_sizes[p])
                     if event.count > s.bag:
                         raise GameError(f"cannot exchange {event.count} with {s.bag} tiles in the bag")
                 s.scoreless_turns += 1
@@ -218,6 +217,7 @@ class Game:
 
     def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
                  note: str = "") -> Exchange:
+        check_exchange(count, self.dist)
         if self.state.bag < self.profile.min_bag_to_exchange:
             raise GameError(f"exchanges need {self.profile.min_bag_to_exchange} tiles in the bag; "
                             f"it holds {self.state.bag}")
@@ -323,6 +323,35 @@ class Game:
                 return self.time_penalty(p, event.minutes, event.claimed, event.rack, event.note, agreed)
         raise GameError(f"cannot rebuild {event!r}")
 
+    def final_racks(self, racks: Sequence[str] | None) -> list[Event]:
+        """The end of the game, with each player's unplayed tiles (`racks`, in player order) when
+        they are given or needed; returns the events appended.
+
+        * After a player went out: the rack points (`finish_out`).
+        * After the scoreless turns that end a game: each player's rack off, when the rules take
+          it (then the racks are needed); none when they do not.
+        * Before either (a director ends the game): each given rack comes off; none given, nothing.
+
+        Raises GameError when the final racks are already in, TurnDetailsError when the racks do
+        not fit (one per player, tiles of the set)."""
+        if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in self.events):
+            raise GameError("the game has already been ended and its final racks entered")
+        if racks is not None:
+            if len(racks) != self.players:
+                raise TurnDetailsError(f"give one rack per player ({self.players})")
+            for rack in racks:
+                self.dist.check_tiles(rack, "rack")
+        s = self.state
+        if s.end_reason == "out":
+            return self.finish_out(racks)
+        if racks is None:
+            if s.ended and self.profile.zeros_end_penalty:
+                raise TurnDetailsError("the game ended without a player going out: give each player's rack")
+            return []
+        if s.ended and not self.profile.zeros_end_penalty:
+            return []
+        return [self.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
+
     def finish_out(self, racks: Sequence[str] | None = None) -> list[Event]:
         """After a player went out and no challenge is pending: the end-rack events the rules give.
         The out-player gains every opponent's unplayed tiles in one EndRackPoints (x2 under
@@ -362,6 +391,17 @@ class Game:
         if self.profile.end_rack is EndRack.PLUS_MINUS:
             added += [self.end_rack_penalty(p, r) for p, r in enumerate(racks) if p != out and r]
         return added
+
+
+def check_exchange(count: int, dist: Distribution, rack: int | None = None) -> None:
+    """The one rack-size rule of an exchange. As asked for (no `rack`): more tiles than a rack of
+    the set holds is a TurnDetailsError, no turn could be that. Against the player's `rack` as the
+    record stands: fewer than one or more than it holds is a GameError, this turn cannot follow."""
+    if rack is None:
+        if count > dist.rack_size:
+            raise TurnDetailsError(f"cannot exchange {count} tiles from a rack of {dist.rack_size}")
+    elif not 1 <= count <= rack:
+        raise GameError(f"cannot exchange {count} tiles from a rack of {rack}")
 
 
 def overtime_minutes(overtime_ms: int) -> int:
@@ -404,4 +444,5 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
     return Game(profile, dist, layout or LAYOUTS["standard"], players, list(events)).state
 
 
-__all__ = ["Game", "GameError", "GameState", "TurnDetailsError", "effective_events", "overtime_minutes", "replay"]
+__all__ = ["Game", "GameError", "GameState", "TurnDetailsError", "check_exchange", "effective_events",
+           "overtime_minutes", "replay"]

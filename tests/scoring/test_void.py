@@ -105,7 +105,7 @@ def test_void_refused_when_a_later_play_is_built_on_it(client):
     before = entries(client, gid)
     r = post(client, f"/api/games/{gid}/moves/0/void", {})
     assert r.status_code == 409
-    assert r.json()["detail"].startswith("move 0 cannot be voided: a later move no longer follows")
+    assert r.json()["detail"].startswith("move 1 cannot be voided: a later move no longer follows")  # from 1
     assert entries(client, gid) == before  # nothing written
     assert post(client, f"/api/games/{gid}/moves/1/void").status_code == 200
     assert post(client, f"/api/games/{gid}/moves/0/void").status_code == 200  # now the last
@@ -120,7 +120,7 @@ def test_void_refused_when_turn_order_depends_on_it(client):
     post(client, f"/api/games/{gid}/exchanges", {"count": 3})
     r = post(client, f"/api/games/{gid}/moves/1/void")
     assert r.status_code == 409
-    assert r.json()["detail"] == ("move 1 cannot be voided: move 2 (Alice Ames's exchange) depends on it; "
+    assert r.json()["detail"] == ("move 2 cannot be voided: move 3 (Alice Ames's exchange) depends on it; "
                                   "void the later moves first, the last first")
 
 
