@@ -217,7 +217,6 @@ class Game:
 
     def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
                  note: str = "") -> Exchange:
-        check_exchange(count, self.dist)
         if self.state.bag < self.profile.min_bag_to_exchange:
             raise GameError(f"exchanges need {self.profile.min_bag_to_exchange} tiles in the bag; "
                             f"it holds {self.state.bag}")

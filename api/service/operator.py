@@ -2,7 +2,7 @@
 the record as it stands through the writer's ``build``."""
 from __future__ import annotations
 
-from tilecam.scoring.game import Game
+from tilecam.scoring.game import Game, check_exchange
 from tilecam.scoring.gcg import placement_from_gcg
 
 from ..errors import InvalidInput
@@ -46,8 +46,7 @@ class Operator(Writer):
             n = len(g.dist.tokens(self._tiles(g, tiles, "exchanged tiles"))) if tiles else count
             if not n:
                 raise InvalidInput("an exchange needs a count or the tiles")
-            if n > g.dist.rack_size:
-                raise InvalidInput(f"cannot exchange {n} tiles from a rack of {g.dist.rack_size}")
+            check_exchange(n, g.dist)  # more than a rack holds: refused as asked, before the bag is counted
             return g.exchange(self._player(g, player), n, tiles, self._tiles(g, rack, "rack"), note)
         return self.build(game_id, make)
 

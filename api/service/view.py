@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass
 
 from tilecam.scoring.board import LAYOUTS, Layout, Square
-from tilecam.scoring.events import Correction, Event, Void, voided
+from tilecam.scoring.amend import standing
+from tilecam.scoring.events import Correction, Event
 from tilecam.scoring.game import Game, effective_events
 from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, parse_position
 from tilecam.scoring.rules import RuleProfile, get_profile
@@ -52,8 +53,11 @@ class GameView:
         return Game(self.profile, self.dist, self.layout, self.players, self.events[:turn])
 
     def event_seq(self, index: int) -> int:
+        """The log row of move `index` (0-based, as /moves/{index} names it); NotFound otherwise.
+        The message numbers moves from 1, as the pages do."""
         if not 0 <= index < len(self.events):
-            raise NotFound(f"game {self.row.id} has no move {index} (it has {len(self.events)})")
+            raise NotFound(f"game {self.row.id} has no move {index + 1} (index {index}); "
+                           f"it has {len(self.events)}")
         return self.seqs[index]
 
     def record(self) -> GameRecord:
@@ -75,8 +79,7 @@ def load_view(store: Store, game_id: int) -> GameView:
     entries = store.entries(game_id)
     logged = [e.entry for e in entries]
     events = effective_events(logged, profile, dist, layout, len(row.players))
-    gone = voided(logged)  # a voided event is no move: it has no seq in the record as it stands
-    seqs = [e.seq for e in entries if not isinstance(e.entry, (Correction, Void)) and e.seq not in gone]
+    seqs = [entries[i].seq for i in standing(logged)]  # a voided event is no move: it has no seq
     corrected = {e.entry.target for e in entries if isinstance(e.entry, Correction)}
     return GameView(row, entries, events, seqs, corrected, profile, dist, layout)
 

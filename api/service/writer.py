@@ -9,20 +9,16 @@ decide again); the operator actions build on ``build``.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 import threading
 from typing import Callable, Iterable
 
-from tilecam.scoring.board import LAYOUTS
+from tilecam.scoring.board import LAYOUTS, Layout
 from tilecam.scoring.clock import GameClock
-from tilecam.scoring.amend import retile
-from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
-                                    Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TurnLost, Void,
-                                    to_json)
-from tilecam.scoring.errors import ScoringError
+from tilecam.scoring import amend
+from tilecam.scoring.events import Correction, Event, Exchange, LogEntry, Pass, Play, Void, to_json
 from tilecam.scoring.game import Game, GameError, effective_events
-from tilecam.scoring.gcg import GameRecord, placement_from_gcg
+from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
@@ -226,27 +222,10 @@ class Writer:
         with self._lock(game_id):
             with self.store.writing():
                 view = self.load(game_id)
-                if any(isinstance(e, (EndRackPoints, EndRackPenalty)) for e in view.events) or view.closed:
+                if view.closed:
                     raise GameError("the game has already been ended and its final racks entered")
-                if racks is not None:
-                    if len(racks) != view.players:
-                        raise InvalidInput(f"give one rack per player ({view.players})")
-                    for rack in racks:
-                        view.dist.check_tiles(rack, "rack")
-                state = view.game_at().state
-
-                def make(g: Game):
-                    if state.end_reason == "out":
-                        return g.finish_out(racks)
-                    if racks is None:
-                        if state.ended and g.profile.zeros_end_penalty:
-                            raise InvalidInput("the game ended without a player going out: give each player's rack")
-                        return []
-                    if state.ended and not g.profile.zeros_end_penalty:
-                        return []
-                    return [g.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
-
-                seqs = self.build(game_id, make, turn_event=False, publish=False)
+                state = view.game_at().state  # what the rules decide: scoring.game.Game.final_racks
+                seqs = self.build(game_id, lambda g: g.final_racks(racks), turn_event=False, publish=False)
                 if not state.ended:
                     self.store.update_game(game_id, meta={"closed_by": by,
                                                           "closed_reason": reason or "ended by the director"})
@@ -263,90 +242,43 @@ class Writer:
 
     def correct(self, game_id: int, index: int, fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix
                 | s.PassFix | s.ScoreFix, by: str) -> int:
-        """A Correction entry amending move `index`, named after the token that made it."""
+        """A Correction entry amending move `index` (as /moves numbers it), named after the token
+        that made it; the rules decide it (scoring.amend.correct)."""
         with self._lock(game_id), self.store.writing():  # the move amended is the one that stands
             view = self.load(game_id)
-            seq = view.event_seq(index)
-            ev = view.events[index]
-            agreed = None
-            prior = [e.entry for e in view.entries if isinstance(e.entry, Correction) and e.entry.target == seq]
-            if prior:
-                agreed = prior[-1].agreed  # a ruling stands through later fixes of the same move
-            match fix:
-                case s.BlankFix() | s.LetterFix():
-                    if not isinstance(ev, Play):
-                        raise InvalidInput(f"move {index} is a {ev.kind}, not a play: it placed no tiles")
-                    replacement = retile(ev, parse_square(fix.square, view.layout), fix.letter, view.dist,
-                                         blank=isinstance(fix, s.BlankFix))
-                case s.PlayFix():
-                    if not isinstance(ev, Play):
-                        raise InvalidInput(f"move {index} is a {ev.kind}, not a play")
-                    placement = placement_from_gcg(view.game_at(index), fix.position, fix.word)
-                    replacement = dataclasses.replace(ev, placement=placement)
-                case s.ExchangeFix():
-                    if not isinstance(ev, (Pass, Exchange, TurnLost)):
-                        raise InvalidInput(f"move {index} is a {ev.kind}; only a pass becomes an exchange")
-                    if fix.count > view.dist.rack_size:
-                        raise InvalidInput(f"cannot exchange {fix.count} tiles from a rack of {view.dist.rack_size}")
-                    tiles = view.dist.check_tiles(fix.tiles, "exchanged tiles")
-                    if tiles is not None and len(view.dist.tokens(tiles)) != fix.count:
-                        raise InvalidInput(f"{tiles!r} is not {fix.count} tiles")
-                    replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)
-                case s.PassFix():
-                    if not isinstance(ev, (Pass, Exchange, TurnLost)):
-                        raise InvalidInput(f"move {index} is a {ev.kind}; only an exchange becomes a pass")
-                    replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note)
-                case s.ScoreFix():
-                    if not hasattr(ev, "agreed"):
-                        raise InvalidInput(f"move {index} is a {ev.kind}, which scores nothing")
-                    replacement, agreed = ev, fix.agreed
-            return self.append(game_id, Correction(seq, replacement, by, agreed, fix.reason))
+            view.event_seq(index)  # no such move: NotFound
+            entry = amend.correct([e.entry for e in view.entries], index, amendment_of(fix, view.layout),
+                                  view.profile, view.dist, view.layout, view.players, by=by, reason=fix.reason)
+            return self.append(game_id, entry)
 
     def void(self, game_id: int, index: int, by: str, reason: str = "", seq: int | None = None) -> int:
-        """A Void entry cancelling move `index` (as /moves numbers it), named after the token.
-
-        The rule: a move can be voided when no later move depends on it, i.e. the record without
-        it still replays and every later move comes out as it was (the same engine score, made by
-        the player who was on turn, and no challenge of the voided play follows). Undoing the last
-        entry always qualifies; an earlier one under later plays is refused with the move that
-        depends on it, and the operator voids from the last backwards. `seq`: the log row the
-        caller believes move `index` is; another writer having changed the record is a Conflict."""
+        """A Void entry cancelling move `index` (as /moves numbers it), named after the token; the
+        rules decide whether a later move depends on it (scoring.amend.void). `seq`: the log row
+        the caller believes move `index` is; another writer having changed the record is a Conflict."""
         with self._lock(game_id), self.store.writing():
             view = self.load(game_id)
             target = view.event_seq(index)
             if seq is not None and seq != target:
-                raise Conflict(f"move {index} is log entry {target}, not {seq}: the record changed; reload")
-            entry = Void(target, by, reason)
-            refuse = f"move {index} cannot be voided: "
-            try:
-                after = effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
-                                         view.layout, view.players)
-            except ScoringError as exc:  # GameError, or the engine refusing a later play's placement
-                raise GameError(f"{refuse}a later move no longer follows ({exc}); void the later moves "
-                                "first, the last first") from None
-            before = view.events
-            turns_before, turns_after = self._turns(view, before), self._turns(view, after)
-            last_play = None
-            for j, (b, a) in enumerate(zip(before[index + 1:], after[index:]), index + 1):
-                challenge = isinstance(b, (PhonyWithdrawn, ChallengeBonus)) or (
-                    isinstance(b, TurnLost) and j == index + 1)
-                on_turn = isinstance(b, (Play, Pass, Exchange)) and turns_before[j] == b.player
-                if ((challenge and last_play is None and isinstance(before[index], Play))
-                        or getattr(b, "engine", None) != getattr(a, "engine", None)
-                        or (on_turn and turns_after[j - 1] != a.player)):
-                    name = view.row.players[b.player]["name"]
-                    raise GameError(f"{refuse}move {j} ({name}'s {b.kind.replace('_', ' ')}) "
-                                    "depends on it; void the later moves first, the last first")
-                if isinstance(b, Play):
-                    last_play = j
+                raise Conflict(f"move {index + 1} is log entry {target}, not {seq}: the record changed; reload")
+            entry = amend.void([e.entry for e in view.entries], index, view.profile, view.dist, view.layout,
+                               view.players, by=by, reason=reason, names=[p["name"] for p in view.row.players])
             return self.append(game_id, entry)
 
-    @staticmethod
-    def _turns(view: GameView, events: list[Event]) -> list[int]:
-        """Who was on turn before each event."""
-        g = Game(view.profile, view.dist, view.layout, view.players)
-        out = []
-        for ev in events:
-            out.append(g.state.on_turn)
-            g.append(ev)
-        return out
+
+def amendment_of(fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix | s.PassFix | s.ScoreFix,
+                 layout: Layout) -> amend.Amendment:
+    """The request's correction as the rules take it (the square parsed on the game's layout)."""
+    match fix:
+        case s.BlankFix():
+            return amend.NameBlank(parse_square(fix.square, layout), fix.letter)
+        case s.LetterFix():
+            return amend.FixLetter(parse_square(fix.square, layout), fix.letter)
+        case s.PlayFix():
+            return amend.ReenterPlay(fix.position, fix.word)
+        case s.ExchangeFix():
+            return amend.MakeExchange(fix.count, fix.tiles)
+        case s.PassFix():
+            return amend.MakePass()
+        case s.ScoreFix():
+            return amend.RuleScore(fix.agreed)
+    raise InvalidInput(f"not a correction: {fix!r}")

@@ -22,7 +22,7 @@ def test_media_frame_missing_is_404_with_a_message(client):
     r = client.get(f"/api/games/{gid}/moves/0/frame.jpg")
     assert r.status_code == 404 and "no evidence frame for entry 0" in r.json()["detail"]
     r = client.get(f"/api/games/{gid}/moves/3/frame.jpg")
-    assert r.status_code == 404 and "has no move 3" in r.json()["detail"]
+    assert r.status_code == 404 and "has no move 4 (index 3)" in r.json()["detail"]  # numbered from 1
 
 
 def test_media_frame_stored_and_served(client):

@@ -148,7 +148,7 @@ def test_void_of_a_challenged_play_is_refused_and_of_the_withdrawal_restores_it(
 
 
 @pytest.mark.parametrize("path, body, status, message", [
-    ("/moves/5/void", {}, 404, "has no move 5"),
+    ("/moves/5/void", {}, 404, "has no move 6 (index 5)"),  # numbered from 1
     ("/moves/0/void", {"seq": 9}, 409, "the record changed"),
     ("/moves/0/void", {"why": "x"}, 422, "why"),
     ("/moves/0/void", {"reason": "x" * 5000}, 422, "reason"),
