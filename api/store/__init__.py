@@ -20,53 +20,18 @@ from __future__ import annotations
 
 import os
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from tilecam.scoring.events import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
+from .rows import Changes, EntryRow, FrameRow, GameRow
 
 if TYPE_CHECKING:
     from ..settings import StoreSettings
 
 __all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "Store", "StoreError",
            "open_store"]
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    id: int
-    players: tuple[dict, ...]   # {"nick", "name"}
-    rules: str
-    lang: str
-    layout: str
-    created: str
-    meta: dict                  # strings; meta["table"] (a table number) is indexed: see Store.table_games
-
-
-@dataclass(frozen=True, slots=True)
-class EntryRow:
-    seq: int
-    entry: LogEntry
-    created: str
-    sidecar: dict | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FrameRow:
-    jpeg: bytes | None
-    path: str | None
-    created: str
-
-
-@dataclass(frozen=True, slots=True)
-class Changes:
-    """What changed since a mark. `mark`: pass it to the next ``changes`` call. `games`: the ids
-    of the games written since (creations, entries, frames, players and meta); None when the
-    store cannot say (the first call, or a mark older than the changes it keeps): reload all."""
-    mark: int
-    games: frozenset[int] | None
 
 
 @runtime_checkable

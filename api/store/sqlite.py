@@ -24,7 +24,7 @@ from pathlib import Path
 from tilecam.scoring.events import LogEntry, from_json, to_json
 
 from ..errors import Conflict, NotFound, StoreError
-from . import Changes, EntryRow, FrameRow, GameRow
+from .rows import Changes, EntryRow, FrameRow, GameRow
 
 __all__ = ["SqliteStore"]
 

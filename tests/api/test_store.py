@@ -157,3 +157,61 @@ def test_a_game_that_cannot_be_replayed_does_not_take_down_the_list(store):
     assert "damaged" not in listed[good] and listed[good]["moves"] == 1
     assert "cumulative 999" in listed[bad]["damaged"] and listed[bad]["players"][0]["name"] == "Cy"
     assert listed[bad]["entries"] == 1
+
+
+def test_a_database_from_before_tables_were_indexed_gains_the_column_and_the_changes(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, players TEXT NOT NULL, rules TEXT NOT NULL,
+            lang TEXT NOT NULL, layout TEXT NOT NULL DEFAULT 'standard', created TEXT NOT NULL,
+            meta TEXT NOT NULL DEFAULT '{}');
+        CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+            kind TEXT NOT NULL, data TEXT NOT NULL, created TEXT NOT NULL, sidecar TEXT, PRIMARY KEY (game_id, seq));
+    """)
+    players = json.dumps([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}])
+    for meta in ({"table": "2"}, {}, {"table": "2", "round": "3"}, {"table": "two"}):
+        raw.execute("INSERT INTO games (players, rules, lang, created, meta) VALUES (?, 'naspa', 'en', 'then', ?)",
+                    (players, json.dumps(meta)))
+    raw.commit()
+    raw.close()
+    store = open_store(path)
+    assert store.table_games(2) == [1, 3]
+    mark = store.changes().mark
+    other = open_store(path)
+    other.append(2, Pass(0, 0))
+    assert store.changes(mark).games == {2}
+    plan = sqlite3.connect(path).execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE table_no = 2 "
+                                         "ORDER BY id").fetchall()
+    assert "games_table" in str(plan)  # an index, not a scan of every game
+    other.close()
+    store.close()
+
+
+def test_a_watcher_whose_mark_was_pruned_is_told_to_reload_everything(tmp_path, monkeypatch):
+    from tilecam.api.store import sqlite as engine
+    monkeypatch.setattr(engine, "CHANGES_KEPT", 3)
+    watcher, writer = open_store(tmp_path / "g.sqlite3"), open_store(tmp_path / "g.sqlite3")
+    gid = writer.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
+    mark = watcher.changes().mark
+    for _ in range(6):
+        writer.append(gid, Pass(0, 0))
+    assert watcher.changes(mark).games is None
+    watcher.close()
+    writer.close()
+
+
+def test_the_watcher_reads_only_the_games_that_changed(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    server, recorder = GameService(open_store(db), Bus()), GameService(open_store(db), Bus())
+    games = [recorder.create_game([("Ann", None), ("Bob", None)]).id for _ in range(20)]
+    assert server.announce_external() == []  # the first look only takes the mark
+    recorder.pass_turn(games[7])
+    read: list[int] = []
+    count = server.store.count
+    server.store.count = lambda gid: read.append(gid) or count(gid)
+    assert server.announce_external() == [games[7]] and set(read) == {games[7]}
+    read.clear()
+    assert server.announce_external() == [] and read == []  # nothing since: one PRAGMA, no game read
+    server.pass_turn(games[3])  # its own write is published by the writer, not again by the watcher
+    assert server.announce_external() == []

@@ -1,0 +1,187 @@
+"""What every store engine promises (api/store: the Store protocol), held to each engine alike.
+
+An engine is a function that opens a store object on one database; called twice, it opens a second
+object on the same database (another process, or another server, as far as the store can tell).
+Issue 22 adds "postgresql" to ENGINES, and every test here runs on it too.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from tilecam.api.store import Changes, Conflict, NotFound, Store, open_store
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import Correction, Exchange, Pass, Play
+from tilecam.scoring.placement import PlacedTile, Placement
+
+PLAY = Play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS),
+            ("AX",), None, 18, 18, 18)
+PLAYERS = [{"nick": "a", "name": "Ann"}, {"nick": "b", "name": "Ben"}]
+
+Opener = Callable[[], Store]
+
+
+def sqlite_engine(tmp_path: Path) -> Opener:
+    return lambda: open_store(f"sqlite:///{tmp_path / 'contract.sqlite3'}")
+
+
+ENGINES = {"sqlite": sqlite_engine}
+
+
+@pytest.fixture(params=sorted(ENGINES))
+def opener(request, tmp_path):
+    opened: list[Store] = []
+
+    def open_one() -> Store:
+        opened.append(ENGINES[request.param](tmp_path)())
+        return opened[-1]
+
+    yield open_one
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture
+def store(opener) -> Store:
+    return opener()
+
+
+def new_game(store: Store, **meta: str) -> int:
+    return store.create_game(PLAYERS, "naspa", "en", meta=meta or None).id
+
+
+def test_an_engine_is_a_store(store):
+    assert isinstance(store, Store)
+
+
+def test_games_keep_players_rules_and_meta_and_meta_merges(store):
+    row = store.create_game(PLAYERS, "naspa", "en", meta={"title": "R1"})
+    assert (row.rules, row.lang, row.layout, row.players[1], row.meta) == \
+        ("naspa", "en", "standard", {"nick": "b", "name": "Ben"}, {"title": "R1"})
+    assert store.update_game(row.id, meta={"title": None, "round": "2"}).meta == {"round": "2"}
+    assert store.update_game(row.id, players=[{"nick": "c", "name": "Cy"}, PLAYERS[1]]).players[0]["name"] == "Cy"
+    assert [g.id for g in store.games()] == [row.id] and store.game(row.id).meta == {"round": "2"}
+
+
+@pytest.mark.parametrize("game_id", [7, 0, -1, 2**63, 2**70])
+def test_an_unknown_game_is_not_found_whatever_its_id(store, game_id):
+    with pytest.raises(NotFound):
+        store.game(game_id)
+    with pytest.raises(NotFound):
+        store.update_game(game_id, meta={"round": "2"})
+    with pytest.raises(NotFound):
+        store.append(game_id, Pass(0, 0))
+
+
+def test_the_log_keeps_each_entry_in_order_with_its_seq(store):
+    gid = new_game(store)
+    entries = [PLAY, Pass(1, 0), Correction(1, Exchange(1, 3, None, 0), by="desk", reason="misread")]
+    assert [store.append(gid, e) for e in entries] == [0, 1, 2]
+    assert [(r.seq, r.entry) for r in store.entries(gid)] == list(enumerate(entries))
+    assert store.count(gid) == 3
+
+
+def test_a_stale_expect_is_a_conflict_and_nothing_is_written(store):
+    gid = new_game(store)
+    assert store.append(gid, PLAY, expect=0, jpeg=b"\xff\xd8one", sidecar={"frame_index": 4}) == 0
+    with pytest.raises(Conflict):
+        store.append(gid, Pass(1, 0), expect=0, jpeg=b"\xff\xd8two", sidecar={"frame_index": 5})
+    assert store.count(gid) == 1 and store.frame_seqs(gid) == {0} and store.frame(gid, 0).jpeg == b"\xff\xd8one"
+    assert store.append(gid, Pass(1, 0), expect=1) == 1 and store.entries(gid)[1].sidecar is None
+    assert store.entries(gid)[0].sidecar == {"frame_index": 4}
+
+
+def test_writers_on_two_store_objects_race_for_one_seq_and_one_wins(opener):
+    first, second = opener(), opener()
+    gid = new_game(first)
+    n = second.count(gid)
+    first.append(gid, PLAY, expect=n)
+    with pytest.raises(Conflict):
+        second.append(gid, Pass(1, 0), expect=n)
+    assert [r.entry for r in second.entries(gid)] == [PLAY]
+
+
+def test_appends_from_many_threads_get_distinct_seqs(store):
+    gid = new_game(store)
+    threads = [threading.Thread(target=lambda: [store.append(gid, Pass(0, 0)) for _ in range(10)]) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.seq for r in store.entries(gid)] == list(range(40))
+
+
+def test_a_write_transaction_lands_whole_or_not_at_all(store):
+    gid = new_game(store)
+    with pytest.raises(RuntimeError):
+        with store.writing():
+            store.append(gid, PLAY)
+            store.update_game(gid, meta={"closed_by": "desk"})
+            raise RuntimeError("the rules refused it")
+    assert store.count(gid) == 0 and "closed_by" not in store.game(gid).meta
+    with store.writing():
+        with store.writing():  # nested: joins the outer transaction
+            store.append(gid, PLAY)
+        store.append(gid, Pass(1, 0))
+    assert store.count(gid) == 2
+
+
+def test_evidence_frames_as_bytes_or_paths(store):
+    gid = new_game(store)
+    store.append(gid, PLAY)
+    store.append(gid, Pass(1, 0), path="/photos/2.jpg")
+    store.put_frame(gid, 0, jpeg=b"\xff\xd8jpeg")
+    assert store.frame(gid, 0).jpeg == b"\xff\xd8jpeg" and store.frame(gid, 1).path == "/photos/2.jpg"
+    assert store.frame_seqs(gid) == {0, 1}
+    with pytest.raises(NotFound):
+        store.frame(gid, 2)
+    with pytest.raises(ValueError):
+        store.put_frame(gid, 0)
+
+
+def test_only_an_empty_game_is_discarded(store):
+    empty, played = new_game(store), new_game(store)
+    store.append(played, Pass(0, 0))
+    assert store.discard_empty_game(empty) and not store.discard_empty_game(played)
+    assert [g.id for g in store.games()] == [played]
+
+
+def test_a_tables_games_follow_meta_table_oldest_first(store):
+    one = new_game(store, table="3")
+    new_game(store, table="4")
+    new_game(store)
+    two = new_game(store)
+    store.update_game(two, meta={"table": "3"})  # a resumed station names its table later
+    assert store.table_games(3) == [one, two] and store.table_games(5) == []
+    store.update_game(one, meta={"table": None})
+    assert store.table_games(3) == [two]
+    new_game(store, table="x")  # not a table number: on no table
+    assert store.table_games(4) != [] and all(store.table_games(t) == [] for t in (0, 99))
+
+
+def test_changes_name_the_games_another_store_object_wrote(opener):
+    watcher, writer = opener(), opener()
+    quiet, busy = new_game(writer), new_game(writer)
+    start = watcher.changes(None)
+    assert isinstance(start, Changes)
+    assert watcher.changes(start.mark) == Changes(start.mark, frozenset())  # nothing since
+    writer.append(busy, Pass(0, 0))
+    seen = watcher.changes(start.mark)
+    assert seen.games == {busy} and seen.mark > start.mark
+    assert watcher.changes(seen.mark).games == frozenset()
+    created = new_game(writer)
+    writer.update_game(quiet, meta={"round": "2"})
+    writer.put_frame(busy, 0, jpeg=b"\xff\xd8")
+    assert watcher.changes(seen.mark).games == {created, quiet, busy}
+
+
+def test_a_rolled_back_write_is_no_change(opener):
+    watcher, writer = opener(), opener()
+    gid = new_game(writer)
+    mark = watcher.changes(None).mark
+    with pytest.raises(Conflict):
+        writer.append(gid, Pass(0, 0), expect=5)
+    assert watcher.changes(mark).games == frozenset()
