@@ -256,7 +256,8 @@ def test_operator_turns_a_pass_into_an_exchange_and_back(client):
     assert moves(client, gid)[0]["kind"] == "pass"
     post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
     r = correct(client, gid, 1, {"kind": "exchange", "count": 3})
-    assert r.status_code == 422 and "only a pass" in r.json()["detail"]
+    # Messages people read number moves from 1, as the pages do: index 1 is move 2.
+    assert r.status_code == 422 and r.json()["detail"] == "move 2 is a play; only a pass becomes an exchange"
 
 
 def test_operator_rules_a_score(client):

@@ -1,0 +1,61 @@
+"""scoring.game: the end of a game (Game.final_racks) and the one rack-size rule of an exchange."""
+from __future__ import annotations
+
+import pytest
+
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.events import EndRackPenalty
+from tilecam.scoring.game import Game, GameError, TurnDetailsError, check_exchange
+from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.tiles import DISTRIBUTIONS
+
+EN = DISTRIBUTIONS["en"]
+
+
+def across(row, col, word) -> Placement:
+    return Placement(tuple(PlacedTile(Square(row, col + i), ch, False) for i, ch in enumerate(word)),
+                     Direction.ACROSS)
+
+
+def test_check_exchange_as_asked_and_against_the_rack():
+    check_exchange(7, EN)
+    with pytest.raises(TurnDetailsError, match="cannot exchange 8 tiles from a rack of 7"):
+        check_exchange(8, EN)
+    with pytest.raises(GameError, match="cannot exchange 4 tiles from a rack of 3"):
+        check_exchange(4, EN, rack=3)
+    with pytest.raises(GameError):
+        check_exchange(0, EN, rack=7)
+
+
+def test_a_director_ends_a_game_in_progress_with_the_racks_given():
+    g = Game(PROFILES["naspa"], EN)
+    g.play(0, across(7, 6, "CAT"))
+    assert g.final_racks(None) == []  # nothing to enter: the director just ends it
+    added = g.final_racks(["QI", ""])
+    assert [(type(e), e.player, e.agreed) for e in added] == [(EndRackPenalty, 0, -11)]
+    with pytest.raises(GameError, match="already been ended"):
+        g.final_racks(["QI", ""])
+
+
+@pytest.mark.parametrize("racks, message", [
+    (["QI"], r"give one rack per player \(2\)"),
+    (["Q1", ""], "rack"),
+])
+def test_final_racks_that_do_not_fit_are_refused(racks, message):
+    g = Game(PROFILES["naspa"], EN)
+    with pytest.raises((TurnDetailsError, ValueError), match=message):
+        g.final_racks(racks)
+
+
+@pytest.mark.parametrize("takes_racks", [True, False])
+def test_after_six_zeros_each_rack_comes_off_when_the_rules_take_it(takes_racks):
+    g = Game(PROFILES["naspa"].with_(zeros_end_penalty=takes_racks), EN)
+    while not g.state.ended:
+        g.pass_turn(g.state.on_turn)
+    if takes_racks:
+        with pytest.raises(TurnDetailsError, match="give each player's rack"):
+            g.final_racks(None)
+        assert [e.agreed for e in g.final_racks(["AB", "C"])] == [-4, -3]
+    else:
+        assert g.final_racks(None) == [] and g.final_racks(["AB", "C"]) == []
