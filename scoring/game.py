@@ -351,6 +351,17 @@ class Game:
             return []
         return [self.end_rack_penalty(p, rack) for p, rack in enumerate(racks) if rack]
 
+    def admit(self, event: Event) -> Event:
+        """Append an event made elsewhere (the recorder, an import, a client) only if it comes out
+        as given when rebuilt from what was said and done: a legal placement, the engine's score,
+        the right running total. Otherwise a GameError says what differs."""
+        rebuilt = self.rebuild(event, getattr(event, "agreed", None))
+        if getattr(rebuilt, "engine", None) != getattr(event, "engine", None):
+            raise GameError(f"engine score {event.engine} is not what the rules give ({rebuilt.engine})")
+        if rebuilt.cumulative != event.cumulative:
+            raise GameError(f"cumulative {event.cumulative} is not what the record gives ({rebuilt.cumulative})")
+        return rebuilt
+
     def finish_out(self, racks: Sequence[str] | None = None) -> list[Event]:
         """After a player went out and no challenge is pending: the end-rack events the rules give.
         The out-player gains every opponent's unplayed tiles in one EndRackPoints (x2 under

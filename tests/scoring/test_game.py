@@ -1,6 +1,8 @@
 """scoring.game: the end of a game (Game.final_racks) and the one rack-size rule of an exchange."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tilecam.scoring.board import Direction, Square
@@ -59,3 +61,13 @@ def test_after_six_zeros_each_rack_comes_off_when_the_rules_take_it(takes_racks)
         assert [e.agreed for e in g.final_racks(["AB", "C"])] == [-4, -3]
     else:
         assert g.final_racks(None) == [] and g.final_racks(["AB", "C"]) == []
+
+
+def test_admit_takes_an_event_only_as_the_rules_give_it():
+    g = Game(PROFILES["naspa"], EN)
+    made = Game(PROFILES["naspa"], EN).play(0, across(7, 6, "CAT"))
+    with pytest.raises(GameError, match="engine score 99 is not what the rules give"):
+        Game(PROFILES["naspa"], EN).admit(dataclasses.replace(made, engine=99))
+    with pytest.raises(GameError, match="cumulative 99 is not what the record gives"):
+        Game(PROFILES["naspa"], EN).admit(dataclasses.replace(made, cumulative=99))
+    assert g.admit(made) == made and g.events == [made]
