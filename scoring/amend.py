@@ -27,9 +27,8 @@ from .recount import describe
 from .rules import RuleProfile
 from .tiles import Distribution
 
-__all__ = ["Amendment", "Change", "CorrectionError", "FixLetter", "MakeExchange", "MakePass", "NameBlank",
-           "ReenterPlay", "RuleScore", "VoidRefused", "changes", "correct", "describe_change", "retile",
-           "standing", "void"]
+__all__ = ["Amendment", "Change", "CorrectionError", "MakeExchange", "MakePass", "ReenterPlay", "Retile",
+           "RuleScore", "VoidRefused", "changes", "correct", "describe_change", "retile", "standing", "void"]
 
 
 class CorrectionError(ScoringError):
@@ -44,17 +43,12 @@ class VoidRefused(GameError):
 # ---- what a correction asks for: plain values (the api builds them from its request models) ----
 
 @dataclass(frozen=True)
-class NameBlank:
-    """The blank on `square` stands for `letter`."""
+class Retile:
+    """The tile on `square` is `letter`. `blank`: a blank's letter is named (a blank must lie
+    there); otherwise the tile was misread, and a blank stays a blank (see `retile`)."""
     square: Square
     letter: str
-
-
-@dataclass(frozen=True)
-class FixLetter:
-    """The tile on `square` is `letter`: it was misread (a blank stays a blank)."""
-    square: Square
-    letter: str
+    blank: bool
 
 
 @dataclass(frozen=True)
@@ -82,7 +76,7 @@ class RuleScore:
     agreed: int
 
 
-Amendment = NameBlank | FixLetter | ReenterPlay | MakeExchange | MakePass | RuleScore
+Amendment = Retile | ReenterPlay | MakeExchange | MakePass | RuleScore
 
 
 def standing(entries: Sequence[LogEntry]) -> list[int]:
@@ -134,10 +128,10 @@ def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: Ru
     prior = [e for e in entries if isinstance(e, Correction) and e.target == target]
     agreed = prior[-1].agreed if prior else None
     match fix:
-        case NameBlank() | FixLetter():
+        case Retile():
             if not isinstance(ev, Play):
                 raise CorrectionError(f"move {n} is a {ev.kind}, not a play: it placed no tiles")
-            replacement = retile(ev, fix.square, fix.letter, dist, blank=isinstance(fix, NameBlank))
+            replacement = retile(ev, fix.square, fix.letter, dist, blank=fix.blank)
         case ReenterPlay():
             if not isinstance(ev, Play):
                 raise CorrectionError(f"move {n} is a {ev.kind}, not a play")

@@ -262,10 +262,8 @@ def amendment_of(fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix | s.P
                  layout: Layout) -> amend.Amendment:
     """The request's correction as the rules take it (the square parsed on the game's layout)."""
     match fix:
-        case s.BlankFix():
-            return amend.NameBlank(parse_square(fix.square, layout), fix.letter)
-        case s.LetterFix():
-            return amend.FixLetter(parse_square(fix.square, layout), fix.letter)
+        case s.BlankFix() | s.LetterFix():
+            return amend.Retile(parse_square(fix.square, layout), fix.letter, blank=isinstance(fix, s.BlankFix))
         case s.PlayFix():
             return amend.ReenterPlay(fix.position, fix.word)
         case s.ExchangeFix():

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from tilecam.scoring.amend import (CorrectionError, FixLetter, MakeExchange, MakePass, NameBlank, ReenterPlay,
-                                   RuleScore, VoidRefused, changes, correct, retile, standing, void)
+from tilecam.scoring.amend import (CorrectionError, MakeExchange, MakePass, ReenterPlay, Retile, RuleScore,
+                                   VoidRefused, changes, correct, retile, standing, void)
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.events import Correction, Exchange, Void
@@ -74,14 +74,14 @@ def test_correct_names_a_blank_and_a_ruling_stands_through_later_fixes():
     ruled = correct(log, 0, RuleScore(20), NASPA, EN, by="td", reason="ruling")
     assert (ruled.target, ruled.agreed, ruled.by, ruled.reason) == (0, 20, "td", "ruling")
     log.append(ruled)
-    named = correct(log, 0, NameBlank(Square(7, 7), "a"), NASPA, EN, by="op")
+    named = correct(log, 0, Retile(Square(7, 7), "a", blank=True), NASPA, EN, by="op")
     assert named.agreed == 20 and named.replacement.placement.tiles[1] == PlacedTile(Square(7, 7), "A", True)
     with pytest.raises(CorrectionError, match=r"^8G holds C, not a blank"):
-        correct(log, 0, NameBlank(Square(7, 6), "E"), NASPA, EN, by="op")
+        correct(log, 0, Retile(Square(7, 6), "E", blank=True), NASPA, EN, by="op")
 
 
 @pytest.mark.parametrize("index, fix, message", [
-    (1, FixLetter(Square(7, 6), "E"), "move 2 is a pass, not a play: it placed no tiles"),
+    (1, Retile(Square(7, 6), "E", blank=False), "move 2 is a pass, not a play: it placed no tiles"),
     (1, ReenterPlay("8G", "CAT"), "move 2 is a pass, not a play"),
     (0, MakeExchange(3), "move 1 is a play; only a pass becomes an exchange"),
     (0, MakePass(), "move 1 is a play; only an exchange becomes a pass"),
