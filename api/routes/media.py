@@ -53,7 +53,7 @@ def move_frame(index: int, game: GameDep, service: ServiceDep,
     if frame.jpeg is not None:
         return Response(frame.jpeg, media_type="image/jpeg")
     if not Path(frame.path).is_file():
-        raise NotFound(f"the evidence frame of move {index} was at {frame.path}, which is gone")
+        raise NotFound(f"the evidence frame of move {index + 1} was at {frame.path}, which is gone")
     return FileResponse(frame.path, media_type="image/jpeg")
 
 
@@ -63,7 +63,7 @@ def _frame_bytes(frame, index: int) -> bytes:
     try:
         return Path(frame.path).read_bytes()
     except OSError:
-        raise NotFound(f"the evidence frame of move {index} was at {frame.path}, which is gone") from None
+        raise NotFound(f"the evidence frame of move {index + 1} was at {frame.path}, which is gone") from None
 
 
 def _board_view(game, index: int, seq: int, jpeg: bytes) -> bytes:
@@ -72,11 +72,11 @@ def _board_view(game, index: int, seq: int, jpeg: bytes) -> bytes:
     side = next((e.sidecar for e in game.entries if e.seq == seq), None) or {}
     corners = side.get("corners")
     if not corners:
-        raise InvalidInput(f"the evidence frame of move {index} has no grid corners (not read by the "
+        raise InvalidInput(f"the evidence frame of move {index + 1} has no grid corners (not read by the "
                            f"recorder), so it cannot be rectified; the raw frame is at ?view=raw")
     image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise InvalidInput(f"the evidence frame of move {index} is not a JPEG that decodes")
+        raise InvalidInput(f"the evidence frame of move {index + 1} is not a JPEG that decodes")
     n = GRID  # the reader's grid: the corners are those of a 15x15 board
     grid = homography_from_corners(np.asarray(corners, np.float32), BOARD_PX)
     shift = np.array([[1, 0, GRID_ORIGIN], [0, 1, GRID_ORIGIN], [0, 0, 1]], np.float64)
