@@ -202,7 +202,7 @@ def bad_token_file(tmp_path: Path, text: str, mode: int) -> Path:
     ("short file", "has 5 characters; at least 16 are needed"),
     ("binary file", "must be printable ASCII without spaces"),
     ("both", "give $TILECAM_TOKEN or --token-file, not both"),
-    ("no folder", "cannot create token file"),
+    ("folder is a file", "cannot create the folder of token file"),
 ])
 def test_serve_refuses_bad_token_sources(tmp_path, case, message):
     args, env = ["--db", str(tmp_path / "g.sqlite3")], {}
@@ -221,8 +221,9 @@ def test_serve_refuses_bad_token_sources(tmp_path, case, message):
     elif case == "both":
         env["TILECAM_TOKEN"] = "x" * 20
         args += ["--token-file", str(tmp_path / "token")]
-    elif case == "no folder":
-        args += ["--token-file", str(tmp_path / "missing" / "token")]
+    elif case == "folder is a file":  # a missing folder is made (a fresh machine); a file in the way is not
+        (tmp_path / "plain").write_text("not a folder")
+        args += ["--token-file", str(tmp_path / "plain" / "token")]
     r = run_serve(args, env)
     assert r.returncode == 2 and r.stdout == "", r.stderr
     assert r.stderr.startswith("tilecam serve: ") and message in r.stderr and "Traceback" not in r.stderr
