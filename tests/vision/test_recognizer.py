@@ -1,0 +1,93 @@
+"""vision.recognizer (the PP-OCRv4 recogniser from the rapidocr_onnxruntime wheel) and vision.fuse.
+
+Needs the wheel installed without its dependencies: pip install --no-deps rapidocr_onnxruntime.
+A missing wheel fails (RecognizerError names the install command); it is not skipped.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.fuse import fuse_letter_probs
+from tilecam.vision.recognizer import LetterRecognizer, erase_subscript, find_model, square_crops_ocr
+from tilecam.vision.rectify import GRID
+
+TILE = (150, 200, 225)   # BGR: a beige wooden tile
+INK = (30, 25, 20)
+
+
+def tile(letter: str, value: str | None = None, size: int = 48) -> np.ndarray:
+    """A tile-coloured square with a bold letter in the middle and its value below right."""
+    img = np.full((size, size, 3), TILE, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    (w, h), _ = cv2.getTextSize(letter, font, 1.2, 3)
+    cv2.putText(img, letter, ((size - w) // 2 - 2, (size + h) // 2), font, 1.2, INK, 3, cv2.LINE_AA)
+    if value:
+        cv2.putText(img, value, (size - 11, size - 5), font, 0.35, INK, 1, cv2.LINE_AA)
+    return img
+
+
+@pytest.fixture(scope="module")
+def rec() -> LetterRecognizer:
+    return LetterRecognizer(DISTRIBUTIONS["en"].letters)
+
+
+def test_model_comes_from_the_installed_wheel_without_importing_it():
+    import sys
+    path = find_model()
+    assert path.name == "ch_PP-OCRv4_rec_infer.onnx" and path.stat().st_size > 5_000_000
+    assert "rapidocr_onnxruntime" not in sys.modules   # found, not imported (it would want GUI cv2)
+
+
+def test_reads_rendered_letters(rec):
+    letters = "AKRWEMSOD"
+    crops = np.stack([tile(ch, "1") for ch in letters])
+    lp = rec.letter_probs(crops)
+    assert lp.probs.shape == (len(letters), 1, 26)
+    np.testing.assert_allclose(lp.probs.sum(axis=2), 1.0, atol=1e-5)
+    assert "".join(rec.alphabet[k] for k in lp.probs[:, 0].argmax(axis=1)) == letters
+    assert (lp.ink[:, 0] > 0.5).all()
+
+
+def test_board_crops_and_turns(rec):
+    board = np.full((GRID * 64, GRID * 64, 3), (60, 120, 60), np.uint8)
+    board[7 * 64 + 8:7 * 64 + 56, 7 * 64 + 8:7 * 64 + 56] = tile("R")
+    crops = square_crops_ocr(board)
+    assert crops.shape == (225, 48, 48, 3)
+    centre = crops[7 * GRID + 7]
+    assert rec.alphabet[rec.letter_probs(centre[None]).probs[0, 0].argmax()] == "R"
+    # the letter turned clockwise once: reading it turned back (np.rot90 k=1) scores best
+    lp = rec.letter_probs(np.rot90(centre, -1)[None], turns=(0, 1, 2, 3))
+    assert lp.probs[0].max(axis=1).argmax() == 1
+    assert rec.alphabet[lp.probs[0, 1].argmax()] == "R"
+
+
+def test_erase_subscript_paints_the_value_over_and_keeps_the_letter():
+    crop = tile("I", "1")
+    out = erase_subscript(crop)
+    corner = (slice(34, 48), slice(36, 48))
+    assert crop[corner].min() < 100 and out[corner].min() > 120     # the "1" is gone
+    np.testing.assert_array_equal(out[:, 15:33], crop[:, 15:33])    # the letter is untouched
+    blank = np.full((48, 48, 3), TILE, np.uint8)
+    assert erase_subscript(blank) is blank                           # no ink: unchanged
+
+
+def test_charset_gaps_are_neutral():
+    de = LetterRecognizer(DISTRIBUTIONS["de"].letters, prep="plain")
+    assert de.missing == ["Ä", "Ö"]
+    lp = de.letter_probs(tile("O")[None]).probs[0, 0]
+    a = {ch: lp[k] for k, ch in enumerate(de.alphabet)}
+    assert a["O"] == pytest.approx(a["Ö"]) and a["O"] > 0.3        # cannot tell O from Ö: tied
+
+
+def test_fusion_keeps_occupancy_and_resplits_letters():
+    classes = [".", "?", "D", "O"]
+    probs = np.array([[0.1, 0.1, 0.6, 0.2], [0.9, 0.05, 0.03, 0.02]], np.float32)
+    p_ocr = np.array([[0.02, 0.98], [0.5, 0.5]])
+    out = fuse_letter_probs(probs, classes, p_ocr, ["D", "O"], weight=0.5)
+    np.testing.assert_allclose(out[:, :2], probs[:, :2], atol=1e-6)              # empty, blank kept
+    np.testing.assert_allclose(out[:, 2:].sum(1), probs[:, 2:].sum(1), atol=1e-6)  # letter mass kept
+    assert out[0, 3] > out[0, 2]                                                   # O wins now
+    assert out[1, 2] > out[1, 3]                   # no opinion from the recogniser: the classifier's order
+    np.testing.assert_allclose(fuse_letter_probs(probs, classes, p_ocr, ["D", "O"], weight=0.0), probs, atol=1e-6)

@@ -1,0 +1,310 @@
+"""A second tile reader: a general text recogniser (PP-OCRv4) reading each square's letter.
+
+The model is ``ch_PP-OCRv4_rec_infer.onnx`` shipped in the ``rapidocr_onnxruntime`` wheel
+(Apache-2.0; installed with ``pip install --no-deps`` so that its opencv-python GUI build is not
+pulled in). Only the model file is used: it is found with ``importlib.util.find_spec``, which does
+not run the package (importing it would need pyclipper, shapely and the GUI cv2), and its character
+list is read from the ONNX metadata (``character``), as the package itself does.
+
+The recogniser is a CTC text-line reader: input (N, 3, 48, W) BGR, ``(v/255 - 0.5) / 0.5``; output
+(N, W/8, 6625) per-time-step probabilities over [CTC blank] + 6,623 characters + [space]. A square
+is one 48 x 48 image (6 time steps). A letter's score is its probability's maximum over the time
+steps; the scores of the alphabet's letters are then normalised to sum to 1. Letters that the
+charset lacks (German Ö, Polish Ł, Spanish Ñ, ...) take the score of their base letter (the
+recogniser cannot tell Ö from O, so it neither favours nor opposes either) or, for letters with
+no base in the charset, the best score of the square (neutral); ``present`` says which letters the
+recogniser really reads, so a fusion can leave the others to the classifier.
+
+Crops: the board warped at 64 px per square (``vision.rectify.warp_board``), each square shrunk by
+8 px on every side (the tile's face without the grid line and the neighbour's edge), 48 x 48.
+"""
+from __future__ import annotations
+
+import importlib.util
+import time
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tilecam.vision.errors import VisionError
+from tilecam.vision.rectify import GRID
+
+__all__ = [
+    "INPUT_PX",
+    "INSET_PX",
+    "MODEL_FILE",
+    "PACKAGE",
+    "PREPS",
+    "SQUARE_PX",
+    "LetterProbs",
+    "LetterRecognizer",
+    "RecognizerError",
+    "centre_on_letter",
+    "erase_subscript",
+    "find_model",
+    "prepare",
+    "square_crops_ocr",
+]
+
+PACKAGE = "rapidocr_onnxruntime"
+MODEL_FILE = "models/ch_PP-OCRv4_rec_infer.onnx"
+SQUARE_PX = 64   # warp scale the crops are cut from
+INSET_PX = 8     # cut off on every side of the square
+INPUT_PX = 48    # the recogniser's input height (and our square width)
+
+# letters whose base letter unicodedata cannot give (no canonical decomposition)
+_BASE_EXTRA = {"Ł": "L", "Ø": "O", "Đ": "D"}
+
+
+class RecognizerError(VisionError):
+    """The recogniser's model cannot be found or loaded."""
+
+
+def find_model() -> Path:
+    """The recogniser's ONNX file inside the installed wheel, without importing the package."""
+    spec = importlib.util.find_spec(PACKAGE)  # top-level: locates, does not execute __init__
+    if spec is None or not spec.submodule_search_locations:
+        raise RecognizerError(f"{PACKAGE} is not installed: pip install --no-deps {PACKAGE}")
+    for root in spec.submodule_search_locations:
+        path = Path(root) / MODEL_FILE
+        if path.is_file():
+            return path
+    raise RecognizerError(f"{PACKAGE} has no {MODEL_FILE}")
+
+
+def base_letter(letter: str) -> str | None:
+    """Ö -> O, Ł -> L, Ñ -> N; None for letters with no single base (CH) or already plain."""
+    if letter in _BASE_EXTRA:
+        return _BASE_EXTRA[letter]
+    if len(letter) != 1:
+        return None
+    decomp = unicodedata.normalize("NFD", letter)
+    return decomp[0] if decomp[0] != letter and decomp[0].isascii() else None
+
+
+def square_crops_ocr(warped: np.ndarray, square_px: int = SQUARE_PX, inset_px: int = INSET_PX,
+                     size: int = INPUT_PX) -> np.ndarray:
+    """(225, size, size, 3) uint8 BGR, row-major: each square of a canonical grid image
+    (``warp_board`` at any scale; resized to ``square_px`` per square) shrunk by ``inset_px``."""
+    side = GRID * int(square_px)
+    if warped.ndim == 2:
+        warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
+    if warped.shape[0] != side or warped.shape[1] != side:
+        interp = cv2.INTER_AREA if warped.shape[0] > side else cv2.INTER_LINEAR
+        warped = cv2.resize(warped, (side, side), interpolation=interp)
+    s, m = int(square_px), int(inset_px)
+    out = np.empty((GRID * GRID, size, size, 3), np.uint8)
+    for r in range(GRID):
+        for c in range(GRID):
+            crop = warped[r * s + m:(r + 1) * s - m, c * s + m:(c + 1) * s - m]
+            if crop.shape[0] != size:
+                crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+            out[r * GRID + c] = crop
+    return out
+
+
+def _ink_components(crop: np.ndarray, min_contrast: float):
+    """Otsu ink mask of a crop (ink = the class the crop's outer ring is not), its components,
+    the main one (largest with its centre in the middle 60 %) and the background colour; None
+    when the crop has no clear ink (empty square, blank tile)."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    t, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    hi, lo = grey >= t, grey < t
+    if not hi.any() or not lo.any() or grey[hi].mean() - grey[lo].mean() < min_contrast:
+        return None
+    ring = np.concatenate([mask[:2].ravel(), mask[-2:].ravel(), mask[:, :2].ravel(), mask[:, -2:].ravel()])
+    ink = (mask == 0) if (ring > 0).mean() >= 0.5 else (mask > 0)   # background = the ring's class
+    n, labels, stats, cent = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    h, w = grey.shape
+    best, best_area = 0, 0
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        cx, cy = x + bw / 2.0, y + bh / 2.0
+        if 0.2 * w <= cx <= 0.8 * w and 0.2 * h <= cy <= 0.8 * h and area > best_area:
+            best, best_area = i, area
+    if best == 0 or best_area < 0.01 * h * w:
+        return None
+    background = np.median(crop[~ink], axis=0) if (~ink).any() else np.median(crop.reshape(-1, 3), axis=0)
+    return ink, labels, stats, cent, best, background
+
+
+def erase_subscript(crop: np.ndarray, min_contrast: float = 40.0) -> np.ndarray:
+    """The crop with the tile's value (the small digits below right of the letter) painted over
+    in the tile's colour: every ink component other than the letter whose centre lies right of
+    and below the letter's centre and that is under 0.7 of the letter's height. Unchanged when
+    no letter stands out (empty squares, blanks). Umlaut dots lie above, and are kept."""
+    found = _ink_components(crop, min_contrast)
+    if found is None:
+        return crop
+    ink, labels, stats, cent, main, background = found
+    mx, my = cent[main]
+    mh = stats[main, cv2.CC_STAT_HEIGHT]
+    erase = np.zeros(ink.shape, np.uint8)
+    for i in range(1, stats.shape[0]):
+        if i != main and cent[i][0] > mx and cent[i][1] > my and stats[i, cv2.CC_STAT_HEIGHT] < 0.7 * mh:
+            erase[labels == i] = 1
+    if not erase.any():
+        return crop
+    erase = cv2.dilate(erase, np.ones((3, 3), np.uint8)).astype(bool)
+    out = crop.copy()
+    out[erase] = background.astype(np.uint8)
+    return out
+
+
+def centre_on_letter(crop: np.ndarray, pad: float = 0.3, min_contrast: float = 40.0) -> np.ndarray:
+    """A square crop centred on the letter's component (side = its larger extent x (1 + 2 pad)),
+    resized back to the crop's size; unchanged when no letter stands out."""
+    found = _ink_components(crop, min_contrast)
+    if found is None:
+        return crop
+    _, _, stats, _, main, _ = found
+    x, y, bw, bh = stats[main, :4]
+    side = max(bw, bh) * (1 + 2 * pad)
+    cx, cy = x + bw / 2.0, y + bh / 2.0
+    h, w = crop.shape[:2]
+    m = np.float32([[w / side, 0, w / 2.0 - cx * w / side], [0, h / side, h / 2.0 - cy * h / side]])
+    return cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_AREA if side > w else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+PREPS = ("plain", "erase", "centre", "erase+centre")
+
+
+def prepare(crops: np.ndarray, prep: str) -> np.ndarray:
+    """(N, s, s, 3) crops after one of PREPS (chosen on ScrabScrap: erase+centre)."""
+    if prep == "plain":
+        return crops
+    out = crops
+    if "erase" in prep:
+        out = np.stack([erase_subscript(c) for c in out])
+    if "centre" in prep:
+        out = np.stack([centre_on_letter(c) for c in out])
+    return out
+
+
+@dataclass
+class LetterProbs:
+    """Per crop and turn: ``probs`` (N, R, K) over the alphabet (rows sum to 1); ``ink`` (N, R)
+    the largest probability, over the time steps, of any character (1 - P(CTC blank) - P(space));
+    ``letter_mass`` (N, R) the sum of the alphabet's raw scores before normalising;
+    ``turns`` the R quarter turns applied (np.rot90 k, counter-clockwise)."""
+    probs: np.ndarray
+    ink: np.ndarray
+    letter_mass: np.ndarray
+    turns: tuple[int, ...]
+    ms: float
+
+
+class LetterRecognizer:
+    """Our own onnxruntime session on the wheel's recogniser; ``letter_probs(crops)``.
+
+    ``alphabet``: the tile set's letters (scoring.tiles ``Distribution.letters``). ``case_fold``:
+    also count the lower-case character (off: it adds lower-case l to L, and a sans-serif I is
+    that glyph). ``prep``: what is done to each crop before reading (PREPS): "erase" paints the
+    tile's value over, "centre" re-cuts the crop around the letter, "erase+centre" (default) both,
+    "plain" nothing. ``tie_diacritics``: a letter and its base letter both in the alphabet (Ü and
+    U, Ó and O) both get the larger of their two scores: the recogniser reads German Ü as U, so it
+    is left neutral between them and the classifier decides. ``floor`` is added to every score
+    before normalising, so that one reading that gives the true letter nothing cannot veto it.
+    """
+
+    def __init__(self, alphabet: Sequence[str], model_path: str | Path | None = None,
+                 threads: int = 1, case_fold: bool = False, floor: float = 1e-4,
+                 prep: str = "erase+centre", tie_diacritics: bool = True) -> None:
+        import onnxruntime as ort  # heavy; only readers pay for it
+
+        path = Path(model_path) if model_path is not None else find_model()
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = int(threads)
+        opts.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise RecognizerError(f"cannot load recogniser {path}: {exc}") from exc
+        meta = self.session.get_modelmeta().custom_metadata_map
+        if "character" not in meta:
+            raise RecognizerError(f"recogniser {path} has no character list in its metadata")
+        # index 0 is the CTC blank, the last the space (as rapidocr's CTCLabelDecode builds it)
+        self.charset = ["<blank>"] + meta["character"].splitlines() + [" "]
+        self.model_path = path
+        self.input_name = self.session.get_inputs()[0].name
+        self.alphabet = tuple(alphabet)
+        self.floor = float(floor)
+        if prep not in PREPS:
+            raise RecognizerError(f"unknown crop preparation {prep!r}; known: {', '.join(PREPS)}")
+        self.prep = prep
+        index = {ch: i for i, ch in enumerate(self.charset)}
+        self.present = np.array([a in index for a in self.alphabet])
+        self.columns: list[list[int]] = []
+        for a in self.alphabet:
+            cols = [index[a]] if a in index else []
+            if case_fold and a.lower() in index and a.lower() != a:
+                cols.append(index[a.lower()])
+            self.columns.append(cols)
+        # absent letters borrow their base letter's column(s), if that letter is in the alphabet's charset
+        self.borrow = np.full(len(self.alphabet), -1)
+        for k, a in enumerate(self.alphabet):
+            if not self.present[k]:
+                b = base_letter(a)
+                if b is not None and b in self.alphabet and self.present[self.alphabet.index(b)]:
+                    self.borrow[k] = self.alphabet.index(b)
+        self.ties = [(k, self.alphabet.index(base_letter(a))) for k, a in enumerate(self.alphabet)
+                     if tie_diacritics and base_letter(a) in self.alphabet] if tie_diacritics else []
+        self._flat = np.array([c for cols in self.columns for c in cols], np.int64)
+        self._owner = np.array([k for k, cols in enumerate(self.columns) for _ in cols], np.int64)
+        self.run(np.zeros((1, INPUT_PX, INPUT_PX, 3), np.uint8))  # warm-up
+
+    @property
+    def missing(self) -> list[str]:
+        """The alphabet's letters that the recogniser's charset lacks."""
+        return [a for a, p in zip(self.alphabet, self.present) if not p]
+
+    def crops(self, warped: np.ndarray) -> np.ndarray:
+        """The 225 squares, cut at 64 px per square (not yet prepared; letter_probs does that)."""
+        return square_crops_ocr(warped)
+
+    def prepare(self, crops: np.ndarray) -> np.ndarray:
+        """Apply ``prep`` to each crop (upright crops: the value sits below right of the letter)."""
+        return prepare(crops, self.prep)
+
+    def run(self, crops: np.ndarray) -> np.ndarray:
+        """(N, h, w, 3) uint8 BGR crops -> (N, T, C) per-time-step probabilities."""
+        if crops.shape[1] != INPUT_PX:
+            w = int(round(crops.shape[2] * INPUT_PX / crops.shape[1]))
+            crops = np.stack([cv2.resize(c, (w, INPUT_PX), interpolation=cv2.INTER_AREA) for c in crops])
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
+        x *= 2.0 / 255.0
+        x -= 1.0
+        return self.session.run(None, {self.input_name: x})[0]
+
+    def letter_probs(self, crops: np.ndarray, turns: Sequence[int] = (0,)) -> LetterProbs:
+        """Letter probabilities of (N, s, s, 3) crops, each read in every quarter turn of ``turns``
+        (one batch of N * len(turns))."""
+        t0 = time.perf_counter()
+        turns = tuple(int(k) % 4 for k in turns)
+        n = crops.shape[0]
+        batch = np.concatenate([self.prepare(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))
+                                for k in turns])
+        p = self.run(batch)                                   # (N*R, T, C)
+        ink = (1.0 - p[:, :, 0] - p[:, :, -1]).max(axis=1)
+        sel = p[:, :, self._flat]                             # (N*R, T, cols)
+        col_scores = sel.max(axis=1)                          # max over time, per column
+        scores = np.zeros((p.shape[0], len(self.alphabet)), np.float32)
+        np.add.at(scores.T, self._owner, col_scores.T)        # sum a letter's columns (case fold)
+        mass = scores.sum(axis=1)
+        for k in np.flatnonzero(~self.present):
+            scores[:, k] = scores[:, self.borrow[k]] if self.borrow[k] >= 0 else scores.max(axis=1)
+        for k, b in self.ties:
+            scores[:, k] = scores[:, b] = np.maximum(scores[:, k], scores[:, b])
+        scores += self.floor
+        probs = scores / scores.sum(axis=1, keepdims=True)
+        r = len(turns)
+        return LetterProbs(probs.reshape(r, n, -1).transpose(1, 0, 2), ink.reshape(r, n).T,
+                           mass.reshape(r, n).T, turns, (time.perf_counter() - t0) * 1000.0)
+
+    def read_board(self, warped: np.ndarray, turns: Sequence[int] = (0,)) -> LetterProbs:
+        """All 225 squares of a canonical grid image (any scale; cut at 64 px per square)."""
+        return self.letter_probs(self.crops(warped), turns)
