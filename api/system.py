@@ -23,7 +23,7 @@ from typing import Callable
 from tilecam.api.errors import ApiError
 
 __all__ = ["DEFAULT_MODEL", "STATION_META", "attach_game", "build_locator", "build_reader", "build_recorder",
-           "clock_trigger", "game_to_resume", "load_tile_reader", "model_path", "recorder_config", "Recording", "run_frames",
+           "clock_trigger", "game_to_resume", "load_tile_reader", "locate_board", "model_path", "recorder_config", "Recording", "run_frames",
            "SetupError", "Station"]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -102,6 +102,18 @@ def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bo
     if photos:  # photos (one per move) are each a new scene: re-detect at once; video waits for arms to leave
         track = track.model_copy(update={"wait_until_still": False})
     return TrackedBoard(BoardTracker(settings.locate, track), square_px)
+
+
+def locate_board(settings, image, corners=None):
+    """The grid in one still image (a vision.locate BoardFix), as ``tilecam locate``, ``read`` and
+    ``enroll`` find it: the corners given (any order; ordered clockwise from the one nearest the
+    image's top left, quality 1) or found by vision.locate with ``settings.locate``. Raises
+    vision.errors.BoardNotFound."""
+    from tilecam.vision.locate import find_board, fix_from_corners
+
+    if corners is not None:
+        return fix_from_corners(corners, settings.locate)
+    return find_board(image, settings.locate)
 
 
 def build_recorder(settings, scorekeeper, link, *, reader, photos: bool = False, corners=None,

@@ -4,10 +4,15 @@ Labelled:   tilecam enroll --images F1 F2 ... --truth truth.jsonl --out tileset.
 Tile check: tilecam enroll --tile-check IMAGE --lang en --out tileset.npz
 Empty board: tilecam enroll --empty-board IMAGE --out ref.npz   (for tilecam read --empty-ref)
 (the tile check: every tile face up on the board, any arrangement; the language's
-distribution says how many of each there are). Exit 3 when no board is found in an image;
-2 on bad arguments and bad files (an image that cannot be read, a truth line that is not
-{"frame": name, "board": [15 rows]}, an --out that cannot be written), checked before the
-model loads.
+distribution says how many of each there are).
+Settings (--config FILE, the file `tilecam run` takes): [enroll] (exemplars kept per class, the
+tile check's rounds ...), [read] (the model and the reader's tuning; not the tile set or the
+empty-board reference it names: enrolment starts from the network alone), [locate] (the board
+detection); --model overrides read.model_path. The reader and the detection are built by
+api/system.py, as the station's.
+Exit 3 when no board is found in an image; 2 on bad arguments and bad files (an image that cannot be read, a truth line that is not
+{"frame": name, "board": [15 rows]}, an --out that cannot be written, a settings file that
+does not validate), checked before the model loads.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import sys
 from pathlib import Path
 
 from tilecam.api.cli import unwritable
-from tilecam.api.commands.read import DEFAULT_MODEL, NO_BOARD, load_reader, locate
+from tilecam.api.commands.read import NO_BOARD, load_reader, load_settings_into, locate
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,7 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="grid corners TL,TR,BR,BL for every image")
     p.add_argument("--prewarped", action="store_true", help="images already show the board edge to edge")
-    p.add_argument("--model", default=str(DEFAULT_MODEL), help="ONNX tile model; its card sits beside it")
+    p.add_argument("--model", help="ONNX tile model; its card sits beside it (default: the settings' "
+                                   "read.model_path, else models/tiles.onnx)")
+    p.add_argument("--config", metavar="FILE",
+                   help="settings file (TOML or JSON, as tilecam run takes): [enroll], [read], [locate]")
     p.set_defaults(tileset=None, empty_ref=None)
 
 
@@ -76,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilecam enroll: {msg}", file=sys.stderr)
         return code
 
+    if code := load_settings_into(args, fail, read={"model_path": args.model}):
+        return code
+    # enrolment starts from the network alone: not from the tile set or reference the settings name
+    read = args.settings.read.model_copy(update={"tileset_path": None, "empty_reference_path": None})
+    args.settings = args.settings.model_copy(update={"read": read})
     if args.lang not in DISTRIBUTIONS:
         return fail(f"unknown --lang {args.lang!r}", 2)
     if args.images and not args.truth:
@@ -116,11 +129,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.tile_check:
-            tileset, board = enroll_tile_check(reader, warped(args.tile_check), DISTRIBUTIONS[args.lang].counts)
+            tileset, board = enroll_tile_check(reader, warped(args.tile_check), DISTRIBUTIONS[args.lang].counts,
+                                               args.settings.enroll)
             print("\n".join(board))
         else:
             frames = [(warped(f), truth[Path(f).name]) for f in args.images]
-            tileset = enroll_labelled(reader, frames)
+            tileset = enroll_labelled(reader, frames, args.settings.enroll)
     except ImageError as exc:
         return fail(str(exc), 2)
     except ValueError as exc:  # bad corners, bad truth, EnrollError

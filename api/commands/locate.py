@@ -4,9 +4,11 @@ Prints the 4 outer grid corners and the fit quality. The corners are in CAMERA o
 TL, TR, BR, BL as the camera sees the board (clockwise from the corner nearest the image's
 top-left), not in game orientation. Which corner is row 1, column A depends on the letters
 on the tiles; ``tilecam read`` gives the board in game orientation. ``--corners`` or ``--calibration`` skip detection (the manual fallback:
-4 clicked corners). Exit 0 on success, 3 when no board is found, 2 on bad input: an image
-that cannot be read (missing, not an image, cut short, over the pixel cap), a malformed
---corners/--calibration, a --debug path that cannot be written.
+4 clicked corners). The detection is the station's (api/system.py locate_board), tuned by the
+[locate] section of --config FILE (the settings file `tilecam run` takes).
+Exit 0 on success, 3 when no board is found, 2 on bad input: an image that cannot be read
+(missing, not an image, cut short, over the pixel cap), a malformed --corners/--calibration, a
+--debug path that cannot be written, a settings file that does not validate.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import time
 from pathlib import Path
 
 from tilecam.api.cli import unwritable
-from tilecam.api.commands.read import parse_corners
+from tilecam.api.commands.read import load_settings_into, parse_corners
 
 CAMERA_ORDER = ("corners are TL, TR, BR, BL as the CAMERA sees the board (clockwise from the corner "
                 "nearest the image's top-left), not game orientation; `tilecam read` gives the board "
@@ -31,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--debug", metavar="OUT.png", help="draw the 16x16 grid lines on the frame and save it here")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="use these 4 grid corners instead of detecting")
     p.add_argument("--calibration", metavar="FILE", help='JSON file {"corners": [[x, y], ...4]} to use instead')
+    p.add_argument("--config", metavar="FILE",
+                   help="settings file (TOML or JSON, as tilecam run takes): its [locate] section tunes the detection")
 
 
 def _read_calibration(path: str) -> list[list[float]]:
@@ -50,16 +54,18 @@ def _read_calibration(path: str) -> list[list[float]]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from tilecam.api.system import locate_board
     from tilecam.capture.still import ImageError, read_image
     from tilecam.vision.draw import draw_fix
     from tilecam.vision.errors import BoardNotFound
-    from tilecam.vision.locate import LocateConfig, find_board, fix_from_corners
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam locate: {msg}", file=sys.stderr)
         return code
 
-    cfg = LocateConfig()
+    if code := load_settings_into(args, fail):
+        return code
+    cfg = args.settings.locate
     manual = None
     try:
         if args.corners:
@@ -79,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     t0 = time.perf_counter()
     try:
-        fix = fix_from_corners(manual, cfg) if manual is not None else find_board(image, cfg)
+        fix = locate_board(args.settings, image, manual)
     except BoardNotFound as exc:
         return fail(f"no board found in {args.image}: {exc}", 3)
     ms = (time.perf_counter() - t0) * 1000.0

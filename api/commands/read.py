@@ -14,9 +14,13 @@ With --json one object {"board", "confidence", "doubtful", "corners", "orientati
                no clear majority; the board is then printed as the camera sees it.
   corners      the grid's outer corners in the photo in game order: A1's outer corner, then
                O1's, O15's and A15's (camera order when orientation is null).
+Settings (--config FILE, the file `tilecam run` takes): [read] names the model, the tile set and the
+empty-board reference and tunes the reader (orientation share, count caps, lone tiles ...),
+[locate] the board detection, [enroll] --self-enroll's exemplars; --model, --tileset and --empty-ref
+override their keys. The reader and the detection are built by api/system.py, as the station's.
 Exit 3 when no board is found; 2 on bad arguments and bad files (an image that cannot be
 read, is not an image, is cut short or over the pixel cap; a tile set that cannot be read;
-a missing model).
+a missing model; a settings file that does not validate).
 """
 from __future__ import annotations
 
@@ -25,8 +29,6 @@ import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
 NO_BOARD = 3
 # Below this the best reading is marked doubtful (the reader's bar for a confident exemplar is 0.95,
 # vision.enroll; at 0.9 a right German board shows a dozen doubtful empty squares, at 0.8 a few).
@@ -39,11 +41,15 @@ SELF_ENROLL_DEFAULT = False
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("image", metavar="IMAGE", help="a photo of the board (or a pre-warped board)")
     p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
+    p.add_argument("--config", metavar="FILE",
+                   help="settings file (TOML or JSON, as tilecam run takes): [read], [locate], [enroll]")
     p.add_argument("--tileset", metavar="FILE",
-                   help="enrolled tile set, or an empty-board reference (either .npz from tilecam enroll)")
+                   help="enrolled tile set, or an empty-board reference (either .npz from tilecam enroll); "
+                        "default: the settings' read.tileset_path")
     p.add_argument("--empty-ref", metavar="FILE",
                    help="empty-board reference (.npz from tilecam enroll --empty-board): a square that "
-                        "still looks as it did empty is read as empty, whatever is printed on it")
+                        "still looks as it did empty is read as empty, whatever is printed on it; "
+                        "default: the settings' read.empty_reference_path")
     p.add_argument("--self-enroll", action=argparse.BooleanOptionalAction, default=SELF_ENROLL_DEFAULT,
                    help="without --tileset: the board's confident tiles become exemplars for re-reading "
                         "its doubtful squares (vision.enroll.self_enroll)")
@@ -51,7 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the grid's outer corners TL,TR,BR,BL in pixels (skips board detection)")
     p.add_argument("--prewarped", action="store_true",
                    help="the image already shows the board from above, edge to edge (ScrabScrap warps)")
-    p.add_argument("--model", default=str(DEFAULT_MODEL), help="ONNX tile model; its card sits beside it")
+    p.add_argument("--model", help="ONNX tile model; its card sits beside it (default: the settings' "
+                                   "read.model_path, else models/tiles.onnx)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plain", action="store_true",
                    help="print only the bare grid, 15 lines of 15 characters (no coordinates, marks or legend)")
@@ -107,33 +114,59 @@ def parse_corners(text: str):
     return np.array(values, np.float32).reshape(4, 2)
 
 
+def load_settings_into(args, fail, **overrides) -> int:
+    """``args.settings``: the --config file (or the defaults) with `overrides` (this command's flags,
+    None: not given) on top; 0, or fail's exit code when the file does not validate."""
+    from tilecam.api.settings import SettingsError, load_settings
+    try:
+        args.settings = load_settings(getattr(args, "config", None), **overrides)
+    except SettingsError as exc:
+        return fail(str(exc), 2)
+    return 0
+
+
 def locate(image, args):
-    """Grid corners: given, fitted to a pre-warped image, or found by vision.locate."""
+    """Grid corners: given, fitted to a pre-warped image, or found by vision.locate with the
+    settings' [locate] (``args.settings``; the defaults without it)."""
     from tilecam.vision.classify import prewarped_corners
     if args.corners:
         return parse_corners(args.corners)
     if args.prewarped:
         return prewarped_corners(image)
-    from tilecam.vision.locate import LocateConfig, find_board
-    return find_board(image, LocateConfig()).corners
+    from tilecam.api.system import locate_board
+    settings = getattr(args, "settings", None)
+    if settings is None:
+        from tilecam.api.settings import Settings
+        settings = Settings()
+    return locate_board(settings, image).corners
 
 
 def load_reader(args, fail):
-    from tilecam.vision.classify import ReaderError, TileReader
-    model = Path(args.model)
-    card = model.with_suffix("").with_suffix(".card.json")
-    if not model.is_file() or not card.is_file():
-        return None, fail(f"no tile model at {model} (with {card.name} beside it)", 2)
-    tileset, empty_ref = args.tileset, getattr(args, "empty_ref", None)
+    """The tile reader of ``args.settings`` (``api.system.load_tile_reader``: [read]'s model, tile
+    set, empty-board reference and tuning, the flags already on top) for ``args.lang``; (reader, 0)
+    or (None, fail's exit code)."""
+    from tilecam.api.system import SetupError, load_tile_reader
+    from tilecam.vision.tileset import EnrollError, load_tileset
+
+    settings = args.settings
+    tileset, empty_ref = settings.read.tileset_path, settings.read.empty_reference_path
+    if tileset and Path(tileset).is_file():
+        from tilecam.vision.reference import is_reference
+        if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
+            flag = bool(getattr(args, "tileset", None))  # from the command line, else from the settings
+            if empty_ref and bool(getattr(args, "empty_ref", None)) == flag:
+                names = ("--tileset", "--empty-ref") if flag else ("read.tileset_path", "read.empty_reference_path")
+                return None, fail(f"{names[0]} is an empty-board reference and so is {names[1]}: give one", 2)
+            # the flag overrides the settings' key
+            tileset, empty_ref = None, empty_ref if getattr(args, "empty_ref", None) else tileset
+    try:  # loaded here, so that a bad file is named as the tile set it is
+        loaded = load_tileset(tileset) if tileset else None
+    except EnrollError as exc:
+        return None, fail(str(exc), 2)
+    read = settings.read.model_copy(update={"tileset_path": None, "empty_reference_path": empty_ref})
     try:
-        if tileset and Path(tileset).is_file():
-            from tilecam.vision.reference import is_reference
-            if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
-                if empty_ref:
-                    return None, fail("--tileset is an empty-board reference and so is --empty-ref: give one", 2)
-                tileset, empty_ref = None, tileset
-        return TileReader(model, card, tileset=tileset, lang=args.lang, empty_ref=empty_ref), 0
-    except (ReaderError, ValueError) as exc:
+        return load_tile_reader(settings.model_copy(update={"read": read}), args.lang, tileset=loaded), 0
+    except SetupError as exc:
         return None, fail(str(exc), 2)
 
 
@@ -149,6 +182,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilecam read: {msg}", file=sys.stderr)
         return code
 
+    code = load_settings_into(args, fail, read={"model_path": args.model, "tileset_path": args.tileset,
+                                                "empty_reference_path": args.empty_ref})
+    if code:
+        return code
     try:
         image = read_image(args.image)
     except ImageError as exc:
@@ -168,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     warped = warp_board(image, homography_from_corners(corners, px), px)
     if args.self_enroll and reader.tileset is None:
         from tilecam.vision.enroll import self_enroll
-        result, _ = self_enroll(reader, warped)
+        result, _ = self_enroll(reader, warped, enroll_cfg=args.settings.enroll)
     else:
         result = reader.read(warped)
     game = to_game(result, corners, reader.cfg.min_orientation_share)

@@ -72,3 +72,18 @@ def test_debug_path_is_checked_before_detection(shared_data, tmp_path):
 def test_bad_corners_argument_exits_2(tmp_path):
     res = locate(str(tmp_path / "x.png"), "--corners", "1,2,3")
     assert res.returncode == 2 and "8 numbers" in res.stderr
+
+
+def test_settings_file_tunes_the_detection(shared_data, tmp_path):
+    """[locate] of --config (the settings file `tilecam run` takes) tunes the detection: a fit no grid
+    reaches finds no board; given corners need no detection; a key that is not a setting is named."""
+    frame = shared_data / "scrabscrap" / "game05" / "image-3.jpg"
+    config = tmp_path / "tilecam.toml"
+    config.write_text("[locate]\nmin_fit = 1.0\nagree_min_fit = 1.0\n")
+    res = locate(str(frame), "--config", str(config))
+    assert res.returncode == 3 and "grid lines too weak" in res.stderr and "Traceback" not in res.stderr
+    res = locate(str(frame), "--config", str(config), "--json", "--corners", "42,48,936,29,963,931,49,946")
+    assert res.returncode == 0 and json.loads(res.stdout)["quality"] == 1.0
+    config.write_text("[locate]\nmin_fits = 1.0\n")
+    res = locate(str(frame), "--config", str(config))
+    assert res.returncode == 2 and res.stderr.startswith("tilecam locate: ") and "locate.min_fits (line 2)" in res.stderr

@@ -156,3 +156,69 @@ def test_empty_board_reference_round_trip(shared_data, tmp_path):
     assert as_tileset.returncode == 0 and as_tileset.stdout == read.stdout
     both = tilecam("read", str(frame), "--corners", text, "--tileset", str(ref_file), "--empty-ref", str(ref_file))
     assert both.returncode == 2 and "give one" in both.stderr
+    # the settings' [read] may name it too (as tileset_path or empty_reference_path); a flag overrides the key
+    config = tmp_path / "tilecam.toml"
+    config.write_text(f'[read]\ntileset_path = "{ref_file}"\n')
+    from_file = tilecam("read", str(frame), "--corners", text, "--config", str(config), "--plain")
+    assert from_file.returncode == 0 and from_file.stdout == read.stdout
+    config.write_text(f'[read]\nempty_reference_path = "{tmp_path / "missing.npz"}"\n')
+    overridden = tilecam("read", str(frame), "--corners", text, "--config", str(config), "--plain",
+                         "--tileset", str(ref_file))
+    assert overridden.returncode == 0 and overridden.stdout == read.stdout
+    config.write_text(f'[read]\ntileset_path = "{ref_file}"\nempty_reference_path = "{ref_file}"\n')
+    both = tilecam("read", str(frame), "--corners", text, "--config", str(config))
+    assert both.returncode == 2 and "read.tileset_path is an empty-board reference" in both.stderr
+
+
+def test_read_honours_the_settings_file(shared_data, tmp_path):
+    """--config FILE, the settings file `tilecam run` takes: [read] tunes the reader (here the one
+    orientation rule's share), [locate] the detection; a flag overrides its key of the file."""
+    frame, corners, _ = english_photo(shared_data, "IMG_20151016_170757.jpg")
+    text = ",".join(f"{v:.2f}" for v in corners.ravel())
+    config = tmp_path / "tilecam.toml"
+    base = tilecam("read", str(frame), "--corners", text, "--json")
+    assert base.returncode == 0, base.stderr
+    assert json.loads(base.stdout)["orientation"] == 0
+    config.write_text("[read]\nmin_orientation_share = 0.99\n")  # no quarter turn has 99% of the votes
+    strict = tilecam("read", str(frame), "--corners", text, "--config", str(config))
+    assert strict.returncode == 0, strict.stderr
+    assert "orientation unknown" in strict.stdout
+    # the file names a model that is not there; --model overrides it
+    config.write_text(f'[read]\nmodel_path = "{tmp_path / "missing.onnx"}"\n')
+    missing = tilecam("read", str(frame), "--corners", text, "--config", str(config), "--plain")
+    assert missing.returncode == 2 and "missing.onnx" in missing.stderr and "Traceback" not in missing.stderr
+    given = tilecam("read", str(frame), "--corners", text, "--config", str(config), "--plain",
+                    "--model", str(REPO / "models" / "tiles.onnx"))
+    assert given.returncode == 0, given.stderr
+    assert given.stdout.splitlines() == json.loads(base.stdout)["board"]
+    # [locate]: a fit no grid reaches finds no board (--prewarped and --corners need no detection)
+    config.write_text("[locate]\nmin_fit = 1.0\nagree_min_fit = 1.0\n")
+    photo = shared_data / "scrabscrap" / "game05" / "image-3.jpg"
+    assert tilecam("read", str(photo), "--plain").returncode == 0
+    strict = tilecam("read", str(photo), "--plain", "--config", str(config))
+    assert strict.returncode == 3 and "grid lines too weak" in strict.stderr
+    config.write_text("[read]\nmodel = 1\n")  # a key that is not a setting is named, with its line
+    bad = tilecam("read", str(photo), "--config", str(config))
+    assert bad.returncode == 2 and "read.model (line 2)" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_enroll_honours_the_settings_file(shared_data, tmp_path):
+    """[enroll] of --config: max_exemplars and max_empty_exemplars cap what the saved tile set keeps."""
+    import collections
+    game = shared_data / "scrabscrap" / "game06"
+    config = tmp_path / "tilecam.toml"
+    config.write_text("[enroll]\nmax_exemplars = 2\nmax_empty_exemplars = 5\n")
+    counts = {}
+    for name, extra in (("default", ()), ("capped", ("--config", str(config)))):
+        out_file = tmp_path / f"{name}.npz"
+        out = tilecam("enroll", "--images", str(game / "image-20.jpg"), str(game / "image-33.jpg"),
+                      "--truth", str(game / "truth.jsonl"), "--out", str(out_file), "--lang", "de", "--prewarped",
+                      *extra)
+        assert out.returncode == 0, out.stderr
+        with np.load(out_file) as z:
+            counts[name] = collections.Counter(str(x) for x in z["labels"])
+        assert f"{sum(counts[name].values())} exemplars" in out.stdout
+    default, capped = counts["default"], counts["capped"]
+    assert set(capped) == set(default)  # every class still there
+    assert max(n for c, n in default.items() if c != ".") > 2 and default["."] > 5
+    assert capped["."] == 5 and all(n == min(default[c], 2) for c, n in capped.items() if c != ".")
