@@ -14,7 +14,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 @contextmanager
 def chromium_page(profile_dir: Path, width: int, height: int):
     """A page in a fresh persistent context (the explicit --user-data-dir the flags call for);
-    a missing browser fails the test, it does not skip it."""
+    a missing browser fails the test, it does not skip it. The page's script errors collect in
+    `page.errors`, for the tests to assert there are none."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
@@ -24,6 +25,9 @@ def chromium_page(profile_dir: Path, width: int, height: int):
             str(profile_dir), executable_path=str(CHROMIUM), args=FLAGS, headless=True,
             viewport={"width": width, "height": height})
         try:
-            yield context.new_page()
+            page = context.new_page()
+            page.errors = []
+            page.on("pageerror", lambda e: page.errors.append(str(e)))
+            yield page
         finally:
             context.close()

@@ -20,8 +20,6 @@ pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1280, 800) as p:
-        p.errors = []
-        p.on("pageerror", lambda e: p.errors.append(str(e)))
         yield p
 
 

@@ -67,8 +67,6 @@ def games(api):  # noqa: F811
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1280, 900) as p:
-        p.errors = []
-        p.on("pageerror", lambda e: p.errors.append(str(e)))
         yield p
 
 

@@ -106,16 +106,25 @@ def test_an_entry_its_frame_and_sidecar_are_written_together_or_not_at_all(store
     assert store.append(gid, Pass(1, 0), expect=1) == 1 and store.entries(gid)[1].sidecar is None
 
 
-def test_a_database_from_before_the_sidecar_column_is_migrated(tmp_path):
-    path = tmp_path / "old.sqlite3"
+
+def old_database(path, sidecar: bool) -> sqlite3.Connection:
+    """A store file as an older tilecam wrote it: no table column, no changes table, and before
+    the sidecar column too unless `sidecar`."""
     raw = sqlite3.connect(path)
-    raw.executescript("""
+    raw.executescript(f"""
         CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, players TEXT NOT NULL, rules TEXT NOT NULL,
             lang TEXT NOT NULL, layout TEXT NOT NULL DEFAULT 'standard', created TEXT NOT NULL,
-            meta TEXT NOT NULL DEFAULT '{}');
+            meta TEXT NOT NULL DEFAULT '{{}}');
         CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
-            kind TEXT NOT NULL, data TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+            kind TEXT NOT NULL, data TEXT NOT NULL, created TEXT NOT NULL, {"sidecar TEXT, " if sidecar else ""}
+            PRIMARY KEY (game_id, seq));
     """)
+    return raw
+
+
+def test_a_database_from_before_the_sidecar_column_is_migrated(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    raw = old_database(path, sidecar=False)
     raw.execute("INSERT INTO games (players, rules, lang, created) VALUES (?, 'naspa', 'en', 'then')",
                 (json.dumps([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}]),))
     raw.execute("INSERT INTO entries VALUES (1, 0, 'pass', ?, 'then')", (json.dumps({"kind": "pass", "player": 0,
@@ -161,14 +170,7 @@ def test_a_game_that_cannot_be_replayed_does_not_take_down_the_list(store):
 
 def test_a_database_from_before_tables_were_indexed_gains_the_column_and_the_changes(tmp_path):
     path = tmp_path / "old.sqlite3"
-    raw = sqlite3.connect(path)
-    raw.executescript("""
-        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, players TEXT NOT NULL, rules TEXT NOT NULL,
-            lang TEXT NOT NULL, layout TEXT NOT NULL DEFAULT 'standard', created TEXT NOT NULL,
-            meta TEXT NOT NULL DEFAULT '{}');
-        CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
-            kind TEXT NOT NULL, data TEXT NOT NULL, created TEXT NOT NULL, sidecar TEXT, PRIMARY KEY (game_id, seq));
-    """)
+    raw = old_database(path, sidecar=True)
     players = json.dumps([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}])
     for meta in ({"table": "2"}, {}, {"table": "2", "round": "3"}, {"table": "two"}):
         raw.execute("INSERT INTO games (players, rules, lang, created, meta) VALUES (?, 'naspa', 'en', 'then', ?)",
