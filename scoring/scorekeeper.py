@@ -21,6 +21,7 @@ from .game import Game, GameError, effective_events
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
+from .tilecheck import TileCheckConfig, tile_check
 
 __all__ = ["Fused", "Observation", "Scorekeeper"]
 
@@ -32,6 +33,7 @@ class Observation:
     entries: tuple[LogEntry, ...]
     status: str          # "play" | "withdrawn" | "pass" | "no_change" | "unclear" | "corrected" | "ended"
     #                      | "behind" (a resumed source showing an earlier state of the board)
+    #                      | "tile_check" (the tiles face up before the first play: never a play)
     detail: str = ""
 
 
@@ -62,6 +64,8 @@ class Scorekeeper:
         self._replayed: int | None = None  # while behind: the turn of the record the replay has reached
         self._history: tuple[list[LogEntry], list[np.ndarray]] | None = None  # (log, occupancy per turn)
         self._handed_over = 0  # log entries already looked at for operator corrections
+        self.in_tile_check = False  # the last snapshot was the tile check (scoring.tilecheck)
+        self.tile_check_cfg = TileCheckConfig()
 
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
@@ -232,6 +236,12 @@ class Scorekeeper:
         g = self.game
         if g.state.ended and g.state.end_reason != "out":
             return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
+        check = tile_check(seen, len(g.state.board), (g.layout.centre.row, g.layout.centre.col), self.in_tile_check,
+                           self.tile_check_cfg)
+        if check is not None:
+            self.in_tile_check = check == "check"
+            return Observation((), "tile_check", "the tiles face up before the first play") if check == "check" \
+                else Observation((), "no_change", "the tile check is cleared: the game starts")
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed)

@@ -1,0 +1,59 @@
+"""The tile check: the rules' practice before a game is to lay all tiles face up on the board (four
+5x5 blocks in the corners, or any arrangement) and count them. It is calibration, never a play.
+
+One pure rule, `tile_check`, says what a snapshot before the first play is:
+
+* "check": more tiles face up than any first play can lay. The largest legal first play is a
+  rack's 7 tiles; `min_tiles` (16) leaves room for a few squares misread on top of that, and a
+  check shows about 100 tiles. Once a check has been seen, the board stays "check" while it is
+  being put away (tiles left, none on the centre square, where every first play lies);
+* "cleared": after a check, the board holds no more than `cleared_max` stray squares: the check
+  is over and the game starts (this clear board is the empty-board reference);
+* None: none of this (a game under way, an empty board, or a first play): the decoder decides.
+
+The counts come from the snapshot's occupancy (`scoring.snapshot.occupied`) at `tile_prob`, a
+stricter threshold than a new tile's, so print on an empty board read as doubtful tiles does not
+make a check.
+"""
+from __future__ import annotations
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from .snapshot import Snapshot, occupied
+
+__all__ = ["TileCheckConfig", "tile_check"]
+
+RACK = 7  # the most tiles one play can lay
+
+
+class TileCheckConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_tiles: int = Field(2 * RACK + 2, ge=RACK + 1,
+                           description="at least this many tiles face up before the first play is the tile check "
+                                       "(a first play lays at most 7)")
+    tile_prob: float = Field(0.8, gt=0.0, lt=1.0, description="P(tile) above which a square counts as a check's tile")
+    cleared_max: int = Field(2, ge=0, description="after a check, the board counts as cleared with at most this "
+                                                  "many squares read as tiles (misreads)")
+
+
+def tile_check(seen: Snapshot, committed: int, centre: tuple[int, int], in_check: bool,
+               cfg: TileCheckConfig | None = None) -> str | None:
+    """What a snapshot is with respect to the tile check: "check", "cleared" or None (see the module).
+    `committed`: tiles on the game's board (a check happens only before the first play); `in_check`:
+    the last snapshot was a check."""
+    cfg = cfg or TileCheckConfig()
+    if committed:
+        return None
+    tiles = occupied(seen, cfg.tile_prob)
+    n = int(tiles.sum())
+    if n >= cfg.min_tiles:
+        return "check"
+    if not in_check:
+        return None
+    if tiles[centre]:
+        # a tile on the centre: the first play is down (the cleared board was missed, or a square
+        # of it misread); the decoder decides, and the game never waits on the check again
+        return None
+    return "cleared" if n <= cfg.cleared_max else "check"
