@@ -161,7 +161,11 @@ class Recorder:
             return FrameOutcome(frame.index, frame.t, "occluded")
         with self.timings.stage("score"):
             obs, seqs = self._decide(self.scorekeeper.fuse(view.snapshot), frame, player, pressed, view.clear)
-        if obs.status != "behind":
+        if obs.status == "tile_check":  # calibration, never a play: the check's tiles teach the reader
+            with self.timings.stage("calibrate"):
+                if hasattr(self.reader, "learn_tile_check"):
+                    self.reader.learn_tile_check()
+        elif obs.status != "behind":
             with self.timings.stage("calibrate"):
                 self.reader.learn(self.scorekeeper.game.state.board, self.scorekeeper.operator_squares(),
                                   committed=bool(obs.entries), unclear=obs.status == "unclear")

@@ -150,17 +150,34 @@ def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapping[str, int],
-                      cfg: EnrollConfig | None = None) -> tuple[dict, list[str]]:
+                      cfg: EnrollConfig | None = None, probs: np.ndarray | None = None) -> tuple[dict, list[str]]:
     """Tile set from one image of the tile check, and the board it assigned.
 
     ``distribution``: tile -> count, '?' for blanks (e.g. 9 A ... 2 blanks). Tiles missing
-    from the check are allowed; the counts are upper bounds.
+    from the check are allowed; the counts are upper bounds. ``probs``: (225, K) the reader's
+    probabilities for the costs (e.g. a fused reader's); default the network's.
     """
     cfg = cfg or EnrollConfig()
     t0 = time.perf_counter()
+    labels, crops, logits, emb = assign_tile_check(reader, warped, distribution, cfg, probs)
+    n = sum(lab != EMPTY for lab in labels)
+    ts = _tileset(reader, emb, logits, square_colours(crops), labels, cfg, {"source": "tile check", "tiles": n},
+                  Counter(labels))
+    ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
+    board = ["".join(labels[r * GRID:(r + 1) * GRID]) for r in range(GRID)]
+    return ts, board
+
+
+def assign_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapping[str, int],
+                      cfg: EnrollConfig | None = None, probs: np.ndarray | None = None):
+    """The tile check's squares labelled by assignment against the distribution (the counts as
+    capacities, the reader's probabilities as costs, refined by prototypes in embedding space):
+    (225 labels in the image's orientation, the crops, the logits, the embeddings)."""
+    cfg = cfg or EnrollConfig()
     crops = reader.crops(warped)
     logits, _, emb = reader.embed(crops)
-    probs = reader.square_probs(warped, logits, emb, use_tileset=False)  # with the empty board if known
+    if probs is None:
+        probs = reader.square_probs(warped, logits, emb, use_tileset=False)  # with the empty board if known
     classes = list(reader.classes)
     tile_classes = [c for c in classes if c != EMPTY]
     counts = np.array([max(int(distribution.get(c, 0)), 0) for c in tile_classes], np.float64)
@@ -205,11 +222,7 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     labels = [EMPTY] * (GRID * GRID)
     for i, j in zip(occupied, assigned):
         labels[i] = tile_classes[j]
-    ts = _tileset(reader, emb, logits, square_colours(crops), labels, cfg, {"source": "tile check", "tiles": n},
-                  Counter(labels))
-    ts["meta"]["seconds"] = round(time.perf_counter() - t0, 3)
-    board = ["".join(labels[r * GRID:(r + 1) * GRID]) for r in range(GRID)]
-    return ts, board
+    return labels, crops, logits, emb
 
 
 class SelfEnrollConfig(BaseModel):

@@ -137,6 +137,20 @@ class TableReader:
                        [int(image_square[sq.row * n + sq.col]) for sq in corrected],
                        board_clear=board_clear, learn=committed or bool(corrected), last=(warped, probs))
 
+    def learn_tile_check(self) -> list[str] | None:
+        """The last read was the tile check (scoring.tilecheck): its tiles, labelled by assignment
+        against the tile distribution, become this table's tile set (vision.tilecheck). No
+        empty-board reference from it (the check's squares are not empty). Returns the labels
+        (grid image orientation), or None when nothing was learnt."""
+        if self._last is None or self.enrollment is None:
+            return None
+        from .tilecheck import learn_tile_check
+        labels = learn_tile_check(self.enrollment, self._last[0], self._last[1])
+        tileset = self.enrollment.tileset() if labels is not None else None
+        if tileset is not None:
+            self.tile_reader = self.base.with_tileset(tileset)
+        return labels
+
     def calibrate(self, labels: str, operator_squares=(), board_clear: bool = False, learn: bool = True,
                   last: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """``labels``: the committed board in the grid image's orientation (one character a square);

@@ -7,7 +7,8 @@ from .board import DESIGNS, STYLES, SceneConfig, TopDown, render_topdown
 from .looks import LABEL_STYLES
 from .fonts import available_fonts, faces_of, family_of
 from .scene import Scene, render_scene
+from .tilecheck import tile_check_board, tile_check_plan
 
 __all__ = ["DESIGNS", "LABEL_STYLES", "STYLES", "Scene", "SceneConfig", "TopDown", "available_fonts", "faces_of",
            "family_of", "render_scene",
-           "render_topdown"]
+           "render_topdown", "tile_check_board", "tile_check_plan"]
