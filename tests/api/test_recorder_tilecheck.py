@@ -1,0 +1,52 @@
+"""The tile check in a recorded video: the 100 tiles face up in the corners before the first play
+are calibration (the reader enrolls the table's tile set from them), never a play; the game starts
+when the board is cleared."""
+from __future__ import annotations
+
+import pytest
+
+from tilecam.api.demo.game import make_demo_game
+from tilecam.api.demo.video import boards_after_each_play
+from tilecam.api.recorder import MemoryLink
+from tilecam.api.settings import Settings
+from tilecam.api.system import build_reader, build_recorder
+from tilecam.capture.frame import Frame
+from tilecam.models.synth import SceneConfig, render_scene, tile_check_plan
+from tilecam.scoring.game import Game
+from tilecam.scoring.scorekeeper import Scorekeeper
+
+pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
+
+LOOK = dict(out_w_px=960, out_h_px=720, max_tilt_deg=10, glare_prob=0.0, fill_min=0.85, fill_max=0.92, style="ivory",
+            quarter_turn_prob=0.08, design="standard", labels="short", line_frac=0.045, font="dejavu-sans")
+
+
+def test_a_video_opening_with_the_tile_check_records_the_game_and_nothing_from_the_check():
+    game = make_demo_game(3)
+    boards = boards_after_each_play(game)[:3]  # two plays (the third lays a blank at the board's edge,
+    # which this look reads as empty with or without a check)
+    still, hands = SceneConfig(hands="never", **LOOK), SceneConfig(hands="always", **LOOK)
+    plan = [(b, hands if over else still, what) for b, over, what in tile_check_plan(7, hold=9, pause=False)]
+    for before, after in zip(boards, boards[1:]):
+        plan += [(before, hands, "hands"), (after, hands, "hands")] + [(after, still, "game")] * 9
+    frames = [Frame(render_scene(b, 21, c, frame=i).image, i / 8.0, i, "synth") for i, (b, c, _) in enumerate(plan)]
+
+    settings = Settings()
+    keeper = Scorekeeper(Game(game.profile, game.dist, game.layout, game.players))
+    link = MemoryLink()
+    reader = build_reader(settings, "en")
+    recorder = build_recorder(settings, keeper, link, reader=reader)
+    outcomes = [recorder.process(f) for f in frames]
+
+    checks = [o for o, (_, _, what) in zip(outcomes, plan) if o.observation and o.observation.status == "tile_check"]
+    assert checks, "the check was never seen as one"
+    # nothing was committed from the check: every entry came after the board was cleared
+    first_game_frame = next(i for i, (_, _, what) in enumerate(plan) if what in ("hands", "game"))
+    assert all(o.index >= first_game_frame for o in outcomes if o.seqs)
+    # the check taught the reader this table's tile set
+    assert reader.enrollment.tiles >= 50 and reader.tile_reader.tileset is not None
+    # the game's plays, exactly
+    want = [(tuple((t.square, t.letter) for t in e.placement.tiles), e.engine) for e in game.events[:2]]
+    got = [(tuple((t.square, t.letter) for t in e.placement.tiles), e.engine) for e in keeper.game.events
+           if e.kind == "play"]
+    assert got == want
