@@ -10,8 +10,13 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# The text recogniser's model (vision/recognizer.py, models/README.md) ships in the rapidocr_onnxruntime
+# wheel, installed without its dependencies: it requires opencv-python (the GUI build), which must not sit
+# beside opencv-python-headless (two packages, one cv2). Only its ONNX file is used; nothing is downloaded
+# at run time.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps rapidocr_onnxruntime==1.4.4
 	touch $(STAMP)
 
 # Free fonts for the synthetic renderer, from Debian (no font downloads at run time).

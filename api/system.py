@@ -24,7 +24,7 @@ from tilecam.api.errors import ApiError
 
 __all__ = ["DEFAULT_MODEL", "STATION_META", "attach_game", "build_locator", "build_reader", "build_recorder",
            "clock_trigger", "game_to_resume", "load_tile_reader", "locate_board", "model_path", "recorder_config", "Recording", "run_frames",
-           "SetupError", "Station"]
+           "SetupError", "Station", "with_recogniser"]
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = REPO / "models" / "tiles.onnx"
@@ -71,9 +71,37 @@ def load_tile_reader(settings, lang: str, *, model: str | Path | None = None, ti
         except (OSError, ValueError) as exc:
             raise SetupError(f"cannot read tileset {tileset}: {exc}") from None
     try:
-        return TileReader(path, card, tileset=tileset, lang=lang, cfg=read, empty_ref=read.empty_reference_path)
+        reader = TileReader(path, card, tileset=tileset, lang=lang, cfg=read, empty_ref=read.empty_reference_path)
     except (ReaderError, OSError, ValueError) as exc:
         raise SetupError(f"cannot load the tile reader ({path}): {exc}") from None
+    return with_recogniser(reader) if read.recogniser else reader
+
+
+_RECOGNISERS: dict = {}   # one onnxruntime session per alphabet and thread count, shared by the readers
+_WARNED: set = set()
+
+
+def with_recogniser(reader):
+    """The tile reader fused with the text recogniser of the rapidocr_onnxruntime wheel
+    (vision.fuse.FusedTileReader, temperatures from vision/recognizer.card.json); the reader alone,
+    with a one-line warning, when the wheel's model or the card is not found."""
+    from tilecam.vision.fuse import CARD_PATH, FusedTileReader, load_calibration
+    from tilecam.vision.recognizer import LetterRecognizer, RecognizerError
+
+    key = (tuple(reader.classes), reader.cfg.threads)
+    try:
+        calibration = load_calibration(CARD_PATH)
+        rec = _RECOGNISERS.get(key)
+        if rec is None:
+            from tilecam.scoring.tiles import DISTRIBUTIONS
+            rec = _RECOGNISERS[key] = LetterRecognizer(DISTRIBUTIONS[reader.lang].letters, threads=reader.cfg.threads)
+    except (RecognizerError, OSError, ValueError, KeyError) as exc:
+        msg = f"warning: the text recogniser is off, the classifier reads alone ({exc})"
+        if msg not in _WARNED:
+            _WARNED.add(msg)
+            _say(msg)
+        return reader
+    return FusedTileReader.around(reader, rec, calibration)
 
 
 def build_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):

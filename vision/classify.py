@@ -123,6 +123,16 @@ class ReadConfig(BaseModel):
         default=0.01, gt=0.0, le=1.0,
         description="Odds a lone tile keeps: a lone tile needs the network's odds above 1/this. "
                     "Fixed by reasoning (100:1), not fitted to any photos.")
+    recogniser: bool = Field(
+        default=True,
+        description="Also read the letters with the text recogniser shipped in the rapidocr_onnxruntime "
+                    "wheel (vision.recognizer) and multiply its calibrated letter probabilities with the "
+                    "classifier's (vision.fuse). Used when the wheel's model is found; without it a one-line "
+                    "warning and the classifier alone.")
+    recogniser_max_empty: float = Field(
+        default=0.5, gt=0.0, le=1.0,
+        description="The recogniser reads only the squares the classifier gives P(empty) below this "
+                    "(the squares that may hold a tile).")
 
 
 class ReaderError(VisionError):
@@ -412,8 +422,13 @@ class TileReader:
         p = np.exp(scores)
         return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
 
-    def read(self, warped: np.ndarray, t: float = 0.0, frame_index: int = -1) -> BoardRead:
-        """Classify every square of a canonical grid image (``vision.rectify.warp_board``)."""
+    def read(self, warped: np.ndarray, t: float = 0.0, frame_index: int = -1, *,
+             source: tuple[np.ndarray, np.ndarray] | None = None, turn_rule=None) -> BoardRead:
+        """Classify every square of a canonical grid image (``vision.rectify.warp_board``).
+
+        ``source`` (the frame and the homography that made ``warped``) and ``turn_rule`` (the
+        board's orientation from a snapshot, scoring.snapshot.board_turns as the caller applies
+        it) serve readers that read more than the warp (vision.fuse.FusedTileReader); unused here."""
         t0 = time.perf_counter()
         crops = self.crops(warped)
         logits, rot, emb = self.embed(crops)

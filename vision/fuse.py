@@ -15,11 +15,28 @@ never on the English photos.
 """
 from __future__ import annotations
 
+import copy
+import json
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
+import cv2
 import numpy as np
 
-__all__ = ["DEFAULT_WEIGHT", "fuse_letter_probs", "pool_letters"]
+from tilecam.scoring.snapshot import EMPTY
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.classify import BoardRead, TileReader, square_colours
+from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, square_crops_ocr
+from tilecam.vision.rectify import GRID, warp_board
+
+__all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
+           "load_calibration", "pool_letters", "product_letters", "temper", "thumbnails"]
+
+# the two readers' temperatures and how they were chosen (tests/bench/calibrate_ocr.py)
+CARD_PATH = Path(__file__).resolve().with_name("recognizer.card.json")
+EPS = 1e-9
 
 # chosen by tests/bench/bench_ocr.py on synthetic held-out looks (docs/results/ocr.json "fusion_choice")
 DEFAULT_WEIGHT = 0.2
@@ -55,3 +72,152 @@ def fuse_letter_probs(probs: np.ndarray, classes: Sequence[str], p_ocr: np.ndarr
     q = pool_letters(p_cls, np.asarray(p_ocr, np.float64)[:, ocr_idx], weight)
     out[np.ix_(rows, cls_idx)] = q * mass
     return out.astype(probs.dtype)
+
+
+def temper(p: np.ndarray, temperature: float = 1.0, eps: float = EPS) -> np.ndarray:
+    """(N, L) distributions with temperature scaling: softmax(log p / T); rows sum to 1."""
+    logq = np.log(np.asarray(p, np.float64) + eps) / float(temperature)
+    logq -= logq.max(axis=1, keepdims=True)
+    q = np.exp(logq)
+    return q / q.sum(axis=1, keepdims=True)
+
+
+def product_letters(p_cls: np.ndarray, p_ocr: np.ndarray, t_cls: float, t_ocr: float,
+                    eps: float = EPS) -> np.ndarray:
+    """(N, L) product of two calibrated letter distributions (independent experts):
+    q ∝ p_cls^(1/t_cls) · p_ocr^(1/t_ocr); rows sum to 1."""
+    logq = (np.log(np.asarray(p_cls, np.float64) + eps) / float(t_cls)
+            + np.log(np.asarray(p_ocr, np.float64) + eps) / float(t_ocr))
+    logq -= logq.max(axis=1, keepdims=True)
+    q = np.exp(logq)
+    return q / q.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Temperatures of the two readers' letter probabilities (vision/recognizer.card.json)."""
+    classifier_temperature: float = 1.0
+    recogniser_temperature: float = 1.0
+    source: str = "uncalibrated"
+
+
+def load_calibration(path: str | Path = CARD_PATH) -> Calibration:
+    """The temperatures of the card written by tests/bench/calibrate_ocr.py."""
+    card = json.loads(Path(path).read_text(encoding="utf-8"))
+    return Calibration(float(card["classifier_temperature"]), float(card["recogniser_temperature"]),
+                       f"{Path(path).name} at {card.get('commit', '?')}")
+
+
+def fuse_calibrated(probs: np.ndarray, classes: Sequence[str], p_ocr: np.ndarray, alphabet: Sequence[str],
+                    cal: Calibration, rows: np.ndarray | None = None) -> np.ndarray:
+    """As ``fuse_letter_probs``, the letters re-split by the product of the calibrated distributions
+    (``product_letters``) instead of a weighted pool; P(empty), P(blank) and each square's letter
+    mass are the classifier's."""
+    out = np.array(probs, np.float64, copy=True)
+    rows = np.arange(out.shape[0]) if rows is None else np.asarray(rows)
+    if rows.size == 0:
+        return out.astype(probs.dtype)
+    cls_idx = [list(classes).index(a) for a in alphabet if a in classes]
+    ocr_idx = [i for i, a in enumerate(alphabet) if a in classes]
+    sub = out[np.ix_(rows, cls_idx)]
+    mass = sub.sum(axis=1, keepdims=True)
+    p_cls = sub / np.maximum(mass, 1e-12)
+    q = product_letters(p_cls, np.asarray(p_ocr, np.float64)[:, ocr_idx],
+                        cal.classifier_temperature, cal.recogniser_temperature)
+    out[np.ix_(rows, cls_idx)] = q * mass
+    return out.astype(probs.dtype)
+
+
+def thumbnails(crops: np.ndarray, side: int = 8) -> np.ndarray:
+    """(N, side*side) grey block means of (N, s, s, 3) crops: a cheap look to tell whether a square
+    changed since it was last read."""
+    grey = crops.astype(np.float32).mean(axis=3)
+    n, s = grey.shape[:2]
+    if s % side == 0:
+        b = s // side
+        return grey.reshape(n, side, b, side, b).mean(axis=(2, 4)).reshape(n, -1)
+    return np.stack([cv2.resize(g, (side, side), interpolation=cv2.INTER_AREA).ravel() for g in grey])
+
+
+class FusedTileReader(TileReader):
+    """The classifier (vision.classify.TileReader) with its letters re-read by the text recogniser
+    (vision.recognizer.LetterRecognizer): the one reader ``api.system.load_tile_reader`` builds
+    when the recogniser is available.
+
+    ``read`` classifies the 225 squares as TileReader does, takes the board's upright turn from the
+    classifier's rotations (``turn_rule``, default ``scoring.snapshot.board_turns``; no turn: the
+    classifier alone), and runs the recogniser only on the squares with P(empty) below
+    ``cfg.recogniser_max_empty``, cut at 64 px per square from the frame (``source``: the frame and
+    the homography of ``warped``, warped again by ``vision.rectify.warp_board``; without it the
+    warp is resized) and turned upright. The letters are then re-split by ``fuse_calibrated``
+    before the count caps and the lone-tile rule. A square read before, at the same turn, whose
+    thumbnail has not changed by more than ``cache_diff`` grey levels keeps its recogniser reading,
+    so a board standing still is not read again at every snapshot.
+    """
+
+    recognizer: LetterRecognizer
+    calibration: Calibration
+    pool_weight: float | None = None   # set: the log-linear pool of fuse_letter_probs instead (benches only)
+
+    @classmethod
+    def around(cls, reader: TileReader, recognizer: LetterRecognizer, calibration: Calibration,
+               cache_diff: float = 6.0) -> "FusedTileReader":
+        """A fused reader sharing ``reader``'s session, tile set and reference."""
+        if tuple(recognizer.alphabet) != tuple(DISTRIBUTIONS[reader.lang].letters):
+            raise ValueError("the recogniser's alphabet is not the tile reader's letters")
+        other = copy.copy(reader)
+        other.__class__ = cls
+        other.recognizer = recognizer
+        other.calibration = calibration
+        other.cache_diff = float(cache_diff)
+        other._cache = {}
+        return other
+
+    def read(self, warped: np.ndarray, t: float = 0.0, frame_index: int = -1, *,
+             source: tuple[np.ndarray, np.ndarray] | None = None, turn_rule=None) -> BoardRead:
+        t0 = time.perf_counter()
+        crops = self.crops(warped)
+        logits, rot, emb = self.embed(crops)
+        colours = square_colours(crops) if self.tileset is not None else None
+        probs = self.square_probs(warped, logits, emb, colours)
+        plain = self.finish(probs, rot, t0)
+        k = turn_rule(plain.snapshot) if turn_rule is not None else \
+            (None if plain.orientation_deg is None else plain.orientation_deg // 90)
+        if k is None:
+            return self.finish(probs, rot, t0, t=t, frame_index=frame_index,
+                               meta={"recogniser": "no orientation: classifier alone"})
+        k = int(k) % 4
+        rows = np.flatnonzero(probs[:, self.classes.index(EMPTY)] < self.cfg.recogniser_max_empty)
+        p_ocr = np.empty((len(rows), len(self.recognizer.alphabet)), np.float64)
+        looks = thumbnails(crops[rows])
+        misses = []
+        for i, (sq, look) in enumerate(zip(rows, looks)):
+            hit = self._cache.get(int(sq))
+            if hit is not None and hit[0] == k and float(np.abs(hit[1] - look).mean()) <= self.cache_diff:
+                p_ocr[i] = hit[2]
+            else:
+                misses.append(i)
+        if misses:
+            big = self._warp64(warped, source)
+            cut = square_crops_ocr(big)
+            batch = np.stack([np.ascontiguousarray(np.rot90(cut[rows[i]], k)) for i in misses])
+            read = self.recognizer.letter_probs(batch).probs[:, 0]
+            for j, i in enumerate(misses):
+                p_ocr[i] = read[j]
+                self._cache[int(rows[i])] = (k, looks[i], read[j])
+        if self.pool_weight is None:
+            fused = fuse_calibrated(probs, self.classes, p_ocr, self.recognizer.alphabet, self.calibration, rows)
+        else:   # the earlier rule, kept for the benches' comparison
+            fused = fuse_letter_probs(probs, self.classes, p_ocr, self.recognizer.alphabet, self.pool_weight, rows)
+        return self.finish(fused, rot, t0, t=t, frame_index=frame_index,
+                           meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k}})
+
+    @staticmethod
+    def _warp64(warped: np.ndarray, source) -> np.ndarray:
+        """The board at SQUARE_PX per square: from the frame when given, else the warp resized."""
+        if source is None:
+            return warped
+        image, homography = source
+        px = warped.shape[0] / GRID
+        scale = np.diag([SQUARE_PX / px, SQUARE_PX / px, 1.0])
+        return warp_board(image, scale @ np.asarray(homography, np.float64), SQUARE_PX)

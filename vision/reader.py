@@ -96,7 +96,10 @@ class TableReader:
     def read(self, image: np.ndarray, located: Located, board, t: float = 0.0,
              frame_index: int = -1) -> BoardView:
         warped = warp_board(image, located.homography, located.square_px)
-        snap = self.tile_reader.read(warped).snapshot
+        share = self.tile_reader.cfg.min_orientation_share
+        # a fused reader cuts its letters from the frame, turned by the board's orientation rule
+        snap = self.tile_reader.read(warped, source=(image, located.homography),
+                                     turn_rule=lambda s: board_turns(s, board, self.turns, share)).snapshot
         snap = replace(snap, t=t, frame_index=frame_index)  # keeps the letters' rotations
         # The first play fixes the board's orientation: until a play is committed it follows the tiles
         # in view; afterwards each read is turned to lie on the committed tiles, so a turntable turned

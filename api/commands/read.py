@@ -202,12 +202,13 @@ def run(args: argparse.Namespace) -> int:
     if reader is None:
         return code
     px = int(reader.card["square_px"])
-    warped = warp_board(image, homography_from_corners(corners, px), px)
+    homography = homography_from_corners(corners, px)
+    warped = warp_board(image, homography, px)
     if args.self_enroll and reader.tileset is None:
         from tilecam.vision.enroll import self_enroll
         result, _ = self_enroll(reader, warped, enroll_cfg=args.settings.enroll)
     else:
-        result = reader.read(warped)
+        result = reader.read(warped, source=(image, homography))  # a fused reader cuts its letters from the frame
     game = to_game(result, corners, reader.cfg.min_orientation_share)
     if not 0.0 < args.doubt <= 1.0:
         return fail(f"--doubt {args.doubt:g}: a probability above 0 and at most 1", 2)

@@ -26,7 +26,7 @@ def test_read_prewarped_frame(shared_data):
     assert sum(ch != "." for line in lines for ch in line) > 40
 
 
-def test_read_prints_coordinates_and_marks_doubtful_squares(shared_data):
+def test_read_prints_coordinates_and_marks_doubtful_squares(shared_data, tmp_path):
     """As a board is written: columns A-O on top, rows 1-15 at the left; a German board read with
     the English set has its Ö and Ä doubtful (no English class fits), marked and listed."""
     frame = shared_data / "scrabscrap" / "game08" / "image-18.jpg"
@@ -41,11 +41,17 @@ def test_read_prints_coordinates_and_marks_doubtful_squares(shared_data):
     assert lines[1 + 5][4:][2 * 5] == "Ö"  # F6, read confidently with the German set
     assert lines[16].startswith(". empty, ? blank tile, ~ doubtful (best reading under 80%)")
 
-    english = tilecam("read", str(frame), "--prewarped").stdout.splitlines()
+    # the classifier alone: an Ö has no English class, so the read is doubtful
+    config = tmp_path / "tilecam.toml"
+    config.write_text("[read]\nrecogniser = false\n")
+    english = tilecam("read", str(frame), "--prewarped", "--config", str(config)).stdout.splitlines()
     row6 = english[1 + 5][4:]
-    assert row6[2 * 5:2 * 5 + 2] == "O~"  # F6: an Ö has no English class, so the read is doubtful
+    assert row6[2 * 5:2 * 5 + 2] == "O~"  # F6
     doubtful = next(ln for ln in english if ln.startswith("doubtful: "))
     assert "F6 O " in doubtful and "M9 A " in doubtful
+    # fused with the text recogniser (the default), which reads letters without their dots: O
+    fused = tilecam("read", str(frame), "--prewarped").stdout.splitlines()
+    assert fused[1 + 5][4:][2 * 5] == "O"
 
 
 def test_read_json(shared_data):

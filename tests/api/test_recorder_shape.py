@@ -92,7 +92,7 @@ def test_the_station_and_read_turn_a_board_by_the_one_orientation_rule(monkeypat
         empty_ref = None
         cfg = classify.ReadConfig(min_orientation_share=0.6)
 
-        def read(self, warped):
+        def read(self, warped, **_):  # source, turn_rule: for fused readers
             rot = np.zeros((15, 15, 4), np.float32)
             rot[..., 1] = 1.0
             snap = Snapshot.from_board(CAT, CLASSES, 0.9)

@@ -57,6 +57,7 @@ DATA = REPO.parent / "shared" / "data" / "english"
 class Tally:
     def __init__(self) -> None:
         self.n = self.ok = self.tiles = self.tiles_ok = self.empties = self.e2t = self.photos = 0
+        self.t2e = self.letters = self.letters_ok = 0
         self.conf = Counter()
 
     def add(self, pred: list[str] | None, truth: list[str]) -> None:
@@ -72,6 +73,10 @@ class Tally:
             else:
                 self.tiles += 1
                 self.tiles_ok += a == b
+                self.t2e += b == "."
+                if a.isalpha() and a.isupper():   # a lettered tile ('?' blank, lower case a designated blank)
+                    self.letters += 1
+                    self.letters_ok += a == b
             if a != b:
                 self.conf[f"{a}->{b}"] += 1
 
@@ -79,6 +84,8 @@ class Tally:
         return {"photos": self.photos, "squares": self.n, "per_square": round(self.ok / max(self.n, 1), 5),
                 "tiles": self.tiles, "per_tile": round(self.tiles_ok / max(self.tiles, 1), 5),
                 "empty_to_tile": round(self.e2t / max(self.empties, 1), 5),
+                "tile_to_empty": round(self.t2e / max(self.tiles, 1), 5),
+                "letter_tiles": self.letters, "letters_read_right": round(self.letters_ok / max(self.letters, 1), 5),
                 "confusions": dict(self.conf.most_common(10))}
 
 
@@ -93,12 +100,30 @@ def main(argv=None) -> int:
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--pairs", type=int, default=3, help="enrollment photos per session")
     ap.add_argument("--out", default=str(REPO / "docs" / "results" / "english.json"))
+    ap.add_argument("--reader", default="fused",
+                    help="fused (the product's reader: calibrated product), classifier (alone), or poolW "
+                         "(the earlier log-linear pool at weight W, e.g. pool0.2)")
+    ap.add_argument("--modes", default="plain,self,enrolled,empty_ref",
+                    help="comma-separated: plain, self, enrolled, empty_ref")
     args = ap.parse_args(argv)
+    modes = set(args.modes.split(","))
     cv2.setNumThreads(1)
     data = Path(args.data)
     model = Path(args.model)
     card_path = model.with_suffix("").with_suffix(".card.json")
-    reader = TileReader(model, card_path, lang="en")
+    if args.reader == "classifier":
+        reader = TileReader(model, card_path, lang="en")
+    else:
+        # the reader the product builds (api.system.load_tile_reader: the classifier fused with the recogniser)
+        from tilecam.api.settings import Settings
+        from tilecam.api.system import load_tile_reader
+        from tilecam.vision.classify import ReadConfig
+        from tilecam.vision.fuse import FusedTileReader
+        reader = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(model_path=str(model))}), "en")
+        if not isinstance(reader, FusedTileReader):
+            raise SystemExit("the recogniser is not available")
+        if args.reader.startswith("pool"):
+            reader.pool_weight = float(args.reader[4:])
     px = int(reader.card["square_px"])
     rows = [json.loads(x) for x in (data / "truth.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     from tilecam.vision.locate import LocateConfig, find_board
@@ -109,12 +134,14 @@ def main(argv=None) -> int:
         image = cv2.imread(str(data / "frames" / row["frame"]), cv2.IMREAD_COLOR)
         true = np.float32(row["corners"])
         ph = {"name": row["frame"], "session": row["session"], "truth": row["board"],
+              "image": image, "true_h": homography_from_corners(true, px),
               "true_warp": warp_board(image, homography_from_corners(true, px), px),
               "true_ref_warp": warp_board(image, homography_from_corners(true, 2 * CELL_PX), 2 * CELL_PX),
               "tiles": sum(ch != "." for r in row["board"] for ch in r)}
         try:
             cam = np.asarray(find_board(image, LocateConfig()).corners, np.float32)
-            ph.update(cam=cam, cam_warp=warp_board(image, homography_from_corners(cam, px), px),
+            ph.update(cam=cam, cam_h=homography_from_corners(cam, px),
+                      cam_warp=warp_board(image, homography_from_corners(cam, px), px),
                       cam_ref_warp=warp_board(image, homography_from_corners(cam, 2 * CELL_PX), 2 * CELL_PX),
                       turn=camera_turn(cam, true))
         except BoardNotFound as exc:
@@ -131,13 +158,15 @@ def main(argv=None) -> int:
         return [tallies.setdefault((way, mode, s), Tally()) for s in (session, "all")]
 
     def score(way, mode, ph, read_fn):
-        """read_fn(warped) -> BoardRead; adds the photo to (way, mode)."""
+        """read_fn(warped, source=...) -> BoardRead; adds the photo to (way, mode)."""
+        getattr(reader, "_cache", {}).clear()   # each photo read afresh (the recorder keeps it between snapshots)
         if way == "true":
-            pred = read_fn(ph["true_warp"]).board()
+            pred = read_fn(ph["true_warp"], source=(ph["image"], ph["true_h"])).board()
         elif ph["cam"] is None:
             pred = None
         else:
-            game = to_game(read_fn(ph["cam_warp"]), ph["cam"], reader.cfg.min_orientation_share)
+            game = to_game(read_fn(ph["cam_warp"], source=(ph["image"], ph["cam_h"])), ph["cam"],
+                           reader.cfg.min_orientation_share)
             pred = game.board
             if mode == "plain" and ph["tiles"]:
                 want = 90 * ph["turn"]
@@ -149,11 +178,12 @@ def main(argv=None) -> int:
     for way in ("true", "pipeline"):
         for n, ph in enumerate(photos):
             score(way, "plain", ph, reader.read)
-            score(way, "self", ph, lambda w: self_enroll(reader, w)[0])
+            if "self" in modes:
+                score(way, "self", ph, lambda w, source=None: self_enroll(reader, w)[0])
         print(f"[{time.time() - t0:5.1f} s] {way}: plain and self done", flush=True)
 
     pairs = {}
-    for s in sessions:
+    for s in (sessions if "enrolled" in modes else []):
         idx = [i for i, p in enumerate(photos) if p["session"] == s and p["tiles"] > 0]
         picks = [idx[int(round(q))] for q in np.linspace(0, len(idx) - 1, args.pairs)]
         pairs[s] = [photos[i]["name"] for i in picks]
@@ -168,7 +198,7 @@ def main(argv=None) -> int:
 
     ref_info = {}
     empties = [i for i, p in enumerate(photos) if p["session"] == "2015" and p["tiles"] == 0]
-    if empties:
+    if empties and "empty_ref" in modes:
         i = empties[0]
         ref_true = EmptyBoardRef.from_frame(photos[i]["true_ref_warp"])
         src = photos[i] if photos[i]["cam"] is not None else None
@@ -188,6 +218,7 @@ def main(argv=None) -> int:
     for (way, mode, s), t in sorted(tallies.items()):
         results.setdefault(way, {}).setdefault(mode, {})[s] = t.summary()
     res = {"what": "tile reader on the real English phone photos (jheidel/scrabble-opencv, 53 photos)",
+           "reader": args.reader, "modes": sorted(modes),
            "data": str(Path(args.data).name), "model": model.name,
            "model_training_commit": card.get("training", {}).get("commit", "unknown"),
            "not_found": [p["name"] for p in photos if p["cam"] is None],
@@ -200,10 +231,11 @@ def main(argv=None) -> int:
                ["git", "status", "--porcelain", "vision", "models"], cwd=REPO, capture_output=True,
                text=True).stdout.split("\n")[:-1]}
     Path(args.out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{'way':9} {'mode':10} {'session':7} {'square':>7} {'tile':>7} {'e->t':>7}")
+    print(f"{'way':9} {'mode':10} {'session':7} {'square':>7} {'tile':>7} {'letter':>7} {'t->e':>7} {'e->t':>7}")
     for (way, mode, s), t in sorted(tallies.items()):
         x = t.summary()
-        print(f"{way:9} {mode:10} {s:7} {x['per_square']:7.4f} {x['per_tile']:7.4f} {x['empty_to_tile']:7.4f}")
+        print(f"{way:9} {mode:10} {s:7} {x['per_square']:7.4f} {x['per_tile']:7.4f} {x['letters_read_right']:7.4f} "
+              f"{x['tile_to_empty']:7.4f} {x['empty_to_tile']:7.4f}")
     print(f"not found: {res['not_found']}; pipeline orientation {dict(orient)}; written to {args.out}")
     return 0
 

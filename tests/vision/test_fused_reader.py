@@ -1,0 +1,154 @@
+"""The fused reader (vision.fuse.FusedTileReader: classifier x calibrated text recogniser), as
+api.system builds it from the settings, and the recogniser's install (no GUI OpenCV beside the
+headless one)."""
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tilecam.api.settings import Settings
+from tilecam.vision.classify import ReadConfig, TileReader
+from tilecam.vision.fuse import (CARD_PATH, Calibration, FusedTileReader, fuse_calibrated, load_calibration,
+                                 product_letters, temper)
+from tilecam.vision.rectify import homography_from_corners, warp_board
+
+BOARD = ["...............", "...............", "...............", "...............",
+         "...............", "...............", "...............", "....WORDS......",
+         "......O........", "......DOG......", "...............", "...............",
+         "...............", "...............", "..............."]
+LOOK = dict(design="standard", labels="short", style="wood", font="dejavu-sans")
+
+
+def settings(**read) -> Settings:
+    return Settings().model_copy(update={"read": ReadConfig(**read)})
+
+
+@pytest.fixture(scope="module")
+def fused():
+    from tilecam.api.system import load_tile_reader
+    return load_tile_reader(settings(), "en")
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    from tilecam.models.synth import SceneConfig, render_topdown
+    td = render_topdown(BOARD, 5, SceneConfig(**LOOK))
+    return td
+
+
+def test_cv2_is_the_headless_build_only():
+    import cv2
+    assert cv2.imdecode is not None
+    have = {d.metadata["Name"].lower() for d in importlib.metadata.distributions()}
+    assert "opencv-python-headless" in have
+    assert "opencv-python" not in have and "opencv-contrib-python" not in have   # a second cv2 package
+
+
+def test_model_is_found_without_importing_the_wheel():
+    from tilecam.vision.recognizer import find_model
+    assert find_model().is_file()
+    assert "rapidocr_onnxruntime" not in sys.modules
+
+
+def test_temperatures_and_product():
+    p = np.array([[0.7, 0.2, 0.1]])
+    np.testing.assert_allclose(temper(p, 1.0), p, atol=1e-6)
+    assert temper(p, 2.0)[0, 0] < 0.7 < temper(p, 0.5)[0, 0]
+    q = product_letters(p, np.array([[0.1, 0.8, 0.1]]), 1.0, 1.0)
+    np.testing.assert_allclose(q[0], np.array([0.07, 0.16, 0.01]) / 0.24, atol=1e-6)
+
+
+def test_fusion_keeps_empty_blank_and_letter_mass():
+    classes = (".", "?", "A", "B")
+    probs = np.array([[0.5, 0.1, 0.3, 0.1], [0.9, 0.0, 0.05, 0.05]], np.float32)
+    out = fuse_calibrated(probs, classes, np.array([[0.01, 0.99]]), ("A", "B"), Calibration(1.0, 1.0), rows=[0])
+    np.testing.assert_allclose(out[:, :2], probs[:, :2])
+    np.testing.assert_allclose(out[0, 2:].sum(), 0.4, atol=1e-6)
+    assert out[0, 3] > out[0, 2]
+    np.testing.assert_allclose(out[1], probs[1])
+
+
+def test_calibration_card_says_how_it_was_chosen():
+    import json
+    card = json.loads(CARD_PATH.read_text(encoding="utf-8"))
+    cal = load_calibration()
+    assert cal.classifier_temperature > 0 and cal.recogniser_temperature > 0
+    assert "classifier" in card["chosen_on"] and "recogniser" in card["chosen_on"]
+    assert "english" in card["never_fitted_on"]
+
+
+def test_system_builds_the_fused_reader_by_default(fused):
+    assert isinstance(fused, FusedTileReader) and isinstance(fused, TileReader)
+    assert fused.recognizer.alphabet == tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def test_recogniser_off_by_setting():
+    from tilecam.api.system import load_tile_reader
+    reader = load_tile_reader(settings(recogniser=False), "en")
+    assert type(reader) is TileReader
+
+
+def test_missing_model_warns_once_and_reads_alone(monkeypatch, capsys):
+    import tilecam.vision.recognizer as recognizer
+    from tilecam.api import system
+
+    def missing():
+        raise recognizer.RecognizerError("rapidocr_onnxruntime is not installed")
+    monkeypatch.setattr(recognizer, "find_model", missing)
+    monkeypatch.setattr(system, "_RECOGNISERS", {})
+    monkeypatch.setattr(system, "_WARNED", set())
+    a = system.load_tile_reader(settings(), "en")
+    b = system.load_tile_reader(settings(), "en")
+    assert type(a) is TileReader and type(b) is TileReader
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "recogniser is off" in err[0] and "not installed" in err[0]
+
+
+def test_fused_read_from_the_frame_and_cached(fused, rendered):
+    td = rendered
+    px = int(fused.card["square_px"])
+    h = homography_from_corners(td.corners, px)
+    warped = warp_board(td.image, h, px)
+    first = fused.read(warped, source=(td.image, h))
+    assert first.board() == BOARD
+    info = first.snapshot.meta["recogniser"]
+    assert info["turn"] == 0 and info["read"] == 9 and info["cached"] == 0
+    again = fused.read(warped, source=(td.image, h))
+    assert again.board() == BOARD and again.snapshot.meta["recogniser"]["read"] == 0
+    # the same board turned: every square is read again in its new upright turn
+    turned = np.ascontiguousarray(np.rot90(td.image, 1))
+    hh, ww = td.image.shape[:2]
+    corners = np.float32([[y, ww - 1 - x] for x, y in td.corners])   # rot90 maps (x, y) -> (y, w-1-x)
+    corners = np.roll(corners, -1, axis=0)   # as the camera now sees them: its top-left is the board's top-right
+    h2 = homography_from_corners(corners, px)
+    read2 = fused.read(warp_board(turned, h2, px), source=(turned, h2))
+    assert read2.snapshot.meta["recogniser"]["read"] == 9 and read2.snapshot.meta["recogniser"]["turn"] != 0
+    assert np.array_equal(np.rot90(np.array([list(r) for r in read2.board()]), read2.orientation_deg // 90),
+                          np.array([list(r) for r in BOARD]))
+
+
+def test_recogniser_outvotes_a_wrong_classifier(fused, rendered):
+    """Where the classifier is unsure between two letters, the recogniser's reading decides."""
+    td = rendered
+    px = int(fused.card["square_px"])
+    h = homography_from_corners(td.corners, px)
+    warped = warp_board(td.image, h, px)
+    fused._cache.clear()
+    plain = TileReader.read(fused, warped)
+    base = plain.snapshot.probs.reshape(225, -1)
+    sq = 7 * 15 + 4   # the W
+    classes = fused.classes
+    # a classifier torn between W and M
+    probs = base.copy()
+    probs[sq] = 0.0
+    probs[sq, classes.index("M")] = 0.55
+    probs[sq, classes.index("W")] = 0.45
+    from tilecam.vision.recognizer import square_crops_ocr
+    crop = square_crops_ocr(warp_board(td.image, homography_from_corners(td.corners, 64), 64))[sq]
+    p_ocr = fused.recognizer.letter_probs(crop[None]).probs[:, 0]
+    out = fuse_calibrated(probs, classes, p_ocr, fused.recognizer.alphabet, fused.calibration, rows=[sq])
+    assert classes[int(out[sq].argmax())] == "W"
