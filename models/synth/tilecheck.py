@@ -37,7 +37,7 @@ def tile_check_plan(seed: int, lang: str = "en", hold: int = 10, reach: int = 4,
                     pause: bool = True) -> list[tuple[list[str], bool, str]]:
     """Frame by frame: (the board, hands over it, what it is: "laying" | "check" | "clearing" | "clear").
     Two blocks go down under the hands, then all four, the check held still, then (when `pause`)
-    two blocks put away and the rest held still a moment, then the board cleared and held empty."""
+    two blocks put away and the rest held still, then the board cleared and held empty."""
     empty = ["." * SIZE] * SIZE
     full = tile_check_board(seed, lang)
     half = tile_check_board(seed, lang, blocks=(0, 1))
@@ -45,7 +45,7 @@ def tile_check_plan(seed: int, lang: str = "en", hold: int = 10, reach: int = 4,
     plan = [(half, True, "laying")] * (reach // 2) + [(full, True, "laying")] * (reach - reach // 2)
     plan += [(full, False, "check")] * hold
     if pause:
-        plan += [(rest, True, "clearing")] * reach + [(rest, False, "check")] * (hold // 2)
+        plan += [(rest, True, "clearing")] * reach + [(rest, False, "check")] * hold
     plan += [(rest if pause else full, True, "clearing")] * (reach // 2) + [(empty, True, "clearing")] * (reach - reach // 2)
     plan += [(empty, False, "clear")] * hold
     return plan

@@ -253,10 +253,14 @@ def look_config(look: str, seed: int) -> dict:
     return spec
 
 
-def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, look: str = "tournament") -> dict:
+def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, look: str = "tournament",
+              tile_check: bool = False, enroll_check: bool = True) -> dict:
     """Render the first `moves` board changes of a real game: hands over the board while tiles
     go down, the board turned half round on its turntable between turns (when `turntable`), and
-    the light changing from turn to turn (a cloud, a lamp switched on)."""
+    the light changing from turn to turn (a cloud, a lamp switched on). With `tile_check` the video
+    opens with the rules' tile check (models.synth.tile_check_plan: the 100 tiles face up in four
+    5x5 corner blocks, laid out under hands, held, half put away and held, cleared); the reader
+    enrolls from it unless not `enroll_check`."""
     import numpy as np
     from tilecam.models.synth import SceneConfig, render_scene
     from tilecam.scoring.gcg import read_gcg, record_from_gcg
@@ -287,6 +291,13 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
         return Frame(np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8), idx / 8.0, idx, "synth")
 
     frames, marks, gain = [], [], 1.0
+    if tile_check:
+        from tilecam.models.synth import tile_check_plan
+        check_plan = tile_check_plan(seed)
+        for board, over, _what in check_plan:
+            frames.append(shot(board, still.model_copy(update={"hands": "always"}) if over else still, 0,
+                               len(frames), gain))
+            marks.append("check")
     for k, board in enumerate(boards):
         if k > 0:
             for j in range(4):  # hands over the board while the tiles go down (or come back)
@@ -301,20 +312,67 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
             marks.append(k)
     settings = Settings()
     keeper = Scorekeeper(Game(profile, dist))
-    recorder = build_recorder(settings, keeper, MemoryLink(), reader=build_reader(settings, "en"))
+    reader = build_reader(settings, "en")
+    check_labels = []
+    if tile_check:
+        learn_check = getattr(reader, "learn_tile_check", None)
+        reader.learn_tile_check = (lambda: check_labels.append(learn_check())) if enroll_check else (lambda: None)
+    recorder = build_recorder(settings, keeper, MemoryLink(), reader=reader)
     t0 = time.perf_counter()
     outcomes = []
     run_frames(frames, recorder, lambda _frame, outcome: outcomes.append(outcome))
     elapsed = time.perf_counter() - t0
     false_from_hands = sum(1 for o, m in zip(outcomes, marks) if m == "hands" and o.seqs)
+    check = check_result(outcomes, marks, check_labels, check_plan) if tile_check else None
     want, got = recorded_moves(changes), recorded_moves(keeper.game.events)
     match = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
     right = sum(block.size for block in match.get_matching_blocks())
     return {"game": gcg_path.name, "look": look, "style": still.style, "design": still.design,
             "labels": still.labels, "font": still.font, "turntable": turntable, "moves": len(want), "right": right,
-            "committed": len(got), "false_moves_from_hands": false_from_hands,
+            "committed": len(got), "false_moves_from_hands": false_from_hands, "tile_check": check,
             "truth": [_label(m) for m in want], "recorded": [_label(m) for m in got],
             "fps": len(frames) / elapsed, "ms_per_frame": recorder.timings.per_frame()}
+
+
+def check_result(outcomes, marks, labels, plan) -> dict:
+    """What the recorder made of the tile check: its snapshots, entries committed from it (must be
+    none), and how many of the check's tiles the assignment labelled right (the labels are in the
+    grid image's orientation: the best of the four turns against the rendered check)."""
+    import numpy as np
+    at_check = [o for o, m in zip(outcomes, marks) if m == "check"]
+    full = np.array([list(row) for row in next(b for b, _, what in plan if what == "check")])
+    right = []
+    for got in (g for g in labels if g is not None):
+        got = np.array(got).reshape(15, 15)
+        tiles = got != "."
+        right.append(max(int(((np.rot90(full, k) == got) & tiles).sum()) for k in range(4)))
+    return {"snapshots": sum(1 for o in at_check if o.observation and o.observation.status == "tile_check"),
+            "committed_from_check": sum(len(o.seqs) for o in at_check),
+            "enrolments": len(right), "labelled_right": right,
+            "labelled": [int(sum(ch != "." for ch in g)) for g in labels if g is not None]}
+
+
+def tile_check_bench(args) -> list[dict]:
+    """Rendered games that open with a tile check, in the held-out look: with and without the
+    reader's enrolment from the check."""
+    gcgs = sorted((DATA / "gcg").rglob("*.gcg"))
+    rows = []
+    for i in range(args.synthetic):
+        path = gcgs[(len(LOOKS) * args.synthetic + i) % len(gcgs)]  # games the other looks do not record
+        for turntable in (False, True):
+            for enroll in (False, True):
+                r = synthetic(path, args.moves, seed=200 + i, turntable=turntable, look="held-out", tile_check=True,
+                              enroll_check=enroll)
+                r["enroll_check"] = enroll
+                rows.append(r)
+                c = r["tile_check"]
+                print(f"tile check, {'enrolled from it' if enroll else 'not enrolled'}: {r['game']} "
+                      f"({'turntable' if turntable else 'fixed board'}, {r['style']}, {r['design']}, labels "
+                      f"{r['labels']}, font {r['font']}): {r['right']}/{r['moves']} plays right, "
+                      f"{r['committed'] - r['right']} other entries, {c['committed_from_check']} committed from the "
+                      f"check ({c['snapshots']} check snapshots; labelled right {c['labelled_right']} of "
+                      f"{c['labelled']}), {r['false_moves_from_hands']} false moves from hands", flush=True)
+    return rows
 
 
 def main() -> None:
@@ -324,8 +382,27 @@ def main() -> None:
     ap.add_argument("--synthetic", type=int, default=3, help="how many GCG games to render per look")
     ap.add_argument("--looks", nargs="*", default=list(LOOKS), help=f"looks of the rendered games: {list(LOOKS)}")
     ap.add_argument("--moves", type=int, default=12)
+    ap.add_argument("--tile-check", action="store_true",
+                    help="only rendered games that open with a tile check (held-out look), with and without "
+                         "enrolment from it; writes docs/results/record_tile_check.json")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.tile_check:
+        rows = tile_check_bench(args)
+        total = {enroll: {k: sum(r[k] for r in rows if r["enroll_check"] == enroll) for k in ("moves", "right", "committed")}
+                 for enroll in (False, True)}
+        summary = {("enrolled" if e else "not_enrolled"): {**t, "other_entries": t["committed"] - t["right"],
+                   "committed_from_check": sum(r["tile_check"]["committed_from_check"] for r in rows
+                                               if r["enroll_check"] == e)} for e, t in total.items()}
+        print(f"tile check: {summary}")
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                                text=True).stdout.strip()
+        out_path = Path(args.out).with_name("record_tile_check.json") if args.out == ap.get_default("out") \
+            else Path(args.out)
+        out_path.write_text(json.dumps({"summary": summary, "games": rows, "commit": commit,
+                                        "machine": f"{platform.machine()} {os.cpu_count()} cpus"}, indent=1) + "\n")
+        print(f"wrote {out_path}")
+        return
     out = {"scrabscrap": [], "synthetic": []}
     tilesets = {}
     for game in args.games:
