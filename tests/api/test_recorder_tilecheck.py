@@ -50,3 +50,28 @@ def test_a_video_opening_with_the_tile_check_records_the_game_and_nothing_from_t
     got = [(tuple((t.square, t.letter) for t in e.placement.tiles), e.engine) for e in keeper.game.events
            if e.kind == "play"]
     assert got == want
+
+
+def test_tilecam_enroll_labels_a_rendered_tile_check_frame(tmp_path):
+    """`tilecam enroll --tile-check FRAME`: the board found in a camera frame of the corner blocks,
+    its tiles labelled by assignment against the English counts, the tile set written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from tilecam.models.synth import tile_check_board
+
+    board = tile_check_board(4)
+    frame = tmp_path / "check.jpg"
+    cv2.imwrite(str(frame), render_scene(board, 4, SceneConfig(hands="never", **LOOK)).image)
+    out = tmp_path / "ts.npz"
+    p = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "enroll", "--tile-check", str(frame), "--out", str(out)],
+                       cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = [line for line in p.stdout.splitlines() if len(line) == 15][:15]
+    got, truth = np.array([list(r) for r in rows]), np.array([list(r) for r in board])
+    # the grid image's orientation is the locator's: the best of the four turns
+    assert max(int((np.rot90(got, k) == truth).sum()) for k in range(4)) >= 220 and out.is_file()
