@@ -133,6 +133,8 @@ def thumbnails(crops: np.ndarray, side: int = 8) -> np.ndarray:
     changed since it was last read."""
     grey = crops.astype(np.float32).mean(axis=3)
     n, s = grey.shape[:2]
+    if n == 0:  # no square to read (an empty board whose orientation is known: after a tile check)
+        return np.zeros((0, side * side), np.float32)
     if s % side == 0:
         b = s // side
         return grey.reshape(n, side, b, side, b).mean(axis=(2, 4)).reshape(n, -1)
