@@ -323,6 +323,7 @@ class TableEnrollment:
         self._items: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
         self._squares: dict[str, set[int]] = {}
         self.tiles = 0  # lettered tiles taken in so far
+        self.check_tiles = 0  # tiles of the fullest tile check learnt (vision.tilecheck)
 
     def add(self, warped: np.ndarray, labels: Sequence[str], probs: np.ndarray | None = None,
             forced: Sequence[int] = ()) -> int:

@@ -37,6 +37,9 @@ def test_the_corner_blocks_teach_the_table_its_tile_set():
     used = Counter(ch for ch in labels if ch != ".")
     assert all(n <= DISTRIBUTIONS["en"].counts[t] for t, n in used.items())
     assert enrollment.tiles >= 95 and enrollment.tileset() is not None
+    # the check half put away teaches nothing more: the fullest arrangement labels best
+    half = tile_check_board(5, blocks=(2, 3))
+    assert learn_tile_check(enrollment, warped_of(half, 5, reader), probs) is None
     # a few tiles are no check: nothing learnt
     few = ["AB" + "." * 13] + ["." * 15] * 14
     assert learn_tile_check(TableEnrollment(reader), warped_of(few, 6, reader)) is None
