@@ -25,14 +25,20 @@ HOLD_S, HAND_S = 1.5, 0.75  # the board at rest between turns; hands over it whi
 
 
 def video_plan(game: Game, fps: float = 8.0, hold_s: float = HOLD_S,
-               hand_s: float = HAND_S) -> list[tuple[list[str], bool, int]]:
+               hand_s: float = HAND_S, tile_check: int | None = None) -> list[tuple[list[str], bool, int]]:
     """Frame by frame: (the board, hands over it, how many of the game's events it shows at rest).
 
     Every event gets its turn on camera, a pass or an exchange too (hands over a board that does
-    not change): the demo's operator script (``turn_frames``) acts at the frames this plans."""
+    not change): the demo's operator script (``turn_frames``) acts at the frames this plans.
+    `tile_check` (a seed): the video opens with the rules' tile check (models.synth.tile_check_plan:
+    all tiles face up in the corners, then cleared); its frames show -1 events."""
     boards = boards_after_each_play(game)
     hold, reach = max(1, round(hold_s * fps)), max(1, round(hand_s * fps))
-    plan = [(boards[0], False, 0)] * hold
+    plan = []
+    if tile_check is not None:
+        from tilecam.models.synth import tile_check_plan
+        plan = [(board, over, -1) for board, over, _ in tile_check_plan(tile_check, hold=hold, reach=reach)]
+    plan += [(boards[0], False, 0)] * hold
     for i, (before, after) in enumerate(zip(boards, boards[1:])):
         plan += [(before, True, i)] * (reach // 2) + [(after, True, i)] * (reach - reach // 2)
         plan += [(after, False, i + 1)] * hold
@@ -50,7 +56,7 @@ def turn_frames(game: Game, fps: float = 8.0, hold_s: float = HOLD_S, hand_s: fl
 
 
 def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s: float = HOLD_S,
-                 hand_s: float = HAND_S, size: tuple[int, int] = (1280, 960)) -> Path:
+                 hand_s: float = HAND_S, size: tuple[int, int] = (1280, 960), tile_check: bool = False) -> Path:
     """Write an MJPG AVI: for each turn, the board at rest, then hands over it while the tiles go down."""
     # Players lay tiles facing them, so few tiles are turned; the first play shows which way is up.
     # The family board most people know: red-rim Hasbro with printed labels, wooden tiles.
@@ -58,7 +64,8 @@ def render_video(game: Game, path: Path, seed: int = 5, fps: float = 8.0, hold_s
                       fill_min=0.8, fill_max=0.92, style="wood", quarter_turn_prob=0.08, design="hasbro",
                       labels="full", font="dejavu-sans", line_frac=0.045)
     hands = cfg.model_copy(update={"hands": "always"})
-    plan = [(board, hands if over else cfg) for board, over, _ in video_plan(game, fps, hold_s, hand_s)]
+    plan = [(board, hands if over else cfg)
+            for board, over, _ in video_plan(game, fps, hold_s, hand_s, seed if tile_check else None)]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.avi")
     writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"MJPG"), fps, size)
