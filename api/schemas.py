@@ -146,6 +146,12 @@ SHOWN = Field(None, description="A play's main word as people read it: the whole
                                 "in parentheses, blanks in lower case, e.g. 'ZE(B)rA'.")
 
 
+class RunnerUpOut(BaseModel):
+    position: str = Field(description="GCG coordinate, e.g. '8D' across, 'D8' down.")
+    word: str = Field(description="GCG notation, as a play correction takes it.")
+    probability: float
+
+
 class MoveOut(BaseModel):
     index: int = Field(description="Position among the events (corrections applied).")
     number: int = NUMBER
@@ -170,6 +176,14 @@ class MoveOut(BaseModel):
     blank_undecided: bool = Field(False, description="A play holding a blank whose letter nobody named "
                                                      "(read as '?', or a GCG letter chosen with a note "
                                                      "saying so): fix it with a blank correction.")
+    certainty: float | None = Field(None, description="How the camera read the play: the probability that "
+                                                      "every new tile is right (null: entered by a person).")
+    review: bool = Field(False, description="The camera's reading was under the review threshold "
+                                            "(`[decode] review_below`) and no person has corrected or confirmed "
+                                            "the move since: on air as read, unconfirmed.")
+    runner_ups: list[RunnerUpOut] = Field(default_factory=list,
+                                            description="Other readings of the same squares, most probable "
+                                                        "first: one play correction (position, word) takes one.")
 
 
 class UnseenOut(BaseModel):
@@ -228,6 +242,11 @@ class LiveOut(BaseModel):
                                                    "named, for the operator to fix; empty when none.")
     clock: ClockOut | None = Field(None, description="The game clock, while one runs for the game; null "
                                                      "without one.")
+    unconfirmed: list[int] = Field(default_factory=list,
+                                   description="Moves (indexes) the camera read under the review threshold "
+                                               "that nobody has corrected or confirmed yet.")
+    last_unconfirmed: bool = Field(False, description="The last move is one of `unconfirmed`: on air as "
+                                                      "read, marked unconfirmed.")
 
 
 class RecountMoveOut(BaseModel):

@@ -8,20 +8,23 @@ phonies stand until challenged.
 """
 from __future__ import annotations
 
-import itertools
+import heapq
 import math
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from .board import Board, Direction, Square
 from .lexicon import Lexicon, infer_blanks
 from .placement import PlacedTile, Placement, PlacementError, score_placement, validate_placement
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
+from .tally import unseen
 from .tiles import Distribution
 
 __all__ = ["DecodeConfig", "decode_move", "Decoded", "NoChange", "ProposedPlay", "ProposedSequence", "ProposedWithdrawal",
-           "Unclear", "Misread"]
+           "RunnerUp", "Unclear", "Misread"]
 
 
 class DecodeConfig(BaseModel):
@@ -32,8 +35,14 @@ class DecodeConfig(BaseModel):
     misread_min_prob: float = Field(0.9, description="P(other letter) needed to revise a committed tile's letter")
     runner_up_ratio: float = Field(0.2, description="a letter this fraction as likely as the best is considered "
                                                     "when the lexicon can tell them apart")
-    max_letter_choices: int = Field(3, description="letters considered per new square for the lexicon prior")
-    max_combinations: int = Field(256, description="cap on letter combinations tried against the lexicon")
+    max_letter_choices: int = Field(3, description="letters considered per new square (the bag and the lexicon "
+                                                   "choose among them)")
+    max_combinations: int = Field(256, description="cap on letter combinations tried against the bag and the lexicon")
+    runner_ups: int = Field(2, description="readings kept beside the chosen one (for the operator's review)")
+    review_below: float = Field(0.6, ge=0.0, le=1.0,
+                                description="a play whose certainty (the probability that every new tile is "
+                                            "right) is below this is marked for review; chosen on ScrabScrap dev "
+                                            "games and rendered videos (docs/recording.md)")
     split_two_plays: bool = Field(True, description="new tiles in two lines may be two plays whose snapshot "
                                                     "between was missed (off when every frame is one move)")
     max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "
@@ -50,12 +59,23 @@ class NoChange:
 
 
 @dataclass(frozen=True)
+class RunnerUp:
+    """Another reading of the same new squares, with its probability (same terms as `certainty`)."""
+    placement: Placement
+    probability: float
+
+
+@dataclass(frozen=True)
 class ProposedPlay:
     placement: Placement
     confidence: float                 # probability of the least certain new tile's reading
     lexicon_changed: bool             # the lexicon picked a runner-up letter somewhere
     undesignated_blanks: tuple[Square, ...]  # blanks the lexicon left open: for the operator
     gap_filled: int = 0               # squares read empty but taken as tiles to close a gap
+    # The probability that every new tile is right: over the new squares, P(a tile) x P(this letter),
+    # renormalised over the readings the unseen pool (and the lexicon, when given) allows.
+    certainty: float = 1.0
+    runner_ups: tuple[RunnerUp, ...] = ()
     kind = "play"
 
 
@@ -95,6 +115,9 @@ class Decoded:
     misreads: tuple[Misread, ...] = ()
     # The last play was taken back before `change` (a challenge with no snapshot of its own).
     withdraw_first: bool = False
+    # New squares that fit no legal play beside `change` (a printed label read as a tile, a shadow):
+    # doubts for later snapshots to resolve, never a reason to hold a play up.
+    doubtful: tuple[Square, ...] = ()
 
 
 def _letter_probs(snap: Snapshot, sq: Square) -> list[tuple[str, float]]:
@@ -130,10 +153,61 @@ def _direction(squares: list[Square], board: Board) -> Direction | None:
 
 def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Placement | None = None,
            lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
-           seen_first: frozenset[Square] = frozenset()) -> Decoded:
+           seen_first: frozenset[Square] = frozenset(), doubtful: frozenset[Square] = frozenset()) -> Decoded:
     """`seen_first`: new squares already seen at an earlier, partly covered snapshot (a clock press
-    with a hand on the board). When two plays show up at once, the line holding them went first."""
+    with a hand on the board). When two plays show up at once, the line holding them went first.
+    `doubtful`: new squares an earlier decision could not fit into any legal play (a printed label
+    read as a tile). A square that fits no legal play never holds the game up: when the new squares
+    do not make a play together, the play is decoded without the doubtful ones, then from the best
+    subset of the new squares that makes one; the squares left out come back in `Decoded.doubtful`."""
     cfg = cfg or DecodeConfig()
+    tile = occupied(snap, cfg.tile_min_prob)
+    new = frozenset(Square(int(r), int(c)) for r, c in np.argwhere(tile) if Square(int(r), int(c)) not in board)
+    d = _decode(board, snap, dist, last_play, lexicon, cfg, seen_first, frozenset())
+    if not isinstance(d.change, Unclear):
+        return _with_doubts(d, new)
+    if doubtful & new:
+        d2 = _decode(board, snap, dist, last_play, lexicon, cfg, seen_first, doubtful & new)
+        if not isinstance(d2.change, Unclear):
+            return _with_doubts(d2, new)
+    if new:
+        best = _best_subset(board, sorted(new), snap, dist, lexicon, cfg)
+        # a few squares left out are misreads; many are a hand or the bag on the board
+        if best is not None and len(new - doubtful - {t.square for t in best.placement.tiles}) \
+                <= cfg.max_stray_squares:
+            return _with_doubts(Decoded(best, d.misreads, d.withdraw_first), new)
+    return Decoded(d.change, d.misreads, d.withdraw_first, tuple(sorted(new)))
+
+
+def _with_doubts(d: Decoded, new: frozenset[Square]) -> Decoded:
+    """`d` with the new squares its change leaves out as doubts."""
+    c = d.change
+    plays = (c,) if isinstance(c, ProposedPlay) else c.plays if isinstance(c, ProposedSequence) else ()
+    used = {t.square for p in plays for t in p.placement.tiles}
+    return Decoded(c, d.misreads, d.withdraw_first, tuple(sorted(new - used)))
+
+
+def _best_subset(board, new, snap, dist, lexicon, cfg) -> ProposedPlay | None:
+    """The legal play from a subset of the new squares (a line, or a gap-free run of one) holding
+    the most of them; among as many, the most certain."""
+    found = []
+    for line in _lines(new):
+        direction = _direction(line, board)
+        if direction is None:
+            continue
+        for part in [line] + (_runs(board, line, direction, cfg) if len(line) > 1 else []):
+            p = _propose(board, part, _direction(part, board), snap, dist, lexicon, cfg)
+            if isinstance(p, ProposedPlay):
+                found.append(p)
+    if not found:
+        return None
+    return max(found, key=lambda p: (len(p.placement.tiles) - p.gap_filled, p.certainty))
+
+
+def _decode(board: Board, snap: Snapshot, dist: Distribution, last_play: Placement | None,
+            lexicon: Lexicon | None, cfg: DecodeConfig, seen_first: frozenset[Square],
+            ignore: frozenset[Square]) -> Decoded:
+    """decode_move, with the new squares `ignore` left out."""
     empty_idx = snap.classes.index(EMPTY)
     p_empty = snap.probs[..., empty_idx]
     tile = occupied(snap, cfg.tile_min_prob)
@@ -144,7 +218,7 @@ def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Pla
             sq = Square(r, c)
             held = board[sq]
             if held is None:
-                if tile[r, c]:
+                if tile[r, c] and sq not in ignore:
                     added.append(sq)
             elif p_empty[r, c] > cfg.empty_min_prob:
                 removed.append(sq)
@@ -164,7 +238,7 @@ def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Pla
             without = board.copy()
             for sq in last_squares:
                 without.remove(sq)
-            then = decode_move(without, snap, dist, None, lexicon, cfg, seen_first)
+            then = _decode(without, snap, dist, None, lexicon, cfg, seen_first, ignore)
             return Decoded(then.change, misreads_t, withdraw_first=True)
         if not added:
             return Decoded(Unclear("tiles disappeared that were not the last play", tuple(removed)), misreads_t)
@@ -210,6 +284,15 @@ def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Pla
 def _longest_run(board, added, direction, snap, dist, lexicon, cfg) -> ProposedPlay | None:
     """New squares in one line but with a wide gap (a shadow or a tile's edge read as a tile a few
     squares beyond the play): the longest gap-free run of them, if the squares left out are few."""
+    runs = sorted(_runs(board, added, direction, cfg), key=len, reverse=True)
+    if len(runs) < 2 or len(runs[0]) == len(runs[1]) or len(added) - len(runs[0]) > cfg.max_stray_squares:
+        return None
+    p = _propose(board, runs[0], _direction(runs[0], board), snap, dist, lexicon, cfg)
+    return p if isinstance(p, ProposedPlay) else None
+
+
+def _runs(board, added, direction, cfg) -> list[list[Square]]:
+    """The new squares of one line split where more than `max_gap_fill` empty squares lie between."""
     dr, dc = direction.step
     runs, run = [], [added[0]]
     for prev, sq in zip(added, added[1:]):
@@ -221,11 +304,7 @@ def _longest_run(board, added, direction, snap, dist, lexicon, cfg) -> ProposedP
             run = []
         run.append(sq)
     runs.append(run)
-    runs.sort(key=len, reverse=True)
-    if len(runs) < 2 or len(runs[0]) == len(runs[1]) or len(added) - len(runs[0]) > cfg.max_stray_squares:
-        return None
-    p = _propose(board, runs[0], _direction(runs[0], board), snap, dist, lexicon, cfg)
-    return p if isinstance(p, ProposedPlay) else None
+    return runs
 
 
 def _lines(squares) -> list[list[Square]]:
@@ -291,9 +370,11 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
         validate_placement(board, placement, dist)
     except PlacementError as exc:
         return Unclear(str(exc), tuple(added))
-    lexicon_changed = False
-    if lexicon is not None:
-        placement, lexicon_changed = _lexicon_prior(board, added, choices, direction, dist, lexicon, cfg)
+    readings, lexicon_changed = _readings(board, added, choices, direction, dist, lexicon, cfg)
+    p_empty = snap.probs[..., snap.classes.index(EMPTY)]
+    # gap-filled squares were read empty: their doubt is part of the play's
+    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in added)
+    (placement, p_best), rest = readings[0], readings[1:]
     undesignated = tuple(t.square for t in placement.tiles if t.blank and t.letter == BLANK_TILE)
     if lexicon is not None and undesignated:
         found = infer_blanks(board, placement, dist, lexicon)
@@ -303,7 +384,9 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
                                         for t in placement.tiles), direction)
             undesignated = ()
     confidence = min(p for _, p in best)
-    return ProposedPlay(placement, confidence, lexicon_changed, undesignated, len(gaps))
+    return ProposedPlay(placement, confidence, lexicon_changed, undesignated, len(gaps),
+                        certainty=min(1.0, p_tiles * p_best),
+                        runner_ups=tuple(RunnerUp(pl, min(1.0, p_tiles * p)) for pl, p in rest))
 
 
 def _in_order(board, first, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
@@ -347,25 +430,70 @@ def _placement(squares: list[Square], labels: list[str], direction: Direction) -
                      direction)
 
 
-def _lexicon_prior(board, squares, choices, direction, dist, lexicon, cfg) -> tuple[Placement, bool]:
-    """The most likely letters that make every formed word valid; the plain best reading if none do.
-    Blank tiles stay blank here: their letter is inferred afterwards."""
-    options = []
-    for ch in choices:
-        top = ch[0][1]
-        keep = [(c, p) for c, p in ch[: cfg.max_letter_choices] if p >= cfg.runner_up_ratio * top]
-        options.append(keep)
-    if math.prod(len(o) for o in options) > cfg.max_combinations:
-        options = [o[:1] for o in options]
-    best_plain = _placement(squares, [o[0][0] for o in options], direction)
-    ranked = sorted(itertools.product(*options),
-                    key=lambda combo: -sum(math.log(max(p, 1e-9)) for _, p in combo))
-    for combo in ranked:
-        labels = [c for c, _ in combo]
-        if BLANK_TILE in labels:
-            continue  # a blank's letter is for blank inference, not for the prior
-        pl = _placement(squares, labels, direction)
-        words = score_placement(board, pl, dist, validate=False).words
-        if all(w.word in lexicon for w in words):
-            return pl, pl != best_plain
-    return best_plain, False
+def _fits_pool(labels, pool: Counter) -> bool:
+    """The unseen pool can still supply these tiles (no third Z, no tenth A)."""
+    return all(pool.get(tile, 0) >= n for tile, n in Counter(labels).items())
+
+
+def _combinations(choices, cfg):
+    """Letter combinations of the new squares, most probable first: (probability, labels, probs)."""
+    options = [ch[: cfg.max_letter_choices] for ch in choices]
+    logs = [[math.log(max(p, 1e-12)) for _, p in o] for o in options]
+    start = (0,) * len(options)
+    heap, seen = [(-sum(lg[0] for lg in logs), start)], {start}
+    while heap and len(seen) <= cfg.max_combinations * 4:
+        neg, idx = heapq.heappop(heap)
+        yield math.exp(-neg), tuple(options[i][j][0] for i, j in enumerate(idx)), \
+            tuple(options[i][j][1] for i, j in enumerate(idx))
+        for i, j in enumerate(idx):
+            if j + 1 < len(options[i]):
+                nxt = idx[:i] + (j + 1,) + idx[i + 1:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (neg + logs[i][j] - logs[i][j + 1], nxt))
+
+
+def _readings(board, squares, choices, direction, dist, lexicon, cfg) -> tuple[list[tuple[Placement, float]], bool]:
+    """The chosen reading and its runner-ups, each with its probability renormalised over the
+    readings allowed: letters the unseen pool can still supply and, with a lexicon, words it holds
+    (a blank's letter free; a lexicon's letter only among those `runner_up_ratio` as likely as the
+    best). When no reading makes only words of the lexicon, phonies stand: the pool alone decides.
+    Returns ([(placement, probability)], whether the lexicon changed a letter)."""
+    pool = unseen(board, dist)
+    tops = [ch[0][1] for ch in choices]
+    want = 1 + cfg.runner_ups
+    seen = []   # (probability, labels, pool_ok, lexicon_ok)
+    n_pool = n_lex = 0
+    for k, (p, labels, probs) in enumerate(_combinations(choices, cfg)):
+        if k >= cfg.max_combinations:
+            break
+        pool_ok = _fits_pool(labels, pool)
+        lex_ok = False
+        if pool_ok and lexicon is not None and all(q >= cfg.runner_up_ratio * t for q, t in zip(probs, tops)):
+            pl = _placement(squares, list(labels), direction)
+            if labels.count(BLANK_TILE) == 0:
+                words = score_placement(board, pl, dist, validate=False).words
+                lex_ok = all(w.word in lexicon for w in words)
+            elif labels.count(BLANK_TILE) == 1:
+                lex_ok = bool(infer_blanks(board, pl, dist, lexicon))
+        seen.append((p, labels, pool_ok, lex_ok))
+        n_pool += pool_ok
+        n_lex += lex_ok
+        if (n_lex if lexicon is not None else n_pool) >= want:
+            break
+    key = 3 if n_lex else 2 if n_pool else None
+    kept, rejected = [], 0.0
+    for p, labels, *oks in seen:
+        if key is None or oks[key - 2]:
+            kept.append((p, labels))
+            if len(kept) == want:
+                break
+        else:
+            rejected += p
+    z = max(1.0 - rejected, 1e-9)
+    out = [(_placement(squares, list(labels), direction), p / z) for p, labels in kept]
+    if key is None:
+        # nothing the pool can supply among the letters read: the plain reading, in doubt
+        out = [(pl, p * 0.01) for pl, p in out]
+    lexicon_changed = key == 3 and kept[0][1] != seen[0][1]
+    return out, lexicon_changed

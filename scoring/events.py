@@ -39,6 +39,13 @@ class Play:
     # The engine's score stands, not the claim (an operator entering a misannounced play live):
     # kept in the log so that every replay decides the same way until a ruling says otherwise.
     engine_stands: bool = False
+    # How the camera read it (None: entered by a person): the probability that every new tile is
+    # right, whether it was under the review threshold then, and the other readings of the same
+    # squares, each (GCG position, GCG word, probability). A fact of the reading, never a rule:
+    # scores and GCG ignore it.
+    certainty: float | None = None
+    review: bool = False
+    runner_ups: tuple[tuple[str, str, float], ...] = ()
     kind: ClassVar[str] = "play"
 
     @property
@@ -215,7 +222,7 @@ def to_json(entry: LogEntry) -> dict:
             value = {"direction": value.direction.value,
                      "tiles": [[t.square.row, t.square.col, t.letter, t.blank] for t in value.tiles]}
         elif isinstance(value, tuple):
-            value = list(value)
+            value = [list(v) if isinstance(v, tuple) else v for v in value]
         elif name == "replacement":
             value = to_json(value)
         out[name] = value
@@ -240,6 +247,8 @@ def from_json(data: dict) -> LogEntry:
                 Direction(p["direction"]))
         if "words" in data:
             data["words"] = tuple(data["words"])
+        if "runner_ups" in data:
+            data["runner_ups"] = tuple((str(pos), str(word), float(p)) for pos, word, p in data["runner_ups"])
         if "replacement" in data:
             data["replacement"] = from_json(data["replacement"])
         return cls(**data)

@@ -18,6 +18,7 @@ from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, Prop
 from .events import Correction, LogEntry, PhonyWithdrawn, Play, Void, voided
 from .belief import BoardBelief
 from .game import Game, GameError, effective_events
+from .gcg.notation import play_notation
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
@@ -64,6 +65,9 @@ class Scorekeeper:
         self._replayed: int | None = None  # while behind: the turn of the record the replay has reached
         self._history: tuple[list[LogEntry], list[np.ndarray]] | None = None  # (log, occupancy per turn)
         self._handed_over = 0  # log entries already looked at for operator corrections
+        # New squares left out of a committed play (a printed label read as a tile): doubts that
+        # never hold a later play up (decode_move's `doubtful`); gone once read empty or committed.
+        self.doubts: frozenset[Square] = frozenset()
         self.in_tile_check = False  # the last snapshot was the tile check (scoring.tilecheck)
         self.tile_check_cfg = TileCheckConfig()
 
@@ -244,7 +248,11 @@ class Scorekeeper:
                 else Observation((), "no_change", "the tile check is cleared: the game starts")
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
-                   self.glimpsed)
+                   self.glimpsed, self.doubts)
+        if not isinstance(d.change, Unclear):
+            # what is still new and fits no play stays in doubt; what was committed or went is not
+            self.doubts = (self.doubts & frozenset(d.doubtful)) | (
+                frozenset(d.doubtful) if isinstance(d.change, (ProposedPlay, ProposedSequence)) else frozenset())
         added: list[LogEntry] = []
         if d.misreads:
             added += self._correct(d.misreads)
@@ -256,14 +264,14 @@ class Scorekeeper:
             if isinstance(change, ProposedPlay):
                 if g.state.ended:
                     return Observation(tuple(added), "unclear", "tiles added after the game ended")
-                ev = self.game.play(who, change.placement)
+                ev = self._play(who, change)
                 added.append(self._append(ev))
                 return Observation(tuple(added), "play", " ".join(ev.words))
             if isinstance(change, ProposedSequence):
                 # A missed snapshot: both plays, in turn order.
                 words = []
                 for i, proposed in enumerate(change.plays):
-                    ev = self.game.play((who + i) % g.players, proposed.placement)
+                    ev = self._play((who + i) % g.players, proposed)
                     added.append(self._append(ev))
                     words.append(" ".join(ev.words))
                 return Observation(tuple(added), "play", " / ".join(words))
@@ -280,6 +288,21 @@ class Scorekeeper:
         except (GameError, PlacementError) as exc:
             return Observation(tuple(added), "unclear", str(exc))
         return Observation(tuple(added), "corrected" if added else "no_change")
+
+    def _play(self, player: int, proposed: ProposedPlay) -> Play:
+        """The play appended, with how it was read: its certainty, whether that is under the review
+        threshold, and the runner-up readings in GCG notation (against the board before it)."""
+        before = self.game
+        runner_ups = []
+        for r in proposed.runner_ups:
+            try:
+                _, pos, word = play_notation(Play(player, r.placement, (), None, 0, 0, 0), before)
+            except (GameError, PlacementError, ValueError, KeyError):
+                continue
+            runner_ups.append((pos, word, round(r.probability, 4)))
+        certainty = round(proposed.certainty, 4)
+        return self.game.play(player, proposed.placement, certainty=certainty,
+                              review=certainty < self.cfg.review_below, runner_ups=tuple(runner_ups))
 
     def _correct(self, misreads) -> list[LogEntry]:
         """Amend the play that put each misread tile down."""

@@ -10,7 +10,7 @@ from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.amend import changes
-from tilecam.scoring.events import ChallengeBonus, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
+from tilecam.scoring.events import ChallengeBonus, Correction, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
@@ -93,6 +93,7 @@ class Queries:
         """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the
         store adds: log rows, evidence frames, corrections."""
         frames = self.store.frame_seqs(view.row.id)
+        confirmed = _confirmed(view)
         out = []
         for ln, ev, seq in zip(recount(view.record()), view.events, view.seqs):
             out.append(s.MoveOut(
@@ -100,7 +101,8 @@ class Queries:
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text, rack=getattr(ev, "rack", None),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
-                blank_undecided=isinstance(ev, Play) and ev.blank_undecided))
+                blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
+                **_reading(ev, seq in confirmed)))
         return out
 
     def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
@@ -183,6 +185,9 @@ class Queries:
             if not isinstance(ev, (Play, ChallengeBonus)):
                 last_word = ""
             game.append(ev)
+        confirmed = _confirmed(view)
+        unconfirmed = [i for i, (ev, seq) in enumerate(zip(view.events, view.seqs))
+                       if _reading(ev, seq in confirmed)["review"]]
         st = game.state
         # Blanks still on the board, in the order they were played.
         on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
@@ -216,7 +221,8 @@ class Queries:
             ended=st.ended or view.closed, end_reason=st.end_reason or view.row.meta.get("closed_reason"),
             rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
             last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
-            values=dict(view.dist.values), fields=fields, blank_undecided=undecided)
+            values=dict(view.dist.values), fields=fields, blank_undecided=undecided, unconfirmed=unconfirmed,
+            last_unconfirmed=bool(view.events) and len(view.events) - 1 in unconfirmed)
 
     def recount(self, view: GameView) -> s.RecountOut:
         """scoring.recount's report, with each line's log row."""
@@ -278,3 +284,17 @@ def _last_squares(events: list[Event]) -> list[str]:
 def _grouped(pool: Counter, dist: Distribution) -> str:
     """One group per tile, 'AAA B EE ??', as broadcast overlays show the pool."""
     return " ".join(dist.spell([tile] * pool[tile]) for tile in dist.counts if pool.get(tile))
+
+
+def _confirmed(view: GameView) -> set[int]:
+    """Seqs of moves a person has corrected or confirmed (a correction by anyone but the camera;
+    confirming is re-entering the play as read)."""
+    return {e.entry.target for e in view.entries if isinstance(e.entry, Correction) and e.entry.by != "camera"}
+
+
+def _reading(ev, confirmed: bool) -> dict:
+    """How the camera read a play, for MoveOut: certainty, review (still unconfirmed), runner-ups."""
+    if not isinstance(ev, Play):
+        return {"certainty": None, "review": False, "runner_ups": []}
+    return {"certainty": ev.certainty, "review": ev.review and not confirmed,
+            "runner_ups": [s.RunnerUpOut(position=p, word=w, probability=pr) for p, w, pr in ev.runner_ups]}

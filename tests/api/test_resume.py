@@ -131,9 +131,22 @@ def _count(db) -> int:
         return 0
 
 
+READING = ("certainty", "review", "runner_ups")
+
+
 def _log(db) -> list[tuple[int, str, str]]:
+    """The log, without how the camera read each play (its certainty and runner-ups): a recorder
+    resumed mid-game has seen fewer frames of the board, so it may read the same play less surely."""
     with sqlite3.connect(db) as raw:
-        return raw.execute("SELECT seq, kind, data FROM entries WHERE game_id = 1 ORDER BY seq").fetchall()
+        rows = raw.execute("SELECT seq, kind, data FROM entries WHERE game_id = 1 ORDER BY seq").fetchall()
+    return [(seq, kind, json.dumps(_unread(json.loads(data)))) for seq, kind, data in rows]
+
+
+def _unread(data: dict) -> dict:
+    data = {k: v for k, v in data.items() if k not in READING}
+    if isinstance(data.get("replacement"), dict):
+        data["replacement"] = _unread(data["replacement"])
+    return data
 
 
 def _kill_after(proc, db, entries: int, delay_s: float) -> None:

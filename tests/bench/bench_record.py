@@ -147,7 +147,23 @@ def compare(truth_boards: list[list[str]], outcomes, events, dist) -> dict:
             rows.append(row)
             i += 1
     return {"moves": len(want), "right": len(matched), "on_time": on_time, "rows": rows,
-            "recorded": [_label(m) for m in got]}
+            "recorded": [_label(m) for m in got], "reading": reading_check(want, events)}
+
+
+def reading_check(want: list, events) -> dict:
+    """Each recorded play's certainty and review flag against whether it is right (matched to the
+    truth in order, as `compare` does): plays flagged, plays not flagged that are wrong, and every
+    (certainty, right) pair, to choose decode.review_below on."""
+    got_events = [e for e in events if e.kind in ("play", "phony_withdrawn", "pass")]
+    got = recorded_moves(got_events)
+    match = difflib.SequenceMatcher(a=want, b=got, autojunk=False)
+    right = set()
+    for block in match.get_matching_blocks():
+        right.update(range(block.b, block.b + block.size))
+    plays = [(e, i in right) for i, e in enumerate(got_events) if e.kind == "play"]
+    return {"plays": len(plays), "flagged": sum(e.review for e, _ in plays),
+            "unflagged_wrong": sum(1 for e, ok in plays if not e.review and not ok),
+            "certainties": [[e.certainty, ok] for e, ok in plays]}
 
 
 def _label(move: tuple) -> str:
@@ -331,6 +347,7 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
             "labels": still.labels, "font": still.font, "turntable": turntable, "moves": len(want), "right": right,
             "committed": len(got), "false_moves_from_hands": false_from_hands, "tile_check": check,
             "truth": [_label(m) for m in want], "recorded": [_label(m) for m in got],
+            "reading": reading_check(want, keeper.game.events),
             "fps": len(frames) / elapsed, "ms_per_frame": recorder.timings.per_frame()}
 
 
@@ -414,6 +431,7 @@ def main() -> None:
         e = scrabscrap(game, tilesets[other])
         r["enrolled_on"], r["right_enrolled"], r["on_time_enrolled"] = other, e["right"], e["on_time"]
         r["rows_enrolled"], r["recorded_enrolled"], r["final_enrolled"] = e["rows"], e["recorded"], e["final"]
+        r["reading_enrolled"] = e["reading"]
         out["scrabscrap"].append(r)
         print(f"{game}: {r['right']}/{r['moves']} moves exactly right ({r['on_time']} at their own photo); "
               f"after enrollment on {other}: {e['right']}/{e['moves']} ({e['on_time']}); final score "
@@ -436,6 +454,13 @@ def main() -> None:
             "games": len(rows), "moves": sum(r["moves"] for r in rows), "right": sum(r["right"] for r in rows),
             "false_moves": sum(r["committed"] - r["right"] for r in rows)}
         print(f"{look}: {out['looks'][look]}")
+    readings = [r["reading"] for r in out["scrabscrap"]] + [r["reading_enrolled"] for r in out["scrabscrap"]] + \
+        [r["reading"] for r in out["synthetic"]]
+    pairs = [cr for rd in readings for cr in rd["certainties"]]
+    out["review"] = {"plays": len(pairs), "wrong": sum(1 for _, ok in pairs if not ok),
+                     "flagged": sum(rd["flagged"] for rd in readings),
+                     "unflagged_wrong": sum(rd["unflagged_wrong"] for rd in readings)}
+    print(f"review: {out['review']}")
     out["machine"] = f"{platform.machine()} {os.cpu_count()} cpus"
     out["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                                    text=True).stdout.strip()
