@@ -117,6 +117,46 @@ async function loadMoves() {
     return tr;
   }));
   movesNow = moves;
+  renderReview(moves);
+}
+
+// The review queue: each play read under the threshold, its evidence (the rectified frame with the
+// new tiles outlined) and one click to confirm it as read or to take a runner-up reading. Both are
+// a play correction (ReenterPlay): confirming re-enters the play as read, which marks it reviewed.
+function renderReview(moves) {
+  const queue = moves.filter((m) => m.review);
+  $("review").hidden = queue.length === 0;
+  $("review-queue").replaceChildren(...queue.map((m) => {
+    const li = document.createElement("li");
+    li.dataset.index = m.index;
+    const text = document.createElement("p");
+    text.textContent = `move ${moveNumber(m)}: ${moveText(m, moves, live && live.rows)} — certainty ${(100 * m.certainty).toFixed(1)} %`;
+    li.appendChild(text);
+    if (m.frame) {
+      const img = document.createElement("img");
+      img.className = "evidence"; img.loading = "lazy"; img.alt = `evidence of move ${moveNumber(m)}`;
+      img.src = `/api/games/${gameId()}/moves/${m.index}/frame.jpg?view=board`;
+      img.onerror = () => { img.onerror = null; img.src = `/api/games/${gameId()}/moves/${m.index}/frame.jpg`; };
+      li.appendChild(img);
+    }
+    const take = (position, word, reason, label) => {
+      const b = document.createElement("button"); b.type = "button"; b.textContent = label;
+      b.onclick = () => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
+        { kind: "play", position, word, reason })
+        .then(() => { say(`move ${moveNumber(m)}: ${reason}`); return loadMoves(); })
+        .catch((e) => say(e.message, true));
+      return b;
+    };
+    const choices = document.createElement("p");
+    choices.className = "choices";
+    choices.appendChild(take(m.position, m.word, "confirmed as read", `confirm ${m.position} ${m.word}`));
+    for (const r of m.runner_ups) {
+      choices.append(" ", take(r.position, r.word, `runner-up reading taken (${(100 * r.probability).toFixed(1)} %)`,
+        `${r.position} ${r.word} (${(100 * r.probability).toFixed(1)} %)`));
+    }
+    li.appendChild(choices);
+    return li;
+  }));
 }
 
 // Undo: a Void entry in the log (nothing is rewritten); refused with the server's reason when a

@@ -83,6 +83,8 @@ function render(live) {
   renderBoard(live);
   fillFields(document, live.fields);
   renderLastPlay(live.fields);
+  // A play under review is on air as the camera read it, marked unconfirmed.
+  document.getElementById("last").classList.toggle("unconfirmed", !!live.last_unconfirmed);
   tickClocks(document, live);
   document.getElementById("pool").textContent = live.fields.unseen_tiles;
   // "39 / 54" needs its unit; "1 vowel · 5 consonants" says it in words.

@@ -1,0 +1,27 @@
+"""The operator console's review queue in headless Debian chromium: a play the camera read with
+little certainty shows its evidence and its runner-up readings; one click takes a runner-up."""
+from __future__ import annotations
+
+import pytest
+
+from apiserver import TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
+from browser import chromium_page
+from test_api_review import camera_play
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_review_queue_takes_a_runner_up_in_one_click(api, client, tmp_path):
+    gid = new_game(client)
+    camera_play(api, gid)
+    with chromium_page(tmp_path / "profile", 1280, 800) as page:
+        page.goto(f"{api.url}/operator")
+        page.fill("#token", TOKEN)
+        page.dispatch_event("#token", "change")
+        page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some((o) => o.value === '{gid}')")
+        page.select_option("#game", str(gid))
+        page.wait_for_selector("#review:not([hidden]) #review-queue li")
+        assert "certainty 42.0 %" in page.locator("#review-queue li").text_content()
+        page.locator("#review-queue button", has_text="8G COT").click()
+        wait_for(lambda: client.get(f"/api/games/{gid}/moves").json()[0]["word"] == "COT")
+        page.wait_for_selector("#review[hidden]", state="attached")
