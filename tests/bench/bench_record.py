@@ -270,13 +270,13 @@ def look_config(look: str, seed: int) -> dict:
 
 
 def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, look: str = "tournament",
-              tile_check: bool = False, enroll_check: bool = True) -> dict:
+              tile_check: bool = False, enroll_check: bool = True, recogniser: bool = True) -> dict:
     """Render the first `moves` board changes of a real game: hands over the board while tiles
     go down, the board turned half round on its turntable between turns (when `turntable`), and
     the light changing from turn to turn (a cloud, a lamp switched on). With `tile_check` the video
     opens with the rules' tile check (models.synth.tile_check_plan: the 100 tiles face up in four
     5x5 corner blocks, laid out under hands, held, half put away and held, cleared); the reader
-    enrolls from it unless not `enroll_check`."""
+    enrolls from it unless not `enroll_check`. `recogniser`: False reads with the classifier alone."""
     import numpy as np
     from tilecam.models.synth import SceneConfig, render_scene
     from tilecam.scoring.gcg import read_gcg, record_from_gcg
@@ -327,6 +327,8 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
             frames.append(shot(board, still, k, idx, gain))
             marks.append(k)
     settings = Settings()
+    if not recogniser:
+        settings = settings.model_copy(update={"read": settings.read.model_copy(update={"recogniser": False})})
     keeper = Scorekeeper(Game(profile, dist))
     reader = build_reader(settings, "en")
     check_labels = []
@@ -379,7 +381,7 @@ def tile_check_bench(args) -> list[dict]:
         for turntable in (False, True):
             for enroll in (False, True):
                 r = synthetic(path, args.moves, seed=200 + i, turntable=turntable, look="held-out", tile_check=True,
-                              enroll_check=enroll)
+                              enroll_check=enroll, recogniser=args.recogniser)
                 r["enroll_check"] = enroll
                 rows.append(r)
                 c = r["tile_check"]
@@ -388,7 +390,8 @@ def tile_check_bench(args) -> list[dict]:
                       f"{r['labels']}, font {r['font']}): {r['right']}/{r['moves']} plays right, "
                       f"{r['committed'] - r['right']} other entries, {c['committed_from_check']} committed from the "
                       f"check ({c['snapshots']} check snapshots; labelled right {c['labelled_right']} of "
-                      f"{c['labelled']}), {r['false_moves_from_hands']} false moves from hands", flush=True)
+                      f"{c['labelled']}), {r['false_moves_from_hands']} false moves from hands, {r['reading']['flagged']} plays "
+                      f"flagged, {r['reading']['unflagged_wrong']} unflagged wrong", flush=True)
     return rows
 
 
@@ -399,6 +402,8 @@ def main() -> None:
     ap.add_argument("--synthetic", type=int, default=3, help="how many GCG games to render per look")
     ap.add_argument("--looks", nargs="*", default=list(LOOKS), help=f"looks of the rendered games: {list(LOOKS)}")
     ap.add_argument("--moves", type=int, default=12)
+    ap.add_argument("--no-recogniser", dest="recogniser", action="store_false",
+                    help="with --tile-check: read with the classifier alone (the text recogniser off)")
     ap.add_argument("--tile-check", action="store_true",
                     help="only rendered games that open with a tile check (held-out look), with and without "
                          "enrolment from it; writes docs/results/record_tile_check.json")
@@ -410,13 +415,17 @@ def main() -> None:
                  for enroll in (False, True)}
         summary = {("enrolled" if e else "not_enrolled"): {**t, "other_entries": t["committed"] - t["right"],
                    "committed_from_check": sum(r["tile_check"]["committed_from_check"] for r in rows
-                                               if r["enroll_check"] == e)} for e, t in total.items()}
+                                               if r["enroll_check"] == e),
+                   "flagged": sum(r["reading"]["flagged"] for r in rows if r["enroll_check"] == e),
+                   "unflagged_wrong": sum(r["reading"]["unflagged_wrong"] for r in rows if r["enroll_check"] == e)}
+                   for e, t in total.items()}
         print(f"tile check: {summary}")
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                                 text=True).stdout.strip()
-        out_path = Path(args.out).with_name("record_tile_check.json") if args.out == ap.get_default("out") \
+        name = "record_tile_check.json" if args.recogniser else "record_tile_check_classifier.json"
+        out_path = Path(args.out).with_name(name) if args.out == ap.get_default("out") \
             else Path(args.out)
-        out_path.write_text(json.dumps({"summary": summary, "games": rows, "commit": commit,
+        out_path.write_text(json.dumps({"summary": summary, "games": rows, "commit": commit, "recogniser": args.recogniser,
                                         "machine": f"{platform.machine()} {os.cpu_count()} cpus"}, indent=1) + "\n")
         print(f"wrote {out_path}")
         return
