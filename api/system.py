@@ -273,13 +273,22 @@ class Station:
 
     ``open()`` builds everything (raising SetupError on what cannot start), ``start()`` records on
     a thread and starts the buttons and the LED, ``serve()`` runs the HTTP server until a signal,
-    ``close()`` stops it all. ``serve()`` alone does all four."""
+    ``close()`` stops it all. ``serve()`` alone does all four. ``tilecam record`` is a station
+    without the server: ``open()``, then ``record_here()`` on its own thread.
+
+    What `record` adds to a camera station: a word list (``lexicon``), an enrolled ``tileset``,
+    fixed ``corners`` or ``prewarped`` frames, ``photos`` (one frame per move; default: a folder),
+    ``on_commit(seqs)`` after each commit, no game ``clock`` unless presses come in, an open
+    game ``service`` (the caller's store), and games not marked as the station's own (``own``)."""
 
     def __init__(self, settings, source: str, *, game_id: int | None = None, new_game: bool = False,
                  players=None, rules: str = "naspa", lang: str = "en", pace: bool = True, model=None,
                  pin_factory=None, on_outcome: Callable | None = None, table: int | None = None,
                  loop: bool = False, wrap_source: Callable | None = None,
-                 on_game_over: Callable | None = None, on_new_game: Callable | None = None) -> None:
+                 on_game_over: Callable | None = None, on_new_game: Callable | None = None,
+                 lexicon=None, tileset=None, corners=None, prewarped: bool = False, photos: bool | None = None,
+                 on_commit: Callable | None = None, clock: bool = True, service=None, own: bool = True,
+                 quiet: bool = False) -> None:
         self.settings = settings
         self.source_uri = source
         self.game_id, self.new_game = game_id, new_game
@@ -295,6 +304,11 @@ class Station:
         self.loop = loop
         self.wrap_source = wrap_source   # source -> source (the demo stretches the pauses between turns)
         self.on_game_over, self.on_new_game = on_game_over, on_new_game
+        self.lexicon, self.tileset, self.corners, self.prewarped = lexicon, tileset, corners, prewarped
+        self.photos = Path(source).is_dir() if photos is None else photos
+        self.on_commit, self.use_clock, self.own = on_commit, clock, own
+        self.quiet = quiet             # record's progress bar says it all: no line per commit
+        self._given_service = service
         self._reader = None
         self.stop_event = threading.Event()
         self.store = self.service = self.preview = self.app = None
@@ -312,14 +326,18 @@ class Station:
         from tilecam.api.service import GameService
         from tilecam.api.store import StoreError, open_store
 
-        try:  # sqlite creates no folders, and a fresh machine has no ~/.cache/tilecam
-            Path(self.settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)
-            self.store = open_store(self.settings.store)
-        except OSError as exc:
-            raise SetupError(f"cannot create the folder of {self.settings.store.db_path}: {exc.strerror}") from None
-        except StoreError as exc:
-            raise SetupError(str(exc)) from None
-        self.service = GameService(self.store, Bus(self.settings.live.queue_size))
+        if self._given_service is not None:  # the caller's store, which the caller closes
+            self.service = self._given_service
+        else:
+            try:  # sqlite creates no folders, and a fresh machine has no ~/.cache/tilecam
+                Path(self.settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)
+                self.store = open_store(self.settings.store)
+            except OSError as exc:
+                raise SetupError(f"cannot create the folder of {self.settings.store.db_path}: "
+                                 f"{exc.strerror}") from None
+            except StoreError as exc:
+                raise SetupError(str(exc)) from None
+            self.service = GameService(self.store, Bus(self.settings.live.queue_size))
         self.preview = PreviewHub(self.settings.preview.jpeg_quality)
         game_id = self.game_id if self.game_id is not None else \
             None if self.new_game else game_to_resume(self.service)
@@ -327,7 +345,7 @@ class Station:
             reader_lang = self.service.game(game_id).lang if game_id is not None else self.lang
         except LookupError as exc:
             raise SetupError(str(exc)) from None
-        self._reader = build_reader(self.settings, reader_lang, model=self.model)
+        self._reader = build_reader(self.settings, reader_lang, model=self.model, tileset=self.tileset)
         self._open_source()  # before the game: a source that does not open leaves no empty game behind
         self._attach(game_id)
         return self
@@ -344,23 +362,26 @@ class Station:
     def _attach(self, game_id: int | None) -> None:
         """The game (`game_id`, or a new one at the station's table), its recorder and its clock."""
         rcfg = recorder_config(self.settings)
-        meta = {**STATION_META, **({"table": str(self.table)} if self.table is not None else {})}
+        meta = {**(STATION_META if self.own else {}), **({"table": str(self.table)} if self.table is not None else {})}
         try:
             self.recording = attach_game(self.service, game_id, players=self.players, rules=self.rules,
-                                         lang=self.lang, decode=self.settings.decode,
-                                         meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality)
+                                         lang=self.lang, lexicon=self.lexicon, decode=self.settings.decode,
+                                         meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality,
+                                         on_commit=self.on_commit)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
         if self.table is not None and self.recording.resumed:  # as "table" on game creation
             self.service.set_meta(self.recording.game_id, {"table": str(self.table)})
-        photos = Path(self.source_uri).is_dir()
         self.recorder = build_recorder(self.settings, self.recording.scorekeeper, self.recording.link,
-                                       reader=self._reader, photos=photos, preview=self.preview)
+                                       reader=self._reader, photos=self.photos, corners=self.corners,
+                                       prewarped=self.prewarped, preview=self.preview)
         self.recorder.camera_status = self.source.status.state
         self.clock = self._clock()
 
     def _clock(self):
         """The game clock in the trigger path (`clock_trigger`); None: no clock."""
+        if not self.use_clock:
+            return None
         return clock_trigger(self.settings, self.service, self.recording.game_id, self.recorder.on_trigger)
 
     def create_app(self):
@@ -392,7 +413,7 @@ class Station:
         obs = outcome.observation
         if obs is not None:  # an unclear read keeps the LED blinking until a later decision commits
             self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
-            if obs.entries:
+            if obs.entries and not self.quiet:
                 _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
             if obs.entries and self.recording.scorekeeper.game.state.ended:
                 self._between_games()
@@ -415,16 +436,17 @@ class Station:
             self.ended = run_frames(self.source, self.recorder, self._outcome, pace=self.pace, stop=self.stop_event)
         except CaptureError as exc:
             self.ended = f"failed: {exc}"
-            _say(f"tilecam run: capture failed: {exc}")
+            _say(f"capture failed: {exc}")
         except Exception as exc:  # the recorder's thread must say why it stopped, not die silently
             self.ended = f"failed: {exc!r}"
             raise
         finally:
             self._show()
         if self.ended == "ended":
-            self.recorder.finish()  # a player out: the rack points, as `tilecam record` adds them
-            _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
-                 f"holds {len(self.recording.scorekeeper.entries)} entries")
+            self.recorder.finish()  # a player out: the rack points
+            if not self.quiet:
+                _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
+                     f"holds {len(self.recording.scorekeeper.entries)} entries")
             self._stop_clock()
             if self.on_game_over is not None:
                 self.on_game_over(self)
@@ -452,6 +474,19 @@ class Station:
 
     def start(self) -> "Station":
         """Buttons, LED, and the frame loop on its own thread."""
+        self._start_hardware()
+        self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
+        self._thread.start()
+        return self
+
+    def record_here(self) -> str | None:
+        """Buttons and LED, and the frame loop on this thread (`tilecam record`: its errors and
+        Ctrl-C reach the caller); returns why the loop ended."""
+        self._start_hardware()
+        self._record_loop()
+        return self.ended
+
+    def _start_hardware(self) -> None:
         buttons, led = self.settings.buttons, self.settings.leds
         if buttons.enabled:
             from tilecam.hardware.buttons import ClockButtons
@@ -459,9 +494,6 @@ class Station:
         if led.enabled:
             from tilecam.hardware.leds import StatusLed
             self.led = StatusLed.from_config(led, pin_factory=self.pin_factory)
-        self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
-        self._thread.start()
-        return self
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until the frame loop ends; whether it has."""

@@ -89,8 +89,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 
     from tilecam.api.bus import Bus
     from tilecam.api.service import DAMAGE, GameService
-    from tilecam.api.system import SetupError, attach_game, build_reader, build_recorder, recorder_config, run_frames
-    from tilecam.capture import CaptureError, open_source
+    from tilecam.api.system import SetupError, Station
     from tilecam.scoring.lexicon import Lexicon, LexiconError
     from tilecam.scoring.rules import get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -128,10 +127,6 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         lexicon = Lexicon.from_file(args.lexicon) if args.lexicon else None
     except (ValueError, LexiconError) as exc:
         return fail(str(exc))
-    try:
-        reader = build_reader(args.settings, lang, model=args.model, tileset=args.tileset)
-    except SetupError as exc:
-        return fail(str(exc))
     corners = None
     if args.corners:
         try:
@@ -144,65 +139,26 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         except DAMAGE as exc:
             return fail(f"game {row.id} cannot be replayed, so it cannot be resumed: {exc}")
 
-    camera_state = {"state": None}
-    try:
-        source = open_source(args.source, args.settings.capture,
-                             on_status=lambda st: camera_state.update(state=st.state))
-    except (CaptureError, OSError, ValueError) as exc:
-        return fail(f"cannot open {args.source}: {exc}")
-    photos = args.every_frame or Path(args.source).is_dir()
-    state = {"recorder": None, "warned": False}
+    state = {"station": None, "warned": False}
 
     def write_outputs(_seqs=()) -> None:
         """The GCG and the sidecar from the store, as they stand after each commit."""
         if not (args.gcg or args.json):
             return
-        recorder = state["recorder"]
+        recorder = state["station"].recorder if state["station"] else None
         try:
-            write_records(service, game_id, args.gcg, args.json, recorder.timings.per_frame() if recorder else {},
-                          lexicon)
+            write_records(service, station.recording.game_id, args.gcg, args.json,
+                          recorder.timings.per_frame() if recorder else {}, lexicon)
         except OSError as exc:
             if not state["warned"]:  # the store still has every entry; say so once, keep recording
                 print(f"\ntilecam record: cannot write the outputs ({exc}); entries are kept in {args.db}",
                       file=sys.stderr)
             state["warned"] = True
 
-    players = list(args.players) if args.players else None
-    try:
-        rec = attach_game(service, args.game, players=players, rules=rules, lang=lang, lexicon=lexicon,
-                          decode=args.settings.decode, on_commit=write_outputs,
-                          jpeg_quality=recorder_config(args.settings).evidence_jpeg_quality)
-    except ValueError as exc:  # players the rules do not allow, two players with one nickname
-        source.close()
-        return fail(str(exc))
-    game_id, keeper, link = rec.game_id, rec.scorekeeper, rec.link
-    if rec.resumed:
-        last = service.entries(game_id)[-1].sidecar if keeper.entries else None
-        seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
-        print(f"resuming game {game_id} after {len(keeper.entries)} entries{seen}")
-        st = view.game_at().state
-        if st.ended or view.closed:
-            source.close()
-            # What an uninterrupted run adds at its end (a player out: the rack points), and nothing more.
-            added = keeper.finish()
-            if added:
-                link.commit(added, None, len(keeper.entries) - len(added))
-            write_outputs()
-            reason = st.end_reason or view.row.meta.get("closed_reason")
-            print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
-            return _report(service, game_id, args, lexicon)
-
-    recorder = state["recorder"] = build_recorder(args.settings, keeper, link, reader=reader, photos=photos,
-                                                  corners=corners, prewarped=args.prewarped)
-    recorder.camera_status = camera_state["state"] or source.status.state
-    _attach_triggers(args, recorder, service, game_id)
-    total = source.total_frames
-    bar = tqdm(total=total or None, desc="recording", unit="frame", file=sys.stderr)
     count = {"frames": 0, "with_board": 0, "history": 0, "caught_up": False}
-    committed_before = service.count(game_id)
+    bar = None
 
     def progress(frame, outcome) -> None:
-        recorder.camera_status = camera_state["state"] or recorder.camera_status
         count["frames"] += 1
         count["with_board"] += outcome.state != "no_board"
         if outcome.state == "recorded" or (outcome.observation and outcome.observation.status == "behind"):
@@ -213,24 +169,65 @@ def _record(args: argparse.Namespace, store, fail) -> int:
                       "history skipped)", file=sys.stderr)
         if outcome.observation is not None and outcome.observation.status in ("unclear",):
             bar.write(f"frame {frame.index}: {outcome.observation.detail}", file=sys.stderr)
-        bar.set_postfix(entries=len(keeper.entries), refresh=False)
+        bar.set_postfix(entries=len(station.recording.scorekeeper.entries), refresh=False)
         bar.update()
 
+    # A station without the server (api/system.py): the same reader, recorder, game and clock path
+    # as `tilecam run`; presses only from --keys or --buttons, so a file records without a clock.
+    settings = args.settings
+    if args.buttons:
+        settings = settings.model_copy(update={"buttons": settings.buttons.model_copy(update={"enabled": True})})
+    station = state["station"] = Station(
+        settings, args.source, game_id=args.game, new_game=args.game is None,
+        players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
+        model=args.model, on_outcome=progress, lexicon=lexicon, tileset=args.tileset, corners=corners,
+        prewarped=args.prewarped, photos=args.every_frame or Path(args.source).is_dir(),
+        on_commit=write_outputs, clock=bool(args.keys or args.buttons), service=service, own=False,
+        quiet=True)
     try:
-        run_frames(source, recorder, progress)
-    except CaptureError as exc:
-        bar.write(f"capture failed: {exc}", file=sys.stderr)
+        station.open()
+    except SetupError as exc:
+        station.close()
+        return fail(str(exc))
+    game_id, keeper, link = station.recording.game_id, station.recording.scorekeeper, station.recording.link
+    if station.recording.resumed:
+        last = service.entries(game_id)[-1].sidecar if keeper.entries else None
+        seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
+        print(f"resuming game {game_id} after {len(keeper.entries)} entries{seen}")
+        st = view.game_at().state
+        if st.ended or view.closed:
+            station.close()
+            # What an uninterrupted run adds at its end (a player out: the rack points), and nothing more.
+            added = keeper.finish()
+            if added:
+                link.commit(added, None, len(keeper.entries) - len(added))
+            write_outputs()
+            reason = st.end_reason or view.row.meta.get("closed_reason")
+            print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
+            return _report(service, game_id, args, lexicon)
+    if args.keys:
+        from tilecam.hardware.keyboard import HELP, KeyboardTrigger
+        KeyboardTrigger(station.on_trigger).start()
+        print(HELP, file=sys.stderr)
+    total = station.source.total_frames
+    bar = tqdm(total=total or None, desc="recording", unit="frame", file=sys.stderr)
+    committed_before = service.count(game_id)
+    try:
+        ended = station.record_here()  # at the source's end the recorder adds the rack points
     except KeyboardInterrupt:
         bar.write("stopped", file=sys.stderr)
+        ended = None
     finally:
         bar.close()
+        station.close()
     frames = count["frames"]
     if not count["with_board"] and service.count(game_id) == committed_before:
         what = f"no board found in any of the {frames} frame{'s' * (frames != 1)} of" if frames else "no frames in"
         kept = f"game {game_id} is unchanged ({committed_before} entries)" if args.game is not None else \
             "no game kept" if service.discard_empty_game(game_id) else f"game {game_id} holds no entries"
         return fail(f"{what} {args.source}: nothing recorded; {kept}")
-    recorder.finish()
+    if ended != "ended":  # stopped or failed: what the record holds is still finished off
+        station.recorder.finish()
     write_outputs()
     if state["warned"] and (args.gcg or args.json):
         try:
@@ -375,19 +372,3 @@ def _replace(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-def _attach_triggers(args, recorder, service, game_id: int) -> None:
-    """Presses reach the recorder as in `tilecam run`: through the game clock (settings.clock), when
-    it runs, then `recorder.on_trigger`, whatever reports them (keys, buttons)."""
-    if not (args.keys or args.buttons):
-        return
-    from tilecam.api.system import clock_trigger
-    on_trigger = clock_trigger(args.settings, service, game_id, recorder.on_trigger) or recorder.on_trigger
-    if args.keys:
-        from tilecam.hardware.keyboard import HELP, KeyboardTrigger
-        KeyboardTrigger(on_trigger).start()
-        print(HELP, file=sys.stderr)
-    if args.buttons:
-        from tilecam.hardware.buttons import ClockButtons
-        ClockButtons(args.settings.buttons.model_copy(update={"enabled": True}), on_trigger)
