@@ -14,7 +14,7 @@ $(BIN)/python:
 # wheel, installed without its dependencies: it requires opencv-python (the GUI build), which must not sit
 # beside opencv-python-headless (two packages, one cv2). Only its ONNX file is used; nothing is downloaded
 # at run time.
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	$(BIN)/pip install --quiet --no-deps rapidocr_onnxruntime==1.4.4
 	touch $(STAMP)
