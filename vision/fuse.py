@@ -5,7 +5,11 @@ a letter. Only the split of its letter mass among the letters is changed here: w
 letters, log q(k) = (1 - w) log p_cls(k) + w log p_ocr(k) + const (a log-linear pool; w = 0.5
 ranks as the plain product), then q is scaled to the classifier's total letter probability, so
 P(empty) and P(blank) are the classifier's own and the count caps and lone-tile rule that follow
-(``TileReader.finish``) see the same occupancy as without the recogniser.
+(``TileReader.finish``) see the same occupancy as without the recogniser. Keeping the mass is not
+enough on its own, as a square reads as its most probable class: the mass of letters spread thin,
+heaped on one, can outweigh P(empty) or P(blank). So the reader (``FusedTileReader``) re-splits
+only the squares the classifier alone reads as a letter; which squares hold a letter is the
+classifier's call, which letter the two readers'.
 
 Letters that the recogniser's charset lacks carry a neutral score (their base letter's, or the
 square's best; see vision.recognizer), so between those the classifier decides alone.
@@ -148,13 +152,19 @@ class FusedTileReader(TileReader):
 
     ``read`` classifies the 225 squares as TileReader does, takes the board's upright turn from the
     classifier's rotations (``turn_rule``, default ``scoring.snapshot.board_turns``; no turn: the
-    classifier alone), and runs the recogniser only on the squares with P(empty) below
-    ``cfg.recogniser_max_empty``, cut at 64 px per square from the frame (``source``: the frame and
+    classifier alone), and runs the recogniser only on the squares the classifier alone reads as a
+    letter (not empty, not a blank) with P(empty) below ``cfg.recogniser_max_empty``, cut at 64 px per square from the frame (``source``: the frame and
     the homography of ``warped``, warped again by ``vision.rectify.warp_board``; without it the
     warp is resized) and turned upright. The letters are then re-split by ``fuse_calibrated``
-    before the count caps and the lone-tile rule. A square read before, at the same turn, whose
-    thumbnail has not changed by more than ``cache_diff`` grey levels keeps its recogniser reading,
-    so a board standing still is not read again at every snapshot.
+    before the count caps and the lone-tile rule.
+
+    A board standing still is not read again at every snapshot: a square keeps its recogniser
+    reading while it is read at the same turn, the classifier's top letter there is the one it had
+    when the recogniser read it, and no block of its 8 x 8 thumbnail changed by more than
+    ``cache_diff`` grey levels beyond the whole square's change (``same_look``). A square the
+    recogniser does not read (now empty or a blank) forgets its reading. (The mean over the
+    thumbnail, the earlier test, let a tile laid where another had been taken away keep the old
+    letter: the demo's phony MAZEY withdrawn and ALGAE laid on its squares read MAZEY again.)
     """
 
     recognizer: LetterRecognizer
@@ -183,20 +193,33 @@ class FusedTileReader(TileReader):
         colours = square_colours(crops) if self.tileset is not None else None
         probs = self.square_probs(warped, logits, emb, colours)
         plain = self.finish(probs, rot, t0)
+        letters = [self.classes.index(a) for a in self.recognizer.alphabet if a in self.classes]
+        # The recogniser says which letter, never whether there is one: it reads only the squares the
+        # classifier alone reads as a letter. Re-splitting the letter mass of a square the classifier
+        # reads empty or blank heaps that mass on one letter, which then outweighs P(empty) or P(blank)
+        # (ScrabScrap: an empty square at P(empty) 0.31, its letters spread thin, read as E). Nor can
+        # the recogniser tell a tile from print: it reads the premium squares' labels as text.
+        said = plain.snapshot.probs.reshape(len(probs), -1).argmax(axis=1)
+        rows = np.flatnonzero((probs[:, self.classes.index(EMPTY)] < self.cfg.recogniser_max_empty)
+                              & np.isin(said, letters))
+        # A square not read now (empty, a blank: its tile taken away) forgets its reading, so a tile
+        # laid there later is read afresh (a phony withdrawn and another word laid on its squares).
+        for sq in set(self._cache) - {int(sq) for sq in rows}:
+            del self._cache[sq]
         k = turn_rule(plain.snapshot) if turn_rule is not None else \
             (None if plain.orientation_deg is None else plain.orientation_deg // 90)
         if k is None:
             return self.finish(probs, rot, t0, t=t, frame_index=frame_index,
                                meta={"recogniser": "no orientation: classifier alone"})
         k = int(k) % 4
-        rows = np.flatnonzero(probs[:, self.classes.index(EMPTY)] < self.cfg.recogniser_max_empty)
         p_ocr = np.empty((len(rows), len(self.recognizer.alphabet)), np.float64)
         looks = thumbnails(crops[rows])
+        tops = np.asarray(letters)[probs[np.ix_(rows, letters)].argmax(axis=1)] if len(rows) else np.zeros(0, int)
         misses = []
-        for i, (sq, look) in enumerate(zip(rows, looks)):
+        for i, (sq, look, top) in enumerate(zip(rows, looks, tops)):
             hit = self._cache.get(int(sq))
-            if hit is not None and hit[0] == k and float(np.abs(hit[1] - look).mean()) <= self.cache_diff:
-                p_ocr[i] = hit[2]
+            if hit is not None and hit[0] == k and hit[1] == top and self.same_look(hit[2], look):
+                p_ocr[i] = hit[3]
             else:
                 misses.append(i)
         if misses:
@@ -206,13 +229,21 @@ class FusedTileReader(TileReader):
             read = self.recognizer.letter_probs(batch).probs[:, 0]
             for j, i in enumerate(misses):
                 p_ocr[i] = read[j]
-                self._cache[int(rows[i])] = (k, looks[i], read[j])
+                self._cache[int(rows[i])] = (k, int(tops[i]), looks[i], read[j])
         if self.pool_weight is None:
             fused = fuse_calibrated(probs, self.classes, p_ocr, self.recognizer.alphabet, self.calibration, rows)
         else:   # the earlier rule, kept for the benches' comparison
             fused = fuse_letter_probs(probs, self.classes, p_ocr, self.recognizer.alphabet, self.pool_weight, rows)
         return self.finish(fused, rot, t0, t=t, frame_index=frame_index,
                            meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k}})
+
+    def same_look(self, before: np.ndarray, now: np.ndarray) -> bool:
+        """Two thumbnails of a square show the same thing: no block changed by more than
+        ``cache_diff`` grey levels once the square's overall change (the light) is taken out. The
+        largest block, not the mean: a letter's strokes cover a few blocks of a tile that is
+        otherwise alike, and a mean over the 64 blocks hides another letter (M read where A lies)."""
+        d = np.asarray(now, np.float32) - np.asarray(before, np.float32)
+        return float(np.abs(d - np.median(d)).max()) <= self.cache_diff
 
     @staticmethod
     def _warp64(warped: np.ndarray, source) -> np.ndarray:

@@ -9,7 +9,15 @@ raw with no corners and is read through vision.locate when that module exists.
 game07 and game08 are the same game (17 of 18 frames identical), so leave-one-out
 enrollment holds out game07+game08 together.
 
-Writes docs/results/read.json (machine, commit) and the "real" section of the model card.
+The reader is the one the recorder uses, built by api.system.load_tile_reader: the classifier
+fused with the text recogniser (vision.fuse.FusedTileReader) when ``[read] recogniser`` is on (the
+default) and the recogniser's wheel is installed; ``--classifier-only`` measures the classifier
+alone. Each frame is read as the recorder reads it: the warp, and the frame with its homography (the
+fused reader cuts its letters from the frame); the frames of a group in order, one reader per group
+(the recogniser's per-square cache lives as long as a game).
+
+Writes docs/results/read.json (machine, commit) and the "real" section of the model card
+(``--no-card``: not the card).
 """
 from __future__ import annotations
 
@@ -30,6 +38,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tilecam.api.settings import load_settings  # noqa: E402
+from tilecam.api.system import load_tile_reader  # noqa: E402
 from tilecam.vision.classify import ReadConfig, TileReader, prewarped_corners  # noqa: E402
 from tilecam.vision.enroll import enroll_labelled  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
@@ -39,7 +49,7 @@ LETTERS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
 
 
 def load_frames(data: Path, game: str, px: int) -> tuple[list, str]:
-    """[(name, warped, truth board)] and how the grid was found."""
+    """[(name, warped, truth board, (frame, homography) or None)] and how the grid was found."""
     rows = [json.loads(x) for x in (data / game / "truth.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     ini = configparser.ConfigParser()
     ini.read(data / game / "game.ini")
@@ -72,8 +82,9 @@ def load_frames(data: Path, game: str, px: int) -> tuple[list, str]:
                 print(f"{game}/{row['frame']}: board not found ({exc}); counted as all wrong")
                 corners = None
             how = "raw, vision.locate"
-        warped = None if corners is None else warp_board(image, homography_from_corners(corners, px), px)
-        out.append((row["frame"], warped, row["board"]))
+        homography = None if corners is None else homography_from_corners(corners, px)
+        warped = None if corners is None else warp_board(image, homography, px)
+        out.append((row["frame"], warped, row["board"], None if corners is None else (image, homography)))
     return out, how
 
 
@@ -81,12 +92,20 @@ def truth_label(ch: str) -> str:
     return "?" if ch.islower() else ch
 
 
+def make_reader(model: Path, lang: str = "de", tileset=None, recogniser: bool = True) -> TileReader:
+    """The tile reader as the recorder builds it (api.system.load_tile_reader), default settings."""
+    return load_tile_reader(load_settings(read={"recogniser": recogniser}), lang, model=model, tileset=tileset)
+
+
 def score(reader: TileReader, frames: list) -> dict:
     conf = Counter()
     n = ok = n_let = ok_let = 0
-    for name, warped, board in frames:
+    if hasattr(reader, "_cache"):   # a fused reader: a group's frames are one game, its cache starts afresh
+        reader._cache.clear()
+    for name, warped, board, source in frames:
         truth = [truth_label(ch) for row in board for ch in row]
-        pred = ["#"] * 225 if warped is None else [ch for row in reader.read(warped).board() for ch in row]
+        pred = ["#"] * 225 if warped is None else \
+            [ch for row in reader.read(warped, source=source).board() for ch in row]
         for t, p in zip(truth, pred):
             n += 1
             ok += t == p
@@ -228,12 +247,17 @@ def main() -> int:
     ap.add_argument("--model", default=str(REPO / "models" / "tiles.onnx"))
     ap.add_argument("--no-synthetic", action="store_true", help="skip the held-out synthetic sets")
     ap.add_argument("--out", default=str(REPO / "docs" / "results" / "read.json"))
+    ap.add_argument("--classifier-only", action="store_true",
+                    help="the classifier alone ([read] recogniser = false), not the fused reader")
+    ap.add_argument("--no-card", action="store_true", help="do not write the model card")
     args = ap.parse_args()
     data = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data")) / "scrabscrap"
     model = Path(args.model)
     card_path = model.with_suffix("").with_suffix(".card.json")
     card = json.loads(card_path.read_text(encoding="utf-8"))
-    reader = TileReader(model, card_path, lang="de")
+    recogniser = not args.classifier_only
+    reader = make_reader(model, "de", recogniser=recogniser)
+    print(f"reader: {type(reader).__name__}")
     px = int(card["square_px"])
 
     frames, how = {}, {}
@@ -246,7 +270,8 @@ def main() -> int:
     for g, h in how.items():
         print(f"{g}: {h}")
 
-    result: dict = {"frames_how": how, "without_enrollment": {}, "leave_one_group_out": {}}
+    result: dict = {"reader": type(reader).__name__, "frames_how": how, "without_enrollment": {},
+                    "leave_one_group_out": {}}
     all_frames = [f for fs in frames.values() for f in fs]
     for group, fs in frames.items():
         if fs:
@@ -260,11 +285,11 @@ def main() -> int:
     for group, fs in frames.items():
         if not fs:
             continue
-        usable = [(w, b) for _, w, b in fs if w is not None]
+        usable = [(w, b) for _, w, b, _ in fs if w is not None]
         t0 = time.perf_counter()
         tileset = enroll_labelled(reader, usable)
         enroll_s.append(time.perf_counter() - t0)
-        enrolled = TileReader(model, card_path, tileset=tileset, lang="de")
+        enrolled = make_reader(model, "de", tileset=tileset, recogniser=recogniser)
         tested = {}
         for other, ofs in frames.items():
             if other != group and ofs:
@@ -282,7 +307,7 @@ def main() -> int:
         "squares": tot["n"], "per_square": round(1 - tot["errors"] / max(tot["n"], 1), 5),
         "letters_acc": round(tot["letter_ok"] / max(tot["letters"], 1), 5)}
     result["enroll_s_max"] = round(max(enroll_s), 3)
-    sample = next(w for _, w, _ in frames["game06"] if w is not None)
+    sample = next(w for _, w, _, _ in frames["game06"] if w is not None)
     result["timing"] = timing(reader, sample)
     print("timing:", result["timing"])
     if not args.no_synthetic:
@@ -317,6 +342,9 @@ def main() -> int:
     if "synthetic" in result:
         card["accuracy"]["synthetic_bench"] = result["synthetic"]
         card["accuracy"]["tile_check_label_free"] = result["tile_check_label_free"]
+    if args.no_card:
+        print(f"wrote {out}")
+        return 0
     card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {out} and {card_path}")
     return 0

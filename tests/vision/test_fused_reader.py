@@ -152,3 +152,73 @@ def test_recogniser_outvotes_a_wrong_classifier(fused, rendered):
     p_ocr = fused.recognizer.letter_probs(crop[None]).probs[:, 0]
     out = fuse_calibrated(probs, classes, p_ocr, fused.recognizer.alphabet, fused.calibration, rows=[sq])
     assert classes[int(out[sq].argmax())] == "W"
+
+
+def _read_rendered(fused, board):
+    from tilecam.models.synth import SceneConfig, render_topdown
+    td = render_topdown(board, 5, SceneConfig(**LOOK))
+    px = int(fused.card["square_px"])
+    h = homography_from_corners(td.corners, px)
+    return fused.read(warp_board(td.image, h, px), source=(td.image, h))
+
+
+def test_cache_reads_a_changed_tile_again(fused):
+    """The demo's phony withdrawn and another word laid on its squares (MAZEY, then ALGAE): a square
+    whose tile changed is read again, never given the old tile's reading from the cache."""
+    fused._cache.clear()
+    assert _read_rendered(fused, BOARD).board() == BOARD
+    # DOG -> DIG: one tile swapped for another letter, nothing else moved
+    swapped = BOARD[:9] + ["......DIG......"] + BOARD[10:]
+    read = _read_rendered(fused, swapped)
+    assert read.board() == swapped
+    assert read.snapshot.meta["recogniser"]["read"] >= 1
+    # a tile taken away and laid again: read again
+    taken = BOARD[:9] + ["......D.G......"] + BOARD[10:]
+    assert _read_rendered(fused, taken).board() == taken
+    read = _read_rendered(fused, BOARD)
+    assert read.board() == BOARD and read.snapshot.meta["recogniser"]["read"] >= 1
+    # a square read empty (P(empty) at least recogniser_max_empty) keeps no reading
+    bare = BOARD[:9] + ["..............."] + BOARD[10:]
+    read = _read_rendered(fused, bare)
+    empty = read.snapshot.probs.reshape(225, -1)[:, fused.classes.index(".")]
+    gone = [9 * 15 + c for c in (6, 7, 8) if empty[9 * 15 + c] >= fused.cfg.recogniser_max_empty]
+    assert gone and not set(gone) & set(fused._cache)
+
+
+def test_same_look_takes_the_light_out_and_sees_one_block(fused):
+    look = np.full(64, 120.0, np.float32)
+    assert fused.same_look(look, look + 25.0)          # the light changed over the whole square
+    stroke = look.copy()
+    stroke[27:29] += 40.0                              # a stroke in two of the 64 blocks: another letter
+    assert abs(float(np.abs(stroke - look).mean())) < fused.cache_diff   # the mean alone would miss it
+    assert not fused.same_look(look, stroke)
+
+
+def test_recogniser_never_makes_a_letter_of_a_square_the_classifier_reads_empty(fused, rendered, monkeypatch):
+    """A square the classifier reads empty with its letter mass spread thin (P(empty) 0.3, 0.7 over
+    26 letters) stays empty, even on a tile whose letter the recogniser reads: heaped on one letter,
+    that mass would outweigh P(empty) (an empty ScrabScrap square read as E; the recogniser reads
+    the premium squares' labels as text, so it cannot tell a tile from print)."""
+    td = rendered
+    px = int(fused.card["square_px"])
+    h = homography_from_corners(td.corners, px)
+    warped = warp_board(td.image, h, px)
+    classes = fused.classes
+    letters = [classes.index(a) for a in fused.recognizer.alphabet]
+    bare, tile = 11 * 15 + 11, 7 * 15 + 4      # an empty square away from the words; the W
+    real = TileReader.square_probs.__get__(fused)
+
+    def spread(*args, **kw):
+        probs = real(*args, **kw).copy()
+        for sq in (bare, tile):
+            probs[sq] = 0.0
+            probs[sq, classes.index(".")] = 0.3
+            probs[sq, letters] = 0.7 / len(letters)
+        return probs
+    monkeypatch.setattr(fused, "square_probs", spread)
+    fused._cache.clear()
+    plain = TileReader.read(fused, warped).board()
+    assert plain[11][11] == "." and plain[7][4] == "."
+    read = fused.read(warped, source=(td.image, h), turn_rule=lambda snap: 0)
+    assert read.board()[11][11] == "." and read.board()[7][4] == "."
+    assert read.snapshot.meta["recogniser"]["read"] == 8     # the other 8 tiles
