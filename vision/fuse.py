@@ -153,9 +153,9 @@ class FusedTileReader(TileReader):
     ``read`` classifies the 225 squares as TileReader does, takes the board's upright turn from the
     classifier's rotations (``turn_rule``, default ``scoring.snapshot.board_turns``; no turn: the
     classifier alone), and runs the recogniser only on the squares the classifier alone reads as a
-    letter (not empty, not a blank) with P(empty) below ``cfg.recogniser_max_empty``, cut at 64 px per square from the frame (``source``: the frame and
-    the homography of ``warped``, warped again by ``vision.rectify.warp_board``; without it the
-    warp is resized) and turned upright. The letters are then re-split by ``fuse_calibrated``
+    letter (not empty, not a blank) with P(empty) below ``cfg.recogniser_max_empty``, cut at 64 px
+    per square from the frame (``source``: the frame and the homography of ``warped``, warped again
+    by ``vision.rectify.warp_board``; without it the warp is resized) and turned upright. The letters are then re-split by ``fuse_calibrated``
     before the count caps and the lone-tile rule.
 
     A board standing still is not read again at every snapshot: a square keeps its recogniser
