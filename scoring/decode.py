@@ -38,7 +38,7 @@ class DecodeConfig(BaseModel):
     max_letter_choices: int = Field(3, description="letters considered per new square (the bag and the lexicon "
                                                    "choose among them)")
     max_combinations: int = Field(256, description="cap on letter combinations tried against the bag and the lexicon")
-    runner_ups: int = Field(2, description="readings kept beside the chosen one (for the operator's review)")
+    runner_ups: int = Field(2, ge=0, le=10, description="readings kept beside the chosen one (for the operator's review)")
     review_below: float = Field(0.6, ge=0.0, le=1.0,
                                 description="a play whose certainty (the probability that every new tile is "
                                             "right) is below this is marked for review; chosen on ScrabScrap dev "
