@@ -145,6 +145,10 @@ def thumbnails(crops: np.ndarray, side: int = 8) -> np.ndarray:
     return np.stack([cv2.resize(g, (side, side), interpolation=cv2.INTER_AREA).ravel() for g in grey])
 
 
+# A tile's own turn (the rotation head's) is used for the recogniser's crop when at least this sure;
+# fixed by reasoning (a majority over the four turns), not fitted.
+TURN_SURE = 0.5
+
 class FusedTileReader(TileReader):
     """The classifier (vision.classify.TileReader) with its letters re-read by the text recogniser
     (vision.recognizer.LetterRecognizer): the one reader ``api.system.load_tile_reader`` builds
@@ -212,24 +216,30 @@ class FusedTileReader(TileReader):
             return self.finish(probs, rot, t0, t=t, frame_index=frame_index,
                                meta={"recogniser": "no orientation: classifier alone"})
         k = int(k) % 4
+        # Each tile is read in its own upright turn: players lay tiles facing themselves, so a
+        # board holds letters at several turns, and a Z read a quarter turn off is an N. The
+        # rotation head's turn where it is sure of it, else the board's.
+        turn_p = np.exp(rot - rot.max(axis=1, keepdims=True))
+        turn_p /= turn_p.sum(axis=1, keepdims=True)
+        own = np.where(turn_p.max(axis=1) >= TURN_SURE, turn_p.argmax(axis=1), k).astype(int)
         p_ocr = np.empty((len(rows), len(self.recognizer.alphabet)), np.float64)
         looks = thumbnails(crops[rows])
         tops = np.asarray(letters)[probs[np.ix_(rows, letters)].argmax(axis=1)] if len(rows) else np.zeros(0, int)
         misses = []
         for i, (sq, look, top) in enumerate(zip(rows, looks, tops)):
             hit = self._cache.get(int(sq))
-            if hit is not None and hit[0] == k and hit[1] == top and self.same_look(hit[2], look):
+            if hit is not None and hit[0] == own[sq] and hit[1] == top and self.same_look(hit[2], look):
                 p_ocr[i] = hit[3]
             else:
                 misses.append(i)
         if misses:
             big = self._warp64(warped, source)
             cut = square_crops_ocr(big)
-            batch = np.stack([np.ascontiguousarray(np.rot90(cut[rows[i]], k)) for i in misses])
+            batch = np.stack([np.ascontiguousarray(np.rot90(cut[rows[i]], own[rows[i]])) for i in misses])
             read = self.recognizer.letter_probs(batch).probs[:, 0]
             for j, i in enumerate(misses):
                 p_ocr[i] = read[j]
-                self._cache[int(rows[i])] = (k, int(tops[i]), looks[i], read[j])
+                self._cache[int(rows[i])] = (int(own[rows[i]]), int(tops[i]), looks[i], read[j])
         if self.pool_weight is None:
             fused = fuse_calibrated(probs, self.classes, p_ocr, self.recognizer.alphabet, self.calibration, rows)
         else:   # the earlier rule, kept for the benches' comparison
