@@ -64,6 +64,12 @@ def fuse_letter_probs(probs: np.ndarray, classes: Sequence[str], p_ocr: np.ndarr
     e.g. only the squares the classifier thinks hold a tile. Classes not in ``alphabet`` (".",
     "?") keep their probability; so does each square's total letter probability.
     """
+    return _resplit(probs, classes, p_ocr, alphabet, rows, lambda p_cls, p: pool_letters(p_cls, p, weight))
+
+
+def _resplit(probs, classes, p_ocr, alphabet, rows, combine) -> np.ndarray:
+    """`probs` with each square's letter mass in `rows` re-split by `combine(p_cls, p_ocr)` (both
+    (M, L') over the letters the two readers share); P(empty), P(blank) and the mass unchanged."""
     out = np.array(probs, np.float64, copy=True)
     rows = np.arange(out.shape[0]) if rows is None else np.asarray(rows)
     if rows.size == 0:
@@ -72,8 +78,7 @@ def fuse_letter_probs(probs: np.ndarray, classes: Sequence[str], p_ocr: np.ndarr
     ocr_idx = [i for i, a in enumerate(alphabet) if a in classes]
     sub = out[np.ix_(rows, cls_idx)]
     mass = sub.sum(axis=1, keepdims=True)
-    p_cls = sub / np.maximum(mass, 1e-12)
-    q = pool_letters(p_cls, np.asarray(p_ocr, np.float64)[:, ocr_idx], weight)
+    q = combine(sub / np.maximum(mass, 1e-12), np.asarray(p_ocr, np.float64)[:, ocr_idx])
     out[np.ix_(rows, cls_idx)] = q * mass
     return out.astype(probs.dtype)
 
@@ -117,19 +122,9 @@ def fuse_calibrated(probs: np.ndarray, classes: Sequence[str], p_ocr: np.ndarray
     """As ``fuse_letter_probs``, the letters re-split by the product of the calibrated distributions
     (``product_letters``) instead of a weighted pool; P(empty), P(blank) and each square's letter
     mass are the classifier's."""
-    out = np.array(probs, np.float64, copy=True)
-    rows = np.arange(out.shape[0]) if rows is None else np.asarray(rows)
-    if rows.size == 0:
-        return out.astype(probs.dtype)
-    cls_idx = [list(classes).index(a) for a in alphabet if a in classes]
-    ocr_idx = [i for i, a in enumerate(alphabet) if a in classes]
-    sub = out[np.ix_(rows, cls_idx)]
-    mass = sub.sum(axis=1, keepdims=True)
-    p_cls = sub / np.maximum(mass, 1e-12)
-    q = product_letters(p_cls, np.asarray(p_ocr, np.float64)[:, ocr_idx],
-                        cal.classifier_temperature, cal.recogniser_temperature)
-    out[np.ix_(rows, cls_idx)] = q * mass
-    return out.astype(probs.dtype)
+    return _resplit(probs, classes, p_ocr, alphabet, rows,
+                    lambda p_cls, p: product_letters(p_cls, p, cal.classifier_temperature,
+                                                     cal.recogniser_temperature))
 
 
 def thumbnails(crops: np.ndarray, side: int = 8) -> np.ndarray:
