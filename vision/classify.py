@@ -305,6 +305,12 @@ class TileReader:
         self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),
                              int(self.card["input_size"]), 3), np.uint8))  # warm-up
 
+    def calibrated_on(self, labels) -> "TileReader":
+        """This reader fitted to a table's known tiles (the tile check): the classifier alone
+        learns them as exemplars of the tile set (vision.tilecheck), nothing more to fit here
+        (vision.fuse.FusedTileReader refits its recogniser)."""
+        return self
+
     def with_tileset(self, tileset: Mapping | None) -> "TileReader":
         """A reader that shares this one's model session but uses another tile set."""
         other = copy.copy(self)

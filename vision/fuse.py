@@ -23,7 +23,7 @@ import copy
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -36,7 +36,7 @@ from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, square_crops_
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
-           "load_calibration", "pool_letters", "product_letters", "temper", "thumbnails"]
+           "fit_temperature", "load_calibration", "nll", "pool_letters", "product_letters", "temper", "thumbnails"]
 
 # the two readers' temperatures and how they were chosen (tests/bench/calibrate_ocr.py)
 CARD_PATH = Path(__file__).resolve().with_name("recognizer.card.json")
@@ -89,6 +89,25 @@ def temper(p: np.ndarray, temperature: float = 1.0, eps: float = EPS) -> np.ndar
     logq -= logq.max(axis=1, keepdims=True)
     q = np.exp(logq)
     return q / q.sum(axis=1, keepdims=True)
+
+
+def nll(p: np.ndarray, truth: np.ndarray, temperature: float = 1.0) -> float:
+    """Mean -log q(true letter) of ``temper(p, temperature)``; ``truth``: (N,) column indices."""
+    q = temper(p, temperature)
+    return float(-np.log(q[np.arange(len(q)), truth] + 1e-12).mean())
+
+
+def fit_temperature(p: np.ndarray, truth: np.ndarray, low: float = 0.1, high: float = 20.0) -> tuple[float, dict]:
+    """The temperature of smallest log loss of (N, L) distributions ``p`` against the (N,) column
+    indices ``truth``: a grid from ``low`` to ``high``, then a finer grid about its best. Returns
+    (temperature, the fit's log loss at 1 and at T, accuracy, n)."""
+    grid = np.exp(np.linspace(np.log(low), np.log(high), 121))
+    losses = [nll(p, truth, t) for t in grid]
+    i = int(np.argmin(losses))
+    fine = np.exp(np.linspace(np.log(grid[max(i - 1, 0)]), np.log(grid[min(i + 1, len(grid) - 1)]), 41))
+    best = float(min(fine, key=lambda t: nll(p, truth, t)))
+    return round(best, 4), {"nll_at_1": round(nll(p, truth, 1.0), 5), "nll_at_T": round(nll(p, truth, best), 5),
+                            "accuracy": round(float((p.argmax(1) == truth).mean()), 5), "n": int(len(truth))}
 
 
 def product_letters(p_cls: np.ndarray, p_ocr: np.ndarray, t_cls: float, t_ocr: float,
@@ -182,6 +201,27 @@ class FusedTileReader(TileReader):
         other.calibration = calibration
         other.cache_diff = float(cache_diff)
         other._cache = {}
+        return other
+
+    def calibrated_on(self, labels: Sequence[str], min_tiles: int = 20) -> "FusedTileReader":
+        """This reader with the recogniser's temperature fitted to this table's tiles: ``labels``
+        (one per square, grid image orientation) the tiles a tile check is known to hold, read by
+        the last ``read`` (the recogniser's cached readings). A tile set whose font the recogniser
+        reads confidently wrong gets a flatter recogniser, so the table's enrolled classifier
+        decides there; the fit never sharpens it beyond the card's temperature (100 tiles are too
+        few to trust it more than the thousands it was calibrated on). Fewer than ``min_tiles``
+        letters read: this reader unchanged."""
+        alphabet = list(self.recognizer.alphabet)
+        known = [(sq, alphabet.index(lab)) for sq, lab in enumerate(labels) if lab in alphabet and sq in self._cache]
+        if len(known) < min_tiles:
+            return self
+        p = np.stack([self._cache[sq][3] for sq, _ in known])
+        base = self.calibration.recogniser_temperature
+        t_ocr, fit = fit_temperature(p, np.array([i for _, i in known]), low=base, high=max(50.0, base))
+        other = copy.copy(self)
+        other.calibration = replace(self.calibration, recogniser_temperature=t_ocr,
+                                    source=f"{self.calibration.source}; recogniser refitted on the tile check "
+                                           f"({fit['n']} tiles, {fit['accuracy']:.0%} read right alone)")
         return other
 
     def read(self, warped: np.ndarray, t: float = 0.0, frame_index: int = -1, *,

@@ -149,9 +149,13 @@ class TableReader:
             return None
         from .tilecheck import learn_tile_check
         labels = learn_tile_check(self.enrollment, self._last[0], self._last[1])
-        tileset = self.enrollment.tileset() if labels is not None else None
-        if tileset is not None:
-            self.tile_reader = self.base.with_tileset(tileset)
+        if labels is None:
+            return None
+        # the check's known tiles also say how far the second reader can be trusted on this set
+        self.base = self.base.calibrated_on(labels)
+        tileset = self.enrollment.tileset()
+        self.tile_reader = self.base.with_tileset(tileset) if tileset is not None \
+            else self.tile_reader.calibrated_on(labels)
         return labels
 
     def calibrate(self, labels: str, operator_squares=(), board_clear: bool = False, learn: bool = True,

@@ -37,27 +37,11 @@ from bench_ocr import SS, cls_letter_probs, letters_result  # noqa: E402
 from bench_read import git_commit, load_frames  # noqa: E402
 from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
 from tilecam.vision.classify import TileReader  # noqa: E402
-from tilecam.vision.fuse import CARD_PATH, product_letters, temper  # noqa: E402
+from tilecam.vision.fuse import CARD_PATH, fit_temperature, product_letters  # noqa: E402
 from tilecam.vision.recognizer import LetterRecognizer, square_crops_ocr  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
 AZ = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-
-
-def nll(p: np.ndarray, t_idx: np.ndarray, temperature: float = 1.0) -> float:
-    q = temper(p, temperature)
-    return float(-np.log(q[np.arange(len(q)), t_idx] + 1e-12).mean())
-
-
-def fit_temperature(p: np.ndarray, t_idx: np.ndarray) -> tuple[float, dict]:
-    grid = np.exp(np.linspace(np.log(0.1), np.log(20.0), 121))
-    losses = [nll(p, t_idx, t) for t in grid]
-    i = int(np.argmin(losses))
-    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    fine = np.exp(np.linspace(np.log(lo), np.log(hi), 41))
-    best = float(min(fine, key=lambda t: nll(p, t_idx, t)))
-    return round(best, 4), {"nll_at_1": round(nll(p, t_idx, 1.0), 5), "nll_at_T": round(nll(p, t_idx, best), 5),
-                            "accuracy": round(float((p.argmax(1) == t_idx).mean()), 5), "n": int(len(t_idx))}
 
 
 def synthetic(reader_de: TileReader, boards: int, seed: int = 921):

@@ -222,3 +222,40 @@ def test_recogniser_never_makes_a_letter_of_a_square_the_classifier_reads_empty(
     read = fused.read(warped, source=(td.image, h), turn_rule=lambda snap: 0)
     assert read.board()[11][11] == "." and read.board()[7][4] == "."
     assert read.snapshot.meta["recogniser"]["read"] == 8     # the other 8 tiles
+
+
+def test_fit_temperature_flattens_a_confidently_wrong_reader():
+    from tilecam.vision.fuse import fit_temperature
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 26, 200)
+    sure = np.full((200, 26), 1e-4)
+    sure[np.arange(200), truth] = 1.0
+    t_right, fit = fit_temperature(sure, truth)
+    assert t_right <= 0.2 and fit["accuracy"] == 1.0 and fit["n"] == 200
+    wrong = sure.copy()
+    wrong[:40] = np.roll(wrong[:40], 1, axis=1)   # a fifth read confidently as the next letter
+    t_wrong, fit = fit_temperature(wrong, truth)
+    assert t_wrong >= 1.5 and fit["nll_at_T"] < fit["nll_at_1"]
+
+
+def test_the_tile_check_refits_the_recogniser_for_this_table(fused, rendered):
+    """The check's known tiles set the recogniser's temperature for this table, never sharper than
+    the card's: labels it reads right keep the card's; labels it contradicts flatten it."""
+    td = rendered
+    px = int(fused.card["square_px"])
+    h = homography_from_corners(td.corners, px)
+    fused._cache.clear()
+    fused.read(warp_board(td.image, h, px), source=(td.image, h))
+    labels = "".join(BOARD)
+    base = fused.calibration.recogniser_temperature
+    assert fused.calibrated_on(labels) is fused   # 9 letters: too few to fit
+    same = fused.calibrated_on(labels, min_tiles=5)
+    assert same is not fused and same.calibration.recogniser_temperature == pytest.approx(base, rel=0.05)
+    assert "tile check (9 tiles, 100% read right alone)" in same.calibration.source
+    # a set whose letters the recogniser gets wrong: WORDS labelled as the next letters
+    shifted = "".join(chr(ord(c) + 1) if c.isalpha() and c < "Z" else c for c in labels)
+    flat = fused.calibrated_on(shifted, min_tiles=5)
+    assert flat.calibration.recogniser_temperature > 5 * base
+    assert fused.calibration.recogniser_temperature == base   # the shared reader is left as it was
+    # the classifier alone has nothing more to fit
+    assert TileReader.calibrated_on(fused, labels) is fused
