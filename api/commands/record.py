@@ -257,14 +257,11 @@ def _report(service, game_id: int, args, lexicon=None) -> int:
     return 0
 
 
-# A play's new tile read with less than this (the evidence fused over the snapshots) is worth a look;
-# as `tilecam read`'s doubtful mark.
-REVIEW_CONF = 0.8
-
-
 def to_review(view, lexicon=None) -> tuple[list[str], list[str]]:
     """What the operator should look at: each blank whose letter nobody read (the letter the GCG
-    writes for it), and each play with a doubtful tile or a word the word list does not have."""
+    writes for it), each play the decoder flagged for review (its certainty under `[decode]
+    review_below`, with its weakest squares and the runner-up readings), and each word the word
+    list does not have."""
     from tilecam.scoring.blanks import designate, undecided_squares
     from tilecam.scoring.events import Play
     from tilecam.scoring.game import Game
@@ -281,12 +278,14 @@ def to_review(view, lexicon=None) -> tuple[list[str], list[str]]:
                 letters = ", ".join(f"{_sq(t.square)} as {t.letter.lower()}" for t in named.placement.tiles
                                     if t.square in open_)
                 guessed.append(f"{where}: {letters or 'letter not read'}")
-            conf = sidecars.get(seq, {}).get("confidence")  # the evidence behind the play, per square
-            if conf:
-                low = [f"{_sq(t.square)} {conf[t.square.row][t.square.col]:.2f}" for t in ev.placement.tiles
-                       if conf[t.square.row][t.square.col] < REVIEW_CONF]
-                if low:
-                    review.append(f"{where}: tiles read with little confidence ({', '.join(low)})")
+            if ev.review:   # decided once, by the decoder against [decode] review_below
+                conf = sidecars.get(seq, {}).get("confidence")  # the evidence behind the play, per square
+                weakest = "" if not conf else ", weakest " + ", ".join(
+                    f"{_sq(t.square)} {conf[t.square.row][t.square.col]:.2f}"
+                    for t in sorted(ev.placement.tiles, key=lambda t: conf[t.square.row][t.square.col])[:2])
+                others = "; ".join(f"{pos} {word} {pr:.2f}" for pos, word, pr in ev.runner_ups)
+                review.append(f"{where}: read with certainty {ev.certainty:.2f}{weakest}"
+                              f"{'; or ' + others if others else ''}")
             if lexicon is not None:
                 unknown = [w for w in ev.words if w not in lexicon]
                 if unknown:

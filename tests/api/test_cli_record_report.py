@@ -39,8 +39,18 @@ def test_german_frames_without_lang_are_recorded_with_the_german_set(shared_data
 
 def test_the_report_names_the_guessed_blanks_and_the_doubtful_plays(shared_data, tmp_path):
     gcg = tmp_path / "g05.gcg"
-    r = record(shared_data / "scrabscrap" / "game05", "--lang", "de", "--db", tmp_path / "g.sqlite3", "--gcg", gcg)
+    # every play under the review threshold: each is named with its certainty (the decoder's flag,
+    # the one rule the API and the console show too)
+    config = tmp_path / "station.toml"
+    config.write_text("[decode]\nreview_below = 1.0\n", encoding="utf-8")
+    r = record(shared_data / "scrabscrap" / "game05", "--lang", "de", "--db", tmp_path / "g.sqlite3", "--gcg", gcg,
+               "--config", config)
     assert r.returncode == 0, r.stderr
+    flagged = [ln for ln in r.stdout.splitlines() if ln.startswith("needs review: ")]
+    plays = sum(1 for ln in gcg.read_text(encoding="utf-8").splitlines()
+                if ln.startswith(">") and len(ln.split()) >= 5 and ln.split()[2][0].isalnum())
+    assert len(flagged) >= plays - 2 > 20, r.stdout   # a withdrawn phony and its replay share one check
+    assert all(" read with certainty " in ln and ", weakest " in ln for ln in flagged), flagged[:3]
     assert "tile set: de" not in r.stderr  # --lang given: nothing to detect
     guessed = [ln for ln in r.stdout.splitlines() if ln.startswith("blank guessed: ")]
     assert len(guessed) == 2, r.stdout  # game05's two blanks
