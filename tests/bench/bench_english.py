@@ -17,6 +17,11 @@ Modes:
   enrolled      enroll_labelled on photo i (true corners, truth board), read photo j != i of the
                 same session; --pairs enrollment photos per session, each tested on every other
                 photo of its session;
+  tile_check    (2015 only) the product's tile check on one of the 12 finished boards (all 100 tiles
+                face up, true corners): vision.reader.TableReader.learn_tile_check labels them by
+                assignment against the distribution (no truth used) and enrolls the table, the
+                recogniser refitted on them; then every 2015 photo that is not a finished board is
+                read; --pairs finished photos;
   empty_ref     (2015 only) the empty-board reference (vision.reference) of the session's first
                 empty photo, read every other photo of the session (in the pipeline the reference
                 is built from find_board's grid of that photo, as `tilecam enroll --empty-board`
@@ -57,7 +62,7 @@ DATA = REPO.parent / "shared" / "data" / "english"
 class Tally:
     def __init__(self) -> None:
         self.n = self.ok = self.tiles = self.tiles_ok = self.empties = self.e2t = self.photos = 0
-        self.t2e = self.letters = self.letters_ok = 0
+        self.t2e = self.letters = self.letters_ok = self.blanks = self.b2e = self.e2b = 0
         self.conf = Counter()
 
     def add(self, pred: list[str] | None, truth: list[str]) -> None:
@@ -70,10 +75,14 @@ class Tally:
             if a == ".":
                 self.empties += 1
                 self.e2t += b != "."
+                self.e2b += b == "?"
             else:
                 self.tiles += 1
                 self.tiles_ok += a == b
                 self.t2e += b == "."
+                if a == "?":   # a blank tile: no letter, told from an empty square by its shape alone
+                    self.blanks += 1
+                    self.b2e += b == "."
                 if a.isalpha() and a.isupper():   # a lettered tile ('?' blank, lower case a designated blank)
                     self.letters += 1
                     self.letters_ok += a == b
@@ -85,6 +94,7 @@ class Tally:
                 "tiles": self.tiles, "per_tile": round(self.tiles_ok / max(self.tiles, 1), 5),
                 "empty_to_tile": round(self.e2t / max(self.empties, 1), 5),
                 "tile_to_empty": round(self.t2e / max(self.tiles, 1), 5),
+                "blank_tiles": self.blanks, "blank_to_empty": self.b2e, "empty_to_blank": self.e2b,
                 "letter_tiles": self.letters, "letters_read_right": round(self.letters_ok / max(self.letters, 1), 5),
                 "confusions": dict(self.conf.most_common(10))}
 
@@ -103,8 +113,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reader", default="fused",
                     help="fused (the product's reader: calibrated product), classifier (alone), or poolW "
                          "(the earlier log-linear pool at weight W, e.g. pool0.2)")
-    ap.add_argument("--modes", default="plain,self,enrolled,empty_ref",
-                    help="comma-separated: plain, self, enrolled, empty_ref")
+    ap.add_argument("--modes", default="plain,self,enrolled,tile_check,empty_ref",
+                    help="comma-separated: plain, self, enrolled, tile_check, empty_ref")
     args = ap.parse_args(argv)
     modes = set(args.modes.split(","))
     cv2.setNumThreads(1)
@@ -196,6 +206,35 @@ def main(argv=None) -> int:
                         score(way, "enrolled", ph, enrolled.read)
             print(f"[{time.time() - t0:5.1f} s] enrolled on {photos[i]['name']}, tested on its session", flush=True)
 
+    checks = {}
+    finished = [i for i, p in enumerate(photos) if p["session"] == "2015" and p["tiles"] == 100]
+    if finished and "tile_check" in modes:
+        from tilecam.scoring.board import LAYOUTS, Board
+        from tilecam.vision.locator import Located
+        from tilecam.vision.reader import TableReader
+        for i in [finished[int(round(q))] for q in np.linspace(0, len(finished) - 1, args.pairs)]:
+            ph = photos[i]
+            getattr(reader, "_cache", {}).clear()
+            table = TableReader(reader)
+            table.read(ph["image"], Located("tracked", ph["true_h"], 1.0, px), Board(LAYOUTS["standard"]))
+            labels = table.learn_tile_check()
+            truth = "".join(ph["truth"])
+            turned = None if labels is None else max(
+                range(4), key=lambda k: sum(a == b for a, b in zip(
+                    "".join("".join(r) for r in np.rot90(np.array(list(labels)).reshape(15, 15), k)), truth)))
+            checks[ph["name"]] = {
+                "labelled_right": None if labels is None else sum(a == b for a, b in zip("".join(
+                    "".join(r) for r in np.rot90(np.array(list(labels)).reshape(15, 15), turned)), truth)),
+                "recogniser_temperature": getattr(getattr(table.tile_reader, "calibration", None),
+                                                  "recogniser_temperature", None)}
+            for j, other in enumerate(photos):
+                if other["session"] == "2015" and j not in finished:
+                    for way in ("true", "pipeline"):
+                        score(way, "tile_check", other, table.tile_reader.read)
+            print(f"[{time.time() - t0:5.1f} s] tile check on {ph['name']} ({checks[ph['name']]}), tested on the "
+                  f"{sum(1 for j, o in enumerate(photos) if o['session'] == '2015' and j not in finished)} "
+                  f"photos of its session that are not finished boards", flush=True)
+
     ref_info = {}
     empties = [i for i, p in enumerate(photos) if p["session"] == "2015" and p["tiles"] == 0]
     if empties and "empty_ref" in modes:
@@ -223,7 +262,7 @@ def main(argv=None) -> int:
            "model_training_commit": card.get("training", {}).get("commit", "unknown"),
            "not_found": [p["name"] for p in photos if p["cam"] is None],
            "pipeline_orientation_on_photos_with_tiles": dict(orient),
-           "enrollment_photos": pairs, "empty_reference": ref_info,
+           "enrollment_photos": pairs, "tile_check_photos": checks, "empty_reference": ref_info,
            "results": results,
            "machine": f"{platform.machine()} {platform.system()}, {len(__import__('os').sched_getaffinity(0))} cpus",
            "commit": git_commit(), "date": time.strftime("%Y-%m-%d"),
