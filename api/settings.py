@@ -29,7 +29,8 @@ from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
 __all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
-           "PreviewSettings", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings"]
+           "PreviewSettings", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings",
+           "TournamentSettings"]
 
 
 class Section(BaseModel):
@@ -45,7 +46,33 @@ class ServerSettings(Section):
 
 
 class StoreSettings(Section):
-    db_path: str = Field("tilecam.sqlite3", description="SQLite file holding games, log entries and frames.")
+    db_path: str = Field("tilecam.sqlite3", description="SQLite file holding games, log entries and frames "
+                                                        "(the default store: one table needs nothing else).")
+    url: str | None = Field(
+        None, max_length=500,
+        description="The store as a URL, instead of db_path: 'sqlite:///path/games.sqlite3' or "
+                    "'postgresql://user@host:5432/dbname' (a tournament's central store; docs/tournament.md). "
+                    "Never a password in it: TILECAM_STORE_PASSWORD or password_file.")
+    password_file: str | None = Field(
+        None, max_length=500, description="File holding the PostgreSQL password (one line); else "
+                                          "TILECAM_STORE_PASSWORD, else libpq's own (PGPASSWORD, ~/.pgpass).")
+
+
+class TournamentSettings(Section):
+    """A station's link to the tournament's central service (docs/tournament.md). Unset server:
+    a single table, nothing forwarded."""
+    server: str | None = Field(None, max_length=500, pattern=r"^https?://",
+                               description="The central service's base URL, e.g. 'http://10.0.0.2:8000'.")
+    token_file: str | None = Field(None, max_length=500,
+                                   description="File holding this station's token for the central service.")
+    table: int | None = Field(None, ge=1, le=999, description="This station's table number in the tournament.")
+    station: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
+                                description="This station's name at the central service (default: the host name).")
+    retry_initial_s: float = Field(0.5, gt=0, le=60, description="First wait after a failed push; doubles each time.")
+    retry_max_s: float = Field(10.0, gt=0, le=600, description="Longest wait between pushes while the central "
+                                                               "service cannot be reached.")
+    stale_after_s: float = Field(60.0, gt=0, le=3600, description="Central service: a station not heard from for "
+                                                                  "this long is flagged on /tournament.")
 
 
 MIN_TOKEN_CHARS = 16  # a guessable token defeats the back-off; 16 random characters do not
@@ -128,6 +155,8 @@ class Settings(Section):
     auth: AuthSettings = Field(default_factory=AuthSettings, description="Operator tokens.")
     live: LiveSettings = Field(default_factory=LiveSettings, description="Server-Sent Events.")
     preview: PreviewSettings = Field(default_factory=PreviewSettings, description="Camera preview (MJPEG).")
+    tournament: TournamentSettings = Field(default_factory=TournamentSettings,
+                                           description="A station's link to the tournament's central service.")
 
 
 class SettingsError(ApiError, ValueError):

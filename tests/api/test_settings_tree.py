@@ -35,6 +35,7 @@ SECTIONS = {  # section -> the class that owns it, next to its stage's code
     "auth": "tilecam.api.settings.AuthSettings",
     "live": "tilecam.api.settings.LiveSettings",
     "preview": "tilecam.api.settings.PreviewSettings",
+    "tournament": "tilecam.api.settings.TournamentSettings",
 }
 
 # Numbers whose classes belong to other modules and have no bounds yet (issue 14, item 2). The
