@@ -166,6 +166,21 @@ def reading_check(want: list, events) -> dict:
             "certainties": [[e.certainty, ok] for e, ok in plays]}
 
 
+def review_sweep(pairs: list, thresholds=None) -> list[dict]:
+    """For each candidate [decode] review_below: the share of plays flagged and, among the plays
+    not flagged, the share read right ((certainty, right) pairs from reading_check)."""
+    thresholds = thresholds if thresholds is not None else \
+        [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999]
+    out = []
+    for t in thresholds:
+        flagged = [ok for c, ok in pairs if c is not None and c < t]
+        kept = [ok for c, ok in pairs if c is None or c >= t]
+        out.append({"review_below": t, "flagged": round(len(flagged) / max(len(pairs), 1), 4),
+                    "unflagged": len(kept), "unflagged_wrong": sum(1 for ok in kept if not ok),
+                    "unflagged_right": round(sum(kept) / max(len(kept), 1), 5)})
+    return out
+
+
 def _label(move: tuple) -> str:
     if move[0] == "play":
         return "".join(ch for _, ch in move[2]) + f" {move[3]}"
@@ -469,6 +484,7 @@ def main() -> None:
     out["review"] = {"plays": len(pairs), "wrong": sum(1 for _, ok in pairs if not ok),
                      "flagged": sum(rd["flagged"] for rd in readings),
                      "unflagged_wrong": sum(rd["unflagged_wrong"] for rd in readings)}
+    out["review"]["sweep"] = review_sweep(pairs)
     print(f"review: {out['review']}")
     out["machine"] = f"{platform.machine()} {os.cpu_count()} cpus"
     out["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
