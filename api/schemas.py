@@ -19,7 +19,7 @@ __all__ = ["ERROR_TEXT", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix",
            "GameSummary", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
            "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
-           "TableOut", "TileOut",
+           "StationOut", "TableOut", "TableRowOut", "TileOut", "TournamentOut",
            "TimePenaltyIn", "TurnIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
 
 # Players a game may have: tournament rules are for two, the box rules for two to four. Each
@@ -378,6 +378,62 @@ class TableOut(BaseModel):
     games: list[int] = Field(description="Every game of the table, oldest first.")
     game: GameDetail
     links: dict[str, str]
+
+
+class StationOut(BaseModel):
+    """The station that forwards a table's game to this central service (game meta "station",
+    "station_heard_at")."""
+
+    name: str = Field(description="The station's name (its `[tournament] station`).")
+    heard_at: float | None = Field(description="When this service last heard from the station (Unix "
+                                               "seconds); null when its meta holds no readable time.")
+    silent_s: float | None = Field(description="Seconds since then, as of the response's `at`.")
+    stale: bool = Field(description="Not heard from for longer than `[tournament] stale_after_s` (or never).")
+
+
+class TableRowOut(BaseModel):
+    """One table of the tournament view: its current game (the newest created for it), as the
+    director's page shows it."""
+
+    table: int
+    game_id: int = Field(description="The table's current game: the newest game created for the table.")
+    games: int = Field(description="How many games the table has had, this one included (its round, when "
+                                   "every round is one game).")
+    players: list[str] = Field(description="The players' names, in seat order.")
+    scores: list[int]
+    on_turn: int | None = Field(description="The seat (0-based) on turn; null once the game is over.")
+    ended: bool
+    result: str = Field(description="'Alice Ames wins by 12' (or 'Tie at 400') once the game is over; empty before.")
+    moves: int = Field(description="Events in the record as it stands.")
+    last_play: str = Field(description="The last event as the overlay shows it, e.g. 'Alice Ames: 8F ZE(B)rA +44'.")
+    last_word: str = Field(description="The last play's word as shown in `last_play` ('ZE(B)rA'), for "
+                                       "highlighting; empty when the last event is no play.")
+    clock: ClockOut | None = Field(None, description="The game clock, while one runs for the game in this "
+                                                     "service; null without one.")
+    clocks: list[str] = Field(description="Each player's time as m:ss (-m:ss in overtime); empty without a clock.")
+    flags: list[Literal["score", "review", "stale", "damaged"]] = Field(
+        description="What needs the director: `score` a claimed score the engine disagrees with (see "
+                    "`disagreements`), `review` plays read under the review threshold that nobody has "
+                    "confirmed (`review`), `stale` a station not heard from (`station`), `damaged` a log "
+                    "that cannot be replayed (`damaged`). Empty when all is well.")
+    disagreements: list[DiscrepancyOut] = Field(
+        description="The recount's discrepancies: moves whose claimed score the engine disagrees with, or "
+                    "whose standing score is neither.")
+    review: list[int] = Field(description="Numbers (from 1, as the recount counts) of the plays under review.")
+    station: StationOut | None = Field(description="The station forwarding the game; null for a game "
+                                                    "recorded or entered here.")
+    damaged: str | None = Field(None, description="Why the stored log cannot be replayed; null for a sound game.")
+    links: dict[str, str] = Field(description="recount, replay, operator (the console on this game), overlay "
+                                              "(the table's), live (the table's live state).")
+
+
+class TournamentOut(BaseModel):
+    """Every table with its current game: the director's view (/tournament)."""
+
+    at: float = Field(description="Server time (Unix seconds) the response was made at.")
+    stale_after_s: float = Field(description="`[tournament] stale_after_s`: a station silent longer is flagged.")
+    tables: list[TableRowOut] = Field(description="By table number.")
+    flagged: int = Field(description="How many of `tables` have a flag.")
 
 
 class PlayersIn(In):

@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from ..deps import ServiceDep
+from .tables import TableFilter
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -26,3 +27,10 @@ def recount_page(game_id: int, service: ServiceDep):
 def replay_page(game_id: int, service: ServiceDep):
     service.game(game_id)
     return FileResponse(STATIC / "replay.html", media_type="text/html")
+
+
+@router.get("/tournament", include_in_schema=False)
+def tournament_page(only: TableFilter, flagged: bool = False):
+    """The director's view of every table. `?tables=1-20` and `?flagged=true` are checked here (a
+    typo is a 422, not a page that quietly shows every table); the script passes them on to /api/tables."""
+    return FileResponse(STATIC / "tournament.html", media_type="text/html")

@@ -21,6 +21,7 @@ from ..store import Store
 from .clock import ClockGlue
 from .operator import Operator
 from .queries import Queries
+from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
 from .writer import TURN_EVENTS
 
@@ -28,7 +29,7 @@ __all__ = ["DAMAGE", "SERVICE_META", "TURN_EVENTS", "GameService", "GameView", "
            "parse_square", "players_of"]
 
 
-class GameService(Queries, Operator, ClockGlue):
+class GameService(Queries, Tournament, Operator, ClockGlue):
     def __init__(self, store: Store, bus: Bus, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.bus = bus
@@ -36,6 +37,7 @@ class GameService(Queries, Operator, ClockGlue):
         self._locks: dict[int, threading.RLock] = defaultdict(threading.RLock)
         self._locks_guard = threading.Lock()
         self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
+        self._tables: dict = {}  # game -> (its key, its replayed part of a table row): see Tournament
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
         self._changes_mark: int | None = None  # the store's change mark announce_external read last
         # The game clocks running in this process (in memory: a restart starts a new clock), and

@@ -1,0 +1,138 @@
+"""The tournament view: every table with its current game and what needs the director.
+
+A central service follows dozens of tables, and the director's page asks every 2 s. One request
+reads the game rows (one query) and each current game's log length (one indexed count); the
+replayed parts (the live state, the recount's discrepancies, the plays under review) are cached
+per game until its log, players or meta change. A station's heartbeat ("station_heard_at")
+changes meta every few seconds, so it is left out of the cache key: silence is measured fresh on
+every request, the replay is not redone for it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable
+
+from .. import schemas as s
+from ..errors import NotFound
+from ..store import GameRow, Store
+from .view import DAMAGE, GameView
+
+__all__ = ["STATION_META", "Tournament", "table_of"]
+
+# Meta a forwarding station's game carries: its name, and when the central last heard from it
+# (Unix seconds as a string, written by the central on every contact).
+STATION_META = ("station", "station_heard_at")
+
+
+def table_of(meta: dict) -> int | None:
+    """The table a game's meta names ("7" -> 7), read as the store indexes it: a plain positive
+    number, else None (no table)."""
+    value = meta.get("table")
+    if isinstance(value, str) and value.isdecimal() and str(int(value)) == value and int(value) > 0:
+        return int(value)
+    return None
+
+
+class Tournament:
+    """The rows of /api/tables; GameService mixes it in (its store, clock, live state and clocks)."""
+
+    store: Store
+    clock: Callable[[], float]
+    _tables: dict[int, tuple[tuple, "_Replayed"]]
+
+    def tables(self, stale_after_s: float, only: Iterable[int] | None = None,
+               flagged: bool = False) -> s.TournamentOut:
+        """Every table (or those in `only`) with its newest game; `flagged`: only tables with a flag."""
+        wanted = None if only is None else set(only)
+        current: dict[int, tuple[GameRow, int]] = {}  # table -> (newest game, games at the table)
+        for row in self.store.games():  # oldest first: the last one seen is the table's newest
+            table = table_of(row.meta)
+            if table is not None and (wanted is None or table in wanted):
+                current[table] = (row, current.get(table, (row, 0))[1] + 1)
+        now = self.clock()
+        rows = []
+        for table in sorted(current):
+            row, games = current[table]
+            try:
+                out = self._table_row(table, row, games, now, stale_after_s)
+            except NotFound:  # discarded between the two reads: not a table any more
+                continue
+            if out.flags or not flagged:
+                rows.append(out)
+        if wanted is None:  # every table seen: forget the games no table follows any more
+            keep = {row.id for row, _ in current.values()}
+            for gid in list(self._tables):  # a copy: other requests' threads add to it meanwhile
+                if gid not in keep:
+                    self._tables.pop(gid, None)
+        return s.TournamentOut(at=now, stale_after_s=stale_after_s, tables=rows,
+                               flagged=sum(1 for r in rows if r.flags))
+
+    def _table_row(self, table: int, row: GameRow, games: int, now: float, stale_after_s: float) -> s.TableRowOut:
+        key = (self.store.count(row.id), repr(row.players),
+               repr(sorted((k, v) for k, v in row.meta.items() if k not in STATION_META)))
+        cached = self._tables.get(row.id)
+        if cached is None or cached[0] != key:
+            cached = (key, self._replay(row))
+            self._tables[row.id] = cached
+        done = cached[1]
+        station = _station(row.meta, now, stale_after_s)
+        flags = [*done.flags, *(["stale"] if station and station.stale else [])]
+        clock, clocks = None, []
+        if done.live is not None and self.has_clock(row.id):
+            live = self._with_clock(row.id, done.live)  # the clock as of now: never cached
+            clock = live.clock
+            clocks = [live.fields[f"p{p + 1}_clock"] for p in range(len(live.players))]
+        gid = row.id
+        return s.TableRowOut(
+            table=table, game_id=gid, games=games, clock=clock, clocks=clocks, station=station,
+            flags=sorted(flags, key=FLAG_ORDER.index), **done.fields,
+            links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}", "operator": f"/operator?game={gid}",
+                   "overlay": f"/overlay/table/{table}", "live": f"/api/tables/{table}/live"})
+
+    def _replay(self, row: GameRow) -> "_Replayed":
+        """What a table's row takes from its game's record: only redone when the record changes."""
+        names = [p["name"] for p in row.players]
+        try:
+            live = self.live(row.id)
+            view: GameView = self.load(row.id)
+            found = self.recount(view).discrepancies
+        except DAMAGE as exc:
+            # One damaged log is one flagged row, not a tournament view that fails.
+            return _Replayed(None, ["damaged"], dict(
+                players=names, scores=[0] * len(names), on_turn=None, ended=False, result="", moves=0,
+                last_play="", last_word="", disagreements=[], review=[], damaged=f"{type(exc).__name__}: {exc}"))
+        review = [i + 1 for i in live.unconfirmed]
+        flags = (["score"] if found else []) + (["review"] if review else [])
+        return _Replayed(live, flags, dict(
+            players=names, scores=live.scores, on_turn=None if live.ended else live.on_turn, ended=live.ended,
+            result=live.fields["result"], moves=len(view.events), last_play=live.fields["last_play"],
+            last_word=live.fields["last_word"], disagreements=found, review=review, damaged=None))
+
+
+FLAG_ORDER = ["damaged", "score", "review", "stale"]
+
+
+class _Replayed:
+    """A game's cached part of its table row: the live state (for the clock), the flags its record
+    raises, and the row's fields from the record."""
+
+    __slots__ = ("live", "flags", "fields")
+
+    def __init__(self, live: s.LiveOut | None, flags: list[str], fields: dict) -> None:
+        self.live, self.flags, self.fields = live, flags, fields
+
+
+def _station(meta: dict, now: float, stale_after_s: float) -> s.StationOut | None:
+    """The forwarding station and how long it has been silent; None for a game not forwarded."""
+    name = meta.get("station")
+    if not name:
+        return None
+    try:
+        heard = float(meta.get("station_heard_at", ""))
+    except ValueError:
+        heard = None
+    if heard is not None and not math.isfinite(heard):  # 'nan', 'inf': no time at all
+        heard = None
+    silent = None if heard is None else max(0.0, now - heard)
+    return s.StationOut(name=name, heard_at=heard, silent_s=silent,
+                        stale=silent is None or silent > stale_after_s)

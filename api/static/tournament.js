@@ -1,0 +1,190 @@
+// The director's view: every table's current game from /api/tables, asked again every 2 s. A poll,
+// not a stream: what it shows changes without any game changing (a station falling silent, a new
+// game at a table), and the server answers from its cache, so one small request per 2 s is cheap.
+// The clocks tick here between polls (formatClock, as the overlay's).
+"use strict";
+(() => {
+  const POLL_MS = 2000;
+  const $ = (id) => document.getElementById(id);
+  const clocks = { rows: [], received: 0 };  // the running clocks as of the last response
+  let lastOk = null;
+
+  // "45 s", "3 min 05 s", "1 h 02 min": how long a station has been silent.
+  function duration(s) {
+    s = Math.floor(s);
+    if (s < 60) return `${s} s`;
+    if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+    return `${Math.floor(s / 3600)} h ${String(Math.floor(s / 60) % 60).padStart(2, "0")} min`;
+  }
+
+  // How long the station has been silent: a span the next poll updates in place.
+  function silentFor(station, after = "") {
+    const span = el("span", null, "silent");
+    span.dataset.silent = after;
+    span.textContent = silentText(station.silent_s, after);
+    return span;
+  }
+  const silentText = (s, after) => (after ? `${duration(s)} ${after}` : `silent ${duration(s)}`);
+
+  function flag(kind, what, text) {
+    const d = el("div", null, `flag ${kind}`);
+    d.append(el("span", what, "what"), text);
+    return d;
+  }
+
+  // Each flag in words a director acts on, the first disagreement with its numbers.
+  function flags(t) {
+    const out = [];
+    if (t.damaged) out.push(flag("damaged", "log damaged", t.damaged));
+    if (t.disagreements.length) {
+      const d = t.disagreements[0];
+      const who = t.players[d.player] || `player ${d.player + 1}`;
+      const text = d.what === "score"
+        ? `move ${d.number}, ${who}: claimed ${d.claimed}, engine ${d.engine}`
+        : `move ${d.number}, ${who}: ${d.agreed} stands, engine ${d.engine}`;
+      const more = t.disagreements.length - 1;
+      out.push(flag("score", "score", more ? `${text} (+${more} more)` : text));
+    }
+    if (t.review.length) {
+      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")} read uncertainly`));
+    }
+    if (t.station && t.station.stale) {
+      const f = flag("stale", "station", `${t.station.name} `);
+      f.append(t.station.silent_s === null ? "never heard from" : silentFor(t.station));
+      out.push(f);
+    }
+    if (!out.length) out.push(el("span", "–", "ok"));
+    if (t.station && !t.station.stale) {
+      const d = el("div", `${t.station.name} · heard `, "station");
+      d.append(silentFor(t.station, "ago"));
+      out.push(d);
+    }
+    return out;
+  }
+
+  // The last play with its word in bold: "Nigel Richards: 8F ZE(B)rA +44".
+  function lastPlay(t) {
+    const td = el("td", null, "last");
+    const at = t.last_word ? t.last_play.lastIndexOf(` ${t.last_word}`) : -1;
+    if (at < 0) td.append(t.last_play || (t.moves ? "" : "no move yet"));
+    else td.append(t.last_play.slice(0, at + 1), el("span", t.last_word, "word"), t.last_play.slice(at + 1 + t.last_word.length));
+    if (t.result) td.append(el("span", t.result, "result"));
+    return td;
+  }
+
+  function lines(values, cls) {
+    const td = el("td", null, cls);
+    values.forEach((v) => td.append(el("div", v)));
+    return td;
+  }
+
+  function row(t) {
+    const tr = el("tr");
+    tr.id = `table-${t.table}`;
+    Object.assign(tr.dataset, { table: t.table, game: t.game_id, flags: t.flags.join(" ") });
+    tr.classList.toggle("flagged", t.flags.length > 0);
+    tr.classList.toggle("ended", t.ended);
+    const no = el("td", t.table, "no");
+    no.append(el("span", `game ${t.game_id}${t.games > 1 ? ` · round ${t.games}` : ""} · ${t.moves} moves`, "game"));
+    const who = lines(t.players, "who");
+    if (t.on_turn !== null) who.children[t.on_turn].classList.add("on-turn");
+    const clock = lines(t.clocks.length ? t.clocks : [], "num clock");
+    const fl = el("td", null, "flags");
+    fl.append(...flags(t));
+    const links = el("td", null, "links noprint");
+    for (const [key, label] of [["recount", "Recount"], ["replay", "Replay"], ["operator", "Console"], ["overlay", "Overlay"]]) {
+      const a = el("a", label);
+      a.href = t.links[key];
+      a.target = "_blank";
+      a.dataset.link = key;
+      links.append(a);
+    }
+    tr.append(no, who, lines(t.scores.map(String), "num score"), clock, lastPlay(t), fl, links);
+    return tr;
+  }
+
+  // Between polls only the running player's time goes down, from when the response arrived.
+  function tick() {
+    const elapsed = performance.now() - clocks.received;
+    for (const { td, clock } of clocks.rows) {
+      clock.remaining_ms.forEach((ms, p) => {
+        const left = p === clock.running ? ms - elapsed : ms;
+        const div = td.children[p];
+        if (!div) return;
+        div.textContent = formatClock(left);
+        div.classList.toggle("running", p === clock.running);
+        div.classList.toggle("overtime", left < 0);
+      });
+    }
+  }
+
+  // A row is drawn again only when what it shows changes; the times that run on (a station's
+  // silence, the clocks) are updated in place, so a link is never pulled from under the pointer.
+  const drawn = new Map();  // table -> { tr, sig }
+  const signature = (t) => JSON.stringify({
+    ...t, clock: t.clock && { ...t.clock, at: 0, remaining_ms: null },
+    station: t.station && { ...t.station, heard_at: 0, silent_s: t.station.silent_s === null },
+  });
+
+  function render(body) {
+    const rows = body.tables.map((t) => {
+      const sig = signature(t);
+      let d = drawn.get(t.table);
+      if (!d || d.sig !== sig) { d = { tr: row(t), sig }; drawn.set(t.table, d); }
+      d.tr.querySelectorAll("[data-silent]").forEach((span) => {
+        span.textContent = silentText(t.station.silent_s, span.dataset.silent);
+      });
+      return d.tr;
+    });
+    const tbody = $("tables").tBodies[0];
+    if (rows.length !== tbody.children.length || rows.some((tr, i) => tbody.children[i] !== tr)) {
+      tbody.replaceChildren(...rows);
+    }
+    for (const table of [...drawn.keys()]) if (!body.tables.some((t) => t.table === table)) drawn.delete(table);
+    clocks.rows = body.tables.map((t, i) => ({ td: rows[i].querySelector("td.clock"), clock: t.clock })).filter((c) => c.clock);
+    clocks.received = performance.now();
+    tick();
+    const flagged = body.tables.filter((t) => t.flags.length);
+    const filtered = new URLSearchParams(location.search).get("flagged") === "true";
+    $("count").textContent = filtered ? "(tables that need attention)" : `${body.tables.length} table${body.tables.length === 1 ? "" : "s"}`;
+    $("empty").hidden = body.tables.length > 0 || filtered;
+    const att = $("attention");
+    att.className = flagged.length ? "" : "ok";
+    if (!flagged.length) att.textContent = body.tables.length ? "Every table is fine." : "";
+    else {
+      att.replaceChildren(`${flagged.length} need${flagged.length === 1 ? "s" : ""} attention: `);
+      flagged.forEach((t, i) => {
+        const a = el("a", `table ${t.table}`);
+        a.href = `#table-${t.table}`;
+        att.append(...(i ? [", "] : []), a, ` (${t.flags.map((f) => (f === "stale" ? "station" : f)).join(", ")})`);
+      });
+    }
+    lastOk = new Date();
+    $("updated").textContent = `updated ${lastOk.toLocaleTimeString("en-GB", { hour12: false })}`;
+    $("status").textContent = "";
+    document.body.dataset.polls = String(Number(document.body.dataset.polls || 0) + 1);
+  }
+
+  async function poll() {
+    try {
+      render(await getJSON(`/api/tables${location.search}`));
+    } catch (e) {
+      const since = lastOk ? ` (showing ${lastOk.toLocaleTimeString("en-GB", { hour12: false })})` : "";
+      $("status").textContent = `${e instanceof TypeError ? "cannot reach the server" : e.message}${since}`;
+    }
+  }
+
+  // The filter lives in the URL, so a reload or a printed link keeps it.
+  const box = $("only-flagged");
+  box.checked = new URLSearchParams(location.search).get("flagged") === "true";
+  box.addEventListener("change", () => {
+    const q = new URLSearchParams(location.search);
+    if (box.checked) q.set("flagged", "true"); else q.delete("flagged");
+    history.replaceState(null, "", `${location.pathname}${q.toString() ? `?${q}` : ""}${location.hash}`);
+    poll();
+  });
+  $("print").addEventListener("click", () => window.print());
+  poll();
+  setInterval(poll, POLL_MS);
+  setInterval(tick, 250);
+})();

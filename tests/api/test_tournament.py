@@ -1,0 +1,204 @@
+"""The tournament view over real HTTP: GET /api/tables lists every table with its newest game and
+flags what needs the director (a claimed score the engine disagrees with, a play under review, a
+station not heard from); bad filters are 422s with a message."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from apiserver import AUTH, LiveServer, new_game
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.placement import PlacedTile, Placement
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    # Its own server: /api/tables lists every table of the database, so no other module's games.
+    with LiveServer(tmp_path_factory.mktemp("tournament") / "games.sqlite3") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def client(api):
+    import httpx
+
+    with httpx.Client(base_url=api.url, timeout=10) as c:
+        yield c
+
+
+def play(client, gid, position, word, **kw):
+    r = client.post(f"/api/games/{gid}/plays", json={"position": position, "word": word, **kw}, headers=AUTH)
+    assert r.status_code == 200, r.text
+
+
+def forwarded(api, gid, station, silent_s):
+    """As the central service writes a forwarded game's meta: its station, and when it last heard from it."""
+    api.service.set_meta(gid, {"station": station, "station_heard_at": str(time.time() - silent_s)})
+
+
+def camera_play(api, gid, word="CAT"):
+    pl = Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate(word)), Direction.ACROSS)
+    api.service.build(gid, lambda g: g.play(0, pl, certainty=0.42, review=True))
+
+
+def by_table(client, **params):
+    r = client.get("/api/tables", params=params)
+    assert r.status_code == 200, r.text
+    return {t["table"]: t for t in r.json()["tables"]}
+
+
+def test_every_table_with_its_current_game_and_a_second_game_replacing_the_first(api, client):
+    assert client.get("/api/tables").json()["tables"] == []
+    first = new_game(client, "Nigel Richards", "Jackson Smylie", table=1)
+    play(client, first, "8D", "ZEBRA")
+    play(client, first, "D7", "A.E")  # through the Z: the overlay writes it A(Z)E
+    other = new_game(client, "Wellington Jighere", "Lewis MacKay", table=2)
+    new_game(client, "No Table", "Anywhere")  # a game at no table is no row
+    forwarded(api, first, "pi-01", 1)
+
+    tables = by_table(client)
+    assert sorted(tables) == [1, 2]
+    t1 = tables[1]
+    assert t1["game_id"] == first and t1["games"] == 1 and t1["moves"] == 2
+    assert t1["players"] == ["Nigel Richards", "Jackson Smylie"]
+    live = client.get(f"/api/games/{first}/live").json()
+    assert t1["scores"] == live["scores"] and t1["on_turn"] == 0 and not t1["ended"]
+    assert t1["last_play"] == live["fields"]["last_play"] == f"Jackson Smylie: D7 A(Z)E +{live['scores'][1]}"
+    assert t1["last_word"] == "A(Z)E"
+    assert t1["flags"] == [] and t1["disagreements"] == [] and t1["review"] == []
+    assert t1["station"]["name"] == "pi-01" and t1["station"]["stale"] is False and t1["station"]["silent_s"] < 30
+    assert t1["clock"] is None and t1["clocks"] == []
+    assert t1["links"] == {"recount": f"/recount/{first}", "replay": f"/replay/{first}",
+                           "operator": f"/operator?game={first}", "overlay": "/overlay/table/1",
+                           "live": "/api/tables/1/live"}
+    assert tables[2]["game_id"] == other and tables[2]["station"] is None and tables[2]["moves"] == 0
+
+    # The next round at table 1: the table's row follows the new game.
+    second = new_game(client, "Next Round", "Player Two", table=1)
+    t1 = by_table(client)[1]
+    assert t1["game_id"] == second and t1["games"] == 2
+    assert t1["players"] == ["Next Round", "Player Two"] and t1["scores"] == [0, 0] and t1["last_play"] == ""
+    assert t1["station"] is None  # the first game's station was that game's: the new one has none yet
+    play(client, second, "8H", "ZAX")
+    t1 = by_table(client)[1]
+    assert t1["moves"] == 1 and t1["last_play"].startswith("Next Round: 8H ZAX +") and t1["on_turn"] == 1
+
+
+def test_an_ended_game_has_its_result_and_no_one_on_turn(client):
+    gid = new_game(client, "Alice Ames", "Bob Brown", table=3)
+    play(client, gid, "8G", "QUA")
+    r = client.post(f"/api/games/{gid}/end", json={"reason": "time called"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    t = by_table(client)[3]
+    assert t["ended"] and t["on_turn"] is None and t["result"].startswith("Alice Ames wins by ")
+
+
+def test_a_claimed_score_the_engine_disagrees_with_is_flagged(client):
+    gid = new_game(client, table=4)
+    play(client, gid, "8D", "QUALM", claimed=50, engine_stands=True)  # the engine gives QUALM 52
+    t = by_table(client)[4]
+    assert t["flags"] == ["score"]
+    [d] = t["disagreements"]
+    assert (d["number"], d["what"], d["claimed"], d["engine"], d["agreed"]) == (1, "score", 50, 52, 52)
+    assert d == client.get(f"/api/games/{gid}/recount").json()["first_discrepancy"]
+    assert t["scores"] == [52, 0]
+    # A score correction to what was announced: the recount still names the move; the engine disagrees.
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "score", "agreed": 50, "reason": "the announced score stands"})
+    assert r.status_code == 200, r.text
+    t = by_table(client)[4]
+    assert t["flags"] == ["score"] and t["scores"] == [50, 0] and t["disagreements"][0]["agreed"] == 50
+
+
+def test_a_play_under_review_is_flagged_until_confirmed(api, client):
+    gid = new_game(client, table=5)
+    camera_play(api, gid)
+    t = by_table(client)[5]
+    assert t["flags"] == ["review"] and t["review"] == [1]
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "play", "position": "8G", "word": "CAT", "reason": "confirmed as read"})
+    assert r.status_code == 200, r.text
+    t = by_table(client)[5]
+    assert t["flags"] == [] and t["review"] == []
+
+
+def test_a_station_not_heard_from_is_flagged_with_how_long(api, client):
+    gid = new_game(client, table=6)
+    forwarded(api, gid, "pi-06", 600)  # the default stale_after_s is 60
+    body = client.get("/api/tables").json()
+    assert body["stale_after_s"] == api.settings.tournament.stale_after_s == 60
+    t = {x["table"]: x for x in body["tables"]}[6]
+    assert t["flags"] == ["stale"] and t["station"]["stale"] is True
+    assert 600 <= t["station"]["silent_s"] < 660 and abs(t["station"]["heard_at"] - (time.time() - 600)) < 60
+    assert body["flagged"] == sum(1 for x in body["tables"] if x["flags"])
+    # Heard from again: the flag goes without the game being touched.
+    forwarded(api, gid, "pi-06", 0)
+    assert by_table(client)[6]["flags"] == []
+    # A time the central cannot read is never heard from: flagged, not a 500.
+    api.service.set_meta(gid, {"station_heard_at": "yesterday"})
+    t = by_table(client)[6]
+    assert t["flags"] == ["stale"] and t["station"]["heard_at"] is None and t["station"]["silent_s"] is None
+
+
+def test_a_heartbeat_does_not_replay_the_game(api, client, monkeypatch):
+    gid = new_game(client, table=7)
+    play(client, gid, "8D", "ZEBRA")
+    forwarded(api, gid, "pi-07", 0)
+    by_table(client)
+    loads = []
+    real = type(api.service).load
+    monkeypatch.setattr(type(api.service), "load", lambda self, g: loads.append(g) or real(self, g))
+    forwarded(api, gid, "pi-07", 0)
+    assert by_table(client)[7]["station"]["stale"] is False
+    assert loads == []  # every table from the cache, the heartbeat included
+    play(client, gid, "D7", "A.E")
+    assert by_table(client)[7]["moves"] == 2 and gid in loads  # a new move: replayed again
+
+
+def test_a_damaged_game_is_one_flagged_row(api, client):
+    from tilecam.scoring.events import Pass
+
+    gid = new_game(client, table=8)
+    api.service.store.append(gid, Pass(0, 999))  # written around the engine: the log no longer replays
+    body = client.get("/api/tables").json()
+    t = {x["table"]: x for x in body["tables"]}[8]
+    assert t["flags"] == ["damaged"] and "cumulative 999" in t["damaged"]
+    assert t["players"] == ["Alice Ames", "Bob Brown"] and t["on_turn"] is None
+    assert {x["table"] for x in body["tables"]} >= {1, 2, 8}  # the other tables still load
+
+
+def test_only_some_tables_or_only_the_flagged(api, client):
+    for table in (20, 21, 25):
+        new_game(client, table=table)
+    forwarded(api, by_table(client)[25]["game_id"], "pi-25", 3600)
+    assert sorted(by_table(client, tables="20-21,25")) == [20, 21, 25]
+    assert sorted(by_table(client, tables=" 21 , 25")) == [21, 25]
+    assert sorted(by_table(client, tables="20-25", flagged="true")) == [25]
+    assert by_table(client, tables="9999") == {}
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"tables": "0"}, "query.tables: '0' is not a table or a range of tables"),
+    ({"tables": "5-3"}, "query.tables: '5-3' is not a table"),
+    ({"tables": "1-10000"}, "query.tables: '1-10000' is not a table"),
+    ({"tables": "x"}, "query.tables: 'x' is not a table"),
+    ({"tables": "1,,2"}, "query.tables: '' is not a table"),
+    ({"tables": "1" * 201}, "tables"),
+    ({"flagged": "perhaps"}, "flagged"),
+])
+def test_bad_filters_are_a_422_with_a_message(client, params, message):
+    r = client.get("/api/tables", params=params)
+    assert r.status_code == 422 and message in r.json()["detail"], r.text
+    page = client.get("/tournament", params=params)
+    assert page.status_code == 422 and message in page.json()["detail"], page.text
+
+
+def test_the_page_is_served_and_the_route_is_described(client):
+    r = client.get("/tournament")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html") and "/static/tournament.js" in r.text
+    spec = client.get("/openapi.json").json()
+    op = spec["paths"]["/api/tables"]["get"]
+    assert "stale_after_s" in op["description"] and "422" in op["responses"]
+    row = spec["components"]["schemas"]["TableRowOut"]["properties"]
+    assert all(row[k].get("description") for k in ("flags", "review", "station", "last_play", "game_id"))
