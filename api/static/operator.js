@@ -488,4 +488,5 @@ form("fix", (d) => {
 
 $("game").addEventListener("change", follow);
 $("refresh").addEventListener("click", () => loadGames().catch((e) => say(e.message, true)));
-loadGames().catch((e) => say(e.message, true));
+// /operator?game=7 (the tournament page's "Console" link) opens on that game.
+loadGames(new URLSearchParams(location.search).get("game") || undefined).catch((e) => say(e.message, true));

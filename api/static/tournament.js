@@ -46,7 +46,7 @@
       out.push(flag("score", "score", more ? `${text} (+${more} more)` : text));
     }
     if (t.review.length) {
-      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")} read uncertainly`));
+      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure, confirm in the console`));
     }
     if (t.station && t.station.stale) {
       const f = flag("stale", "station", `${t.station.name} `);
@@ -62,12 +62,21 @@
     return out;
   }
 
-  // The last play with its word in bold: "Nigel Richards: 8F ZE(B)rA +44".
+  // The last play with its word in bold, "Nigel Richards: 8F ZE(B)rA +44"; the play itself is kept on
+  // one line, so a narrow column breaks after the name, never inside "8F ZE(B)rA +44".
   function lastPlay(t) {
     const td = el("td", null, "last");
-    const at = t.last_word ? t.last_play.lastIndexOf(` ${t.last_word}`) : -1;
-    if (at < 0) td.append(t.last_play || (t.moves ? "" : "no move yet"));
-    else td.append(t.last_play.slice(0, at + 1), el("span", t.last_word, "word"), t.last_play.slice(at + 1 + t.last_word.length));
+    if (!t.last_play) td.append(el("span", t.moves ? "" : "no move yet", "none"));
+    else {
+      const colon = t.last_play.indexOf(": ");
+      const cut = colon < 0 ? 0 : colon + 2;
+      const rest = t.last_play.slice(cut);
+      const play = el("span", null, "play");
+      const at = t.last_word ? rest.lastIndexOf(`${t.last_word} `) : -1;
+      if (at < 0) play.append(rest);
+      else play.append(rest.slice(0, at), el("span", t.last_word, "word"), rest.slice(at + t.last_word.length));
+      td.append(t.last_play.slice(0, cut), play);
+    }
     if (t.result) td.append(el("span", t.result, "result"));
     return td;
   }
@@ -85,7 +94,9 @@
     tr.classList.toggle("flagged", t.flags.length > 0);
     tr.classList.toggle("ended", t.ended);
     const no = el("td", t.table, "no");
-    no.append(el("span", `game ${t.game_id}${t.games > 1 ? ` · round ${t.games}` : ""} · ${t.moves} moves`, "game"));
+    // The game's id is the one the console and the recount show; the round once the table has had two.
+    no.append(el("span", `game ${t.game_id}${t.games > 1 ? ` · round ${t.games}` : ""}`, "game"),
+              el("span", `${t.moves} move${t.moves === 1 ? "" : "s"}`, "game"));
     const who = lines(t.players, "who");
     if (t.on_turn !== null) who.children[t.on_turn].classList.add("on-turn");
     const clock = lines(t.clocks.length ? t.clocks : [], "num clock");
