@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install clean chromium train fonts
+.PHONY: run test install clean chromium train fonts postgresql
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -46,7 +46,15 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM)
 
-test: install $(CHROMIUM)
+# Debian's PostgreSQL for the central store's tests: tests/pgserver.py runs a throwaway server of its own
+# from these binaries (initdb, pg_ctl), on a free port; the tests fail without them.
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	  else echo "error: PostgreSQL is missing; run: sudo apt-get install postgresql" >&2; exit 1; fi; \
+	fi
+
+test: install $(CHROMIUM) postgresql
 	$(BIN)/python -m pytest
 
 # Retrain the tile classifier (CPU, about 50 minutes on 2 cores: 15 rendering, 35 training): models/tiles.onnx + tiles.card.json.

@@ -5,6 +5,7 @@ Missing data fails the test with a clear message; a skipped test cannot fail.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,30 @@ def enable_path(shared_data: Path) -> Path:
     if not path.is_file():
         pytest.fail(f"ENABLE word list not found at {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def pg():
+    """A PostgreSQL server of our own for the session (tests/pgserver.py): `pg.password`,
+    `pg.new_database()` (a URL without the password), `pg.restart()`, `with pg.down(): ...`.
+    A server that cannot start fails the tests that need it."""
+    from pgserver import PgError, PgServer
+
+    server = None
+    try:
+        server = PgServer()
+        server.create()
+    except (PgError, ImportError, OSError, subprocess.SubprocessError) as exc:
+        if server is not None:
+            server.destroy()
+        pytest.fail(f"cannot start a PostgreSQL server for the tests: {exc}")
+    yield server
+    server.destroy()
+
+
+@pytest.fixture
+def pg_url(pg) -> str:
+    """A fresh database on the session's server, its URL (no password: see pg.password)."""
+    if not pg.running:  # a fault test that failed half way left it stopped
+        pg.start()
+    return pg.new_database()

@@ -10,16 +10,22 @@ them):
   the writes land together or not at all (an entry, its evidence frame and its sidecar);
 - a table's games are a query on an indexed column, not a scan of every game's metadata;
 - ``changes(after)`` says cheaply which games other writers (threads, processes, servers on the
-  same database) changed since a mark, so a watcher reloads only those games.
+  same database) changed since a mark, so a watcher reloads only those games; ``wait_changes``
+  waits for the next such change (PostgreSQL is woken by NOTIFY; SQLite looks often);
+- the schema carries a version, brought forward by numbered migrations when a store is opened
+  (api/store/migrations.py); a database newer than the code is refused.
 
 Only the game service (api/service) talks to a store; routes and commands call the service.
-``open_store`` is the one factory: today a SQLite file (api/store/sqlite.py, the default for one
-table); issue 22 adds PostgreSQL behind the same interface, chosen by ``[store] url``.
+``open_store`` is the one factory: a SQLite file (api/store/sqlite.py, the default for one table,
+no set-up), or PostgreSQL (api/store/postgres.py, a tournament's central store) when
+``[store] url`` is a postgresql:// URL.
 """
 from __future__ import annotations
 
 import os
+import re
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from tilecam.scoring.events import LogEntry
@@ -31,12 +37,12 @@ if TYPE_CHECKING:
     from ..settings import StoreSettings
 
 __all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "Store", "StoreError",
-           "open_store"]
+           "open_store", "store_file", "store_name"]
 
 
 @runtime_checkable
 class Store(Protocol):
-    """One database of games. Engines: api/store/sqlite.py (SqliteStore); PostgreSQL in issue 22."""
+    """One database of games. Engines: api/store/sqlite.py (SqliteStore), api/store/postgres.py (PostgresStore)."""
 
     def close(self) -> None: ...
 
@@ -96,20 +102,54 @@ class Store(Protocol):
         store object wrote itself."""
         ...
 
+    def wait_changes(self, after: int, timeout_s: float) -> Changes:
+        """``changes(after)`` as soon as it names a game (or says reload all), or when timeout_s
+        passed (then maybe nothing): a watcher's loop, woken by the writer's commit where the
+        engine can be told (PostgreSQL's LISTEN/NOTIFY), else by looking every few ms."""
+        ...
+
 
 SQLITE_PREFIX = "sqlite:///"
+POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+def _target(where: "StoreSettings | str | os.PathLike[str]") -> str:
+    # [store] url wins over db_path: a station that sets neither keeps its default file.
+    if not isinstance(where, (str, os.PathLike)):
+        where = where.url or where.db_path
+    return os.fspath(where)
 
 
 def open_store(where: "StoreSettings | str | os.PathLike[str]") -> Store:
-    """The one factory: the store the settings' [store] section names, or a path or URL
-    ('sqlite:///path/games.sqlite3', or a plain path: a SQLite file). StoreError when it cannot
-    be opened. Issue 22 adds [store] url and 'postgresql://...' here; nothing else changes."""
-    if not isinstance(where, (str, os.PathLike)):
-        where = where.db_path
-    target = os.fspath(where)
-    if "://" in target and not target.startswith(SQLITE_PREFIX):
-        raise StoreError(f"{target.split('://')[0]} stores are not built yet: give a SQLite file "
-                         f"(a path or {SQLITE_PREFIX}path)")
+    """The one factory: the store the settings' [store] section names (its url, else its db_path),
+    or a path or URL ('sqlite:///path/games.sqlite3' or a plain path: a SQLite file;
+    'postgresql://user@host:5432/dbname': PostgreSQL, its password never in the URL). StoreError
+    when it cannot be opened."""
+    target = _target(where)
+    if target.startswith(POSTGRES_PREFIXES):
+        from .postgres import PostgresStore  # imported here: a SQLite station never needs psycopg
+
+        return PostgresStore(target, password_file=getattr(where, "password_file", None))
+    if store_file(target) is None:
+        raise StoreError(f"{target.split('://')[0]}:// stores are not supported: give a SQLite file (a path or "
+                         f"{SQLITE_PREFIX}path) or postgresql://user@host:5432/dbname")
     from .sqlite import SqliteStore  # the engine is chosen here, and only here
 
     return SqliteStore(target.removeprefix(SQLITE_PREFIX))
+
+
+def store_file(where: "StoreSettings | str | os.PathLike[str]") -> Path | None:
+    """The SQLite file a store setting names (its folder may need creating: SQLite makes none),
+    or None for a server's store (a URL)."""
+    target = _target(where)
+    if "://" in target and not target.startswith(SQLITE_PREFIX):
+        return None
+    return Path(target.removeprefix(SQLITE_PREFIX))
+
+
+def store_name(where: "StoreSettings | str | os.PathLike[str]") -> str:
+    """Where the store is, fit to print or log: the file, or the URL with any password starred
+    (PostgresStore refuses one there, but a refused URL is still printed in the message)."""
+    target = _target(where)
+    target = re.sub(r"^([a-z]+://[^/@:]*):[^/]*@", r"\1:***@", target)  # user:password@host (to the last @)
+    return re.sub(r"([?&]password=)[^&]*", r"\1***", target)

@@ -1,11 +1,18 @@
-"""The rows a store hands back, the same from every engine."""
+"""The rows a store hands back, the same from every engine, and the values every engine derives
+from them the same way (a game's table number, a row's time stamp, what changed since a mark)."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Callable, Iterable
 
-from tilecam.scoring.events import LogEntry
+from tilecam.scoring.events import LogEntry, from_json
 
-__all__ = ["Changes", "EntryRow", "FrameRow", "GameRow"]
+from ..errors import NotFound, StoreError
+
+__all__ = ["Changes", "EntryRow", "FrameRow", "GameRow", "changes_since", "checked_id", "entry_rows",
+           "game_row", "merged_meta", "now", "table_no"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,3 +48,58 @@ class Changes:
     store cannot say (the first call, or a mark older than the changes it keeps): reload all."""
     mark: int
     games: frozenset[int] | None
+
+
+def checked_id(game_id: int) -> int:
+    # Both engines keep ids as 64-bit integers; a larger id from a URL can only name a game that does not exist.
+    if not 0 < game_id < 2**63:
+        raise NotFound(f"no game {game_id}")
+    return game_id
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def table_no(meta: dict) -> int | None:
+    """The table a game's meta names, as the indexed column holds it: "7" -> 7, else None."""
+    value = meta.get("table")
+    return int(value) if isinstance(value, str) and value.isdecimal() and str(int(value)) == value else None
+
+
+def merged_meta(meta: dict, update: dict | None) -> dict:
+    """`meta` with the keys of `update` set (a None value deletes its key)."""
+    merged = dict(meta)
+    for k, v in (update or {}).items():
+        if v is None:
+            merged.pop(k, None)
+        else:
+            merged[k] = v
+    return merged
+
+
+def game_row(r) -> GameRow:
+    """A games row (id, players, rules, lang, layout, created, meta: JSON text) as a GameRow."""
+    return GameRow(r[0], tuple(json.loads(r[1])), r[2], r[3], r[4], r[5], json.loads(r[6]))
+
+
+def entry_rows(game_id: int, rows: Iterable) -> list[EntryRow]:
+    """Entries rows (seq, data, created, sidecar: JSON text) as EntryRows, in the order given."""
+    out = []
+    for seq, data, created, side in rows:
+        try:
+            entry = from_json(json.loads(data))
+        except ValueError as exc:  # the row was written around the store, or by a newer tilecam
+            raise StoreError(f"game {game_id} log entry {seq} cannot be read: {exc}") from None
+        out.append(EntryRow(seq, entry, created, json.loads(side) if side else None))
+    return out
+
+
+def changes_since(after: int | None, first: int | None, last: int | None,
+                  games_after: Callable[[int], Iterable[int]]) -> Changes:
+    """Changes from a changes table whose rows are numbered first..last (None: empty), each naming
+    a game; `games_after(mark)` reads the games of the rows after a mark."""
+    mark = last or 0
+    if after is None or (first is not None and first > after + 1):  # no mark yet, or pruned past it
+        return Changes(mark, None)
+    return Changes(max(mark, after), frozenset(games_after(after)))

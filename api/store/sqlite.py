@@ -18,85 +18,94 @@ import json
 import sqlite3
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
+import time
 from pathlib import Path
 
-from tilecam.scoring.events import LogEntry, from_json, to_json
+from tilecam.scoring.events import LogEntry, to_json
 
 from ..errors import Conflict, NotFound, StoreError
-from .rows import Changes, EntryRow, FrameRow, GameRow
+from .migrations import Migration, ordered, pending, upgrade
+from .rows import (Changes, EntryRow, FrameRow, GameRow, changes_since, checked_id as _checked, entry_rows,
+                   game_row, merged_meta, now as _now, table_no)
 
 __all__ = ["SqliteStore"]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id      INTEGER PRIMARY KEY AUTOINCREMENT,
-    players TEXT NOT NULL,              -- JSON [{"nick": .., "name": ..}, ...]
-    rules   TEXT NOT NULL,
-    lang    TEXT NOT NULL,
-    layout  TEXT NOT NULL DEFAULT 'standard',
-    created TEXT NOT NULL,
-    meta    TEXT NOT NULL DEFAULT '{}',  -- JSON object of strings
-    table_no INTEGER                     -- meta "table" as a number, for Store.table_games
-);
-CREATE TABLE IF NOT EXISTS entries (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq     INTEGER NOT NULL,           -- position in the game's log, from 0
-    kind    TEXT NOT NULL,
-    data    TEXT NOT NULL,              -- scoring.events.to_json(entry)
-    created TEXT NOT NULL,
-    sidecar TEXT,                       -- JSON: what the recorder saw (frame index, t, evidence, confidence)
-    PRIMARY KEY (game_id, seq)
-);
--- Evidence: the frame a log entry was read from, as JPEG bytes or a path the recorder wrote.
-CREATE TABLE IF NOT EXISTS frames (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq     INTEGER NOT NULL,
-    jpeg    BLOB,
-    path    TEXT,
-    created TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
--- One row per game each write transaction touched: what changes(after) reads after its mark.
-CREATE TABLE IF NOT EXISTS changes (
-    id      INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL
-);
-"""
-# After the migrations: the index needs games.table_no, which an older file gains in _migrate.
-INDEXES = "CREATE INDEX IF NOT EXISTS games_table ON games (table_no, id) WHERE table_no IS NOT NULL;"
+# The first schema (version 1), as tilecam wrote it before versions were kept; IF NOT EXISTS, since
+# a file from then (version 0) already has some of it. Later columns are later migrations.
+FIRST_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        players TEXT NOT NULL,              -- JSON [{"nick": .., "name": ..}, ...]
+        rules   TEXT NOT NULL,
+        lang    TEXT NOT NULL,
+        layout  TEXT NOT NULL DEFAULT 'standard',
+        created TEXT NOT NULL,
+        meta    TEXT NOT NULL DEFAULT '{}'  -- JSON object of strings
+    )""",
+    """CREATE TABLE IF NOT EXISTS entries (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq     INTEGER NOT NULL,           -- position in the game's log, from 0
+        kind    TEXT NOT NULL,
+        data    TEXT NOT NULL,              -- scoring.events.to_json(entry)
+        created TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    # Evidence: the frame a log entry was read from, as JPEG bytes or a path the recorder wrote.
+    """CREATE TABLE IF NOT EXISTS frames (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq     INTEGER NOT NULL,
+        jpeg    BLOB,
+        path    TEXT,
+        created TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    # One row per game each write transaction touched: what changes(after) reads after its mark.
+    """CREATE TABLE IF NOT EXISTS changes (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL
+    )""",
+)
 
 
-# Columns added since the first schema: (table, column, declaration). A file made by an older
-# tilecam gains them when it is opened.
-MIGRATIONS = (("entries", "sidecar", "TEXT"), ("games", "table_no", "INTEGER"))
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _first_schema(db: sqlite3.Connection) -> None:
+    for statement in FIRST_SCHEMA:
+        db.execute(statement)
+
+
+def _sidecar(db: sqlite3.Connection) -> None:
+    if "sidecar" not in _columns(db, "entries"):  # a version-0 file may have it already
+        db.execute("ALTER TABLE entries ADD COLUMN sidecar TEXT")  # JSON: what the recorder saw
+
+
+def _table_no(db: sqlite3.Connection) -> None:
+    if "table_no" not in _columns(db, "games"):  # meta "table" as a number, for Store.table_games
+        db.execute("ALTER TABLE games ADD COLUMN table_no INTEGER")
+        for game_id, meta in db.execute("SELECT id, meta FROM games").fetchall():  # the tables old games name
+            db.execute("UPDATE games SET table_no = ? WHERE id = ?", (table_no(json.loads(meta)), game_id))
+    db.execute("CREATE INDEX IF NOT EXISTS games_table ON games (table_no, id) WHERE table_no IS NOT NULL")
+
+
+# Append a migration for every schema change; never edit one that has shipped.
+MIGRATIONS = ordered(
+    Migration(1, "games, entries, frames and changes", _first_schema),
+    Migration(2, "entries.sidecar", _sidecar),
+    Migration(3, "games.table_no, indexed", _table_no),
+)
 BUSY_TIMEOUT_S = 10.0  # how long a writer waits for another process's transaction
 CHANGES_KEPT = 10_000  # change rows kept; a watcher whose mark is older reloads every game
-# What this code reads; a table that lacks a column (other than one MIGRATIONS adds) is not ours.
-NEED = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta", "table_no"},
-        "entries": {"game_id", "seq", "kind", "data", "created", "sidecar"},
+POLL_S = 0.05  # how often wait_changes looks (one read of the WAL index while nothing changed)
+# What this code reads; a table that lacks a column (other than one a migration adds) is not ours.
+NEED = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta"},
+        "entries": {"game_id", "seq", "kind", "data", "created"},
         "frames": {"game_id", "seq", "jpeg", "path", "created"},
         "changes": {"id", "game_id"}}
 
 
 # The store's errors are the api package's (api/errors.py): NotFound, Conflict, StoreError.
-
-
-def _checked(game_id: int) -> int:
-    # SQLite integers are 64-bit; a larger id from a URL can only name a game that does not exist.
-    if not 0 < game_id < 2**63:
-        raise NotFound(f"no game {game_id}")
-    return game_id
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def table_no(meta: dict) -> int | None:
-    """The table a game's meta names, as the indexed column holds it: "7" -> 7, else None."""
-    value = meta.get("table")
-    return int(value) if isinstance(value, str) and value.isdecimal() and str(int(value)) == value else None
 
 
 class SqliteStore:
@@ -109,7 +118,7 @@ class SqliteStore:
         self._lock = threading.RLock()
         self._depth = 0  # nesting of `writing` on the thread holding the lock
         self._touched: set[int] = set()  # games the open write transaction changed
-        self._version: int | None = None  # PRAGMA data_version when changes() last read the rows
+        self._version_seen: int | None = None  # PRAGMA data_version when changes() last read the rows
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                        timeout=BUSY_TIMEOUT_S)
@@ -119,34 +128,30 @@ class SqliteStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe against corruption in WAL
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
             self._migrate()
-            self._db.executescript(INDEXES)
         except sqlite3.Error as exc:
             self._db.close()
             raise StoreError(f"{self.path} is not a tilecam database: {exc}") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _version(self) -> int | None:
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+                            ).fetchone() is None:
+            return None
+        return self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
 
     def _migrate(self) -> None:
-        def columns(table: str) -> set[str]:
-            return {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
-
         # CREATE TABLE IF NOT EXISTS keeps a foreign table of the same name: check what we read
         # before adding anything to it.
         for table, need in NEED.items():
-            missing = need - columns(table) - {c for t, c, _ in MIGRATIONS if t == table}
-            if missing:
-                raise sqlite3.DatabaseError(f"table {table} has no column {', '.join(sorted(missing))}")
-        for table, column, decl in MIGRATIONS:
-            if column in columns(table):
-                continue
-            with self.writing():
-                if column in columns(table):  # another process migrated the file meanwhile
-                    continue
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
-                if (table, column) == ("games", "table_no"):  # index the tables old games name
-                    for game_id, meta in self._db.execute("SELECT id, meta FROM games").fetchall():
-                        self._db.execute("UPDATE games SET table_no = ? WHERE id = ?",
-                                         (table_no(json.loads(meta)), game_id))
+            have = _columns(self._db, table)
+            if have and need - have:
+                raise sqlite3.DatabaseError(f"table {table} has no column {', '.join(sorted(need - have))}")
+        if pending(self._version(), MIGRATIONS, self.path):  # StoreError when the file is newer than us
+            with self.writing():  # BEGIN IMMEDIATE: another process opening the file migrates it first
+                upgrade(self._db, self._version(), MIGRATIONS, self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -199,9 +204,6 @@ class SqliteStore:
             self._touched.add(game_id)
         return self.game(game_id)
 
-    def _row(self, r) -> GameRow:
-        return GameRow(r[0], tuple(json.loads(r[1])), r[2], r[3], r[4], r[5], json.loads(r[6]))
-
     def game(self, game_id: int) -> GameRow:
         _checked(game_id)
         with self._lock:
@@ -209,13 +211,13 @@ class SqliteStore:
                                  "WHERE id = ?", (game_id,)).fetchone()
         if r is None:
             raise NotFound(f"no game {game_id}")
-        return self._row(r)
+        return game_row(r)
 
     def games(self) -> list[GameRow]:
         with self._lock:
             rows = self._db.execute("SELECT id, players, rules, lang, layout, created, meta FROM games "
                                     "ORDER BY id").fetchall()
-        return [self._row(r) for r in rows]
+        return [game_row(r) for r in rows]
 
     def update_game(self, game_id: int, players: list[dict] | None = None,
                     meta: dict | None = None) -> GameRow:
@@ -225,12 +227,7 @@ class SqliteStore:
             r = self._db.execute("SELECT players, meta FROM games WHERE id = ?", (game_id,)).fetchone()
             if r is None:
                 raise NotFound(f"no game {game_id}")
-            new_meta = json.loads(r[1])
-            for k, v in (meta or {}).items():
-                if v is None:
-                    new_meta.pop(k, None)
-                else:
-                    new_meta[k] = v
+            new_meta = merged_meta(json.loads(r[1]), meta)
             self._db.execute("UPDATE games SET players = ?, meta = ?, table_no = ? WHERE id = ?",
                              (json.dumps(players) if players is not None else r[0],
                               json.dumps(new_meta), table_no(new_meta), game_id))
@@ -287,14 +284,7 @@ class SqliteStore:
         with self._lock:
             rows = self._db.execute("SELECT seq, data, created, sidecar FROM entries WHERE game_id = ? "
                                     "ORDER BY seq", (game_id,)).fetchall()
-        out = []
-        for seq, data, created, side in rows:
-            try:
-                entry = from_json(json.loads(data))
-            except ValueError as exc:  # the row was written around the store, or by a newer tilecam
-                raise StoreError(f"game {game_id} log entry {seq} cannot be read: {exc}") from None
-            out.append(EntryRow(seq, entry, created, json.loads(side) if side else None))
-        return out
+        return entry_rows(game_id, rows)
 
     def count(self, game_id: int) -> int:
         _checked(game_id)
@@ -334,12 +324,19 @@ class SqliteStore:
     def changes(self, after: int | None = None) -> Changes:
         with self._lock:
             (version,) = self._db.execute("PRAGMA data_version").fetchone()
-            if after is not None and version == self._version:
+            if after is not None and version == self._version_seen:
                 return Changes(after, frozenset())  # no other connection committed since the last read
-            self._version = version
+            self._version_seen = version
             (last, first) = self._db.execute("SELECT MAX(id), MIN(id) FROM changes").fetchone()
-            mark = last or 0
-            if after is None or (first is not None and first > after + 1):  # pruned past the mark
-                return Changes(mark, None)
-            rows = self._db.execute("SELECT game_id FROM changes WHERE id > ?", (after,)).fetchall()
-        return Changes(max(mark, after), frozenset(r[0] for r in rows))
+            return changes_since(after, first, last, lambda mark: [r[0] for r in self._db.execute(
+                "SELECT game_id FROM changes WHERE id > ?", (mark,))])
+
+    def wait_changes(self, after: int, timeout_s: float) -> Changes:
+        """SQLite cannot wake a waiter: look every POLL_S (one read of the WAL index each while
+        nothing changed) until something did or timeout_s passed."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            found = self.changes(after)
+            if found.games != frozenset() or time.monotonic() >= deadline:
+                return found
+            time.sleep(min(POLL_S, max(0.0, deadline - time.monotonic())))

@@ -1,8 +1,9 @@
 """What every store engine promises (api/store: the Store protocol), held to each engine alike.
 
-An engine is a function that opens a store object on one database; called twice, it opens a second
-object on the same database (another process, or another server, as far as the store can tell).
-Issue 22 adds "postgresql" to ENGINES, and every test here runs on it too.
+An engine is given the test's request and folder and returns a function that opens a store object
+on one fresh database; called twice, that opens a second object on the same database (another
+process, or another server, as far as the store can tell). "postgresql" runs on the session's own
+server (tests/pgserver.py), a new database per test, logging in with a password from a file.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Callable
 
 import pytest
 
+from tilecam.api.settings import StoreSettings
 from tilecam.api.store import Changes, Conflict, NotFound, Store, open_store
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import Correction, Exchange, Pass, Play
@@ -24,19 +26,28 @@ PLAYERS = [{"nick": "a", "name": "Ann"}, {"nick": "b", "name": "Ben"}]
 Opener = Callable[[], Store]
 
 
-def sqlite_engine(tmp_path: Path) -> Opener:
+def sqlite_engine(request, tmp_path: Path) -> Opener:
     return lambda: open_store(f"sqlite:///{tmp_path / 'contract.sqlite3'}")
 
 
-ENGINES = {"sqlite": sqlite_engine}
+def postgres_engine(request, tmp_path: Path) -> Opener:
+    pg, url = request.getfixturevalue("pg"), request.getfixturevalue("pg_url")
+    secret = tmp_path / "store.password"
+    secret.write_text(pg.password + "\n")
+    secret.chmod(0o600)
+    return lambda: open_store(StoreSettings(url=url, password_file=str(secret)))
+
+
+ENGINES = {"sqlite": sqlite_engine, "postgresql": postgres_engine}
 
 
 @pytest.fixture(params=sorted(ENGINES))
 def opener(request, tmp_path):
     opened: list[Store] = []
+    engine = ENGINES[request.param](request, tmp_path)
 
     def open_one() -> Store:
-        opened.append(ENGINES[request.param](tmp_path)())
+        opened.append(engine())
         return opened[-1]
 
     yield open_one
