@@ -31,6 +31,7 @@ DESCRIPTION = """The record of a tournament Scrabble game, live and after the fa
 * **live**: Server-Sent Events, and the OBS text fields broadcasters use.
 * **operator**: writes; each needs `Authorization: Bearer <token>`.
 * **media**: evidence frames per move and the MJPEG camera preview.
+* **stations**: a tournament's stations forward their games to the central service (station tokens).
 """
 
 
@@ -66,7 +67,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
                preview: PreviewHub | None = None, service: GameService | None = None) -> FastAPI:
     """Build the app. Pass `service` (or `store`/`bus`) to share them with a recorder in the
     same process; otherwise the lifespan opens the store named in settings and closes it."""
-    from .routes import games, live, media, operator, overlay, pages, recorder, tables
+    from .routes import games, live, media, operator, overlay, pages, recorder, stations, tables
 
     settings = settings or get_settings()
     bus = service.bus if service else (bus or Bus(settings.live.queue_size))
@@ -112,7 +113,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
         app.add_exception_handler(error, _error(status))
     install_limits(app)  # body sizes per route; 422s as {"detail": str}
 
-    for module in (games, live, operator, media, recorder, tables, overlay, pages):
+    for module in (games, live, operator, media, recorder, stations, tables, overlay, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_security(app, settings)

@@ -23,9 +23,18 @@ class Conflict(StoreError):
     """Another writer changed the game's log since the caller read it (or held the file too long)."""
 
 
+class OutOfOrder(Conflict):
+    """A forwarded log entry whose predecessor the central service does not hold yet; `next_seq` is
+    the seq it expects, so the station resends from there (api/service/ingest.py)."""
+
+    def __init__(self, message: str, next_seq: int) -> None:
+        super().__init__(message)
+        self.next_seq = next_seq
+
+
 class InvalidInput(ApiError):
     """A request the service refuses as given: a player the game does not have, a tile set or
     layout that does not exist, a correction that does not fit the move it names."""
 
 
-__all__ = ["ApiError", "Conflict", "InvalidInput", "NotFound", "StoreError"]
+__all__ = ["ApiError", "Conflict", "InvalidInput", "NotFound", "OutOfOrder", "StoreError"]

@@ -297,7 +297,8 @@ class Station:
         self.model = model               # the tile model, when not the one settings.read names
         self.pin_factory = pin_factory   # gpiozero's, for tests (MockFactory); None: the board's pins
         self.on_outcome = on_outcome
-        self.table = table               # a new game names it: /overlay/table/N follows the station
+        # A new game names it: /overlay/table/N follows the station ([tournament] table unless given).
+        self.table = table if table is not None else settings.tournament.table
         # loop: when the source ends, the game is finished and a new game at the same table records
         # the source again from its start (the demo, until Ctrl-C); on_game_over(station) and
         # on_new_game(station) are called on the recorder's thread around that.
@@ -319,6 +320,9 @@ class Station:
         self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
         self._decision: str | None = None  # "unclear" while the last decision could not be committed
         self._thread: threading.Thread | None = None
+        self.forwarder = None              # to the tournament's central service ([tournament] server)
+        self._forward_store = None
+        self.station_name: str | None = None  # its name at the central service
 
     # -- building --------------------------------------------------------------------------------
     def open(self) -> "Station":
@@ -348,7 +352,32 @@ class Station:
         self._reader = build_reader(self.settings, reader_lang, model=self.model, tileset=self.tileset)
         self._open_source()  # before the game: a source that does not open leaves no empty game behind
         self._attach(game_id)
+        self.forwarder = self._forwarder()
         return self
+
+    def _forwarder(self):
+        """The forwarder to the tournament's central service when [tournament] server is set
+        (api/forwarder.py), on a store connection of its own: the change feed then names every
+        game the recorder and the console write. None for a single table."""
+        t = self.settings.tournament
+        if t.server is None or self._given_service is not None:
+            return None
+        from tilecam.api.bus import Bus
+        from tilecam.api.forwarder import Central, ForwardError, Forwarder, read_token, station_name
+        from tilecam.api.service import GameService
+        from tilecam.api.store import StoreError, open_store
+
+        if t.token_file is None:
+            raise SetupError("[tournament] server is set but not token_file: the file holding this station's "
+                             "token for the central service")
+        try:
+            token = read_token(t.token_file)
+            self._forward_store = open_store(self.settings.store)
+        except (ForwardError, StoreError) as exc:
+            raise SetupError(str(exc)) from None
+        self.station_name = station_name(t.station)
+        central = Central(t.server, self.station_name, token)
+        return Forwarder(GameService(self._forward_store, Bus(1)), central, t.retry_initial_s, t.retry_max_s)
 
     def _open_source(self) -> None:
         from tilecam.capture import CaptureError, open_source
@@ -398,7 +427,9 @@ class Station:
         return (self.clock or self.recorder.on_trigger)(trigger)
 
     def status(self) -> dict:
-        return {**self.recorder.status(), "game_id": self.recording.game_id, "source": self.ended or "running"}
+        forward = {"forward": self.forwarder.status()} if self.forwarder is not None else {}
+        return {**self.recorder.status(), "game_id": self.recording.game_id, "source": self.ended or "running",
+                **forward}
 
     def _camera_status(self, st) -> None:
         if self.recorder is not None:
@@ -477,6 +508,8 @@ class Station:
         self._start_hardware()
         self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
         self._thread.start()
+        if self.forwarder is not None:
+            self.forwarder.start()
         return self
 
     def record_here(self) -> str | None:
@@ -504,6 +537,10 @@ class Station:
         self.stop_event.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        if self.forwarder is not None:  # what it had not pushed yet goes at the next start
+            self.forwarder.stop()
+        if self._forward_store is not None:
+            self._forward_store.close()
         for part in (self.buttons, self.led):
             if part is not None:
                 part.close()

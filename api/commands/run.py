@@ -72,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
           f"({len(rec.scorekeeper.entries)} entries) from {source}")
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
+    if station.forwarder is not None:
+        t = settings.tournament
+        print(f"  forwarding to     {t.server} as station {station.station_name}"
+              f"{f', table {station.table}' if station.table is not None else ''} (token from {t.token_file})")
     for line in where:
         print(f"  operator token    {line}")
     if args.show_token:

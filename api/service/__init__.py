@@ -3,8 +3,9 @@ Routes, commands and the recorder reach the store only through it (api/store: th
 
 One object composed from its parts: ``queries`` (the read side and the overlay's live state),
 ``writer`` (the one place that appends: commit, append, build, correct, end, under the store's
-transaction discipline), ``operator`` (the console's actions, built on the writer) and ``clock``
-(the per-game clock). ``view`` loads a game from the store; see ``writer`` for how a write goes.
+transaction discipline), ``operator`` (the console's actions, built on the writer), ``clock``
+(the per-game clock) and ``ingest`` (a tournament's central service: the games stations forward).
+``view`` loads a game from the store; see ``writer`` for how a write goes.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .. import schemas as s
 from ..bus import Bus
 from ..store import Store
 from .clock import ClockGlue
+from .ingest import Ingest
 from .operator import Operator
 from .queries import Queries
 from .tournament import Tournament
@@ -29,7 +31,7 @@ __all__ = ["DAMAGE", "SERVICE_META", "TURN_EVENTS", "GameService", "GameView", "
            "parse_square", "players_of"]
 
 
-class GameService(Queries, Tournament, Operator, ClockGlue):
+class GameService(Queries, Tournament, Operator, ClockGlue, Ingest):
     def __init__(self, store: Store, bus: Bus, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.bus = bus
@@ -40,6 +42,7 @@ class GameService(Queries, Tournament, Operator, ClockGlue):
         self._tables: dict = {}  # game -> (its key, its replayed part of a table row): see Tournament
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
         self._changes_mark: int | None = None  # the store's change mark announce_external read last
+        self._mirrors: dict[str, int] = {}  # a station's game uid -> the game forwarded here (Ingest)
         # The game clocks running in this process (in memory: a restart starts a new clock), and
         # the steady time they run on (time.monotonic, as hardware.Trigger.t; tests inject one).
         self._clocks: dict[int, GameClock] = {}

@@ -11,6 +11,7 @@ from tilecam.scoring.game import GameError
 
 from .. import schemas as s
 from ..errors import NotFound
+from .ingest import refuse_mirror
 from .writer import TURN_EVENTS, Writer
 
 __all__ = ["ClockGlue"]
@@ -24,6 +25,7 @@ class ClockGlue(Writer):
         """A clock for the game from its rules (`minutes` per player overrides the profile's); it
         runs from the first press. A game has one clock: a second start is a 409."""
         view = self.load(game_id)
+        refuse_mirror(view.row)  # its overtime would go into a record only the station writes
         with self._lock(game_id):
             if game_id in self._clocks:
                 raise GameError(f"game {game_id} already has a clock")

@@ -24,7 +24,9 @@ __all__ = ["DAMAGE", "SERVICE_META", "GameView", "load_view", "nick_of", "player
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
 # Who did what to the game row; kept out of GCG exports.
-SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason"}
+SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
+                # a tournament's (api/service/ingest.py): the station's game id, and the central's keys
+                "station_uid", "station", "station_token", "station_heard_at"}
 
 
 @dataclass

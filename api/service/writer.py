@@ -26,6 +26,7 @@ from .. import schemas as s
 from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow, Store
+from .ingest import refuse_mirror
 from .view import GameView, parse_square, players_of
 
 __all__ = ["TURN_EVENTS", "Writer"]
@@ -80,6 +81,7 @@ class Writer:
     def set_players(self, game_id: int, players: list[tuple[str, str | None]], by: str) -> s.LiveOut:
         with self._lock(game_id):
             row = self.store.game(game_id)
+            refuse_mirror(row)
             ps = players_of(players)
             if len(ps) != len(row.players):
                 raise InvalidInput(f"game {game_id} has {len(row.players)} players")
@@ -105,6 +107,7 @@ class Writer:
         with self._lock(game_id):
             with self.store.writing():
                 view = self.load(game_id)
+                refuse_mirror(view.row)
                 if expect is not None and len(view.entries) != expect:
                     raise Conflict(f"game {game_id} has {len(view.entries)} log entries, not {expect}: "
                                    "another writer added to it")
@@ -137,6 +140,7 @@ class Writer:
         with self._lock(game_id):
             with self.store.writing():
                 view = self.load(game_id)
+                refuse_mirror(view.row)
                 if turn_event and view.closed:
                     raise GameError(f"game {game_id} was ended by {view.row.meta['closed_by']}; "
                                     "only corrections and penalties are accepted")
@@ -153,6 +157,7 @@ class Writer:
     def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
         """Evidence for log entry `seq`: the JPEG it was read from, or a path to it."""
         with self.store.writing():
+            refuse_mirror(self.store.game(game_id))
             if not 0 <= seq < self.store.count(game_id):
                 raise NotFound(f"game {game_id} has no log entry {seq}")
             self.store.put_frame(game_id, seq, jpeg, path)
@@ -215,6 +220,7 @@ class Writer:
         with self._lock(game_id):
             with self.store.writing():
                 view = self.load(game_id)
+                refuse_mirror(view.row)
                 if view.closed:
                     raise GameError("the game has already been ended and its final racks entered")
                 state = view.game_at().state  # what the rules decide: scoring.game.Game.final_racks
@@ -239,6 +245,7 @@ class Writer:
         that made it; the rules decide it (scoring.amend.correct)."""
         with self._lock(game_id), self.store.writing():  # the move amended is the one that stands
             view = self.load(game_id)
+            refuse_mirror(view.row)  # before the rules: the answer is the same for every amendment
             view.event_seq(index)  # no such move: NotFound
             entry = amend.correct([e.entry for e in view.entries], index, amendment_of(fix, view.layout),
                                   view.profile, view.dist, view.layout, view.players, by=by, reason=fix.reason)
@@ -250,6 +257,7 @@ class Writer:
         the caller believes move `index` is; another writer having changed the record is a Conflict."""
         with self._lock(game_id), self.store.writing():
             view = self.load(game_id)
+            refuse_mirror(view.row)
             target = view.event_seq(index)
             if seq is not None and seq != target:
                 raise Conflict(f"move {index + 1} is log entry {target}, not {seq}: the record changed; reload")

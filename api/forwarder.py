@@ -1,0 +1,278 @@
+"""The station's forwarder (issue 22): every log entry of this station's games, pushed to the
+tournament's central service ([tournament] server), in order and exactly once.
+
+The station records into its own store first and trusts it during a game; the forwarder is a
+thread that follows that store and makes the central's mirror equal to it:
+
+- every game gets a station uid (meta "station_uid", a UUID written into the station's store the
+  first time the game is seen, so it survives restarts); the central maps entries 1:1 by seq;
+- on start, and after every failed push, it asks the central what it holds of this station's
+  games (GET /api/stations/{station}) and resends only what is missing: the header (players,
+  rules, meta) when its digest differs, the entries from the central's next seq, the frames it
+  lacks. A resent entry the central already has is a no-op; a refused one names the seq to
+  resend from (api/service/ingest.py), so nothing is lost, doubled or reordered;
+- between pushes it follows the store's change feed (``changes_since``) on its own store
+  connection, reading again only the games that changed;
+- failures wait retry_initial_s, doubling up to retry_max_s; a heartbeat every HEARTBEAT_S while
+  there is nothing to push tells the central the station is alive.
+
+Nothing here reaches the store but through the game service (api/service); the HTTP client is the
+standard library's, so a station needs no extra package.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import stat
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from http.client import HTTPException
+from pathlib import Path
+
+from tilecam.scoring.events import to_json
+
+from .errors import ApiError, NotFound
+from .service.ingest import STATION_UID, forwarded_meta, header_digest
+
+__all__ = ["Central", "ForwardError", "Forwarder", "Refused", "Unreachable", "read_token", "station_name"]
+
+HEARTBEAT_S = 5.0      # the central flags a station after [tournament] stale_after_s (60 s) of silence
+POLL_S = 0.25          # how often the change feed is asked; one cheap read of the store
+BATCH_ENTRIES = 100    # entries per push (the central takes 200)
+BATCH_BYTES = 256 * 1024  # ... and at most this much JSON (the central takes 1 MiB)
+TIMEOUT_S = 10.0       # one request; a cut network fails here at worst
+
+
+class ForwardError(ApiError):
+    """A push that did not go through; the message says why. The forwarder retries."""
+
+
+class Unreachable(ForwardError):
+    """No answer: the network is down, or the central service is restarting (or failed: a 5xx)."""
+
+
+class Refused(ForwardError):
+    """The central service answered no (a 4xx other than out-of-order): a bad token, a game that
+    diverged. Retrying waits retry_max_s; the station's own record is not affected."""
+
+
+def read_token(path: str | Path) -> str:
+    """The station's token from [tournament] token_file (one line, not readable by others)."""
+    from .settings import check_token
+
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
+            raw = f.read(4096)
+    except OSError as exc:
+        raise ForwardError(f"cannot read the station's token file {path}: {exc.strerror}") from None
+    if mode & 0o077:
+        raise ForwardError(f"token file {path} can be read by others (mode {mode:04o}); chmod 600 it")
+    try:
+        return check_token(raw.decode("ascii", "replace").strip(), f"the token in {path}")
+    except ValueError as exc:
+        raise ForwardError(str(exc)) from None
+
+
+def station_name(configured: str | None) -> str:
+    """[tournament] station, else this machine's host name (as the name pattern allows it)."""
+    return configured or re.sub(r"[^A-Za-z0-9_.-]", "-", socket.gethostname())[:64] or "station"
+
+
+class Central:
+    """The central service's ingest routes (api/routes/stations.py), over plain HTTP."""
+
+    def __init__(self, server: str, station: str, token: str, timeout_s: float = TIMEOUT_S) -> None:
+        self.base = f"{server.rstrip('/')}/api/stations/{station}"
+        self.token, self.timeout_s = token, timeout_s
+        # No proxy: the central is on the venue's LAN, whatever the environment says.
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def call(self, method: str, path: str = "", body: dict | bytes | None = None) -> tuple[int, dict]:
+        """(status, JSON answer) for a 2xx or 4xx; Unreachable for no answer or a 5xx."""
+        data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        kind = "image/jpeg" if isinstance(body, bytes) else "application/json"
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Authorization": f"Bearer {self.token}", "Content-Type": kind})
+        try:
+            with self._opener.open(request, timeout=self.timeout_s) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as exc:
+            status, text = exc.code, exc.read()
+        except (urllib.error.URLError, OSError, HTTPException, ValueError) as exc:
+            raise Unreachable(f"{method} {self.base}{path}: {getattr(exc, 'reason', None) or exc}") from None
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            answer = {"detail": text.decode("utf-8", "replace")[:200]}
+        if status >= 500:
+            raise Unreachable(f"{method} {self.base}{path}: {status} {answer.get('detail', '')}")
+        return status, answer if isinstance(answer, dict) else {"detail": str(answer)}
+
+
+@dataclass
+class Held:
+    """What the central holds of one game, as its last answer said."""
+    next: int = 0
+    frames: set[int] = field(default_factory=set)
+    header: str | None = None
+
+    @classmethod
+    def of(cls, answer: dict) -> "Held":
+        return cls(answer["next"], set(answer["frames"]), answer["header"])
+
+
+class Forwarder:
+    """Follows `service` (the station's store, on a connection of its own) and pushes every game
+    to `central`. ``start()`` runs it on a daemon thread, ``stop()`` ends it; ``status()`` says
+    how far it is. `retry_initial_s`/`retry_max_s` as [tournament] gives them."""
+
+    def __init__(self, service, central: Central, retry_initial_s: float = 0.5, retry_max_s: float = 10.0,
+                 heartbeat_s: float = HEARTBEAT_S, say=None) -> None:
+        self.service, self.central = service, central
+        self.retry_initial_s, self.retry_max_s, self.heartbeat_s = retry_initial_s, retry_max_s, heartbeat_s
+        self.say = say or (lambda msg: print(f"tilecam forward: {msg}", file=sys.stderr, flush=True))
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._held: dict[str, Held] | None = None  # by uid; None: ask the central first
+        self._mark: int | None = None              # the change feed's mark
+        self._dirty: set[int] = set()              # local games to push
+        self._newest: tuple[int, str] | None = None  # the newest game (id, uid): the heartbeat names it
+        self._unreadable: set[tuple[int, int]] = set()  # frames kept as paths whose file is gone
+        self._last_contact = 0.0
+        self.error: str | None = None              # the last failure, until a push succeeds
+        self.pushed = 0                            # entries the central took from us
+
+    # ---- the thread
+    def start(self) -> "Forwarder":
+        self._thread = threading.Thread(target=self._run, name="tilecam-forward", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def status(self) -> dict:
+        return {"server": self.central.base, "pending_games": len(self._dirty), "pushed": self.pushed,
+                "error": self.error}
+
+    def _run(self) -> None:
+        delay = self.retry_initial_s
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except ForwardError as exc:
+                if str(exc) != self.error:  # once per distinct failure: the journal stays readable
+                    self.say(f"{exc}; retrying (every {self.retry_max_s:g} s at most)")
+                self.error = str(exc)
+                self._held = None  # after a failure, ask the central what it holds before pushing again
+                wait = self.retry_max_s if isinstance(exc, Refused) else delay
+                delay = min(delay * 2, self.retry_max_s)
+                self._stop.wait(wait)
+                continue
+            if self.error is not None:
+                self.say("the central service is reachable again; caught up")
+                self.error = None
+            delay = self.retry_initial_s
+            self._stop.wait(POLL_S)
+
+    # ---- one round: what the thread does between waits (tests call it too)
+    def step(self) -> None:
+        """Ask the central (first time, or after a failure), take the changed games from the feed,
+        push each until the central holds all of it; a heartbeat when nothing was pushed for a while."""
+        if self._held is None:
+            self._sync()
+        changes = self.service.changes_since(self._mark)
+        self._mark = changes.mark
+        self._dirty |= {row.id for row in self.service.games()} if changes.games is None else set(changes.games)
+        for game_id in sorted(self._dirty):
+            self._push(game_id)
+            self._dirty.discard(game_id)
+        if time.monotonic() - self._last_contact >= self.heartbeat_s and self._newest is not None:
+            self._expect(self.central.call("POST", "/heartbeat", {"games": [self._newest[1]]}))
+
+    def _sync(self) -> None:
+        if self._mark is None:  # the mark first: a change made while we read is seen next round
+            self._mark = self.service.changes_since(None).mark
+        _, answer = self._expect(self.central.call("GET"))
+        self._held = {g["uid"]: Held.of(g) for g in answer["games"]}
+        self._dirty |= {row.id for row in self.service.games()}  # each is compared, not resent
+
+    def _expect(self, reply: tuple[int, dict]) -> tuple[int, dict]:
+        status, answer = reply
+        if status >= 400:
+            raise Refused(f"the central service refused ({status}): {answer.get('detail', answer)}")
+        self._last_contact = time.monotonic()
+        return status, answer
+
+    def _push(self, game_id: int) -> None:
+        try:
+            row = self.service.game(game_id)
+        except NotFound:  # a recording that found no board removes its empty game
+            return
+        uid = row.meta.get(STATION_UID)
+        if uid is None:  # the game's id at the central, kept in our store before anything is sent
+            uid = uuid.uuid4().hex
+            row = self.service.set_meta(game_id, {STATION_UID: uid})
+        if self._newest is None or game_id >= self._newest[0]:
+            self._newest = (game_id, uid)
+        held = self._held.setdefault(uid, Held())
+        digest = header_digest(row.players, row.rules, row.lang, row.layout, row.meta)
+        if held.header != digest:
+            body = {"players": list(row.players), "rules": row.rules, "lang": row.lang, "layout": row.layout,
+                    "meta": forwarded_meta(row.meta)}
+            held = self._held[uid] = Held.of(self._expect(self.central.call("PUT", f"/games/{uid}", body))[1])
+        entries = self.service.entries(game_id)
+        while held.next < len(entries):
+            batch, size = [], 0
+            for e in entries[held.next:held.next + BATCH_ENTRIES]:
+                item = {"seq": e.seq, "entry": to_json(e.entry), "sidecar": e.sidecar}
+                size += len(json.dumps(item))
+                if batch and size > BATCH_BYTES:
+                    break
+                batch.append(item)
+            status, answer = self.central.call("POST", f"/games/{uid}/entries", {"entries": batch})
+            if status == 409 and "next" in answer:  # the central lacks an earlier one: resend from there
+                self._rewind(held, answer["next"], len(entries), uid)
+                continue
+            before = held.next
+            held = self._held[uid] = Held.of(self._expect((status, answer))[1])
+            self.pushed += max(0, held.next - before)
+        for seq in sorted(s for s in self.service.frame_seqs(game_id) - held.frames if s < held.next):
+            jpeg = self._jpeg(game_id, seq)
+            if jpeg is None:
+                continue
+            status, answer = self.central.call("PUT", f"/games/{uid}/frames/{seq}", jpeg)
+            if status == 409 and "next" in answer:
+                raise ForwardError(f"the central holds {answer['next']} entries of game {uid}, not "
+                                   f"{held.next}; asking it again")
+            held = self._held[uid] = Held.of(self._expect((status, answer))[1])
+
+    @staticmethod
+    def _rewind(held: Held, central_next: int, local: int, uid: str) -> None:
+        if central_next > local:
+            raise Refused(f"the central holds {central_next} entries of game {uid}, this station {local}: "
+                          "the two records have diverged")
+        held.next = central_next
+
+    def _jpeg(self, game_id: int, seq: int) -> bytes | None:
+        frame = self.service.frame(game_id, seq)
+        if frame.jpeg is not None:
+            return frame.jpeg
+        try:
+            return Path(frame.path).read_bytes()
+        except OSError as exc:
+            if (game_id, seq) not in self._unreadable:  # said once; the entry itself is forwarded
+                self._unreadable.add((game_id, seq))
+                self.say(f"game {game_id} entry {seq}: evidence frame {frame.path} not forwarded: {exc.strerror}")
+            return None
