@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -83,16 +84,27 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
         async def watch() -> None:
             # A recorder beside the server (or another server) writes the same database: the
             # store says which games changed since the last look, and only those are read again.
-            service = app.state.service
+            # The look waits for the next change (a PostgreSQL commit wakes it) on a thread of its
+            # own, which a shutdown does not wait for; a store that cannot be reached is logged
+            # once and tried again, so the server follows it when it is back.
+            service, loop, failing = app.state.service, asyncio.get_running_loop(), False
             while True:
-                await asyncio.to_thread(service.announce_external)
-                await asyncio.sleep(settings.live.watch_s)
+                try:
+                    await loop.run_in_executor(waiter, service.announce_external, settings.live.watch_s)
+                    failing = False
+                except StoreError as exc:
+                    if not failing:
+                        log.warning("cannot follow the store's changes: %s", exc)
+                    failing = True
+                    await asyncio.sleep(settings.live.watch_s)
 
+        waiter = ThreadPoolExecutor(1, thread_name_prefix="tilecam-watch")
         watcher = asyncio.create_task(watch())
         try:
             yield
         finally:
             watcher.cancel()
+            waiter.shutdown(wait=False)
             close_streams(app)
             if owned is not None and store is None:
                 owned.close()

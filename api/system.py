@@ -328,16 +328,17 @@ class Station:
     def open(self) -> "Station":
         from tilecam.api.bus import Bus, PreviewHub
         from tilecam.api.service import GameService
-        from tilecam.api.store import StoreError, open_store
+        from tilecam.api.store import StoreError, open_store, store_file, store_name
 
         if self._given_service is not None:  # the caller's store, which the caller closes
             self.service = self._given_service
         else:
             try:  # sqlite creates no folders, and a fresh machine has no ~/.cache/tilecam
-                Path(self.settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)
+                if (file := store_file(self.settings.store)) is not None:
+                    file.parent.mkdir(parents=True, exist_ok=True)
                 self.store = open_store(self.settings.store)
             except OSError as exc:
-                raise SetupError(f"cannot create the folder of {self.settings.store.db_path}: "
+                raise SetupError(f"cannot create the folder of {store_name(self.settings.store)}: "
                                  f"{exc.strerror}") from None
             except StoreError as exc:
                 raise SetupError(str(exc)) from None

@@ -48,10 +48,9 @@ def run(args: argparse.Namespace) -> int:
     if args.table is not None and not 1 <= args.table <= 9999:
         return fail(f"--table {args.table}: tables are numbered 1 to 9999")
     try:
-        settings = load_settings(args.config, server={"host": args.host, "port": args.port},
-                                 store={"db_path": args.db})
+        settings = with_db(load_settings(args.config, server={"host": args.host, "port": args.port}), args.db)
         tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
-                                        settings.store.db_path)
+                                        token_beside(settings, args.config))
     except (SettingsError, TokenError) as exc:
         return fail(str(exc))
     settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
@@ -68,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.source else " (no camera here? try --source VIDEO|FOLDER)"
         return fail(f"{exc}{hint}")
     rec = station.recording  # with --table, the game names its table: /api/tables/N and its overlay follow it
-    print(f"tilecam: {'resuming' if rec.resumed else 'recording'} game {rec.game_id} of {settings.store.db_path} "
+    print(f"tilecam: {'resuming' if rec.resumed else 'recording'} game {rec.game_id} of {store_name(settings.store)} "
           f"({len(rec.scorekeeper.entries)} entries) from {source}")
     for name, url in station.urls():
         print(f"  {name:<17} {url}")

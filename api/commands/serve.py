@@ -3,10 +3,12 @@
 Prints the URLs and where the operator token is, never the token itself unless --show-token
 asks for it: a service's journal keeps whatever it prints. The token comes from the
 TILECAM_TOKEN environment variable, a --token-file, or the settings file; with none of them a
-token file beside the database (<db>.token, mode 0600) is created once and reused after.
-Games live in the SQLite file given by --db. Everything else comes from the settings file
-(--config): [server], [store], [auth], [live] and [preview]; --host, --port and --db override
-their keys for one run (`tilecam config --show --config FILE` prints the result).
+token file beside the database (<db>.token, mode 0600; for a PostgreSQL store beside the settings
+file, <config>.token) is created once and reused after. Games live in the SQLite file given by
+--db, or in the store [store] url names (a tournament's PostgreSQL database). Everything else
+comes from the settings file (--config): [server], [store], [auth], [live] and [preview]; --host,
+--port and --db override their keys for one run (`tilecam config --show --config FILE` prints
+the result).
 """
 from __future__ import annotations
 
@@ -29,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="address to listen on (default: server.host in the settings, 127.0.0.1; "
                                   "0.0.0.0 for the LAN)")
     p.add_argument("--port", type=int, help="TCP port (default: server.port in the settings, 8000)")
-    p.add_argument("--db", metavar="PATH", help="SQLite file (default: store.db_path in the settings, "
-                                                "tilecam.sqlite3)")
+    p.add_argument("--db", metavar="PATH", help="SQLite file, for this run instead of the settings' store "
+                                                "(default: store.url, else store.db_path, tilecam.sqlite3)")
     p.add_argument("--token-file", metavar="FILE",
                    help=f"file holding the operator token, created with a new one (mode 0600) if missing "
                         f"(default: <db>.token when neither ${TOKEN_ENV} nor the settings file gives a token)")
@@ -101,12 +103,30 @@ def port_problem(host: str, port: int) -> str | None:
     return None
 
 
+def with_db(settings, db: str | None):
+    """The settings with --db (when given) as the store of this run: it wins over [store] url too."""
+    if db is None:
+        return settings
+    return settings.model_copy(update={"store": settings.store.model_copy(update={"db_path": db, "url": None})})
+
+
+def token_beside(settings, config: str | None) -> str:
+    """What the default token file is named after: the SQLite file (<db>.token), or for a server's
+    store the settings file that names it (central.toml: central.token; tilecam.token without one)."""
+    from tilecam.api.store import store_file
+
+    file = store_file(settings.store)
+    if file is not None:
+        return str(file)
+    return str(Path(config).with_suffix("")) if config else "tilecam"
+
+
 def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file: str | None,
-                    db_path: str) -> tuple[dict[str, str], list[str]]:
+                    beside: str) -> tuple[dict[str, str], list[str]]:
     """The tokens to serve with, and one line per source saying where they are (never the token).
 
     TILECAM_TOKEN or --token-file add the token named 'operator' to those of the settings file;
-    with no token at all, the default token file beside the database is used."""
+    with no token at all, the default token file <beside>.token is used (token_beside)."""
     from tilecam.api.settings import check_token
 
     tokens, where = dict(configured), []
@@ -121,7 +141,7 @@ def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file:
             raise TokenError(str(exc)) from None
         where.append(f"operator: from ${TOKEN_ENV}")
     elif token_file or not configured:
-        path = Path(token_file or f"{db_path}.token").resolve()
+        path = Path(token_file or f"{beside}.token").resolve()
         tokens["operator"], created = token_from_file(path)
         where.append(f"operator: {'new, written to' if created else 'in'} {path}")
     return tokens, where
@@ -135,11 +155,9 @@ def run(args: argparse.Namespace) -> int:
               f"in ps; set ${TOKEN_ENV} or use --token-file", file=sys.stderr)
         return 2
     try:
-        settings = load_settings(args.config,
-                                 server={"host": args.host, "port": args.port},
-                                 store={"db_path": args.db})
+        settings = with_db(load_settings(args.config, server={"host": args.host, "port": args.port}), args.db)
         tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
-                                        settings.store.db_path)
+                                        token_beside(settings, args.config))
         settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
     except (SettingsError, TokenError) as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
@@ -151,13 +169,15 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # after the checks, so that a bad token is refused at once
 
     from tilecam.api.app import close_streams, create_app
-    from tilecam.api.store import StoreError, open_store
+    from tilecam.api.store import StoreError, open_store, store_file, store_name
 
     try:  # opened here, so that a bad --db is a message and exit 2, not a traceback at start-up
-        Path(settings.store.db_path).parent.mkdir(parents=True, exist_ok=True)  # sqlite creates no folders
+        if (file := store_file(settings.store)) is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)  # sqlite creates no folders
         store = open_store(settings.store)
     except OSError as exc:
-        print(f"tilecam serve: cannot create the folder of {settings.store.db_path}: {exc.strerror}", file=sys.stderr)
+        print(f"tilecam serve: cannot create the folder of {store_name(settings.store)}: {exc.strerror}",
+              file=sys.stderr)
         return 2
     except StoreError as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
@@ -166,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     host, port = settings.server.host, settings.server.port
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
-    print(f"tilecam: serving {settings.store.db_path} on {base}")
+    print(f"tilecam: serving {store_name(settings.store)} on {base}")
     print(f"  operator console  {base}/operator")
     print(f"  overlay           {base}/overlay/<game id>   fields: {base}/overlay/<game id>/<field>")
     print(f"  API docs          {base}/docs")

@@ -1,4 +1,5 @@
-"""Pages for after the fact: the recount a director prints, and the replay a player steps through.
+"""Pages for after the fact: the recount a director prints, and the replay a player steps through;
+and the director's view of every table during the round (/tournament).
 
 Static files like the overlay: their scripts read the game id from the URL and build the page
 from the public JSON routes (recount, moves, board), so the pages hold no data of their own.

@@ -170,13 +170,15 @@ class Writer:
         """Remove a game nothing was written to (a recording that found no board): True when removed."""
         return self.store.discard_empty_game(game_id)
 
-    def announce_external(self) -> list[int]:
+    def announce_external(self, wait_s: float = 0.0) -> list[int]:
         """Publish entries other writers (a recorder in another process, another server on the
         database) added since the last call. One cheap question to the store, which games changed
         since our mark; only those are read again. Returns the games announced; the first call
-        only takes its mark."""
+        only takes its mark. With `wait_s`, the store first waits up to that long for a change
+        (the server's watcher: a PostgreSQL commit's NOTIFY wakes it at once)."""
         first = self._changes_mark is None
-        changes = self.store.changes(self._changes_mark)
+        changes = self.store.changes(self._changes_mark) if first or not wait_s else \
+            self.store.wait_changes(self._changes_mark, wait_s)
         self._changes_mark = changes.mark
         if first:
             return []

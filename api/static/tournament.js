@@ -46,7 +46,8 @@
       out.push(flag("score", "score", more ? `${text} (+${more} more)` : text));
     }
     if (t.review.length) {
-      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure, confirm in the console`));
+      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure, ${
+        t.station ? `confirm at station ${t.station.name}` : "confirm in the console"}`));
     }
     if (t.station && t.station.stale) {
       const f = flag("stale", "station", `${t.station.name} `);
