@@ -18,7 +18,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--source", metavar="SOURCE",
                    help="a video file, a folder of frames, a camera index or URL, or 'picam' "
                         "(default: the settings' capture source, else picam)")
-    p.add_argument("--db", metavar="PATH", help="SQLite file (default: the settings' store, tilecam.sqlite3)")
+    p.add_argument("--db", metavar="PATH", help="SQLite file, for this run instead of the settings' store "
+                                                "(default: store.url, else store.db_path, tilecam.sqlite3)")
     p.add_argument("--host", help="address to listen on (default: the settings' server, 127.0.0.1)")
     p.add_argument("--port", type=int, help="TCP port (default: the settings' server, 8000)")
     p.add_argument("--game", type=int, metavar="ID", help="record into this game of the store")
@@ -35,8 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem
+    from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem, token_beside, with_db
     from tilecam.api.settings import SettingsError, load_settings
+    from tilecam.api.store import store_name
     from tilecam.api.system import SetupError, Station
 
     def fail(msg: str, code: int = 2) -> int:
