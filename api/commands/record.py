@@ -36,7 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the GCG record goes (default: none; the game is in --db either way, and "
                         "GET /api/games/{id}.gcg of tilecam serve gives it later)")
     p.add_argument("--json", metavar="OUT.json", help="sidecar: per move the frame, confidence, evidence, revisions")
-    p.add_argument("--db", default="tilecam.sqlite3", help="SQLite file the entries are committed to")
+    p.add_argument("--db", help="SQLite file the entries are committed to (default: the settings' store: "
+                                "store.url, else store.db_path, tilecam.sqlite3)")
     p.add_argument("--config", metavar="FILE",
                    help="settings file (TOML or JSON); its [capture] section sets the camera mode, "
                         "timeouts and reconnect backoff")
@@ -56,7 +57,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tilecam.api.cli import unwritable
-    from tilecam.api.store import StoreError, open_store
+    from tilecam.api.store import StoreError, open_store, store_file, store_name
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
@@ -72,8 +73,12 @@ def run(args: argparse.Namespace) -> int:
         problem = path and unwritable(Path(path))
         if problem:
             return fail(f"{flag} {path}: {problem}")
+    where = args.db if args.db is not None else args.settings.store
+    file = store_file(where)  # how the messages name the store: the file, or the URL (never a password)
+    args.store_shown = str(file.resolve()) if file is not None else store_name(where)
+    args.serve_hint = f"--db {args.db}" if args.db is not None or args.config is None else f"--config {args.config}"
     try:
-        store = open_store(args.db)
+        store = open_store(where)
     except StoreError as exc:
         return fail(str(exc))
     try:
@@ -151,7 +156,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
                           recorder.timings.per_frame() if recorder else {}, lexicon)
         except OSError as exc:
             if not state["warned"]:  # the store still has every entry; say so once, keep recording
-                print(f"\ntilecam record: cannot write the outputs ({exc}); entries are kept in {args.db}",
+                print(f"\ntilecam record: cannot write the outputs ({exc}); entries are kept in {args.store_shown}",
                       file=sys.stderr)
             state["warned"] = True
 
@@ -233,20 +238,20 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         try:
             write_records(service, game_id, args.gcg, args.json, {}, lexicon)
         except OSError as exc:
-            return fail(f"cannot write the outputs: {exc}; the game is kept in {args.db} as game {game_id}", 1)
+            return fail(f"cannot write the outputs: {exc}; the game is kept in {args.store_shown} as game {game_id}", 1)
     return _report(service, game_id, args, lexicon)
 
 
 def _report(service, game_id: int, args, lexicon=None) -> int:
     view = service.load(game_id)
-    print(f"game {game_id} in {Path(args.db).resolve()}: {len(view.entries)} entries; "
+    print(f"game {game_id} in {args.store_shown}: {len(view.entries)} entries; "
           f"final {view.game_at().state.scores}")
     if args.gcg:
         print(f"GCG written to {args.gcg}")
     if args.json:
         print(f"JSON sidecar written to {args.json}")
     if not args.gcg:
-        print(f"no GCG asked for (--gcg OUT.gcg); tilecam serve --db {args.db} gives it at /api/games/{game_id}.gcg")
+        print(f"no GCG asked for (--gcg OUT.gcg); tilecam serve {args.serve_hint} gives it at /api/games/{game_id}.gcg")
     guessed, review = to_review(view, lexicon)
     for line in guessed:
         print(f"blank guessed: {line}")

@@ -178,19 +178,20 @@ class PostgresStore:
         conn.close()
         return self._connect()
 
+    def _error(self, exc: Exception) -> StoreError:
+        """A psycopg error as the store's: busy is a Conflict, anything else a StoreError."""
+        if isinstance(exc, self._psycopg.errors.LockNotAvailable):
+            return Conflict(f"the database is busy: another writer held {self.shown} for {BUSY_TIMEOUT_S:.0f} s")
+        if isinstance(exc, self._psycopg.OperationalError):
+            return StoreError(f"cannot reach the PostgreSQL store {self.shown}: {_reason(exc)}")
+        return StoreError(f"the PostgreSQL store {self.shown} failed: {_reason(exc)}")
+
     @contextmanager
     def _errors(self):
-        """psycopg's errors as the store's: busy is a Conflict, anything else a StoreError."""
-        errors = self._psycopg.errors
         try:
             yield
-        except errors.LockNotAvailable:
-            raise Conflict(f"the database is busy: another writer held {self.shown} for "
-                           f"{BUSY_TIMEOUT_S:.0f} s") from None
-        except self._psycopg.OperationalError as exc:
-            raise StoreError(f"cannot reach the PostgreSQL store {self.shown}: {_reason(exc)}") from None
         except self._psycopg.Error as exc:
-            raise StoreError(f"the PostgreSQL store {self.shown} failed: {_reason(exc)}") from None
+            raise self._error(exc) from None
 
     def _read(self, fn):
         """fn(connection): inside this thread's write transaction on its connection, else on a
@@ -429,28 +430,36 @@ class PostgresStore:
         if not self._listen_lock.acquire(timeout=timeout_s):  # another thread waits: look, as it will
             return self.changes(after)
         try:
-            listener = self._listening()
-            with self._errors():
-                for _ in listener.notifies(timeout=0):  # what earlier commits sent: changes() reads those
-                    pass
+            listener = self._drained()
             found = self.changes(after)
             if found.games != frozenset():
                 return found
             try:
-                with self._errors():
-                    for _ in listener.notifies(timeout=timeout_s, stop_after=1):
-                        pass
-            except StoreError:
+                for _ in listener.notifies(timeout=timeout_s, stop_after=1):
+                    pass
+            except self._psycopg.Error as exc:
                 self._drop_listener()
-                raise
+                raise self._error(exc) from None
             return self.changes(after)
         finally:
             self._listen_lock.release()
 
+    def _drained(self):
+        """The listening connection with what earlier commits sent read and dropped (changes()
+        reads those); one the server dropped (a restart) is replaced once, as pooled ones are."""
+        for attempt in (1, 2):
+            listener = self._listening()
+            try:
+                for _ in listener.notifies(timeout=0):
+                    pass
+                return listener
+            except self._psycopg.Error as exc:
+                self._drop_listener()
+                if attempt == 2 or not listener.broken:
+                    raise self._error(exc) from None
+
     def _listening(self):
-        """The connection that LISTENs on CHANNEL (under _listen_lock), made again when the server dropped it."""
-        if self._listener is not None and (self._listener.closed or self._listener.broken):
-            self._drop_listener()
+        """The connection that LISTENs on CHANNEL (under _listen_lock), made again when dropped."""
         if self._listener is None:
             conn = self._connect()
             try:
