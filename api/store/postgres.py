@@ -231,7 +231,10 @@ class PostgresStore:
     # ---- the schema ------------------------------------------------------------------
     def _version(self) -> int | None:
         def read(conn) -> int | None:
-            if conn.execute("SELECT to_regclass('schema_version')").fetchone()[0] is None:
+            # pg_tables, not to_regclass: a plain query sees what committed while this transaction
+            # waited for the lock; to_regclass's cached lookup may not.
+            if conn.execute("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                            "AND tablename = 'schema_version'").fetchone() is None:
                 return None
             return conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
         return self._read(read)

@@ -8,6 +8,7 @@ server (tests/pgserver.py), a new database per test, logging in with a password 
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -196,3 +197,16 @@ def test_a_rolled_back_write_is_no_change(opener):
     with pytest.raises(Conflict):
         writer.append(gid, Pass(0, 0), expect=5)
     assert watcher.changes(mark).games == frozenset()
+
+
+def test_a_waiter_wakes_when_another_store_object_writes_else_at_its_timeout(opener):
+    watcher, writer = opener(), opener()
+    gid = new_game(writer)
+    mark = watcher.changes(None).mark
+    assert watcher.wait_changes(mark, 0.2) == Changes(mark, frozenset())  # nothing came
+    later = threading.Timer(0.3, lambda: writer.append(gid, Pass(0, 0)))
+    later.start()
+    t0 = time.monotonic()
+    seen = watcher.wait_changes(mark, 30)
+    later.join()
+    assert seen.games == {gid} and seen.mark > mark and time.monotonic() - t0 < 15  # woken, not timed out
