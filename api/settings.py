@@ -113,8 +113,11 @@ def check_token(token: str, what: str = "token") -> str:
 
 class LiveSettings(Section):
     keepalive_s: float = Field(15.0, gt=0, le=3600, description="Seconds between SSE keep-alive comments.")
-    watch_s: float = Field(0.5, gt=0, le=60, description="How often the server looks for entries a recorder in "
-                                                  "another process wrote to the same SQLite file.")
+    watch_s: float = Field(0.5, gt=0, le=60, description="Longest the server waits between two looks for entries "
+                                                  "other writers (a recorder in another process, another server "
+                                                  "on the database) added: a PostgreSQL commit wakes it at once, "
+                                                  "a SQLite file is looked at every 50 ms meanwhile. Also the "
+                                                  "wait before trying a store that could not be reached again.")
     queue_size: int = Field(
         64, ge=1, le=10000, description="Updates buffered per SSE client; a slower client loses the oldest "
                               "(each update carries the whole live state, so nothing is missing after).")

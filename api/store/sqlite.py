@@ -10,7 +10,11 @@ Change notification: every write transaction adds one row per game it touched to
 (an autoincrement id, the game) before it commits. ``changes(after)`` first reads
 ``PRAGMA data_version``, which moves only when another connection committed, so a watcher's
 check costs one read of the WAL index until someone else writes; then it reads the rows after
-its mark and names those games.
+its mark and names those games. SQLite cannot wake a waiter, so ``wait_changes`` makes that
+check every POLL_S.
+
+The schema carries its version (``schema_version``); MIGRATIONS bring an older file forward when
+it is opened (api/store/migrations.py), and a file from a newer tilecam is refused.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from apiserver import create_game_when_up
+from apiserver import LiveServer, SseReader, create_game_when_up, new_game
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService
 from tilecam.api.settings import StoreSettings
@@ -190,3 +190,23 @@ def test_tilecam_serve_on_postgresql_serves_and_a_second_server_streams_its_upda
     printed = outs[0][0]
     assert f"serving {pg_url} on" in printed and pg.password not in printed + outs[0][1]
     assert not (tmp_path / "tilecam.sqlite3").exists()  # nothing fell back to a file
+
+
+def test_the_api_through_a_server_restart_answers_500_then_follows_the_store_again(pg_url, pg, with_password):
+    """During the outage a request is a 500 naming the store (no traceback); after it, the same
+    server (its watcher too) goes on: another server's entry reaches this one's SSE client."""
+    with LiveServer(pg_url) as server, httpx.Client(base_url=server.url, timeout=10) as client:
+        gid = new_game(client)
+        with SseReader(f"{server.url}/api/games/{gid}/events", limit=2) as sse:
+            assert sse.next()[2]["live"]["seq"] == -1
+            with pg.down():
+                r = client.get("/api/games")
+                assert r.status_code == 500 and "cannot reach the PostgreSQL store" in r.json()["detail"]
+                time.sleep(1)  # the watcher meets the outage too
+            other = GameService(open_store(pg_url), Bus())  # another server on the database
+            try:
+                other.pass_turn(gid)
+            finally:
+                other.store.close()
+            assert sse.next(timeout=15)[2]["entry"]["kind"] == "pass"
+        assert client.get("/api/games").status_code == 200
