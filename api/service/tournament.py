@@ -10,18 +10,19 @@ every request, the replay is not redone for it.
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
 from .view import DAMAGE, GameView
 
-__all__ = ["STATION_META", "Tournament", "table_of"]
+__all__ = ["HEARD_AT", "Tournament", "table_of"]
 
-# Meta a forwarding station's game carries: its name, and when the central last heard from it
-# (Unix seconds as a string, written by the central on every contact).
-STATION_META = ("station", "station_heard_at")
+# A forwarded game's meta names its station ("station") and when the central last heard from it
+# (HEARD_AT: Unix seconds as a string, rewritten on every contact, so kept out of the cache key).
+HEARD_AT = "station_heard_at"
 
 
 def table_of(meta: dict) -> int | None:
@@ -38,7 +39,7 @@ class Tournament:
 
     store: Store
     clock: Callable[[], float]
-    _tables: dict[int, tuple[tuple, "_Replayed"]]
+    _tables: dict[int, tuple[tuple, _Replayed]]
 
     def tables(self, stale_after_s: float, only: Iterable[int] | None = None,
                flagged: bool = False) -> s.TournamentOut:
@@ -69,7 +70,7 @@ class Tournament:
 
     def _table_row(self, table: int, row: GameRow, games: int, now: float, stale_after_s: float) -> s.TableRowOut:
         key = (self.store.count(row.id), repr(row.players),
-               repr(sorted((k, v) for k, v in row.meta.items() if k not in STATION_META)))
+               repr(sorted((k, v) for k, v in row.meta.items() if k != HEARD_AT)))
         cached = self._tables.get(row.id)
         if cached is None or cached[0] != key:
             cached = (key, self._replay(row))
@@ -89,7 +90,7 @@ class Tournament:
             links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}", "operator": f"/operator?game={gid}",
                    "overlay": f"/overlay/table/{table}", "live": f"/api/tables/{table}/live"})
 
-    def _replay(self, row: GameRow) -> "_Replayed":
+    def _replay(self, row: GameRow) -> _Replayed:
         """What a table's row takes from its game's record: only redone when the record changes."""
         names = [p["name"] for p in row.players]
         try:
@@ -98,28 +99,30 @@ class Tournament:
             found = self.recount(view).discrepancies
         except DAMAGE as exc:
             # One damaged log is one flagged row, not a tournament view that fails.
-            return _Replayed(None, ["damaged"], dict(
-                players=names, scores=[0] * len(names), on_turn=None, ended=False, result="", moves=0,
-                last_play="", last_word="", disagreements=[], review=[], damaged=f"{type(exc).__name__}: {exc}"))
+            return _Replayed(None, ["damaged"], {
+                "players": names, "scores": [0] * len(names), "on_turn": None, "ended": False, "result": "",
+                "moves": 0, "last_play": "", "last_word": "", "disagreements": [], "review": [],
+                "damaged": f"{type(exc).__name__}: {exc}"})
         review = [i + 1 for i in live.unconfirmed]
         flags = (["score"] if found else []) + (["review"] if review else [])
-        return _Replayed(live, flags, dict(
-            players=names, scores=live.scores, on_turn=None if live.ended else live.on_turn, ended=live.ended,
-            result=live.fields["result"], moves=len(view.events), last_play=live.fields["last_play"],
-            last_word=live.fields["last_word"], disagreements=found, review=review, damaged=None))
+        return _Replayed(live, flags, {
+            "players": names, "scores": live.scores, "on_turn": None if live.ended else live.on_turn,
+            "ended": live.ended, "result": live.fields["result"], "moves": len(view.events),
+            "last_play": live.fields["last_play"], "last_word": live.fields["last_word"],
+            "disagreements": found, "review": review, "damaged": None})
 
 
 FLAG_ORDER = ["damaged", "score", "review", "stale"]
 
 
+@dataclass(frozen=True, slots=True)
 class _Replayed:
     """A game's cached part of its table row: the live state (for the clock), the flags its record
     raises, and the row's fields from the record."""
 
-    __slots__ = ("live", "flags", "fields")
-
-    def __init__(self, live: s.LiveOut | None, flags: list[str], fields: dict) -> None:
-        self.live, self.flags, self.fields = live, flags, fields
+    live: s.LiveOut | None
+    flags: list[str]
+    fields: dict
 
 
 def _station(meta: dict, now: float, stale_after_s: float) -> s.StationOut | None:
@@ -128,7 +131,7 @@ def _station(meta: dict, now: float, stale_after_s: float) -> s.StationOut | Non
     if not name:
         return None
     try:
-        heard = float(meta.get("station_heard_at", ""))
+        heard = float(meta.get(HEARD_AT, ""))
     except ValueError:
         heard = None
     if heard is not None and not math.isfinite(heard):  # 'nan', 'inf': no time at all

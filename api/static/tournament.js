@@ -109,6 +109,8 @@
       a.href = t.links[key];
       a.target = "_blank";
       a.dataset.link = key;
+      // The central service only mirrors a forwarded game: its operator corrects it at the station.
+      if (key === "operator" && t.station) a.title = `corrections to this game are made at station ${t.station.name}`;
       links.append(a);
     }
     tr.append(no, who, lines(t.scores.map(String), "num score"), clock, lastPlay(t), fl, links);

@@ -6,25 +6,9 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from apiserver import AUTH, LiveServer, new_game
+from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures: a server and database per module)
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.placement import PlacedTile, Placement
-
-
-@pytest.fixture(scope="module")
-def api(tmp_path_factory):
-    # Its own server: /api/tables lists every table of the database, so no other module's games.
-    with LiveServer(tmp_path_factory.mktemp("tournament") / "games.sqlite3") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def client(api):
-    import httpx
-
-    with httpx.Client(base_url=api.url, timeout=10) as c:
-        yield c
 
 
 def play(client, gid, position, word, **kw):
@@ -202,3 +186,20 @@ def test_the_page_is_served_and_the_route_is_described(client):
     assert "stale_after_s" in op["description"] and "422" in op["responses"]
     row = spec["components"]["schemas"]["TableRowOut"]["properties"]
     assert all(row[k].get("description") for k in ("flags", "review", "station", "last_play", "game_id"))
+
+
+def test_a_game_a_station_forwards_through_the_ingest(api, client, monkeypatch):
+    """The keys the central's ingest writes (api/service/ingest.py) are the ones this view reads."""
+    service = api.service
+    gid = service.ingest_header("pi-40", "token-of-pi-40", "uid-40", [{"nick": "A", "name": "Ann Ames"},
+                                {"nick": "B", "name": "Bo Brown"}], "naspa", "en", "standard", {"table": "40"}).game_id
+    t = by_table(client)[40]
+    assert t["game_id"] == gid and t["station"]["name"] == "pi-40" and t["flags"] == []
+    assert "token-of-pi-40" not in client.get("/api/tables").text  # the station's token is not shown
+    later = time.time() + 600
+    monkeypatch.setattr(service, "clock", lambda: later)  # ten minutes on, nothing heard
+    t = by_table(client)[40]
+    assert t["flags"] == ["stale"] and 595 < t["station"]["silent_s"] < 605
+    service.heartbeat("pi-40", "token-of-pi-40", ["uid-40"])  # heard again, at the later time
+    t = by_table(client)[40]
+    assert t["flags"] == [] and t["station"]["silent_s"] < 5

@@ -11,10 +11,8 @@ import re
 import time
 from pathlib import Path
 
-import httpx
 import pytest
-
-from apiserver import AUTH, LiveServer, new_game
+from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures: a server and database per module)
 from browser import chromium_page
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.placement import PlacedTile, Placement
@@ -22,18 +20,6 @@ from tilecam.scoring.placement import PlacedTile, Placement
 pytestmark = pytest.mark.slow  # a real browser
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "tournament.png"
 WAIT = 10_000  # ms; the page asks every 2 s
-
-
-@pytest.fixture(scope="module")
-def api(tmp_path_factory):
-    with LiveServer(tmp_path_factory.mktemp("tournament-browser") / "games.sqlite3") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def client(api):
-    with httpx.Client(base_url=api.url, timeout=10) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")
