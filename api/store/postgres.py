@@ -27,12 +27,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from tilecam.scoring.events import LogEntry, to_json
+from tilecam.scoring.events import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from .migrations import Migration, ordered, pending, upgrade
-from .rows import (Changes, EntryRow, FrameRow, GameRow, changes_since, checked_id, entry_rows, game_row,
-                   merged_meta, now, table_no)
+from .rows import (Changes, EntryRow, FrameRow, GameRow, append_values, changes_since, check_expect, checked_id,
+                   entry_rows, game_row, merged_meta, now, table_no)
 
 __all__ = ["PASSWORD_ENV", "PostgresStore", "store_password"]
 
@@ -358,19 +358,13 @@ class PostgresStore:
     # ---- the log -------------------------------------------------------------------------
     def append(self, game_id: int, entry: LogEntry, expect: int | None = None, jpeg: bytes | None = None,
                path: str | None = None, sidecar: dict | None = None) -> int:
-        checked_id(game_id)
-        if jpeg is not None and path is not None:
-            raise ValueError("give jpeg bytes or a path, not both")
-        data = json.dumps(to_json(entry))
-        side = json.dumps(sidecar) if sidecar is not None else None
+        data, side = append_values(game_id, entry, jpeg, path, sidecar)
         with self.writing():
             if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
                 raise NotFound(f"no game {game_id}")
             (seq,) = self._write("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries WHERE game_id = %s",
                                  (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} log entries, not {expect}: another writer "
-                               "changed it; read it again")
+            check_expect(game_id, seq, expect)
             created = now()
             self._write("INSERT INTO entries (game_id, seq, kind, data, created, sidecar) "
                         "VALUES (%s, %s, %s, %s, %s, %s)", (game_id, seq, entry.kind, data, created, side))

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
-from tilecam.scoring.events import LogEntry, from_json
+from tilecam.scoring.events import LogEntry, from_json, to_json
 
-from ..errors import NotFound, StoreError
+from ..errors import Conflict, NotFound, StoreError
 
-__all__ = ["Changes", "EntryRow", "FrameRow", "GameRow", "changes_since", "checked_id", "entry_rows",
-           "game_row", "merged_meta", "now", "table_no"]
+__all__ = ["Changes", "EntryRow", "FrameRow", "GameRow", "append_values", "changes_since", "check_expect",
+           "checked_id", "entry_rows", "game_row", "merged_meta", "now", "table_no"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,22 @@ def merged_meta(meta: dict, update: dict | None) -> dict:
         else:
             merged[k] = v
     return merged
+
+
+def append_values(game_id: int, entry: LogEntry, jpeg: bytes | None, path: str | None,
+                  sidecar: dict | None) -> tuple[str, str | None]:
+    """The entry and its sidecar as an append stores them (JSON), after the checks of its arguments."""
+    checked_id(game_id)
+    if jpeg is not None and path is not None:
+        raise ValueError("give jpeg bytes or a path, not both")
+    return json.dumps(to_json(entry)), json.dumps(sidecar) if sidecar is not None else None
+
+
+def check_expect(game_id: int, seq: int, expect: int | None) -> None:
+    """An append that names the seq it believes comes next (`expect`) and is wrong: Conflict."""
+    if expect is not None and expect != seq:
+        raise Conflict(f"game {game_id} has {seq} log entries, not {expect}: another writer "
+                       "changed it; read it again")
 
 
 def game_row(r) -> GameRow:

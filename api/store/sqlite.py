@@ -21,16 +21,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from contextlib import contextmanager
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from tilecam.scoring.events import LogEntry, to_json
+from tilecam.scoring.events import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from .migrations import Migration, ordered, pending, upgrade
-from .rows import (Changes, EntryRow, FrameRow, GameRow, changes_since, checked_id as _checked, entry_rows,
-                   game_row, merged_meta, now as _now, table_no)
+from .rows import (Changes, EntryRow, FrameRow, GameRow, append_values, changes_since, check_expect,
+                   checked_id as _checked, entry_rows, game_row, merged_meta, now as _now, table_no)
 
 __all__ = ["SqliteStore"]
 
@@ -261,19 +261,13 @@ class SqliteStore:
         """Append one entry, with its evidence frame (JPEG bytes or a path) and sidecar data, in one
         transaction; returns its seq. `expect`: the seq the caller believes comes next; another
         writer having appended since is a Conflict and nothing is written."""
-        _checked(game_id)
-        if jpeg is not None and path is not None:
-            raise ValueError("give jpeg bytes or a path, not both")
-        data = json.dumps(to_json(entry))
-        side = json.dumps(sidecar) if sidecar is not None else None
+        data, side = append_values(game_id, entry, jpeg, path, sidecar)
         with self.writing():
             if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise NotFound(f"no game {game_id}")
             (seq,) = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries WHERE game_id = ?",
                                       (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} log entries, not {expect}: another writer "
-                               "changed it; read it again")
+            check_expect(game_id, seq, expect)
             now = _now()
             self._db.execute("INSERT INTO entries (game_id, seq, kind, data, created, sidecar) "
                              "VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, entry.kind, data, now, side))
