@@ -14,7 +14,7 @@ from ..errors import InvalidInput
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 READ = s.errors(404, 409, 422)
-SPAN = re.compile(r"(\d{1,4})(?:-(\d{1,4}))?")
+SPAN = re.compile(r"([0-9]{1,4})(?:-([0-9]{1,4}))?")  # ASCII digits: "٣" is no table number
 
 
 def table_filter(tables: str | None = Query(

@@ -167,6 +167,7 @@ def test_only_some_tables_or_only_the_flagged(api, client):
     ({"tables": "5-3"}, "query.tables: '5-3' is not a table"),
     ({"tables": "1-10000"}, "query.tables: '1-10000' is not a table"),
     ({"tables": "x"}, "query.tables: 'x' is not a table"),
+    ({"tables": "\u0663"}, "query.tables: '\u0663' is not a table"),  # an Arabic-Indic 3
     ({"tables": "1,,2"}, "query.tables: '' is not a table"),
     ({"tables": "1" * 201}, "tables"),
     ({"flagged": "perhaps"}, "flagged"),
