@@ -22,10 +22,8 @@ standard library's, so a station needs no extra package.
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
-import stat
 import sys
 import threading
 import time
@@ -65,19 +63,11 @@ class Refused(ForwardError):
 
 def read_token(path: str | Path) -> str:
     """The station's token from [tournament] token_file (one line, not readable by others)."""
-    from .settings import check_token
+    from .settings import check_token, read_secret
 
-    path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
-            raw = f.read(4096)
-    except OSError as exc:
-        raise ForwardError(f"cannot read the station's token file {path}: {exc.strerror}") from None
-    if mode & 0o077:
-        raise ForwardError(f"token file {path} can be read by others (mode {mode:04o}); chmod 600 it")
-    try:
-        return check_token(raw.decode("ascii", "replace").strip(), f"the token in {path}")
+    try:  # a SettingsError is a ValueError too
+        return check_token(read_secret(path, "[tournament] token_file").decode("ascii", "replace").strip(),
+                           f"the token in {path}")
     except ValueError as exc:
         raise ForwardError(str(exc)) from None
 
@@ -127,7 +117,10 @@ class Held:
 
     @classmethod
     def of(cls, answer: dict) -> "Held":
-        return cls(answer["next"], set(answer["frames"]), answer["header"])
+        try:
+            return cls(int(answer["next"]), {int(seq) for seq in answer["frames"]}, str(answer["header"]))
+        except (KeyError, TypeError, ValueError):
+            raise Refused(f"the central service answered something else than a game's state: {answer}") from None
 
 
 class Forwarder:
@@ -171,7 +164,7 @@ class Forwarder:
         while not self._stop.is_set():
             try:
                 self.step()
-            except ForwardError as exc:
+            except ApiError as exc:  # the central's answer, or our own store (busy, unreadable): try again
                 if str(exc) != self.error:  # once per distinct failure: the journal stays readable
                     self.say(f"{exc}; retrying (every {self.retry_max_s:g} s at most)")
                 self.error = str(exc)
@@ -195,9 +188,16 @@ class Forwarder:
         changes = self.service.changes_since(self._mark)
         self._mark = changes.mark
         self._dirty |= {row.id for row in self.service.games()} if changes.games is None else set(changes.games)
+        refused = None
         for game_id in sorted(self._dirty):
-            self._push(game_id)
+            try:
+                self._push(game_id)
+            except Refused as exc:  # this game only (say, it diverged): the others still go
+                refused = refused or exc
+                continue
             self._dirty.discard(game_id)
+        if refused is not None:
+            raise refused
         if time.monotonic() - self._last_contact >= self.heartbeat_s and self._newest is not None:
             self._expect(self.central.call("POST", "/heartbeat", {"games": [self._newest[1]]}))
 
@@ -205,7 +205,10 @@ class Forwarder:
         if self._mark is None:  # the mark first: a change made while we read is seen next round
             self._mark = self.service.changes_since(None).mark
         _, answer = self._expect(self.central.call("GET"))
-        self._held = {g["uid"]: Held.of(g) for g in answer["games"]}
+        games = answer.get("games")
+        if not isinstance(games, list) or not all(isinstance(g, dict) and "uid" in g for g in games):
+            raise Refused(f"the central service answered something else than a station's games: {answer}")
+        self._held = {g["uid"]: Held.of(g) for g in games}
         self._dirty |= {row.id for row in self.service.games()}  # each is compared, not resent
 
     def _expect(self, reply: tuple[int, dict]) -> tuple[int, dict]:

@@ -6,7 +6,9 @@ exist; nothing in this module reads the environment or a file at import.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +31,7 @@ from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
 __all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
-           "PreviewSettings", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings",
+           "PreviewSettings", "read_secret", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings",
            "TournamentSettings"]
 
 
@@ -109,6 +111,21 @@ def check_token(token: str, what: str = "token") -> str:
     if len(token) < MIN_TOKEN_CHARS:
         raise ValueError(f"{what} has {len(token)} characters; at least {MIN_TOKEN_CHARS} are needed")
     return token
+
+
+def read_secret(path: str | Path, what: str) -> bytes:
+    """The start of a file holding a secret a setting names (a token, a password), refused when
+    others may read it: a SettingsError naming `what` and the file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
+            raw = f.read(4096)
+    except OSError as exc:
+        raise SettingsError(f"cannot read {what} {path}: {exc.strerror}") from None
+    if mode & 0o077:
+        raise SettingsError(f"{what} {path} can be read by others (mode {mode:04o}); chmod 600 it")
+    return raw
 
 
 class LiveSettings(Section):

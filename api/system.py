@@ -351,9 +351,9 @@ class Station:
         except LookupError as exc:
             raise SetupError(str(exc)) from None
         self._reader = build_reader(self.settings, reader_lang, model=self.model, tileset=self.tileset)
+        self.forwarder = self._forwarder()  # a token file it cannot use stops the start, before any game
         self._open_source()  # before the game: a source that does not open leaves no empty game behind
         self._attach(game_id)
-        self.forwarder = self._forwarder()
         return self
 
     def _forwarder(self):

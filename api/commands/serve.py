@@ -17,7 +17,6 @@ import os
 import errno
 import secrets
 import socket
-import stat
 import sys
 from pathlib import Path
 
@@ -49,7 +48,7 @@ class TokenError(ApiError, ValueError):
 
 def token_from_file(path: Path) -> tuple[str, bool]:
     """The token in `path` and whether it was just created there (mode 0600, a new random token)."""
-    from tilecam.api.settings import check_token
+    from tilecam.api.settings import check_token, read_secret
 
     try:  # a fresh machine has no ~/.cache/tilecam yet: the token is often the first file written there
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,18 +67,11 @@ def token_from_file(path: Path) -> tuple[str, bool]:
             f.write(token + "\n")
         return token, True
     try:
-        with open(path, "rb") as f:
-            mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
-            raw = f.read(4096)
-    except OSError as exc:
-        raise TokenError(f"cannot read token file {path}: {exc.strerror}") from None
-    if mode & 0o077:
-        raise TokenError(f"token file {path} can be read by others (mode {mode:04o}); chmod 600 it")
-    try:
+        raw = read_secret(path, "token file")
         return check_token(raw.decode("ascii").strip(), f"the token in {path}"), False
     except UnicodeDecodeError:
         raise TokenError(f"the token in {path} must be printable ASCII without spaces") from None
-    except ValueError as exc:
+    except ValueError as exc:  # a bad token, or read_secret's SettingsError
         raise TokenError(str(exc)) from None
 
 

@@ -130,10 +130,10 @@ class Ingest:
 
     def station_games(self, station: str, token: str) -> list[Mirror]:
         """What the central service holds of every game `station` forwarded with `token`."""
-        self._scan()
         rows = [row for row in self.store.games()
                 if row.meta.get("station") == station and row.meta.get("station_token") == token
                 and row.meta.get(STATION_UID)]
+        self._mirrors.update((row.meta[STATION_UID], row.id) for row in rows)
         return [self._state(row) for row in rows]
 
     # ---- writes from a station

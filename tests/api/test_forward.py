@@ -3,18 +3,19 @@
 A station's store (SQLite) is written by a "recorder" (a GameService on its own connection, as
 the Station's recorder is) while the Forwarder pushes it to a real `tilecam serve` subprocess.
 Faults: the central killed with SIGKILL mid-stream and restarted on the same store; the network
-cut by a TCP proxy the test closes and reopens. In each, the central's record must equal the
+cut by a TCP proxy the test closes and reopens; the central's PostgreSQL server stopped and
+started again (tests/pgserver.py). In each, the central's record must equal the
 station's: every entry once, in order, with its sidecar and frame, and the same GCG.
 """
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -24,6 +25,7 @@ import pytest
 
 from apiserver import LiveServer, TOKEN, wait_for
 from tilecam.api.bus import Bus
+from tilecam.api.schemas import ScoreFix
 from tilecam.api.forwarder import Central, Forwarder
 from tilecam.api.service import GameService
 from tilecam.api.store import open_store
@@ -58,19 +60,20 @@ def record_events():
 
 
 class Central_:
-    """`tilecam serve` on a store file and port, killed and restarted at will."""
+    """`tilecam serve` on a store (a SQLite file, or `url`) and a port, killed and restarted at will."""
 
-    def __init__(self, tmp: Path) -> None:
-        self.db = tmp / "central.sqlite3"
+    def __init__(self, tmp: Path, url: str | None = None) -> None:
+        self.db = url or tmp / "central.sqlite3"  # what open_store takes, for the test to read it back
         self.config = tmp / "central.toml"
-        self.config.write_text(f'[auth.tokens]\n"{STATION}" = "{STATION_TOKEN}"\ndirector = "{DIRECTOR_TOKEN}"\n')
+        self.config.write_text((f'[store]\nurl = "{url}"\n\n' if url else f'[store]\ndb_path = "{self.db}"\n\n') +
+                               f'[auth.tokens]\n"{STATION}" = "{STATION_TOKEN}"\ndirector = "{DIRECTOR_TOKEN}"\n')
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
     def start(self) -> "Central_":
         self.proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "serve", "--port", str(self.port),
-                                      "--db", str(self.db), "--config", str(self.config)], cwd=REPO,
+                                      "--config", str(self.config)], cwd=REPO,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 20
         while True:
@@ -203,7 +206,7 @@ def central_game(url: str, uid: str) -> dict:
     return next((g for g in r.json()["games"] if g["uid"] == uid), {})
 
 
-def assert_mirrored(station: StationSide, game_id: int, central_db: Path, url: str) -> None:
+def assert_mirrored(station: StationSide, game_id: int, central_db: Path | str, url: str) -> None:
     """The central's record equals the station's: entries, sidecars, frames, players, GCG."""
     local = station.recorder
     uid = uid_of(station, game_id)
@@ -229,24 +232,61 @@ def assert_mirrored(station: StationSide, game_id: int, central_db: Path, url: s
         store.close()
 
 
-def test_a_station_forwards_its_game_live_and_the_central_refuses_to_correct_it(tmp_path):
-    central = Central_(tmp_path).start()
-    station = StationSide(tmp_path, central.url)
+@contextmanager
+def forwarding(tmp_path: Path, url: str | None = None, through_proxy: bool = False):
+    """A central `tilecam serve` (on `url`'s store, else a SQLite file), optionally behind a
+    Proxy, and a station whose forwarder pushes to it: (central, station, the URL it pushes to)."""
+    central = Central_(tmp_path, url).start()
+    proxy = Proxy(central.port) if through_proxy else None
+    server = f"http://127.0.0.1:{proxy.port}" if proxy else central.url
+    station = StationSide(tmp_path, server)
     try:
+        yield central, station, server, proxy
+    finally:
+        station.close()
+        if proxy is not None:
+            proxy.close()
+        central.stop()
+
+
+def record_through_outage(central: Central_, station: StationSide, server: str, down, up,
+                          min_outage_s: float = 0.0) -> None:
+    """The whole game recorded while the forwarder pushes it: `down()` once the central holds five
+    entries (mid-stream), `up()` eight entries later, the station recording on meanwhile; then the
+    central's record must equal the station's."""
+    station.forwarder.start()
+    went_down = []
+
+    def fault(i: int) -> None:
+        if i == 8:
+            wait_for(lambda: central_game(server, uid_of(station, 1)).get("next", 0) >= 5, timeout=15)
+            down()
+            went_down.append(time.monotonic())
+        if i == 16:
+            time.sleep(max(0.0, min_outage_s - (time.monotonic() - went_down[0])))
+            assert station.forwarder.error is not None  # it noticed, and kept the entries
+            up()
+
+    game_id = record(station, record_events().events, pause=0.1, at=fault)
+    assert_mirrored(station, game_id, central.db, server)
+
+
+def test_a_station_forwards_its_game_live_and_the_central_refuses_to_correct_it(tmp_path):
+    with forwarding(tmp_path) as (central, station, server, _):
         station.forwarder.start()
         events = record_events().events
         game_id = record(station, events[:10])
         uid = uid_of(station, game_id)
         # live: the first entries are at the central before the game is over
-        wait_for(lambda: central_game(central.url, uid).get("next") == 10, timeout=15)
+        wait_for(lambda: central_game(server, uid).get("next") == 10, timeout=15)
         for ev in events[10:]:
             station.recorder.append(game_id, ev)
-        assert_mirrored(station, game_id, central.db, central.url)
+        assert_mirrored(station, game_id, central.db, server)
         assert station.forwarder.error is None
 
         # idle: the heartbeat keeps station_heard_at moving
-        cid = central_game(central.url, uid)["game_id"]
-        heard = lambda: int(httpx.get(f"{central.url}/api/games/{cid}").json()["meta"]["station_heard_at"])  # noqa: E731
+        cid = central_game(server, uid)["game_id"]
+        heard = lambda: int(httpx.get(f"{server}/api/games/{cid}").json()["meta"]["station_heard_at"])
         first = heard()
         wait_for(lambda: heard() > first, timeout=5, interval=0.2)
 
@@ -257,100 +297,56 @@ def test_a_station_forwards_its_game_live_and_the_central_refuses_to_correct_it(
                            (f"/api/games/{cid}/passes", {}),
                            (f"/api/games/{cid}/end", {"reason": "forfeit"}),
                            (f"/api/games/{cid}/clock", {})):
-            r = httpx.post(central.url + path, json=body, headers=director)
+            r = httpx.post(server + path, json=body, headers=director)
             assert r.status_code == 409, (path, r.text)
             assert "station pi-7 at table 7" in r.json()["detail"], r.text
-        r = httpx.put(f"{central.url}/api/games/{cid}/players", headers=director,
+        r = httpx.put(f"{server}/api/games/{cid}/players", headers=director,
                       json={"players": [{"name": "X"}, {"name": "Y"}]})
         assert r.status_code == 409 and "pi-7" in r.json()["detail"]
 
         # ... and the station's own correction reaches the central
-        station.recorder.correct(game_id, 0, _score_fix(31), by="desk")
-        assert_mirrored(station, game_id, central.db, central.url)
-        assert httpx.get(f"{central.url}/api/games/{cid}/moves").json()[0]["agreed"] == 31
-    finally:
-        station.close()
-        central.stop()
-
-
-def _score_fix(agreed: int):
-    from tilecam.api import schemas as s
-    return s.ScoreFix(kind="score", agreed=agreed)
+        station.recorder.correct(game_id, 0, ScoreFix(kind="score", agreed=31), by="desk")
+        assert_mirrored(station, game_id, central.db, server)
+        assert httpx.get(f"{server}/api/games/{cid}/moves").json()[0]["agreed"] == 31
 
 
 def test_central_killed_mid_stream_and_restarted_loses_and_doubles_nothing(tmp_path):
-    central = Central_(tmp_path).start()
-    station = StationSide(tmp_path, central.url)
-    try:
-        station.forwarder.start()
-        events = record_events().events
-
-        def fault(i: int) -> None:
-            if i == 8:
-                uid = uid_of(station, 1)
-                wait_for(lambda: central_game(central.url, uid).get("next", 0) >= 5, timeout=15)
-                central.kill()  # mid-stream: the forwarder is pushing as the recorder writes
-            if i == 16:
-                assert station.forwarder.error is not None  # it noticed, and kept the entries
-                central.start()
-
-        game_id = record(station, events, pause=0.1, at=fault)
-        assert_mirrored(station, game_id, central.db, central.url)
-    finally:
-        station.close()
-        central.stop()
+    with forwarding(tmp_path) as (central, station, server, _):
+        record_through_outage(central, station, server, central.kill, central.start)
 
 
 def test_network_cut_and_restored_loses_and_doubles_nothing(tmp_path):
-    central = Central_(tmp_path).start()
-    proxy = Proxy(central.port)
-    station = StationSide(tmp_path, f"http://127.0.0.1:{proxy.port}")
+    with forwarding(tmp_path, through_proxy=True) as (central, station, server, proxy):
+        record_through_outage(central, station, server, proxy.cut, proxy.restore, min_outage_s=3.0)
+
+
+def test_postgresql_restarted_mid_stream_loses_and_doubles_nothing(tmp_path, pg, pg_url, monkeypatch):
+    monkeypatch.setenv("TILECAM_STORE_PASSWORD", pg.password)  # for the central, and for reading it back
     try:
-        station.forwarder.start()
-        events = record_events().events
-        cut_at = []
-
-        def fault(i: int) -> None:
-            if i == 6:
-                proxy.cut()
-                cut_at.append(time.monotonic())
-            if i == 20:
-                time.sleep(max(0.0, 3.0 - (time.monotonic() - cut_at[0])))  # a cut of 3 s at least
-                assert station.forwarder.error is not None
-                proxy.restore()
-
-        game_id = record(station, events, pause=0.1, at=fault)
-        assert_mirrored(station, game_id, central.db, f"http://127.0.0.1:{proxy.port}")
+        with forwarding(tmp_path, url=pg_url) as (central, station, server, _):
+            # the central's database goes away mid-stream; the central itself stays up
+            record_through_outage(central, station, server, pg.stop, pg.start)
     finally:
-        station.close()
-        proxy.close()
-        central.stop()
+        if not pg.running:
+            pg.start()
 
 
 def test_a_restarted_station_asks_the_central_and_sends_only_what_is_missing(tmp_path):
-    central = Central_(tmp_path).start()
-    station = StationSide(tmp_path, central.url)
-    try:
+    with forwarding(tmp_path) as (central, station, server, _):
         events = record_events().events
         game_id = record(station, events[:12], pause=0)
         station.forwarder.step()  # everything so far, then the station "restarts"
-        pushed = station.forwarder.pushed
-        assert pushed == 12
-        station.forwarder.stop()
-        again = StationSide.__new__(StationSide)
-        again.recorder = station.recorder
-        again._fw_store = open_store(tmp_path / "station.sqlite3")
-        again.forwarder = Forwarder(GameService(again._fw_store, Bus(1)),
-                                    Central(central.url, STATION, STATION_TOKEN, timeout_s=2.0), say=lambda m: None)
-        for ev in events[12:]:
-            station.recorder.append(game_id, ev)
-        again.forwarder.step()
-        assert again.forwarder.pushed == len(events) - 12  # the first 12 were not sent again
-        assert_mirrored(station, game_id, central.db, central.url)
-        again._fw_store.close()
-    finally:
-        station.close()
-        central.stop()
+        assert station.forwarder.pushed == 12
+        store = open_store(tmp_path / "station.sqlite3")
+        try:
+            again = Forwarder(GameService(store, Bus(1)), Central(server, STATION, STATION_TOKEN), say=lambda m: None)
+            for ev in events[12:]:
+                station.recorder.append(game_id, ev)
+            again.step()
+            assert again.pushed == len(events) - 12  # the first 12 were not sent again
+            assert_mirrored(station, game_id, central.db, server)
+        finally:
+            store.close()
 
 
 # ---- bad ingest requests: a 4xx with a message, never a 500 ---------------------------------------
