@@ -340,13 +340,45 @@ def test_a_restarted_station_asks_the_central_and_sends_only_what_is_missing(tmp
         store = open_store(tmp_path / "station.sqlite3")
         try:
             again = Forwarder(GameService(store, Bus(1)), Central(server, STATION, STATION_TOKEN), say=lambda m: None)
+            sent = watch_calls(again)
             for ev in events[12:]:
                 station.recorder.append(game_id, ev)
             again.step()
-            assert again.pushed == len(events) - 12  # the first 12 were not sent again
+            assert again.pushed == len(events) - 12
+            entries = [e["seq"] for method, path, body in sent if path.endswith("/entries") for e in body["entries"]]
+            assert entries == list(range(12, len(events)))  # the first 12 were not sent again
+            assert not any(method == "PUT" and path.startswith("/games/") and "/frames/" not in path
+                           for method, path, _ in sent)  # nor the header, which did not change
             assert_mirrored(station, game_id, central.db, server)
         finally:
             store.close()
+
+
+def watch_calls(forwarder: Forwarder) -> list[tuple[str, str, object]]:
+    """Every request the forwarder makes from now on, as (method, path, body)."""
+    calls, call = [], forwarder.central.call
+
+    def watched(method, path="", body=None):
+        calls.append((method, path, body))
+        return call(method, path, body)
+    forwarder.central.call = watched
+    return calls
+
+
+def test_a_central_that_holds_less_than_the_station_thinks_is_sent_the_rest_from_its_end(tmp_path):
+    with forwarding(tmp_path) as (central, station, server, _):
+        events = record_events().events
+        game_id = record(station, events[:3], pause=0)
+        station.forwarder.step()
+        for ev in events[3:8]:
+            station.recorder.append(game_id, ev)
+        uid = uid_of(station, game_id)
+        station.forwarder._held[uid].next = 6  # as if a restored central had lost entries 3 to 5
+        sent = watch_calls(station.forwarder)
+        station.forwarder.step()
+        first_seqs = [body["entries"][0]["seq"] for _, path, body in sent if path.endswith("/entries")]
+        assert first_seqs == [6, 3]  # refused with the central's next, resent from there
+        assert_mirrored(station, game_id, central.db, server)
 
 
 # ---- bad ingest requests: a 4xx with a message, never a 500 ---------------------------------------
