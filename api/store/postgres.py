@@ -40,7 +40,10 @@ PASSWORD_ENV = "TILECAM_STORE_PASSWORD"
 CHANNEL = "tilecam_changes"            # NOTIFY channel: one message per committed write transaction
 LOCK_KEY = 0x74696C6563616D            # "tilecam": the advisory lock every writer of the database takes
 BUSY_TIMEOUT_S = 10.0                  # how long a writer waits for another's transaction
-CONNECT_TIMEOUT_S = 5                  # a server that does not answer is an error, not a hang
+# A server that does not answer is an error, not a hang: at connect, on a write the network
+# swallows, and on an idle LISTEN (keepalives); a URL's own values win.
+CONNECTION = {"connect_timeout": "5", "tcp_user_timeout": "15000", "keepalives": "1", "keepalives_idle": "10",
+              "keepalives_interval": "5", "keepalives_count": "3", "application_name": "tilecam"}
 POOL_SIZE = 8                          # connections per store object; writers queue on the lock anyway
 CHANGES_KEPT = 10_000                  # change rows kept; a watcher whose mark is older reloads every game
 GAME_COLUMNS = "id, players, rules, lang, layout, created, meta"
@@ -121,8 +124,11 @@ class PostgresStore:
         password = store_password(url, password_file)  # refuses a URL holding one
         self.url = self.shown = url  # so the URL is fit for messages and logs
         self._psycopg = _psycopg()
-        self._connect_args = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S,
-                              "application_name": "tilecam"}
+        try:
+            given = self._psycopg.conninfo.conninfo_to_dict(url)
+        except self._psycopg.ProgrammingError as exc:
+            raise StoreError(f"[store] url {url} is not a PostgreSQL URL: {_reason(exc)}") from None
+        self._connect_args = {"autocommit": True, **{k: v for k, v in CONNECTION.items() if k not in given}}
         if password is not None:
             self._connect_args["password"] = password
         self._idle: list = []                 # pooled connections nobody holds
@@ -132,9 +138,12 @@ class PostgresStore:
         self._listener = None                 # the LISTENing connection of wait_changes
         self._listen_lock = threading.Lock()  # one waiter on it at a time
         self._closed = False
-        conn = self._take()  # a wrong host, user or password fails here, as a bad SQLite path does
-        self._give(conn)
-        self._migrate()
+        try:
+            self._give(self._take())  # a wrong host, user or password fails here, as a bad SQLite path does
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
 
     # ---- connections ---------------------------------------------------------------
     def _connect(self):

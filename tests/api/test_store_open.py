@@ -54,3 +54,8 @@ def test_serve_with_a_password_in_the_url_stops_with_the_reason_and_not_the_pass
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "must not hold the password" in done.stderr and "s3cret-pw" not in done.stdout + done.stderr
     assert (tmp_path / "central.token").exists()  # the operator token beside the settings file
+
+
+def test_a_postgresql_url_libpq_cannot_read_is_named(monkeypatch):
+    with pytest.raises(StoreError, match='is not a PostgreSQL URL: invalid URI query parameter: "colour"'):
+        open_store("postgresql://desk@127.0.0.1:1/t?colour=blue")
