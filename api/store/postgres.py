@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import threading
 from contextlib import contextmanager
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from tilecam.scoring.events import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
+from ..settings import SettingsError, read_secret
 from .migrations import Migration, ordered, pending, upgrade
 from .rows import (Changes, EntryRow, FrameRow, GameRow, append_values, changes_since, check_expect, checked_id,
                    entry_rows, game_row, merged_meta, now, table_no)
@@ -101,18 +100,12 @@ def store_password(url: str, password_file: str | None, env: dict[str, str] | No
                          f"[store] password_file names, or in ${PASSWORD_ENV}")
     env = os.environ if env is None else env
     if password_file:
-        path = Path(password_file)
         try:
-            with open(path, "rb") as f:
-                mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
-                raw = f.read(4096)
-        except OSError as exc:
-            raise StoreError(f"cannot read [store] password_file {path}: {exc.strerror}") from None
-        if mode & 0o077:
-            raise StoreError(f"[store] password_file {path} can be read by others (mode {mode:04o}); chmod 600 it")
-        lines = raw.decode("utf-8", "replace").splitlines()
+            lines = read_secret(password_file, "[store] password_file").decode("utf-8", "replace").splitlines()
+        except SettingsError as exc:  # the store's error, as every other reason it cannot open
+            raise StoreError(str(exc)) from None
         if not lines or not lines[0]:
-            raise StoreError(f"[store] password_file {path} is empty: the password is its first line")
+            raise StoreError(f"[store] password_file {password_file} is empty: the password is its first line")
         return lines[0]
     return env.get(PASSWORD_ENV) or None
 
