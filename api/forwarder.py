@@ -96,7 +96,11 @@ class Central:
             with self._opener.open(request, timeout=self.timeout_s) as r:
                 return r.status, json.loads(r.read() or b"{}")
         except urllib.error.HTTPError as exc:
-            status, text = exc.code, exc.read()
+            status = exc.code
+            try:
+                text = exc.read()
+            except (OSError, HTTPException):  # the answer was cut off: its status is what counts
+                text = b""
         except (urllib.error.URLError, OSError, HTTPException, ValueError) as exc:
             raise Unreachable(f"{method} {self.base}{path}: {getattr(exc, 'reason', None) or exc}") from None
         try:
@@ -150,10 +154,13 @@ class Forwarder:
         self._thread.start()
         return self
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 5.0) -> bool:
+        """End the thread; whether it has (it may be waiting on a request, at most TIMEOUT_S)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+            return not self._thread.is_alive()
+        return True
 
     def status(self) -> dict:
         return {"server": self.central.base, "pending_games": len(self._dirty), "pushed": self.pushed,
@@ -236,6 +243,9 @@ class Forwarder:
                     "meta": forwarded_meta(row.meta)}
             held = self._held[uid] = Held.of(self._expect(self.central.call("PUT", f"/games/{uid}", body))[1])
         entries = self.service.entries(game_id)
+        if held.next > len(entries):
+            raise Refused(f"the central holds {held.next} entries of game {uid}, this station {len(entries)}: "
+                          "the two records have diverged")
         while held.next < len(entries):
             batch, size = [], 0
             for e in entries[held.next:held.next + BATCH_ENTRIES]:
@@ -246,7 +256,7 @@ class Forwarder:
                 batch.append(item)
             status, answer = self.central.call("POST", f"/games/{uid}/entries", {"entries": batch})
             if status == 409 and "next" in answer:  # the central lacks an earlier one: resend from there
-                self._rewind(held, answer["next"], len(entries), uid)
+                self._rewind(held, answer["next"], uid)
                 continue
             before = held.next
             held = self._held[uid] = Held.of(self._expect((status, answer))[1])
@@ -262,10 +272,10 @@ class Forwarder:
             held = self._held[uid] = Held.of(self._expect((status, answer))[1])
 
     @staticmethod
-    def _rewind(held: Held, central_next: int, local: int, uid: str) -> None:
-        if central_next > local:
-            raise Refused(f"the central holds {central_next} entries of game {uid}, this station {local}: "
-                          "the two records have diverged")
+    def _rewind(held: Held, central_next, uid: str) -> None:
+        if not isinstance(central_next, int) or not 0 <= central_next < held.next:  # only back: never a loop
+            raise Refused(f"the central service refused entries of game {uid} from {held.next} and expects "
+                          f"{central_next!r}")
         held.next = central_next
 
     def _jpeg(self, game_id: int, seq: int) -> bytes | None:

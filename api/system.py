@@ -538,9 +538,10 @@ class Station:
         self.stop_event.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
-        if self.forwarder is not None:  # what it had not pushed yet goes at the next start
-            self.forwarder.stop()
-        if self._forward_store is not None:
+        # What the forwarder had not pushed yet goes at the next start. A thread still waiting on
+        # the network keeps its store open until the process ends, rather than failing under it.
+        stopped = self.forwarder.stop() if self.forwarder is not None else True
+        if self._forward_store is not None and stopped:
             self._forward_store.close()
         for part in (self.buttons, self.led):
             if part is not None:

@@ -443,3 +443,28 @@ def test_bad_ingest_requests_are_refused_with_a_message(ingest):
         assert [(g["uid"], g["next"], g["frames"]) for g in state] == [(UID, 1, [0])]
         assert c.post(f"{ingest.url}/api/stations/s1/heartbeat", json={"games": [UID, "e" * 32]}).json() == \
             {UID: state[0]["game_id"]}
+
+
+def test_a_station_restored_from_an_older_copy_is_told_the_records_diverged(tmp_path):
+    import sqlite3
+
+    from tilecam.api.forwarder import Refused
+
+    with forwarding(tmp_path) as (central, station, server, _):
+        events = record_events().events
+        game_id = record(station, events[:3], pause=0)
+        station.forwarder.step()  # the uid is in the store from here on
+        backup = tmp_path / "backup.sqlite3"
+        with sqlite3.connect(tmp_path / "station.sqlite3") as src, sqlite3.connect(backup) as dst:
+            src.backup(dst)
+        for ev in events[3:6]:
+            station.recorder.append(game_id, ev)
+        station.forwarder.step()
+        store = open_store(backup)  # the station's card replaced by the older copy
+        try:
+            restored = Forwarder(GameService(store, Bus(1)), Central(server, STATION, STATION_TOKEN), say=lambda m: None)
+            with pytest.raises(Refused, match="the central holds 6 entries of game .*, this station 3: .*diverged"):
+                restored.step()
+            assert central_game(server, uid_of(station, game_id))["next"] == 6  # nothing was taken back
+        finally:
+            store.close()
