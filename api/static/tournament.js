@@ -63,20 +63,23 @@
     return out;
   }
 
-  // The last play with its word in bold, "Nigel Richards: 8F ZE(B)rA +44"; the play itself is kept on
-  // one line, so a narrow column breaks after the name, never inside "8F ZE(B)rA +44".
+  // The last play with its word in bold, "Nigel Richards: 8F ZE(B)rA +44": the play and its score
+  // stay on one line ("8F ZE(B)rA +44"); a narrow column breaks after the name or before what
+  // follows (", challenge bonus +5").
   function lastPlay(t) {
     const td = el("td", null, "last");
+    const at = t.last_word ? t.last_play.lastIndexOf(` ${t.last_word} `) : -1;
     if (!t.last_play) td.append(el("span", t.moves ? "" : "no move yet", "none"));
+    else if (at < 0) td.append(t.last_play);
     else {
-      const colon = t.last_play.indexOf(": ");
+      const head = t.last_play.slice(0, at + 1);  // "Nigel Richards: 8F "
+      const colon = head.indexOf(": ");
       const cut = colon < 0 ? 0 : colon + 2;
-      const rest = t.last_play.slice(cut);
+      const after = t.last_play.slice(at + 1 + t.last_word.length);  // " +44", " +45, challenge bonus +5"
+      const score = (/^ [+-]\d+/.exec(after) || [""])[0];
       const play = el("span", null, "play");
-      const at = t.last_word ? rest.lastIndexOf(`${t.last_word} `) : -1;
-      if (at < 0) play.append(rest);
-      else play.append(rest.slice(0, at), el("span", t.last_word, "word"), rest.slice(at + t.last_word.length));
-      td.append(t.last_play.slice(0, cut), play);
+      play.append(head.slice(cut), el("span", t.last_word, "word"), score);
+      td.append(head.slice(0, cut), play, after.slice(score.length));
     }
     if (t.result) td.append(el("span", t.result, "result"));
     return td;
@@ -104,6 +107,8 @@
     const fl = el("td", null, "flags");
     fl.append(...flags(t));
     const links = el("td", null, "links noprint");
+    const box = el("div", null, "box");
+    links.append(box);
     for (const [key, label] of [["recount", "Recount"], ["replay", "Replay"], ["operator", "Console"], ["overlay", "Overlay"]]) {
       const a = el("a", label);
       a.href = t.links[key];
@@ -111,7 +116,7 @@
       a.dataset.link = key;
       // The central service only mirrors a forwarded game: its operator corrects it at the station.
       if (key === "operator" && t.station) a.title = `corrections to this game are made at station ${t.station.name}`;
-      links.append(a);
+      box.append(a);
     }
     tr.append(no, who, lines(t.scores.map(String), "num score"), clock, lastPlay(t), fl, links);
     return tr;
