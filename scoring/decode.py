@@ -39,10 +39,11 @@ class DecodeConfig(BaseModel):
                                                    "choose among them)")
     max_combinations: int = Field(256, description="cap on letter combinations tried against the bag and the lexicon")
     runner_ups: int = Field(2, ge=0, le=10, description="readings kept beside the chosen one (for the operator's review)")
-    review_below: float = Field(0.6, ge=0.0, le=1.0,
+    review_below: float = Field(0.95, ge=0.0, le=1.0,
                                 description="a play whose certainty (the probability that every new tile is "
-                                            "right) is below this is marked for review; chosen on ScrabScrap dev "
-                                            "games and rendered videos (docs/recording.md)")
+                                            "right) is below this is marked for review; chosen on the dev sweep "
+                                            "of tests/bench/bench_record.py (ScrabScrap dev games and rendered "
+                                            "videos, e626607: 8% of plays flagged; docs/recording.md)")
     split_two_plays: bool = Field(True, description="new tiles in two lines may be two plays whose snapshot "
                                                     "between was missed (off when every frame is one move)")
     max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "
