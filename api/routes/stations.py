@@ -14,6 +14,8 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from tilecam.scoring.gcg import NICK_MAX
+
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import OperatorDep, ServiceDep
@@ -45,7 +47,9 @@ class StationGames(BaseModel):
 
 class ForwardedPlayer(s.In):
     name: str = Field(min_length=1, max_length=lim.NAME_CHARS, pattern=r"^[^\r\n\t\v\f\x85\u2028\u2029]+$")
-    nick: str = Field(min_length=1, max_length=lim.NICK_CHARS, pattern=r"^[^\s:]+$")
+    # As long as the station's store takes (check_nick: a GCG import keeps a liwords nick of 42
+    # characters), or such a game would be refused here forever and never forwarded.
+    nick: str = Field(min_length=1, max_length=NICK_MAX, pattern=r"^[^\s:]+$")
 
 
 class HeaderIn(s.In):

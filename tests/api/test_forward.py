@@ -445,6 +445,19 @@ def test_bad_ingest_requests_are_refused_with_a_message(ingest):
             {UID: state[0]["game_id"]}
 
 
+def test_a_header_takes_every_nick_the_station_takes(ingest):
+    # A liwords game (josh_nationals_round_9.gcg) imported at a station has a nick of 42 characters.
+    from tilecam.scoring.gcg import NICK_MAX
+
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    base = f"{ingest.url}/api/stations/s3/games/{'a' * 32}"
+    players = lambda nick: {**HEADER, "players": [{"name": "Ann", "nick": nick}, {"name": "Bo", "nick": "bo"}]}
+    ok = httpx.put(base, json=players("N" * NICK_MAX), headers=auth)
+    assert ok.status_code == 200, ok.text
+    too_long = httpx.put(base, json=players("N" * (NICK_MAX + 1)), headers=auth)
+    assert too_long.status_code == 422 and "nick" in too_long.json()["detail"]
+
+
 def test_a_station_restored_from_an_older_copy_is_told_the_records_diverged(tmp_path):
     import sqlite3
 
