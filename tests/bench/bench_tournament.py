@@ -175,14 +175,16 @@ def worker() -> None:
                 th.start()
             for th in threads:
                 th.join()
-            # Then until every forwarder has pushed all of it (the central holds every entry).
+            # Then until every forwarder has pushed all of it (the central holds every entry and
+            # every frame: frames go after their entries, so they lag under load).
             done_at, deadline = time.time(), time.monotonic() + 300
             for st in stations:
-                want = {st.recorder.game(gid).meta["station_uid"]: len(rec.events) for gid, rec in st.games}
+                want = {st.recorder.game(gid).meta["station_uid"]: (len(rec.events), len(st.recorder.frame_seqs(gid)))
+                        for gid, rec in st.games}
                 while True:
                     status, answer = st.central.call("GET")
-                    held = {g["uid"]: g["next"] for g in answer.get("games", [])}
-                    if all(held.get(u, 0) >= n for u, n in want.items()) or time.monotonic() > deadline:
+                    held = {g["uid"]: (g["next"], len(g["frames"])) for g in answer.get("games", [])}
+                    if all(held.get(u, (0, 0)) >= n for u, n in want.items()) or time.monotonic() > deadline:
                         break
                     time.sleep(0.1)
             out({"done": commits, "caught_up_after_s": round(time.time() - done_at, 3),
@@ -381,8 +383,12 @@ async def run_phase(name: str, interval: float, games_per_station: int, clients:
 
     obs_total, obs_ingest = lat(observers)
     arrivals = sorted(committed for w in observers for _, _, committed in w.got)
-    # Sustained: what arrived while every station was committing (the first and last interval left out).
-    lo, hi = first_commit + interval, last_commit
+    # Sustained: what arrived while every station was committing (games differ in length, so the
+    # window ends with the first station to finish; its first interval is left out).
+    last_per_station: dict[str, float] = {}
+    for (st, _, _), c in commits.items():
+        last_per_station[st] = max(c, last_per_station.get(st, c))
+    lo, hi = first_commit + interval, min(last_per_station.values())
     window = [a for a in arrivals if lo <= a <= hi]
     sustained = len(window) / (hi - lo) if hi - lo > 0 else None
     offered = [c for c in commits.values() if lo <= c <= hi]
@@ -433,13 +439,14 @@ def compare(prepared: list[dict], store_url: str, station_dbs: dict[str, str]) -
     from tilecam.scoring.events import to_json
 
     central = open_store(store_url)
-    ok, bad, stores = 0, [], {}
+    ok, entries_ok, bad, stores = 0, 0, [], {}
     try:
         for m in prepared:
             local = stores.get(m["station"]) or stores.setdefault(m["station"], open_store(station_dbs[m["station"]]))
             mine = [(e.seq, to_json(e.entry), e.sidecar) for e in local.entries(m["local"])]
             theirs = [(e.seq, to_json(e.entry), e.sidecar) for e in central.entries(m["central"])]
             frames_same = local.frame_seqs(m["local"]) == central.frame_seqs(m["central"])
+            entries_ok += mine == theirs and len(mine) == m["entries"]
             if mine == theirs and len(mine) == m["entries"] and frames_same:
                 ok += 1
             else:
@@ -449,7 +456,50 @@ def compare(prepared: list[dict], store_url: str, station_dbs: dict[str, str]) -
         central.close()
         for s in stores.values():
             s.close()
-    return {"games": len(prepared), "identical": ok, "differing": bad[:10]}
+    return {"games": len(prepared), "identical": ok, "entries_identical": entries_ok, "differing": bad[:10]}
+
+
+def lock_holds(store_url: str, gcgs: list[str], frames: list[str], games: int = 2) -> dict:
+    """How long one ingest transaction holds the database's write lock (PostgresStore.writing:
+    one advisory lock for every writer of the database), alone on the machine's central: the
+    serial cost of one forwarded entry and of its frame. In this process, on the bench's database."""
+    from contextlib import contextmanager
+
+    from tilecam.api.bus import Bus
+    from tilecam.api.service import GameService
+    from tilecam.api.store import open_store
+    from tilecam.scoring.events import to_json
+
+    store = open_store(store_url)
+    inner, held = store.writing, []
+
+    @contextmanager
+    def timed():
+        outer, t0 = getattr(store._local, "conn", None) is None, time.perf_counter()
+        with inner():
+            yield
+        if outer:  # nested ones are part of the outer transaction
+            held.append(time.perf_counter() - t0)
+
+    store.writing = timed  # the service and the store's own methods look it up on the instance
+    service, rng, out = GameService(store, Bus(8)), random.Random(1), {"entries": [], "frame": []}
+    jpeg = Path(frames[0]).read_bytes() if frames else None
+    try:
+        for g in range(games):
+            rec, uid = load_game(gcgs[g]), f"{0xbe7c4 + g:032x}"
+            service.ingest_header("lock-probe", "probe", uid, [{"name": p.name, "nick": p.nick} for p in rec.players],
+                                  rec.rules, rec.lang, "standard", {})
+            for k, ev in enumerate(rec.events):
+                held.clear()
+                service.ingest_entries("lock-probe", "probe", uid, [(k, to_json(ev), sidecar(rng, k))])
+                out["entries"].append(sum(held) * 1000)
+                if jpeg is not None:
+                    held.clear()
+                    service.ingest_frame("lock-probe", "probe", uid, k, jpeg)
+                    out["frame"].append(sum(held) * 1000)
+    finally:
+        store.close()
+    return {"one_entry_ms": quantiles(out["entries"]), "one_frame_ms": quantiles(out["frame"])}
 
 
 async def orchestrate(args) -> dict:
@@ -505,6 +555,9 @@ async def orchestrate(args) -> dict:
             round_no += k
             log(json.dumps({k: phases[-1][k] for k in ("offered_entries_per_s", "sustained_entries_per_s_at_central",
                                                          "commit_to_replica1_sse_ms")}))
+        log("the write lock's hold per ingest transaction, alone")
+        holds = lock_holds(url, gcgs, frames)
+        log(json.dumps(holds))
     finally:
         for w in workers:
             try:
@@ -532,6 +585,7 @@ async def orchestrate(args) -> dict:
                                                                                      for f in frames)) if frames else 0},
         "target": "p99 local commit -> central SSE <= 500 ms",
         "phases": phases,
+        "central_write_lock_held_alone": holds,
         "ceiling_entries_per_s_within_target": max((p["sustained_entries_per_s_at_central"] for p in keeps_up),
                                                    default=None),
         "loadavg_before": [round(x, 2) for x in load_before], "loadavg_after": [round(x, 2) for x in os.getloadavg()],
