@@ -173,11 +173,18 @@ def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Pla
             return _with_doubts(d2, new)
     if new:
         best = _best_subset(board, sorted(new), snap, dist, lexicon, cfg)
-        # a few squares left out are misreads; many are a hand or the bag on the board
-        if best is not None and len(new - doubtful - {t.square for t in best.placement.tiles}) \
-                <= cfg.max_stray_squares:
+        # a few squares left out are misreads; many are a hand or the bag on the board, unless no
+        # two of them touch: print read as tiles (a vintage board's labels on the premium squares,
+        # some beside the play), where a hand or the bag lies in one patch
+        left = new - doubtful - {t.square for t in best.placement.tiles} if best is not None else new
+        if best is not None and (len(left) <= cfg.max_stray_squares or _scattered(left)):
             return _with_doubts(Decoded(best, d.misreads, d.withdraw_first), new)
     return Decoded(d.change, d.misreads, d.withdraw_first, tuple(sorted(new)))
+
+
+def _scattered(left) -> bool:
+    """No two squares of `left` lie side by side."""
+    return not any(Square(sq.row + dr, sq.col + dc) in left for sq in left for dr, dc in ((0, 1), (1, 0)))
 
 
 def _with_doubts(d: Decoded, new: frozenset[Square]) -> Decoded:

@@ -22,7 +22,7 @@ from .gcg.notation import play_notation
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
-from .tilecheck import TileCheckConfig, tile_check
+from .tilecheck import TileCheckConfig, first_play_down, tile_check
 
 __all__ = ["Fused", "Observation", "Scorekeeper"]
 
@@ -69,6 +69,7 @@ class Scorekeeper:
         # never hold a later play up (decode_move's `doubtful`); gone once read empty or committed.
         self.doubts: frozenset[Square] = frozenset()
         self.in_tile_check = False  # the last snapshot was the tile check (scoring.tilecheck)
+        self.first_play_down = False  # a first play was seen, read or not: no check after it
         self.tile_check_cfg = TileCheckConfig()
 
     # -- helpers -----------------------------------------------------------------------
@@ -240,12 +241,15 @@ class Scorekeeper:
         g = self.game
         if g.state.ended and g.state.end_reason != "out":
             return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
-        check = tile_check(seen, len(g.state.board), (g.layout.centre.row, g.layout.centre.col), self.in_tile_check,
-                           self.tile_check_cfg)
+        centre = (g.layout.centre.row, g.layout.centre.col)
+        check = tile_check(seen, len(g.state.board), centre, self.in_tile_check, self.tile_check_cfg,
+                           self.first_play_down)
         if check is not None:
             self.in_tile_check = check == "check"
             return Observation((), "tile_check", "the tiles face up before the first play") if check == "check" \
                 else Observation((), "no_change", "the tile check is cleared: the game starts")
+        if not len(g.state.board) and not self.first_play_down:
+            self.first_play_down = first_play_down(seen, centre, self.tile_check_cfg)
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed, self.doubts)

@@ -11,6 +11,12 @@ One pure rule, `tile_check`, says what a snapshot before the first play is:
   is over and the game starts (this clear board is the empty-board reference);
 * None: none of this (a game under way, an empty board, or a first play): the decoder decides.
 
+A first play seen on the centre (fewer tiles than a check, one on the centre square, where every
+first play lies) starts the game even when the decoder cannot read it yet (`first_play_down`):
+after it, more tiles are more plays, never a check. Else a first play misread until the next
+plays were down would make 16 tiles "the check", and the game would never be recorded (a
+rendered vintage game: its first three plays unclear, then 20 tiles taken for a check).
+
 The counts come from the snapshot's occupancy (`scoring.snapshot.occupied`) at `tile_prob`, a
 stricter threshold than a new tile's, so print on an empty board read as doubtful tiles does not
 make a check.
@@ -22,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .snapshot import Snapshot, occupied
 
-__all__ = ["TileCheckConfig", "tile_check"]
+__all__ = ["TileCheckConfig", "first_play_down", "tile_check"]
 
 RACK = 7  # the most tiles one play can lay
 
@@ -39,12 +45,12 @@ class TileCheckConfig(BaseModel):
 
 
 def tile_check(seen: Snapshot, committed: int, centre: tuple[int, int], in_check: bool,
-               cfg: TileCheckConfig | None = None) -> str | None:
+               cfg: TileCheckConfig | None = None, play_down: bool = False) -> str | None:
     """What a snapshot is with respect to the tile check: "check", "cleared" or None (see the module).
     `committed`: tiles on the game's board (a check happens only before the first play); `in_check`:
-    the last snapshot was a check."""
+    the last snapshot was a check; `play_down`: a first play was seen (`first_play_down`)."""
     cfg = cfg or TileCheckConfig()
-    if committed:
+    if committed or play_down:
         return None
     tiles = occupied(seen, cfg.tile_prob)
     n = int(tiles.sum())
@@ -57,3 +63,11 @@ def tile_check(seen: Snapshot, committed: int, centre: tuple[int, int], in_check
         # of it misread); the decoder decides, and the game never waits on the check again
         return None
     return "cleared" if n <= cfg.cleared_max else "check"
+
+
+def first_play_down(seen: Snapshot, centre: tuple[int, int], cfg: TileCheckConfig | None = None) -> bool:
+    """A snapshot outside any check (`tile_check` said None) shows the first play down, read or
+    not: a tile on the centre square, fewer tiles than a check."""
+    cfg = cfg or TileCheckConfig()
+    tiles = occupied(seen, cfg.tile_prob)
+    return bool(tiles[centre]) and int(tiles.sum()) < cfg.min_tiles

@@ -97,3 +97,18 @@ def test_every_camera_play_carries_its_certainty_and_review_below_the_threshold(
     assert second.runner_ups[0][:2] == ("G8", ".QW")   # GCG position and word, for a play correction
     from tilecam.scoring.events import from_json, to_json
     assert from_json(to_json(second)) == second
+
+
+def test_many_labels_read_as_blanks_beside_the_first_play_do_not_stop_it():
+    # A vintage board: its premium squares' print read as blanks, two of them beside the first play
+    # (more than max_stray_squares, none touching another): the play is decoded, the rest are doubts.
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    labels = [((1, 5), "?"), ((5, 5), "?"), ((6, 6), "?"), ((8, 2), "?")]
+    first = _with(rows_with(((7, 2), "NAUPLII", "a")), *labels)
+    obs = keeper.observe(Snapshot.from_board(first, CLASSES, 0.95), pressed=True)
+    assert obs.status == "play" and keeper.game.events[0].words == ("NAUPLII",)
+    assert keeper.doubts == {sq for (sq_r, sq_c), _ in labels for sq in [Square(sq_r, sq_c)]}
+    # three squares side by side beyond the few a misread explains: a hand or a second play, not print
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    blob = _with(rows_with(((7, 2), "NAUPLII", "a")), ((1, 5), "?"), ((1, 6), "E"), ((1, 7), "?"))
+    assert keeper.observe(Snapshot.from_board(blob, CLASSES, 0.95), pressed=True).status == "unclear"

@@ -80,3 +80,22 @@ def test_a_first_play_right_after_the_check_is_recorded():
     assert keeper.observe(snap(corner_blocks())).status == "tile_check"
     obs = keeper.observe(snap(with_play(EMPTY_ROWS)), player=0, pressed=True)
     assert obs.status == "play" and keeper.game.events[0].words == ("CAT",)
+
+
+def test_a_first_play_not_yet_read_is_the_game_and_what_follows_never_a_check():
+    # The first play seen on the centre but unreadable (a printed label beside it read as a tile
+    # in another line), then the next plays down: 16+ tiles, yet the game, never the tile check.
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    first = with_play(EMPTY_ROWS, "QUIXOTE", col=4)
+    odd = [list(r) for r in first]
+    odd[3][3], odd[11][11], odd[2][12] = "E", "E", "E"   # three print squares read as tiles, far apart
+    odd[3][4] = "E"                                       # two side by side: not print, not a play
+    assert keeper.observe(snap(["".join(r) for r in odd]), pressed=True).status == "unclear"
+    assert keeper.first_play_down
+    crowded = [list(r) for r in with_play(first, "QUIXOTES", col=4)]
+    for r, word in ((8, "JUMBLED"), (9, "ZEBRAS")):
+        crowded[r][4:4 + len(word)] = word
+    assert sum(ch != "." for row in crowded for ch in row) >= 16
+    assert keeper.observe(snap(["".join(r) for r in crowded]), pressed=True).status != "tile_check"
+    # without the first play seen, the same board would have been taken for the check
+    assert tile_check(snap(["".join(r) for r in crowded]), 0, CENTRE, False) == "check"
