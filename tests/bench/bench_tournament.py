@@ -502,8 +502,14 @@ def lock_holds(store_url: str, gcgs: list[str], frames: list[str], games: int = 
     return {"one_entry_ms": quantiles(out["entries"]), "one_frame_ms": quantiles(out["frame"])}
 
 
+def git_head() -> str:
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+
+
 async def orchestrate(args) -> dict:
     from pgserver import PgServer
+
+    commit = git_head()  # the code the processes load now; others may commit during a long run
 
     gcgs = sorted(str(p) for p in (shared_data() / "gcg").rglob("*.gcg"))
     frames = sorted(str(p) for p in (shared_data() / "scrabscrap" / "game06").glob("image-*.jpg"))[:8] \
@@ -592,8 +598,8 @@ async def orchestrate(args) -> dict:
         "machine": f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpus".strip(),
         "python": platform.python_version(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
-                                 capture_output=True, text=True).stdout.strip(),
+        "commit": commit,
+        **({"head_at_end": git_head()} if git_head() != commit else {}),
     }
 
 
