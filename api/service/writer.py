@@ -188,10 +188,15 @@ class Writer:
             with self._lock(game_id):  # a writer of ours publishes under this lock: no double update
                 try:
                     n = self.store.count(game_id)
-                    if n <= self._published.get(game_id, 0):
+                    # Every entry added since the last look, each as its own update, as the writing
+                    # server publishes them (a forwarded batch, a station catching up). Of a game this
+                    # server has not followed (created before it started), the newest alone.
+                    known = self._published.get(game_id, 0 if n == 0 else n - 1)
+                    self._published.setdefault(game_id, known)
+                    if n <= known:
                         continue  # ours, already published, or not a new entry
-                    rows = self.store.entries(game_id)
-                    self._publish(game_id, rows[-1].entry if rows else None, n - 1 if n else None)
+                    for row in self.store.entries(game_id)[known:]:
+                        self._publish(game_id, row.entry, row.seq)
                 except NotFound:  # discarded since
                     continue
             announced.append(game_id)

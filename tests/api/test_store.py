@@ -203,6 +203,28 @@ def test_a_watcher_whose_mark_was_pruned_is_told_to_reload_everything(tmp_path, 
     writer.close()
 
 
+def test_the_watcher_publishes_each_entry_another_writer_added_since_its_last_look(tmp_path):
+    # A replica of the central: a station's forwarded batch lands in one transaction of another
+    # server; every client here must get each entry, as the writing server's clients do.
+    db = tmp_path / "g.sqlite3"
+    sent: list[tuple[int, int]] = []
+    bus = Bus()
+    bus.publish = lambda msg: sent.append((msg.game_id, msg.seq)) or 1
+    recorder = GameService(open_store(db), Bus())
+    old = recorder.create_game([("Ann", None), ("Bob", None)]).id
+    recorder.pass_turn(old)
+    server = GameService(open_store(db), bus)  # starts now: it has not followed `old`
+    gid = recorder.create_game([("Cy", None), ("Di", None)]).id
+    assert server.announce_external() == []  # the first look only takes the mark
+    recorder.pass_turn(gid)
+    assert server.announce_external() == [gid] and sent == [(gid, 0)]
+    recorder.commit(gid, [Pass(1, 0), Pass(0, 0)])  # two in one transaction, as an ingest batch
+    recorder.pass_turn(old)
+    recorder.pass_turn(old)
+    assert server.announce_external() == [old, gid]
+    assert sent == [(gid, 0), (old, 2), (gid, 1), (gid, 2)]  # of `old`, not followed before, the newest
+
+
 def test_the_watcher_reads_only_the_games_that_changed(tmp_path):
     db = tmp_path / "g.sqlite3"
     server, recorder = GameService(open_store(db), Bus()), GameService(open_store(db), Bus())
