@@ -33,7 +33,7 @@ from tilecam.scoring.board import LAYOUTS, Board  # noqa: E402
 from tilecam.vision.locator import Located  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
-EN = REPO.parent / "shared" / "data" / "english"
+EN = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data")) / "english"
 
 
 def main() -> int:
