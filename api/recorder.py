@@ -167,8 +167,9 @@ class Recorder:
                     self.reader.learn_tile_check()
         elif obs.status != "behind":
             with self.timings.stage("calibrate"):
-                self.reader.learn(self.scorekeeper.game.state.board, self.scorekeeper.operator_squares(),
-                                  committed=bool(obs.entries), unclear=obs.status == "unclear")
+                state = self.scorekeeper.game.state
+                self.reader.learn(state.board, self.scorekeeper.operator_squares(), committed=bool(obs.entries),
+                                  unclear=obs.status == "unclear", finished=bool(obs.entries) and state.ended)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
 
     def _gate(self, frame: Frame, located) -> tuple[bool, int | None, str | None]:

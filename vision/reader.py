@@ -69,7 +69,8 @@ class BoardReader(Protocol):
     def read(self, image: np.ndarray, located: Located, board, t: float = 0.0,
              frame_index: int = -1) -> BoardView: ...
 
-    def learn(self, board, corrected: Sequence, *, committed: bool, unclear: bool) -> None: ...
+    def learn(self, board, corrected: Sequence, *, committed: bool, unclear: bool,
+              finished: bool = False) -> None: ...
 
 
 class TableReader:
@@ -115,12 +116,16 @@ class TableReader:
         corners = np.round(turn_corners(image_corners(located.homography, located.square_px), k), 2).tolist()
         return BoardView(upright, k, np.rot90(clear, k), int(unsure.sum()) > self.cfg.max_unsure_squares, corners)
 
-    def learn(self, board, corrected: Sequence = (), *, committed: bool, unclear: bool = False) -> None:
+    def learn(self, board, corrected: Sequence = (), *, committed: bool, unclear: bool = False,
+              finished: bool = False) -> None:
         """Teach the reader what the game now holds after the last read: `board` the committed board
         (game orientation), `corrected` the squares of plays an operator corrected since the last
         call (the operator's word is the label), `committed`: the snapshot committed something
         (exemplars are taken only then, so a board standing still does not fill the bags with
-        copies of itself); `unclear`: its decision was unclear."""
+        copies of itself); `unclear`: its decision was unclear; `finished`: the game ended with this
+        snapshot, and its finished board teaches every tile as the record has it (as a tile check
+        does: the next game at this table, which a station records with this reader, starts with
+        this set's own letters)."""
         if self._last is None:
             return
         warped, probs, upright, k = self._last
@@ -136,6 +141,11 @@ class TableReader:
         order = game_squares(n, k)   # image square i holds game square order[i]
         image_square = np.argsort(order)
         game = "".join(board.rows())
+        if finished and self.enrollment is not None:
+            labels = "".join(game[g] for g in order)
+            self.enrollment.add(warped, labels, probs, forced=[i for i, ch in enumerate(labels) if ch != EMPTY])
+            self._adopt(labels)
+            return
         self.calibrate("".join(game[g] for g in order),
                        [int(image_square[sq.row * n + sq.col]) for sq in corrected],
                        board_clear=board_clear, learn=committed or bool(corrected), last=(warped, probs))
@@ -151,12 +161,16 @@ class TableReader:
         labels = learn_tile_check(self.enrollment, self._last[0], self._last[1])
         if labels is None:
             return None
-        # the check's known tiles also say how far the second reader can be trusted on this set
+        self._adopt(labels)
+        return labels
+
+    def _adopt(self, labels: str) -> None:
+        """Known tiles were taught (a tile check, a finished board): read with the table's tile set
+        from now on, and let them say how far the second reader can be trusted on this set."""
         self.base = self.base.calibrated_on(labels)
         tileset = self.enrollment.tileset()
         self.tile_reader = self.base.with_tileset(tileset) if tileset is not None \
             else self.tile_reader.calibrated_on(labels)
-        return labels
 
     def calibrate(self, labels: str, operator_squares=(), board_clear: bool = False, learn: bool = True,
                   last: tuple[np.ndarray, np.ndarray] | None = None) -> None:

@@ -45,7 +45,7 @@ class Still:
         snap = Snapshot.from_board(self.rows, CLASSES, 0.9, t=t, frame_index=frame_index)
         return BoardView(snap, 0, np.ones((15, 15), bool), False, [[0, 0], [1, 0], [1, 1], [0, 1]])
 
-    def learn(self, board, corrected=(), *, committed, unclear=False):
+    def learn(self, board, corrected=(), *, committed, unclear=False, finished=False):
         pass
 
 

@@ -143,3 +143,33 @@ def test_an_operator_correction_reaches_the_reader_once_in_image_squares():
     assert sorted(squares) == sorted(np.flatnonzero(image.ravel() != ".").tolist()) and learn and not clear
     spy.learn(board, keeper.operator_squares(), committed=False)
     assert spy.calls[-1][1] == [] and not spy.calls[-1][3]  # the correction was handed over once
+
+
+def test_the_finished_board_teaches_every_tile_as_the_record_has_it(reader):
+    """The game over: each tile of its finished board becomes an exemplar whatever the reading (the
+    record is the label), and the reader reads with the table's tile set from then on: the
+    station's next game at this table starts with it (issue 21, 3e)."""
+    from tilecam.scoring.board import Direction, Square
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.placement import PlacedTile, Placement
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    px = 40
+    game = Game(get_profile("naspa"), DISTRIBUTIONS["en"])
+    game.play(0, Placement(tuple(PlacedTile(Square(7, 3 + i), ch, False) for i, ch in enumerate("QUARTZ")),
+                           Direction.ACROSS))
+    game.play(1, Placement(tuple(PlacedTile(Square(8 + i, 7), ch, False) for i, ch in enumerate("AXING")),
+                           Direction.DOWN))
+    rows = [list("." * 15) for _ in range(15)]
+    rows[7][3:9] = "QUARTZ"
+    for i, ch in enumerate("AXING"):
+        rows[8 + i][7] = ch
+    table = TableReader(reader, ReaderConfig(enroll_min_prob=0.999))
+    here = Located("tracked", np.eye(3), 1.0, px)
+    table.read(warped(["".join(r) for r in rows], px), here, game.state.board)
+    table.learn(game.state.board, (), committed=True)   # mid-game: only tiles read as themselves teach
+    during = table.enrollment.tiles
+    table.learn(game.state.board, (), committed=True, finished=True)
+    assert table.enrollment.tiles == 11 >= during          # every tile of the finished board
+    assert table.tile_reader.tileset is not None and set("QUARTZAXING") <= set(table.tile_reader.tileset["labels"])
