@@ -38,6 +38,15 @@ def pg_bin() -> Path:
     raise PgError("PostgreSQL is not installed (no initdb): apt-get install postgresql (make test does)")
 
 
+def runuser() -> str:
+    """runuser where Debian puts it (util-linux: /usr/sbin, /sbin on older layouts): a plain user's
+    PATH lacks the sbin folders, so the name alone is not enough."""
+    for path in (shutil.which("runuser"), "/usr/sbin/runuser", "/sbin/runuser"):
+        if path and os.access(path, os.X_OK):
+            return path
+    raise PgError("runuser is not installed (util-linux): running the test server as root needs it")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,7 +69,7 @@ class PgServer:
     def _run(self, program: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         cmd = [str(self.bin / program), *args]
         if self._as_root:  # initdb and postgres refuse root
-            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+            cmd = [runuser(), "-u", "postgres", "--", *cmd]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         if check and done.returncode:
             raise PgError(f"{program} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}"

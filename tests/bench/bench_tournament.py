@@ -14,7 +14,8 @@ of entries by LISTEN/NOTIFY). Stations run as threads in --workers subprocesses 
 (`--worker`): each station has its own SQLite file, a recorder GameService writing it as
 `tilecam run`'s recorder does (service.commit with expect, the evidence JPEG and a sidecar), and
 the real Forwarder (api/forwarder.py) on a store connection of its own. Games come from
-/work/shared/data/gcg/**/*.gcg; station i plays game i, i+40, ... (mod 67) round after round.
+../shared/data/gcg/**/*.gcg, relative to the repo (TILECAM_SHARED_DATA overrides it); station i
+plays game i, i+40, ... (mod 67) round after round.
 
 Per phase (a round: every station starts new games at its table): the games are created, the
 central's mirrors are waited for, then SSE clients subscribe (one observer per game on replica 1;
