@@ -287,9 +287,9 @@ class CorrectionOut(BaseModel):
     index: int | None = Field(description="That move's index in the record as it stands; null once voided.")
     number: int | None = Field(description="That move's number (index + 1); null once voided.")
     kind: Literal["correction", "void"]
-    change: str = Field(description="What changed, in words: 'blank at 8D named S', 'score 16 → 20', "
+    change: str = Field(description="What changed, in words: 'blank at D8 named S', 'score 16 → 20', "
                                     "'play 8D ZE(B)rA → 8D ZEBRA', 'exchange of 3 → 4', 'move 5 voided'.",
-                        examples=["blank at 8D named S"])
+                        examples=["blank at D8 named S"])
     by: str = Field(description="Who made it: the operator token's name, or the camera.")
     at: str = Field(description="When it was logged: the store's UTC timestamp (ISO 8601).")
     reason: str

@@ -4,7 +4,7 @@ The service loads a game's log, calls `correct` or `void`, and appends the entry
 the rules for what may change live only here. A blank is named only where a blank lies (an
 ordinary tile becomes a blank by re-entering the play); a move is voided only when no later
 move depends on it. And here is the one description of each correction and void that the
-recount lists: "blank at 8D named S", "score 16 → 20", "play 8D ZE(B)rA → 8D ZEBRA",
+recount lists: "blank at D8 named S", "score 16 → 20", "play 8D ZE(B)rA → 8D ZEBRA",
 "exchange of 3 → 4", "move 5 voided".
 
 Moves are numbered from 1 in every message (`index + 1`, as the recount numbers them);
@@ -16,12 +16,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .board import Direction, Layout, LAYOUTS, Square
+from .board import Layout, LAYOUTS, Square
 from .errors import ScoringError
 from .events import (BLANK_NOT_READ, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
                      PhonyWithdrawn, Play, TurnLost, Void, voided)
 from .game import Game, GameError, check_exchange, effective_events
-from .gcg.notation import format_position, placement_from_gcg, shown_play
+from .gcg.notation import format_square, placement_from_gcg, shown_play
 from .placement import PlacedTile
 from .recount import describe
 from .rules import RuleProfile
@@ -97,7 +97,7 @@ def retile(play: Play, square: Square, letter: str, dist: Distribution, *, blank
     """The play with the tile on `square` read as `letter`. `blank`: the request names a blank's
     letter, so a blank must lie there (naming it on an F would turn the F into a blank nobody
     played); otherwise the letter on the tile was misread, and a blank stays a blank."""
-    label = format_position(square, Direction.ACROSS)
+    label = format_square(square)
     upper = letter.upper()
     if upper not in dist.values:
         raise CorrectionError(f"{letter!r} is not a letter of the {dist.name} set")
@@ -240,7 +240,7 @@ def _tiles_changed(before: Play, after: Play, game_before: Game, game_after: Gam
                     and [t.square for t in before.placement.tiles] == [t.square for t in after.placement.tiles])
     if same_squares:
         diffs = [(b, a) for b, a in zip(before.placement.tiles, after.placement.tiles) if b != a]
-        label = lambda t: format_position(t.square, Direction.ACROSS)  # noqa: E731
+        label = lambda t: format_square(t.square)  # noqa: E731
         if all(b.blank and a.blank for b, a in diffs):
             return "; ".join(f"blank at {label(a)} named {a.letter}" for _, a in diffs)
         if all(not b.blank and not a.blank for b, a in diffs):

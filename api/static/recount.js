@@ -37,7 +37,7 @@
     return out;
   }
 
-  // A correction as the director reads it: "25 Nov 10:24, demo operator: blank at 8D named S (why)".
+  // A correction as the director reads it: "25 Nov 10:24, demo operator: blank at D8 named S (why)".
   // `change` is the API's own words; without it, what the log entry says.
   function correctionText(c) {
     let change = c.change;

@@ -12,7 +12,7 @@ from ..placement import PlacedTile, Placement, PlacementError
 from ..tiles import BLANK, Distribution
 from .records import GcgError
 
-__all__ = ["parse_position", "format_position", "is_position", "word_cells", "placement_from_gcg",
+__all__ = ["parse_position", "format_position", "format_square", "is_position", "word_cells", "placement_from_gcg",
            "play_notation", "shown_play", "played_tiles", "rack_holds", "one_word"]
 
 _ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
@@ -37,6 +37,12 @@ def parse_position(pos: str, layout: Layout) -> tuple[Square, Direction]:
 def format_position(sq: Square, direction: Direction) -> str:
     col = chr(65 + sq.col)
     return f"{sq.row + 1}{col}" if direction is Direction.ACROSS else f"{col}{sq.row + 1}"
+
+
+def format_square(sq: Square) -> str:
+    """One square in words, as the pages' coordinates read it: column letter, then row ('O1',
+    'H8'). A play's position keeps GCG's order, which gives its direction ('8D' across, 'D8' down)."""
+    return f"{chr(65 + sq.col)}{sq.row + 1}"
 
 
 def is_position(token: str) -> bool:

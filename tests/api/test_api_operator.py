@@ -230,7 +230,7 @@ def test_operator_fixes_a_misread_letter(client):
     r = correct(client, gid, 0, {"kind": "letter", "square": "8J", "letter": "X"})
     assert r.json()["live"]["rows"][7][7:10] == "ZAX" and r.json()["live"]["scores"] == [38, 0]
     r = correct(client, gid, 0, {"kind": "letter", "square": "9J", "letter": "X"})
-    assert r.status_code == 422 and "placed no tile on 9J" in r.json()["detail"]
+    assert r.status_code == 422 and "placed no tile on J9" in r.json()["detail"]
     r = correct(client, gid, 0, {"kind": "letter", "square": "8J", "letter": "7"})
     assert r.status_code == 422 and "not a letter" in r.json()["detail"]
 
@@ -340,7 +340,7 @@ def test_a_blank_is_named_only_where_a_blank_lies(client):
     before = client.get(f"/api/games/{gid}.json").json()["log"]
     r = correct(client, gid, 0, {"kind": "blank", "square": "H6", "letter": "E"})
     assert r.status_code == 422 and r.json()["detail"] == (
-        "6H holds F, not a blank (to make it a blank, correct the play)"), r.text
+        "H6 holds F, not a blank (to make it a blank, correct the play)"), r.text
     assert client.get(f"/api/games/{gid}.json").json()["log"] == before  # nothing written
     assert moves(client, gid)[0]["word"] == "FOE"
     # where a blank lies it is named, and a misread letter is still fixed on an ordinary tile
@@ -365,7 +365,7 @@ def test_the_recount_says_what_each_correction_changed(client):
     rc = client.get(f"/api/games/{gid}/recount").json()
     got = [(c["kind"], c["number"], c["change"], c["by"]) for c in rc["corrections"]]
     assert got == [
-        ("correction", 2, "blank at 8I named R", "tester"),
+        ("correction", 2, "blank at I8 named R", "tester"),
         ("correction", 2, "score 30 → 34", "tester"),
         ("correction", 3, "pass → exchange of 2", "tester"),
         ("correction", 4, "exchange of 3 → 4", "tester"),

@@ -27,14 +27,14 @@ def across(row, col, tiles) -> Placement:
 def test_a_blank_is_named_only_where_a_blank_lies():
     g = Game(NASPA, EN)
     play = g.play(0, across(7, 6, "F?E"))
-    with pytest.raises(CorrectionError, match=r"^8G holds F, not a blank") as err:
+    with pytest.raises(CorrectionError, match=r"^G8 holds F, not a blank") as err:
         retile(play, Square(7, 6), "E", EN, blank=True)
     assert isinstance(err.value, ScoringError)
     named = retile(play, Square(7, 7), "o", EN, blank=True)
     assert [(t.letter, t.blank) for t in named.placement.tiles] == [("F", False), ("O", True), ("E", False)]
     misread = retile(play, Square(7, 6), "t", EN, blank=False)
     assert misread.placement.tiles[0] == PlacedTile(Square(7, 6), "T", False)
-    with pytest.raises(CorrectionError, match="placed no tile on 9G"):
+    with pytest.raises(CorrectionError, match="placed no tile on G9"):
         retile(play, Square(8, 6), "E", EN, blank=True)
     with pytest.raises(CorrectionError, match="not a letter"):
         retile(play, Square(7, 6), "7", EN, blank=False)
@@ -50,7 +50,7 @@ def test_each_correction_and_void_is_said_in_words():
     log.append(Correction(0, log[-1].replacement, by="td", agreed=9))
     log.append(Void(2, by="op"))
     assert [(c.kind, c.by, c.change) for c in changes(log, NASPA, EN)] == [
-        ("correction", "op", "blank at 8H named A"), ("correction", "td", "score 8 → 9"),
+        ("correction", "op", "blank at H8 named A"), ("correction", "td", "score 8 → 9"),
         ("void", "op", "move 3 voided")]
 
 
@@ -76,7 +76,7 @@ def test_correct_names_a_blank_and_a_ruling_stands_through_later_fixes():
     log.append(ruled)
     named = correct(log, 0, Retile(Square(7, 7), "a", blank=True), NASPA, EN, by="op")
     assert named.agreed == 20 and named.replacement.placement.tiles[1] == PlacedTile(Square(7, 7), "A", True)
-    with pytest.raises(CorrectionError, match=r"^8G holds C, not a blank"):
+    with pytest.raises(CorrectionError, match=r"^G8 holds C, not a blank"):
         correct(log, 0, Retile(Square(7, 6), "E", blank=True), NASPA, EN, by="op")
 
 
