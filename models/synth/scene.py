@@ -125,15 +125,22 @@ def _hands(rng, img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return mask > 127
 
 
-def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None, frame: int = 0) -> Scene:
+def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None, frame: int = 0, *,
+                 room_light: float = 1.0, jitter_px: float = 0.0) -> Scene:
     """`seed` fixes the camera, table, board and light; `frame` varies what changes from one video
-    frame to the next (hands, noise, JPEG), so a video of a fixed camera is a run of frames."""
+    frame to the next (hands, noise, JPEG), so a video of a fixed camera is a run of frames.
+    `room_light` < 1: a dark room, the frame darker by that factor and the sensor's noise raised as a
+    camera raises its gain; `jitter_px`: the camera's shake from frame to frame (sigma, pixels)."""
+    if not 0.05 <= room_light <= 1.0:
+        raise ValueError(f"room_light {room_light} is not in [0.05, 1]")
     cfg = cfg or SceneConfig()
     rng = np.random.default_rng([seed, 1])
     frng = np.random.default_rng([seed, 2, frame])
     top = render_topdown(board, seed, cfg)
     size = top.image.shape[0]
     quad, rot, tilt = _camera(rng, cfg, size)
+    if jitter_px > 0:
+        quad = quad + frng.normal(0.0, jitter_px, 2).astype(np.float32)
     src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
     hom = cv2.getPerspectiveTransform(src, quad)
     w, h = cfg.out_w_px, cfg.out_h_px
@@ -167,11 +174,12 @@ def render_scene(board: list[str], seed: int, cfg: SceneConfig | None = None, fr
             glare += np.exp(-((xx - gx) ** 2 + (yy * h / w - gy) ** 2) / (2 * r * r)) * np.float32(rng.uniform(60, 150))
         glare = cv2.resize(glare.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
         img = cv2.add(img, cv2.merge([glare, glare, glare]))
-    out = cv2.convertScaleAbs(img)  # saturating cast to uint8; blur and noise are cheaper in 8 bits
+    out = cv2.convertScaleAbs(img, alpha=room_light)  # saturating cast to uint8; blur and noise are cheaper in 8 bits
     sigma = rng.uniform(0, cfg.blur_max_px)
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
-    noise = noise_field(frng, (h, w), rng.uniform(0, cfg.noise_max))
+    # a dark room: the camera's gain raises the sensor noise (up to ~10 grey levels more at 0.3)
+    noise = noise_field(frng, (h, w), rng.uniform(0, cfg.noise_max) + 14.0 * (1.0 - room_light))
     out = cv2.add(out, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
     quality = int(rng.integers(cfg.jpeg_min, cfg.jpeg_max + 1))
     out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
