@@ -68,7 +68,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
                preview: PreviewHub | None = None, service: GameService | None = None) -> FastAPI:
     """Build the app. Pass `service` (or `store`/`bus`) to share them with a recorder in the
     same process; otherwise the lifespan opens the store named in settings and closes it."""
-    from .routes import games, live, media, operator, overlay, pages, recorder, stations, tables
+    from .routes import games, live, media, operator, overlay, pages, recorder, stations, tables, token
 
     settings = settings or get_settings()
     bus = service.bus if service else (bus or Bus(settings.live.queue_size))
@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
         app.add_exception_handler(error, _error(status))
     install_limits(app)  # body sizes per route; 422s as {"detail": str}
 
-    for module in (games, live, operator, media, recorder, stations, tables, overlay, pages):
+    for module in (games, live, operator, media, recorder, stations, tables, token, overlay, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_security(app, settings)

@@ -20,7 +20,7 @@ __all__ = ["ERROR_TEXT", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
            "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
            "StationOut", "TableOut", "TableRowOut", "TileOut", "TournamentOut",
-           "TimePenaltyIn", "TurnIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
+           "TimePenaltyIn", "TurnIn", "UndoIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
 
 # Players a game may have: tournament rules are for two, the box rules for two to four. Each
 # rule profile names its own range; these are the bounds of them all.
@@ -553,6 +553,10 @@ class VoidIn(In):
     seq: int | None = Field(None, ge=0, description="The log row the caller believes the move is (from "
                                                     "/moves); if the record changed since, 409 and nothing "
                                                     "is written.")
+
+
+class UndoIn(In):
+    reason: Reason = ""
 
 
 class ScoresheetIn(In):

@@ -28,7 +28,8 @@ from .rules import RuleProfile
 from .tiles import Distribution
 
 __all__ = ["Amendment", "Change", "CorrectionError", "MakeExchange", "MakePass", "ReenterPlay", "Retile",
-           "RuleScore", "VoidRefused", "changes", "correct", "describe_change", "retile", "standing", "void"]
+           "RuleScore", "VoidRefused", "changes", "correct", "describe_change", "retile", "standing",
+           "undo_correction", "void"]
 
 
 class CorrectionError(ScoringError):
@@ -197,6 +198,30 @@ def void(entries: Iterable[LogEntry], index: int, profile: RuleProfile, dist: Di
                               "depends on it; void the later moves first, the last first")
         if isinstance(b, Play):
             last_play = j
+    return entry
+
+
+def undo_correction(entries: Iterable[LogEntry], position: int, profile: RuleProfile, dist: Distribution,
+                    layout: Layout | None = None, players: int = 2, *, by: str, reason: str = "") -> Correction:
+    """The Correction that takes back the correction at log position `position`: its move as it
+    stood just before it (the earlier correction's reading and ruling, or the move as logged). The
+    log stays append-only: undoing is one more correction. Only a move's latest correction is
+    undone (a later one was made on top of it: undo that first); a voided move has nothing to undo."""
+    entries = list(entries)
+    layout = layout or LAYOUTS["standard"]
+    if not 0 <= position < len(entries) or not isinstance(entries[position], Correction):
+        raise CorrectionError("that log entry is not a correction")
+    fix = entries[position]
+    same = [i for i, e in enumerate(entries) if isinstance(e, Correction) and e.target == fix.target]
+    if fix.target in voided(entries):
+        raise CorrectionError("the move it corrected was voided: nothing to undo")
+    if same[-1] != position:
+        raise CorrectionError("a later correction of the same move stands on it: undo that one first")
+    prior = [entries[i] for i in same if i < position]
+    was = prior[-1] if prior else None
+    entry = Correction(fix.target, was.replacement if was else entries[fix.target], by,
+                       was.agreed if was else None, reason)
+    effective_events(entries + [entry], profile, dist, layout, players)  # every later event rebuilt on it
     return entry
 
 

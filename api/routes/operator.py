@@ -195,6 +195,16 @@ def correct_move(game_id: int, index: int, body: s.CorrectionIn, service: Servic
     return _written(service, game_id, [service.correct(game_id, index, body, who)])
 
 
+@router.post("/{game_id}/corrections/{seq}/undo", response_model=s.WriteOut, summary="Undo a correction",
+             responses=TURN,
+             description="Appends a Correction that puts the move back as it stood before the correction "
+                         "logged as `seq` (the `seq` of a correction in `/recount` or the `.json` log); the "
+                         "log is never rewritten. Only a move's latest correction can be undone (422 "
+                         "otherwise: undo the later one first).")
+def undo_correction(game_id: int, seq: int, body: s.UndoIn, service: ServiceDep, who: OperatorDep):
+    return _written(service, game_id, [service.undo_correction(game_id, seq, who, body.reason)])
+
+
 @router.post("/{game_id}/moves/{index}/void", response_model=s.WriteOut, summary="Void (undo) a move",
              responses=TURN,
              description="Appends a Void naming the move and the operator token; the log is never rewritten. "

@@ -258,6 +258,19 @@ class Writer:
                                   view.profile, view.dist, view.layout, view.players, by=by, reason=fix.reason)
             return self.append(game_id, entry)
 
+    def undo_correction(self, game_id: int, seq: int, by: str, reason: str = "") -> int:
+        """A Correction taking back the correction logged as `seq` (its move as it stood before it),
+        named after the token; the log stays append-only (scoring.amend.undo_correction decides)."""
+        with self._lock(game_id), self.store.writing():
+            view = self.load(game_id)
+            refuse_mirror(view.row)
+            position = next((i for i, e in enumerate(view.entries) if e.seq == seq), None)
+            if position is None:
+                raise NotFound(f"game {game_id} has no log entry {seq}")
+            entry = amend.undo_correction([e.entry for e in view.entries], position, view.profile, view.dist,
+                                          view.layout, view.players, by=by, reason=reason)
+            return self.append(game_id, entry)
+
     def void(self, game_id: int, index: int, by: str, reason: str = "", seq: int | None = None) -> int:
         """A Void entry cancelling move `index` (as /moves numbers it), named after the token; the
         rules decide whether a later move depends on it (scoring.amend.void). `seq`: the log row
