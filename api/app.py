@@ -21,7 +21,7 @@ from .limits import install_limits
 from .security import install_security
 from .service import GameService
 from .settings import Settings, get_settings
-from .errors import ApiError, Conflict, InvalidInput, NotFound, StoreError
+from .errors import ApiError, Conflict, Damaged, InvalidInput, NotFound, StoreError
 from .store import Store, open_store
 
 STATIC = Path(__file__).with_name("static")
@@ -44,17 +44,24 @@ ERROR_STATUS: dict[type[Exception], int] = {
     InvalidInput: 422,   # the service refuses the request as given
     NotFound: 404,
     Conflict: 409,       # another writer won the race, or held the lock
-    StoreError: 500,     # the database failed: the server's fault, said with the reason
+    Damaged: 500,        # a stored row cannot be read: asking again will not help
+    StoreError: 503,     # the database cannot answer now (down, restarting): the reason, and Retry-After
     ApiError: 500,
 }
+RETRY_AFTER_S = 5  # a 503's Retry-After: a PostgreSQL restart is back within seconds, and the next call reconnects
 log = logging.getLogger(__name__)
 
 
 def _error(status: int):
+    # A 503 says when to ask again, as a load balancer and an HTTP client expect (RFC 9110, 10.2.3).
+    headers = {"Retry-After": str(RETRY_AFTER_S)} if status == 503 else None
+
     async def handler(request: Request, exc: Exception) -> JSONResponse:
-        if status >= 500:
+        if status == 503:  # the store's outage, not a bug: one line, no traceback
+            log.warning("%s %s: %s", request.method, request.url.path, exc)
+        elif status >= 500:
             log.error("%s %s: %s", request.method, request.url.path, exc, exc_info=exc)
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+        return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
     return handler
 
 

@@ -11,8 +11,13 @@ class ApiError(Exception):
 
 
 class StoreError(ApiError):
-    """The store's errors: the database cannot be opened, read or written (503), or it does not
-    hold what was asked (NotFound), or it changed under the caller (Conflict)."""
+    """The store's errors: the database cannot be opened, read or written (503 with Retry-After),
+    or it does not hold what was asked (NotFound), or it changed under the caller (Conflict)."""
+
+
+class Damaged(StoreError):
+    """The store answers, but a row in it cannot be read (written around the store, or by a newer
+    tilecam): a 500, since asking again will not help."""
 
 
 class NotFound(StoreError, LookupError):
@@ -37,4 +42,4 @@ class InvalidInput(ApiError):
     layout that does not exist, a correction that does not fit the move it names."""
 
 
-__all__ = ["ApiError", "Conflict", "InvalidInput", "NotFound", "OutOfOrder", "StoreError"]
+__all__ = ["ApiError", "Conflict", "Damaged", "InvalidInput", "NotFound", "OutOfOrder", "StoreError"]

@@ -12,7 +12,7 @@ instead of polling.
 Connections: a small pool. A thread inside ``writing`` keeps its connection to the commit, so its
 reads see its own writes; other calls borrow one per call. The server going away (a restart)
 breaks the pooled connections: the next call finds that at its first statement and reconnects,
-and a call while the server cannot be reached is a StoreError (the app's 500 with the reason).
+and a call while the server cannot be reached is a StoreError (the app's 503 with the reason and Retry-After).
 
 The password: [store] password_file, else TILECAM_STORE_PASSWORD, else libpq's own (PGPASSWORD,
 ~/.pgpass); never in the URL, which is printed and logged.

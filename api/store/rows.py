@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 
 from tilecam.scoring.events import LogEntry, from_json, to_json
 
-from ..errors import Conflict, NotFound, StoreError
+from ..errors import Conflict, Damaged, NotFound
 
 __all__ = ["Changes", "EntryRow", "FrameRow", "GameRow", "append_values", "changes_since", "check_expect",
            "checked_id", "entry_rows", "game_row", "merged_meta", "now", "table_no"]
@@ -106,7 +106,7 @@ def entry_rows(game_id: int, rows: Iterable) -> list[EntryRow]:
         try:
             entry = from_json(json.loads(data))
         except ValueError as exc:  # the row was written around the store, or by a newer tilecam
-            raise StoreError(f"game {game_id} log entry {seq} cannot be read: {exc}") from None
+            raise Damaged(f"game {game_id} log entry {seq} cannot be read: {exc}") from None
         out.append(EntryRow(seq, entry, created, json.loads(side) if side else None))
     return out
 

@@ -18,6 +18,7 @@ it is opened (api/store/migrations.py), and a file from a newer tilecam is refus
 """
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
@@ -177,6 +178,8 @@ class SqliteStore:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # not another writer: the file failed
+                    raise StoreError(f"the SQLite store {self.path} failed: {exc}") from None
                 raise Conflict(f"the database is busy: another writer held {self.path} for "
                                f"{BUSY_TIMEOUT_S:.0f} s ({exc})") from None
             self._depth = 1
@@ -338,3 +341,20 @@ class SqliteStore:
             if found.games != frozenset() or time.monotonic() >= deadline:
                 return found
             time.sleep(min(POLL_S, max(0.0, deadline - time.monotonic())))
+
+
+def _store_errors(method):
+    """A call that meets an SQLite error (the disk failed, the file is locked by a foreign writer,
+    it was removed) raises the store's StoreError naming the file: the API's 503, not a bug's 500."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the SQLite store {self.path} failed: {exc}") from None
+    return call
+
+
+for _name in ("create_game", "game", "games", "update_game", "discard_empty_game", "table_games", "append",
+              "entries", "count", "put_frame", "frame", "frame_seqs", "changes", "wait_changes"):
+    setattr(SqliteStore, _name, _store_errors(getattr(SqliteStore, _name)))

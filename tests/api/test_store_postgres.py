@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from apiserver import LiveServer, SseReader, create_game_when_up, new_game
+from apiserver import AUTH, LiveServer, SseReader, create_game_when_up, new_game
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService
 from tilecam.api.settings import StoreSettings
@@ -192,16 +192,20 @@ def test_tilecam_serve_on_postgresql_serves_and_a_second_server_streams_its_upda
     assert not (tmp_path / "tilecam.sqlite3").exists()  # nothing fell back to a file
 
 
-def test_the_api_through_a_server_restart_answers_500_then_follows_the_store_again(pg_url, pg, with_password):
-    """During the outage a request is a 500 naming the store (no traceback); after it, the same
-    server (its watcher too) goes on: another server's entry reaches this one's SSE client."""
+def test_the_api_through_a_server_restart_answers_503_then_follows_the_store_again(pg_url, pg, with_password):
+    """During the outage a request is a 503 naming the store, with Retry-After (what a load balancer
+    and a client expect; no traceback); after it, the same server (its watcher too) goes on: another
+    server's entry reaches this one's SSE client."""
     with LiveServer(pg_url) as server, httpx.Client(base_url=server.url, timeout=10) as client:
         gid = new_game(client)
         with SseReader(f"{server.url}/api/games/{gid}/events", limit=2) as sse:
             assert sse.next()[2]["live"]["seq"] == -1
             with pg.down():
                 r = client.get("/api/games")
-                assert r.status_code == 500 and "cannot reach the PostgreSQL store" in r.json()["detail"]
+                assert r.status_code == 503 and "cannot reach the PostgreSQL store" in r.json()["detail"]
+                assert r.headers["retry-after"] == "5"
+                r = client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)  # a write too
+                assert r.status_code == 503 and r.headers["retry-after"] == "5", r.text
                 time.sleep(1)  # the watcher meets the outage too
             other = GameService(open_store(pg_url), Bus())  # another server on the database
             try:
