@@ -5,7 +5,7 @@ notation, nicknames, running totals) without touching the rules engine.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -29,14 +29,13 @@ MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
 # Field names broadcasters use in Woogles broadcasts and WatchGCG overlays; p3 and p4 for box games
 # of three or four players (empty in a two-player game).
 # p1_clock ... p4_clock: the game clock as m:ss, -m:ss in overtime (empty without a clock).
-OBS_FIELDS = ("score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
-              "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
-              "p1_clock", "p2_clock", "p3_clock", "p4_clock",
-              "last_word", "vowels_consonants", "winner", "spread", "result")
+# on_turn: the name of the player on turn (empty once the game is over).
+# The route parameter's type is the list: one tuple, so the two cannot drift apart.
 ObsField = Literal["score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
                    "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
                    "p1_clock", "p2_clock", "p3_clock", "p4_clock",
-                   "last_word", "vowels_consonants", "winner", "spread", "result"]
+                   "last_word", "vowels_consonants", "winner", "spread", "result", "on_turn"]
+OBS_FIELDS: tuple[str, ...] = get_args(ObsField)
 
 
 class In(BaseModel):

@@ -10,7 +10,8 @@ from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.amend import changes
-from tilecam.scoring.events import ChallengeBonus, Correction, Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
+from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
+                                    PhonyWithdrawn, Play, TimePenalty, TurnLost)
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
@@ -25,6 +26,9 @@ from .view import DAMAGE, GameView, load_view
 __all__ = ["Queries"]
 
 VOWELS = set("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
+# What the end adds to the scores (rack points, overtime): the result says it; the last play stays
+# the turn that ended the game, e.g. the going-out play.
+END_ADJUSTMENTS = (EndRackPoints, EndRackPenalty, TimePenalty)
 
 
 class Queries:
@@ -177,12 +181,14 @@ class Queries:
                 last_text = f"{nick}: {word} withdrawn {ev.agreed:+d}"
             elif isinstance(ev, (Pass, Exchange, TurnLost)):
                 last_text = f"{nick}: {describe(ev)}"
+            elif isinstance(ev, END_ADJUSTMENTS):
+                pass
             elif isinstance(ev, ChallengeBonus) and last_word and isinstance(view.events[i - 1], Play):
                 # The bonus follows the challenged play: viewers still want to see that play.
                 last_text = f"{last_text}, challenge bonus {ev.agreed:+d}"
             else:
                 last_text = f"{nick}: {describe(ev)} {getattr(ev, 'agreed', 0):+d}"
-            if not isinstance(ev, (Play, ChallengeBonus)):
+            if not isinstance(ev, (Play, ChallengeBonus, *END_ADJUSTMENTS)):
                 last_word = ""
             game.append(ev)
         confirmed = _confirmed(view)
@@ -209,6 +215,8 @@ class Queries:
             "unseen_count": str(sum(pool.values())),
             "last_play": last_text,
             "last_word": last_word,
+            # the player on turn's name; empty once the game is over
+            "on_turn": "" if st.ended or view.closed else names[st.on_turn],
             "vowels_consonants": f"{_count(vowels, 'vowel')} · {_count(consonants, 'consonant')}",
             # The result only once the end is final: the rack points still move the spread.
             **_result(names, scores, game.settled or view.closed),
@@ -276,8 +284,11 @@ def _result(names: list[str], scores: list[int], ended: bool) -> dict[str, str]:
 
 
 def _last_squares(events: list[Event]) -> list[str]:
-    if events and isinstance(events[-1], Play):
-        return [format_position(t.square, Direction.ACROSS) for t in events[-1].placement.tiles]
+    """The squares of the last play, when the last turn was one (the end's rack points and
+    overtime after it leave the going-out play highlighted)."""
+    turns = [ev for ev in events if not isinstance(ev, END_ADJUSTMENTS)]
+    if turns and isinstance(turns[-1], Play):
+        return [format_position(t.square, Direction.ACROSS) for t in turns[-1].placement.tiles]
     return []
 
 
