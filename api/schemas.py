@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from tilecam.scoring.rules import PROFILES
 
@@ -42,9 +42,13 @@ class In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Every integer a request body takes: a JSON number only. Pydantic's lax mode would take true as 1
+# and "3" as 3 ({"minutes": false, "player": 0} was a penalty of 0 minutes). Path and query
+# parameters arrive as text and keep plain int.
+Int = Annotated[int, Strict()]
 # No single event in a real game moves a score by more than this; larger numbers are typos.
-Points = Annotated[int, Field(ge=-9999, le=9999)]
-PlayerNo = Annotated[int, Field(ge=0, le=lim.MAX_PLAYER)]
+Points = Annotated[Int, Field(ge=-9999, le=9999)]
+PlayerNo = Annotated[Int, Field(ge=0, le=lim.MAX_PLAYER)]
 Note = Annotated[str, Field(max_length=lim.NOTE_CHARS)]
 Reason = Annotated[str, Field(max_length=lim.REASON_CHARS)]
 Rack = Annotated[str, Field(max_length=lim.RACK_CHARS,
@@ -355,9 +359,9 @@ class GameCreate(In):
                Annotated[str, Field(max_length=lim.META_VALUE_CHARS)]] = Field(
         default_factory=dict, max_length=lim.META_KEYS,
         description="GCG pragmas: title, description, lexicon, ...")
-    table: TableNo | None = Field(None, description="The table the game is played at: /overlay/table/{n} "
-                                                    "and /api/tables/{n} follow its newest game. Stored "
-                                                    "in meta as 'table'.")
+    table: Annotated[TableNo, Strict()] | None = Field(
+        None, description="The table the game is played at: /overlay/table/{n} and /api/tables/{n} follow its "
+                          "newest game. Stored in meta as 'table'.")
 
     @model_validator(mode="after")
     def _table_in_meta(self) -> "GameCreate":
@@ -459,14 +463,14 @@ class TurnIn(In):
 
 
 class ExchangeIn(TurnIn):
-    count: int | None = Field(None, ge=1, le=99, description="Tiles exchanged (or give `tiles`).")
+    count: Int | None = Field(None, ge=1, le=99, description="Tiles exchanged (or give `tiles`).")
     tiles: Rack | None = Field(None, description="The tiles thrown in, when known.")
 
 
 class ChallengeIn(In):
     outcome: Literal["phony", "valid"] = Field(
         description="phony: the play comes off. valid: the rule decides (turn lost, bonus, or nothing).")
-    words: int | None = Field(None, ge=1, le=lim.MAX_SIDE + 1,
+    words: Int | None = Field(None, ge=1, le=lim.MAX_SIDE + 1,
                               description="Words challenged (for a points rule): the main word and at most "
                                           "one cross-word per tile.")
     challenger: PlayerNo | None = Field(None, description="Who challenged (default: the next player). "
@@ -476,11 +480,11 @@ class ChallengeIn(In):
 
 class TimePenaltyIn(In):
     player: PlayerNo
-    minutes: int = Field(ge=0, le=999, description="Started minutes over time.")
+    minutes: Int = Field(ge=0, le=999, description="Started minutes over time.")
 
 
 class ClockStartIn(In):
-    minutes: int | None = Field(None, ge=1, le=180, description="Minutes per player; default: the rules' "
+    minutes: Int | None = Field(None, ge=1, le=180, description="Minutes per player; default: the rules' "
                                                                  "(25 under naspa, nsa, wespa).")
 
 
@@ -527,7 +531,7 @@ class PlayFix(In):
 
 class ExchangeFix(In):
     kind: Literal["exchange"]
-    count: int = Field(ge=1, le=99)
+    count: Int = Field(ge=1, le=99)
     tiles: Rack | None = None
     reason: Reason = ""
 
@@ -549,7 +553,7 @@ CorrectionIn = Annotated[Union[BlankFix, LetterFix, PlayFix, ExchangeFix, PassFi
 
 class VoidIn(In):
     reason: Reason = ""
-    seq: int | None = Field(None, ge=0, description="The log row the caller believes the move is (from "
+    seq: Int | None = Field(None, ge=0, description="The log row the caller believes the move is (from "
                                                     "/moves); if the record changed since, 409 and nothing "
                                                     "is written.")
 
@@ -560,5 +564,5 @@ class UndoIn(In):
 
 class ScoresheetIn(In):
     player: PlayerNo
-    cumulative: list[Annotated[int, Field(ge=-lim.MAX_TOTAL, le=lim.MAX_TOTAL)]] = Field(
+    cumulative: list[Annotated[Int, Field(ge=-lim.MAX_TOTAL, le=lim.MAX_TOTAL)]] = Field(
         max_length=lim.MAX_TURNS, description="The running totals on the player's scoresheet, one per turn.")

@@ -46,7 +46,7 @@ class Trigger:
         if "kind" not in data:
             raise ValueError("a trigger needs a 'kind'")
         player = data.get("player")
-        if player is not None and not isinstance(player, int):
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):  # true is no seat
             raise ValueError(f"player must be 0 to {SEATS - 1} or null, got {player!r}")
         t = data.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))):

@@ -63,7 +63,7 @@ class HeaderIn(s.In):
 
 
 class EntryIn(s.In):
-    seq: int = Field(ge=0, le=100_000)
+    seq: s.Int = Field(ge=0, le=100_000)
     entry: dict = Field(description="The log entry as the station stores it (scoring.events.to_json).")
     sidecar: dict | None = None
 

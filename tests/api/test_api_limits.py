@@ -10,6 +10,7 @@ import pytest
 
 from tilecam.api import limits as lim
 from tilecam.api.schemas import PlayIn
+from tilecam.hardware.triggers import Trigger
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
 from tilecam.scoring.gcg import word_cells
 from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -137,6 +138,38 @@ def test_limits_text_and_numbers_are_bounded(client, path, body, message):
     r = client.post(f"/api/games/{gid}/{path}", json=body, headers=AUTH)
     assert r.status_code == 422 and message in r.json()["detail"], r.text
     assert moves(client, gid) == []
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("time-penalties", {"minutes": False, "player": 0}, "body.minutes"),
+    ("time-penalties", {"minutes": 1, "player": True}, "body.player"),
+    ("time-penalties", {"minutes": "1", "player": 0}, "body.minutes"),
+    ("challenges", {"outcome": "valid", "challenger": True}, "body.challenger"),
+    ("challenges", {"outcome": "valid", "words": True}, "body.words"),
+    ("plays", {"position": "8H", "word": "QAT", "player": False}, "body.player"),
+    ("plays", {"position": "8H", "word": "QAT", "claimed": True}, "body.claimed"),
+    ("passes", {"player": True}, "body.player"),
+    ("exchanges", {"count": True}, "body.count"),
+    ("recount", {"player": 0, "cumulative": [True]}, "body.cumulative.0"),
+    ("moves/0/corrections", {"kind": "score", "agreed": True}, "body.score.agreed"),
+    ("moves/0/corrections", {"kind": "exchange", "count": True}, "body.exchange.count"),
+    ("moves/0/void", {"seq": False}, "body.seq"),
+    ("clock", {"minutes": True}, "body.minutes"),
+    ("clock/press", {"player": False}, "body.player"),
+])
+def test_limits_a_json_boolean_or_text_is_no_integer(client, path, body, field):
+    """true is not 1 and "1" is not 1 (pydantic's lax mode takes both): a 422 naming the field."""
+    gid = new_game(client)
+    r = client.post(f"/api/games/{gid}/{path}", json=body, headers=AUTH)
+    assert r.status_code == 422 and r.json()["detail"].startswith(field) and "integer" in r.json()["detail"], r.text
+    assert moves(client, gid) == []
+
+
+def test_limits_a_boolean_is_no_table_and_no_seat(client):
+    r = client.post("/api/games", json={"players": [{"name": "A"}, {"name": "B"}], "table": True}, headers=AUTH)
+    assert r.status_code == 422 and r.json()["detail"].startswith("body.table"), r.text
+    with pytest.raises(ValueError, match="player must be 0 to"):
+        Trigger.from_dict({"kind": "turn_end", "player": True})
 
 
 def test_limits_a_note_at_the_bound_is_kept_and_served(client):
