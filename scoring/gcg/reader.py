@@ -53,6 +53,8 @@ def read_gcg(text: str | bytes) -> GcgGame:
     by turn order."""
     if isinstance(text, bytes):
         text = decode(text)
+    # A byte-order mark (Windows editors save one) decoded with the text, as an HTTP body is: not a line's.
+    text = text.removeprefix("\ufeff")
     game = GcgGame()
     seats: dict[str, list[int]] = {}   # nickname -> the seats it names, in seat order
     declared = False                   # a #playerN line names the seats: no others join

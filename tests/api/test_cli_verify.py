@@ -117,3 +117,16 @@ def test_verify_and_the_api_give_one_recount(liwords, client, name):
         assert [d["what"] for d in served["discrepancies"]] == ["score"]
         assert served["first_discrepancy"]["index"] == cli["first_discrepancy"]["index"]
 
+
+
+def test_a_gcg_saved_with_a_byte_order_mark_reads_the_same_in_verify_and_the_api(liwords, client, tmp_path):
+    """Windows editors (Notepad) save UTF-8 with a BOM: the file and the upload both read as without it."""
+    bom = tmp_path / "vs_josh_bom.gcg"
+    bom.write_bytes(b"\xef\xbb\xbf" + (liwords / "vs_josh.gcg").read_bytes())
+    r = verify(bom)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Final: Cesar 457, Josh 397" in r.stdout
+    plain = client.get(f"/api/games/{import_gcg(client, liwords / 'vs_josh.gcg')}/recount").json()
+    served = client.get(f"/api/games/{import_gcg(client, bom)}/recount").json()
+    assert served["final"] == plain["final"] == [457, 397]
+    assert [m["text"] for m in served["moves"]] == [m["text"] for m in plain["moves"]]
