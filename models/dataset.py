@@ -45,6 +45,9 @@ class DataSpec:
     styles: tuple[str, ...] = ()
     designs: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()           # premium label styles (empty = every one)
+    # issue 28's render factors (models.synth.looks.RENDER_FACTORS), SceneConfig field -> options
+    # drawn from (a factor not named: every option)
+    render: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fill: tuple[float, float] = (0.05, 0.9)
     blank_prob: float = 0.05               # share of tiles that are blanks
     empty_keep: float = 0.25               # keep this share of plain empty squares (they dominate)
@@ -181,7 +184,7 @@ CHUNK = 25  # boards per unit of work: the data set is the same whatever the num
 
 
 def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
-    from tilecam.models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
+    from tilecam.models.synth import DESIGNS, LABEL_STYLES, RENDER_FACTORS, STYLES, available_fonts
 
     cv2.setNumThreads(1)
     rng = np.random.default_rng([spec.seed, chunk])
@@ -189,13 +192,15 @@ def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
     styles = spec.styles or STYLES
     designs = spec.designs or DESIGNS
     labels_ = spec.labels or LABEL_STYLES
+    render = {**RENDER_FACTORS, **dict(spec.render)}
     xs, ys, rs = [], [], []
     for i in range(chunk * CHUNK, min((chunk + 1) * CHUNK, spec.boards)):
         board = random_board(rng, rng.uniform(*spec.fill), spec.blank_prob)
         cfg = {"font": str(rng.choice(fonts)), "style": str(rng.choice(styles)),
                "design": str(rng.choice(designs)), "labels": str(rng.choice(labels_)),
                "square_px": int(rng.integers(*spec.square_px)),
-               "tile_frac": float(rng.uniform(*spec.tile_frac))}
+               "tile_frac": float(rng.uniform(*spec.tile_frac)),
+               **{name: str(rng.choice(options)) for name, options in render.items()}}
         crops, labels, rots, _ = board_sample(board, spec.seed * 1_000_003 + i, spec, rng, cfg)
         keep_empty = np.where(PLAIN, spec.empty_keep, spec.premium_keep)
         keep = (labels != INDEX["."]) | (rng.random(labels.shape) < keep_empty)

@@ -4,8 +4,11 @@
 
 CPU only, seeded, 2 torch threads; prints loss, accuracy and ETA per epoch. Whole factors are
 held out of training and measured each on its own: font families, a tile style, a board
-scheme and a premium-label style (generalisation to a board and tile set the network has
-never seen). Needs the `train` extra (torch, onnx).
+scheme, a premium-label style and render factors (models.synth.looks.RENDER_FACTORS: Braille,
+a kind of printed blank, print beside the grid), for generalisation to a board and tile set
+the network has never seen. ``--deadline`` ends training by a wall-clock time: the epochs left
+are cut after each epoch when they would not fit, and the learning-rate schedule follows.
+Needs the `train` extra (torch, onnx).
 """
 from __future__ import annotations
 
@@ -130,6 +133,35 @@ def export(model, path: Path) -> None:
                       opset_version=17, dynamo=False)
 
 
+def one_cycle(progress: float, max_lr: float, warm: float = 0.15) -> tuple[float, float]:
+    """(learning rate, Adam beta1) at ``progress`` (0..1) of training: torch's OneCycleLR shape
+    (cosine up from max_lr/25 over ``warm``, cosine down to max_lr/25e4, beta1 0.95 -> 0.85 ->
+    0.95), as a function of progress so the run can be shortened while it goes."""
+    def cos(a, b, t):
+        return b + (a - b) * (1 + np.cos(np.pi * min(max(t, 0.0), 1.0))) / 2
+    lo, end = max_lr / 25, max_lr / 25e4
+    if progress < warm:
+        t = progress / warm
+        return cos(lo, max_lr, t), cos(0.95, 0.85, t)
+    t = (progress - warm) / (1 - warm)
+    return cos(max_lr, end, t), cos(0.85, 0.95, t)
+
+
+def parse_render_holdout(text: str) -> dict[str, tuple[str, ...]]:
+    """'braille=dots,legend=coordinates,legend=text' -> {'braille': ('dots',), 'legend': (...)}."""
+    from tilecam.models.synth import RENDER_FACTORS
+    held: dict[str, tuple[str, ...]] = {}
+    for item in filter(None, text.split(",")):
+        name, _, option = item.partition("=")
+        if name not in RENDER_FACTORS or option not in RENDER_FACTORS[name]:
+            raise SystemExit(f"--holdout-render: {item!r} is not a factor=option of {RENDER_FACTORS}")
+        held[name] = held.get(name, ()) + (option,)
+    for name, options in held.items():
+        if set(options) >= set(RENDER_FACTORS[name]):
+            raise SystemExit(f"--holdout-render: nothing of {name} left to train on")
+    return held
+
+
 def git_commit() -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -151,6 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout-style", default="jewel", help="tile style never used in training")
     ap.add_argument("--holdout-scheme", default="white", help="board scheme never used in training")
     ap.add_argument("--holdout-labels", default="foreign", help="premium-label style never used in training")
+    ap.add_argument("--holdout-render", default="braille=dots,blank_print=logo,legend=coordinates,legend=text",
+                    help="render factor options (models.synth.looks.RENDER_FACTORS) never used in training, "
+                         "as factor=option,...")
+    ap.add_argument("--eval-boards", type=int, default=40, help="boards per validation and held-out set")
+    ap.add_argument("--deadline", default="",
+                    help="UTC time (YYYY-MM-DDTHH:MM) by which training must end: fewer epochs if needed")
     ap.add_argument("--workers", type=int, default=2, help="processes that render the training boards")
     ap.add_argument("--blank-repeat", type=int, default=3,
                     help="blank tiles are rare (5%% of tiles) and easily taken for empty squares: "
@@ -160,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import onnxruntime as ort
     import torch
-    from tilecam.models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts, faces_of, family_of
+    from tilecam.models.synth import DESIGNS, LABEL_STYLES, RENDER_FACTORS, STYLES, available_fonts, faces_of, family_of
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
@@ -176,7 +214,14 @@ def main(argv: list[str] | None = None) -> int:
                "styles": tuple(s for s in STYLES if s not in held["styles"]),
                "designs": tuple(d for d in DESIGNS if d not in held["designs"]),
                "labels": tuple(s for s in LABEL_STYLES if s not in held["labels"])}
+    held_render = parse_render_holdout(args.holdout_render)
+    trained_render = {k: tuple(o for o in v if o not in held_render.get(k, ())) for k, v in RENDER_FACTORS.items()}
+    trained["render"] = tuple(trained_render.items())
     train_spec = DataSpec(boards=args.boards, seed=args.seed, **trained)
+    deadline = None
+    if args.deadline:
+        from datetime import datetime, timezone
+        deadline = datetime.fromisoformat(args.deadline).replace(tzinfo=timezone.utc).timestamp()
 
     bars = {}
 
@@ -195,9 +240,13 @@ def main(argv: list[str] | None = None) -> int:
         if cache:
             np.savez(cache, **data)
     # each held-out factor on its own, everything else as in training
-    sets = {"val": DataSpec(boards=40, seed=args.seed + 101, **trained)}
+    nb = args.eval_boards
+    sets = {"val": DataSpec(boards=nb, seed=args.seed + 101, **trained)}
     for i, factor in enumerate(("fonts", "styles", "designs", "labels")):
-        sets[f"heldout_{factor}"] = DataSpec(boards=40, seed=args.seed + 102 + i, **{**trained, factor: held[factor]})
+        sets[f"heldout_{factor}"] = DataSpec(boards=nb, seed=args.seed + 102 + i, **{**trained, factor: held[factor]})
+    for i, (name, options) in enumerate(held_render.items()):
+        render = tuple({**trained_render, name: options}.items())
+        sets[f"heldout_{name}"] = DataSpec(boards=nb, seed=args.seed + 111 + i, **{**trained, "render": render})
     evals = {k: build(s, lambda i, n, k=k: progress(i, n, k), workers=args.workers) for k, s in sets.items()}
     n = len(data["y"])
     print(f"{n} training crops ({int((data['y'] == INDEX['.']).sum())} empty), "
@@ -206,15 +255,17 @@ def main(argv: list[str] | None = None) -> int:
     pool = np.concatenate([np.arange(n)] + [np.flatnonzero(data["y"] == INDEX["?"])] * (args.blank_repeat - 1))
     model = make_model(len(CLASSES))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * (len(pool) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    per_epoch_steps = len(pool) // args.batch
+    epochs = args.epochs
+    step = 0
     gen = torch.Generator().manual_seed(args.seed)
     ce = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     ce_rot = torch.nn.CrossEntropyLoss(ignore_index=NO_ROTATION)
     y_all = torch.from_numpy(data["y"])
     r_all = torch.from_numpy(data["rot"])
     t_train = time.time()
-    for epoch in range(args.epochs):
+    epoch = 0
+    while epoch < epochs:
         model.train()
         perm = pool[torch.randperm(len(pool), generator=gen).numpy()]
         tot = correct = 0
@@ -225,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
             idx = perm[i:i + args.batch]
             x, rot = augment(to_input(data["x"][idx]), r_all[idx], gen)
             y = y_all[idx]
+            lr, beta1 = one_cycle(step / (epochs * per_epoch_steps), args.lr)
+            for group in opt.param_groups:
+                group["lr"], group["betas"] = lr, (beta1, group["betas"][1])
             logits, rl, _ = model(x)
             loss = ce(logits, y)
             if bool((rot != NO_ROTATION).any()):
@@ -232,16 +286,22 @@ def main(argv: list[str] | None = None) -> int:
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            step += 1
             loss_sum += float(loss.detach()) * len(idx)
             correct += int((logits.argmax(1) == y).sum())
             tot += len(idx)
         val_acc, val_rot = accuracy(model, evals["val"]["x"], evals["val"]["y"], evals["val"]["rot"])
         torch.set_num_threads(2)  # accuracy() may run on fewer
         per_epoch = (time.time() - t_train) / (epoch + 1)
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / tot:.4f}, train acc {correct / tot:.4f}, "
+        epoch += 1
+        if deadline is not None and epoch < epochs:
+            fit = epoch + int((deadline - time.time() - 120) // per_epoch)  # 2 minutes to export
+            if fit < epochs:
+                epochs = max(epoch, fit)
+                print(f"deadline: {epochs} epochs in all", flush=True)
+        print(f"epoch {epoch}/{epochs}: loss {loss_sum / tot:.4f}, train acc {correct / tot:.4f}, "
               f"val acc {val_acc:.4f}, val rotation {val_rot:.4f}, "
-              f"ETA {per_epoch * (args.epochs - epoch - 1):.0f} s", flush=True)
+              f"ETA {per_epoch * (epochs - epoch):.0f} s", flush=True)
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -276,12 +336,16 @@ def main(argv: list[str] | None = None) -> int:
                     "(colour cast, uneven light, hard shadows, glare, blur, noise, JPEG 40-95), "
                     "warped with +-1.5 px corner jitter and up to 0.12 square shift; per batch "
                     "crops turned by quarter turns, shifted +-2 px, channels permuted; per crop "
-                    "relit, 15% inverted, 15% grey",
-            "boards": args.boards, "crops": n, "blank_repeat": args.blank_repeat, "seed": args.seed, "epochs": args.epochs,
-            **{k: list(v) for k, v in trained.items()},
+                    "relit, 15% inverted, 15% grey; render factors (models.synth.looks.RENDER_FACTORS: "
+                    "value placement, printed blanks, Braille, bold, tiles up to a third of a square "
+                    "off, fold seams, print beside the grid) drawn per board from render_factors",
+            "boards": args.boards, "crops": n, "blank_repeat": args.blank_repeat, "seed": args.seed,
+            "epochs": epochs, "epochs_planned": args.epochs,
+            **{k: list(v) for k, v in trained.items() if k != "render"},
+            "render_factors": {k: list(v) for k, v in trained_render.items()},
             "held_out": {"font_families": list(held_families), "fonts": list(held["fonts"]),
                          "style": args.holdout_style, "scheme": args.holdout_scheme,
-                         "labels": args.holdout_labels},
+                         "labels": args.holdout_labels, "render": {k: list(v) for k, v in held_render.items()}},
             "minutes": round((time.time() - t_start) / 60, 1),
             "torch": torch.__version__, "machine": platform.machine(), "commit": commit,
         },

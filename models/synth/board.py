@@ -5,7 +5,7 @@ and so is every tile's quarter turn.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import cv2
@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .fonts import available_fonts
 from .layout import LETTER_VALUES, PREMIUM_ROWS, check_board
-from .looks import FOREIGN_LABELS, FULL_LABELS, LABEL_STYLES, SCHEMES, SHORT_LABELS, STAR_FORMS, STYLES, TILE_STYLES
+from .looks import (BRAILLE_DOTS, FOREIGN_LABELS, FULL_LABELS, LABEL_STYLES, LEGEND_TEXT, NAMED_ONLY, PLACEMENT_JITTER,
+                    RENDER_FACTORS, SCHEMES, SHORT_LABELS, STAR_FORMS, STYLES, TILE_STYLES)
 
 DESIGNS = tuple(SCHEMES)
 _PREMIUM_KEY = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "dw", " ": "plain", ".": "plain"}
@@ -37,7 +38,14 @@ class SceneConfig(BaseModel):
     label_prob: float = Field(0.6, description="with labels='random': chance the premium squares carry printed labels")
     labels: str = Field("random", description=f"premium labels: one of {LABEL_STYLES} or 'random'")
     star: str = Field("random", description=f"the centre square: one of {STAR_FORMS} or 'random'")
-    value_prob: float = Field(0.9, description="chance the tiles carry point values as subscripts")
+    value_prob: float = Field(0.9, description="chance the tiles carry point values (where value_place prints them)")
+    value_place: str = Field("subscript", description=f"point values: one of {RENDER_FACTORS['value_place']} or 'random'")
+    blank_print: str = Field("plain", description=f"blank tiles' print: one of {RENDER_FACTORS['blank_print']} or 'random'")
+    braille: str = Field("none", description=f"Braille cells on the tiles: one of {RENDER_FACTORS['braille']} or 'random'")
+    weight: str = Field("regular", description=f"letter stroke: one of {RENDER_FACTORS['weight']} or 'random'")
+    placement: str = Field("neat", description=f"tiles off their squares: one of {RENDER_FACTORS['placement']} or 'random'")
+    fold: str = Field("occasional", description=f"fold lines: one of {RENDER_FACTORS['fold']} or 'random'")
+    legend: str = Field("none", description=f"print beside the grid: one of {RENDER_FACTORS['legend']} or 'random'")
     line_frac: float | None = Field(None, description="grid line width as a fraction of a square; None = random 0.02-0.07")
     out_w_px: int = Field(1280, description="width of the camera frame")
     out_h_px: int = Field(960, description="height of the camera frame")
@@ -64,6 +72,7 @@ class TopDown:
     design: str
     style: str
     font: str
+    factors: dict = field(default_factory=dict)   # the RENDER_FACTORS options this render drew
 
 
 def noise_field(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> np.ndarray:
@@ -78,7 +87,8 @@ def noise_field(rng: np.random.Generator, shape: tuple[int, int], sigma: float) 
 def _pick(rng: np.random.Generator, value: str, options) -> str:
     options = tuple(options)
     if value == "random":
-        return options[int(rng.integers(len(options)))]
+        drawn = tuple(o for o in options if o not in NAMED_ONLY)
+        return drawn[int(rng.integers(len(drawn)))]
     if value not in options:
         raise ValueError(f"unknown choice {value!r}; choose one of {options}")
     return value
@@ -90,24 +100,51 @@ def _jitter(rgb, rng, amount=12):
 
 @lru_cache(maxsize=4096)
 def _glyph_masks(font_path: str, letter: str, tile_px: int, with_value: bool, size: float = 0.64,
-                 dx: float = -0.04, dy: float = -0.03) -> tuple[np.ndarray, np.ndarray]:
+                 dx: float = -0.04, dy: float = -0.03, place: str = "subscript", vsize: float = 0.24,
+                 vside: int = 0, stroke: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Alpha masks (tile_px x tile_px, float32 0..1) of a tile's letter and its point value.
-    ``size`` is the letter's em size and (dx, dy) its offset from centre, as fractions of the tile."""
+    ``size`` is the letter's em size and (dx, dy) its offset from centre, as fractions of the tile;
+    ``place`` where the value goes (RENDER_FACTORS['value_place']) at em size ``vsize``, ``vside``
+    which corner or side (0-3), ``stroke`` the extra stroke of a bold set."""
     big = ImageFont.truetype(font_path, max(6, int(tile_px * size)))
-    small = ImageFont.truetype(font_path, max(6, int(tile_px * 0.24)))
+    sw = int(round(stroke * tile_px))
     letter_img = Image.new("L", (tile_px, tile_px), 0)
     d = ImageDraw.Draw(letter_img)
-    box = d.textbbox((0, 0), letter, font=big)
+    box = d.textbbox((0, 0), letter, font=big, stroke_width=sw)
     w, h = box[2] - box[0], box[3] - box[1]
     d.text(((tile_px - w) / 2 - box[0] + tile_px * dx, (tile_px - h) / 2 - box[1] + tile_px * dy),
-           letter, font=big, fill=255)
+           letter, font=big, fill=255, stroke_width=sw, stroke_fill=255)
     value_img = Image.new("L", (tile_px, tile_px), 0)
-    if with_value and letter in VALUES:
+    if with_value and letter in VALUES and place != "none":
         dv = ImageDraw.Draw(value_img)
         text = str(VALUES[letter])
-        vb = dv.textbbox((0, 0), text, font=small)
-        dv.text((tile_px * 0.93 - (vb[2] - vb[0]) - vb[0], tile_px * 0.92 - (vb[3] - vb[1]) - vb[1]),
-                text, font=small, fill=255)
+        if place == "subscript":  # the first renders' value, kept exact
+            small = ImageFont.truetype(font_path, max(6, int(tile_px * 0.24)))
+            vb = dv.textbbox((0, 0), text, font=small)
+            dv.text((tile_px * 0.93 - (vb[2] - vb[0]) - vb[0], tile_px * 0.92 - (vb[3] - vb[1]) - vb[1]),
+                    text, font=small, fill=255)
+        else:
+            small = ImageFont.truetype(font_path, max(6, int(tile_px * vsize)))
+            vsw = sw // 2
+            vb = dv.textbbox((0, 0), text, font=small, stroke_width=vsw)
+            vw, vh = vb[2] - vb[0], vb[3] - vb[1]
+            ink = np.asarray(letter_img) > 127
+            cols, rows = np.flatnonzero(ink.any(axis=0)), np.flatnonzero(ink.any(axis=1))
+            lx0, lx1 = (cols[0], cols[-1]) if len(cols) else (tile_px // 3, 2 * tile_px // 3)
+            ly0, ly1 = (rows[0], rows[-1]) if len(rows) else (tile_px // 3, 2 * tile_px // 3)
+            gap, edge = tile_px * 0.04, tile_px * 0.07
+            if place == "corner":      # vside: 0 top left, 1 top right, 2 bottom right, 3 bottom left
+                x = edge if vside in (0, 3) else tile_px - edge - vw
+                y = edge if vside in (0, 1) else tile_px - edge - vh
+            elif place == "beside":    # right or left of the letter, level with its foot or its middle
+                x = lx1 + gap if vside % 2 == 0 else lx0 - gap - vw
+                y = ly1 - vh if vside < 2 else (ly0 + ly1 - vh) / 2
+            else:                      # stacked: below or above the letter, centred on it
+                x = (lx0 + lx1 - vw) / 2
+                y = ly1 + gap if vside % 2 == 0 else ly0 - gap - vh
+            x = float(np.clip(x, tile_px * 0.03, tile_px * 0.97 - vw))
+            y = float(np.clip(y, tile_px * 0.03, tile_px * 0.97 - vh))
+            dv.text((x - vb[0], y - vb[1]), text, font=small, fill=255, stroke_width=vsw, stroke_fill=255)
     return (np.asarray(letter_img, np.float32) / 255.0, np.asarray(value_img, np.float32) / 255.0)
 
 
@@ -125,20 +162,47 @@ class TileLook:
     engraved: bool       # ink sunk into the face: a light rim below, a dark one above
     tint: float          # per-tile face tint spread (wood varies tile to tile)
     grain: bool
+    value_place: str = "subscript"
+    value_size: float = 0.24
+    value_side: int = 0  # which corner or side (see _glyph_masks)
+    stroke: float = 0.0  # extra letter stroke, fraction of the tile
+    blank_print: str = "plain"
+    braille: bool = False
+    braille_left: bool = False
 
 
-def _tile_look(style: str, rng: np.random.Generator, value_prob: float) -> TileLook:
+def _tile_look(style: str, rng: np.random.Generator, value_prob: float, factors: dict | None = None,
+               frng: np.random.Generator | None = None) -> TileLook:
+    """A tile set's look. ``factors`` names the RENDER_FACTORS options; their details come from
+    ``frng`` so the old draws from ``rng`` (and the old looks) stay as they were."""
     spec = TILE_STYLES[style]
     face = _jitter(spec["faces"][int(rng.integers(len(spec["faces"])))], rng, 14)
     ink = spec["inks"][int(rng.integers(len(spec["inks"])))]
     if abs(_luma(face) - _luma(ink)) < 90:  # yellow ink on a yellow face: take the darkest
         ink = (20, 20, 20) if _luma(face) > 128 else (245, 245, 240)
-    return TileLook(style, face, _jitter(ink, rng, 8), float(rng.uniform(*spec["radius"])),
+    look = TileLook(style, face, _jitter(ink, rng, 8), float(rng.uniform(*spec["radius"])),
                     bool(rng.random() < value_prob), float(rng.uniform(0.5, 0.72)),
                     float(rng.uniform(-0.07, 0.02)), float(rng.uniform(-0.06, 0.02)),
                     style in ("ivory", "white") and rng.random() < 0.6,
                     float(rng.uniform(0.02, 0.1)) if spec["grain"] else float(rng.uniform(0, 0.02)),
                     bool(spec["grain"]))
+    if not factors:
+        return look
+    place = factors["value_place"]
+    side = int(frng.integers(4))
+    size, dx, dy = look.size, look.dx, look.dy
+    if place == "beside":      # the letter moves over to make room for its value
+        dx = float(frng.uniform(-0.17, -0.08)) if side % 2 == 0 else float(frng.uniform(0.08, 0.17))
+    elif place == "stacked":
+        size = size * float(frng.uniform(0.72, 0.85))
+        dy = float(frng.uniform(-0.17, -0.1)) if side % 2 == 0 else float(frng.uniform(0.1, 0.17))
+    elif place == "corner":
+        dx, dy = dx * 0.5, dy * 0.5
+    return TileLook(**{**look.__dict__, "size": size, "dx": dx, "dy": dy, "value_place": place,
+                       "value_size": float(frng.uniform(0.16, 0.32)), "value_side": side,
+                       "stroke": float(frng.uniform(0.015, 0.04)) if factors["weight"] == "bold" else 0.0,
+                       "blank_print": factors["blank_print"], "braille": factors["braille"] == "dots",
+                       "braille_left": bool(frng.random() < 0.3)})
 
 
 def _luma(rgb) -> float:
@@ -165,10 +229,21 @@ def _tile_face(letter: str, font_path: str, tile_px: int, look: TileLook) -> tup
     face_arr[-e:, :, :] -= ramp[::-1, None, None] * 36
     face_arr[:, -e:, :] -= ramp[None, ::-1, None] * 28
     paper = np.ones((tile_px, tile_px), np.float32)
+    ink_arr = np.asarray(look.ink, np.float32)
+    if letter == "?" and look.blank_print != "plain":
+        m = _blank_print(look.blank_print, tile_px)
+        face_arr = face_arr * (1 - m[..., None]) + ink_arr * m[..., None]
+        paper *= 1 - m
+    if look.braille and letter in BRAILLE_DOTS:
+        face_arr = _braille(face_arr, BRAILLE_DOTS[letter], tile_px, look.braille_left)
     if letter not in ("?", ""):
-        lm, vm = _glyph_masks(font_path, letter, tile_px, look.values, round(look.size, 2),
-                              round(look.dx, 2), round(look.dy, 2))
-        ink_arr = np.asarray(look.ink, np.float32)
+        if look.value_place == "subscript" and not look.stroke:
+            lm, vm = _glyph_masks(font_path, letter, tile_px, look.values, round(look.size, 2),
+                                  round(look.dx, 2), round(look.dy, 2))
+        else:
+            lm, vm = _glyph_masks(font_path, letter, tile_px, look.values, round(look.size, 2),
+                                  round(look.dx, 2), round(look.dy, 2), look.value_place,
+                                  round(look.value_size, 2), look.value_side, round(look.stroke, 3))
         for m in (lm, vm):
             if look.engraved:  # the groove's lit lower edge and shaded upper edge
                 s = max(1, tile_px // 40)
@@ -187,6 +262,46 @@ def _tile_face(letter: str, font_path: str, tile_px: int, look: TileLook) -> tup
     for arr in out:
         arr.flags.writeable = False  # shared through the cache
     return out
+
+
+@lru_cache(maxsize=64)
+def _blank_print(kind: str, tile_px: int) -> np.ndarray:
+    """Alpha (tile_px x tile_px) of what a printed blank carries: a face, a star or a logo."""
+    m = np.zeros((tile_px, tile_px), np.float32)
+    c, t = tile_px / 2, tile_px
+    th = max(1, int(t * 0.045))
+    if kind == "face":
+        cv2.circle(m, (int(c), int(c)), int(t * 0.3), 1.0, th, cv2.LINE_AA)
+        for ex in (-0.1, 0.1):
+            cv2.circle(m, (int(c + ex * t), int(c - 0.08 * t)), max(1, int(t * 0.04)), 1.0, -1, cv2.LINE_AA)
+        cv2.ellipse(m, (int(c), int(c + 0.02 * t)), (int(t * 0.15), int(t * 0.13)), 0, 20, 160, 1.0, th, cv2.LINE_AA)
+    elif kind == "star":
+        _star(m, c, c * 1.02, t * 0.3, 1.0)
+    elif kind == "logo":  # a ring around a diamond, with a bar through: no letter's shape
+        cv2.circle(m, (int(c), int(c)), int(t * 0.28), 1.0, th, cv2.LINE_AA)
+        h = t * 0.13
+        cv2.fillPoly(m, [np.int32([(c, c - h), (c + h, c), (c, c + h), (c - h, c)])], 1.0, cv2.LINE_AA)
+        cv2.line(m, (int(c - 0.36 * t), int(c + 0.3 * t)), (int(c + 0.36 * t), int(c + 0.3 * t)), 1.0, th, cv2.LINE_AA)
+    else:
+        raise ValueError(f"unknown blank print {kind!r}")
+    m.flags.writeable = False
+    return m
+
+
+def _braille(face_arr: np.ndarray, dots: str, tile_px: int, left: bool) -> np.ndarray:
+    """Emboss a Braille cell in a top corner: raised dots, lit on the upper left, shaded below."""
+    raised = np.zeros((tile_px, tile_px), np.float32)
+    pitch, r = tile_px * 0.085, max(1, int(round(tile_px * 0.03)))
+    x0 = tile_px * (0.1 if left else 0.9) - (0 if left else pitch)
+    y0 = tile_px * 0.1
+    for d in dots:
+        i = int(d) - 1
+        cx, cy = x0 + (i // 3) * pitch, y0 + (i % 3) * pitch
+        cv2.circle(raised, (int(round(cx)), int(round(cy))), r, 1.0, -1, cv2.LINE_AA)
+    s = max(1, tile_px // 60)
+    lit = np.roll(np.roll(raised, -s, axis=0), -s, axis=1)
+    shade = np.roll(np.roll(raised, s, axis=0), s, axis=1)
+    return face_arr * (1 - 0.12 * raised[..., None]) + ((lit - shade) * 40)[..., None]
 
 
 def _tile_rgba(letter: str, font_path: str, tile_px: int, look: TileLook, rng: np.random.Generator) -> np.ndarray:
@@ -310,12 +425,72 @@ def _rim_print(img: np.ndarray, margin: int, sq: int, ink, font_path: str, rng: 
     img[:] = img * (1 - m) + np.float32(ink) * m
 
 
+def _fold_seams(img: np.ndarray, margin: int, sq: int, rng: np.random.Generator) -> None:
+    """A folding board's seam down the middle (through the centre column's squares), on some
+    boards across too: a dark crease with a lit edge beside it, one half a little darker."""
+    size = img.shape[0]
+    mid = margin + 7.5 * sq
+    for axis in (1, 0) if rng.random() < 0.4 else (int(rng.integers(2)),):
+        p = int(round(mid + rng.uniform(-0.04, 0.04) * sq))
+        w = max(1, int(round(sq * rng.uniform(0.015, 0.05))))
+        dark, lit, half = rng.uniform(0.3, 0.65), rng.uniform(1.08, 1.3), rng.uniform(0.86, 1.04)
+        sl = (lambda a, b: (slice(None), slice(a, b))) if axis == 1 else (lambda a, b: (slice(a, b), slice(None)))
+        img[sl(p, size)] *= np.float32(half)
+        img[sl(p - w // 2, p - w // 2 + w)] *= np.float32(dark)
+        img[sl(p - w // 2 + w, p - w // 2 + 2 * w)] = np.minimum(img[sl(p - w // 2 + w, p - w // 2 + 2 * w)] * np.float32(lit), 255)
+
+
+def _legend(img: np.ndarray, margin: int, sq: int, kind: str, rim, font_path: str, rng: np.random.Generator) -> None:
+    """Print just outside the grid: column letters and row numbers, or lines of text, a fraction
+    of a square from the grid's edge (where the edge squares' crops reach)."""
+    size = img.shape[0]
+    g0, g1 = margin, margin + 15 * sq
+    pil = Image.new("L", (size, size), 0)
+    d = ImageDraw.Draw(pil)
+    font = ImageFont.truetype(font_path, max(6, int(sq * rng.uniform(0.25, 0.5))))
+    gap = sq * rng.uniform(0.05, 0.3)
+    sides = [s for s in range(4) if s < 2 or rng.random() < 0.5]  # top and left, sometimes all four
+    if kind == "coordinates":
+        for i in range(15):
+            for side in sides:
+                text = "ABCDEFGHIJKLMNO"[i] if side % 2 == 0 else str(i + 1)
+                b = d.textbbox((0, 0), text, font=font)
+                tw, th = b[2] - b[0], b[3] - b[1]
+                along = margin + (i + 0.5) * sq
+                x, y = [(along - tw / 2, g0 - gap - th), (g0 - gap - tw, along - th / 2),
+                        (along - tw / 2, g1 + gap), (g1 + gap, along - th / 2)][side]
+                d.text((x - b[0], y - b[1]), text, font=font, fill=255)
+    else:
+        for side in sides:
+            strip = Image.new("L", (15 * sq, sq), 0)
+            ds = ImageDraw.Draw(strip)
+            text = "   ".join(str(t) for t in rng.choice(LEGEND_TEXT, size=2, replace=False))
+            b = ds.textbbox((0, 0), text, font=font)
+            ds.text((rng.uniform(0, 0.3) * sq - b[0], -b[1]), text, font=font, fill=255)
+            th = b[3] - b[1]
+            band = np.asarray(strip, np.uint8)[:th + 1]
+            band = np.rot90(band, k=-side)  # read along each side, facing outwards
+            h, w = band.shape
+            off = int(gap)
+            y, x = [(g0 - off - h, g0), (g0, g0 - off - w), (g1 + off, g0), (g0, g1 + off)][side]
+            if y >= 0 and x >= 0 and y + h <= size and x + w <= size:
+                region = np.asarray(pil)[y:y + h, x:x + w]
+                pil.paste(Image.fromarray(np.maximum(region, band)), (x, y))
+    ink = (20, 20, 20) if _luma(rim) > 110 else (240, 240, 236)
+    m = np.asarray(pil, np.float32)[..., None] / 255.0
+    m[g0:g1, g0:g1] = 0
+    img[:] = img * (1 - m) + np.float32(ink) * m
+
+
 def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) -> TopDown:
     """The board from straight above. '.' empty, a letter a tile, '?' a blank tile, lower case a
     designated blank (drawn as a blank tile)."""
     cfg = cfg or SceneConfig()
     board = list(check_board(board))
     rng = np.random.default_rng(seed)
+    # issue 28's factors draw from their own stream: the old draws, and the old looks, stay put
+    frng = np.random.default_rng([seed, 28])
+    factors = {name: _pick(frng, getattr(cfg, name), options) for name, options in RENDER_FACTORS.items()}
     design = _pick(rng, cfg.design, DESIGNS)
     style = _pick(rng, cfg.style, STYLES)
     fonts = available_fonts()
@@ -399,10 +574,16 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
         if rng.random() < 0.5:
             a, b = a[::-1], b[::-1]
         cv2.line(img, a, b, (30, 30, 30), max(1, sq // 25), cv2.LINE_AA)
+    if factors["fold"] == "middle":
+        _fold_seams(img, margin, sq, frng)
+    if factors["legend"] != "none":
+        _legend(img, margin, sq, factors["legend"], pal["rim"], label_font_path, frng)
     img += noise_field(rng, img.shape[:2], 3.0)[..., None]  # printed-cardboard texture
 
     tile_px = int(sq * cfg.tile_frac)
-    look = _tile_look(style, rng, cfg.value_prob)
+    look = _tile_look(style, rng, cfg.value_prob, factors, frng)
+    loose = PLACEMENT_JITTER[factors["placement"]]
+    jitter_frac = cfg.tile_jitter_frac if loose is None else float(frng.uniform(*loose))
     rotations = np.full((15, 15), -1, np.int32)
     shadow = np.zeros(img.shape[:2], np.float32)
     placed = []
@@ -416,7 +597,7 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
             trng = np.random.default_rng([seed, r, c])
             k = int(trng.integers(1, 4)) if trng.random() < cfg.quarter_turn_prob else 0
             rotations[r, c] = k
-            jx, jy = trng.uniform(-1, 1, 2) * cfg.tile_jitter_frac * sq
+            jx, jy = trng.uniform(-1, 1, 2) * jitter_frac * sq
             cx, cy = margin + (c + 0.5) * sq + jx, margin + (r + 0.5) * sq + jy
             angle = float(trng.uniform(-1, 1) * cfg.tile_angle_deg)
             placed.append((letter, k, cx, cy, angle))
@@ -433,4 +614,4 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     out = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
     g0, g1 = margin, margin + 15 * sq
     corners = np.float32([[g0, g0], [g1, g0], [g1, g1], [g0, g1]])
-    return TopDown(out, corners, sq, rotations, design, style, font)
+    return TopDown(out, corners, sq, rotations, design, style, font, factors)

@@ -26,7 +26,14 @@ SCHEMES: dict[str, dict[str, tuple[int, int, int]]] = {
                  dl=(92, 140, 178), line=(112, 112, 124), rim=(26, 26, 32)),
     "black": dict(plain=(30, 30, 32), tw=(188, 40, 46), dw=(190, 92, 122), tl=(40, 82, 172),
                   dl=(72, 132, 182), line=(84, 84, 90), rim=(12, 12, 14)),
+    # a light grey board with muted premiums (dark tiles stand out on it)
+    "light_grey": dict(plain=(206, 208, 210), tw=(214, 120, 116), dw=(226, 184, 182), tl=(120, 158, 206),
+                       dl=(178, 204, 224), line=(168, 170, 174), rim=(184, 186, 190)),
 }
+
+# Looks added with issue 28's factors: drawn by name (the training data names every look), not
+# by SceneConfig's 'random', so seeded renders that name no look stay as they were.
+NAMED_ONLY = ("light_grey", "ebony", "red_ink")
 
 # Premium labels. "short" and "full" are English; "foreign" prints other languages' boards.
 LABEL_STYLES = ("none", "short", "full", "foreign", "dots")
@@ -47,7 +54,7 @@ FOREIGN_LABELS = {"tw": (("MOT", "COMPTE", "TRIPLE"), ("DREIFACHER", "WORTWERT")
 STAR_FORMS = ("star", "star_outline", "diamond", "circle", "none", "label")
 
 # Tile styles: face colours (RGB) and ink colours to draw from.
-STYLES = ("wood", "ivory", "white", "coloured", "jewel")
+STYLES = ("wood", "ivory", "white", "coloured", "jewel", "ebony", "red_ink")
 TILE_STYLES = {
     # light maple to orange-brown to walnut, per tile tint varies (real wood does)
     "wood": dict(faces=((230, 206, 164), (216, 184, 136), (206, 150, 96), (196, 124, 78), (164, 112, 74)),
@@ -63,4 +70,42 @@ TILE_STYLES = {
     # held out by default: purple, red and teal plastic
     "jewel": dict(faces=((104, 40, 134), (190, 32, 44), (20, 122, 132)), inks=((240, 212, 64), (246, 246, 246)),
                   radius=(0.1, 0.2), grain=False),
+    # black and charcoal tiles with white letters (high contrast on a light board)
+    "ebony": dict(faces=((20, 20, 22), (44, 44, 48), (30, 34, 42)), inks=((248, 248, 246), (236, 236, 228)),
+                  radius=(0.06, 0.18), grain=False),
+    # cream and white tiles with red letters (broadcast sets with red serif letters)
+    "red_ink": dict(faces=((244, 238, 222), (250, 248, 242), (232, 220, 196)), inks=((196, 28, 34), (160, 18, 28)),
+                    radius=(0.06, 0.18), grain=False),
 }
+
+# Issue 28's renderer factors: what real sets and boards do that the first renders did not. Each
+# is a SceneConfig field with named options ('random' draws one), so a whole factor can be kept
+# out of training and measured on its own. The first option of each is the old look: a render
+# that names no factor is the same, pixel for pixel, as before these were added.
+RENDER_FACTORS: dict[str, tuple[str, ...]] = {
+    # where the point value sits: the old subscript (bottom right, fixed size), any corner, close
+    # beside the letter (a narrow I gets its value right against it), above or below it, or none
+    "value_place": ("subscript", "corner", "beside", "stacked", "none"),
+    # what a blank carries: nothing, a face, a star, a maker's logo
+    "blank_print": ("plain", "face", "star", "logo"),
+    # Braille tiles: the letter's cell embossed in a top corner
+    "braille": ("none", "dots"),
+    # letter stroke: the font's own, or thickened (bold sets)
+    "weight": ("regular", "bold"),
+    # how tiles lie: the old small jitter, or pushed up to a third of a square off their squares
+    "placement": ("neat", "loose"),
+    # the old occasional thin line across the board, or a fold seam down the middle
+    "fold": ("occasional", "middle"),
+    # print just outside the grid: none, column letters and row numbers, lines of text
+    "legend": ("none", "coordinates", "text"),
+}
+# how far a tile may sit off its square's centre, in squares, per placement
+PLACEMENT_JITTER = {"neat": None, "loose": (0.15, 0.34)}   # None: SceneConfig.tile_jitter_frac
+LEGEND_TEXT = ("PREMIUM WORD SQUARES", "DOUBLE WORD SCORE", "TRIPLE LETTER SCORE", "CROSSWORD GAME",
+               "LETTER DISTRIBUTION", "A-1 B-3 C-3 D-2", "SCORE SHEET", "SCHIEBEN", "PUNTI")
+# Braille cells (dots 1-6: 1 2 3 down the left column, 4 5 6 down the right)
+BRAILLE_DOTS = {
+    "A": "1", "B": "12", "C": "14", "D": "145", "E": "15", "F": "124", "G": "1245", "H": "125",
+    "I": "24", "J": "245", "K": "13", "L": "123", "M": "134", "N": "1345", "O": "135", "P": "1234",
+    "Q": "12345", "R": "1235", "S": "234", "T": "2345", "U": "136", "V": "1236", "W": "2456",
+    "X": "1346", "Y": "13456", "Z": "1356", "Ä": "345", "Ö": "246", "Ü": "1256"}
