@@ -7,7 +7,7 @@
   const api = `/api/games/${gid}`;
   const $ = (id) => document.getElementById(id);
   const PREMIUM = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "centre"};
-  let moves = [], players = [], finalRows = null, turn = 0, pending = 0;
+  let moves = [], players = [], finalRows = null, turn = 0, pending = 0, ended = false, result = "";
   const who = (m) => (players[m.player] ? players[m.player].name : m.nick);
   const signed = (v) => `${v >= 0 ? "+" : ""}${v}`;
 
@@ -35,11 +35,13 @@
       cells.push(sq);
     }); });
     board.replaceChildren(...cells);
+    // After the last turn of a finished game nobody is on turn: the result instead.
+    const over = ended && b.turn === moves.length;
     $("scores").replaceChildren(...players.map((p, i) => {
-      const s = el("span", `${p.name} ${b.scores[i]}`, b.on_turn === i ? "on-turn" : "");
+      const s = el("span", `${p.name} ${b.scores[i]}`, !over && b.on_turn === i ? "on-turn" : "");
       s.dataset.player = i;
       return s;
-    }));
+    }), ...(over ? [el("span", result || "Game over", "result")] : []));
   }
 
   function drawEvidence() {
@@ -80,8 +82,11 @@
   }
 
   async function start() {
-    const [game, ms, fin] = await Promise.all([getJSON(api), getJSON(`${api}/moves`), getJSON(`${api}/board`).catch(() => null)]);
+    const [game, ms, fin, live] = await Promise.all([getJSON(api), getJSON(`${api}/moves`),
+      getJSON(`${api}/board`).catch(() => null), getJSON(`${api}/live`).catch(() => null)]);
     moves = ms;
+    ended = game.ended;
+    result = live ? live.fields.result : "";
     finalRows = fin && fin.rows;  // spells out played-through letters for an API that sends GCG dots
     players = game.players;
     $("title").textContent = `Replay: ${players.map((p) => p.name).join(" vs ")}`;
@@ -93,8 +98,9 @@
       const li = el("li");
       li.dataset.turn = m.index + 1;
       if (m.engine !== null && m.claimed !== null && m.claimed !== m.engine) li.classList.add("disc");
-      li.value = moveNumber(m);
-      li.append(`${who(m)}: ${moveText(m, moves, finalRows)} `, el("span", signed(m.agreed), "score"), ` ${m.cumulative}`);
+      // one cell each (number, move, score, running total), so no two numbers run together
+      li.append(el("span", `${moveNumber(m)}.`, "num"), el("span", `${who(m)}: ${moveText(m, moves, finalRows)}`, "text"),
+                el("span", signed(m.agreed), "score"), el("span", m.cumulative, "total"));
       li.addEventListener("click", () => go(m.index + 1));
       return li;
     }));

@@ -260,7 +260,7 @@ def test_replay_draws_its_buttons_square_cells_coordinates_names_and_a_large_pho
     page.wait_for_function("() => document.body.dataset.turn === '4'")
     label = page.inner_text("#turn-label")
     assert label.startswith("Move 4/25: Josh Castellano 1H MA(t)TERLy") and "josh" not in label
-    items = page.locator("#moves li").all_inner_texts()
+    items = page.locator("#moves li .text").all_inner_texts()
     assert items[0].startswith("Cesar Del Solar: 8D DJINN") and "MAZEY" in items[5]
     sizes = page.locator("#board .sq").evaluate_all(
         "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")

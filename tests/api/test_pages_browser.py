@@ -89,10 +89,10 @@ def test_replay_page_steps_with_the_arrow_keys_and_shows_the_board_at_each_turn(
         last = page.locator("#board .tile.last").evaluate_all("els => els.map(e => e.dataset.square)")
         assert sorted(last) == sorted(board["last_play"])
         m = moves[turn - 1]
-        current = page.inner_text("#moves li.current")
+        current = page.inner_text("#moves li.current .text")
         assert current.startswith(f"{names[m['player']]}: {m['position'] or ''}")  # names, not nicknames
         assert (m.get("shown") or "") in current
-        assert [int(x.split()[-1]) for x in cells(page, "#scores span")] == board["scores"]
+        assert [int(x.split()[-1]) for x in cells(page, "#scores span[data-player]")] == board["scores"]
 
     page.keyboard.press("ArrowRight")
     at(1)
