@@ -10,8 +10,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.game import GameError
@@ -63,6 +65,18 @@ def _error(status: int):
             log.error("%s %s: %s", request.method, request.url.path, exc, exc_info=exc)
         return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
     return handler
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException):
+    """FastAPI's answer, but a 405's Allow lists every method the path takes: Starlette names only
+    the first route whose path matched (DELETE /api/games named GET, not POST)."""
+    if exc.status_code != 405:
+        return await http_exception_handler(request, exc)
+    path = request.url.path
+    allowed = sorted({method for route in request.app.state.http_routes if route.path_regex.fullmatch(path)
+                      for method in route.methods})
+    return JSONResponse({"detail": f"{request.method} is not allowed on {path}; it takes "
+                                   f"{', '.join(allowed)}"}, status_code=405, headers={"Allow": ", ".join(allowed)})
 
 
 def close_streams(app: FastAPI) -> None:
@@ -131,9 +145,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     for error, status in ERROR_STATUS.items():
         app.add_exception_handler(error, _error(status))
     install_limits(app)  # body sizes per route; 422s as {"detail": str}
+    app.add_exception_handler(StarletteHTTPException, _http_error)
 
+    routers = [app.router]
     for module in (games, live, operator, media, recorder, stations, tables, token, overlay, pages):
         app.include_router(module.router)
+        routers.append(module.router)
+    # Every route with its methods, for a 405's Allow (the app's own list nests the routers).
+    app.state.http_routes = [route for router in routers for route in router.routes
+                             if getattr(route, "methods", None) and hasattr(route, "path_regex")]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_security(app, settings)
     return app

@@ -30,6 +30,13 @@ def replay_page(game_id: int, service: ServiceDep):
     return FileResponse(STATIC / "replay.html", media_type="text/html")
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon():
+    """The tab's icon (a tile), which every browser asks for at this path (api/static/favicon.ico)."""
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.get("/tournament", include_in_schema=False)
 def tournament_page(only: TableFilter, flagged: bool = False):
     """The director's view of every table. `?tables=1-20` and `?flagged=true` are checked here (a
