@@ -234,7 +234,7 @@ class Recorder:
         entries = self.scorekeeper.finish()
         if entries:
             try:
-                self.link.commit(entries, None, len(self.scorekeeper.entries) - len(entries))
+                self.link.commit_end(entries, len(self.scorekeeper.entries) - len(entries))
             except (Conflict, GameError, PlacementError):
                 # someone (the operator) ended the game meanwhile: theirs stands
                 self.scorekeeper.sync(self.link.entries(), pending=len(entries))
@@ -288,6 +288,14 @@ class GameLink:
             self.on_commit(seqs)
         return seqs
 
+    def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
+        """The end of the game: its rack points, and the clock's overtime penalties in the same
+        transaction (a shown result never changes after the rack points). Raises as `commit`."""
+        seqs = self.service.commit_end(self.game_id, entries, expect=expect)
+        if self.on_commit is not None:
+            self.on_commit(seqs)
+        return seqs
+
 
 class MemoryLink(GameLink):
     """A game log in memory, as GameLink's interface: `log` holds the committed entries (and
@@ -315,3 +323,6 @@ class MemoryLink(GameLink):
         self.log.extend(entries)
         self.sidecars.extend([sidecar] * len(entries))
         return list(range(start, len(self.log)))
+
+    def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
+        return self.commit(entries, None, expect)  # no clock in memory

@@ -95,14 +95,16 @@ class Writer:
         return self.commit(game_id, [entry], expect=expect, jpeg=jpeg, path=path, sidecar=sidecar)[0]
 
     def commit(self, game_id: int, entries: list[LogEntry], *, expect: int | None = None,
-               jpeg: bytes | None = None, path: str | None = None, sidecar: dict | None = None) -> list[int]:
+               jpeg: bytes | None = None, path: str | None = None, sidecar: dict | None = None,
+               publish: bool = True) -> list[int]:
         """Check each entry against the record as it stands inside one write transaction, append
         them all (each with the evidence frame and sidecar, when given), then publish. Returns
         their seqs.
 
         `expect`: how many log entries the caller believes the game has; another writer having
         appended since raises store.Conflict and nothing is written (re-read and decide again).
-        Raises GameError/PlacementError with the engine's reason when an entry cannot follow."""
+        Raises GameError/PlacementError with the engine's reason when an entry cannot follow.
+        `publish=False`: the caller publishes once it has written everything that belongs together."""
         seqs = []
         with self._lock(game_id):
             with self.store.writing():
@@ -115,9 +117,31 @@ class Writer:
                     self._check(view, entry)
                     seqs.append(self.store.append(game_id, entry, len(view.entries), jpeg, path, sidecar))
                     view = self.load(game_id)  # the next entry follows this one
-            for entry, seq in zip(entries, seqs):
-                self._publish(game_id, entry, seq)
+            if publish:
+                for entry, seq in zip(entries, seqs):
+                    self._publish(game_id, entry, seq)
         return seqs
+
+    def commit_end(self, game_id: int, entries: list[LogEntry], *, expect: int | None = None) -> list[int]:
+        """The recorder's end of a game: the rack points it decided and, with a clock, each player's
+        overtime penalty, in one transaction and then one run of updates, as ``end`` does for the
+        operator. A page, or the central service a station forwards to, never shows a result that
+        the next entry changes."""
+        with self._lock(game_id):
+            with self.store.writing():
+                seqs = self.commit(game_id, entries, expect=expect, publish=False)
+                if game_id in self._clocks:  # the clock stops; overtime goes into the record
+                    seqs += self.clock_finish(game_id, publish=False)
+            self._publish_written(game_id, seqs)
+        return seqs
+
+    def _publish_written(self, game_id: int, seqs: list[int]) -> None:
+        """One update per entry written (after the commit), or the live state when none was."""
+        rows = {e.seq: e.entry for e in self.store.entries(game_id)} if seqs else {}
+        for seq in seqs:
+            self._publish(game_id, rows[seq], seq)
+        if not seqs:
+            self._publish(game_id)
 
     @staticmethod
     def _check(view: GameView, entry: LogEntry) -> None:
@@ -239,11 +263,7 @@ class Writer:
                     if not state.ended:  # the director's call stops it now, not at the last press
                         self._clocks[game_id].finish(self.steady())
                     seqs += self.clock_finish(game_id, publish=False)
-            rows = {e.seq: e.entry for e in self.store.entries(game_id)}
-            for seq in seqs:
-                self._publish(game_id, rows[seq], seq)
-            if not seqs:
-                self._publish(game_id)
+            self._publish_written(game_id, seqs)
             return seqs
 
     def correct(self, game_id: int, index: int, fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix

@@ -181,3 +181,40 @@ def test_the_station_path_the_recorder_hears_whose_turn_ended(api, client, t):
     finally:
         api.app.state.on_trigger = None
         api.app.state.status = None
+
+
+def test_a_recorded_game_s_end_is_one_commit_rack_points_and_overtime(tmp_path, shared_data):
+    """The station's recorder ends a game with the rack points (GameLink.commit_end, from
+    Recorder.finish); with a clock in overtime, the penalty goes into the same transaction, so no
+    update (nor the central service the station forwards to) shows a result the next entry changes."""
+    from tilecam.api.bus import Bus
+    from tilecam.api.recorder import GameLink
+    from tilecam.api.service import GameService
+    from tilecam.api.store import open_store
+    from tilecam.scoring.gcg import read_gcg, record_from_gcg
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    record, _, _ = record_from_gcg(read_gcg((shared_data / "gcg" / "liwords" / "vs_josh.gcg").read_bytes()),
+                                   get_profile("naspa"), DISTRIBUTIONS["en"], rules="naspa")
+    turns = [e for e in record.events if e.kind not in ("end_rack_points", "end_rack_penalty")]
+    service = GameService(open_store(tmp_path / "station.sqlite3"), Bus())
+    fake = FakeTime()
+    service.steady = fake
+    gid = service.create_game([(p.name, p.nick) for p in record.players], "naspa", "en").id
+    service.start_clock(gid)
+    service.clock_press(gid, None)          # player 1's clock runs ...
+    fake.now += 25 * MIN + 30               # ... into overtime: one minute started
+    for e in turns:                         # the game as the recorder committed it, to the out-play
+        service.commit(gid, [e])
+    shown: list[dict] = []
+    service.bus.publish = lambda msg: shown.append(msg.data["live"]) or 0
+    mark = service.store.changes(None).mark
+    rack_points = service.load(gid).game_at().finish_out()
+    seqs = GameLink(service, gid).commit_end(rack_points, expect=len(turns))
+    assert service.store.changes(None).mark == mark + 1   # one write transaction
+    kinds = [e.entry.kind for e in service.store.entries(gid)]
+    assert [kinds[s] for s in seqs] == ["end_rack_points", "time_penalty"]
+    final = shown[-1]["scores"]
+    assert shown and all(live["scores"] == final for live in shown), [live["scores"] for live in shown]
+    assert final[0] == 457 - 10 and shown[-1]["clock"]["finished"]
