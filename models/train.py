@@ -64,6 +64,42 @@ def make_model(n_classes: int):
     return TileNet()
 
 
+def load_onnx_weights(model, path: Path) -> None:
+    """Start from an exported model: its convolutions carry the batch norms folded in, so each
+    convolution takes the folded weight and its batch norm becomes the identity plus the folded
+    bias (running mean 0, variance 1 - eps). Train such a model with the batch norms in eval
+    mode (``freeze_batchnorm``): the folded statistics stay, the affine parts still learn."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = [m for m in model.features if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in model.features if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(convs) != len(layers):
+        raise SystemExit(f"--init {path}: {len(convs)} convolutions, this network has {len(layers)}")
+    with torch.no_grad():
+        for node, conv, bn in zip(convs, layers, norms):
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        state = model.state_dict()
+        for name in ("hidden.0.weight", "hidden.0.bias", "embed.weight", "embed.bias", "rotation.weight",
+                     "rotation.bias", "class_dirs"):
+            state[name].copy_(torch.from_numpy(weights[name]))
+
+
+def freeze_batchnorm(model) -> None:
+    import torch
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 def to_input(x_uint8: np.ndarray):
     import torch
     x = torch.from_numpy(x_uint8).float().div_(255.0).permute(0, 3, 1, 2)
@@ -111,15 +147,19 @@ def accuracy(model, x_uint8, y, rot, batch=1024):
 
 
 def onnx_accuracy(session, data) -> dict:
-    """Per-square, letters-only and rotation accuracy of the exported model."""
+    """Per-square, letters-only, blank-tile, empty-square and rotation accuracy of the exported model
+    (the blank and empty shares are what printed blanks, Braille and board print move)."""
     from tilecam.vision.classify import preprocess
     card = {"input_size": CropSpec().square_px, "mean": MEAN, "std": STD}
     logits, rl, _ = session.run(None, {session.get_inputs()[0].name: preprocess(data["x"], card)})
     pred = logits.argmax(1)
     letters = data["y"] >= 2
+    blanks, empty = data["y"] == INDEX["?"], data["y"] == INDEX["."]
     m = data["rot"] >= 0
     return {"squares": int(len(pred)), "per_square": round(float((pred == data["y"]).mean()), 5),
             "letters": round(float((pred[letters] == data["y"][letters]).mean()), 5),
+            "blanks": round(float((pred[blanks] == data["y"][blanks]).mean()), 5) if blanks.any() else None,
+            "empty": round(float((pred[empty] == data["y"][empty]).mean()), 5) if empty.any() else None,
             "rotation": round(float((rl.argmax(1)[m] == data["rot"][m]).mean()), 5)}
 
 
@@ -194,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="blank tiles are rare (5%% of tiles) and easily taken for empty squares: "
                          "each epoch shows every blank crop this many times")
     ap.add_argument("--cache", default="", help="npz to reuse the rendered training set")
+    ap.add_argument("--init", default="",
+                    help="ONNX model to start from (fine-tuning: batch norms frozen at its statistics)")
     args = ap.parse_args(argv)
 
     import onnxruntime as ort
@@ -254,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
 
     pool = np.concatenate([np.arange(n)] + [np.flatnonzero(data["y"] == INDEX["?"])] * (args.blank_repeat - 1))
     model = make_model(len(CLASSES))
+    if args.init:
+        load_onnx_weights(model, Path(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     per_epoch_steps = len(pool) // args.batch
     epochs = args.epochs
@@ -267,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     epoch = 0
     while epoch < epochs:
         model.train()
+        if args.init:
+            freeze_batchnorm(model)
         perm = pool[torch.randperm(len(pool), generator=gen).numpy()]
         tot = correct = 0
         loss_sum = 0.0
@@ -339,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
                     "relit, 15% inverted, 15% grey; render factors (models.synth.looks.RENDER_FACTORS: "
                     "value placement, printed blanks, Braille, bold, tiles up to a third of a square "
                     "off, fold seams, print beside the grid) drawn per board from render_factors",
+            "init": args.init or None, "lr": args.lr,
             "boards": args.boards, "crops": n, "blank_repeat": args.blank_repeat, "seed": args.seed,
             "epochs": epochs, "epochs_planned": args.epochs,
             **{k: list(v) for k, v in trained.items() if k != "render"},

@@ -151,19 +151,37 @@ def git_commit() -> str:
 
 
 def _factors(card: dict) -> tuple[dict, dict]:
-    """(trained, held out) factors of the model card: fonts, styles, designs, labels."""
-    from tilecam.models.synth import DESIGNS, LABEL_STYLES, STYLES, available_fonts
+    """(trained, held out) factors of the model card: fonts, styles, designs, labels, and the render
+    factors (``render_<name>``: models.synth.looks.RENDER_FACTORS, issue 28; a card without them
+    trained on none of them, so every option counts as trained)."""
+    from tilecam.models.synth import DESIGNS, LABEL_STYLES, RENDER_FACTORS, STYLES, available_fonts
     tr, held = card["training"], card["training"]["held_out"]
     trained = {"fonts": tuple(tr.get("fonts") or available_fonts()), "styles": tuple(tr.get("styles") or STYLES),
                "designs": tuple(tr.get("designs") or DESIGNS), "labels": tuple(tr.get("labels") or LABEL_STYLES)}
+    render = {k: tuple(v) for k, v in (tr.get("render_factors") or RENDER_FACTORS).items()}
+    trained["render"] = tuple(render.items())
     out = {"fonts": tuple(held.get("fonts") or [held["font"]]), "styles": (held["style"],),
            "designs": (held["scheme"],) if "scheme" in held else (), "labels": (held["labels"],) if "labels" in held else ()}
+    for name, options in (held.get("render") or {}).items():
+        out[f"render_{name}"] = tuple({**render, name: tuple(options)}.items())
     return trained, {k: v for k, v in out.items() if v}
+
+
+def _spec_kwargs(trained: dict, held: dict, names) -> dict:
+    """DataSpec fields for the trained factors with the named held-out ones swapped in."""
+    kw = dict(trained)
+    for name in names:
+        if name.startswith("render_"):
+            kw["render"] = tuple({**dict(kw["render"]), name[7:]: dict(held[name])[name[7:]]}.items())
+        else:
+            kw[name] = held[name]
+    return kw
 
 
 def synthetic(card: dict, model: Path) -> dict:
     """Each held-out factor on its own, and all together, re-rendered as in training (needs
-    models.synth); seeds other than training's."""
+    models.synth); seeds other than training's. ``card`` names the factors (another model's card
+    measures this model on that model's held-out sets)."""
     import onnxruntime as ort
 
     from tilecam.models.dataset import DataSpec, build
@@ -172,9 +190,10 @@ def synthetic(card: dict, model: Path) -> dict:
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-    sets = {f"heldout_{k}": DataSpec(boards=40, seed=902 + i, **{**trained, k: v}) for i, (k, v) in enumerate(held.items())}
-    sets["heldout_all"] = DataSpec(boards=40, seed=909, **{**trained, **held})
-    sets["trained_factors"] = DataSpec(boards=40, seed=910, **trained)
+    sets = {f"heldout_{k}": DataSpec(boards=40, seed=902 + i, **_spec_kwargs(trained, held, [k]))
+            for i, k in enumerate(held)}
+    sets["heldout_all"] = DataSpec(boards=40, seed=909 if len(held) < 8 else 920, **_spec_kwargs(trained, held, held))
+    sets["trained_factors"] = DataSpec(boards=40, seed=910 if len(held) < 9 else 921, **trained)
     return {k: onnx_accuracy(session, build(s, workers=2)) for k, s in sets.items()}
 
 
@@ -191,6 +210,7 @@ def tile_check(model: Path, card_path: Path, held_out: bool, seeds=(11, 12, 13))
     reader = TileReader(model, card_path, lang="en")
     trained, held = _factors(json.loads(card_path.read_text(encoding="utf-8")))
     factors = {**trained, **held} if held_out else trained
+    factors = {k: v for k, v in factors.items() if k in ("fonts", "styles", "designs", "labels")}
     px = int(reader.card["square_px"])
     acc, secs, looks = [], [], []
     for seed in seeds:
@@ -250,11 +270,23 @@ def main() -> int:
     ap.add_argument("--classifier-only", action="store_true",
                     help="the classifier alone ([read] recogniser = false), not the fused reader")
     ap.add_argument("--no-card", action="store_true", help="do not write the model card")
+    ap.add_argument("--factors-card", default="",
+                    help="the card whose trained and held-out factors make the synthetic sets (default: the "
+                         "model's own): measures two models on the same sets")
+    ap.add_argument("--no-scrabscrap", action="store_true", help="only the synthetic sets")
     args = ap.parse_args()
     data = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data")) / "scrabscrap"
     model = Path(args.model)
     card_path = model.with_suffix("").with_suffix(".card.json")
     card = json.loads(card_path.read_text(encoding="utf-8"))
+    factors_card = json.loads(Path(args.factors_card).read_text(encoding="utf-8")) if args.factors_card else card
+    if args.no_scrabscrap:
+        result = {"synthetic": synthetic(factors_card, model), "factors_card": args.factors_card or "the model's",
+                  "commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "model": str(model)}
+        print("synthetic:", json.dumps(result["synthetic"]))
+        Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+        return 0
     recogniser = not args.classifier_only
     reader = make_reader(model, "de", recogniser=recogniser)
     print(f"reader: {type(reader).__name__}")
@@ -311,7 +343,7 @@ def main() -> int:
     result["timing"] = timing(reader, sample)
     print("timing:", result["timing"])
     if not args.no_synthetic:
-        result["synthetic"] = synthetic(card, model)
+        result["synthetic"] = synthetic(factors_card, model)
         print("synthetic:", result["synthetic"])
         result["tile_check_label_free"] = {
             "trained_factors": tile_check(model, card_path, held_out=False),
