@@ -5,8 +5,30 @@ const tokenInput = $("token");
 // next; one that an older version kept in localStorage is removed.
 localStorage.removeItem("tilecam-token");
 tokenInput.value = sessionStorage.getItem("tilecam-token") || "";
-tokenInput.addEventListener("change", () => sessionStorage.setItem("tilecam-token", tokenInput.value.trim()));
+tokenInput.addEventListener("change", () => {
+  sessionStorage.setItem("tilecam-token", tokenInput.value.trim());
+  checkToken();
+});
 let source = null;
+
+// The token is checked as soon as it is entered (GET /api/token writes nothing), so a pasted
+// wrong one is found out now, not at the first play recorded.
+async function checkToken() {
+  const token = tokenInput.value.trim();
+  tokenInput.classList.remove("token-ok", "token-bad");
+  if (!token) return;
+  try {
+    const r = await api("GET", "/api/token");
+    if (tokenInput.value.trim() !== token) return;  // changed meanwhile
+    tokenInput.classList.add("token-ok");
+    tokenInput.title = `token of ${r.operator}`;
+    say(`token accepted: writes are signed "${r.operator}"`);
+  } catch (e) {
+    tokenInput.classList.add("token-bad");
+    tokenInput.title = e.message;
+    say(`token refused: ${e.message}. Paste the operator token again.`, true);
+  }
+}
 
 // One line of plain text; after an entry, an Undo button for a short while (it voids what was written).
 let undoTimer = null;
@@ -15,6 +37,7 @@ function say(text, error = false, undo = null) {
   $("message").className = error ? "error" : "";
   clearTimeout(undoTimer);
   $("message-undo").hidden = !undo;
+  $("message-undo").textContent = (undo && undo.label) || "Undo";
   $("message-undo").onclick = undo;
   if (undo) undoTimer = setTimeout(() => { $("message-undo").hidden = true; }, UNDO_WINDOW_MS);
 }
@@ -24,9 +47,10 @@ let movesNow = [];   // /moves as last loaded
 
 // A question in the page (a <dialog>, not window.confirm, so a stray Enter cannot answer it);
 // resolves with the value of the button chosen, or null when dismissed with Escape.
-function ask(text, choices) {
+function ask(text, choices, detail = null) {
   const dlg = $("confirm");
   $("confirm-text").textContent = text;
+  $("confirm-detail").replaceChildren(...(detail ? [detail] : []));
   $("confirm-choices").replaceChildren(...choices.map(([value, label]) => {
     const b = document.createElement("button"); b.value = value; b.textContent = label; return b;
   }));
@@ -108,8 +132,16 @@ async function loadMoves() {
     b.onclick = () => {
       document.querySelector("#fix [name=number]").value = moveNumber(m);
       if (m.blank_undecided) document.querySelector("#fix [name=kind]").value = "blank";
+      document.querySelector("#fix [name=a]").focus();
     };
-    td.appendChild(b); tr.appendChild(td);
+    td.appendChild(b);
+    if (m.corrected) {
+      const c = document.createElement("button"); c.type = "button"; c.textContent = "undo fix"; c.className = "undo-fix";
+      c.title = "take back this move's latest correction (one more correction in the log)";
+      c.onclick = () => undoLatestCorrection(m).catch((e) => say(e.message, true));
+      td.append(" ", c);
+    }
+    tr.appendChild(td);
     const tdu = document.createElement("td");
     const u = document.createElement("button"); u.type = "button"; u.textContent = "undo"; u.className = "undo";
     u.onclick = () => voidMove(m).catch((e) => say(e.message, true));
@@ -120,43 +152,120 @@ async function loadMoves() {
   renderReview(moves);
 }
 
-// The review queue: each play read under the threshold, its evidence (the rectified frame with the
-// new tiles outlined) and one click to confirm it as read or to take a runner-up reading. Both are
-// a play correction (ReenterPlay): confirming re-enters the play as read, which marks it reviewed.
+// The review queue: each play read under the threshold, one line each: the reading, its certainty,
+// the evidence photo on demand (the rectified frame with the new tiles outlined, loaded when
+// opened), one click to confirm it as read, and the runner-up readings, each taken only after a
+// question that shows what it changes on the board. Both are a play correction (ReenterPlay):
+// confirming re-enters the play as read, which marks it reviewed.
+const percent = (p) => `${(100 * p).toFixed(1)} %`;
+// A reading as the rest of the page writes a play: "1H MA(s)TERL?", the played-through tiles in
+// parentheses (they are on the board now, as they were then).
+const readingText = (position, word) => `${position} ${wordShown(position, word, live && live.rows)}`;
 function renderReview(moves) {
   const queue = moves.filter((m) => m.review);
   $("review").hidden = queue.length === 0;
+  $("review-count").textContent = queue.length ? `(${queue.length})` : "";
   $("review-queue").replaceChildren(...queue.map((m) => {
     const li = document.createElement("li");
     li.dataset.index = m.index;
-    const text = document.createElement("p");
-    text.textContent = `move ${moveNumber(m)}: ${moveText(m, moves, live && live.rows)} — certainty ${(100 * m.certainty).toFixed(1)} %`;
+    const text = document.createElement("span");
+    text.className = "reading";
+    text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — certainty ${percent(m.certainty)}`;
     li.appendChild(text);
-    if (m.frame) {
-      const img = document.createElement("img");
-      img.className = "evidence"; img.loading = "lazy"; img.alt = `evidence of move ${moveNumber(m)}`;
-      img.src = `/api/games/${gameId()}/moves/${m.index}/frame.jpg?view=board`;
-      img.onerror = () => { img.onerror = null; img.src = `/api/games/${gameId()}/moves/${m.index}/frame.jpg`; };
-      li.appendChild(img);
-    }
-    const take = (position, word, reason, label) => {
-      const b = document.createElement("button"); b.type = "button"; b.textContent = label;
-      b.onclick = () => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
-        { kind: "play", position, word, reason })
-        .then(() => { say(`move ${moveNumber(m)}: ${reason}`); return loadMoves(); })
-        .catch((e) => say(e.message, true));
-      return b;
+    if (m.frame) li.appendChild(evidence(m));
+    const fix = (position, word, reason) => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
+      { kind: "play", position, word, reason })
+      .then((r) => loadMoves().then(() => say(`move ${moveNumber(m)}: ${reason}`, false, undoCorrection(r.seqs[0], m))))
+      .catch((e) => say(e.message, true));
+    const button = (label, onclick) => {
+      const b = document.createElement("button"); b.type = "button"; b.textContent = label; b.onclick = onclick; return b;
     };
     const choices = document.createElement("p");
     choices.className = "choices";
-    choices.appendChild(take(m.position, m.word, "confirmed as read", `confirm ${m.position} ${m.word}`));
+    if (m.blank_undecided) {
+      // Confirming would clear the flag with the blank's letter still unknown: name it first.
+      choices.appendChild(button("name the blank first", () => openFix(m, "blank")));
+    } else {
+      choices.appendChild(button(`confirm ${readingText(m.position, m.word)}`, () => fix(m.position, m.word, "confirmed as read")));
+    }
     for (const r of m.runner_ups) {
-      choices.append(" ", take(r.position, r.word, `runner-up reading taken (${(100 * r.probability).toFixed(1)} %)`,
-        `${r.position} ${r.word} (${(100 * r.probability).toFixed(1)} %)`));
+      const label = `${readingText(r.position, r.word)} (${percent(r.probability)})`;
+      const b = button(label, async () => {
+        const change = boardChange(playTiles(m.position, m.word), playTiles(r.position, r.word));
+        const q = `Take the reading ${readingText(r.position, r.word)} for move ${moveNumber(m)}? The camera gives it ` +
+          `${percent(r.probability)} against ${percent(m.certainty)} for ${readingText(m.position, m.word)}; it goes on air at once.`;
+        if (await ask(q, [["take", `Take ${readingText(r.position, r.word)}`], ["", "Keep the reading"]], changeList(change)) !== "take") {
+          return say("nothing changed");
+        }
+        return fix(r.position, r.word, `runner-up reading taken (${percent(r.probability)})`);
+      });
+      b.className = "runner-up";
+      choices.append(" ", b);
     }
     li.appendChild(choices);
     return li;
   }));
+}
+// The evidence photo, folded: the image is fetched when the operator opens it.
+function evidence(m) {
+  const box = document.createElement("details");
+  box.className = "evidence";
+  const sum = document.createElement("summary");
+  sum.textContent = "photo";
+  box.appendChild(sum);
+  box.addEventListener("toggle", () => {
+    if (!box.open || box.querySelector("img")) return;
+    const img = document.createElement("img");
+    img.className = "evidence"; img.alt = `evidence of move ${moveNumber(m)}`;
+    img.src = `/api/games/${gameId()}/moves/${m.index}/frame.jpg?view=board`;
+    img.onerror = () => { img.onerror = null; img.src = `/api/games/${gameId()}/moves/${m.index}/frame.jpg`; };
+    const a = document.createElement("a"); a.href = img.src; a.target = "_blank"; a.appendChild(img);
+    box.appendChild(a);
+  });
+  return box;
+}
+// What a correction changes on the board, for the question before it: two short lists.
+function changeList(change) {
+  const ul = document.createElement("ul");
+  ul.className = "board-change";
+  const item = (cls, head, tiles) => {
+    const li = document.createElement("li"); li.className = cls;
+    li.textContent = `${head}: ${tiles.length ? tiles.join(", ") : "nothing"}`;
+    return li;
+  };
+  ul.append(item("off", "Takes off the board", change.off), item("on", "Puts on the board", change.on));
+  return ul;
+}
+function openFix(m, kind) {
+  document.querySelector("#fix [name=number]").value = moveNumber(m);
+  document.querySelector("#fix [name=kind]").value = kind;
+  document.querySelector("#fix [name=a]").focus();
+  say(`move ${moveNumber(m)}: type the blank's square and its letter, then Correct`);
+}
+
+// Undo of a correction: one more correction putting the move back as it stood (the log stays
+// append-only); only a move's latest correction can be taken back.
+function undoCorrection(seq, m) {
+  const undo = async () => {
+    try {
+      await api("POST", `/api/games/${gameId()}/corrections/${seq}/undo`, { reason: "undone at the console" });
+      await loadMoves();
+      say(`move ${moveNumber(m)}: correction undone`);
+    } catch (e) { say(e.message, true); }
+  };
+  undo.label = "Undo this correction";
+  return undo;
+}
+async function undoLatestCorrection(m) {
+  const rc = await api("GET", `/api/games/${gameId()}/recount`);
+  const fix = (rc.corrections || []).filter((c) => c.kind === "correction" && c.target === m.seq).pop();
+  if (!fix) return say(`move ${moveNumber(m)} has no correction to undo`, true);
+  const what = `move ${moveNumber(m)} (${playerName(m.player)}: ${moveText(m, movesNow, live && live.rows)})`;
+  if (await ask(`Undo the latest correction of ${what}: ${fix.change}${fix.reason ? ` (${fix.reason})` : ""}? ` +
+                "It stays in the log, with its undo after it.", [["undo", "Undo the correction"], ["", "Keep it"]]) !== "undo") {
+    return say("nothing undone");
+  }
+  await undoCorrection(fix.seq, m)();
 }
 
 // Undo: a Void entry in the log (nothing is rewritten); refused with the server's reason when a
@@ -234,7 +343,7 @@ function pathSquares() {
     const on = live && live.rows[r] ? live.rows[r][c] : undefined;
     const sameBlank = raw[i] === "?" && on && on !== "." && on !== on.toUpperCase();
     const conflict = on === undefined || (on !== "." && !sameBlank && (raw[i] === "?" || ch.toUpperCase() !== on.toUpperCase()));
-    return { r, c, ch, raw: raw[i], on, conflict, square: `${r + 1}${colName(c)}` };
+    return { r, c, ch, raw: raw[i], on, conflict, square: squareWords(r, c) };
   });
 }
 // What the typed word cannot be: a letter over a different tile on the board (the API refuses
@@ -483,10 +592,11 @@ form("fix", (d) => {
   const m = movesNow.find((x) => moveNumber(x) === Number(d.number));
   const index = m ? m.index : Number(d.number) - 1;
   return api("POST", `/api/games/${gameId()}/moves/${index}/corrections`, { kind: d.kind, reason: d.reason, ...bodies[d.kind] })
-    .then(() => `move ${d.number} corrected`);
+    .then((r) => loadMoves().then(() => [`move ${d.number} corrected`, undoCorrection(r.seqs[0], m || { index, number: Number(d.number) })]));
 });
 
 $("game").addEventListener("change", follow);
 $("refresh").addEventListener("click", () => loadGames().catch((e) => say(e.message, true)));
 // /operator?game=7 (the tournament page's "Console" link) opens on that game.
 loadGames(new URLSearchParams(location.search).get("game") || undefined).catch((e) => say(e.message, true));
+checkToken();

@@ -42,6 +42,32 @@ function wordShown(position, word, rows) {
   return through ? `${out})` : out;
 }
 
+// A square in words, as the boards' coordinates read: column letter, then row ("O1", "H8"). A
+// play's position keeps GCG's order, which gives its direction ("8D" across, "D8" down).
+const squareWords = (r, c) => `${String.fromCharCode(65 + c)}${r + 1}`;
+
+// The tiles a play in GCG notation puts down: [{r, c, letter}] for each letter not already on the
+// board ('.'), a blank in lower case, '?' a blank whose letter nobody named.
+function playTiles(position, word) {
+  let m = /^(\d+)([A-Z])$/.exec(position || ""), r, c, across = true;
+  if (m) { r = Number(m[1]) - 1; c = m[2].charCodeAt(0) - 65; } else {
+    m = /^([A-Z])(\d+)$/.exec(position || "");
+    if (!m) return [];
+    r = Number(m[2]) - 1; c = m[1].charCodeAt(0) - 65; across = false;
+  }
+  return [...(word || "")].map((letter, i) => ({ r: across ? r : r + i, c: across ? c + i : c, letter }))
+    .filter((t) => t.letter !== ".");
+}
+
+// What taking one reading of a play instead of another changes on the board: the tiles only the
+// one has ("takes off") and the tiles only the other has ("puts down"), each "V at H11".
+function boardChange(from, to) {
+  const key = (t) => `${t.r},${t.c},${t.letter}`;
+  const had = new Set(from.map(key)), has = new Set(to.map(key));
+  const words = (t) => `${t.letter === "?" ? "a blank" : t.letter} at ${squareWords(t.r, t.c)}`;
+  return { off: from.filter((t) => !has.has(key(t))).map(words), on: to.filter((t) => !had.has(key(t))).map(words) };
+}
+
 // A move as people read it: "8D ZE(B)rA +BE", "exchange 4", "phony withdrawn: MAZEY". `rows` (a
 // board holding the played-through tiles) is only needed while the API sends GCG dots in `text`.
 function moveText(m, moves, rows) {

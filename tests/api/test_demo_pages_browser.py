@@ -121,10 +121,10 @@ def test_console_opens_the_newest_live_game_and_checks_before_it_sends(api, clie
     assert page.locator("#board button[data-square='8H']").get_attribute("class").split().count("conflict") == 1
     assert page.locator("#board button.conflict").count() == 1
     preview = page.locator("#preview").text_content()
-    assert preview.startswith("H5 FOo") and "8H has N on the board, not the L typed" in preview
+    assert preview.startswith("H5 FOo") and "H8 has N on the board, not the L typed" in preview
     page.click("#record-play")
     page.wait_for_function("() => document.querySelector('#message').className === 'error'")
-    assert message(page).startswith("not sent: 8H has N on the board")
+    assert message(page).startswith("not sent: H8 has N on the board")
     assert len(moves(client, gid)) == 9
     if SHOTS:
         DOCS.mkdir(parents=True, exist_ok=True)
