@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tilecam.capture.frame import Frame
 from tilecam.scoring.events import LogEntry
 from tilecam.scoring.game import GameError
+from tilecam.scoring.gcg.notation import format_square
 from tilecam.scoring.placement import PlacementError
 from tilecam.scoring.scorekeeper import Fused, Observation, Scorekeeper
 from tilecam.vision.draw import draw_grid, encode_jpeg
@@ -168,9 +169,31 @@ class Recorder:
         elif obs.status != "behind":
             with self.timings.stage("calibrate"):
                 state = self.scorekeeper.game.state
-                self.reader.learn(state.board, self.scorekeeper.operator_squares(), committed=bool(obs.entries),
-                                  unclear=obs.status == "unclear", finished=bool(obs.entries) and state.ended)
+                changed = self.reader.learn(state.board, self.scorekeeper.operator_squares(),
+                                            committed=bool(obs.entries), unclear=obs.status == "unclear",
+                                            finished=bool(obs.entries) and state.ended)
+            if changed:  # the game's tile set re-read committed tiles: their plays re-decided, for review
+                seqs = seqs + self._retile(changed, frame)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def _retile(self, changed, frame: Frame) -> tuple[int, ...]:
+        """Committed tiles the game's tile set reads as other tiles (the reader's learn: more of a
+        tile read than the bag has): the plays they belong to amended by camera corrections
+        on the review queue, committed like a decision, and said on the console's notices."""
+        keeper = self.scorekeeper
+        entries = keeper.retile(changed)
+        if not entries:
+            return ()
+        try:
+            seqs = tuple(self.link.commit(entries, frame, len(keeper.entries) - len(entries), self._sidecar(frame)))
+        except (Conflict, GameError, PlacementError):
+            keeper.sync(self.link.entries(), pending=len(entries))  # the record moved on: theirs stands
+            return ()
+        with self._lock:
+            self.notices.append(f"frame {frame.index}: the tile counts re-read "
+                                + ", ".join(f"{format_square(sq)} as {t}" for sq, t in sorted(changed.items()))
+                                + " (for review)")
+        return seqs
 
     def _gate(self, frame: Frame, located) -> tuple[bool, int | None, str | None]:
         """(pressed, by whom, None) when this frame is to be read; else the frame's state."""

@@ -37,6 +37,13 @@ class BoardBelief:
         self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
         self.frames[mask] += 1
 
+    def forget(self, squares) -> None:
+        """The squares' history dropped (what it said was found wrong: a reading the tile counts
+        contradict); their next frames decide them afresh."""
+        for sq in squares:
+            self.log[sq.row, sq.col] = 0.0
+            self.frames[sq.row, sq.col] = 0
+
     def posterior(self, t: float = 0.0, frame_index: int = -1) -> Snapshot:
         z = self.log - self.log.max(axis=2, keepdims=True)
         p = np.exp(z)

@@ -38,6 +38,14 @@ class Observation:
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class _Retiled:
+    """A committed tile the game's tile set reads as another (Scorekeeper.retile), as a misread."""
+
+    square: Square
+    now: str
+
+
 @dataclass(frozen=True, eq=False)
 class Fused:
     """A snapshot added to the board belief: the posterior `decide` reads (None when the snapshot
@@ -308,8 +316,10 @@ class Scorekeeper:
         return self.game.play(player, proposed.placement, certainty=certainty,
                               review=certainty < self.cfg.review_below, runner_ups=tuple(runner_ups))
 
-    def _correct(self, misreads) -> list[LogEntry]:
-        """Amend the play that put each misread tile down."""
+    def _correct(self, misreads, review: bool = False,
+                 reason: str = "the tiles read differently over more frames") -> list[LogEntry]:
+        """Amend the play that put each misread tile down (`review`: the amended play goes on the
+        review queue)."""
         fixes: dict[int, dict[Square, str]] = {}
         for m in misreads:
             for i, ev in enumerate(self.game.events):
@@ -318,12 +328,12 @@ class Scorekeeper:
         out = []
         for i, letters in sorted(fixes.items()):
             play = self.game.events[i]
-            tiles = tuple(PlacedTile(t.square, letters.get(t.square, t.letter),
-                                     t.blank or letters.get(t.square) == BLANK_TILE)
+            # the tile read now is the tile: a letter read on a blank makes it that letter's tile (kept
+            # a blank, it still shows '?' and the same correction came again at every snapshot)
+            tiles = tuple(PlacedTile(t.square, letters[t.square], letters[t.square] == BLANK_TILE)
                           if t.square in letters else t for t in play.placement.tiles)
-            fixed = replace(play, placement=Placement(tiles, play.placement.direction))
-            entry = Correction(self._log_index(i), fixed, by=self.camera_name,
-                               reason="the tiles read differently over more frames")
+            fixed = replace(play, placement=Placement(tiles, play.placement.direction), review=play.review or review)
+            entry = Correction(self._log_index(i), fixed, by=self.camera_name, reason=reason)
             out.append(self._append(entry))
         try:
             self._rebuild()
@@ -332,6 +342,21 @@ class Scorekeeper:
             for e in out:
                 self.entries.remove(e)
             return []
+        return out
+
+    def retile(self, changes) -> list[LogEntry]:
+        """The game's tile set re-read committed tiles (`changes`: {Square: tile}, '?' a blank; the
+        reader found more of a tile read or recorded than the bag has, and which tiles the
+        assignment under the counts reads as another): each play they belong to amended by a camera
+        Correction on the review queue, never silently; those squares' belief starts afresh (its
+        frames said what the counts contradict)."""
+        if not changes:
+            return []
+        fixes = [_Retiled(sq, tile) for sq, tile in changes.items() if self.game.state.board[sq] is not None]
+        out = self._correct(fixes, review=True, reason="the game's tile counts: more of a tile read than the "
+                                                       "bag has")
+        if out and self.belief is not None:
+            self.belief.forget([f.square for f in fixes])
         return out
 
     def operator_squares(self) -> list[Square]:

@@ -133,12 +133,16 @@ def enroll_labelled(reader: TileReader, frames: Sequence[tuple[np.ndarray, Seque
     return ts
 
 
-def _sinkhorn(log_k: np.ndarray, capacity: np.ndarray, iters: int) -> np.ndarray:
-    """Soft assignment (tiles x letters): each tile sums to 1, each letter to its capacity."""
+def _sinkhorn(log_k: np.ndarray, capacity: np.ndarray, iters: int, upper_bounds: bool = False) -> np.ndarray:
+    """Soft assignment (tiles x letters): each tile sums to 1, each letter to its capacity (with
+    `upper_bounds`, to at most its capacity: a letter over it is scaled down, one under it left)."""
     log_p = log_k.copy()
     log_cap = np.log(np.maximum(capacity, 1e-12))
+    if upper_bounds:  # a bound is not scale-free as a balance is: start from each tile summing to 1
+        log_p -= _logsumexp(log_p, axis=1)[:, None]
     for _ in range(iters):
-        log_p -= _logsumexp(log_p, axis=0) - log_cap
+        over = _logsumexp(log_p, axis=0) - log_cap
+        log_p -= np.maximum(over, 0.0) if upper_bounds else over
         log_p -= _logsumexp(log_p, axis=1)[:, None]
     return np.exp(log_p)
 
@@ -168,6 +172,57 @@ def enroll_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
     return ts, board
 
 
+def assign_counts(p_tiles: np.ndarray, emb: np.ndarray, counts: np.ndarray, cfg: EnrollConfig | None = None,
+                  upper_bounds: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Tiles labelled under a distribution's counts: (n, L) the readers' probabilities over the
+    tile classes (the costs), (n, D) the tiles' unit embeddings (their look), (L,) the counts.
+    Soft assignments start from the readings; a Sinkhorn balance makes each letter take no more
+    tiles than it has (`upper_bounds`: the counts bound a game under way or a finished board, whose
+    tiles may still be on the racks) or its share of them (not `upper_bounds`: a tile check, where
+    every tile of the bag is out and the letters take shares of the tiles seen); letter prototypes
+    are re-estimated from the assignment; after `cfg.rounds` rounds a greedy pass, most confident
+    pairs first, gives each tile a letter without exceeding any count. Returns (n,) the letter index
+    of each tile (-1 when the counts ran out: more tiles than the bag) and (n, L) the soft
+    assignment of the last round."""
+    cfg = cfg or EnrollConfig()
+    n = len(p_tiles)
+    counts = np.asarray(counts, np.float64)
+    if n == 0:
+        return np.zeros(0, int), np.zeros((0, len(counts)))
+    log_net = np.log(p_tiles / np.maximum(p_tiles.sum(axis=1, keepdims=True), 1e-12) + 1e-9)
+    log_net[:, counts == 0] = -np.inf
+    # the tiles present take shares of the full bag (a check), or at most its counts (a game)
+    capacity = counts if upper_bounds else counts * (n / max(counts.sum(), 1e-9))
+    score = log_net
+    for _ in range(cfg.rounds):
+        p = _sinkhorn(score, capacity, cfg.sinkhorn_iters, upper_bounds)
+        centres = p.T @ emb
+        norms = np.linalg.norm(centres, axis=1, keepdims=True)
+        centres = centres / np.maximum(norms, 1e-9)
+        sim = (emb @ centres.T) / cfg.similarity_temperature
+        sim[:, norms[:, 0] < 1e-6] = -np.inf
+        if upper_bounds:
+            # a letter no tile has gone to (the counts allow it, nothing shows it) has no look of
+            # its own: its "centre" is whichever tile leans on it most, which would pull that tile
+            # over. It looks as unlike a tile as the tile's typical letter does (the row's median)
+            shown = p.sum(axis=0) >= 0.5
+            if shown.any():
+                neutral = np.median(sim[:, shown], axis=1, keepdims=True)
+                sim[:, ~shown] = np.broadcast_to(neutral, (n, int((~shown).sum())))
+        score = log_net + sim
+    p = _sinkhorn(score, capacity, cfg.sinkhorn_iters, upper_bounds)
+    left = counts.copy()
+    assigned = np.full(n, -1)
+    for flat in np.argsort(-p, axis=None):
+        i, j = divmod(int(flat), len(counts))
+        if assigned[i] < 0 and left[j] > 0:
+            assigned[i] = j
+            left[j] -= 1
+            if (assigned >= 0).all():
+                break
+    return assigned, p
+
+
 def assign_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapping[str, int],
                       cfg: EnrollConfig | None = None, probs: np.ndarray | None = None):
     """The tile check's squares labelled by assignment against the distribution (the counts as
@@ -192,33 +247,8 @@ def assign_tile_check(reader: TileReader, warped: np.ndarray, distribution: Mapp
         # the bag holds no more tiles than this: the surplus is print on the board read as
         # tiles, so the squares least like a tile are let go
         occupied = np.sort(occupied[np.argsort(p_empty[occupied])[:int(counts.sum())]])
-    n = len(occupied)
-    e = emb[occupied]
     cols = [classes.index(c) for c in tile_classes]
-    p_net = probs[occupied][:, cols]
-    log_net = np.log(p_net / np.maximum(p_net.sum(axis=1, keepdims=True), 1e-12) + 1e-9)
-    log_net[:, counts == 0] = -np.inf
-    capacity = counts * (n / counts.sum())  # the tiles present take shares of the full bag
-    score = log_net
-    for _ in range(cfg.rounds):
-        p = _sinkhorn(score, capacity, cfg.sinkhorn_iters)
-        centres = p.T @ e
-        norms = np.linalg.norm(centres, axis=1, keepdims=True)
-        centres = centres / np.maximum(norms, 1e-9)
-        sim = (e @ centres.T) / cfg.similarity_temperature
-        sim[:, norms[:, 0] < 1e-6] = -np.inf
-        score = log_net + sim
-    # hard assignment: most confident pairs first, never more tiles than the bag holds
-    p = _sinkhorn(score, capacity, cfg.sinkhorn_iters)
-    left = counts.copy()
-    assigned = np.full(n, -1)
-    for flat in np.argsort(-p, axis=None):
-        i, j = divmod(int(flat), len(tile_classes))
-        if assigned[i] < 0 and left[j] > 0:
-            assigned[i] = j
-            left[j] -= 1
-            if (assigned >= 0).all():
-                break
+    assigned, _ = assign_counts(probs[occupied][:, cols], emb[occupied], counts, cfg, upper_bounds=False)
     labels = [EMPTY] * (GRID * GRID)
     for i, j in zip(occupied, assigned):
         labels[i] = tile_classes[j]

@@ -48,6 +48,14 @@ class ReaderConfig(BaseModel):
     enroll_min_prob: float = Field(
         0.9, gt=0.0, lt=1.0, description="a committed tile (or a square still empty) teaches the reader "
                                           "only when it was read as such with at least this probability")
+    one_set: bool = Field(
+        True, description="the game's tiles are one set (vision.gameset): when more of a tile is recorded "
+                          "or read than the bag has, the committed tiles are assigned to letters under the "
+                          "counts and the ones assigned another tile go back to the recorder (a camera "
+                          "correction on the review queue); a tile the counts contradict is never taught")
+    retile_min_prob: float = Field(
+        0.5, gt=0.0, lt=1.0, description="a committed tile is re-assigned only when the assignment puts at "
+                                          "least this weight on its new tile (not fitted: more than half)")
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,7 +78,7 @@ class BoardReader(Protocol):
              frame_index: int = -1) -> BoardView: ...
 
     def learn(self, board, corrected: Sequence, *, committed: bool, unclear: bool,
-              finished: bool = False) -> None: ...
+              finished: bool = False) -> dict: ...
 
 
 class TableReader:
@@ -89,6 +97,15 @@ class TableReader:
             if self.cfg.self_enroll and tile_reader.tileset is None else None
         self.turns: int | None = None   # the board's orientation, once known
         self._last: tuple[np.ndarray, np.ndarray, Snapshot, int] | None = None
+        from tilecam.scoring.tiles import DISTRIBUTIONS
+        from .gameset import GameTiles
+        dist = DISTRIBUTIONS[tile_reader.lang].counts
+        self.game_tiles = GameTiles(tile_reader.classes, dist, min_prob=self.cfg.retile_min_prob) \
+            if self.cfg.one_set else None
+        # committed squares (game orientation) the game's assignment re-read: read as that tile
+        # from now on, so the snapshots after the correction do not turn it back
+        self.settled: dict = {}
+        self._proposed: set = set()
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -111,23 +128,27 @@ class TableReader:
         # Whatever lies on the board reads as unsure squares with a rim of wrong but confident ones;
         # away from it the board is in clear view.
         clear = ~cv2.dilate(unsure.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        upright = snap.turned(k)  # the board's rows read as the players read them
+        upright = self._as_settled(snap.turned(k))  # the board's rows read as the players read them
         self._last = (warped, snap.probs.reshape(-1, len(snap.classes)), upright, k)
         corners = np.round(turn_corners(image_corners(located.homography, located.square_px), k), 2).tolist()
         return BoardView(upright, k, np.rot90(clear, k), int(unsure.sum()) > self.cfg.max_unsure_squares, corners)
 
     def learn(self, board, corrected: Sequence = (), *, committed: bool, unclear: bool = False,
-              finished: bool = False) -> None:
+              finished: bool = False) -> dict:
         """Teach the reader what the game now holds after the last read: `board` the committed board
         (game orientation), `corrected` the squares of plays an operator corrected since the last
         call (the operator's word is the label), `committed`: the snapshot committed something
         (exemplars are taken only then, so a board standing still does not fill the bags with
         copies of itself); `unclear`: its decision was unclear; `finished`: the game ended with this
-        snapshot, and its finished board teaches every tile as the record has it (as a tile check
-        does: the next game at this table, which a station records with this reader, starts with
-        this set's own letters)."""
+        snapshot, and its finished board teaches every tile as the record has it and the game's
+        assignment under the counts confirms (as a tile check does: the next game at this table,
+        which a station records with this reader, starts with this set's own letters).
+
+        A tile the counts put in doubt (more of it recorded or read than the bag has) is never taught.
+        Returns what the game's assignment changed (vision.gameset): {Square: tile} of committed
+        tiles it reads as another tile ('?' a blank), for the recorder to re-decide their plays."""
         if self._last is None:
-            return
+            return {}
         warped, probs, upright, k = self._last
         # Before the first play the board is clear: that play must cover the centre, so while
         # nothing is committed and the centre reads empty, no play is on the board (print read
@@ -136,19 +157,77 @@ class TableReader:
         board_clear = not len(board) and \
             float(upright.probs[centre.row, centre.col, upright.classes.index(EMPTY)]) >= self.cfg.enroll_min_prob
         if unclear and not board_clear and not corrected:
-            return
+            return {}
         n = board.layout.size
         order = game_squares(n, k)   # image square i holds game square order[i]
         image_square = np.argsort(order)
         game = "".join(board.rows())
+        held = {g: ("?" if ch.islower() or ch == "?" else ch) for g, ch in enumerate(game) if ch != EMPTY}
+        changes = self._one_set(held, warped, probs, image_square, {sq.row * n + sq.col for sq in corrected})
+        # never teach what the counts contradict, nor a tile the assignment has just re-read
+        doubtful = (self.game_tiles.doubtful(held) if self.game_tiles is not None else set()) | set(self.settled)
+        labels = [("" if g in doubtful else game[g]) for g in order]
         if finished and self.enrollment is not None:
-            labels = "".join(game[g] for g in order)
-            self.enrollment.add(warped, labels, probs, forced=[i for i, ch in enumerate(labels) if ch != EMPTY])
+            agreed = self.game_tiles.agrees(held) if self.game_tiles is not None else set(held)
+            forced = [i for i, g in enumerate(order) if g in agreed and g not in doubtful]
+            self.enrollment.add(warped, labels, probs, forced=forced)
             self._adopt(labels)
-            return
-        self.calibrate("".join(game[g] for g in order),
-                       [int(image_square[sq.row * n + sq.col]) for sq in corrected],
+            return changes
+        self.calibrate(labels, [int(image_square[sq.row * n + sq.col]) for sq in corrected],
                        board_clear=board_clear, learn=committed or bool(corrected), last=(warped, probs))
+        return changes
+
+    def _one_set(self, held: dict, warped: np.ndarray, probs: np.ndarray, image_square: np.ndarray,
+                 operator: set) -> dict:
+        """The game's tiles (vision.gameset.GameTiles) kept up to date with the last read: new tiles'
+        looks, every tile's reading; the tiles the counts say were misread, re-assigned. `held`: game
+        square -> tile the record holds; `operator`: squares whose tile is the operator's word."""
+        tiles = self.game_tiles
+        if tiles is None:
+            return {}
+        from tilecam.scoring.board import Square
+        tiles.keep(list(held))
+        # the settled squares the record no longer holds as settled (an operator's word, or the
+        # correction refused) are read as they look again
+        self.settled = {g: t for g, t in self.settled.items() if held.get(g) == t and g not in operator}
+        for g in operator & set(held):
+            tiles.pin(g, held[g])
+        new = tiles.missing(list(held))
+        if new:
+            crops = self.base.crops(warped)
+            _, _, emb = self.base.embed(crops[[int(image_square[g]) for g in new]])
+            tiles.look(new, emb)
+        p_empty = probs[:, self.classes.index(EMPTY)]
+        seen = [g for g in held if p_empty[int(image_square[g])] < 0.5]   # read as a tile now
+        if seen:
+            tiles.read(seen, probs[[int(image_square[g]) for g in seen]])
+        n = int(round(np.sqrt(len(probs))))
+        out = {}
+        for r in tiles.contradicted(held):
+            if (r.square, r.now) in self._proposed:
+                continue  # proposed once already: the record did not take it, and it stays a doubt
+            self._proposed.add((r.square, r.now))
+            self.settled[r.square] = r.now
+            out[Square(r.square // n, r.square % n)] = r.now
+        return out
+
+    def _as_settled(self, upright: Snapshot) -> Snapshot:
+        """The read with each settled square (game orientation) read as the game's assignment has it,
+        as long as it reads as a tile: its letter weight all on the assigned tile."""
+        if not self.settled:
+            return upright
+        probs = upright.probs.copy()
+        n = probs.shape[1]
+        e = upright.classes.index(EMPTY)
+        for g, tile in self.settled.items():
+            r, c = divmod(g, n)
+            if tile not in upright.classes:
+                continue
+            p_empty = float(probs[r, c, e])
+            probs[r, c, :] = 0.0
+            probs[r, c, e] = p_empty
+            probs[r, c, upright.classes.index(tile)] = 1.0 - p_empty
+        return replace(upright, probs=probs)
 
     def learn_tile_check(self) -> list[str] | None:
         """The last read was the tile check (scoring.tilecheck): its tiles, labelled by assignment
