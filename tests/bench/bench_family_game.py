@@ -65,7 +65,8 @@ def link_photos(truth: list[dict], data: Path, folder: Path) -> list[Path]:
 def record(folder: Path, work: Path, lexicon: Path | None) -> dict:
     """`tilecam record` on the folder: its exit status, its last lines, the JSON sidecar."""
     side, db = work / "game.json", work / "game.sqlite3"
-    cmd = [str(REPO / ".venv" / "bin" / "tilecam"), "record", str(folder), "--lang", "en", "--db", str(db),
+    # `tilecam record`, by the module the console script runs, from this checkout
+    cmd = [sys.executable, "-m", "tilecam.api.cli", "record", str(folder), "--lang", "en", "--db", str(db),
            "--json", str(side), "--gcg", str(work / "game.gcg")]
     if lexicon is not None:
         cmd += ["--lexicon", str(lexicon)]
