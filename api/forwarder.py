@@ -14,7 +14,9 @@ thread that follows that store and makes the central's mirror equal to it:
 - between pushes it follows the store's change feed (``changes_since``) on its own store
   connection, reading again only the games that changed;
 - failures wait retry_initial_s, doubling up to retry_max_s; a heartbeat every HEARTBEAT_S while
-  there is nothing to push tells the central the station is alive.
+  there is nothing to push tells the central the station is alive. It names the station's own
+  address (its console, for /tournament's link) and carries the newest game's clock, which lives
+  in the station's memory, not in the log: sent again at once when it is pressed, paused or stopped.
 
 Nothing here reaches the store but through the game service (api/service); the HTTP client is the
 standard library's, so a station needs no extra package.
@@ -33,11 +35,12 @@ import uuid
 from dataclasses import dataclass, field
 from http.client import HTTPException
 from pathlib import Path
+from typing import Callable
 
 from tilecam.scoring.events import to_json
 
 from .errors import ApiError, NotFound
-from .service.ingest import STATION_UID, forwarded_meta, header_digest
+from .service.ingest import CLOCK_STATE, STATION_UID, forwarded_meta, header_digest
 
 __all__ = ["Central", "ForwardError", "Forwarder", "Refused", "Unreachable", "read_token", "station_name"]
 
@@ -133,8 +136,12 @@ class Forwarder:
     how far it is. `retry_initial_s`/`retry_max_s` as [tournament] gives them."""
 
     def __init__(self, service, central: Central, retry_initial_s: float = 0.5, retry_max_s: float = 10.0,
-                 heartbeat_s: float = HEARTBEAT_S, say=None) -> None:
+                 heartbeat_s: float = HEARTBEAT_S, say=None, url: str | None = None,
+                 clock_of: Callable[[int], dict | None] | None = None) -> None:
         self.service, self.central = service, central
+        self.url = url            # the station's own address, sent with each heartbeat
+        self.clock_of = clock_of  # game id -> its clock as the live state has it (ClockOut), or None
+        self._clock_sent: tuple | None = None  # what the last heartbeat said of the clock
         self.retry_initial_s, self.retry_max_s, self.heartbeat_s = retry_initial_s, retry_max_s, heartbeat_s
         self.say = say or (lambda msg: print(f"tilecam forward: {msg}", file=sys.stderr, flush=True))
         self._stop = threading.Event()
@@ -176,6 +183,7 @@ class Forwarder:
                     self.say(f"{exc}; retrying (every {self.retry_max_s:g} s at most)")
                 self.error = str(exc)
                 self._held = None  # after a failure, ask the central what it holds before pushing again
+                self._clock_sent = None  # ... and send the clock again
                 wait = self.retry_max_s if isinstance(exc, Refused) else delay
                 delay = min(delay * 2, self.retry_max_s)
                 self._stop.wait(wait)
@@ -205,8 +213,21 @@ class Forwarder:
             self._dirty.discard(game_id)
         if refused is not None:
             raise refused
-        if time.monotonic() - self._last_contact >= self.heartbeat_s and self._newest is not None:
-            self._expect(self.central.call("POST", "/heartbeat", {"games": [self._newest[1]]}))
+        if self._newest is not None:
+            self._heartbeat()
+
+    def _heartbeat(self) -> None:
+        """Every heartbeat_s without other contact, and at once when the newest game's clock was
+        pressed, paused or stopped (a clock is in the station's memory, never in its log)."""
+        game_id, uid = self._newest
+        clock = self.clock_of(game_id) if self.clock_of is not None else None
+        said = None if clock is None else tuple(clock.get(k) for k in CLOCK_STATE)
+        if time.monotonic() - self._last_contact < self.heartbeat_s and said == self._clock_sent:
+            return
+        body = {"games": [uid], "game": game_id, **({"url": self.url} if self.url else {}),
+                **({"clock": clock} if clock is not None else {})}
+        self._expect(self.central.call("POST", "/heartbeat", body))
+        self._clock_sent = said
 
     def _sync(self) -> None:
         if self._mark is None:  # the mark first: a change made while we read is seen next round

@@ -391,7 +391,13 @@ class StationOut(BaseModel):
     heard_at: float | None = Field(description="When this service last heard from the station (Unix "
                                                "seconds); null when its meta holds no readable time.")
     silent_s: float | None = Field(description="Seconds since then, as of the response's `at`.")
-    stale: bool = Field(description="Not heard from for longer than `[tournament] stale_after_s` (or never).")
+    stale: bool = Field(description="Not heard from for longer than `[tournament] stale_after_s` (or never) "
+                                    "while the table's game is live; a station switched off once its game "
+                                    "ended is not stale.")
+    url: str | None = Field(None, description="The station's own address, as its heartbeat gives it ([tournament] "
+                                              "url); null until it has said.")
+    console: str | None = Field(None, description="The station's operator console on this game, where the game "
+                                                  "is corrected; null when the station gave no address.")
 
 
 class TableRowOut(BaseModel):
@@ -411,8 +417,9 @@ class TableRowOut(BaseModel):
     last_play: str = Field(description="The last event as the overlay shows it, e.g. 'Alice Ames: 8F ZE(B)rA +44'.")
     last_word: str = Field(description="The last play's word as shown in `last_play` ('ZE(B)rA'), for "
                                        "highlighting; empty when the last event is no play.")
-    clock: ClockOut | None = Field(None, description="The game clock, while one runs for the game in this "
-                                                     "service; null without one.")
+    clock: ClockOut | None = Field(None, description="The game clock: one that runs for the game in this "
+                                                     "service, or the one its station forwards (as of its "
+                                                     "last heartbeat, run down since); null without one.")
     clocks: list[str] = Field(description="Each player's time as m:ss (-m:ss in overtime); empty without a clock.")
     flags: list[Literal["score", "review", "stale", "damaged"]] = Field(
         description="What needs the director: `score` a claimed score the engine disagrees with (see "
@@ -426,8 +433,9 @@ class TableRowOut(BaseModel):
     station: StationOut | None = Field(description="The station forwarding the game; null for a game "
                                                     "recorded or entered here.")
     damaged: str | None = Field(None, description="Why the stored log cannot be replayed; null for a sound game.")
-    links: dict[str, str] = Field(description="recount, replay, operator (the console on this game), overlay "
-                                              "(the table's), live (the table's live state).")
+    links: dict[str, str] = Field(description="recount, replay, operator (the console on this game: for a "
+                                              "forwarded game the station's own, absent when the station gave "
+                                              "no address), overlay (the table's), live (the table's live state).")
 
 
 class TournamentOut(BaseModel):

@@ -70,6 +70,11 @@ class TournamentSettings(Section):
     table: int | None = Field(None, ge=1, le=999, description="This station's table number in the tournament.")
     station: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
                                 description="This station's name at the central service (default: the host name).")
+    url: str | None = Field(None, max_length=500, pattern=r"^https?://[^\s]+$",
+                            description="This station's own address as the director's laptop reaches it, e.g. "
+                                        "'http://pi-07.local:8000': /tournament links its operator console there. "
+                                        "Default: from [server] (this machine's host name when it listens on "
+                                        "0.0.0.0).")
     retry_initial_s: float = Field(0.5, gt=0, le=60, description="First wait after a failed push; doubles each time.")
     retry_max_s: float = Field(10.0, gt=0, le=600, description="Longest wait between pushes while the central "
                                                                "service cannot be reached.")

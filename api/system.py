@@ -378,7 +378,23 @@ class Station:
             raise SetupError(str(exc)) from None
         self.station_name = station_name(t.station)
         central = Central(t.server, self.station_name, token)
-        return Forwarder(GameService(self._forward_store, Bus(1)), central, t.retry_initial_s, t.retry_max_s)
+
+        def clock_of(game_id: int) -> dict | None:  # the recorder's clocks are in this service's memory
+            clock = self.service.clock_now(game_id)
+            return None if clock is None else clock.model_dump()
+        return Forwarder(GameService(self._forward_store, Bus(1)), central, t.retry_initial_s, t.retry_max_s,
+                         url=self.own_url(), clock_of=clock_of)
+
+    def own_url(self) -> str:
+        """This station's address as the director's laptop reaches it: [tournament] url, else from
+        [server] (the machine's host name when it listens on every address)."""
+        import socket
+
+        host, port = self.settings.server.host, self.settings.server.port
+        if self.settings.tournament.url:
+            return self.settings.tournament.url.rstrip("/")
+        host = socket.gethostname() if host in ("0.0.0.0", "::") else host
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
     def _open_source(self) -> None:
         from tilecam.capture import CaptureError, open_source

@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         t = settings.tournament
         print(f"  forwarding to     {t.server} as station {station.station_name}"
               f"{f', table {station.table}' if station.table is not None else ''} (token from {t.token_file})")
+        print(f"  console for /tournament  {station.own_url()}/operator ([tournament] url if the director "
+              "reaches this station by another address)")
     for line in where:
         print(f"  operator token    {line}")
     if args.show_token:

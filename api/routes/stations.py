@@ -72,8 +72,35 @@ class EntriesIn(s.In):
     entries: list[EntryIn] = Field(min_length=1, max_length=BATCH_ENTRIES)
 
 
+DAY_MS = 24 * 3600 * 1000  # no game clock holds more (time left, or overtime)
+Ms = Annotated[s.Int, Field(ge=-DAY_MS, le=DAY_MS)]
+Seats = Field(max_length=s.MAX_PLAYERS)
+
+
+class ForwardedClock(s.In):
+    """The game clock as the station's live state shows it (schemas.ClockOut), with bounds."""
+    at: float = Field(ge=0, le=1e11, description="The station's time (Unix seconds) of the times below.")
+    running: s.PlayerNo | None
+    on_clock: s.PlayerNo | None
+    paused: bool
+    started: bool
+    finished: bool
+    initial_ms: Ms
+    remaining_ms: list[Ms] = Seats
+    overtime_minutes: list[Annotated[s.Int, Field(ge=0, le=24 * 60)]] = Seats
+    penalties: list[s.Points] = Seats
+    lost_on_time: list[bool] = Seats
+
+
 class HeartbeatIn(s.In):
     games: list[Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]] = Field(default_factory=list, max_length=16)
+    url: str | None = Field(None, max_length=500, pattern=r"^https?://[^\s]+$",
+                            description="The station's own address ([tournament] url): /tournament links its "
+                                        "operator console, where the game is corrected.")
+    game: s.Int | None = Field(None, ge=1, le=2**53, description="The station's own id of the first game "
+                                                                 "named (its console's ?game=).")
+    clock: ForwardedClock | None = Field(None, description="The first game's clock as the station shows it; "
+                                                           "absent: the game has no clock.")
 
 
 def _out(m: Mirror) -> ForwardedGame:
@@ -135,8 +162,12 @@ async def put_frame(station: Station, uid: Uid, seq: Annotated[int, Path(ge=0, l
 
 
 @router.post("/{station}/heartbeat", summary="A station is alive", responses=s.errors(400, 401, 409, 413, 422, 429),
-             description="Sets `station_heard_at` on the games named (the station's current one) as every "
-                         "forwarded write does; a station sends it every few seconds while it has nothing "
-                         "to forward. Answers the central's game ids of those it holds.")
+             description="Sets `station_heard_at` on the games named (the station's current one first) as "
+                         "every forwarded write does; a station sends it every few seconds while it has "
+                         "nothing to forward, and at once when its clock is pressed, paused or stopped. On "
+                         "the first game it keeps the station's address and the game's clock, which "
+                         "`/tournament` and the overlays here show. Answers the central's game ids of those "
+                         "it holds.")
 def heartbeat(station: Station, body: HeartbeatIn, service: ServiceDep, who: OperatorDep) -> dict[str, int]:
-    return service.heartbeat(station, who, body.games)
+    clock = body.clock.model_dump() if body.clock is not None else None
+    return service.heartbeat(station, who, body.games, url=body.url, game=body.game, clock=clock)

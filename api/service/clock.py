@@ -11,7 +11,7 @@ from tilecam.scoring.game import GameError
 
 from .. import schemas as s
 from ..errors import NotFound
-from .ingest import refuse_mirror
+from .ingest import forwarded_clock, refuse_mirror
 from .writer import TURN_EVENTS, Writer
 
 __all__ = ["ClockGlue"]
@@ -106,18 +106,30 @@ class ClockGlue(Writer):
             self._publish(game_id)
         return seqs
 
-    def _with_clock(self, game_id: int, live: s.LiveOut) -> s.LiveOut:
-        """The live state with the clock as of now: never cached, it changes every second."""
+    def clock_now(self, game_id: int) -> s.ClockOut | None:
+        """The game's clock as of now, when it runs in this service; None otherwise. A station's
+        forwarder sends it to the central service with each heartbeat."""
         clock = self._clocks.get(game_id)
         if clock is None:
-            return live
+            return None
         st = clock.state(self.steady())
-        out = s.ClockOut(
+        return s.ClockOut(
             at=self.clock(), running=st.running, on_clock=st.on_clock, paused=st.paused, started=st.started,
             finished=st.finished, initial_ms=round(st.initial_s * 1000),
             remaining_ms=[round(r * 1000) for r in st.remaining_s], overtime_minutes=list(st.overtime_minutes),
             penalties=list(st.penalties), lost_on_time=list(st.lost_on_time))
+
+    def _with_clock(self, game_id: int, live: s.LiveOut, meta: dict | None = None) -> s.LiveOut:
+        """The live state with the clock as of now: never cached, it changes every second. The
+        game's own clock, else (on the central service) the one its station forwarded; `meta`:
+        the game's, when the caller has it."""
+        out = self.clock_now(game_id)
+        if out is None:
+            out = forwarded_clock(self.store.game(game_id).meta if meta is None else meta, self.clock())
+        if out is None:  # (a live state cached with a clock the game no longer has: without it)
+            return live if live.clock is None else live.model_copy(update={"clock": None, "fields": {
+                **live.fields, **{f"p{p + 1}_clock": "" for p in range(len(live.clock.remaining_ms))}}})
         fields = dict(live.fields)
-        for p, r in enumerate(st.remaining_s):
-            fields[f"p{p + 1}_clock"] = format_clock(r)
+        for p, ms in enumerate(out.remaining_ms):
+            fields[f"p{p + 1}_clock"] = format_clock(ms / 1000)
         return live.model_copy(update={"clock": out, "fields": fields})

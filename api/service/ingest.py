@@ -11,7 +11,11 @@ a UUID kept in the station's store, so it survives restarts) and its entries map
   expects, and nothing of the batch is written;
 - every forwarded write, and the station's heartbeat, sets meta "station_heard_at" (unix
   seconds) beside "station" (its name) and "table" (the station's own meta), which the
-  director's /tournament page reads.
+  director's /tournament page reads;
+- the heartbeat also names the station's own address and its id of the game ("station_url",
+  "station_game": /tournament links the station's console) and carries the game's clock
+  ("station_clock": the clock as the station showed it and when it arrived here), which this
+  service's live state runs on between heartbeats (``forwarded_clock``).
 
 Only the station's operator corrects a forwarded game; ``refuse_mirror`` is how the writer
 turns away the central's own operator (docs/api.md, "Stations and the central service").
@@ -24,21 +28,28 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
+from pydantic import ValidationError
+
 from tilecam.scoring.board import LAYOUTS
 from tilecam.scoring.events import LogEntry, from_json, to_json
 from tilecam.scoring.game import GameError
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
+from .. import schemas as s
 from ..errors import Conflict, InvalidInput, NotFound, OutOfOrder
 from ..store import Changes, GameRow, Store
 from .view import DAMAGE, load_view
 
-__all__ = ["CENTRAL_META", "Ingest", "Mirror", "STATION_UID", "forwarded_meta", "header_digest", "refuse_mirror"]
+__all__ = ["CENTRAL_META", "Ingest", "Mirror", "STATION_CLOCK", "STATION_GAME", "STATION_UID", "STATION_URL",
+           "forwarded_clock", "forwarded_meta", "header_digest", "refuse_mirror"]
 
 STATION_UID = "station_uid"  # the station's id of a game: in both stores' meta
+STATION_URL, STATION_GAME, STATION_CLOCK = "station_url", "station_game", "station_clock"  # from the heartbeat
 # Keys only the central service writes into a mirror's meta (the station never sends them).
-CENTRAL_META = ("station", "station_token", "station_heard_at")
+CENTRAL_META = ("station", "station_token", "station_heard_at", STATION_URL, STATION_GAME, STATION_CLOCK)
+# What a clock's update changes (a press, a pause, the end); the time left runs on by itself.
+CLOCK_STATE = ("running", "on_clock", "paused", "started", "finished")
 
 
 def forwarded_meta(meta: dict) -> dict:
@@ -52,6 +63,32 @@ def header_digest(players, rules: str, lang: str, layout: str, meta: dict) -> st
     text = json.dumps({"players": [dict(p) for p in players], "rules": rules, "lang": lang, "layout": layout,
                        "meta": forwarded_meta(meta)}, sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def forwarded_clock(meta: dict, now: float) -> s.ClockOut | None:
+    """A forwarded game's clock as of `now` (this service's time): as the station's last heartbeat
+    showed it, the running player's time run down since it arrived (so two machines' clocks never
+    need to agree); None without one."""
+    raw = meta.get(STATION_CLOCK)
+    if not raw:
+        return None
+    try:
+        held = json.loads(raw)
+        clock, received = s.ClockOut.model_validate(held["clock"]), float(held["received"])
+    except (ValueError, KeyError, TypeError, ValidationError):  # not ours to read: no clock, not a failed page
+        return None
+    remaining = list(clock.remaining_ms)
+    if clock.running is not None and not clock.paused and not clock.finished and clock.running < len(remaining):
+        remaining[clock.running] -= max(0, round((now - received) * 1000))
+    return clock.model_copy(update={"at": now, "remaining_ms": remaining})
+
+
+def _clock_state(clock: s.ClockOut | dict | None) -> tuple | None:
+    """What a press, a pause or the end changes of a clock; the time left runs on by itself."""
+    if clock is None:
+        return None
+    values = clock if isinstance(clock, dict) else clock.model_dump()
+    return tuple(values.get(k) for k in CLOCK_STATE)  # as the forwarder compares what it sent
 
 
 def refuse_mirror(row: GameRow) -> None:
@@ -235,16 +272,31 @@ class Ingest:
             self._heard(row.id)
             return self._state(self.store.game(row.id))
 
-    def heartbeat(self, station: str, token: str, uids: list[str]) -> dict[str, int]:
-        """The station is alive: "station_heard_at" on the games it names (its current one) that
-        it forwarded here. Returns those games' ids by uid; a uid not forwarded yet is left out."""
+    def heartbeat(self, station: str, token: str, uids: list[str], url: str | None = None,
+                  game: int | None = None, clock: dict | None = None) -> dict[str, int]:
+        """The station is alive: "station_heard_at" on the games it names (its current one first)
+        that it forwarded here; on the first, the station's address (`url`), its own id of the game
+        (`game`) and the game's clock as the station shows it (`clock`, a ClockOut; None: no clock).
+        A clock pressed, paused or stopped is published at once to this service's pages. Returns
+        the games' ids by uid; a uid not forwarded yet is left out."""
         found = {}
-        for uid in uids:
+        for i, uid in enumerate(uids):
             row = self._mirror_row(uid)
             if row is None:
                 continue
-            with self._lock(row.id), self.store.writing():
-                self._owned(self.store.game(row.id), station, token, uid)
-                self._heard(row.id)
+            with self._lock(row.id):
+                with self.store.writing():
+                    before = self._owned(self.store.game(row.id), station, token, uid).meta
+                    meta = {"station_heard_at": f"{int(self.clock())}"}
+                    if i == 0:
+                        meta[STATION_CLOCK] = None if clock is None else json.dumps(
+                            {"clock": clock, "received": self.clock()}, separators=(",", ":"))
+                        if url is not None:
+                            meta[STATION_URL] = url
+                        if game is not None:
+                            meta[STATION_GAME] = str(game)
+                    self.store.update_game(row.id, meta=meta)
+                if i == 0 and _clock_state(forwarded_clock(before, 0.0)) != _clock_state(clock):
+                    self._publish(row.id)  # the overlays here show the press now, not at the next entry
             found[uid] = row.id
         return found

@@ -155,10 +155,10 @@ class Queries:
         key = repr((row.players, row.meta))
         cached = self._live.get(game_id)
         if cached and cached[0] == n and cached[1] == key:
-            return self._with_clock(game_id, cached[2])
+            return self._with_clock(game_id, cached[2], row.meta)
         live = self._compute_live(self.load(game_id))
         self._live[game_id] = (n, key, live)
-        return self._with_clock(game_id, live)
+        return self._with_clock(game_id, live, row.meta)
 
     def _compute_live(self, view: GameView) -> s.LiveOut:
         game = Game(view.profile, view.dist, view.layout, view.players)

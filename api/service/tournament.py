@@ -5,7 +5,10 @@ reads the game rows (one query) and each current game's log length (one indexed 
 replayed parts (the live state, the recount's discrepancies, the plays under review) are cached
 per game until its log, players or meta change. A station's heartbeat ("station_heard_at")
 changes meta every few seconds, so it is left out of the cache key: silence is measured fresh on
-every request, the replay is not redone for it.
+every request, the replay is not redone for it (nor for the clock its heartbeat carries).
+
+A station is flagged silent only while its table's game is live: a station switched off once its
+game ended, between rounds, is no fault.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
+from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
 from .view import DAMAGE, GameView
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
@@ -70,24 +74,27 @@ class Tournament:
 
     def _table_row(self, table: int, row: GameRow, games: int, now: float, stale_after_s: float) -> s.TableRowOut:
         key = (self.store.count(row.id), repr(row.players),
-               repr(sorted((k, v) for k, v in row.meta.items() if k != HEARD_AT)))
+               repr(sorted((k, v) for k, v in row.meta.items() if k not in (HEARD_AT, STATION_CLOCK))))
         cached = self._tables.get(row.id)
         if cached is None or cached[0] != key:
             cached = (key, self._replay(row))
             self._tables[row.id] = cached
         done = cached[1]
-        station = _station(row.meta, now, stale_after_s)
+        station = _station(row.meta, now, stale_after_s, live=not done.fields["ended"])
         flags = [*done.flags, *(["stale"] if station and station.stale else [])]
         clock, clocks = None, []
-        if done.live is not None and self.has_clock(row.id):
-            live = self._with_clock(row.id, done.live)  # the clock as of now: never cached
-            clock = live.clock
-            clocks = [live.fields[f"p{p + 1}_clock"] for p in range(len(live.players))]
+        if done.live is not None:  # this service's clock, or the one the station forwarded
+            live = self._with_clock(row.id, done.live, row.meta)  # the clock as of now: never cached
+            if live.clock is not None:
+                clock = live.clock
+                clocks = [live.fields[f"p{p + 1}_clock"] for p in range(len(live.players))]
         gid = row.id
+        # A forwarded game is corrected at its station: the link is that station's console.
+        console = station.console if station is not None else f"/operator?game={gid}"
         return s.TableRowOut(
             table=table, game_id=gid, games=games, clock=clock, clocks=clocks, station=station,
             flags=sorted(flags, key=FLAG_ORDER.index), **done.fields,
-            links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}", "operator": f"/operator?game={gid}",
+            links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}", **({"operator": console} if console else {}),
                    "overlay": f"/overlay/table/{table}", "live": f"/api/tables/{table}/live"})
 
     def _replay(self, row: GameRow) -> _Replayed:
@@ -125,8 +132,9 @@ class _Replayed:
     fields: dict
 
 
-def _station(meta: dict, now: float, stale_after_s: float) -> s.StationOut | None:
-    """The forwarding station and how long it has been silent; None for a game not forwarded."""
+def _station(meta: dict, now: float, stale_after_s: float, live: bool) -> s.StationOut | None:
+    """The forwarding station, its address and how long it has been silent (a fault only while
+    its game is `live`); None for a game not forwarded."""
     name = meta.get("station")
     if not name:
         return None
@@ -137,5 +145,8 @@ def _station(meta: dict, now: float, stale_after_s: float) -> s.StationOut | Non
     if heard is not None and not math.isfinite(heard):  # 'nan', 'inf': no time at all
         heard = None
     silent = None if heard is None else max(0.0, now - heard)
-    return s.StationOut(name=name, heard_at=heard, silent_s=silent,
-                        stale=silent is None or silent > stale_after_s)
+    url = meta.get(STATION_URL) or None
+    local = meta.get(STATION_GAME, "")
+    console = f"{url.rstrip('/')}/operator{f'?game={local}' if local.isdecimal() else ''}" if url else None
+    return s.StationOut(name=name, heard_at=heard, silent_s=silent, url=url, console=console,
+                        stale=live and (silent is None or silent > stale_after_s))

@@ -481,3 +481,45 @@ def test_a_station_restored_from_an_older_copy_is_told_the_records_diverged(tmp_
             assert central_game(server, uid_of(station, game_id))["next"] == 6  # nothing was taken back
         finally:
             store.close()
+
+
+def test_the_station_s_console_address_and_its_clock_reach_the_central(tmp_path):
+    """The heartbeat carries the station's address (/tournament links its console, where the game is
+    corrected) and its clock, sent at once when pressed: the central's /api/tables, live state and
+    OBS fields show it, running down between heartbeats."""
+    central = Central_(tmp_path).start()
+    path = tmp_path / "station.sqlite3"
+    recorder = GameService(open_store(path), Bus(8))
+    fw_store = open_store(path)
+
+    def clock_of(game_id):
+        clock = recorder.clock_now(game_id)
+        return None if clock is None else clock.model_dump()
+
+    forwarder = Forwarder(GameService(fw_store, Bus(1)), Central(central.url, STATION, STATION_TOKEN, timeout_s=2.0),
+                          retry_initial_s=0.05, retry_max_s=0.4, heartbeat_s=30.0, say=lambda m: None,
+                          url="http://pi-7.local:8000", clock_of=clock_of)
+    try:
+        gid = recorder.create_game([("Cesar", "cesar"), ("Josh", "josh")], meta={"table": "7"}).id
+        recorder.start_clock(gid)
+        forwarder.start()
+        recorder.clock_press(gid, None)  # Cesar's clock runs
+        table = lambda: (httpx.get(f"{central.url}/api/tables").json()["tables"] or [{"clock": None}])[0]
+        t = wait_for(lambda: (lambda t: t if t["clock"] and t["clock"]["running"] == 0 else None)(table()), timeout=15)
+        assert t["station"]["url"] == "http://pi-7.local:8000"
+        assert t["links"]["operator"] == t["station"]["console"] == f"http://pi-7.local:8000/operator?game={gid}"
+        assert t["clocks"][1] == "25:00" and t["clocks"][0] <= "25:00"
+        # A press goes out at once (the heartbeat is 30 s here): Josh's clock runs at the central too.
+        recorder.clock_press(gid, 0)
+        t = wait_for(lambda: (lambda t: t if t["clock"]["running"] == 1 else None)(table()), timeout=5)
+        cid = t["game_id"]
+        first = httpx.get(f"{central.url}/api/games/{cid}/live").json()["clock"]["remaining_ms"][1]
+        time.sleep(1.1)  # ... and runs down there between heartbeats
+        live = httpx.get(f"{central.url}/api/games/{cid}/live").json()
+        assert live["clock"]["remaining_ms"][1] <= first - 1000 and live["fields"]["p2_clock"] < "25:00"
+        assert httpx.get(f"{central.url}/api/tables/7/fields/p1_clock").text == t["clocks"][0]
+    finally:
+        forwarder.stop()
+        recorder.store.close()
+        fw_store.close()
+        central.stop()

@@ -53,10 +53,13 @@ def test_every_table_with_its_current_game_and_a_second_game_replacing_the_first
     assert t1["flags"] == [] and t1["disagreements"] == [] and t1["review"] == []
     assert t1["station"]["name"] == "pi-01" and t1["station"]["stale"] is False and t1["station"]["silent_s"] < 30
     assert t1["clock"] is None and t1["clocks"] == []
+    # A forwarded game is corrected at its station, which gave no address: no console link here
+    # (the central's console refuses every write on it; the page says where corrections are made).
     assert t1["links"] == {"recount": f"/recount/{first}", "replay": f"/replay/{first}",
-                           "operator": f"/operator?game={first}", "overlay": "/overlay/table/1",
-                           "live": "/api/tables/1/live"}
+                           "overlay": "/overlay/table/1", "live": "/api/tables/1/live"}
+    assert t1["station"]["url"] is None and t1["station"]["console"] is None
     assert tables[2]["game_id"] == other and tables[2]["station"] is None and tables[2]["moves"] == 0
+    assert tables[2]["links"]["operator"] == f"/operator?game={other}"  # a game entered here: this console
 
     # The next round at table 1: the table's row follows the new game.
     second = new_game(client, "Next Round", "Player Two", table=1)
@@ -204,3 +207,48 @@ def test_a_game_a_station_forwards_through_the_ingest(api, client, monkeypatch):
     service.heartbeat("pi-40", "token-of-pi-40", ["uid-40"])  # heard again, at the later time
     t = by_table(client)[40]
     assert t["flags"] == [] and t["station"]["silent_s"] < 5
+
+
+def test_a_station_switched_off_after_its_game_ended_is_not_flagged(api, client):
+    """Between rounds the stations are switched off: silence is a fault only during a live game."""
+    gid = new_game(client, "Alice Ames", "Bob Brown", table=8)
+    play(client, gid, "8G", "QUA")
+    forwarded(api, gid, "pi-08", 600)
+    assert by_table(client)[8]["flags"] == ["stale"]  # live and silent: flagged
+    assert client.post(f"/api/games/{gid}/end", json={"reason": "time called"}, headers=AUTH).status_code == 200
+    forwarded(api, gid, "pi-08", 3600)  # an hour later, switched off
+    t = by_table(client)[8]
+    assert t["ended"] and t["flags"] == [] and t["station"]["stale"] is False
+    assert 3600 <= t["station"]["silent_s"] < 3660  # still said, in grey, not as a fault
+
+
+def test_the_station_s_address_and_clock_from_its_heartbeat(api, client, monkeypatch):
+    """The heartbeat names the station's address (the table's console link goes there) and carries
+    its clock, which /api/tables and the game's live state (the overlays) show, running down here."""
+    service = api.service
+    gid = service.ingest_header("pi-41", "token-of-pi-41", "c" * 32, [{"nick": "A", "name": "Ann Ames"},
+                                {"nick": "B", "name": "Bo Brown"}], "naspa", "en", "standard", {"table": "41"}).game_id
+    now = time.time()
+    monkeypatch.setattr(service, "clock", lambda: now)
+    clock = {"at": now - 30, "running": 1, "on_clock": 1, "paused": False, "started": True, "finished": False,
+             "initial_ms": 1_500_000, "remaining_ms": [1_400_000, 65_000], "overtime_minutes": [0, 0],
+             "penalties": [0, 0], "lost_on_time": [False, False]}
+    service.heartbeat("pi-41", "token-of-pi-41", ["c" * 32], url="http://pi-41.local:8000", game=3, clock=clock)
+    t = by_table(client)[41]
+    assert t["station"]["url"] == "http://pi-41.local:8000"
+    assert t["station"]["console"] == t["links"]["operator"] == "http://pi-41.local:8000/operator?game=3"
+    assert t["clocks"] == ["23:20", "1:05"] and t["clock"]["running"] == 1
+    now += 70  # the running player's time runs down from the heartbeat's arrival, into overtime
+    t = by_table(client)[41]
+    assert t["clocks"] == ["23:20", "-0:05"] and t["clock"]["remaining_ms"] == [1_400_000, -5_000]
+    live = client.get(f"/api/games/{gid}/live").json()
+    assert live["clock"]["remaining_ms"] == [1_400_000, -5_000] and live["fields"]["p2_clock"] == "-0:05"
+    assert client.get(f"/api/tables/41/fields/p1_clock").text == "23:20"
+    # Paused at the station: nothing runs down here either.
+    service.heartbeat("pi-41", "token-of-pi-41", ["c" * 32], clock={**clock, "running": None, "paused": True})
+    now += 600
+    assert by_table(client)[41]["clocks"] == ["23:20", "1:05"]
+    # No clock any more (a new heartbeat without one): none shown; the address stays.
+    service.heartbeat("pi-41", "token-of-pi-41", ["c" * 32])
+    t = by_table(client)[41]
+    assert t["clock"] is None and t["clocks"] == [] and t["station"]["url"] == "http://pi-41.local:8000"
