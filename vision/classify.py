@@ -36,10 +36,13 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from tilecam.scoring.snapshot import EMPTY, Snapshot, board_turns, classes_for
+from tilecam.scoring.board import LAYOUTS
+from tilecam.scoring.snapshot import BLANK_TILE, EMPTY, Snapshot, board_turns, classes_for
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.errors import VisionError
 from tilecam.vision.rectify import GRID, square_crops, turn_corners
+from tilecam.vision.occupancy import OccupancyConfig, print_classes
+from tilecam.vision.occupancy import log_ratio as occupancy_log_ratio
 from tilecam.vision.reference import EmptyBoardRef, EmptyRefError
 from tilecam.vision.tileset import load_tileset
 
@@ -102,6 +105,11 @@ class ReadConfig(BaseModel):
         description="With an empty-board reference: multiplier of its log likelihood ratio "
                     "on the log-odds of P(empty). 1 = take the fitted ratio at face value (it is "
                     "calibrated on synthetic renders, vision.reference); fixed by reasoning.")
+    occupancy: OccupancyConfig = Field(
+        default_factory=OccupancyConfig,
+        description="Without an empty-board reference: tile or empty decided from this board's own "
+                    "looks, each square against its print's empty squares and the set's sure tiles "
+                    "(vision.occupancy). weight = 0 turns it off.")
     min_orientation_share: float = Field(
         default=0.5, ge=0.0, lt=1.0,
         description="Game orientation: the winning quarter turn needs more than this share of "
@@ -133,6 +141,11 @@ class ReadConfig(BaseModel):
         default=0.5, gt=0.0, le=1.0,
         description="The recogniser reads only the squares the classifier gives P(empty) below this "
                     "(the squares that may hold a tile).")
+
+
+# The squares that share a print (the reader reads 15 x 15 boards of the standard premium layout,
+# which is the same in all four quarter turns, so the grid image's turn does not matter).
+PRINT_CLASSES = print_classes(LAYOUTS["standard"].rows)
 
 
 class ReaderError(VisionError):
@@ -288,6 +301,7 @@ class TileReader:
         # Language class -> model logit index; -1 = the model has no such class.
         self.logit_index = np.array([model_classes.index(c) if c in model_classes else -1
                                      for c in self.classes])
+        self._letters = np.array([k for k, c in enumerate(self.classes) if c not in (EMPTY, BLANK_TILE)])
         dist = DISTRIBUTIONS[lang].counts
         self.caps = np.array([GRID * GRID if c == EMPTY else int(dist.get(c, 0))
                               for c in self.classes])
@@ -447,10 +461,16 @@ class TileReader:
         """(225, K) class probabilities before the count caps: the network, the tile set if
         any, and the empty-board reference if any."""
         probs = self.class_probs(logits, emb, use_tileset=use_tileset, colours=colours)
+        e = self.classes.index(EMPTY)
         if self.empty_ref is not None and self.cfg.reference_weight > 0:
-            e = self.classes.index(EMPTY)
             llr = self.empty_ref.log_ratio(warped, probs[:, e].reshape(GRID, GRID)).ravel()
             probs = fuse_empty_ratio(probs, self.cfg.reference_weight * llr, e)
+        elif self.cfg.occupancy.weight > 0:
+            # no reference of this board's empty look: the board's own looks (vision.occupancy)
+            llr = occupancy_log_ratio(warped, probs[:, self._letters].max(axis=1), PRINT_CLASSES,
+                                      self.cfg.occupancy)
+            if llr is not None:
+                probs = fuse_empty_ratio(probs, llr, e)
         return probs
 
     def finish(self, probs: np.ndarray, rot: np.ndarray, t0: float, t: float = 0.0,

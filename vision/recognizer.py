@@ -119,32 +119,40 @@ def _ink_components(crop: np.ndarray, min_contrast: float):
     ink = (mask == 0) if (ring > 0).mean() >= 0.5 else (mask > 0)   # background = the ring's class
     n, labels, stats, cent = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     h, w = grey.shape
-    best, best_area = 0, 0
+    # the letter: the tallest component with its centre in the middle (a narrow I is tall, the
+    # value beside it is not; by area a value "10" can outweigh the I), larger area on a tie
+    best, best_key = 0, (0, 0)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         cx, cy = x + bw / 2.0, y + bh / 2.0
-        if 0.2 * w <= cx <= 0.8 * w and 0.2 * h <= cy <= 0.8 * h and area > best_area:
-            best, best_area = i, area
-    if best == 0 or best_area < 0.01 * h * w:
+        if 0.2 * w <= cx <= 0.8 * w and 0.2 * h <= cy <= 0.8 * h and area >= 0.01 * h * w \
+                and (bh, area) > best_key:
+            best, best_key = i, (bh, area)
+    if best == 0:
         return None
     background = np.median(crop[~ink], axis=0) if (~ink).any() else np.median(crop.reshape(-1, 3), axis=0)
     return ink, labels, stats, cent, best, background
 
 
 def erase_subscript(crop: np.ndarray, min_contrast: float = 40.0) -> np.ndarray:
-    """The crop with the tile's value (the small digits below right of the letter) painted over
-    in the tile's colour: every ink component other than the letter whose centre lies right of
-    and below the letter's centre and that is under 0.7 of the letter's height. Unchanged when
-    no letter stands out (empty squares, blanks). Umlaut dots lie above, and are kept."""
+    """The crop with the tile's value painted over in the tile's colour, wherever it is printed:
+    every ink component other than the letter that is under 0.7 of the letter's height and
+    either lies below right of the letter's centre (the usual place) or has its centre beside
+    the letter, left or right of its ink (a value printed up or down the side, close to a narrow
+    I). Marks above or below the letter within its width (umlaut dots, a cedilla) are kept.
+    Unchanged when no letter stands out (empty squares, blanks)."""
     found = _ink_components(crop, min_contrast)
     if found is None:
         return crop
     ink, labels, stats, cent, main, background = found
     mx, my = cent[main]
-    mh = stats[main, cv2.CC_STAT_HEIGHT]
+    x0, mw, mh = stats[main, cv2.CC_STAT_LEFT], stats[main, cv2.CC_STAT_WIDTH], stats[main, cv2.CC_STAT_HEIGHT]
     erase = np.zeros(ink.shape, np.uint8)
     for i in range(1, stats.shape[0]):
-        if i != main and cent[i][0] > mx and cent[i][1] > my and stats[i, cv2.CC_STAT_HEIGHT] < 0.7 * mh:
+        if i == main or stats[i, cv2.CC_STAT_HEIGHT] >= 0.7 * mh:
+            continue
+        cx, cy = cent[i]
+        if (cx > mx and cy > my) or cx < x0 or cx > x0 + mw:
             erase[labels == i] = 1
     if not erase.any():
         return crop

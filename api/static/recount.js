@@ -46,16 +46,30 @@
       change = c.agreed !== null && c.agreed !== undefined
         ? `score ${rep.agreed ?? "?"} → ${c.agreed}` : `${(rep.kind || "move").replace(/_/g, " ")} re-entered`;
     }
-    const why = c.reason && c.reason !== change ? ` (${c.reason})` : "";
+    let why = c.reason && c.reason !== change ? ` (${c.reason})` : "";
+    // A play re-entered as it was read changes nothing: say what was done, in plain words.
+    if (change === "no change") { change = c.reason ? `${c.reason}, nothing changed` : "checked, nothing changed"; why = ""; }
     return `${shortTime(c.at || c.created)}, ${c.by || "?"}: ${change}${why}`;
   }
 
-  function render(rc, moves, log, rows) {
+  // On paper every page carries the title and its number (the page's margin boxes): a loose
+  // sheet of a recount still says which game it is. CSSOM, which the page's CSP allows.
+  function printHeader(title) {
+    const sheet = [...document.styleSheets].find((s) => (s.href || "").endsWith("/recount.css"));
+    if (!sheet) return;
+    const text = JSON.stringify(title);  // a CSS string: quotes and backslashes escaped
+    sheet.insertRule(`@media print { @page { @top-left { content: ${text}; } } }`, sheet.cssRules.length);
+  }
+
+  function render(rc, moves, log, rows, game) {
     const names = rc.players.map((p) => p.name);
     const n = names.length;
     document.title = `Recount: ${names.join(" vs ")} (game ${gid})`;
     $("title").textContent = `Recount: ${names.join(" vs ")}`;
-    $("meta").textContent = `Game ${gid} · rules ${rc.rules} · ${rc.moves.length} events · printed ${new Date().toLocaleString()}`;
+    const table = game && game.meta && game.meta.table ? ` · table ${game.meta.table}` : "";
+    const played = game ? ` · played ${shortTime(game.created)}` : "";
+    $("meta").textContent = `Game ${gid}${table} · rules ${rc.rules} · ${rc.moves.length} events${played} · printed ${shortTime(new Date().toISOString())}`;
+    printHeader(`Recount: ${names.join(" vs ")} · game ${gid}${table}`);
     $("replay").href = `/replay/${gid}`;
     $("gcg").href = `${api}.gcg`;
     $("json").href = `${api}.json`;
@@ -185,6 +199,6 @@
   // The final board only spells out played-through letters for an API that still sends GCG dots.
   Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves`), getJSON(`${api}.json`),
                getJSON(`${api}/board`).catch(() => null)])
-    .then(([rc, moves, full, board]) => render(rc, moves, full.log, board && board.rows))
+    .then(([rc, moves, full, board]) => render(rc, moves, full.log, board && board.rows, full.game))
     .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });
 })();

@@ -73,6 +73,39 @@ def test_erase_subscript_paints_the_value_over_and_keeps_the_letter():
     assert erase_subscript(blank) is blank                           # no ink: unchanged
 
 
+def narrow_i(value: str, where: str, gap: int = 0, size: int = 48) -> np.ndarray:
+    """A narrow I with its value printed close beside it: below right, up the right side or
+    below left (sets print the value wherever they like)."""
+    img = np.full((size, size, 3), TILE, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    (w, h), _ = cv2.getTextSize("I", font, 1.2, 3)
+    (vw, vh), _ = cv2.getTextSize(value, font, 0.35, 1)
+    x0, y0 = (size - w) // 2 - 2, (size + h) // 2
+    cv2.putText(img, "I", (x0, y0), font, 1.2, INK, 3, cv2.LINE_AA)
+    at = {"below right": (x0 + w + gap, y0), "up the right": (x0 + w + gap, y0 - h + vh),
+          "below left": (x0 - vw - gap, y0)}[where]
+    cv2.putText(img, value, at, font, 0.35, INK, 1, cv2.LINE_AA)
+    return img
+
+
+@pytest.mark.parametrize("where", ["below right", "up the right", "below left"])
+def test_a_narrow_i_reads_i_wherever_its_value_is_printed(rec, where):
+    # before the value was looked for beside the letter: I with "1" up the right read T, with
+    # "10" below left O or L (the digits read as the letter's bar)
+    crops = np.stack([narrow_i(v, where, gap) for v in ("1", "3", "10") for gap in (0, 2, 4)])
+    got = "".join(rec.alphabet[k] for k in rec.letter_probs(crops).probs[:, 0].argmax(axis=1))
+    assert got == "I" * len(crops)
+
+
+def test_erase_subscript_keeps_marks_above_the_letter():
+    crop = tile("U", "1")
+    cv2.circle(crop, (18, 6), 2, INK, -1)   # umlaut dots over the U
+    cv2.circle(crop, (28, 6), 2, INK, -1)
+    out = erase_subscript(crop)
+    assert out[4:9, 16:31].min() < 100      # the dots stay
+    assert out[34:48, 36:48].min() > 120    # the value goes
+
+
 def test_charset_gaps_are_neutral():
     de = LetterRecognizer(DISTRIBUTIONS["de"].letters, prep="plain")
     assert de.missing == ["Ä", "Ö"]

@@ -1,0 +1,109 @@
+"""vision.occupancy: tile or empty from the board's own looks (issue 28, item 3)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tilecam.scoring.board import LAYOUTS
+from tilecam.vision.occupancy import OccupancyConfig, light_gradient, log_ratio, looks, print_classes
+from tilecam.vision.rectify import GRID
+
+PX = 32
+PRINT = print_classes(LAYOUTS["standard"].rows)
+COLOURS = {".": (150, 160, 165), "'": (200, 170, 120), '"': (160, 90, 40), "-": (150, 150, 220),
+           "=": (60, 60, 200), "*": (150, 150, 220)}
+TILE = (150, 200, 225)   # beige wood, BGR
+INK = (30, 25, 20)
+
+
+def board(tiles: dict[int, str], fold: bool = False, light: bool = False) -> np.ndarray:
+    """A canonical grid image: each print its own colour with white text, tiles with a letter
+    (or none: a blank), optionally a dark fold line down the middle and light falling off."""
+    rows = [r.replace(" ", ".") for r in LAYOUTS["standard"].rows]
+    img = np.zeros((GRID * PX, GRID * PX, 3), np.uint8)
+    rng = np.random.default_rng(0)
+    for sq in range(GRID * GRID):
+        r, c = divmod(sq, GRID)
+        y, x = r * PX, c * PX
+        ch = rows[r][c]
+        img[y:y + PX, x:x + PX] = COLOURS[ch]
+        if ch != ".":
+            cv2.putText(img, "MOT", (x + 3, y + 19), cv2.FONT_HERSHEY_PLAIN, 0.7, (255, 255, 255), 1)
+        if sq in tiles:
+            img[y + 2:y + PX - 2, x + 2:x + PX - 2] = TILE
+            if tiles[sq] != "?":
+                cv2.putText(img, tiles[sq], (x + 8, y + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, INK, 2)
+    img = np.clip(img.astype(np.float32) + rng.normal(0, 2, img.shape), 0, 255)
+    if fold:
+        img[:, GRID * PX // 2 - 1:GRID * PX // 2 + 2] = 40
+    if light:
+        img *= np.linspace(1.0, 0.7, img.shape[1])[None, :, None]
+    return img.astype(np.uint8)
+
+
+def word() -> dict[int, str]:
+    """HEART across row 8 from the centre, and a blank below its R."""
+    tiles = {7 * GRID + 7 + i: ch for i, ch in enumerate("HEART")}
+    tiles[8 * GRID + 10] = "?"
+    return tiles
+
+
+def reader_sure(tiles: dict[int, str], unsure=()) -> np.ndarray:
+    """The classifier's top letter probability: sure of every lettered tile but ``unsure``."""
+    p = np.full(GRID * GRID, 0.01)
+    for sq, ch in tiles.items():
+        if ch != "?" and sq not in unsure:
+            p[sq] = 0.97
+    return p
+
+
+def test_print_classes_are_the_same_in_every_turn():
+    assert len(np.unique(PRINT)) == 6        # plain, DL, TL, DW, TW, centre
+    grid = PRINT.reshape(GRID, GRID)
+    for k in range(4):
+        np.testing.assert_array_equal(np.rot90(grid, k), grid)
+    # a layout that is not the same when turned: squares are classed by their print in every turn
+    odd = ["=" + "." * 14] + ["." * 15] * 14
+    assert len(np.unique(print_classes(odd))) == 5   # the corners differ, and so the plain squares
+
+
+def test_a_tile_read_as_empty_and_a_blank_look_like_the_set():
+    tiles = word()
+    miss = 7 * GRID + 9                         # the A, read as empty
+    llr = log_ratio(board(tiles), reader_sure(tiles, unsure=[miss]), PRINT)
+    assert llr[miss] < -2                       # the set's look, not a plain square's
+    assert llr[8 * GRID + 10] < -2              # the blank too
+    empties = [sq for sq in range(GRID * GRID) if sq not in tiles]
+    assert np.median(llr[empties]) > 2 and llr[empties].min() > 0
+
+
+def test_print_never_seen_does_not_pass_for_a_tile():
+    tiles = word()
+    llr = log_ratio(board(tiles, fold=True, light=True), reader_sure(tiles), PRINT)
+    empties = [sq for sq in range(GRID * GRID) if sq not in tiles]
+    # every label, the fold line across the plain squares, the light falling off: still empty
+    assert llr[empties].min() > 0, np.argsort(llr[empties])[:5]
+    centre = 7 * GRID + 7   # the one square of its print, under a sure tile: no empty look, no evidence
+    assert llr[centre] == 0
+    assert llr[[sq for sq in tiles if sq != centre]].max() < 0
+
+
+def test_light_gradient_is_the_slope_alone():
+    tiles = word()
+    flat = looks(board(tiles))
+    dark = looks(board(tiles, light=True))
+    seeds = reader_sure(tiles) > 0.5
+    corrected = dark - light_gradient(dark, PRINT, seeds)
+    plain = (PRINT == np.bincount(PRINT).argmax()) & ~seeds
+    # the plain squares' lightness spread across the board shrinks back to the flat board's
+    assert corrected[plain, 0].std() < 0.5 * dark[plain, 0].std()
+    assert corrected[plain, 0].std() < flat[plain, 0].std() + 2
+
+
+def test_no_ratio_without_enough_sure_tiles_or_when_off():
+    tiles = word()
+    img = board(tiles)
+    assert log_ratio(img, np.full(GRID * GRID, 0.3), PRINT) is None
+    assert log_ratio(img, reader_sure(tiles), PRINT, OccupancyConfig(weight=0)) is None
+    llr = log_ratio(img, reader_sure(tiles), PRINT, OccupancyConfig(clip=1.5))
+    assert np.abs(llr).max() <= 1.5

@@ -1,0 +1,151 @@
+"""Occupancy from the board's own consistency: tile or empty, decided per board.
+
+The classifier reads each square alone, and on a board it never saw it reads light tiles on
+light squares as empty, wooden blanks as empty and printed labels as blanks. A board is more
+than 225 separate crops: the layout says which squares share a print (plain, double letter,
+triple word, the centre...), and the empty squares of one print look alike, while the tiles of
+one set look alike whatever square they stand on. So each square is compared with this board's
+own two looks: its print's empty squares and the set's tiles.
+
+- The look of a square is the median colour (CIE Lab) of its inner part: the face of a tile or
+  the square's print, robust to the letter's ink and to a label's small text.
+- The tiles' look is taken from the squares the reader is sure hold a letter (seeds).
+- The empty look of each print is the median of that print's other squares, refined twice with
+  the squares that look like the tiles left out (a finished board covers most of a print).
+- log LR(empty : tile) = weight * ln((d_tile + s) / (d_empty + s)), clipped, where d are the Lab
+  distances to the two looks and s the board's own spread of empty squares about their print's
+  look; it is added to the log-odds of P(empty) (vision.classify.fuse_empty_ratio).
+
+Print the board's designers never put there does not pass for a tile: a fold line or a stain on
+a plain square leaves its median colour a plain square's; squares coloured without text, or
+labels in another language, are one print whose squares look alike. A blank tile has no ink to
+read but the set's colour, so it moves away from "empty" as a lettered tile does.
+
+With an empty-board reference (vision.reference, the clear board at the game's start) each
+square's own empty look is known and the reference decides; this module is for the boards
+without one (a single photo, a recorder before its first clear frame).
+
+The weight, the clip and the seed probability are chosen on real boards leaving one out
+(tests/bench/bench_occupancy.py: ScrabScrap's, the 1948 board, the red Hasbro game): each
+board's figures are measured with the values chosen on the other two; the defaults here are
+the values chosen on all three (the same on every split but the clip; models/README.md).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from tilecam.vision.rectify import GRID
+
+__all__ = ["OccupancyConfig", "light_gradient", "log_ratio", "looks", "print_classes"]
+
+LOOK_PX = 16          # pixels per square at which looks are measured
+LOOK_INNER = (3, 13)  # the inner 10 x 10 of 16: off the grid line, and off a neighbour's lean
+
+
+class OccupancyConfig(BaseModel):
+    """How the board's own looks become a likelihood ratio on P(empty)."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    weight: float = Field(default=3.0, ge=0.0, le=20.0,
+                          description="log LR per unit of ln(distance ratio); 0 turns the rule off")
+    clip: float = Field(default=8.0, gt=0.0, le=20.0,
+                        description="largest |log LR|: the board's looks never outweigh a reading "
+                                    "surer than exp(clip) to 1")
+    seed_prob: float = Field(default=0.8, gt=0.5, lt=1.0,
+                             description="a square read as a letter with at least this probability "
+                                         "is a seed of the tiles' look")
+    min_seeds: int = Field(default=4, ge=1,
+                           description="fewer tile seeds than this: no tiles' look, no ratio")
+    spread_floor: float = Field(default=2.0, gt=0.0,
+                                description="smallest spread (Lab units) of the empty squares about "
+                                            "their print's look: a camera's noise")
+
+
+def print_classes(layout_rows) -> np.ndarray:
+    """(size*size,) int: squares that share a print in every quarter turn share a class. The
+    standard layout is the same in all four turns, so a square's class does not depend on which
+    way up the grid image is; a layout that is not gets classes that hold in any turn."""
+    grid = np.array([list(r) for r in layout_rows])
+    grid[grid == " "] = "."
+    keys = np.stack([np.rot90(grid, k) for k in range(4)], axis=-1).reshape(grid.size, 4)
+    _, cls = np.unique(["".join(k) for k in keys], return_inverse=True)
+    return cls.astype(np.int64)
+
+
+def looks(warped: np.ndarray) -> np.ndarray:
+    """(225, 3) median Lab of each square's inner part, from a canonical grid image of any size."""
+    side = GRID * LOOK_PX
+    img = warped if warped.ndim == 3 else cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
+    if img.shape[0] != side or img.shape[1] != side:
+        interp = cv2.INTER_AREA if img.shape[0] > side else cv2.INTER_LINEAR
+        img = cv2.resize(img, (side, side), interpolation=interp)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    a, b = LOOK_INNER
+    sq = lab.reshape(GRID, LOOK_PX, GRID, LOOK_PX, 3)[:, a:b, :, a:b]
+    sq = sq.transpose(0, 2, 1, 3, 4).reshape(GRID * GRID, -1, 3)
+    return np.median(sq, axis=1)
+
+
+def light_gradient(f: np.ndarray, classes: np.ndarray, seeds: np.ndarray, trim: float = 2.5) -> np.ndarray:
+    """(225, 3) the part of each square's look that uneven light adds: per channel a plane over
+    the board, fitted to the squares of the commonest print that are not tile seeds (the plain
+    squares, most of them empty), with the squares far off the plane left out of a second pass
+    (the tiles among them). The plane's level is left in: only its slopes are returned."""
+    yy, xx = np.divmod(np.arange(GRID * GRID), GRID)
+    a = np.stack([np.ones(GRID * GRID), (xx - 7) / 7.0, (yy - 7) / 7.0], axis=1)
+    plain = np.flatnonzero((classes == np.bincount(classes).argmax()) & ~seeds)
+    if len(plain) < 12:
+        return np.zeros_like(f)
+    out = np.zeros_like(f)
+    for c in range(f.shape[1]):
+        rows = plain
+        for _ in range(2):
+            coef, *_ = np.linalg.lstsq(a[rows], f[rows, c], rcond=None)
+            resid = f[plain, c] - a[plain] @ coef
+            mad = np.median(np.abs(resid - np.median(resid))) + 1e-6
+            keep = plain[np.abs(resid - np.median(resid)) <= trim * 1.4826 * mad]
+            if len(keep) < 12:
+                break
+            rows = keep
+        out[:, c] = a[:, 1:] @ coef[1:]
+    return out
+
+
+def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
+              cfg: OccupancyConfig | None = None) -> np.ndarray | None:
+    """(225,) log LR(empty : tile) of each square from the board's own looks; None when the
+    board shows too few sure tiles to know its set's look. ``p_letter``: (225,) the largest probability of any one letter (blanks not counted: a blank's
+    reading is what this rule is to check); ``classes``: print_classes of the layout."""
+    cfg = cfg or OccupancyConfig()
+    if cfg.weight <= 0:
+        return None
+    f = looks(warped)
+    seeds = np.asarray(p_letter) >= cfg.seed_prob
+    if seeds.sum() < cfg.min_seeds:
+        return None
+    f = f - light_gradient(f, classes, seeds)
+    tile = np.median(f[seeds], axis=0)
+    d_tile = np.linalg.norm(f - tile, axis=1)
+    d_empty = np.full(len(f), np.inf)
+    spreads = []
+    for c in np.unique(classes):
+        members = np.flatnonzero((classes == c) & ~seeds)
+        if not len(members):
+            continue
+        pool = members
+        for _ in range(3):
+            centre = np.median(f[pool], axis=0)
+            d = np.linalg.norm(f[members] - centre, axis=1)
+            keep = members[d < d_tile[members]]   # nearer this print than the tiles
+            if len(keep) == 0 or np.array_equal(keep, pool):
+                break
+            pool = keep
+        d_empty[classes == c] = np.linalg.norm(f[classes == c] - centre, axis=1)
+        spreads.append(np.linalg.norm(f[pool] - centre, axis=1))
+    spread = max(float(np.median(np.concatenate(spreads))) if spreads else 0.0, cfg.spread_floor)
+    # a print whose every square holds a sure tile has no empty look: no evidence either way
+    d_empty = np.where(np.isfinite(d_empty), d_empty, d_tile)
+    llr = cfg.weight * np.log((d_tile + spread) / (d_empty + spread))
+    return np.clip(llr, -cfg.clip, cfg.clip)
