@@ -6,6 +6,7 @@
     decide  (scoring.scorekeeper.Scorekeeper)         fuse the snapshot once, then decide the move
     commit  (GameLink.commit)                         one transaction per decision, retried on Conflict
     learn   (vision.reader.BoardReader.learn)         calibrate the reader to the table
+    watch   (api.lostwatch.LostWatch)                 say at once when the record stops following the board
 
 The recorder knows no pixels and no rules: it only calls the stages and passes their results on.
 """
@@ -29,9 +30,10 @@ from tilecam.vision.draw import draw_grid, encode_jpeg
 from tilecam.vision.stability import StabilityConfig, StabilityGate
 
 from .errors import Conflict
+from .lostwatch import LOST_META, Alert, LostConfig, LostWatch
 from .triggers import recorder_action
 
-__all__ = ["FrameOutcome", "GameLink", "MemoryLink", "Recorder", "RecorderConfig", "Timings"]
+__all__ = ["FrameOutcome", "GameLink", "LOST_META", "MemoryLink", "Recorder", "RecorderConfig", "Timings"]
 
 
 class RecorderConfig(BaseModel):
@@ -41,6 +43,10 @@ class RecorderConfig(BaseModel):
         False, description="treat every frame as a clock press (a folder of one photo per move)")
     evidence_jpeg_quality: int = Field(85, description="JPEG quality of the evidence frame kept per move")
     preview_every_ms: float = Field(100.0, description="least time between two preview frames")
+    retries: int = Field(3, ge=0, le=100, description=(
+        "a snapshot dropped as covered, or whose decision was unclear, is taken again this many times "
+        "while the board stays still (each after the gate's stable_ms)"))
+    lost: LostConfig = Field(default_factory=LostConfig, description="when the recorder says it lost the game")
 
 
 @dataclass
@@ -101,6 +107,11 @@ class Recorder:
         self.board_status: str | None = None
         self.camera_status: str | None = None   # set by whoever owns the frame source
         self.notices: list[str] = []
+        self.watch = LostWatch(self.cfg.lost)
+        # gate: snapshots the gate took; dropped: thrown away as covered; decoded: reached the decoder
+        self.counts = {"gate": 0, "dropped": 0, "decoded": 0, "retried": 0}
+        self._retries = 0       # snapshots retaken on this still board
+        self._flag: str | None = None   # the lost-game alert as the game's meta last said it
         # Photos the record was already made from (a folder source started over after a restart):
         # history, not moves; the last of them is where the record stands.
         recorded = link.frames()
@@ -125,7 +136,18 @@ class Recorder:
         return {"frames": self.timings.frames, "state": last.state if last else None,
                 "board": self.board_status, "camera": self.camera_status,
                 "ms_per_frame": {k: round(v, 2) for k, v in per.items()},
-                "entries": len(self.scorekeeper.entries), "notices": list(self.notices[-5:])}
+                "entries": len(self.scorekeeper.entries), "notices": list(self.notices[-5:]),
+                "lost": self.watch.summary(), "snapshots": dict(self.counts)}
+
+    @property
+    def alerts(self) -> list[dict]:
+        """Every lost-game alert raised so far, open or cleared (api.lostwatch.Alert.as_dict)."""
+        return [a.as_dict() for a in self.watch.alerts]
+
+    @property
+    def lost(self) -> str | None:
+        """What the camera sees that the record does not follow (the open alerts), or None."""
+        return self.watch.summary()
 
     def press(self, player: int | None = None) -> None:
         """A clock press (from any thread): snapshot at the next clear frame."""
@@ -148,20 +170,37 @@ class Recorder:
         self.board_status = located.state
         self._maybe_preview(frame, located)
         pressed, player, state = self._gate(frame, located)
+        photos = self.cfg.every_frame_is_a_press
+        if not photos:
+            self._alert(self.watch.frame(frame.index, frame.t, state or "snapshot"))
+            if state == "moving":
+                self._retries = 0
         if state is not None:
             return FrameOutcome(frame.index, frame.t, state)
+        self.counts["gate"] += 1
         with self.timings.stage("read"):
             view = self.reader.read(frame.image, located, self.scorekeeper.game.state.board, frame.t, frame.index)
         self._turns, self._corners = view.turns, view.corners
         self._follow()
         if view.occluded:
+            self.counts["dropped"] += 1
+            self._alert(self.watch.dropped(frame.index, frame.t))
+            self._retry()   # something lies on the board: look again while it stays still
             if pressed:  # keep the press for the next clear frame, and what it did show
                 self.press(player)
                 with self.timings.stage("score"):
                     self.scorekeeper.glimpse(view.snapshot, view.clear)
             return FrameOutcome(frame.index, frame.t, "occluded")
+        self.counts["decoded"] += 1
         with self.timings.stage("score"):
             obs, seqs = self._decide(self.scorekeeper.fuse(view.snapshot), frame, player, pressed, view.clear)
+        if obs.status == "unclear" and not photos:
+            self._retry()   # more frames of the same still board: more evidence for the belief
+        elif obs.entries:
+            self._retries = 0
+        if obs.status != "behind":
+            unexplained = [format_square(sq) for sq in self.scorekeeper.unexplained()]
+            self._alert(self.watch.decided(frame.index, frame.t, unexplained))
         if obs.status == "tile_check":  # calibration, never a play: the check's tiles teach the reader
             with self.timings.stage("calibrate"):
                 if hasattr(self.reader, "learn_tile_check"):
@@ -175,6 +214,25 @@ class Recorder:
             if changed:  # the game's tile set re-read committed tiles: their plays re-decided, for review
                 seqs = seqs + self._retile(changed, frame)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def _retry(self) -> None:
+        """Take the snapshot again once the board has stood still once more (at most `retries` times
+        on one still board)."""
+        if self._retries < self.cfg.retries:
+            self._retries += 1
+            self.counts["retried"] += 1
+            self.gate.retry()
+
+    def _alert(self, raised: Alert | None) -> None:
+        """A lost-game alert raised (or the open ones changed): said on the console's notices and
+        kept in the game's meta ("camera_lost": /tournament flags it, the forwarder carries it)."""
+        if raised is not None:
+            with self._lock:
+                self.notices.append(f"frame {raised.frame_index}: lost: {raised.what}")
+        summary = self.watch.summary()
+        if summary != self._flag:
+            self._flag = summary
+            self.link.flag(summary)
 
     def _retile(self, changed, frame: Frame) -> tuple[int, ...]:
         """Committed tiles the game's tile set reads as other tiles (the reader's learn: more of a
@@ -302,6 +360,10 @@ class GameLink:
         return [e.sidecar["frame"] for e in self.service.entries(self.game_id)
                 if e.sidecar and e.sidecar.get("frame")]
 
+    def flag(self, lost: str | None) -> None:
+        """The recorder's lost-game alert (None: cleared), kept in the game's meta as LOST_META."""
+        self.service.set_meta(self.game_id, {LOST_META: lost})
+
     def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
                sidecar: dict | None = None) -> list[int]:
         """Raises store.Conflict when the game no longer has `expect` entries."""
@@ -328,6 +390,13 @@ class MemoryLink(GameLink):
         self.log: list[LogEntry] = log if log is not None else []
         self.sidecars: list[dict | None] = []
         self.on_commit = None
+        self.meta: dict[str, str] = {}
+
+    def flag(self, lost: str | None) -> None:
+        if lost is None:
+            self.meta.pop(LOST_META, None)
+        else:
+            self.meta[LOST_META] = lost
 
     def count(self) -> int:
         return len(self.log)

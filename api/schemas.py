@@ -421,11 +421,15 @@ class TableRowOut(BaseModel):
                                                      "service, or the one its station forwards (as of its "
                                                      "last heartbeat, run down since); null without one.")
     clocks: list[str] = Field(description="Each player's time as m:ss (-m:ss in overtime); empty without a clock.")
-    flags: list[Literal["score", "review", "stale", "damaged"]] = Field(
-        description="What needs the director: `score` a claimed score the engine disagrees with (see "
+    flags: list[Literal["score", "review", "stale", "damaged", "lost"]] = Field(
+        description="What needs the director: `lost` the station's camera no longer follows the game "
+                    "(see `lost`), `score` a claimed score the engine disagrees with (see "
                     "`disagreements`), `review` plays read under the review threshold that nobody has "
                     "confirmed (`review`), `stale` a station not heard from (`station`), `damaged` a log "
                     "that cannot be replayed (`damaged`). Empty when all is well.")
+    lost: str | None = Field(None, description="What the station's camera sees that the record does not "
+                                                "follow (tiles no recorded play explains, no snapshot while hands "
+                                                "came and went): the recorder's lost-game alert; null when none.")
     disagreements: list[DiscrepancyOut] = Field(
         description="The recount's discrepancies: moves whose claimed score the engine disagrees with, or "
                     "whose standing score is neither.")

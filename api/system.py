@@ -319,6 +319,7 @@ class Station:
         self.buttons = self.led = None
         self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
         self._decision: str | None = None  # "unclear" while the last decision could not be committed
+        self._lost_said: str | None = None  # the recorder's lost-game alert as last said on the console
         self._thread: threading.Thread | None = None
         self.forwarder = None              # to the tournament's central service ([tournament] server)
         self._forward_store = None
@@ -455,7 +456,8 @@ class Station:
 
     def _show(self, frame_state: str | None = None) -> None:
         if self.led is not None:
-            self.led.show(self.recorder.camera_status, frame_state, self._decision, self.ended is None)
+            self.led.show(self.recorder.camera_status, frame_state, self._decision, self.ended is None,
+                          self.recorder.lost is not None)
 
     def _outcome(self, frame, outcome) -> None:
         obs = outcome.observation
@@ -465,6 +467,11 @@ class Station:
                 _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
             if obs.entries and self.recording.scorekeeper.game.state.ended:
                 self._between_games()
+        lost = self.recorder.lost
+        if lost != self._lost_said and not self.quiet:   # said at once, and once (record says it itself)
+            _say(f"frame {frame.index}: " + (f"the camera has lost the game: {lost}" if lost else
+                                             "the camera follows the game again"))
+        self._lost_said = lost
         self._show(outcome.state)
         if self.on_outcome is not None:
             self.on_outcome(frame, outcome)

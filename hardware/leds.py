@@ -1,6 +1,7 @@
 """The status LED shows the recorder's state: dark when idle, steady while recording, blinking
 when the operator is needed (no board in view, a read it could not commit), flashing fast when
-the camera is lost. `led_state` maps what the recorder reports onto these four."""
+the camera is lost, and on long with short gaps when the record no longer follows the game (the
+recorder's lost-game alert, api.lostwatch). `led_state` maps what the recorder reports onto these five."""
 from __future__ import annotations
 
 from typing import Literal, Mapping
@@ -9,11 +10,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .buttons import MISSING_GPIOZERO
 
-LedState = Literal["idle", "recording", "unclear", "camera_lost"]
+LedState = Literal["idle", "recording", "unclear", "camera_lost", "game_lost"]
 # The older names: "attention" is unclear, "stopped" is idle.
 ALIASES: Mapping[str, LedState] = {"attention": "unclear", "stopped": "idle"}
 # The camera lost blinks this many times faster than unclear, so the two read apart across a room.
 LOST_FASTER = 3
+# The game lost: on this many times longer than off, so it reads apart from both blinks.
+GAME_LOST_ON = 4
 
 
 class LedConfig(BaseModel):
@@ -32,15 +35,18 @@ class LedConfig(BaseModel):
 
 
 def led_state(camera: str | None, frame_state: str | None = None, decision: str | None = None,
-              recording: bool = True) -> LedState:
+              recording: bool = True, lost: bool = False) -> LedState:
     """The LED for what the recorder reports: `camera` is the source's state (Recorder.camera_status:
     connected, reconnecting, ended, failed, closed), `frame_state` the last frame's (FrameOutcome.state:
     no_board, moving, clear, ...), `decision` the last decision's status (Observation.status: unclear
-    until a later decision commits), `recording` whether a game is being recorded at all."""
+    until a later decision commits), `recording` whether a game is being recorded at all, `lost` the
+    recorder's lost-game alert stands (Recorder.lost)."""
     if not recording or camera in ("ended", "closed"):
         return "idle"
     if camera in ("reconnecting", "failed"):
         return "camera_lost"
+    if lost:
+        return "game_lost"
     if frame_state == "no_board" or decision == "unclear":
         return "unclear"
     return "recording"
@@ -79,6 +85,8 @@ class StatusLed:
         elif state == "camera_lost":
             fast = self.blink_s / LOST_FASTER
             self.led.blink(on_time=fast, off_time=fast)
+        elif state == "game_lost":
+            self.led.blink(on_time=self.blink_s * GAME_LOST_ON, off_time=self.blink_s)
         elif state == "idle":
             self.led.off()
         else:
@@ -86,9 +94,9 @@ class StatusLed:
         self.state = state
 
     def show(self, camera: str | None, frame_state: str | None = None, decision: str | None = None,
-             recording: bool = True) -> LedState:
+             recording: bool = True, lost: bool = False) -> LedState:
         """Set the LED for what the recorder reports (see led_state)."""
-        self.set(led_state(camera, frame_state, decision, recording))
+        self.set(led_state(camera, frame_state, decision, recording, lost))
         return self.state
 
     def recording(self) -> None:

@@ -19,6 +19,7 @@ from .events import Correction, LogEntry, PhonyWithdrawn, Play, Void, voided
 from .belief import BoardBelief
 from .game import Game, GameError, effective_events
 from .gcg.notation import play_notation
+from .join import explain
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
@@ -261,6 +262,10 @@ class Scorekeeper:
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed, self.doubts)
+        if isinstance(d.change, Unclear):
+            joined = self._join(seen, player)
+            if joined is not None:
+                return joined
         if not isinstance(d.change, Unclear):
             # what is still new and fits no play stays in doubt; what was committed or went is not
             self.doubts = (self.doubts & frozenset(d.doubtful)) | (
@@ -301,9 +306,56 @@ class Scorekeeper:
             return Observation(tuple(added), "unclear", str(exc))
         return Observation(tuple(added), "corrected" if added else "no_change")
 
-    def _play(self, player: int, proposed: ProposedPlay) -> Play:
+    def _join(self, seen: Snapshot, player: int | None) -> Observation | None:
+        """More new tiles than one or two plays lay (a station started mid-game, a first snapshot
+        that came late, plays missed while no snapshot was taken): the plays that explain the board
+        as it stands (scoring.join.explain), in turn order from the player on turn, each marked for
+        review (their order and split are inferred). None when the tiles make no such plays."""
+        g = self.game
+        if g.state.ended:
+            return None
+        board = g.state.board
+        tiles = occupied(seen, self.cfg.tile_min_prob)
+        new = [Square(int(r), int(c)) for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in board]
+        if len(new) < 2:
+            return None
+        plays = explain(board, seen, g.dist, new, self.lexicon, self.cfg)
+        if plays is None:
+            return None
+        who = g.state.on_turn if player is None else player
+        added, words = [], []
+        try:
+            for i, proposed in enumerate(plays):
+                ev = self._play((who + i) % g.players, proposed, review=True)
+                added.append(self._append(ev))
+                words.append(" ".join(ev.words))
+        except (GameError, PlacementError) as exc:
+            for e in added:
+                self.entries.remove(e)
+            self._rebuild()
+            return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+        self.first_play_down = True
+        left = set(new) - {t.square for p in plays for t in p.placement.tiles}
+        self.doubts = frozenset(left)
+        return Observation(tuple(added), "play", f"joined: {len(plays)} plays decoded from the board as it stands "
+                                                 f"(order inferred, each marked for review): " + " / ".join(words))
+
+    def unexplained(self) -> list[Square]:
+        """The squares the board belief holds a tile on (read with a tile check's confidence) that no
+        committed play explains and no earlier decision left in doubt: what the record does not
+        follow. None during a tile check or while a resumed source replays its history."""
+        if self.belief is None or self.in_tile_check or self.behind:
+            return []
+        seen = self.belief.posterior()
+        board = self.game.state.board
+        tiles = occupied(seen, self.tile_check_cfg.tile_prob)
+        return [sq for r, c in np.argwhere(tiles)
+                if (sq := Square(int(r), int(c))) not in board and sq not in self.doubts]
+
+    def _play(self, player: int, proposed: ProposedPlay, review: bool = False) -> Play:
         """The play appended, with how it was read: its certainty, whether that is under the review
-        threshold, and the runner-up readings in GCG notation (against the board before it)."""
+        threshold (or `review`: its order or split inferred), and the runner-up readings in GCG
+        notation (against the board before it)."""
         before = self.game
         runner_ups = []
         for r in proposed.runner_ups:
@@ -314,7 +366,7 @@ class Scorekeeper:
             runner_ups.append((pos, word, round(r.probability, 4)))
         certainty = round(proposed.certainty, 4)
         return self.game.play(player, proposed.placement, certainty=certainty,
-                              review=certainty < self.cfg.review_below, runner_ups=tuple(runner_ups))
+                              review=review or certainty < self.cfg.review_below, runner_ups=tuple(runner_ups))
 
     def _correct(self, misreads, review: bool = False,
                  reason: str = "the tiles read differently over more frames") -> list[LogEntry]:

@@ -11,6 +11,12 @@ One pure rule, `tile_check`, says what a snapshot before the first play is:
   is over and the game starts (this clear board is the empty-board reference);
 * None: none of this (a game under way, an empty board, or a first play): the decoder decides.
 
+A game under way is never a check, however many tiles it shows (`under_way`): a tile on the centre
+square and the tiles in one connected group with it (but `cleared_max` strays), as every game's
+tiles lie and no check's do (its blocks stand in the corners, apart). Else a first snapshot that
+came late (30 tiles across the centre, nothing committed) would be taken for the check and the game
+never start (issue 27).
+
 A first play seen on the centre (fewer tiles than a check, one on the centre square, where every
 first play lies) starts the game even when the decoder cannot read it yet (`first_play_down`):
 after it, more tiles are more plays, never a check. Else a first play misread until the next
@@ -28,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .snapshot import Snapshot, occupied
 
-__all__ = ["TileCheckConfig", "first_play_down", "tile_check"]
+__all__ = ["TileCheckConfig", "first_play_down", "tile_check", "under_way"]
 
 RACK = 7  # the most tiles one play can lay
 
@@ -54,6 +60,8 @@ def tile_check(seen: Snapshot, committed: int, centre: tuple[int, int], in_check
         return None
     tiles = occupied(seen, cfg.tile_prob)
     n = int(tiles.sum())
+    if under_way(tiles, centre, cfg):
+        return None
     if n >= cfg.min_tiles:
         return "check"
     if not in_check:
@@ -70,4 +78,21 @@ def first_play_down(seen: Snapshot, centre: tuple[int, int], cfg: TileCheckConfi
     not: a tile on the centre square, fewer tiles than a check."""
     cfg = cfg or TileCheckConfig()
     tiles = occupied(seen, cfg.tile_prob)
-    return bool(tiles[centre]) and int(tiles.sum()) < cfg.min_tiles
+    return bool(tiles[centre]) and (int(tiles.sum()) < cfg.min_tiles or under_way(tiles, centre, cfg))
+
+
+def under_way(tiles: np.ndarray, centre: tuple[int, int], cfg: TileCheckConfig | None = None) -> bool:
+    """`tiles` (the squares read as tiles) are a game under way: one on the centre square, and all
+    but `cleared_max` of them in one group with it (side by side across or down)."""
+    cfg = cfg or TileCheckConfig()
+    if not tiles[centre]:
+        return False
+    group, todo = {centre}, [centre]
+    rows, cols = tiles.shape
+    while todo:
+        r, c = todo.pop()
+        for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if 0 <= q[0] < rows and 0 <= q[1] < cols and tiles[q] and q not in group:
+                group.add(q)
+                todo.append(q)
+    return int(tiles.sum()) - len(group) <= cfg.cleared_max

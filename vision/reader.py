@@ -4,7 +4,8 @@ per snapshot and once after it (``learn``).
 ``read(image, located, board)`` warps the frame (``vision.rectify.warp_board``), reads every
 square, turns the reading into game orientation by the one orientation rule
 (``scoring.snapshot.board_turns``, with ``ReadConfig.min_orientation_share``), and decides what
-lies over the board (too many unsure squares: occluded; the squares away from them: clear).
+lies over the board (a wide patch of unsure squares from the board's edge: occluded, ``covered``; the
+squares away from unsure ones: clear).
 ``learn(board, corrected, ...)`` calibrates the reader to this table as the game goes: the
 empty-board reference and the table's own tile set (docs/recording.md, step 6).
 
@@ -25,7 +26,7 @@ from tilecam.scoring.snapshot import EMPTY, Snapshot, board_turns
 from .locator import Located
 from .rectify import game_squares, image_corners, turn_corners, warp_board
 
-__all__ = ["BoardReader", "BoardView", "ReaderConfig", "TableReader"]
+__all__ = ["BoardReader", "BoardView", "ReaderConfig", "TableReader", "covered"]
 
 
 class ReaderConfig(BaseModel):
@@ -36,8 +37,11 @@ class ReaderConfig(BaseModel):
     square_px: int = Field(40, description="pixels per square of the rectified board")
     min_square_conf: float = Field(0.45, description="a square read with less confidence counts as unsure")
     max_unsure_squares: int = Field(
-        8, description="more unsure squares than this: something lies on the board (a hand at rest); "
-                       "the snapshot is not used")
+        4, ge=1, description="something lies on the board (a hand at rest, an arm, a sleeve) when more unsure "
+                             "squares than this form one patch that reaches the board's edge (an arm comes "
+                             "from beyond it) and is two squares wide somewhere; the snapshot is then not "
+                             "used. Unsure squares scattered over the board, or in a play's line, are the "
+                             "decoder's doubts (a table the reader has not seen), never a reason to drop it")
     self_enroll: bool = Field(
         True, description="calibrate the reader to the table as the game goes: committed tiles read "
                           "with confidence, and squares an operator corrected, become exemplars of this set")
@@ -65,7 +69,7 @@ class BoardView:
     snapshot: Snapshot            # upright
     turns: int                    # quarter turns (np.rot90's k) from the grid image to the game board
     clear: np.ndarray             # (rows, cols) squares away from anything lying on the board
-    occluded: bool                # too many unsure squares: something lies on the board
+    occluded: bool                # something lies on the board (vision.reader.covered)
     corners: list[list[float]]    # the outer grid corners in the frame: TL, TR, BR, BL of the game board
 
     def __post_init__(self) -> None:
@@ -79,6 +83,26 @@ class BoardReader(Protocol):
 
     def learn(self, board, corrected: Sequence, *, committed: bool, unclear: bool,
               finished: bool = False) -> dict: ...
+
+
+def covered(unsure: np.ndarray, max_squares: int) -> bool:
+    """Something lies over the board: a patch of more than `max_squares` unsure squares (8-connected)
+    that reaches the board's edge and holds a 2x2 block somewhere. An arm reaches in from beyond the
+    board and a hand is wider than a square; a play's tiles lie in one line, and a reader unsure on a
+    table it has not seen (dark tiles on a light board, a dark room) is unsure here and there, not
+    in one wide patch from the edge (issue 27: 48 of 50 still, hand-free snapshots were dropped when
+    any 8 unsure squares counted as a hand)."""
+    mask = unsure.astype(np.uint8)
+    if int(mask.sum()) <= max_squares:
+        return False
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
+    block = mask[:-1, :-1] & mask[1:, :-1] & mask[:-1, 1:] & mask[1:, 1:]   # 2x2 blocks, by top-left square
+    edge = set(labels[0]) | set(labels[-1]) | set(labels[:, 0]) | set(labels[:, -1])
+    for lab in range(1, n):
+        patch = labels == lab
+        if lab in edge and int(patch.sum()) > max_squares and (block & patch[:-1, :-1]).any():
+            return True
+    return False
 
 
 class TableReader:
@@ -131,7 +155,7 @@ class TableReader:
         upright = self._as_settled(snap.turned(k))  # the board's rows read as the players read them
         self._last = (warped, snap.probs.reshape(-1, len(snap.classes)), upright, k)
         corners = np.round(turn_corners(image_corners(located.homography, located.square_px), k), 2).tolist()
-        return BoardView(upright, k, np.rot90(clear, k), int(unsure.sum()) > self.cfg.max_unsure_squares, corners)
+        return BoardView(upright, k, np.rot90(clear, k), covered(unsure, self.cfg.max_unsure_squares), corners)
 
     def learn(self, board, corrected: Sequence = (), *, committed: bool, unclear: bool = False,
               finished: bool = False) -> dict:

@@ -4,7 +4,14 @@ A frame is 'occluded' when the board cannot be seen well (localization quality l
 no board), 'moving' when the rectified board differs from the previous frame (a hand, an
 arm, the bag), and 'clear' otherwise. A snapshot is due once the board has been clear for
 `stable_ms` and differs from the last snapshot, or at the first clear frame after a
-trigger (the player's clock press: "snapshot now").
+trigger (the player's clock press: "snapshot now"). A snapshot the recorder could not use (dropped
+as covered, or its decision unclear) is taken again once the board has stood still for `stable_ms`
+more (`retry`), unchanged or not.
+
+"Changed" tolerates the camera's own noise: a pixel counts as changed beyond `pixel_delta` or beyond
+`noise_factor` times the frame-to-frame noise measured on the board while it stands still, whichever
+is larger (a dark room's sensor noise, the tracker's sub-pixel jitter on high-contrast tiles); the
+median difference between two frames measures that noise, since a hand covers less than half the board.
 """
 from __future__ import annotations
 
@@ -37,6 +44,9 @@ class StabilityConfig(BaseModel):
                     "it counts as occluded below this share of its best quality when that is under "
                     "min_quality (thin printed lines at low resolution never reach min_quality, "
                     "however clear the board)")
+    noise_factor: float = Field(5.0, ge=0, le=50,
+                                description="a pixel counts as changed only beyond this many times the median "
+                                            "frame-to-frame difference of the board (the camera's noise)")
     floor_quality: float = Field(0.15, gt=0.0, le=1.0,
                                  description="below this the board counts as occluded whatever its best "
                                              "quality: too few grid lines are seen to trust the fix at all")
@@ -58,6 +68,13 @@ class StabilityGate:
         self._clear_since: float | None = None
         self._pending_trigger = False
         self._best_quality = 0.0
+        self._before_snap: np.ndarray | None = None   # the last snapshot before the newest (for retry)
+        self._noise = 0.0   # median frame-to-frame difference of the board while still (grey levels)
+
+    def retry(self) -> None:
+        """The snapshot just taken was not used: take another once the board has stood still for
+        `stable_ms` again, even unchanged."""
+        self._last_snap, self._clear_since = self._before_snap, None
 
     def trigger(self) -> None:
         """Snapshot at the next clear frame, however briefly it has been still."""
@@ -68,12 +85,17 @@ class StabilityGate:
         small = cv2.resize(board_img, (n, n), interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (3, 3), 0)
 
-    def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
+    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         # Colour, not grey: a hand can be as bright as a beige board but never the same hue.
         diff = cv2.absdiff(a, b)
-        if diff.ndim == 3:
-            diff = diff.max(axis=2)
-        return float(np.mean(diff > self.cfg.pixel_delta))
+        return diff.max(axis=2) if diff.ndim == 3 else diff
+
+    def _changed(self, a: np.ndarray, b: np.ndarray, diff: np.ndarray | None = None) -> float:
+        diff = self._diff(a, b) if diff is None else diff
+        # noise raises the threshold up to twice pixel_delta: a lamp switched on changes every pixel
+        # (its median too), and that is movement, not noise
+        delta = min(max(self.cfg.pixel_delta, self.cfg.noise_factor * self._noise), 2 * self.cfg.pixel_delta)
+        return float(np.mean(diff > delta))
 
     def look(self, t: float, image: np.ndarray, homography: np.ndarray | None, square_px: int,
              quality: float = 1.0) -> GateResult:
@@ -93,7 +115,14 @@ class StabilityGate:
             self._prev, self._clear_since = None, None
             return GateResult("occluded", False, 0.0, 1.0)
         small = self._small(board_img)
-        moved = 1.0 if self._prev is None else self._changed(small, self._prev)
+        if self._prev is None:
+            moved = 1.0
+        else:
+            diff = self._diff(small, self._prev)
+            # the median difference is the camera's noise: a hand or a play covers less than half the board
+            level = float(np.median(diff))
+            self._noise = 0.8 * self._noise + 0.2 * level if self._noise else level
+            moved = self._changed(small, self._prev, diff)
         self._prev = small
         if moved > cfg.moving_frac:
             self._clear_since = None
@@ -107,5 +136,6 @@ class StabilityGate:
         elif clear_ms >= cfg.stable_ms:
             due = self._last_snap is None or self._changed(small, self._last_snap) > cfg.changed_frac
         if due:
+            self._before_snap = self._last_snap
             self._last_snap, self._pending_trigger = small, False
         return GateResult("clear", due, clear_ms, moved)

@@ -8,7 +8,10 @@ come from the store, and the source may start over from its first frame or from 
 Without --lang, the tile set is read off the frames: a German board shows Ä, Ö or Ü, which no
 English set has (the model knows no other language's own letters, so French, Spanish and Polish
 need --lang). At the end it says where everything went (the store and the game id, the GCG, the
-JSON), which blanks' letters were guessed and which plays need a look.
+JSON), which blanks' letters were guessed and which plays need a look; when the camera lost the
+game (tiles on the board that no recorded play explains, no snapshot while hands came and went) the
+last line says what it sees and the exit status is 3 (EXIT_LOST), the moment it happens a LOST line
+goes to stderr, and "nothing to review" is said only when it is true.
 """
 from __future__ import annotations
 
@@ -174,6 +177,11 @@ def _record(args: argparse.Namespace, store, fail) -> int:
                       "history skipped)", file=sys.stderr)
         if outcome.observation is not None and outcome.observation.status in ("unclear",):
             bar.write(f"frame {frame.index}: {outcome.observation.detail}", file=sys.stderr)
+        lost = station.recorder.lost
+        if lost != count.get("lost"):   # the moment the camera loses the game, and when it follows again
+            bar.write(f"frame {frame.index}: " + (f"LOST: {lost}" if lost else "the camera follows the game again"),
+                      file=sys.stderr)
+            count["lost"] = lost
         bar.set_postfix(entries=len(station.recording.scorekeeper.entries), refresh=False)
         bar.update()
 
@@ -239,10 +247,15 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             write_records(service, game_id, args.gcg, args.json, {}, lexicon)
         except OSError as exc:
             return fail(f"cannot write the outputs: {exc}; the game is kept in {args.store_shown} as game {game_id}", 1)
-    return _report(service, game_id, args, lexicon)
+    return _report(service, game_id, args, lexicon, station.recorder)
 
 
-def _report(service, game_id: int, args, lexicon=None) -> int:
+# `tilecam record`'s exit status when the camera lost the game (tiles no play explains at the end,
+# or no snapshot while hands came and went): the record is kept, and it is not the game.
+EXIT_LOST = 3
+
+
+def _report(service, game_id: int, args, lexicon=None, recorder=None) -> int:
     view = service.load(game_id)
     print(f"game {game_id} in {args.store_shown}: {len(view.entries)} entries; "
           f"final {view.game_at().state.scores}")
@@ -257,7 +270,20 @@ def _report(service, game_id: int, args, lexicon=None) -> int:
         print(f"blank guessed: {line}")
     for line in review:
         print(f"needs review: {line}")
-    if not guessed and not review:
+    alerts = recorder.alerts if recorder is not None else []
+    for a in alerts:   # lost and found again: the record around there is the camera's best guess
+        if a["cleared_at"] is not None:
+            print(f"needs review: frames {a['frame_index']}-{a['cleared_at']}: the camera lost the game "
+                  f"({a['what']}) and caught up")
+    turns = service.live(game_id).turns  # turns credited without a press, or taken out of turn
+    if turns:
+        print(f"needs review: {turns}")
+    lost = recorder.lost if recorder is not None else None
+    if lost:
+        print(f"LOST: the camera does not follow the game: {lost}; the record stops short of the board "
+              f"(exit status {EXIT_LOST})")
+        return EXIT_LOST
+    if not guessed and not review and not alerts and not turns:
         print("nothing to review: every blank named, every play read with confidence")
     return 0
 

@@ -20,6 +20,7 @@ from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
 from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
+from ..lostwatch import LOST_META
 from .view import DAMAGE, GameView
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
@@ -81,7 +82,9 @@ class Tournament:
             self._tables[row.id] = cached
         done = cached[1]
         station = _station(row.meta, now, stale_after_s, live=not done.fields["ended"])
-        flags = [*done.flags, *(["stale"] if station and station.stale else [])]
+        # the recorder says it lost the game (api.lostwatch.LOST_META): the director sees it at once
+        flags = [*done.flags, *(["stale"] if station and station.stale else []),
+                 *(["lost"] if row.meta.get(LOST_META) else [])]
         clock, clocks = None, []
         if done.live is not None:  # this service's clock, or the one the station forwarded
             live = self._with_clock(row.id, done.live, row.meta)  # the clock as of now: never cached
@@ -93,7 +96,7 @@ class Tournament:
         console = station.console if station is not None else f"/operator?game={gid}"
         return s.TableRowOut(
             table=table, game_id=gid, games=games, clock=clock, clocks=clocks, station=station,
-            flags=sorted(flags, key=FLAG_ORDER.index), **done.fields,
+            flags=sorted(flags, key=FLAG_ORDER.index), lost=row.meta.get(LOST_META) or None, **done.fields,
             links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}", **({"operator": console} if console else {}),
                    "overlay": f"/overlay/table/{table}", "live": f"/api/tables/{table}/live"})
 
@@ -119,7 +122,7 @@ class Tournament:
             "disagreements": found, "review": review, "damaged": None})
 
 
-FLAG_ORDER = ["damaged", "score", "review", "stale"]
+FLAG_ORDER = ["damaged", "lost", "score", "review", "stale"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from tilecam.scoring.rules import RuleProfile, get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 from ..errors import NotFound, StoreError
+from ..lostwatch import LOST_META
 from ..store import EntryRow, GameRow, Store
 
 __all__ = ["DAMAGE", "SERVICE_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
@@ -26,7 +27,8 @@ DAMAGE = (ValueError, LookupError, TypeError, StoreError)
 # Who did what to the game row; kept out of GCG exports.
 SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
                 # a tournament's (api/service/ingest.py): the station's game id, and the central's keys
-                "station_uid", "station", "station_token", "station_heard_at"}
+                "station_uid", "station", "station_token", "station_heard_at",
+                LOST_META}  # the recorder's lost-game alert: the station's, not the game's
 
 
 @dataclass

@@ -36,6 +36,7 @@
   function flags(t) {
     const out = [];
     if (t.damaged) out.push(flag("damaged", "log damaged", t.damaged));
+    if (t.lost) out.push(flag("lost", "camera lost", t.lost));
     if (t.disagreements.length) {
       const d = t.disagreements[0];
       const who = t.players[d.player] || `player ${d.player + 1}`;
@@ -56,12 +57,15 @@
     }
     if (!out.length) out.push(el("span", "–", "ok"));
     if (t.station && !t.station.stale) {
-      const d = el("div", `${t.station.name} · heard `, "station");
+      const d = el("div", `${t.station.name}${t.station.url ? ` (${hostOf(t.station.url)})` : ""} · heard `, "station");
       d.append(silentFor(t.station, "ago"));
       out.push(d);
     }
     return out;
   }
+
+  // "pi-07.local:8000" of "http://pi-07.local:8000": where the station is, as the director types it.
+  const hostOf = (url) => { try { return new URL(url).host; } catch (e) { return url; } };
 
   // The last play with its word in bold, "Nigel Richards: 8F ZE(B)rA +44": the play and its score
   // stay on one line ("8F ZE(B)rA +44"); a narrow column breaks after the name or before what
@@ -110,12 +114,20 @@
     const box = el("div", null, "box");
     links.append(box);
     for (const [key, label] of [["recount", "Recount"], ["replay", "Replay"], ["operator", "Console"], ["overlay", "Overlay"]]) {
-      const a = el("a", label);
+      // The central service only mirrors a forwarded game: it is corrected on its station's console,
+      // linked when the station said its address, else named in words (this service's refuses).
+      if (key === "operator" && t.station && !t.links.operator) {
+        const where = el("span", `Console: at station ${t.station.name}`, "where");
+        where.title = "the station gave no address ([tournament] url): corrections are made on its own console";
+        where.dataset.link = key;
+        box.append(where);
+        continue;
+      }
+      const a = el("a", key === "operator" && t.station ? `Console at ${t.station.name}` : label);
       a.href = t.links[key];
       a.target = "_blank";
       a.dataset.link = key;
-      // The central service only mirrors a forwarded game: its operator corrects it at the station.
-      if (key === "operator" && t.station) a.title = `corrections to this game are made at station ${t.station.name}`;
+      if (key === "operator" && t.station) a.title = `corrections to this game are made on station ${t.station.name}'s console, ${t.links.operator}`;
       box.append(a);
     }
     tr.append(no, who, lines(t.scores.map(String), "num score"), clock, lastPlay(t), fl, links);

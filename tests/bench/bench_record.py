@@ -525,6 +525,105 @@ def lost_video(spec: dict, moves: int = 12) -> tuple[list, list, list, list]:
     return lost_video(spec, moves)
 
 
+def lost_record(spec: dict, moves: int = 12) -> dict:
+    """Record one LOST_VIDEOS video and count what issue 27 asks: plays exact (squares, letters and
+    score; any player), false plays, the plays on the board when the video begins recovered, the
+    gate's snapshots per play and how many reach the decoder, entries committed from a tile check,
+    and the recorder's flags: when the first was raised, and which missing plays had none within
+    one turn (from the frame the play lies on the board to the next turn's tiles)."""
+    frames, marks, boards, changes = lost_video(spec, moves)
+    profile, dist = get_profile("naspa-csw"), DISTRIBUTIONS["en"]
+    keeper = Scorekeeper(Game(profile, dist))
+    recorder = build_recorder(Settings(), keeper, MemoryLink(), reader=build_reader(Settings(), "en"))
+    outcomes, per_frame = [], []
+    for frame in frames:
+        t0 = time.perf_counter()
+        outcomes.append(recorder.process(frame))
+        per_frame.append((time.perf_counter() - t0) * 1000.0)
+    recorder.finish()
+    start = spec.get("start_at", 0)
+    key = lambda m: (m[2], m[3])  # noqa: E731 (tiles, score)
+    want = [key(m) for m in recorded_moves(changes) if m[0] == "play"]
+    got = [key(m) for m in recorded_moves(keeper.game.events) if m[0] == "play"]
+    joined, followed = want[:start], want[start:]
+    exact = [w in got for w in want]
+    covered = {sq for e in keeper.game.events if e.kind == "play" for sq, _ in
+               ((t.square, 0) for t in e.placement.tiles)}
+    missing = [k for k, w in enumerate(want) if not exact[k] and
+               not all(Square(*sq) in covered for sq, _ in w[0])]
+    first_at = {m: i for i, m in reversed(list(enumerate(marks))) if isinstance(m, int)}
+    alerts = [a for a in getattr(recorder, "alerts", [])]
+    flag_frames = sorted(a["frame_index"] for a in alerts)
+    one_turn = 14  # frames of a turn in these videos: 4 with hands, 10 still
+
+    def flagged_within_turn(k: int) -> bool:
+        # a flag standing when the play lies still, or raised before the next turn's tiles
+        at = first_at.get(k + 1, first_at.get(start, 0))
+        return any(a["frame_index"] <= at + one_turn and (a.get("cleared_at") is None or a["cleared_at"] >= at)
+                   for a in alerts)
+    unflagged = [k for k in missing if k >= start and not flagged_within_turn(k)]
+    first_tile = next((i for i, m in enumerate(marks) if isinstance(m, int) and m > 0), None)
+    counts = dict(getattr(recorder, "counts", {}))
+    check = [o for o, m in zip(outcomes, marks) if m == "check"]
+    stats = sorted(per_frame[len(per_frame) // 10:])  # the reader's first loads left out
+    plays = len(followed) + (1 if start else 0)
+    return {"video": spec["name"], "split": spec["split"], "game": frames[0].source, "plays": len(want),
+            "joined": len(joined), "joined_recovered": sum(exact[:start]), "followed": len(followed),
+            "followed_exact": sum(exact[start:]), "exact": sum(exact), "committed_plays": len(got),
+            "false_plays": sum(1 for g in got if g not in want), "missing": missing,
+            "missing_unflagged_within_turn": unflagged,
+            "zero_plays": not got, "gate_snapshots": counts.get("gate"), "decoded": counts.get("decoded"),
+            "dropped": counts.get("dropped"),
+            "gate_per_play": round(counts.get("gate", 0) / max(plays, 1), 2),
+            "check_recognised": any(o.observation and o.observation.status == "tile_check" for o in check)
+            if check else None,
+            "committed_from_check": sum(len(o.seqs) for o in check),
+            "alerts": alerts[:20], "first_flag_s": (flag_frames[0] - first_tile) / 8.0
+            if flag_frames and first_tile is not None else None,
+            "recorded": [" ".join(e.words) for e in keeper.game.events if e.kind == "play"],
+            "review": sum(1 for e in keeper.game.events if e.kind == "play" and e.review),
+            "ms_per_frame_median": round(stats[len(stats) // 2], 2) if stats else None,
+            "ms_per_tracked_frame_median": round(sorted(
+                ms for ms, o in zip(per_frame, outcomes) if o.state in ("moving", "clear"))[
+                sum(1 for o in outcomes if o.state in ("moving", "clear")) // 2], 2)
+            if any(o.state in ("moving", "clear") for o in outcomes) else None}
+
+
+def lost_bench(args) -> dict:
+    rows = []
+    for spec in LOST_VIDEOS:
+        if args.split != "all" and spec["split"] != args.split:
+            continue
+        if args.videos and spec["name"] not in args.videos:
+            continue
+        r = lost_record(spec, args.moves)
+        rows.append(r)
+        print(f"{r['video']} ({r['split']}, {r['game']}): {r['exact']}/{r['plays']} plays exact "
+              f"(joined {r['joined_recovered']}/{r['joined']}, followed {r['followed_exact']}/{r['followed']}), "
+              f"{r['false_plays']} false, missing {r['missing']} (unflagged within a turn "
+              f"{r['missing_unflagged_within_turn']}), gate {r['gate_snapshots']} ({r['gate_per_play']}/play), "
+              f"decoded {r['decoded']}, dropped {r['dropped']}, check {r['check_recognised']} "
+              f"(committed {r['committed_from_check']}), first flag {r['first_flag_s']} s, "
+              f"{len(r['alerts'])} alerts, median {r['ms_per_tracked_frame_median']} ms/tracked frame", flush=True)
+    summary = {}
+    for split in ("dev", "held-out"):
+        part = [r for r in rows if r["split"] == split]
+        if part:
+            summary[split] = {"videos": len(part), "plays": sum(r["plays"] for r in part),
+                              "exact": sum(r["exact"] for r in part),
+                              "joined": sum(r["joined"] for r in part),
+                              "joined_recovered": sum(r["joined_recovered"] for r in part),
+                              "false_plays": sum(r["false_plays"] for r in part),
+                              "zero_play_games": sum(r["zero_plays"] for r in part),
+                              "games_over_2_missing_unflagged": sum(len(r["missing_unflagged_within_turn"]) > 2
+                                                                    for r in part),
+                              "gate_snapshots": sum(r["gate_snapshots"] or 0 for r in part),
+                              "decoded": sum(r["decoded"] or 0 for r in part),
+                              "committed_from_check": sum(r["committed_from_check"] for r in part)}
+    print(f"summary: {summary}")
+    return {"summary": summary, "videos": rows}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="*", default=["game06", "game07", "game08", "game05", "game12"])
@@ -540,8 +639,23 @@ def main() -> None:
     ap.add_argument("--tile-check", action="store_true",
                     help="only rendered games that open with a tile check (held-out look), with and without "
                          "enrolment from it; writes docs/results/record_tile_check.json")
+    ap.add_argument("--lost", action="store_true",
+                    help="only the videos the recorder could lose (LOST_VIDEOS, issue 27); writes "
+                         "docs/results/record_lost.json")
+    ap.add_argument("--split", default="all", choices=("dev", "held-out", "all"), help="with --lost: which videos")
+    ap.add_argument("--videos", nargs="*", help="with --lost: these videos only (by name)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.lost:
+        result = lost_bench(args)
+        result["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                                          text=True).stdout.strip()
+        result["machine"] = f"{platform.machine()} {os.cpu_count()} cpus"
+        out_path = Path(args.out).with_name(f"record_lost_{args.split}.json") \
+            if args.out == ap.get_default("out") else Path(args.out)
+        out_path.write_text(json.dumps(result, indent=1) + "\n")
+        print(f"wrote {out_path}")
+        return
     if args.tile_check:
         rows = tile_check_bench(args)
         total = {enroll: {k: sum(r[k] for r in rows if r["enroll_check"] == enroll) for k in ("moves", "right", "committed")}

@@ -97,5 +97,23 @@ def test_a_first_play_not_yet_read_is_the_game_and_what_follows_never_a_check():
         crowded[r][4:4 + len(word)] = word
     assert sum(ch != "." for row in crowded for ch in row) >= 16
     assert keeper.observe(snap(["".join(r) for r in crowded]), pressed=True).status != "tile_check"
-    # without the first play seen, the same board would have been taken for the check
-    assert tile_check(snap(["".join(r) for r in crowded]), 0, CENTRE, False) == "check"
+    # and without the first play seen: tiles on the centre in one group are a game under way (issue 27)
+    assert tile_check(snap(["".join(r) for r in crowded]), 0, CENTRE, False) is None
+
+
+def test_a_late_first_snapshot_of_a_game_under_way_is_never_the_check():
+    """Issue 27: a game whose first snapshot came late (30+ tiles across the centre in one group,
+    nothing committed) was taken for the tile check and never started; a check beside a play is
+    still a check."""
+    rows = [list(r) for r in EMPTY_ROWS]
+    for r, c, word, down in ((7, 4, "QUIXOTE", False), (3, 6, "JUMBLED", True), (2, 9, "ZEBRAS", True),
+                             (10, 2, "FLAGON", False), (11, 3, "WHISKY", False), (8, 10, "PIANO", True)):
+        for i, ch in enumerate(word):
+            rows[r + i * down][c + i * (not down)] = ch
+    board = ["".join(r) for r in rows]
+    n = sum(ch != "." for row in board for ch in row)
+    assert n >= 30
+    assert tile_check(snap(board), 0, CENTRE, False) is None
+    assert tile_check(snap(board), 0, CENTRE, True) is None
+    # the check's corner blocks and a tile on the centre: not one group, still the check
+    assert tile_check(snap(with_play(corner_blocks(), "A", col=7)), 0, CENTRE, False) == "check"

@@ -1,0 +1,136 @@
+"""The recorder's watch on itself: a game the camera stops following is never lost in silence.
+
+`LostWatch` is fed what each frame did (the gate's state, a snapshot dropped as covered, a snapshot
+decided) and raises an alert the moment the record stops following the board:
+
+* **unexplained**: a decided snapshot leaves tiles on the board, read with confidence, that no
+  committed play explains (a play it could not decode, plays missed while the gate stood still);
+* **no_snapshot**: hands came and went over the board `hand_visits` times and the gate took no
+  snapshot (the board is never judged still);
+* **dropped**: `max_dropped` snapshots in a row thrown away as covered (something lies on the
+  board, or the cover test trips on this table);
+* **restless**: the board judged moving for `restless_s` without a break (sensor noise or a
+  flickering lamp taken for hands).
+
+An alert stands until what raised it is over (a snapshot that leaves no unexplained tiles, a
+snapshot decided, a still frame); each is kept with when it was raised and cleared. The recorder
+surfaces the open ones: its status (the console, /api/status), the game's meta ("camera_lost",
+which /tournament flags and the forwarder carries to the central), the status LED and
+`tilecam record`'s last lines and exit status.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Alert", "LOST_META", "LostConfig", "LostWatch"]
+
+# The game's meta key holding what the camera sees that the record does not follow (absent: nothing).
+LOST_META = "camera_lost"
+
+
+class LostConfig(BaseModel):
+    """When the recorder says it has lost the game (docs/recording.md, "A lost game is never silent")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_unexplained: int = Field(2, ge=1, le=50, description=(
+        "tiles read with confidence that no committed play explains, after a decided snapshot, that "
+        "raise the alert (one is a misread square more often than a lost play)"))
+    hand_visits: int = Field(3, ge=1, le=100, description=(
+        "moving spells over the board (hands), each followed by a still board, with no snapshot taken, "
+        "that raise the alert"))
+    max_dropped: int = Field(3, ge=1, le=100, description=(
+        "snapshots in a row dropped as covered that raise the alert"))
+    restless_s: float = Field(20.0, gt=0, le=3600, description=(
+        "seconds the board is judged moving without a break that raise the alert"))
+
+
+@dataclass
+class Alert:
+    kind: str           # "unexplained" | "no_snapshot" | "dropped" | "restless"
+    what: str           # what the camera sees, in words
+    frame_index: int
+    t: float
+    cleared_at: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "what": self.what, "frame_index": self.frame_index, "t": round(self.t, 3),
+                "cleared_at": self.cleared_at}
+
+
+@dataclass
+class LostWatch:
+    cfg: LostConfig = field(default_factory=LostConfig)
+    alerts: list[Alert] = field(default_factory=list)   # every alert raised, open or cleared
+    _visits: int = 0            # moving spells that ended in a still board, since the last snapshot
+    _was_moving: bool = False
+    _moving_since: float | None = None
+    _dropped: int = 0
+
+    @property
+    def open(self) -> list[Alert]:
+        return [a for a in self.alerts if a.cleared_at is None]
+
+    def summary(self) -> str | None:
+        """The open alerts in one line, or None."""
+        return "; ".join(a.what for a in self.open) or None
+
+    def _raise(self, kind: str, what: str, index: int, t: float) -> Alert | None:
+        for a in self.open:
+            if a.kind == kind:
+                a.what = what   # what it sees now
+                return None
+        alert = Alert(kind, what, index, t)
+        self.alerts.append(alert)
+        return alert
+
+    def _clear(self, kind: str, index: int) -> None:
+        for a in self.open:
+            if a.kind == kind:
+                a.cleared_at = index
+
+    def frame(self, index: int, t: float, state: str) -> Alert | None:
+        """A frame the gate judged (state: "moving", "clear", "occluded", "no_board", or "snapshot"
+        when the gate took one). Returns the alert raised, if any."""
+        raised = None
+        if state == "moving":
+            if not self._was_moving or self._moving_since is None:
+                self._moving_since = t
+            self._was_moving = True
+            if t - self._moving_since >= self.cfg.restless_s:
+                raised = self._raise("restless", f"the board has not stood still for {t - self._moving_since:.0f} s",
+                                     index, t)
+            return raised
+        if self._was_moving and state in ("clear", "snapshot"):
+            self._visits += 1   # something moved over the board, and it stands still again
+        self._was_moving, self._moving_since = False, None
+        self._clear("restless", index)
+        if state == "snapshot":
+            self._visits = 0
+            self._clear("no_snapshot", index)
+        elif self._visits >= self.cfg.hand_visits:
+            raised = self._raise("no_snapshot", f"something moved over the board {self._visits} times and no "
+                                                "snapshot was taken: the board was never judged still long enough",
+                                 index, t)
+        return raised
+
+    def dropped(self, index: int, t: float) -> Alert | None:
+        """A snapshot thrown away as covered."""
+        self._dropped += 1
+        if self._dropped >= self.cfg.max_dropped:
+            return self._raise("dropped", f"{self._dropped} snapshots in a row dropped as covered", index, t)
+        return None
+
+    def decided(self, index: int, t: float, unexplained: list[str]) -> Alert | None:
+        """A snapshot reached the decoder; `unexplained`: the squares (as written, "H8") of tiles read
+        with confidence that no committed play explains after its decision."""
+        self._dropped = 0
+        self._clear("dropped", index)
+        if len(unexplained) >= self.cfg.min_unexplained:
+            shown = ", ".join(unexplained[:8]) + (" ..." if len(unexplained) > 8 else "")
+            return self._raise("unexplained", f"{len(unexplained)} tiles on the board that no recorded play "
+                                              f"explains ({shown})", index, t)
+        self._clear("unexplained", index)
+        return None
