@@ -44,7 +44,13 @@ $(CHROMIUM):
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 
-chromium: $(CHROMIUM)
+# poppler's pdftotext and pdftoppm read back the recount's print to PDF (tests/api/test_recount_print_browser.py).
+PDFTOTEXT := /usr/bin/pdftotext
+$(PDFTOTEXT):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y poppler-utils
+
+chromium: $(CHROMIUM) $(PDFTOTEXT)
 
 # Debian's PostgreSQL for the central store's tests: tests/pgserver.py runs a throwaway server of its own
 # from these binaries (initdb, pg_ctl), on a free port; the tests fail without them.

@@ -63,6 +63,8 @@ def test_the_printed_recount_names_every_sheet_and_shows_readable_photos(api, cl
         page.emulate_media(media="screen")
         assert page.errors == []
 
+    if not shutil.which("pdftotext") or not shutil.which("pdftoppm"):
+        pytest.fail("poppler's pdftotext/pdftoppm are missing: run `make chromium` (apt-get install poppler-utils)")
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     sheets = [s for s in text.split("\f") if s.strip()]
     assert len(sheets) >= 3, len(sheets)
