@@ -178,10 +178,11 @@ def _spec_kwargs(trained: dict, held: dict, names) -> dict:
     return kw
 
 
-def synthetic(card: dict, model: Path) -> dict:
+def synthetic(card: dict, model: Path, boards: int = 40, also: Path | None = None) -> dict:
     """Each held-out factor on its own, and all together, re-rendered as in training (needs
     models.synth); seeds other than training's. ``card`` names the factors (another model's card
-    measures this model on that model's held-out sets)."""
+    measures this model on that model's held-out sets). ``also``: a second model measured on the
+    same renders, under "also"."""
     import onnxruntime as ort
 
     from tilecam.models.dataset import DataSpec, build
@@ -190,11 +191,20 @@ def synthetic(card: dict, model: Path) -> dict:
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-    sets = {f"heldout_{k}": DataSpec(boards=40, seed=902 + i, **_spec_kwargs(trained, held, [k]))
+    second = None if also is None else ort.InferenceSession(str(also), opts, providers=["CPUExecutionProvider"])
+    sets = {f"heldout_{k}": DataSpec(boards=boards, seed=902 + i, **_spec_kwargs(trained, held, [k]))
             for i, k in enumerate(held)}
-    sets["heldout_all"] = DataSpec(boards=40, seed=909 if len(held) < 8 else 920, **_spec_kwargs(trained, held, held))
-    sets["trained_factors"] = DataSpec(boards=40, seed=910 if len(held) < 9 else 921, **trained)
-    return {k: onnx_accuracy(session, build(s, workers=2)) for k, s in sets.items()}
+    sets["heldout_all"] = DataSpec(boards=boards, seed=909 if len(held) < 8 else 920,
+                                   **_spec_kwargs(trained, held, held))
+    sets["trained_factors"] = DataSpec(boards=boards, seed=910 if len(held) < 9 else 921, **trained)
+    out: dict = {}
+    for k, spec in sets.items():
+        data = build(spec, workers=2)
+        out[k] = onnx_accuracy(session, data)
+        if second is not None:
+            out.setdefault("also", {})[k] = onnx_accuracy(second, data)
+        print(k, out[k], (out.get("also") or {}).get(k, ""), flush=True)
+    return out
 
 
 def tile_check(model: Path, card_path: Path, held_out: bool, seeds=(11, 12, 13)) -> dict:
@@ -274,6 +284,10 @@ def main() -> int:
                     help="the card whose trained and held-out factors make the synthetic sets (default: the "
                          "model's own): measures two models on the same sets")
     ap.add_argument("--no-scrabscrap", action="store_true", help="only the synthetic sets")
+    ap.add_argument("--plain-only", action="store_true",
+                    help="ScrabScrap without enrollment only (no enrolled reads, no timing; implies --no-card)")
+    ap.add_argument("--synthetic-boards", type=int, default=40, help="boards per synthetic set")
+    ap.add_argument("--also-model", default="", help="with --no-scrabscrap: a second model on the same renders")
     args = ap.parse_args()
     data = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data")) / "scrabscrap"
     model = Path(args.model)
@@ -281,7 +295,10 @@ def main() -> int:
     card = json.loads(card_path.read_text(encoding="utf-8"))
     factors_card = json.loads(Path(args.factors_card).read_text(encoding="utf-8")) if args.factors_card else card
     if args.no_scrabscrap:
-        result = {"synthetic": synthetic(factors_card, model), "factors_card": args.factors_card or "the model's",
+        also = Path(args.also_model) if args.also_model else None
+        result = {"synthetic": synthetic(factors_card, model, args.synthetic_boards, also),
+                  "also_model": args.also_model or None, "boards_per_set": args.synthetic_boards,
+                  "factors_card": args.factors_card or "the model's",
                   "commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "model": str(model)}
         print("synthetic:", json.dumps(result["synthetic"]))
         Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -311,6 +328,12 @@ def main() -> int:
     result["without_enrollment"]["all"] = score(reader, all_frames)
     print("without enrollment:", json.dumps({k: (v["per_square"], v["letters_acc"])
                                              for k, v in result["without_enrollment"].items()}))
+    if args.plain_only:
+        result.update(commit=git_commit(), date=time.strftime("%Y-%m-%d"), model=str(model),
+                      read_config=ReadConfig().model_dump(exclude={"threads"}))
+        Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+        return 0
 
     enroll_s = []
     tot = Counter()
@@ -343,7 +366,7 @@ def main() -> int:
     result["timing"] = timing(reader, sample)
     print("timing:", result["timing"])
     if not args.no_synthetic:
-        result["synthetic"] = synthetic(factors_card, model)
+        result["synthetic"] = synthetic(factors_card, model, args.synthetic_boards)
         print("synthetic:", result["synthetic"])
         result["tile_check_label_free"] = {
             "trained_factors": tile_check(model, card_path, held_out=False),
