@@ -201,11 +201,25 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
         written = line.split(" ", 2)[1]
         if isinstance(ev, (PhonyWithdrawn, TurnLost, Pass, Exchange, ChallengeBonus, TimePenalty)) \
                 and written != ev.rack:
-            note_lines.append(f"#note {RACK_NOT_SEEN}: {written} stands in (GCG readers need a rack here)")
+            note_lines.append(f"#note {_stand_in(ev, written)}")
         out.append(line)
         out.extend(note_lines)
         game.append(ev)
     return "\n".join(out) + "\n"
+
+
+def _stand_in(ev, written: str) -> str:
+    """The note under a line whose rack field is not the rack (GCG readers need one there), saying
+    what it holds: known tiles (an exchange's, a withdrawn play's) or placeholders. It starts with
+    RACK_NOT_SEEN, by which our reader drops the stand-in again."""
+    if isinstance(ev, Exchange) and ev.tiles:
+        return f"{RACK_NOT_SEEN}: the exchanged tiles {written} were seen; the rack field holds them alone"
+    if isinstance(ev, Exchange):
+        return (f"{RACK_NOT_SEEN}, nor the {ev.count} tiles exchanged: {written} stands in "
+                "(GCG readers need a rack here)")
+    if isinstance(ev, PhonyWithdrawn) and not ev.rack:
+        return f"{RACK_NOT_SEEN}: the rack field holds the withdrawn play's tiles {written}"
+    return f"{RACK_NOT_SEEN}: {written} stands in (GCG readers need a rack here)"
 
 
 def _rack(rack: str | None, n: int, game: Game) -> str:

@@ -1,0 +1,64 @@
+"""The '#note' under a line whose rack field is not the rack says what the field holds: an
+exchange's known tiles are said to be seen (not standing in), unknown ones are said to be unknown;
+every file still loads in macondo/Woogles and Quackle, and reads back to the same record."""
+from __future__ import annotations
+
+from gcgcheck import check_gcg
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
+from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.tiles import DISTRIBUTIONS
+
+EN = DISTRIBUTIONS["en"]
+NASPA = PROFILES["naspa"]
+
+
+def written(build) -> tuple[str, GameRecord]:
+    game = Game(NASPA, EN)
+    game.play(0, Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate("CAT")), Direction.ACROSS))
+    build(game)
+    record = GameRecord((Player("cesar", "Cesar"), Player("josh", "Josh")), tuple(game.events), {}, "naspa", "en",
+                        "standard")
+    return write_gcg(record, NASPA, EN), record
+
+
+def test_a_known_exchange_says_its_tiles_were_seen():
+    text, record = written(lambda g: g.exchange(1, 5, "AIIOO"))
+    lines = text.splitlines()
+    i = lines.index(">josh: AIIOO -AIIOO +0 0")
+    assert lines[i + 1] == "#note rack not seen: the exchanged tiles AIIOO were seen; the rack field holds them alone"
+    assert "stands in" not in text
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    assert back.events[1:] == record.events[1:]  # the note is the writer's: read back, it goes
+
+
+def test_an_exchange_of_unseen_tiles_says_they_were_not_seen():
+    text, record = written(lambda g: g.exchange(1, 4))
+    lines = text.splitlines()
+    [i] = [n for n, ln in enumerate(lines) if ln.startswith(">josh:") and " -4 +0 0" in ln]
+    stand_in = lines[i].split()[1]
+    assert lines[i + 1] == (f"#note rack not seen, nor the 4 tiles exchanged: {stand_in} stands in "
+                            "(GCG readers need a rack here)")
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    assert back.events[1:] == record.events[1:]
+
+
+def test_a_withdrawn_plays_line_says_its_rack_field_is_the_plays_tiles():
+    text, record = written(lambda g: g.withdraw(0))
+    lines = text.splitlines()
+    i = lines.index(">cesar: CAT -- -10 0")
+    assert lines[i + 1] == "#note rack not seen: the rack field holds the withdrawn play's tiles CAT"
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    [(kind, rack, note)] = [(e.kind, e.rack, e.note) for e in back.events[1:]]
+    assert (kind, rack, note) == ("phony_withdrawn", None, "")  # the stand-in and its note go
+
+
+def test_a_pass_keeps_its_stand_in_note():
+    text, _ = written(lambda g: g.pass_turn(1))
+    assert "#note rack not seen: E stands in (GCG readers need a rack here)" in text.splitlines()
+    assert check_gcg(text) == []
