@@ -127,6 +127,15 @@ async function loadMoves() {
       mark.title = "a blank whose letter was not read: designate it with a blank correction";
       tr.children[2].append(" ", mark);
     }
+    // Whose turn it was, when the camera could not be sure (no clock press): marked where the
+    // operator looks; a move out of turn by the record is the louder of the two.
+    const turnMark = m.out_of_turn ? ["out of turn", "turn-wrong", "taken by a player who was not on turn by the record: a turn before it is missing, or the play is credited to the wrong player"]
+      : m.turn_inferred ? ["turn?", "turn-inferred", "no clock press said whose turn this was: credited to the player on turn"] : null;
+    if (turnMark) {
+      const mark = document.createElement("span");
+      mark.className = `turn-mark ${turnMark[1]}`; mark.textContent = turnMark[0]; mark.title = turnMark[2];
+      tr.children[1].append(" ", mark);
+    }
     const td = document.createElement("td");
     const b = document.createElement("button"); b.type = "button"; b.textContent = "fix";
     b.onclick = () => {
@@ -446,6 +455,9 @@ $("position").addEventListener("input", () => {
 function showTurn() {
   if (!live) return;
   $("on-turn").textContent = live.ended ? "game over" : `on turn: ${playerName(live.on_turn)}`;
+  // "turns inferred since move 12: no clock press seen" (the API's words), above the move list
+  $("turns-note").textContent = live.turns || "";
+  $("turns-note").hidden = !live.turns;
 }
 
 let followed = null;
