@@ -75,17 +75,21 @@ def print_classes(layout_rows) -> np.ndarray:
 
 
 def looks(warped: np.ndarray) -> np.ndarray:
-    """(225, 3) median Lab of each square's inner part, from a canonical grid image of any size."""
+    """(225, 3) median colour of each square's inner part (per channel), in CIE Lab (L 0-100),
+    from a canonical grid image of any size."""
     side = GRID * LOOK_PX
     img = warped if warped.ndim == 3 else cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
     if img.shape[0] != side or img.shape[1] != side:
         interp = cv2.INTER_AREA if img.shape[0] > side else cv2.INTER_LINEAR
         img = cv2.resize(img, (side, side), interpolation=interp)
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     a, b = LOOK_INNER
-    sq = lab.reshape(GRID, LOOK_PX, GRID, LOOK_PX, 3)[:, a:b, :, a:b]
+    sq = img.reshape(GRID, LOOK_PX, GRID, LOOK_PX, 3)[:, a:b, :, a:b]
     sq = sq.transpose(0, 2, 1, 3, 4).reshape(GRID * GRID, -1, 3)
-    return np.median(sq, axis=1)
+    n = sq.shape[1]   # the median of 8-bit values by one partial sort (np.median's float copy costs more)
+    part = np.partition(sq, (n // 2 - 1, n // 2), axis=1)
+    median = ((part[:, n // 2 - 1].astype(np.float32) + part[:, n // 2]) / 2.0) / 255.0
+    # per channel in BGR, then to Lab: 225 colours converted, not every pixel
+    return cv2.cvtColor(median.reshape(1, -1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
 
 
 def light_gradient(f: np.ndarray, classes: np.ndarray, seeds: np.ndarray, trim: float = 2.5) -> np.ndarray:
@@ -98,19 +102,16 @@ def light_gradient(f: np.ndarray, classes: np.ndarray, seeds: np.ndarray, trim: 
     plain = np.flatnonzero((classes == np.bincount(classes).argmax()) & ~seeds)
     if len(plain) < 12:
         return np.zeros_like(f)
-    out = np.zeros_like(f)
-    for c in range(f.shape[1]):
-        rows = plain
-        for _ in range(2):
-            coef, *_ = np.linalg.lstsq(a[rows], f[rows, c], rcond=None)
-            resid = f[plain, c] - a[plain] @ coef
-            mad = np.median(np.abs(resid - np.median(resid))) + 1e-6
-            keep = plain[np.abs(resid - np.median(resid)) <= trim * 1.4826 * mad]
-            if len(keep) < 12:
-                break
-            rows = keep
-        out[:, c] = a[:, 1:] @ coef[1:]
-    return out
+    rows = plain
+    for _ in range(2):   # the three channels at once; a square off the plane in any is left out
+        coef, *_ = np.linalg.lstsq(a[rows], f[rows], rcond=None)
+        resid = f[plain] - a[plain] @ coef
+        dev = np.abs(resid - np.median(resid, axis=0))
+        keep = plain[(dev <= trim * 1.4826 * (np.median(dev, axis=0) + 1e-6)).all(axis=1)]
+        if len(keep) < 12:
+            break
+        rows = keep
+    return (a[:, 1:] @ coef[1:]).astype(f.dtype)
 
 
 def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
