@@ -151,8 +151,10 @@ class GameTiles:
         return out
 
     def agrees(self, committed: Mapping[int, str]) -> set[int]:
-        """The committed squares whose tile the assignment under the counts confirms, out of doubt
-        (what a finished board may teach)."""
+        """The committed squares whose tile the assignment under the counts confirms with at least
+        `min_prob`, out of doubt (what a finished board may teach whatever one read says)."""
         doubt = self.doubtful(committed)
-        squares, tiles, _ = self.assign()
-        return {sq for sq, now in zip(squares, tiles) if committed.get(sq) == now and sq not in doubt}
+        squares, tiles, soft = self.assign()
+        return {sq for i, (sq, now) in enumerate(zip(squares, tiles))
+                if committed.get(sq) == now and sq not in doubt
+                and soft[i, self.tile_classes.index(now)] >= self.min_prob}
