@@ -13,8 +13,11 @@ let source = null;
 
 // The token is checked as soon as it is entered (GET /api/token writes nothing), so a pasted
 // wrong one is found out now, not at the first play recorded.
+let tokenChecked = "";  // each token is checked once: the field's blur fires a second change event
 async function checkToken() {
   const token = tokenInput.value.trim();
+  if (token && token === tokenChecked) return;
+  tokenChecked = token;
   tokenInput.classList.remove("token-ok", "token-bad");
   if (!token) return;
   try {
@@ -24,6 +27,7 @@ async function checkToken() {
     tokenInput.title = `token of ${r.operator}`;
     say(`token accepted: writes are signed "${r.operator}"`);
   } catch (e) {
+    tokenChecked = "";  // the same token typed again is checked again
     tokenInput.classList.add("token-bad");
     tokenInput.title = e.message;
     say(`token refused: ${e.message}. Paste the operator token again.`, true);
