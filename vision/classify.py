@@ -41,7 +41,7 @@ from tilecam.scoring.snapshot import BLANK_TILE, EMPTY, Snapshot, board_turns, c
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.errors import VisionError
 from tilecam.vision.rectify import GRID, square_crops, turn_corners
-from tilecam.vision.occupancy import OccupancyConfig, print_classes
+from tilecam.vision.occupancy import OccupancyConfig, letterless, print_classes
 from tilecam.vision.occupancy import log_ratio as occupancy_log_ratio
 from tilecam.vision.reference import EmptyBoardRef, EmptyRefError
 from tilecam.vision.tileset import load_tileset
@@ -462,16 +462,23 @@ class TileReader:
         any, and the empty-board reference if any."""
         probs = self.class_probs(logits, emb, use_tileset=use_tileset, colours=colours)
         e = self.classes.index(EMPTY)
+        llr = None
         if self.empty_ref is not None and self.cfg.reference_weight > 0:
-            llr = self.empty_ref.log_ratio(warped, probs[:, e].reshape(GRID, GRID)).ravel()
-            probs = fuse_empty_ratio(probs, self.cfg.reference_weight * llr, e)
+            llr = self.cfg.reference_weight * self.empty_ref.log_ratio(
+                warped, probs[:, e].reshape(GRID, GRID)).ravel()
         elif self.cfg.occupancy.weight > 0:
             # no reference of this board's empty look: the board's own looks (vision.occupancy)
             llr = occupancy_log_ratio(warped, probs[:, self._letters].max(axis=1), PRINT_CLASSES,
                                       self.cfg.occupancy)
-            if llr is not None:
-                probs = fuse_empty_ratio(probs, llr, e)
-        return probs
+        if llr is None:
+            return probs
+        looked = fuse_empty_ratio(probs, llr, e)
+        # a square that shows no ink holds no letter: a blank, or nothing (vision.occupancy)
+        bare = letterless(warped, looked[:, self._letters].max(axis=1), self.cfg.occupancy)
+        if bare is None or not bare.any():
+            return looked
+        return settle_bare_squares(probs, llr, bare, e, self.classes.index(BLANK_TILE), self._letters,
+                                   self.cfg.occupancy.no_ink_factor, self.cfg.occupancy.bare_network_weight)
 
     def finish(self, probs: np.ndarray, rot: np.ndarray, t0: float, t: float = 0.0,
                frame_index: int = -1, meta: Mapping | None = None) -> BoardRead:
@@ -506,6 +513,26 @@ def fuse_empty_ratio(probs: np.ndarray, log_ratio: np.ndarray, empty_index: int 
     out = p * ((1 - new_pe) / (1 - pe))[:, None]
     out[:, empty_index] = new_pe
     return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def settle_bare_squares(probs: np.ndarray, log_ratio: np.ndarray, bare: np.ndarray, empty_index: int,
+                        blank_index: int, letters: np.ndarray, letter_factor: float = 0.01,
+                        network_weight: float = 0.0) -> np.ndarray:
+    """(N, K) probabilities with ``log_ratio`` (log LR empty : tile) added to every square's
+    log-odds of P(empty), and on the ``bare`` squares (no ink: no letter) the letters weighed by
+    ``letter_factor`` and the odds of empty against a blank set to ``network_weight`` times the
+    network's own plus the ratio. The network is trained colour-blind, so on a square with no ink
+    it cannot tell a plain blank tile from a plain square; the board's looks can (0: they alone)."""
+    p = fuse_empty_ratio(probs, log_ratio, empty_index).astype(np.float64)
+    rows = np.flatnonzero(bare)
+    p[np.ix_(rows, letters)] *= letter_factor
+    q = probs.astype(np.float64)
+    odds = network_weight * np.log((q[rows, empty_index] + 1e-9) / (q[rows, blank_index] + 1e-9)) \
+        + np.asarray(log_ratio, np.float64)[rows]
+    both = p[rows, empty_index] + p[rows, blank_index]
+    p[rows, empty_index] = both / (1.0 + np.exp(-odds))
+    p[rows, blank_index] = both - p[rows, empty_index]
+    return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 def square_colours(crops: np.ndarray) -> np.ndarray:

@@ -38,10 +38,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tilecam.vision.rectify import GRID
 
-__all__ = ["OccupancyConfig", "light_gradient", "log_ratio", "looks", "print_classes"]
+__all__ = ["OccupancyConfig", "ink_shares", "letterless", "light_gradient", "log_ratio", "looks", "print_classes"]
 
 LOOK_PX = 16          # pixels per square at which looks are measured
 LOOK_INNER = (3, 13)  # the inner 10 x 10 of 16: off the grid line, and off a neighbour's lean
+INK_PX = 32           # pixels per square at which ink is measured
+INK_INNER = (6, 26)   # the inner 20 x 20 of 32: the letter, off the tile's edge and bevel
+INK_LEVEL = 25        # grey levels from the square's own median that count as ink
 
 
 class OccupancyConfig(BaseModel):
@@ -58,6 +61,19 @@ class OccupancyConfig(BaseModel):
                                          "is a seed of the tiles' look")
     min_seeds: int = Field(default=4, ge=1,
                            description="fewer tile seeds than this: no tiles' look, no ratio")
+    no_ink: float = Field(default=0.2, ge=0.0, lt=1.0,
+                          description="a square whose ink share is under this share of the sure tiles' "
+                                      "median shows no letter (a blank, or an empty square): its letters "
+                                      "keep odds no_ink_factor. Blanks measure 0 on every real board here, "
+                                      "letters' 5th percentile 0.47-0.53 of the median: 0.2 lies in the gap "
+                                      "on each board; 0 turns it off")
+    no_ink_factor: float = Field(default=0.01, gt=0.0, le=1.0,
+                                 description="odds a letter keeps on a square that shows no ink "
+                                             "(fixed by reasoning, 100:1, as the lone-tile rule)")
+    bare_network_weight: float = Field(default=0.0, ge=0.0, le=1.0,
+                                       description="on a square with no ink, the weight of the network's "
+                                                   "own odds of empty against a blank beside the board's "
+                                                   "looks (the network is colour-blind: 0, the looks alone)")
     spread_floor: float = Field(default=2.0, gt=0.0,
                                 description="smallest spread (Lab units) of the empty squares about "
                                             "their print's look: a camera's noise")
@@ -90,6 +106,33 @@ def looks(warped: np.ndarray) -> np.ndarray:
     median = ((part[:, n // 2 - 1].astype(np.float32) + part[:, n // 2]) / 2.0) / 255.0
     # per channel in BGR, then to Lab: 225 colours converted, not every pixel
     return cv2.cvtColor(median.reshape(1, -1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+
+
+def ink_shares(warped: np.ndarray, level: float = INK_LEVEL) -> np.ndarray:
+    """(225,) share of each square's inner pixels more than ``level`` grey levels from the
+    square's own median: the letter's (and value's, or a label's) ink; 0 on a blank tile."""
+    side = GRID * INK_PX
+    img = warped if warped.ndim == 2 else cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
+    if img.shape[0] != side or img.shape[1] != side:
+        interp = cv2.INTER_AREA if img.shape[0] > side else cv2.INTER_LINEAR
+        img = cv2.resize(img, (side, side), interpolation=interp)
+    a, b = INK_INNER
+    sq = img.reshape(GRID, INK_PX, GRID, INK_PX)[:, a:b, :, a:b].transpose(0, 2, 1, 3).reshape(GRID * GRID, -1)
+    n = sq.shape[1]
+    median = np.partition(sq, n // 2, axis=1)[:, n // 2:n // 2 + 1].astype(np.int16)
+    return (np.abs(sq.astype(np.int16) - median) > level).mean(axis=1)
+
+
+def letterless(warped: np.ndarray, p_letter: np.ndarray, cfg: OccupancyConfig | None = None) -> np.ndarray | None:
+    """(225,) bool: squares that show no letter's ink, measured against this board's sure tiles
+    (``p_letter`` >= seed_prob); None without enough of them or when off. A letter always has
+    ink; a blank tile is a tile that shows none (issue 28: "a tile that is none of the letters")."""
+    cfg = cfg or OccupancyConfig()
+    seeds = np.asarray(p_letter) >= cfg.seed_prob
+    if cfg.no_ink <= 0 or seeds.sum() < cfg.min_seeds:
+        return None
+    share = ink_shares(warped)
+    return share < cfg.no_ink * float(np.median(share[seeds]))
 
 
 def light_gradient(f: np.ndarray, classes: np.ndarray, seeds: np.ndarray, trim: float = 2.5) -> np.ndarray:

@@ -5,7 +5,8 @@
 Three real boards: ScrabScrap's (German, 126 frames, ../shared/data/scrabscrap, read as
 bench_read.py reads them), the 1948 vintage board (English session "2014", 10 photos) and the
 red Hasbro family game (session "2015", 43 photos; ../shared/data/english). For each board the
-occupancy settings (weight, clip, seed probability) are chosen on the OTHER two boards (the
+occupancy settings (weight, clip, the network's weight on squares with no ink) are chosen on
+the OTHER two boards (the
 highest mean per-square accuracy over them, the grid given) and that board is reported with
 them: the grid given (true corners; ScrabScrap's grid fitted) and, for the English photos,
 through the pipeline (vision.locate.find_board, then vision.classify.to_game, as
@@ -46,8 +47,8 @@ from tilecam.vision.occupancy import OccupancyConfig  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
 BOARDS = ("scrabscrap", "2014", "2015")
-GRID_SETTINGS = [dict(weight=0.0)] + [dict(weight=w, clip=c, seed_prob=s) for w, c, s in
-                                      itertools.product((1.0, 2.0, 3.0, 4.0, 6.0), (4.0, 6.0, 8.0), (0.8, 0.9))]
+GRID_SETTINGS = [dict(weight=0.0)] + [dict(weight=w, clip=c, seed_prob=0.8, bare_network_weight=t) for w, c, t in
+                                      itertools.product((2.0, 3.0, 4.0), (6.0, 8.0), (0.0, 0.5, 1.0))]
 
 
 def _key(a: np.ndarray) -> bytes:

@@ -5,7 +5,8 @@ import cv2
 import numpy as np
 
 from tilecam.scoring.board import LAYOUTS
-from tilecam.vision.occupancy import OccupancyConfig, light_gradient, log_ratio, looks, print_classes
+from tilecam.vision.occupancy import (OccupancyConfig, ink_shares, letterless, light_gradient, log_ratio, looks,
+                                       print_classes)
 from tilecam.vision.rectify import GRID
 
 PX = 32
@@ -107,3 +108,28 @@ def test_no_ratio_without_enough_sure_tiles_or_when_off():
     assert log_ratio(img, reader_sure(tiles), PRINT, OccupancyConfig(weight=0)) is None
     llr = log_ratio(img, reader_sure(tiles), PRINT, OccupancyConfig(clip=1.5))
     assert np.abs(llr).max() <= 1.5
+
+
+def test_a_blank_shows_no_ink_and_a_letter_does():
+    tiles = word()
+    img = board(tiles)
+    share = ink_shares(img)
+    blank, letter, plain = 8 * GRID + 10, 7 * GRID + 8, 0 * GRID + 1
+    assert share[blank] == 0 and share[plain] == 0 and share[letter] > 0.1
+    bare = letterless(img, reader_sure(tiles), OccupancyConfig())
+    assert bare[blank] and bare[plain] and not bare[[sq for sq, ch in tiles.items() if ch != "?"]].any()
+    assert letterless(img, reader_sure(tiles), OccupancyConfig(no_ink=0)) is None
+
+
+def test_on_a_bare_square_the_looks_tell_a_blank_from_an_empty_square():
+    from tilecam.vision.classify import settle_bare_squares
+    # classes: empty, blank, two letters; the network (colour-blind) says empty at 9:1 on both squares
+    probs = np.array([[0.85, 0.09, 0.03, 0.03], [0.85, 0.09, 0.03, 0.03]], np.float32)
+    llr = np.array([-4.0, 4.0])             # square 0 looks like the set's tiles, square 1 like its print
+    out = settle_bare_squares(probs, llr, np.array([True, True]), 0, 1, np.array([2, 3]))
+    assert out[0].argmax() == 1 and out[1].argmax() == 0     # a blank; an empty square
+    assert out[:, 2:].max() < 0.01                            # no letter where there is no ink
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-6)
+    # the network's odds kept at full weight: its 9:1 for empty outweighs nothing less than the looks'
+    kept = settle_bare_squares(probs, llr, np.array([True, True]), 0, 1, np.array([2, 3]), network_weight=1.0)
+    assert kept[0, 1] < out[0, 1]
