@@ -90,17 +90,28 @@ def print_classes(layout_rows) -> np.ndarray:
     return cls.astype(np.int64)
 
 
-def looks(warped: np.ndarray) -> np.ndarray:
-    """(225, 3) median colour of each square's inner part (per channel), in CIE Lab (L 0-100),
-    from a canonical grid image of any size."""
-    side = GRID * LOOK_PX
-    img = warped if warped.ndim == 3 else cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
+def inner_pixels(warped: np.ndarray, px: int, inner: tuple[int, int], grey: bool) -> np.ndarray:
+    """(225, n, channels) the pixels of each square's inner part, row-major, from a canonical
+    grid image of any size resized to ``px`` per square (grey: one channel)."""
+    side = GRID * px
+    img = warped
+    if grey and img.ndim == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    elif not grey and img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     if img.shape[0] != side or img.shape[1] != side:
         interp = cv2.INTER_AREA if img.shape[0] > side else cv2.INTER_LINEAR
         img = cv2.resize(img, (side, side), interpolation=interp)
-    a, b = LOOK_INNER
-    sq = img.reshape(GRID, LOOK_PX, GRID, LOOK_PX, 3)[:, a:b, :, a:b]
-    sq = sq.transpose(0, 2, 1, 3, 4).reshape(GRID * GRID, -1, 3)
+    a, b = inner
+    ch = 1 if grey else 3
+    sq = img.reshape(GRID, px, GRID, px, ch)[:, a:b, :, a:b]
+    return sq.transpose(0, 2, 1, 3, 4).reshape(GRID * GRID, -1, ch)
+
+
+def looks(warped: np.ndarray) -> np.ndarray:
+    """(225, 3) median colour of each square's inner part (per channel), in CIE Lab (L 0-100),
+    from a canonical grid image of any size."""
+    sq = inner_pixels(warped, LOOK_PX, LOOK_INNER, grey=False)
     n = sq.shape[1]   # the median of 8-bit values by one partial sort (np.median's float copy costs more)
     part = np.partition(sq, (n // 2 - 1, n // 2), axis=1)
     median = ((part[:, n // 2 - 1].astype(np.float32) + part[:, n // 2]) / 2.0) / 255.0
@@ -111,13 +122,7 @@ def looks(warped: np.ndarray) -> np.ndarray:
 def ink_shares(warped: np.ndarray, level: float = INK_LEVEL) -> np.ndarray:
     """(225,) share of each square's inner pixels more than ``level`` grey levels from the
     square's own median: the letter's (and value's, or a label's) ink; 0 on a blank tile."""
-    side = GRID * INK_PX
-    img = warped if warped.ndim == 2 else cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
-    if img.shape[0] != side or img.shape[1] != side:
-        interp = cv2.INTER_AREA if img.shape[0] > side else cv2.INTER_LINEAR
-        img = cv2.resize(img, (side, side), interpolation=interp)
-    a, b = INK_INNER
-    sq = img.reshape(GRID, INK_PX, GRID, INK_PX)[:, a:b, :, a:b].transpose(0, 2, 1, 3).reshape(GRID * GRID, -1)
+    sq = inner_pixels(warped, INK_PX, INK_INNER, grey=True)[:, :, 0]
     n = sq.shape[1]
     median = np.partition(sq, n // 2, axis=1)[:, n // 2:n // 2 + 1].astype(np.int16)
     return (np.abs(sq.astype(np.int16) - median) > level).mean(axis=1)
