@@ -147,6 +147,10 @@ NUMBER = Field(description="The move's number as people count it, from 1 (index 
 POSITION = Field(None, description="GCG coordinate of a play, e.g. '8D' across, 'D8' down.")
 SHOWN = Field(None, description="A play's main word as people read it: the whole word, played-through tiles "
                                 "in parentheses, blanks in lower case, e.g. 'ZE(B)rA'.")
+OVER_SET = Field(None, description="A play that puts more of a tile in the record than the set has, in words "
+                                   "('the set has 2 V; this play makes 3'); null when the set holds it.")
+
+
 
 
 class RunnerUpOut(BaseModel):
@@ -266,6 +270,7 @@ class RecountMoveOut(BaseModel):
     agreed: int
     cumulative: int
     totals: list[int]
+    over_set: str | None = OVER_SET
 
 
 class DiscrepancyOut(BaseModel):
@@ -273,13 +278,16 @@ class DiscrepancyOut(BaseModel):
     number: int = NUMBER
     seq: int
     player: int
-    what: Literal["score", "correction"]
+    what: Literal["score", "correction", "tiles"] = Field(
+        description="`score`: the claimed score is not the engine's; `correction`: a ruling stands against "
+                    "both; `tiles`: the play puts more of a tile in the record than the set has (`over_set`).")
     claimed: int | None
     engine: int | None
     agreed: int
     position: str | None = POSITION
     shown: str | None = SHOWN
     text: str
+    over_set: str | None = OVER_SET
 
 
 class CorrectionOut(BaseModel):

@@ -20,7 +20,7 @@ from .board import Layout, LAYOUTS, Square
 from .errors import ScoringError
 from .events import (BLANK_NOT_READ, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
                      PhonyWithdrawn, Play, TurnLost, Void, voided)
-from .game import Game, GameError, check_exchange, effective_events
+from .game import Game, GameError, check_exchange, check_within_set, effective_events, replay
 from .gcg.notation import format_square, placement_from_gcg, shown_play
 from .placement import PlacedTile
 from .recount import describe
@@ -28,8 +28,8 @@ from .rules import RuleProfile
 from .tiles import Distribution
 
 __all__ = ["Amendment", "Change", "CorrectionError", "MakeExchange", "MakePass", "ReenterPlay", "Retile",
-           "RuleScore", "VoidRefused", "changes", "correct", "describe_change", "retile", "standing",
-           "undo_correction", "void"]
+           "RuleScore", "VoidRefused", "admit_amendment", "changes", "correct", "describe_change", "retile",
+           "standing", "undo_correction", "void"]
 
 
 class CorrectionError(ScoringError):
@@ -158,8 +158,22 @@ def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: Ru
         case _:
             raise TypeError(f"not an amendment: {fix!r}")
     entry = Correction(target, replacement, by, agreed, reason)
-    effective_events(entries + [entry], profile, dist, layout, players)  # every later event rebuilt on it
+    admit_amendment(entries, entry, profile, dist, layout, players)
     return entry
+
+
+def admit_amendment(entries: Sequence[LogEntry], entry: Correction | Void, profile: RuleProfile,
+                    dist: Distribution, layout: Layout | None = None, players: int = 2) -> None:
+    """The one check of an amendment however it was made (here, by the camera, sent by a client):
+    the record with it must still replay, every later event rebuilt on it (the engine's error
+    otherwise), and hold no more of a tile than the set has (SetExceeded; a record already past
+    the set may be amended, never made worse)."""
+    layout = layout or LAYOUTS["standard"]
+    before = effective_events(entries, profile, dist, layout, players)
+    after = effective_events(list(entries) + [entry], profile, dist, layout, players)
+    what = "this correction" if isinstance(entry, Correction) else "this void"
+    check_within_set(replay(before, profile, dist, layout, players).peak,
+                     replay(after, profile, dist, layout, players).peak, dist, what)
 
 
 def void(entries: Iterable[LogEntry], index: int, profile: RuleProfile, dist: Distribution,

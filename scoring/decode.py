@@ -379,6 +379,8 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     except PlacementError as exc:
         return Unclear(str(exc), tuple(added))
     readings, lexicon_changed = _readings(board, added, choices, direction, dist, lexicon, cfg)
+    if not readings:
+        return Unclear("the unseen tiles cannot supply any reading of these squares", tuple(added))
     p_empty = snap.probs[..., snap.classes.index(EMPTY)]
     # gap-filled squares were read empty: their doubt is part of the play's
     p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in added)
@@ -501,7 +503,24 @@ def _readings(board, squares, choices, direction, dist, lexicon, cfg) -> tuple[l
     z = max(1.0 - rejected, 1e-9)
     out = [(_placement(squares, list(labels), direction), p / z) for p, labels in kept]
     if key is None:
-        # nothing the pool can supply among the letters read: the plain reading, in doubt
-        out = [(pl, p * 0.01) for pl, p in out]
+        # Nothing the pool can supply among the letters read (a misread here, or an earlier one
+        # committed): never a play of more of a tile than the set has, but the likeliest readings
+        # the pool can supply, in doubt (for review); none at all, and there is no play.
+        return _pool_readings(squares, choices, direction, pool, want, cfg), False
     lexicon_changed = key == 3 and kept[0][1] != seen[0][1]
     return out, lexicon_changed
+
+
+def _pool_readings(squares, choices, direction, pool: Counter, want: int, cfg) -> list[tuple[Placement, float]]:
+    """Up to `want` readings of the squares from only the tiles the unseen pool holds, likeliest
+    first, each with its probability x 0.01: a doubt, under any review threshold."""
+    allowed = [[(c, p) for c, p in ch if pool.get(c, 0) > 0] for ch in choices]
+    if not all(allowed):
+        return []
+    out = []
+    for k, (p, labels, _) in enumerate(_combinations(allowed, cfg)):
+        if k >= cfg.max_combinations or len(out) == want:
+            break
+        if _fits_pool(labels, pool):
+            out.append((_placement(squares, list(labels), direction), p * 0.01))
+    return out

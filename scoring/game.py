@@ -17,12 +17,17 @@ from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, 
                      LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, points)
 from .placement import Placement, score_placement
 from .rules import ChallengeRule, EndRack, RuleProfile
-from .tiles import Distribution
-from .tally import format_pool, unseen
+from .tiles import BLANK, Distribution
+from .tally import excess, format_pool, kept_back, tally, unseen
 
 
 class GameError(ScoringError):
     """An event that cannot follow the events before it: the record as it stands refuses it."""
+
+
+class SetExceeded(GameError):
+    """A play, correction or rack that would put more of a tile in the record than the set has:
+    the message names the tile and both counts ('the set has 1 Z; this play would make 2')."""
 
 
 class TurnDetailsError(ScoringError):
@@ -51,8 +56,15 @@ class GameState:
     _scoreless_before: int = 0
     _passes_before: int = 0
     events: int = 0
+    # The most of each tile the record has held at once (the board, plus the rest of a play's
+    # rack when it is known): what "more than the set has" is measured on (tally.excess).
+    peak: Counter = field(default_factory=Counter)
 
     def unseen_for(self, dist: Distribution, rack: str = ""):
+        """What a player holding `rack` cannot see; a rack the set cannot hold beside the board is
+        refused (SetExceeded) rather than shown as a pool with the impossible tiles left out."""
+        if rack:
+            check_within_set(tally(self.board), tally(self.board, [rack.upper()], dist), dist, "this rack")
         return unseen(self.board, dist, rack)
 
 
@@ -63,6 +75,10 @@ class Game:
     layout: Layout = field(default_factory=lambda: LAYOUTS["standard"])
     players: int = 2
     events: list[Event] = field(default_factory=list)
+    # Builders refuse a play that would put more of a tile in the record than the set has. Off
+    # where a record is read as it stands (a GCG file, a stored log replayed with its
+    # corrections): such a record is kept, and the recount flags it.
+    within_set: bool = True
 
     def __post_init__(self) -> None:
         self.profile.check_players(self.players)
@@ -96,6 +112,7 @@ class Game:
             case Play(placement=pl):
                 for t in pl.tiles:
                     s.board.put(t.square, t.tile)
+                s.peak |= tally(s.board) + kept_back(event.rack, _tallied(pl), self.dist)
                 n = len(pl.tiles)
                 draw = min(n, s.bag)
                 s.rack_sizes[p] += draw - n
@@ -199,6 +216,12 @@ class Game:
         someone rules otherwise (an operator entering a play while the broadcast is live).
         ``certainty``, ``review``, ``runner_ups``: how the camera read it (kept, never scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
+        if self.within_set:
+            placed = _tallied(placement)
+            board = tally(self.state.board) + Counter(placed)
+            check_within_set(self.state.peak, board, self.dist, "this play")
+            check_within_set(self.state.peak, board + kept_back(rack, placed, self.dist), self.dist,
+                             "this play with its rack")
         if engine_stands and agreed is None:
             agreed = scored.score
         agreed = self._stand(claimed, scored.score, agreed)
@@ -405,6 +428,20 @@ class Game:
         return added
 
 
+def _tallied(placement: Placement) -> list[str]:
+    """A play's new tiles as the tally counts them: a blank is a blank whatever it stands for."""
+    return [BLANK if t.blank else t.letter for t in placement.tiles]
+
+
+def check_within_set(before: Counter, after: Counter, dist: Distribution, what: str) -> None:
+    """Refuse (SetExceeded) a change that takes the record from `before` to `after` (tile counts,
+    e.g. GameState.peak) when it puts more of a tile in it than the set has; `what` names the
+    change in the message. A record already past the set may still change, never for the worse."""
+    found = excess(after, dist, than=before)
+    if found is not None:
+        raise SetExceeded(found.says(what))
+
+
 def check_exchange(count: int, dist: Distribution, rack: int | None = None) -> None:
     """The one rack-size rule of an exchange. As asked for (no `rack`): more tiles than a rack of
     the set holds is a TurnDetailsError, no turn could be that. Against the player's `rack` as the
@@ -441,7 +478,7 @@ def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Di
                 fixes[e.target] = e
     if not fixes and not gone:
         return [e for e in entries]
-    game = Game(profile, dist, layout or LAYOUTS["standard"], players)
+    game = Game(profile, dist, layout or LAYOUTS["standard"], players, within_set=False)  # read as it stands
     for i, e in enumerate(entries):
         if isinstance(e, (Correction, Void)) or i in gone:
             continue
@@ -456,5 +493,5 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
     return Game(profile, dist, layout or LAYOUTS["standard"], players, list(events)).state
 
 
-__all__ = ["Game", "GameError", "GameState", "TurnDetailsError", "check_exchange", "effective_events",
-           "overtime_minutes", "replay"]
+__all__ = ["Game", "GameError", "GameState", "SetExceeded", "TurnDetailsError", "check_exchange",
+           "check_within_set", "effective_events", "overtime_minutes", "replay"]

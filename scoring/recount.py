@@ -6,6 +6,7 @@ One recount for every caller: `tilecam verify` (a GCG file) and the API
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
@@ -14,6 +15,7 @@ from .events import Event, Play
 from .game import Game
 from .gcg import Finding, GameRecord, play_notation, shown_play
 from .rules import get_profile
+from .tally import excess, tally
 from .tiles import DISTRIBUTIONS
 
 
@@ -32,6 +34,9 @@ class RecountLine:
     position: str | None = None  # a play's GCG coordinate, e.g. "8D" across, "D8" down
     word: str | None = None      # a play's main word in GCG notation, '.' for played-through tiles
     shown: str | None = None     # the main word whole: played-through tiles in parentheses, "ZE(B)rA"
+    # A play that puts more of a tile in the record than the set has (a misread the camera
+    # committed, a GCG file typed wrong): "the set has 2 V; this play makes 3".
+    over_set: str | None = None
 
     @property
     def number(self) -> int:
@@ -42,18 +47,20 @@ class RecountLine:
 @dataclass(frozen=True)
 class Discrepancy:
     """A score the engine does not give: announced wrongly ("score"), or a ruling that stands
-    against both the announcement and the engine ("correction")."""
+    against both the announcement and the engine ("correction"); or a play that puts more of a
+    tile in the record than the set has ("tiles", `over_set` says which)."""
 
     index: int
     line_no: int | None
     player: int
-    what: str                # "score" | "correction"
+    what: str                # "score" | "correction" | "tiles"
     claimed: int | None
     engine: int | None
     agreed: int
     text: str
     position: str | None = None
     shown: str | None = None
+    over_set: str | None = None
 
     @property
     def number(self) -> int:
@@ -96,24 +103,34 @@ def recount(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[R
     game = Game(get_profile(record.rules), DISTRIBUTIONS[record.lang], LAYOUTS[record.layout],
                 len(record.players))
     for i, ev in enumerate(record.events):
-        text, position, word, shown = describe(ev), None, None, None
+        text, position, word, shown, over = describe(ev), None, None, None, None
+        before = Counter(game.state.peak)
         if isinstance(ev, Play):
             _, position, word = play_notation(ev, game)  # against the board before the play
             shown = shown_play(ev, game)[1]
             text = f"{position} {shown}" + "".join(f" +{w}" for w in ev.words[1:])
         game.append(ev)
+        found = excess(game.state.peak, game.dist, than=before)
+        if found is not None:
+            with_rack = found.count > tally(game.state.board)[found.tile]  # the board alone holds fewer
+            over = found.says("this play with its rack" if with_rack else "this play", made=True)
         totals[ev.player] = ev.cumulative
         out.append(RecountLine(i, line_nos[i] if line_nos else None, ev.player, ev.kind, text,
                                getattr(ev, "claimed", None), getattr(ev, "engine", None),
-                               getattr(ev, "agreed", 0), ev.cumulative, tuple(totals), position, word, shown))
+                               getattr(ev, "agreed", 0), ev.cumulative, tuple(totals), position, word, shown,
+                               over))
     return out
 
 
 def discrepancies(lines: Sequence[RecountLine]) -> list[Discrepancy]:
-    """The lines whose scores part, first one first. Events that score nothing by rule (passes,
-    exchanges) have no engine score and cannot part."""
+    """The lines whose scores part, first one first, and the plays that put more of a tile in the
+    record than the set has. Events that score nothing by rule (passes, exchanges) have no engine
+    score and cannot part."""
     found = []
     for ln in lines:
+        if ln.over_set:
+            found.append(Discrepancy(ln.index, ln.line_no, ln.player, "tiles", ln.claimed, ln.engine, ln.agreed,
+                                     ln.text, ln.position, ln.shown, ln.over_set))
         if ln.engine is None:
             continue
         if ln.claimed is not None and ln.claimed != ln.engine:

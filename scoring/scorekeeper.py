@@ -17,7 +17,7 @@ from .board import Square
 from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode_move
 from .events import Correction, LogEntry, PhonyWithdrawn, Play, Void, voided
 from .belief import BoardBelief
-from .game import Game, GameError, effective_events
+from .game import Game, GameError, check_within_set, effective_events
 from .gcg.notation import play_notation
 from .join import explain
 from .lexicon import Lexicon
@@ -387,12 +387,16 @@ class Scorekeeper:
             fixed = replace(play, placement=Placement(tiles, play.placement.direction), review=play.review or review)
             entry = Correction(self._log_index(i), fixed, by=self.camera_name, reason=reason)
             out.append(self._append(entry))
+        before = self.game
         try:
             self._rebuild()
+            # nor a reading of more of a tile than the set has (a third V read under an E)
+            check_within_set(before.state.peak, self.game.state.peak, before.dist, "this correction")
         except (GameError, PlacementError):
             # The amended reading breaks the game: keep what stood and leave it to the operator.
             for e in out:
                 self.entries.remove(e)
+            self.game = before
             return []
         return out
 

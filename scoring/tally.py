@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Iterable
 
 from .board import Board
 from .tiles import BLANK, Distribution
 
-__all__ = ["check_set", "format_pool", "tally", "unseen"]
+__all__ = ["Excess", "check_set", "excess", "format_pool", "kept_back", "tally", "unseen"]
 
 
 def tally(board: Board, racks: Iterable[str] = (), dist: Distribution | None = None) -> Counter:
@@ -24,6 +25,41 @@ def unseen(board: Board, dist: Distribution, rack: str = "") -> Counter:
     remaining = dist.bag()
     remaining.subtract(tally(board, [rack] if rack else [], dist))
     return +remaining
+
+
+@dataclass(frozen=True)
+class Excess:
+    """More of one tile than the set has: `count` where the set has `limit` (BLANK for blanks)."""
+
+    tile: str
+    count: int
+    limit: int
+
+    def says(self, what: str, made: bool = False) -> str:
+        """'the set has 1 Z; this play would make 2' (`what`: 'this play', 'this correction', ...);
+        `made`: it is in the record already ('this play makes 2')."""
+        name = ("blank" if self.limit == 1 else "blanks") if self.tile == BLANK else self.tile
+        return f"the set has {self.limit} {name}; {what} {'makes' if made else 'would make'} {self.count}"
+
+
+def excess(counted: Counter, dist: Distribution, than: Counter | None = None) -> Excess | None:
+    """The first tile (in the set's order) of which `counted` holds more than the set has: the one
+    rule that no record, play or correction may break. Given `than` (what the record held before),
+    only a tile that `counted` holds more of than `than` does: a record already past the set (read
+    from a file, stored before this rule) may still be corrected, but never made worse."""
+    for tile, limit in dist.counts.items():
+        n = counted.get(tile, 0)
+        if n > limit and (than is None or n > than.get(tile, 0)):
+            return Excess(tile, n, limit)
+    return None
+
+
+def kept_back(rack: str | None, placed: Iterable[str], dist: Distribution) -> Counter:
+    """The tiles of a known rack that a play of `placed` (tiles as tallied: BLANK for a blank)
+    leaves on it; in a rack '?' is the blank and case means nothing."""
+    if not rack:
+        return Counter()
+    return Counter(t.upper() for t in dist.tokens(rack)) - Counter(placed)
 
 
 def check_set(counted: Counter, dist: Distribution) -> list[str]:

@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         dist = DISTRIBUTIONS[lang]
         rules = choose_rules(args.rules, gcg)
         layout = LAYOUTS["super"] if lang == "en-super" else None
-        record, findings, line_nos = record_from_gcg(gcg, get_profile(rules), dist, layout, rules=rules)
+        record, findings, line_nos = record_from_gcg(gcg, get_profile(rules), dist, layout, rules=rules,
+                                                      within_set=False)  # recounted as it stands
     except OSError as exc:
         print(f"tilecam verify: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -67,10 +68,14 @@ def run(args: argparse.Namespace) -> int:
         for move, ev in zip(report["moves"], record.events):
             if ev.kind == "play":
                 move["phonies"] = lexicon.phonies(ev.words)
-    # A score the engine does not give, or a running total the file's own scores do not add up to.
-    problems = sorted([(d["line_no"], d["player"], d["what"], d["claimed"], d["engine"])
+    # A score the engine does not give, a running total the file's own scores do not add up to, or
+    # a play that puts more of a tile in the record than the set has.
+    def said(what: str, recorded, engine, over_set: str | None = None) -> str:
+        return over_set if what == "tiles" else f"{what} recorded {recorded}, engine {engine}"
+
+    problems = sorted([(d["line_no"], d["player"], said(d["what"], d["claimed"], d["engine"], d["over_set"]))
                        for d in report["discrepancies"]]
-                      + [(f["line_no"], f["player"], f["what"], f["recorded"], f["engine"])
+                      + [(f["line_no"], f["player"], said(f["what"], f["recorded"], f["engine"]))
                          for f in report["cumulative_findings"]])
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
@@ -84,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     for move in report["moves"]:
         flag = "  <-- " if move["claimed"] is not None and move["engine"] is not None \
             and move["claimed"] != move["engine"] else ""
+        flag += f"  <-- {move['over_set']}" if move["over_set"] else ""
         phony = f"  phony: {', '.join(move['phonies'])}" if move.get("phonies") else ""
         claimed = "" if move["claimed"] is None else move["claimed"]
         engine = "" if move["engine"] is None else move["engine"]
@@ -91,13 +97,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"{move['index'] + 1:>3} {move['line_no'] or '':>5}  {names[move['player']]:<{width}}  "
               f"{move['text'][:34]:<34} {claimed:>7} {engine:>6} {move['agreed']:>6}  {totals}{flag}{phony}")
     if problems:
-        line_no, player, what, recorded, engine = problems[0]
-        print(f"\nFirst discrepancy: line {line_no} ({names[player]}): {what} recorded {recorded}, engine {engine}")
+        line_no, player, text = problems[0]
+        print(f"\nFirst discrepancy: line {line_no} ({names[player]}): {text}")
         if len(problems) > 1:
             print(f"{len(problems)} discrepancies in all:")
-            for line_no, _, what, recorded, engine in problems:
-                print(f"  line {line_no}: {what} recorded {recorded}, engine {engine}")
+            for line_no, _, text in problems:
+                print(f"  line {line_no}: {text}")
     else:
-        print("\nEvery score and running total agrees with the engine.")
+        print("\nEvery score and running total agrees with the engine, and no play takes more of a tile "
+              "than the set has.")
     print("Final: " + ", ".join(f"{n} {s}" for n, s in zip(names, report["final"])))
     return 1 if problems else 0

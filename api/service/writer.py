@@ -17,7 +17,7 @@ from tilecam.scoring.board import LAYOUTS, Layout
 from tilecam.scoring.clock import GameClock
 from tilecam.scoring import amend
 from tilecam.scoring.events import Correction, Event, Exchange, LogEntry, Pass, Play, Void, to_json
-from tilecam.scoring.game import Game, GameError, effective_events
+from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -146,9 +146,9 @@ class Writer:
     @staticmethod
     def _check(view: GameView, entry: LogEntry) -> None:
         if isinstance(entry, (Correction, Void)):
-            # The amended record must still replay: every later event is rebuilt on it.
-            effective_events([e.entry for e in view.entries] + [entry], view.profile, view.dist,
-                             view.layout, view.players)
+            # The amended record must still replay and stay within the set (scoring decides).
+            amend.admit_amendment([e.entry for e in view.entries], entry, view.profile, view.dist,
+                                  view.layout, view.players)
             return
         if view.closed and isinstance(entry, TURN_EVENTS):
             raise GameError(f"game {view.row.id} was ended by {view.row.meta['closed_by']}; "

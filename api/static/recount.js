@@ -86,7 +86,8 @@
     if (first) {
       firstEl.className = "found";
       firstEl.textContent = `First discrepancy: move ${moveNumber(first)}, ${names[first.player]}, ${moveText(first, rc.moves, rows)}: ` +
-        `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}` +
+        (first.what === "tiles" ? first.over_set
+          : `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}`) +
         (first.what === "correction" ? " (a ruling against both)" : "") +
         ` · ${rc.discrepancies.length} in all`;
     } else {

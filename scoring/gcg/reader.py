@@ -211,17 +211,19 @@ def _number(line_no: int, line: str, token: str) -> int:
 
 def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
                     layout: Layout | None = None, rules: str | None = None,
-                    lang: str | None = None) -> tuple[GameRecord, list[Finding], list[int]]:
+                    lang: str | None = None, within_set: bool = True) -> tuple[GameRecord, list[Finding], list[int]]:
     """Replay a GCG game through the rules engine.
 
     Returns the record, the findings (claimed score != engine score, recorded cumulative
-    != previous + claimed) and the GCG line number of each event.
+    != previous + claimed) and the GCG line number of each event. A play that puts more of a
+    tile in the record than the set has is a GcgError naming its line, unless `within_set` is
+    False (a record read to be recounted as it stands: the recount flags it).
     """
     layout = layout or LAYOUTS["standard"]
     players = tuple(gcg.players) + tuple(Player(f"player{i + 1}", f"player{i + 1}")
                                          for i in range(len(gcg.players), 2))
     try:
-        game = Game(profile, dist, layout, len(players))
+        game = Game(profile, dist, layout, len(players), within_set=within_set)
     except (GameError, ValueError) as exc:
         first = gcg.turns[0] if gcg.turns else None
         raise GcgError(first.line_no if first else 1, first.text if first else "", str(exc)) from None

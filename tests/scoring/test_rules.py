@@ -70,7 +70,7 @@ def test_double_challenge_failed_costs_the_challenger_a_turn():
 
 def test_withdrawn_phony_takes_tiles_and_points_back():
     g = Game(PROFILES["naspa"], EN)
-    g.play(0, across(7, 6, "ZZZ"))
+    g.play(0, across(7, 6, "ZAX"))
     ev = g.withdraw(0)
     assert ev.engine == -g.events[0].agreed
     assert len(g.state.board) == 0 and g.state.scores == [0, 0]
