@@ -133,3 +133,35 @@ def test_on_a_bare_square_the_looks_tell_a_blank_from_an_empty_square():
     # the network's odds kept at full weight: its 9:1 for empty outweighs nothing less than the looks'
     kept = settle_bare_squares(probs, llr, np.array([True, True]), 0, 1, np.array([2, 3]), network_weight=1.0)
     assert kept[0, 1] < out[0, 1]
+
+
+def test_the_1948_board_its_wooden_tiles_and_blanks(shared_data):
+    """A real photo (../shared/data/english, the vintage board with two wooden blanks), read by the
+    product's reader with the grid given: without the rule its I, two R and both blanks read as
+    empty squares (main before issue 28); with it, no tile reads as empty and no empty square as a tile."""
+    import json
+
+    from tilecam.api.settings import Settings
+    from tilecam.api.system import load_tile_reader
+    from tilecam.vision.classify import ReadConfig
+    from tilecam.vision.rectify import homography_from_corners, warp_board
+
+    english = shared_data / "english"
+    row = next(r for r in map(json.loads, (english / "truth.jsonl").read_text(encoding="utf-8").splitlines())
+               if r["frame"] == "IMG_20141025_164052.jpg")
+    image = cv2.imread(str(english / "frames" / row["frame"]), cv2.IMREAD_COLOR)
+    truth = "".join(row["board"])
+
+    def read(occupancy: OccupancyConfig) -> str:
+        reader = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(occupancy=occupancy)}), "en")
+        h = homography_from_corners(np.float32(row["corners"]), int(reader.card["square_px"]))
+        return "".join(reader.read(warp_board(image, h, int(reader.card["square_px"])), source=(image, h)).board())
+
+    def tiles_read_empty(got: str) -> int:
+        return sum(t != "." and g == "." for t, g in zip(truth, got))
+
+    before, after = read(OccupancyConfig(weight=0)), read(OccupancyConfig())
+    assert tiles_read_empty(before) >= 3 and truth.count("?") == 2
+    assert tiles_read_empty(after) == 0
+    assert [after[i] for i, t in enumerate(truth) if t == "?"] == ["?", "?"]
+    assert not any(t == "." and g != "." for t, g in zip(truth, after))
