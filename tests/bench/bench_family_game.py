@@ -62,7 +62,7 @@ def link_photos(truth: list[dict], data: Path, folder: Path) -> list[Path]:
     return out
 
 
-def record(folder: Path, work: Path, lexicon: Path | None) -> dict:
+def record(folder: Path, work: Path, lexicon: Path | None, config: str | None = None) -> dict:
     """`tilecam record` on the folder: its exit status, its last lines, the JSON sidecar."""
     side, db = work / "game.json", work / "game.sqlite3"
     # `tilecam record`, by the module the console script runs, from this checkout
@@ -70,6 +70,8 @@ def record(folder: Path, work: Path, lexicon: Path | None) -> dict:
            "--json", str(side), "--gcg", str(work / "game.gcg")]
     if lexicon is not None:
         cmd += ["--lexicon", str(lexicon)]
+    if config is not None:
+        cmd += ["--config", config]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     seconds = time.perf_counter() - t0
@@ -157,7 +159,11 @@ def evaluate(truth: list[dict], names: list[str], entries: list[dict]) -> dict:
         last = row["board"]
     plays = [p for s in stages for p in s["plays"]]
     final = photos[-1]
-    return {"photos": photos, "stages": stages,
+    corrections = [{"seq": e["seq"], "frame": Path(e.get("frame") or "").name, "reason": e.get("reason"),
+                    "tiles": "".join("?" if blank else letter for _, _, letter, blank in
+                                     e["replacement"].get("placement", {}).get("tiles", []))}
+                   for e in entries if e["kind"] == "correction"]
+    return {"photos": photos, "stages": stages, "corrections": corrections,
             "summary": {"photos": len(truth), "stages": len(stages),
                         "stages_exact": sum(s["stage_exact"] for s in stages),
                         "final_squares_right": final["squares_right"], "final_tiles_right": final["tiles_right"],
@@ -169,6 +175,9 @@ def evaluate(truth: list[dict], names: list[str], entries: list[dict]) -> dict:
                         "plays_flagged": sum(p["review"] for p in plays),
                         "unflagged_wrong": sum(1 for p in plays if not p["review"] and not p["right"]),
                         "corrections": sum(1 for e in entries if e["kind"] == "correction"),
+                        # the game's tile set re-reading committed tiles (Scorekeeper.retile, issue 28)
+                        "count_corrections": sum(1 for e in entries if e["kind"] == "correction"
+                                                 and "tile counts" in (e.get("reason") or "")),
                         "passes": sum(1 for e in entries if e["kind"] == "pass")}}
 
 
@@ -190,23 +199,26 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", action="store_true", help="also record with ../shared/data/lexicon/enable.txt")
     ap.add_argument("--out", default=str(REPO / "docs" / "results" / "family_game.json"))
+    ap.add_argument("--config", help="a settings file for tilecam record (e.g. [reader] one_set = false)")
     args = ap.parse_args(argv)
     truth = load_truth(DATA)
-    out = {"commit": git_commit(), "machine": f"{platform.machine()} {os.cpu_count()} cpus", "runs": {}}
+    out = {"commit": git_commit(), "machine": f"{platform.machine()} {os.cpu_count()} cpus", "config": args.config,
+           "runs": {}}
     runs = [("no lexicon", None)] + ([("enable", DATA / "lexicon" / "enable.txt")] if args.lexicon else [])
     for name, lexicon in runs:
         with tempfile.TemporaryDirectory(prefix="family_game_") as tmp:
             folder = Path(tmp) / "photos"
             folder.mkdir()
             names = [p.name for p in link_photos(truth, DATA, folder)]
-            rec = record(folder, Path(tmp), lexicon)
+            rec = record(folder, Path(tmp), lexicon, args.config)
         result = evaluate(truth, names, rec["doc"]["entries"])
         s = result["summary"]
         print(f"{name}: exit {rec['exit']} in {rec['seconds']} s; stages exact {s['stages_exact']}/{s['stages']}; "
               f"final board {s['final_squares_right']}/225 squares, {s['final_tiles_right']}/{s['final_tiles']} "
               f"tiles, {s['final_false_tiles']} false; all photos {s['tiles_right_all_photos']}/"
               f"{s['tiles_all_photos']} tiles; plays {s['plays_right']}/{s['plays']} right, {s['plays_flagged']} "
-              f"flagged, {s['unflagged_wrong']} unflagged wrong; {s['corrections']} corrections", flush=True)
+              f"flagged, {s['unflagged_wrong']} unflagged wrong; {s['corrections']} corrections "
+              f"({s['count_corrections']} by the tile counts)", flush=True)
         for st in result["stages"]:
             print(f"  photos {st['photos'][0]}-{st['photos'][1]}: {st['tiles_in_truth']} tiles, "
                   f"+{st['added_in_truth']} in truth, +{st['added_recorded']} recorded ({st['added_right']} right), "
