@@ -207,7 +207,9 @@ function renderReview(moves) {
         const change = boardChange(playTiles(m.position, m.word), playTiles(r.position, r.word));
         const q = `Take the reading ${readingText(r.position, r.word)} for move ${moveNumber(m)}? The camera gives it ` +
           `${percent(r.probability)} against ${percent(m.certainty)} for ${readingText(m.position, m.word)}; it goes on air at once.`;
-        if (await ask(q, [["take", `Take ${readingText(r.position, r.word)}`], ["", "Keep the reading"]], changeList(change)) !== "take") {
+        const detail = document.createElement("div");
+        detail.append(changeList(change), changeBoard(playTiles(m.position, m.word), playTiles(r.position, r.word)));
+        if (await ask(q, [["take", `Take ${readingText(r.position, r.word)}`], ["", "Keep the reading"]], detail) !== "take") {
           return say("nothing changed");
         }
         return fix(r.position, r.word, `runner-up reading taken (${percent(r.probability)})`);
@@ -248,6 +250,30 @@ function changeList(change) {
   };
   ul.append(item("off", "Takes off the board", change.off), item("on", "Puts on the board", change.on));
   return ul;
+}
+// The same change drawn on the board as it stands: the tiles that come off struck through in red,
+// the ones that go on in green, every other tile grey.
+function changeBoard(from, to) {
+  const n = live.rows.length, at = (t) => `${t.r},${t.c}`;
+  const off = new Map(from.map((t) => [at(t), t])), on = new Map(to.map((t) => [at(t), t]));
+  const grid = document.createElement("div");
+  grid.className = "change-board";
+  grid.style.setProperty("--n", n);
+  grid.setAttribute("aria-hidden", "true");
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const sq = document.createElement("span");
+      const k = `${r},${c}`, was = off.get(k), now = on.get(k);
+      const here = live.rows[r][c];
+      if (was && now && was.letter === now.letter) { sq.textContent = now.letter; sq.className = "tile"; }
+      else if (now && was) { sq.textContent = now.letter; sq.className = "put"; sq.title = `${now.letter} replaces ${was.letter} at ${squareWords(r, c)}`; }
+      else if (now) { sq.textContent = now.letter; sq.className = "put"; sq.title = `${now.letter} at ${squareWords(r, c)} goes on`; }
+      else if (was) { sq.textContent = was.letter; sq.className = "taken"; sq.title = `${was.letter} at ${squareWords(r, c)} comes off`; }
+      else if (here !== ".") { sq.textContent = here; sq.className = "tile"; }
+      grid.appendChild(sq);
+    }
+  }
+  return grid;
 }
 function openFix(m, kind) {
   document.querySelector("#fix [name=number]").value = moveNumber(m);

@@ -131,6 +131,13 @@ def test_an_operator_works_the_review_queue(api, client, game, tmp_path):  # noq
         assert "0.1 %" in page.inner_text("#confirm-text") and "62.0 %" in page.inner_text("#confirm-text")
         assert page.locator("#confirm-detail li").all_inner_texts() == [
             "Takes off the board: A at H11", "Puts on the board: V at H11"]
+        # ... and drawn on the board: the V in green at H11 (row 11, column H) in place of the A
+        cells = page.locator("#confirm-detail .change-board span")
+        assert cells.count() == 225
+        put = page.locator("#confirm-detail .change-board .put")
+        assert put.all_inner_texts() == ["V"] and put.get_attribute("title") == "V replaces A at H11"
+        assert cells.nth(10 * 15 + 7).get_attribute("class") == "put"
+        assert page.locator("#confirm-detail .change-board .taken").count() == 0
         if SHOTS:
             page.screenshot(path=str(DOCS / "operator-runner-up.png"))
         page.locator("#confirm-choices button", has_text="Keep the reading").click()
