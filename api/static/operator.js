@@ -204,11 +204,15 @@ function renderReview(moves) {
     for (const r of m.runner_ups) {
       const label = `${readingText(r.position, r.word)} (${percent(r.probability)})`;
       const b = button(label, async () => {
-        const change = boardChange(playTiles(m.position, m.word), playTiles(r.position, r.word));
+        // the API's list of the squares it changes when it sends one; else worked out from the two readings
+        const tiles = r.changes && r.changes.length ? changedTiles(r.changes)
+          : { from: playTiles(m.position, m.word), to: playTiles(r.position, r.word) };
+        const change = boardChange(tiles.from, tiles.to);
+        const score = r.score === null || r.score === undefined ? "" : ` It scores ${r.score} (the reading on air: ${m.agreed}).`;
         const q = `Take the reading ${readingText(r.position, r.word)} for move ${moveNumber(m)}? The camera gives it ` +
-          `${percent(r.probability)} against ${percent(m.certainty)} for ${readingText(m.position, m.word)}; it goes on air at once.`;
+          `${percent(r.probability)} against ${percent(m.certainty)} for ${readingText(m.position, m.word)}; it goes on air at once.${score}`;
         const detail = document.createElement("div");
-        detail.append(changeList(change), changeBoard(playTiles(m.position, m.word), playTiles(r.position, r.word)));
+        detail.append(changeList(change), changeBoard(tiles.from, tiles.to));
         if (await ask(q, [["take", `Take ${readingText(r.position, r.word)}`], ["", "Keep the reading"]], detail) !== "take") {
           return say("nothing changed");
         }

@@ -59,6 +59,22 @@ function playTiles(position, word) {
     .filter((t) => t.letter !== ".");
 }
 
+// A square named either way ("H11" or "11H") as {r, c}; null for anything else.
+function squareAt(text) {
+  let m = /^([A-Z])(\d+)$/.exec(text || "");
+  if (m) return { r: Number(m[2]) - 1, c: m[1].charCodeAt(0) - 65 };
+  m = /^(\d+)([A-Z])$/.exec(text || "");
+  return m ? { r: Number(m[1]) - 1, c: m[2].charCodeAt(0) - 65 } : null;
+}
+
+// The API's own list of what a runner-up changes ([{square, was, now}], when /moves sends it) as
+// the two tile lists boardChange compares: the squares' tiles as read, and as the runner-up has them.
+function changedTiles(changes) {
+  const side = (key) => changes.filter((x) => x[key] !== null && squareAt(x.square))
+    .map((x) => ({ ...squareAt(x.square), letter: x[key] }));
+  return { from: side("was"), to: side("now") };
+}
+
 // What taking one reading of a play instead of another changes on the board: the tiles only the
 // one has ("takes off") and the tiles only the other has ("puts down"), each "V at H11".
 function boardChange(from, to) {
