@@ -112,6 +112,7 @@ class Recorder:
         self.counts = {"gate": 0, "dropped": 0, "decoded": 0, "retried": 0}
         self._retries = 0       # snapshots retaken on this still board
         self._flag: str | None = None   # the lost-game alert as the game's meta last said it
+        self._inferring = False         # the last play was credited without a press (said once per run)
         # Photos the record was already made from (a folder source started over after a restart):
         # history, not moves; the last of them is where the record stands.
         recorded = link.frames()
@@ -194,6 +195,8 @@ class Recorder:
         self.counts["decoded"] += 1
         with self.timings.stage("score"):
             obs, seqs = self._decide(self.scorekeeper.fuse(view.snapshot), frame, player, pressed, view.clear)
+        if seqs:
+            self._turn_notice(frame, obs)
         if obs.status == "unclear" and not photos:
             self._retry()   # more frames of the same still board: more evidence for the belief
         elif obs.entries:
@@ -214,6 +217,25 @@ class Recorder:
             if changed:  # the game's tile set re-read committed tiles: their plays re-decided, for review
                 seqs = seqs + self._retile(changed, frame)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def _turn_notice(self, frame: Frame, obs: Observation) -> None:
+        """Say on the console's notices when the turn order becomes a guess (a play credited to the
+        player on turn with no clock press since a known turn) and when a press contradicts it (the
+        camera's correction crediting a play to the presser); scoring.turns flags both for good."""
+        events = len(self.scorekeeper.game.events)
+        for k, e in enumerate(obs.entries):
+            if e.kind == "correction" and e.by == self.scorekeeper.camera_name and e.reason.startswith("the clock press"):
+                note = f"turn order: {e.reason}"
+            elif e.kind == "play" and e.turn_inferred and not self._inferring:
+                number = events - sum(1 for x in obs.entries[k + 1:] if x.kind not in ("correction", "void"))
+                note = f"turns inferred from move {number}: no clock press seen (an exchange or a pass would go unseen)"
+            else:
+                continue
+            with self._lock:
+                self.notices.append(f"frame {frame.index}: {note}")
+        plays = [e for e in obs.entries if e.kind == "play"]
+        if plays:
+            self._inferring = plays[-1].turn_inferred
 
     def _retry(self) -> None:
         """Take the snapshot again once the board has stood still once more (at most `retries` times

@@ -151,12 +151,25 @@ OVER_SET = Field(None, description="A play that puts more of a tile in the recor
                                    "('the set has 2 V; this play makes 3'); null when the set holds it.")
 
 
+class TileChangeOut(BaseModel):
+    """One square a runner-up reading changes on the board, against the play as read."""
+
+    square: str = Field(description="The square as the pages write it: column letter, then row ('H11').")
+    was: str | None = Field(description="The tile the play as read put there: a letter, lower case for a "
+                                        "blank ('?' for one nobody named); null when the play put nothing there.")
+    now: str | None = Field(description="The tile the runner-up puts there, the same way; null when it puts "
+                                        "nothing there.")
 
 
 class RunnerUpOut(BaseModel):
     position: str = Field(description="GCG coordinate, e.g. '8D' across, 'D8' down.")
     word: str = Field(description="GCG notation, as a play correction takes it.")
     probability: float
+    changes: list[TileChangeOut] = Field(default_factory=list, description=(
+        "What taking this reading changes on the board: each square whose tile differs from the play as "
+        "read (added, removed or another letter), in board order; for a confirmation that shows it."))
+    score: int | None = Field(None, description="What the runner-up would score (null: it does not fit the "
+                                                "board as it stands before the play).")
 
 
 class MoveOut(BaseModel):
@@ -191,6 +204,12 @@ class MoveOut(BaseModel):
     runner_ups: list[RunnerUpOut] = Field(default_factory=list,
                                             description="Other readings of the same squares, most probable "
                                                         "first: one play correction (position, word) takes one.")
+    turn_inferred: bool = Field(False, description="The camera credited the play to the player on turn: no clock "
+                                                   "press said whose turn it was (an exchange or a pass before it "
+                                                   "would have gone unseen).")
+    out_of_turn: bool = Field(False, description="The move was taken by a player who was not on turn by the "
+                                                 "record: a turn before it is missing, or a play is credited "
+                                                 "to the wrong player.")
 
 
 class UnseenOut(BaseModel):
@@ -254,6 +273,15 @@ class LiveOut(BaseModel):
                                                "that nobody has corrected or confirmed yet.")
     last_unconfirmed: bool = Field(False, description="The last move is one of `unconfirmed`: on air as "
                                                       "read, marked unconfirmed.")
+    turns: str | None = Field(None, description="What is not sure about whose turn each move was, in words "
+                                                "('turns inferred since move 12: no clock press seen'; a move "
+                                                "taken out of turn first); null when every turn is sure.")
+    turns_inferred: list[int] = Field(default_factory=list,
+                                      description="Moves (indexes) the camera credited to the player on turn "
+                                                  "without a clock press (MoveOut.turn_inferred).")
+    out_of_turn: list[int] = Field(default_factory=list,
+                                   description="Moves (indexes) taken by a player who was not on turn by the "
+                                               "record (MoveOut.out_of_turn).")
 
 
 class RecountMoveOut(BaseModel):
@@ -429,12 +457,21 @@ class TableRowOut(BaseModel):
                                                      "service, or the one its station forwards (as of its "
                                                      "last heartbeat, run down since); null without one.")
     clocks: list[str] = Field(description="Each player's time as m:ss (-m:ss in overtime); empty without a clock.")
-    flags: list[Literal["score", "review", "stale", "damaged", "lost"]] = Field(
+    flags: list[Literal["score", "review", "stale", "damaged", "lost", "order", "blank", "inferred"]] = Field(
         description="What needs the director: `lost` the station's camera no longer follows the game "
-                    "(see `lost`), `score` a claimed score the engine disagrees with (see "
+                    "(see `lost`), `order` a move taken by a player who was not on turn by the record: a "
+                    "turn missed or a play credited to the wrong player (see `turns`), `score` a claimed "
+                    "score the engine disagrees with (see "
                     "`disagreements`), `review` plays read under the review threshold that nobody has "
-                    "confirmed (`review`), `stale` a station not heard from (`station`), `damaged` a log "
+                    "confirmed (`review`), `blank` a blank on the board whose letter nobody named (`blanks`), "
+                    "`inferred` turns the camera credited to the player on turn without a clock press "
+                    "(`turns`), `stale` a station not heard from (`station`), `damaged` a log "
                     "that cannot be replayed (`damaged`). Empty when all is well.")
+    turns: str | None = Field(None, description="What is not sure about whose turn each move was, in words "
+                                                "(LiveOut.turns): 'turns inferred since move 12: no clock press "
+                                                "seen'; null when every turn is sure.")
+    blanks: list[int] = Field(default_factory=list, description="Numbers (from 1) of the plays holding a blank "
+                                                                "whose letter nobody named.")
     lost: str | None = Field(None, description="What the station's camera sees that the record does not "
                                                 "follow (tiles no recorded play explains, no snapshot while hands "
                                                 "came and went): the recorder's lost-game alert; null when none.")

@@ -502,6 +502,9 @@ class Station:
             if not self.quiet:
                 _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
                      f"holds {len(self.recording.scorekeeper.entries)} entries")
+                turns = self.service.live(self.recording.game_id).turns
+                if turns:  # the turn order is the camera's guess: said where the operator looks
+                    _say(f"game {self.recording.game_id}: {turns}")
             self._stop_clock()
             if self.on_game_over is not None:
                 self.on_game_over(self)

@@ -25,7 +25,7 @@ from .gcg.notation import format_square, placement_from_gcg, shown_play
 from .placement import PlacedTile
 from .recount import describe
 from .rules import RuleProfile
-from .tiles import Distribution
+from .tiles import BLANK, Distribution
 
 __all__ = ["Amendment", "Change", "CorrectionError", "MakeExchange", "MakePass", "ReenterPlay", "Retile",
            "RuleScore", "VoidRefused", "admit_amendment", "changes", "correct", "describe_change", "retile",
@@ -138,7 +138,13 @@ def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: Ru
                 raise CorrectionError(f"move {n} is a {ev.kind}, not a play")
             placement = placement_from_gcg(Game(profile, dist, layout, players, events[:index]),
                                            fix.position, fix.word)
-            replacement = dataclasses.replace(ev, placement=placement)
+            nameless = [format_square(t.square) for t in placement.tiles if t.blank and t.letter == BLANK]
+            if nameless:
+                # confirming a play as read must not settle a blank nobody named (it is on air as '?')
+                raise CorrectionError(f"move {n}: the blank at {', '.join(nameless)} has no letter; name it "
+                                      "(the lower-case letter it stands for, or a blank correction) first")
+            note = "\n".join(ln for ln in ev.note.split("\n") if BLANK_NOT_READ not in ln)  # every blank named
+            replacement = dataclasses.replace(ev, placement=placement, note=note)
         case MakeExchange():
             if not isinstance(ev, (Pass, Exchange, TurnLost)):
                 raise CorrectionError(f"move {n} is a {ev.kind}; only a pass becomes an exchange")
@@ -292,6 +298,8 @@ def describe_change(before: Event, after: Event, game_before: Game, game_after: 
     """What a correction changed in one event, as it stood before and after it; `game_before` and
     `game_after` are the games just before the event, for the play's notation."""
     parts = []
+    if before.player != after.player:
+        parts.append(f"credited to player {after.player + 1}, not {before.player + 1}")
     if isinstance(before, Play) and isinstance(after, Play):
         if before.placement != after.placement:
             parts.append(_tiles_changed(before, after, game_before, game_after))

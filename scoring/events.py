@@ -46,6 +46,10 @@ class Play:
     certainty: float | None = None
     review: bool = False
     runner_ups: tuple[tuple[str, str, float], ...] = ()
+    # The camera credited the play to the player on turn because no clock press told it whose turn
+    # it was (none since the turn before: an exchange or a pass in between would go unseen).
+    # scoring.turns reads it; scores and GCG ignore it. False: a press said so, or a person did.
+    turn_inferred: bool = False
     kind: ClassVar[str] = "play"
 
     @property

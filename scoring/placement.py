@@ -12,7 +12,7 @@ from .errors import ScoringError
 from .tiles import Distribution
 
 __all__ = ["PlacedTile", "Placement", "PlacementError", "ScoredPlacement", "WordScore", "score_placement",
-           "validate_placement"]
+           "tile_changes", "validate_placement"]
 
 
 class PlacementError(ScoringError):
@@ -40,6 +40,20 @@ class Placement:
     @property
     def start(self) -> Square:
         return self.tiles[0].square
+
+
+def _shown(t: PlacedTile | None) -> str | None:
+    """A placed tile as GCG writes it: the letter, lower case for a blank ('?': nobody named it)."""
+    return None if t is None else t.letter.lower() if t.blank else t.letter
+
+
+def tile_changes(was: Placement, now: Placement) -> list[tuple[Square, str | None, str | None]]:
+    """What putting down `now` instead of `was` changes on the board: (square, tile then, tile now)
+    for every square where they differ, in board order; None where one of them puts nothing."""
+    a = {t.square: t for t in was.tiles}
+    b = {t.square: t for t in now.tiles}
+    return [(sq, _shown(a.get(sq)), _shown(b.get(sq))) for sq in sorted(a.keys() | b.keys())
+            if _shown(a.get(sq)) != _shown(b.get(sq))]
 
 
 @dataclass(frozen=True, slots=True)

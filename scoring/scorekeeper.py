@@ -27,6 +27,9 @@ from .tilecheck import TileCheckConfig, first_play_down, tile_check
 
 __all__ = ["Fused", "Observation", "Scorekeeper"]
 
+# The events that take a turn: one entered by a person says whose turn comes next.
+_TURNS = ("play", "pass", "exchange", "turn_lost")
+
 
 @dataclass(frozen=True)
 class Observation:
@@ -78,6 +81,15 @@ class Scorekeeper:
         # never hold a later play up (decode_move's `doubtful`); gone once read empty or committed.
         self.doubts: frozenset[Square] = frozenset()
         self.in_tile_check = False  # the last snapshot was the tile check (scoring.tilecheck)
+        # Whose turn it is, as far as anyone said: known at the start (the seating), after a clock
+        # press ended the last turn, or after a person entered a turn; not after a play committed
+        # without a press (a pass or an exchange then would go unseen). A play committed while it
+        # is not known is credited to the player on turn and marked turn_inferred (scoring.turns).
+        self.turn_known = not game.events
+        # The play committed without a press whose turn is still open: the press that follows
+        # ends it (not a pass). Log index of that event, or None.
+        self._unpressed: int | None = None
+        self._turn_before: tuple[bool, int | None] = (self.turn_known, None)  # undone by sync(pending)
         self.first_play_down = False  # a first play was seen, read or not: no check after it
         self.tile_check_cfg = TileCheckConfig()
 
@@ -114,10 +126,16 @@ class Scorekeeper:
         them); they are dropped first. Returns True when something changed."""
         if pending:
             del self.entries[len(self.entries) - pending:]
+            self.turn_known, self._unpressed = self._turn_before  # our decision did not stand
         if entries == self.entries and not pending:
             return False
         if entries[: len(self.entries)] != self.entries:
             raise GameError("the log was rewritten, not extended")
+        added = entries[len(self.entries):]
+        if any(e.kind in _TURNS for e in added):
+            self.turn_known, self._unpressed = True, None  # a person entered a turn: the order is theirs
+        elif any(e.kind == "void" for e in added):
+            self._unpressed = None  # the events moved: the open play's index no longer holds
         self.entries = list(entries)
         self._rebuild()
         self.glimpsed = frozenset()  # new squares seen against a board that has changed since
@@ -129,6 +147,7 @@ class Scorekeeper:
         not moves (no withdrawal of committed tiles, no play committed twice), and the first
         snapshot showing the board as it stands is the source catching up, not a clock press."""
         self.sync(entries)
+        self.turn_known, self._unpressed = not self.game.events, None  # turns may have gone by unseen
         self.behind = True
         self._replayed = None
 
@@ -248,6 +267,7 @@ class Scorekeeper:
 
     def _observe(self, seen: Snapshot, player: int | None, pressed: bool) -> Observation:
         g = self.game
+        self._turn_before = (self.turn_known, self._unpressed)
         if g.state.ended and g.state.end_reason != "out":
             return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
         centre = (g.layout.centre.row, g.layout.centre.col)
@@ -263,7 +283,7 @@ class Scorekeeper:
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed, self.doubts)
         if isinstance(d.change, Unclear):
-            joined = self._join(seen, player)
+            joined = self._join(seen, player, pressed)
             if joined is not None:
                 return joined
         if not isinstance(d.change, Unclear):
@@ -281,17 +301,14 @@ class Scorekeeper:
             if isinstance(change, ProposedPlay):
                 if g.state.ended:
                     return Observation(tuple(added), "unclear", "tiles added after the game ended")
-                ev = self._play(who, change)
-                added.append(self._append(ev))
+                ev, = self._credit([change], player, pressed)
+                added.append(ev)
                 return Observation(tuple(added), "play", " ".join(ev.words))
             if isinstance(change, ProposedSequence):
                 # A missed snapshot: both plays, in turn order.
-                words = []
-                for i, proposed in enumerate(change.plays):
-                    ev = self._play((who + i) % g.players, proposed)
-                    added.append(self._append(ev))
-                    words.append(" ".join(ev.words))
-                return Observation(tuple(added), "play", " / ".join(words))
+                plays = self._credit(list(change.plays), player, pressed)
+                added += plays
+                return Observation(tuple(added), "play", " / ".join(" ".join(ev.words) for ev in plays))
             if isinstance(change, ProposedWithdrawal):
                 ev = self.game.withdraw(last[1].player)
                 added.append(self._append(ev))
@@ -299,14 +316,25 @@ class Scorekeeper:
             if isinstance(change, Unclear):
                 return Observation(tuple(added), "unclear", change.reason)
             if pressed and not g.state.ended:
+                if self._ends_open_play(player):
+                    # The press of the player whose play went down before it: their turn ends, no pass.
+                    self.turn_known, self._unpressed = True, None
+                    return Observation(tuple(added), "corrected" if added else "no_change",
+                                       "the clock press ends the turn of the play before it")
+                recredit = self._recredit(player)
+                if recredit is not None:
+                    added.append(recredit)
+                    self.turn_known, self._unpressed = True, None
+                    return Observation(tuple(added), "corrected", recredit.reason)
                 # Nothing changed at a clock press: a pass (the operator can mark an exchange).
                 added.append(self._append(self.game.pass_turn(who)))
+                self.turn_known, self._unpressed = True, None
                 return Observation(tuple(added), "pass")
         except (GameError, PlacementError) as exc:
             return Observation(tuple(added), "unclear", str(exc))
         return Observation(tuple(added), "corrected" if added else "no_change")
 
-    def _join(self, seen: Snapshot, player: int | None) -> Observation | None:
+    def _join(self, seen: Snapshot, player: int | None, pressed: bool = False) -> Observation | None:
         """More new tiles than one or two plays lay (a station started mid-game, a first snapshot
         that came late, plays missed while no snapshot was taken): the plays that explain the board
         as it stands (scoring.join.explain), in turn order from the player on turn, each marked for
@@ -322,18 +350,16 @@ class Scorekeeper:
         plays = explain(board, seen, g.dist, new, self.lexicon, self.cfg)
         if plays is None:
             return None
-        who = g.state.on_turn if player is None else player
-        added, words = [], []
+        added = []
         try:
-            for i, proposed in enumerate(plays):
-                ev = self._play((who + i) % g.players, proposed, review=True)
-                added.append(self._append(ev))
-                words.append(" ".join(ev.words))
+            added = self._credit(list(plays), player, pressed, review=True, done=added)
         except (GameError, PlacementError) as exc:
             for e in added:
                 self.entries.remove(e)
             self._rebuild()
+            self.turn_known, self._unpressed = self._turn_before
             return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+        words = [" ".join(ev.words) for ev in added]
         self.first_play_down = True
         left = set(new) - {t.square for p in plays for t in p.placement.tiles}
         self.doubts = frozenset(left)
@@ -352,7 +378,58 @@ class Scorekeeper:
         return [sq for r, c in np.argwhere(tiles)
                 if (sq := Square(int(r), int(c))) not in board and sq not in self.doubts]
 
-    def _play(self, player: int, proposed: ProposedPlay, review: bool = False) -> Play:
+    def _credit(self, plays: list[ProposedPlay], player: int | None, pressed: bool, review: bool = False,
+                done: list | None = None) -> list[Play]:
+        """The plays appended in turn order (`done` collects them as they go), each credited to a
+        player: the last to whoever's press ended the turn (`player`, when the press names one),
+        the others in turn before it; without a name, in turn from the player on turn. A credit is
+        inferred (Play.turn_inferred) unless the turn's start is known (the first play, after a
+        press or a person's entry) or the press named its player (the last). A press ends the last
+        play's turn; without one that turn stays open for the press that follows."""
+        g = self.game
+        n = len(plays)
+        first = g.state.on_turn if player is None else (player - (n - 1)) % g.players
+        out = done if done is not None else []
+        for i, proposed in enumerate(plays):
+            known = (i == 0 and self.turn_known) or (i == n - 1 and pressed and player is not None)
+            out.append(self._append(self._play((first + i) % g.players, proposed, review, inferred=not known)))
+        self.turn_known = pressed
+        self._unpressed = None if pressed else len(g.events) - 1
+        return out
+
+    def _ends_open_play(self, player: int | None) -> bool:
+        """A press on an unchanged board ends the turn of the play committed before it without a
+        press (the board stood still before the player reached the clock), when nothing but its
+        challenge came since and the press is not another player's."""
+        i, events = self._unpressed, self.game.events
+        return (i is not None and i < len(events) and isinstance(events[i], Play)
+                and all(e.kind in ("phony_withdrawn", "challenge_bonus") for e in events[i + 1:])
+                and player in (None, events[i].player))
+
+    def _recredit(self, player: int | None) -> Correction | None:
+        """A press naming another player than the one an open play was credited to by turn order
+        alone (turn_inferred): the press is the evidence, so the play is theirs and a turn before it
+        went unseen. The camera's Correction says so (the record then shows a move out of turn,
+        which scoring.turns flags); None when the press does not contradict an inferred credit."""
+        i, events = self._unpressed, self.game.events
+        if (player is None or i is None or i >= len(events) or not isinstance(events[i], Play)
+                or not events[i].turn_inferred or events[i].player == player
+                or any(e.kind not in ("phony_withdrawn", "challenge_bonus") for e in events[i + 1:])):
+            return None
+        fixed = replace(events[i], player=player, turn_inferred=False)
+        entry = Correction(self._log_index(i), fixed, by=self.camera_name,
+                           reason=f"the clock press of player {player + 1} ended this turn, credited to player "
+                                  f"{events[i].player + 1} by turn order alone: a turn before it went unseen")
+        self._append(entry)
+        try:
+            self._rebuild()
+        except (GameError, PlacementError):
+            self.entries.remove(entry)
+            self._rebuild()
+            return None
+        return entry
+
+    def _play(self, player: int, proposed: ProposedPlay, review: bool = False, inferred: bool = False) -> Play:
         """The play appended, with how it was read: its certainty, whether that is under the review
         threshold (or `review`: its order or split inferred), and the runner-up readings in GCG
         notation (against the board before it)."""
@@ -366,7 +443,8 @@ class Scorekeeper:
             runner_ups.append((pos, word, round(r.probability, 4)))
         certainty = round(proposed.certainty, 4)
         return self.game.play(player, proposed.placement, certainty=certainty,
-                              review=review or certainty < self.cfg.review_below, runner_ups=tuple(runner_ups))
+                              review=review or certainty < self.cfg.review_below, runner_ups=tuple(runner_ups),
+                              turn_inferred=inferred)
 
     def _correct(self, misreads, review: bool = False,
                  reason: str = "the tiles read differently over more frames") -> list[LogEntry]:

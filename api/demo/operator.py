@@ -3,14 +3,14 @@ shows it (video.turn_frames): a pass is a clock press on an unchanged board; an 
 operator enters (the board does not change either, and a press alone would record a pass); a
 blank's letter the operator names once the recorder has committed the play (a blank tile shows
 no letter). Everything else (plays, the phony taken back, the rack points at the end) the
-recorder finds on its own. The players press the game clock as each turn ends (the clock only:
-the recorder finds the plays by itself, and hears of the pass as before), so the overlay's clocks run."""
+recorder finds on its own. The players press the game clock as each turn ends, through the
+station's trigger path as a button does: the overlay's clocks run, and the recorder hears whose
+turn ended, so no turn is inferred (a press after the play it saw ends that play's turn; one on an
+unchanged board is a pass). An exchange's press goes to the clock only: the operator's entry is
+the turn."""
 from __future__ import annotations
 
 from tilecam.scoring.events import Exchange, Pass, Play
-
-# The turns that end with a press of the clock (a phony's withdrawal and the rack points do not).
-PRESSED = (Play, Exchange, Pass)
 
 __all__ = ["DemoOperator", "event_key", "TURN_KINDS"]
 
@@ -55,6 +55,14 @@ class DemoOperator:
         except ValueError as exc:  # the clock refused (the operator paused it in the console): play on
             self.actions.append(f"clock press by player {player + 1 if player is not None else '?'} refused: {exc}")
 
+    def _turn_end(self, player: int) -> None:
+        """A clock button press through the station's trigger path (api.triggers.connect)."""
+        from tilecam.hardware.triggers import Trigger
+        try:
+            self.station.on_trigger(Trigger("turn_end", player, source="button"))
+        except ValueError as exc:  # the clock refused (the operator paused it in the console): play on
+            self.actions.append(f"clock press by player {player + 1} refused: {exc}")
+
     def _recorded(self) -> list:
         return [e for e in self.station.recording.scorekeeper.game.events if e.kind in TURN_KINDS]
 
@@ -69,12 +77,16 @@ class DemoOperator:
                 return  # the recorder has not caught up with the turns before: act once it has
             ev = self.truth[self.next]
             gid = self.station.recording.game_id
-            if isinstance(ev, PRESSED):
-                self._press_clock(ev.player)
-            if isinstance(ev, Pass):
-                self.station.recorder.press(ev.player)
-                self.actions.append(f"clock press (pass) by player {ev.player + 1}")
+            if isinstance(ev, (Play, Pass)):
+                # the player hits the clock as a button does: the clock, then the recorder, which
+                # takes the press as the end of their turn (of the play it saw, or a pass)
+                self._turn_end(ev.player)
+                if isinstance(ev, Pass):
+                    self.actions.append(f"clock press (pass) by player {ev.player + 1}")
             elif isinstance(ev, Exchange):
+                # the clock only: the operator's entry is the turn (a press on the unchanged board
+                # would be heard as a pass)
+                self._press_clock(ev.player)
                 self.station.service.exchange(gid, count=ev.count, tiles=ev.tiles, player=ev.player)
                 self.actions.append(f"exchange of {ev.count} entered for player {ev.player + 1}")
             self.next += 1

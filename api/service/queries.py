@@ -14,9 +14,12 @@ from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, 
                                     PhonyWithdrawn, Play, TimePenalty, TurnLost)
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
+from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
+from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
 from tilecam.scoring.tally import format_pool
 from tilecam.scoring.tiles import BLANK, Distribution
+from tilecam.scoring.turns import TurnOrder, describe_turns, turn_order
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
@@ -98,15 +101,20 @@ class Queries:
         store adds: log rows, evidence frames, corrections."""
         frames = self.store.frame_seqs(view.row.id)
         confirmed = _confirmed(view)
+        order = _turn_order(view)
+        wrong = {w.index for w in order.out_of_turn}
+        game = Game(view.profile, view.dist, view.layout, view.players)  # the board before each move
         out = []
-        for ln, ev, seq in zip(recount(view.record()), view.events, view.seqs):
+        for i, (ln, ev, seq) in enumerate(zip(recount(view.record()), view.events, view.seqs)):
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text, rack=getattr(ev, "rack", None),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
-                **_reading(ev, seq in confirmed)))
+                turn_inferred=i in order.inferred, out_of_turn=i in wrong,
+                **_reading(ev, seq in confirmed, game)))
+            game.append(ev)
         return out
 
     def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
@@ -194,6 +202,7 @@ class Queries:
         confirmed = _confirmed(view)
         unconfirmed = [i for i, (ev, seq) in enumerate(zip(view.events, view.seqs))
                        if _reading(ev, seq in confirmed)["review"]]
+        order = _turn_order(view)
         st = game.state
         # Blanks still on the board, in the order they were played.
         on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
@@ -230,7 +239,9 @@ class Queries:
             rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
             last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
             values=dict(view.dist.values), fields=fields, blank_undecided=undecided, unconfirmed=unconfirmed,
-            last_unconfirmed=bool(view.events) and len(view.events) - 1 in unconfirmed)
+            last_unconfirmed=bool(view.events) and len(view.events) - 1 in unconfirmed,
+            turns=describe_turns(order, names), turns_inferred=list(order.inferred),
+            out_of_turn=[w.index for w in order.out_of_turn])
 
     def recount(self, view: GameView) -> s.RecountOut:
         """scoring.recount's report, with each line's log row."""
@@ -303,9 +314,32 @@ def _confirmed(view: GameView) -> set[int]:
     return {e.entry.target for e in view.entries if isinstance(e.entry, Correction) and e.entry.by != "camera"}
 
 
-def _reading(ev, confirmed: bool) -> dict:
-    """How the camera read a play, for MoveOut: certainty, review (still unconfirmed), runner-ups."""
+def _turn_order(view: GameView) -> TurnOrder:
+    """Which turns of the record were inferred or taken out of turn (scoring.turns)."""
+    return turn_order(view.events, view.profile, view.dist, view.layout, view.players)
+
+
+def _reading(ev, confirmed: bool, before: Game | None = None) -> dict:
+    """How the camera read a play, for MoveOut: certainty, review (still unconfirmed), runner-ups
+    (with what each changes on the board, given the game `before` the play)."""
     if not isinstance(ev, Play):
         return {"certainty": None, "review": False, "runner_ups": []}
     return {"certainty": ev.certainty, "review": ev.review and not confirmed,
-            "runner_ups": [s.RunnerUpOut(position=p, word=w, probability=pr) for p, w, pr in ev.runner_ups]}
+            "runner_ups": [_runner_up(ev, p, w, pr, before) for p, w, pr in ev.runner_ups]}
+
+
+def _runner_up(ev: Play, position: str, word: str, probability: float, before: Game | None) -> s.RunnerUpOut:
+    """A runner-up reading, with the squares it changes against the play as read and its score
+    (left out when it no longer fits the board before the play)."""
+    out = s.RunnerUpOut(position=position, word=word, probability=probability)
+    if before is None:
+        return out
+    try:
+        placement = placement_from_gcg(before, position, word)
+        score = score_placement(before.state.board, placement, before.dist, before.profile.bingo_bonus).score
+    except (PlacementError, ValueError, KeyError):
+        return out
+    out.changes = [s.TileChangeOut(square=format_square(sq), was=a, now=b)
+                   for sq, a, b in tile_changes(ev.placement, placement)]
+    out.score = score
+    return out

@@ -112,17 +112,21 @@ class Tournament:
             return _Replayed(None, ["damaged"], {
                 "players": names, "scores": [0] * len(names), "on_turn": None, "ended": False, "result": "",
                 "moves": 0, "last_play": "", "last_word": "", "disagreements": [], "review": [],
-                "damaged": f"{type(exc).__name__}: {exc}"})
+                "damaged": f"{type(exc).__name__}: {exc}", "turns": None, "blanks": []})
         review = [i + 1 for i in live.unconfirmed]
-        flags = (["score"] if found else []) + (["review"] if review else [])
+        blanks = [i + 1 for i in live.blank_undecided]
+        flags = ((["order"] if live.out_of_turn else []) + (["score"] if found else [])
+                 + (["review"] if review else []) + (["blank"] if blanks else [])
+                 + (["inferred"] if live.turns_inferred else []))
         return _Replayed(live, flags, {
             "players": names, "scores": live.scores, "on_turn": None if live.ended else live.on_turn,
             "ended": live.ended, "result": live.fields["result"], "moves": len(view.events),
             "last_play": live.fields["last_play"], "last_word": live.fields["last_word"],
-            "disagreements": found, "review": review, "damaged": None})
+            "disagreements": found, "review": review, "damaged": None, "turns": live.turns, "blanks": blanks})
 
 
-FLAG_ORDER = ["damaged", "lost", "score", "review", "stale"]
+FLAG_ORDER = ["damaged", "lost", "order", "score", "review", "blank", "inferred", "stale"]
+
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,9 @@ def test_a_play_under_review_is_unconfirmed_until_confirmed(api, client):
     camera_play(api, gid)
     [m] = client.get(f"/api/games/{gid}/moves").json()
     assert m["certainty"] == 0.42 and m["review"] is True
-    assert m["runner_ups"] == [{"position": "8G", "word": "COT", "probability": 0.31}]
+    # what taking the runner-up changes on the board, for the console's confirmation
+    assert m["runner_ups"] == [{"position": "8G", "word": "COT", "probability": 0.31, "score": 10,
+                                "changes": [{"square": "H8", "was": "A", "now": "O"}]}]
     live = client.get(f"/api/games/{gid}/live").json()
     assert live["unconfirmed"] == [0] and live["last_unconfirmed"] is True
     # confirming is re-entering the play as read: the move is no longer under review
@@ -41,3 +43,52 @@ def test_taking_a_runner_up_is_one_play_correction(api, client):
     # a person's play carries no reading
     client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "H7", "word": "A.E"})
     assert client.get(f"/api/games/{gid}/moves").json()[1]["certainty"] is None
+
+
+def test_a_runner_up_says_which_squares_it_adds_and_takes_away(api, client):
+    gid = new_game(client)
+    # read as CAT on 8G-8I; the runner-up is a blank standing for the C and one tile more, at 8F
+    camera_play(api, gid, runner_ups=(("8F", "EcAT", 0.05), ("8G", "Q", 0.01)))
+    [m] = client.get(f"/api/games/{gid}/moves").json()
+    taken, misfit = m["runner_ups"]
+    assert taken["changes"] == [{"square": "F8", "was": None, "now": "E"}, {"square": "G8", "was": "C", "now": "c"}]
+    assert taken["score"] == 6  # E1 + blank 0 + A1 + T1 on the centre's double word
+    assert misfit["changes"] == [] and misfit["score"] is None  # one tile off the centre: no play there
+
+
+def test_confirming_a_play_whose_blank_is_unnamed_is_refused_and_the_flags_stay(api, client):
+    """'Confirm' re-enters the play as read; with a blank nobody named ('?', on air) that would
+    settle a guess: a 422 saying to name the blank, and the play stays under review and flagged."""
+    gid = new_game(client, table=41)
+    pl = Placement((PlacedTile(Square(7, 6), "C"), PlacedTile(Square(7, 7), "?", True), PlacedTile(Square(7, 8), "T")),
+                   Direction.ACROSS)
+    api.service.build(gid, lambda g: g.play(0, pl, certainty=0.42, review=True))
+    [m] = client.get(f"/api/games/{gid}/moves").json()
+    assert m["blank_undecided"] is True and m["word"] == "C?T"
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "play", "position": m["position"], "word": m["word"], "reason": "confirmed as read"})
+    assert r.status_code == 422, r.text
+    assert "blank at H8 has no letter" in r.text and "name it" in r.text
+    [m] = client.get(f"/api/games/{gid}/moves").json()
+    assert m["review"] is True and m["corrected"] is False
+    [t] = [t for t in client.get("/api/tables").json()["tables"] if t["table"] == 41]
+    assert t["flags"] == ["review", "blank"] and t["blanks"] == [1] and t["review"] == [1]
+    # named by re-entering it with the letter: confirmed, and nothing is flagged any more
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "play", "position": "8G", "word": "CaT", "reason": "confirmed, blank named"})
+    assert r.status_code == 200, r.text
+    [t] = [t for t in client.get("/api/tables").json()["tables"] if t["table"] == 41]
+    assert t["flags"] == [] and t["blanks"] == []
+
+
+def test_a_high_certainty_play_with_an_unnamed_blank_flags_its_table(api, client):
+    gid = new_game(client, table=42)
+    pl = Placement((PlacedTile(Square(7, 7), "?", True), PlacedTile(Square(7, 8), "O")), Direction.ACROSS)
+    api.service.build(gid, lambda g: g.play(0, pl, certainty=0.99, review=False))
+    [t] = [t for t in client.get("/api/tables").json()["tables"] if t["table"] == 42]
+    assert t["flags"] == ["blank"] and t["blanks"] == [1] and t["review"] == []
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "blank", "square": "H8", "letter": "g"})
+    assert r.status_code == 200, r.text
+    [t] = [t for t in client.get("/api/tables").json()["tables"] if t["table"] == 42]
+    assert t["flags"] == []
