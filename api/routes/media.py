@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from tilecam.scoring.events import Play
+from tilecam.scoring.gcg.notation import format_square
 from tilecam.vision.draw import BLANK_BGR
 from tilecam.vision.rectify import GRID, homography_from_corners
 
@@ -128,7 +129,7 @@ def _caption(board: np.ndarray, index: int, tiles) -> None:
     parts = [(f"move {index + 1}" + (": " if tiles else ": no new tiles"), LABEL_BGR)]
     for i, t in enumerate(tiles):
         label = t.letter.lower() if t.blank else t.letter
-        parts.append((f"{t.square.row + 1}{chr(65 + t.square.col)} {label}" + (",  " if i < len(tiles) - 1 else ""),
+        parts.append((f"{format_square(t.square)} {label}" + (",  " if i < len(tiles) - 1 else ""),
                       BLANK_BGR if t.blank else NEW_TILE_BGR))
     for text, colour in parts:
         cv2.putText(board, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
