@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.api.errors import ApiError, Conflict, InvalidInput, NotFound, StoreError
+from tilecam.api.errors import ApiError, Conflict, Damaged, InvalidInput, NotFound, StoreError
 from tilecam.capture.source import CaptureError
 from tilecam.scoring.errors import RulesError, ScoringError, TileError
 from tilecam.scoring.game import GameError, TurnDetailsError
@@ -61,7 +61,8 @@ def test_every_error_class_derives_from_its_packages_root(package, error):
     (NotFound("game 7 has no move 99 (it has 3)"), 404),
     (Conflict("game 7 has 4 log entries, not 3: another writer added to it"), 409),
     (InvalidInput("no player 5; players are 0..1"), 422),
-    (StoreError("game 7 log entry 2 cannot be read: bad play event"), 500),
+    (Damaged("game 7 log entry 2 cannot be read: bad play event"), 500),
+    (StoreError("cannot reach the PostgreSQL store postgresql://tilecam@db/t: connection refused"), 503),
 ], ids=lambda v: type(v).__name__ if isinstance(v, Exception) else str(v))
 def test_a_typed_error_is_its_status_with_the_reason(api, client, monkeypatch, error, status):
     gid = new_game(client)
