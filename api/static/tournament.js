@@ -46,10 +46,17 @@
       const more = t.disagreements.length - 1;
       out.push(flag("score", "score", more ? `${text} (+${more} more)` : text));
     }
+    const where = t.station ? `at station ${t.station.name}` : "in the console";
+    if (t.flags.includes("order")) out.push(flag("order", "turn order", t.turns));
     if (t.review.length) {
       out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure, ${
         t.station ? `confirm at station ${t.station.name}` : "confirm in the console"}`));
     }
+    if (t.blanks && t.blanks.length) {
+      out.push(flag("blank", "blank", `${t.blanks.length === 1 ? "move" : "moves"} ${t.blanks.join(", ")}: a blank nobody named (on air as ?), name it ${where}`));
+    }
+    // the turn order's doubts in words (the server's); "order" above already says them
+    if (t.flags.includes("inferred") && !t.flags.includes("order")) out.push(flag("inferred", "turns", t.turns));
     if (t.station && t.station.stale) {
       const f = flag("stale", "station", `${t.station.name} `);
       f.append(t.station.silent_s === null ? "never heard from" : silentFor(t.station));
