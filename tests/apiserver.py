@@ -148,8 +148,9 @@ class SseReader:
         self.thread.join(5)
 
 
-def create_game_when_up(proc, port: int, token: str, timeout: float = 15.0) -> httpx.Response:
-    """POST a new game to a `tilecam serve` subprocess as soon as it listens (it must not exit first)."""
+def create_game_when_up(proc, port: int, token: str, timeout: float = 60.0) -> httpx.Response:
+    """POST a new game to a `tilecam serve` subprocess as soon as it listens (it must not exit first).
+    A loaded 2-core machine takes several seconds to import the server: `timeout` allows for that."""
     deadline = time.monotonic() + timeout
     while True:
         try:

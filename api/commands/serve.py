@@ -179,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     print(f"tilecam: serving {store_name(settings.store)} on {base}")
+    print(f"  tournament        {base}/tournament   (every table, what needs the director)")
+    print(f"  table overlay     {base}/overlay/table/<n>   (follows table n's newest game, round after round)")
     print(f"  operator console  {base}/operator")
     print(f"  overlay           {base}/overlay/<game id>   fields: {base}/overlay/<game id>/<field>")
     print(f"  API docs          {base}/docs")

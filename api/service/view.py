@@ -28,6 +28,7 @@ DAMAGE = (ValueError, LookupError, TypeError, StoreError)
 SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
                 # a tournament's (api/service/ingest.py): the station's game id, and the central's keys
                 "station_uid", "station", "station_token", "station_heard_at",
+                "station_url", "station_game", "station_clock",  # the heartbeat's (ingest.CENTRAL_META)
                 LOST_META}  # the recorder's lost-game alert: the station's, not the game's
 
 

@@ -50,10 +50,17 @@ def test_run_forwards_its_game_to_the_central_service(video, tmp_path):  # noqa:
                     assert strip(c.get(f"/api/games/{cid}.json").json()["log"]) == strip(ours)
                     assert c.get(f"/api/games/{cid}.gcg").text == station.get(f"/api/games/{game['id']}.gcg").text
                 assert station.get("/api/status").json()["forward"]["error"] is None
+                # The heartbeat names the station's own address ([server]: 127.0.0.1 here), for the
+                # console link on the central's /tournament.
+                url = wait_for(lambda: central.service.game(cid).meta.get("station_url"), timeout=20)
+                assert url == f"http://127.0.0.1:{port}"
+                row = httpx.get(f"{central.url}/api/tables").json()["tables"][0]
+                assert row["links"]["operator"] == f"http://127.0.0.1:{port}/operator?game={game['id']}"
             finally:
                 proc.send_signal(signal.SIGINT)
                 out, err = proc.communicate(timeout=30)
     assert f"forwarding to     {central.url} as station pi-5, table 5" in out
+    assert f"console for /tournament  http://127.0.0.1:{port}/operator" in out
     assert proc.returncode == 0, err
     assert "Traceback" not in err
 

@@ -189,6 +189,8 @@ def test_tilecam_serve_on_postgresql_serves_and_a_second_server_streams_its_upda
     assert all(proc.returncode == 0 for proc in procs), outs
     printed = outs[0][0]
     assert f"serving {pg_url} on" in printed and pg.password not in printed + outs[0][1]
+    base = f"http://127.0.0.1:{ports[0]}"  # what the director and the broadcaster open, as demo prints them
+    assert f"  tournament        {base}/tournament" in printed and f"{base}/overlay/table/<n>" in printed
     assert not (tmp_path / "tilecam.sqlite3").exists()  # nothing fell back to a file
 
 

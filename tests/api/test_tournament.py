@@ -244,6 +244,8 @@ def test_the_station_s_address_and_clock_from_its_heartbeat(api, client, monkeyp
     live = client.get(f"/api/games/{gid}/live").json()
     assert live["clock"]["remaining_ms"] == [1_400_000, -5_000] and live["fields"]["p2_clock"] == "-0:05"
     assert client.get(f"/api/tables/41/fields/p1_clock").text == "23:20"
+    gcg = client.get(f"/api/games/{gid}.gcg").text  # the central's keys are never the game's
+    assert "pi-41" not in gcg and "station" not in gcg and "1400000" not in gcg
     # Paused at the station: nothing runs down here either.
     service.heartbeat("pi-41", "token-of-pi-41", ["c" * 32], clock={**clock, "running": None, "paused": True})
     now += 600
