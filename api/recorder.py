@@ -46,6 +46,11 @@ class RecorderConfig(BaseModel):
     retries: int = Field(3, ge=0, le=100, description=(
         "a snapshot dropped as covered, or whose decision was unclear, is taken again this many times "
         "while the board stays still (each after the gate's stable_ms)"))
+    covered_drops: int = Field(1, ge=0, le=100, description=(
+        "snapshots of one still board dropped as covered (vision.reader.covered) before it is read "
+        "anyway: a hand does not rest that still for long, and a table the reader has not seen (dark "
+        "tiles on a light board, a dark room) reads unsure in wide patches with nothing on it; what a "
+        "resting hand shows then is the decoder's doubt and, if it stays, the lost-game alert's"))
     lost: LostConfig = Field(default_factory=LostConfig, description="when the recorder says it lost the game")
 
 
@@ -111,6 +116,7 @@ class Recorder:
         # gate: snapshots the gate took; dropped: thrown away as covered; decoded: reached the decoder
         self.counts = {"gate": 0, "dropped": 0, "decoded": 0, "retried": 0}
         self._retries = 0       # snapshots retaken on this still board
+        self._covered = 0       # snapshots of this still board dropped as covered
         self._flag: str | None = None   # the lost-game alert as the game's meta last said it
         self._inferring = False         # the last play was credited without a press (said once per run)
         # Photos the record was already made from (a folder source started over after a restart):
@@ -175,7 +181,7 @@ class Recorder:
         if not photos:
             self._alert(self.watch.frame(frame.index, frame.t, state or "snapshot"))
             if state == "moving":
-                self._retries = 0
+                self._retries = self._covered = 0
         if state is not None:
             return FrameOutcome(frame.index, frame.t, state)
         self.counts["gate"] += 1
@@ -183,7 +189,8 @@ class Recorder:
             view = self.reader.read(frame.image, located, self.scorekeeper.game.state.board, frame.t, frame.index)
         self._turns, self._corners = view.turns, view.corners
         self._follow()
-        if view.occluded:
+        if view.occluded and (photos or self._covered < self.cfg.covered_drops) and self._came_to_rest(view):
+            self._covered += 1
             self.counts["dropped"] += 1
             self._alert(self.watch.dropped(frame.index, frame.t))
             self._retry()   # something lies on the board: look again while it stays still
@@ -193,6 +200,7 @@ class Recorder:
                     self.scorekeeper.glimpse(view.snapshot, view.clear)
             return FrameOutcome(frame.index, frame.t, "occluded")
         self.counts["decoded"] += 1
+        self.gate.used()
         with self.timings.stage("score"):
             obs, seqs = self._decide(self.scorekeeper.fuse(view.snapshot), frame, player, pressed, view.clear)
         if seqs:
@@ -236,6 +244,19 @@ class Recorder:
         plays = [e for e in obs.entries if e.kind == "play"]
         if plays:
             self._inferring = plays[-1].turn_inferred
+
+    def _came_to_rest(self, view) -> bool:
+        """What the reader takes for a cover (vision.reader.covered) came with the last movement: most
+        of its squares changed since the last snapshot used (the gate's `changed_squares`). A table the
+        reader is unsure of everywhere, with nothing on it, changes only where a play went down.
+        Before a snapshot was used there is nothing to compare with: the reader's word stands for
+        photos (each one a press), and a video's first snapshot is read (a station joining a game
+        in a dark room would drop every one)."""
+        changed = self.gate.changed_squares(view.snapshot.size)
+        if changed is None:
+            return self.cfg.every_frame_is_a_press
+        over = ~view.clear
+        return bool((np.rot90(changed, view.turns) & over).sum() * 2 > over.sum())
 
     def _retry(self) -> None:
         """Take the snapshot again once the board has stood still once more (at most `retries` times

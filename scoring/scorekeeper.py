@@ -23,7 +23,7 @@ from .join import explain
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
-from .tilecheck import TileCheckConfig, first_play_down, tile_check
+from .tilecheck import TileCheckConfig, first_play_down, printed, tile_check
 
 __all__ = ["Fused", "Observation", "Scorekeeper"]
 
@@ -279,6 +279,8 @@ class Scorekeeper:
                 else Observation((), "no_change", "the tile check is cleared: the game starts")
         if not len(g.state.board) and not self.first_play_down:
             self.first_play_down = first_play_down(seen, centre, self.tile_check_cfg)
+            # no play yet: what reads as tiles apart from a first play is print, empty from now on
+            self.doubts |= frozenset(Square(r, c) for r, c in printed(occupied(seen, self.cfg.tile_min_prob), centre))
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed, self.doubts)

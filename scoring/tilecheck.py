@@ -12,10 +12,15 @@ One pure rule, `tile_check`, says what a snapshot before the first play is:
 * None: none of this (a game under way, an empty board, or a first play): the decoder decides.
 
 A game under way is never a check, however many tiles it shows (`under_way`): a tile on the centre
-square and the tiles in one connected group with it (but `cleared_max` strays), as every game's
+square and most tiles in one connected group with it (the others misread squares), as every game's
 tiles lie and no check's do (its blocks stand in the corners, apart). Else a first snapshot that
 came late (30 tiles across the centre, nothing committed) would be taken for the check and the game
 never start (issue 27).
+
+Before the first play the board is empty: squares read as tiles apart from a first play's group
+through the centre, no two side by side, are print (`printed`: premium labels, the centre star),
+empty from then on; they never hold the first play up nor make the game look lost (issue 27: a
+labelled board's empty squares gave 17 snapshots "new tiles are not in one line").
 
 A first play seen on the centre (fewer tiles than a check, one on the centre square, where every
 first play lies) starts the game even when the decoder cannot read it yet (`first_play_down`):
@@ -34,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .snapshot import Snapshot, occupied
 
-__all__ = ["TileCheckConfig", "first_play_down", "tile_check", "under_way"]
+__all__ = ["TileCheckConfig", "first_play_down", "printed", "tile_check", "under_way"]
 
 RACK = 7  # the most tiles one play can lay
 
@@ -82,11 +87,35 @@ def first_play_down(seen: Snapshot, centre: tuple[int, int], cfg: TileCheckConfi
 
 
 def under_way(tiles: np.ndarray, centre: tuple[int, int], cfg: TileCheckConfig | None = None) -> bool:
-    """`tiles` (the squares read as tiles) are a game under way: one on the centre square, and all
-    but `cleared_max` of them in one group with it (side by side across or down)."""
+    """`tiles` (the squares read as tiles) are a game under way: one on the centre square in a group
+    (side by side across or down) of two or more that holds most of them (or all but `cleared_max`);
+    the rest are misread squares. A check's blocks stand in the corners: a square misread on the
+    centre stands alone there."""
     cfg = cfg or TileCheckConfig()
+    group = _group(tiles, centre)
+    n = int(tiles.sum())
+    return len(group) >= 2 and (n - len(group) <= cfg.cleared_max or 2 * len(group) > n)
+
+
+def printed(tiles: np.ndarray, centre: tuple[int, int]) -> set[tuple[int, int]]:
+    """Before the first play: the squares read as tiles (`tiles`) that are print on the empty board
+    (premium labels, legends, the centre star), to be taken as empty from then on. A first play lies
+    in one group of two or more tiles through the centre; whatever lies outside that group is print
+    when no two of those squares are side by side (labels stand on premium squares, apart). Else
+    (side by side: tiles, not print) nothing is."""
+    group = _group(tiles, centre)
+    if len(group) < 2:
+        group = set()
+    rest = {(int(r), int(c)) for r, c in np.argwhere(tiles)} - group
+    if any((r + 1, c) in rest or (r, c + 1) in rest for r, c in rest):
+        return set()
+    return rest
+
+
+def _group(tiles: np.ndarray, centre: tuple[int, int]) -> set[tuple[int, int]]:
+    """The squares side by side (across or down) with the centre's tile; empty without one."""
     if not tiles[centre]:
-        return False
+        return set()
     group, todo = {centre}, [centre]
     rows, cols = tiles.shape
     while todo:
@@ -95,4 +124,4 @@ def under_way(tiles: np.ndarray, centre: tuple[int, int], cfg: TileCheckConfig |
             if 0 <= q[0] < rows and 0 <= q[1] < cols and tiles[q] and q not in group:
                 group.add(q)
                 todo.append(q)
-    return int(tiles.sum()) - len(group) <= cfg.cleared_max
+    return group

@@ -70,6 +70,22 @@ class StabilityGate:
         self._best_quality = 0.0
         self._before_snap: np.ndarray | None = None   # the last snapshot before the newest (for retry)
         self._noise = 0.0   # median frame-to-frame difference of the board while still (grey levels)
+        self._used: np.ndarray | None = None   # the board at the last snapshot the recorder used
+
+    def used(self) -> None:
+        """The snapshot just taken was used (it reached the decoder): the board as it stood then is
+        what `changed_squares` compares with."""
+        self._used = self._last_snap
+
+    def changed_squares(self, n: int = 15, share: float = 0.25) -> np.ndarray | None:
+        """(n, n) bool, in the grid image's orientation: the squares where at least `share` of the
+        pixels changed between the last frame and the last snapshot used; None before one was used.
+        What lies over the board now and was not there then: a hand or an arm that came to rest,
+        never a table the reader reads unsure everywhere."""
+        if self._used is None or self._prev is None:
+            return None
+        moved = (self._diff(self._prev, self._used) > self._delta()).astype(np.float32)
+        return cv2.resize(moved, (n, n), interpolation=cv2.INTER_AREA) >= share
 
     def retry(self) -> None:
         """The snapshot just taken was not used: take another once the board has stood still for
@@ -92,10 +108,12 @@ class StabilityGate:
 
     def _changed(self, a: np.ndarray, b: np.ndarray, diff: np.ndarray | None = None) -> float:
         diff = self._diff(a, b) if diff is None else diff
+        return float(np.mean(diff > self._delta()))
+
+    def _delta(self) -> float:
         # noise raises the threshold up to twice pixel_delta: a lamp switched on changes every pixel
         # (its median too), and that is movement, not noise
-        delta = min(max(self.cfg.pixel_delta, self.cfg.noise_factor * self._noise), 2 * self.cfg.pixel_delta)
-        return float(np.mean(diff > delta))
+        return min(max(self.cfg.pixel_delta, self.cfg.noise_factor * self._noise), 2 * self.cfg.pixel_delta)
 
     def look(self, t: float, image: np.ndarray, homography: np.ndarray | None, square_px: int,
              quality: float = 1.0) -> GateResult:
