@@ -230,8 +230,9 @@ class Writer:
         committed = self.clock()
         self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
         live = self.live(game_id)
-        if live.ended and live.clock is not None and not live.clock.finished:
-            # The game is over: the clock stops (at the last player's press, if that came last).
+        if live.ended and live.clock is not None and not live.clock.finished and game_id in self._clocks:
+            # The game is over: the clock stops (at the last player's press, if that came last). A
+            # clock a station forwards is not here: it stops there, and its next heartbeat says so.
             with self._lock(game_id):
                 self._clocks[game_id].finish(self.steady(), getattr(entry, "player", None))
             live = self.live(game_id)

@@ -254,3 +254,25 @@ def test_the_station_s_address_and_clock_from_its_heartbeat(api, client, monkeyp
     service.heartbeat("pi-41", "token-of-pi-41", ["c" * 32])
     t = by_table(client)[41]
     assert t["clock"] is None and t["clocks"] == [] and t["station"]["url"] == "http://pi-41.local:8000"
+
+
+def test_a_forwarded_game_ends_while_its_station_s_clock_still_runs(api, client, shared_data):
+    """The out-play reaches the central before the station's heartbeat says its clock stopped: the
+    central publishes the end (it has no clock of its own to stop) and shows the result."""
+    from tilecam.scoring.events import to_json
+    from tilecam.scoring.gcg import read_gcg, record_from_gcg
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    record, _, _ = record_from_gcg(read_gcg((shared_data / "gcg" / "liwords" / "vs_josh.gcg").read_bytes()),
+                                   get_profile("naspa"), DISTRIBUTIONS["en"])
+    service, uid = api.service, "d" * 32
+    gid = service.ingest_header("pi-42", "token-of-pi-42", uid, [{"nick": p.nick, "name": p.name}
+                                for p in record.players], "naspa", "en", "standard", {"table": "42"}).game_id
+    clock = {"at": time.time(), "running": 0, "on_clock": 0, "paused": False, "started": True, "finished": False,
+             "initial_ms": 1_500_000, "remaining_ms": [600_000, 500_000], "overtime_minutes": [0, 0],
+             "penalties": [0, 0], "lost_on_time": [False, False]}
+    service.heartbeat("pi-42", "token-of-pi-42", [uid], clock=clock)
+    service.ingest_entries("pi-42", "token-of-pi-42", uid, [(i, to_json(e), None) for i, e in enumerate(record.events)])
+    t = by_table(client)[42]
+    assert t["ended"] and t["result"] == "Cesar wins by 60" and t["clock"]["finished"] is False
