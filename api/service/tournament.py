@@ -97,7 +97,8 @@ class Tournament:
         return s.TableRowOut(
             table=table, game_id=gid, games=games, clock=clock, clocks=clocks, station=station,
             flags=sorted(flags, key=FLAG_ORDER.index), lost=row.meta.get(LOST_META) or None, **done.fields,
-            links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}", **({"operator": console} if console else {}),
+            links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}",
+                   **({"operator": console} if console else {}),
                    "overlay": f"/overlay/table/{table}", "live": f"/api/tables/{table}/live"})
 
     def _replay(self, row: GameRow) -> _Replayed:

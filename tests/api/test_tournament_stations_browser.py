@@ -163,7 +163,8 @@ def test_the_director_walks_the_tournament_of_three_forwarding_stations(tmp_path
             host = one.server.url.removeprefix("http://")
             assert f"pi-1 ({host}) · heard" in page.inner_text("#table-1 td.flags")
             link = page.locator("#table-1 a[data-link=operator]")
-            assert link.inner_text() == "Console at pi-1" and link.get_attribute("href") == api_rows[1]["links"]["operator"]
+            assert link.inner_text() == "Console at pi-1"
+            assert link.get_attribute("href") == api_rows[1]["links"]["operator"]
             # Table 2: over, its station off: grey, not red.
             assert page.get_attribute("#table-2", "data-flags") == ""
             assert re.search(r"pi-2 · heard \d+ s ago", page.inner_text("#table-2 td.flags"))
