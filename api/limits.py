@@ -38,10 +38,10 @@ BODY_LIMITS: tuple[tuple[str, re.Pattern[str], int], ...] = (
 
 # ---- text fields and numbers -----------------------------------------------------------
 # A play spans at most the longest board side (Super Scrabble's 21). In GCG notation a square is
-# at most a bracketed multi-letter tile ("[CH]", "[ch]" for a blank), and each played-through run
+# at most a bracketed multi-letter tile ("[L·L]", "[l·l]" for a blank), and each played-through run
 # adds "(" and ")": at worst every other square starts one.
 MAX_SIDE = max(layout.size for layout in LAYOUTS.values())
-TILE_CHARS = max(len(t) for d in DISTRIBUTIONS.values() for t in d.letters)  # "CH": 2
+TILE_CHARS = max(len(t) for d in DISTRIBUTIONS.values() for t in d.letters)  # "L·L": 3
 WORD_CHARS = MAX_SIDE * (TILE_CHARS + 2) + 2 * ((MAX_SIDE + 1) // 2)
 RACK_CHARS = max(d.rack_size for d in DISTRIBUTIONS.values()) * (TILE_CHARS + 2)
 POSITION_CHARS = 8          # "15O" or "O15", with room for stray spaces

@@ -1,6 +1,6 @@
 """Tile distributions as data: how many of each tile, and what each is worth.
 
-Multi-letter tiles (Spanish CH, LL, RR) are single tiles; in text they are written
+Multi-letter tiles (Spanish CH, LL, RR; Catalan L·L, NY, QU) are single tiles; in text they are written
 in brackets, "[CH]" ("[ch]" for a blank standing for CH), as Woogles and macondo do.
 """
 from __future__ import annotations
@@ -127,6 +127,39 @@ DISTRIBUTIONS: dict[str, Distribution] = {
         "A:9:1 Ą:1:5 B:2:3 C:3:2 Ć:1:6 D:3:2 E:7:1 Ę:1:5 F:1:5 G:2:3 H:2:3 I:8:1 J:2:3 "
         "K:3:2 L:3:2 Ł:2:3 M:3:2 N:5:1 Ń:1:7 O:6:1 Ó:1:5 P:3:2 R:4:1 S:4:1 Ś:1:5 T:3:2 "
         "U:2:3 W:4:1 Y:4:2 Z:5:1 Ź:1:9 Ż:1:5 ?:2:0",
+    ),
+}
+# The sets federations play beyond these (issue 28), each from a public source, checked against
+# its total. Dutch and Norwegian: macondo's data/letterdistributions (dutch, norwegian.csv).
+# Catalan: MAGPIE's catalan.csv (the distribution macondo and Woogles use), with the digraph
+# tiles L·L, NY and QU as single tiles, written "[L·L]", "[NY]", "[QU]" (blank: "[ny]").
+# Italian and Romanian (no macondo file): the Wikipedia page "Scrabble letter distributions", as
+# wI2L/scrabbler's cmd distributions list them. Italian sets have 120 tiles, Dutch 102.
+DISTRIBUTIONS |= {
+    "it": _dist(
+        "it",
+        "A:14:1 B:3:5 C:6:2 D:3:5 E:11:1 F:3:5 G:2:8 H:2:8 I:12:1 L:5:3 M:5:3 N:5:3 O:15:1 P:3:5 "
+        "Q:1:10 R:6:2 S:6:2 T:6:2 U:5:3 V:3:5 Z:2:8 ?:2:0",
+    ),
+    "nl": _dist(
+        "nl",
+        "A:6:1 B:2:3 C:2:5 D:5:2 E:18:1 F:2:4 G:3:3 H:2:4 I:4:1 J:2:4 K:3:3 L:3:3 M:3:3 N:10:1 "
+        "O:6:1 P:2:3 Q:1:10 R:5:2 S:5:2 T:5:2 U:3:4 V:2:4 W:2:5 X:1:8 Y:1:8 Z:2:4 ?:2:0",
+    ),
+    "no": _dist(
+        "no",
+        "A:7:1 B:3:4 C:1:10 D:5:1 E:9:1 F:4:2 G:4:2 H:3:3 I:5:1 J:2:4 K:4:2 L:5:1 M:3:2 N:6:1 "
+        "O:4:2 P:2:4 R:6:1 S:6:1 T:6:1 U:3:4 V:3:4 W:1:8 Y:1:6 Æ:1:6 Ø:2:5 Å:2:4 ?:2:0",
+    ),
+    "ca": _dist(
+        "ca",
+        "A:12:1 B:2:3 C:3:2 Ç:1:10 D:3:2 E:13:1 F:1:4 G:2:3 H:1:8 I:8:1 J:1:8 L:4:1 L·L:1:10 "
+        "M:3:2 N:6:1 NY:1:10 O:5:1 P:2:3 QU:1:8 R:8:1 S:8:1 T:5:1 U:4:1 V:1:4 X:1:10 Z:1:8 ?:2:0",
+    ),
+    "ro": _dist(
+        "ro",
+        "A:10:1 B:2:5 C:5:1 D:4:3 E:9:1 F:2:4 G:2:6 H:1:8 I:11:1 J:1:10 L:5:1 M:3:4 N:6:1 O:5:2 "
+        "P:4:2 R:6:1 S:6:1 T:7:1 U:5:1 V:2:4 X:1:10 Z:1:8 ?:2:0",
     ),
 }
 # Super Scrabble: 200 tiles on the 21x21 board, English values.

@@ -26,6 +26,8 @@ from tilecam.api.commands.read import NO_BOARD, load_reader, load_settings_into,
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--images", nargs="+", metavar="F", help="frames with known contents")
     src.add_argument("--tile-check", metavar="IMAGE", help="one frame of the pre-game tile check")
@@ -34,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--truth", metavar="FILE",
                    help="with --images: truth.jsonl, one {\"frame\": name, \"board\": [15 rows]} per line")
     p.add_argument("--out", required=True, metavar="FILE", help="where the tile set goes (.npz)")
-    p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
+    p.add_argument("--lang", default="en", help=f"tile set language: {', '.join(DISTRIBUTIONS)}")
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="grid corners TL,TR,BR,BL for every image")
     p.add_argument("--prewarped", action="store_true", help="images already show the board edge to edge")
     p.add_argument("--model", help="ONNX tile model; its card sits beside it (default: the settings' "

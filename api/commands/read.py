@@ -39,8 +39,10 @@ SELF_ENROLL_DEFAULT = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
     p.add_argument("image", metavar="IMAGE", help="a photo of the board (or a pre-warped board)")
-    p.add_argument("--lang", default="en", help="tile set language: en, de, fr, es, pl")
+    p.add_argument("--lang", default="en", help=f"tile set language: {', '.join(DISTRIBUTIONS)}")
     p.add_argument("--config", metavar="FILE",
                    help="settings file (TOML or JSON, as tilecam run takes): [read], [locate], [enroll]")
     p.add_argument("--tileset", metavar="FILE",

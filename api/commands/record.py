@@ -27,8 +27,10 @@ from tqdm import tqdm
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", metavar="SOURCE",
                    help="a video file, a folder of frames (natural order), a camera index or URL, or 'picam'")
-    p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default: de when the frames show Ä, Ö or Ü "
-                                  "read with confidence, else en; a resumed game keeps its own)")
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    p.add_argument("--lang", help=f"tile set: {', '.join(DISTRIBUTIONS)} (default: de when the frames show "
+                                  "Ä, Ö or Ü read with confidence, else en; a resumed game keeps its own)")
     p.add_argument("--rules", help="rule profile: naspa, naspa-csw, nsa, wespa, box (default naspa; a resumed "
                                    "game keeps its own)")
     p.add_argument("--lexicon", metavar="FILE", help="word list: a soft prior for misreads and blank letters")

@@ -13,13 +13,14 @@ from pathlib import Path
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from tilecam.scoring.rules import AUTO, PROFILES
+    from tilecam.scoring.tiles import DISTRIBUTIONS
 
     p.add_argument("gcg", metavar="GAME.gcg", help="the game record")
     p.add_argument("--rules", default=AUTO, choices=[AUTO, *PROFILES],
                    help="rule profile (auto: NASPA, with the CSW 5-point challenge when the record "
                         "has challenge bonuses or a CSW #lexicon)")
-    p.add_argument("--lang", help="tile set: en, de, fr, es, pl (default: the record's #tile-distribution, "
-                                  "else its #lexicon's language, else en)")
+    p.add_argument("--lang", help=f"tile set: {', '.join(DISTRIBUTIONS)} (default: the record's "
+                                  "#tile-distribution, else its #lexicon's language, else en)")
     p.add_argument("--lexicon", metavar="FILE", help="word list to flag phonies (one word per line)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 

@@ -18,12 +18,16 @@ TURN_LOST_NOTE = "#unsuccessful-challenge"
 RACK_NOT_SEEN = "rack not seen"
 NICK_MAX = 64           # the longest in the liwords games is 42
 
-# Tile sets as macondo (and so Woogles) names them in '#tile-distribution'.
+# Tile sets as macondo (and so Woogles) names them in '#tile-distribution'; macondo has no Italian
+# or Romanian distribution, and their names follow its pattern (the language in English).
 MACONDO_DISTRIBUTIONS = {"en": "english", "de": "german", "fr": "french", "es": "spanish",
-                         "pl": "polish", "en-super": "english_super"}
-# '#lexicon' prefixes that say the tile set (a lexicon is one language's word list).
+                         "pl": "polish", "it": "italian", "nl": "dutch", "no": "norwegian",
+                         "ca": "catalan", "ro": "romanian", "en-super": "english_super"}
+# '#lexicon' prefixes that say the tile set (a lexicon is one language's word list): NSF is the
+# Norwegian federation's list, DISC the Catalan one.
 LEXICON_LANGS = (("OSPS", "pl"), ("RD", "de"), ("FRA", "fr"), ("ODS", "fr"), ("FILE", "es"),
-                 ("FISE", "es"), ("NWL", "en"), ("TWL", "en"), ("CSW", "en"), ("COLLINS", "en"))
+                 ("FISE", "es"), ("NWL", "en"), ("TWL", "en"), ("CSW", "en"), ("COLLINS", "en"),
+                 ("NSF", "no"), ("DISC", "ca"))
 MACONDO_LAYOUTS = {"super": "SuperCrosswordGame"}  # the standard board is macondo's default
 
 
@@ -116,7 +120,8 @@ def check_nick(nick: str) -> str:
 
 def gcg_lang(meta: dict[str, str]) -> str | None:
     """The tile set a record names: '#tile-distribution' (macondo's names), else the '#lexicon'
-    prefix (OSPS: Polish, RD: German, FRA/ODS: French, FILE/FISE: Spanish, NWL/TWL/CSW: English)."""
+    prefix (OSPS: Polish, RD: German, FRA/ODS: French, FILE/FISE: Spanish, NWL/TWL/CSW: English,
+    NSF: Norwegian, DISC: Catalan)."""
     named = meta.get("tile-distribution", "").strip().lower()
     for lang, name in MACONDO_DISTRIBUTIONS.items():
         if named == name:

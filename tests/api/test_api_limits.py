@@ -109,29 +109,29 @@ def test_limits_frames_must_decode_within_the_pixel_cap(client):
 
 # ---- text fields and query parameters ------------------------------------------------------
 def test_limits_word_bound_fits_the_longest_notation():
-    # Super Scrabble's 21 squares in Spanish, every tile a bracketed CH, blanks in between, and a
+    # Super Scrabble's 21 squares in Catalan, every tile a bracketed L·L, blanks in between, and a
     # played-through run at every other square: the longest play notation there is.
-    worst = "([CH])[ch]" * (lim.MAX_SIDE // 2) + "([CH])"
-    assert len(worst) == lim.WORD_CHARS == 106
-    assert len(word_cells(worst, DISTRIBUTIONS["es"])) == lim.MAX_SIDE
+    worst = "([L·L])[l·l]" * (lim.MAX_SIDE // 2) + "([L·L])"
+    assert len(worst) == lim.WORD_CHARS == 127
+    assert len(word_cells(worst, DISTRIBUTIONS["ca"])) == lim.MAX_SIDE
     assert PlayIn(position="A1", word=worst).word == worst
-    with pytest.raises(ValueError, match="at most 106 characters"):
+    with pytest.raises(ValueError, match="at most 127 characters"):
         PlayIn(position="A1", word=worst + "A")
 
 
 @pytest.mark.parametrize("path, body, message", [
-    ("plays", {"position": "8H", "word": "Q" * (lim.WORD_CHARS + 1)}, "body.word: String should have at most 106"),
+    ("plays", {"position": "8H", "word": "Q" * (lim.WORD_CHARS + 1)}, "body.word: String should have at most 127"),
     ("plays", {"position": "8H" * 5, "word": "QAT"}, "body.position: String should have at most 8"),
-    ("plays", {"position": "8H", "word": "QAT", "rack": "A" * 29}, "body.rack: String should have at most 28"),
+    ("plays", {"position": "8H", "word": "QAT", "rack": "A" * 36}, "body.rack: String should have at most 35"),
     ("passes", {"note": "n" * (lim.NOTE_CHARS + 1)}, "body.note: String should have at most 2000"),
-    ("exchanges", {"tiles": "?" * 29}, "body.tiles: String should have at most 28"),
+    ("exchanges", {"tiles": "?" * 36}, "body.tiles: String should have at most 35"),
     ("end", {"reason": "r" * 501}, "body.reason: String should have at most 500"),
     ("end", {"racks": ["A"] * 101}, "body.racks: List should have at most 100 items"),
     ("challenges", {"outcome": "valid", "words": 23}, "body.words: Input should be less than or equal to 22"),
     ("time-penalties", {"player": 10**40, "minutes": 1}, "body.player: Input should be less than or equal to 99"),
     ("recount", {"player": 0, "cumulative": [1] * 501}, "body.cumulative: List should have at most 500 items"),
     ("moves/0/corrections", {"kind": "pass", "reason": "r" * 501}, "body.pass.reason: String should have at most"),
-    ("moves/0/corrections", {"kind": "blank", "square": "8H", "letter": "QQQ"}, "body.blank.letter"),
+    ("moves/0/corrections", {"kind": "blank", "square": "8H", "letter": "QQQQ"}, "body.blank.letter"),
 ])
 def test_limits_text_and_numbers_are_bounded(client, path, body, message):
     gid = new_game(client)
@@ -200,8 +200,8 @@ def test_limits_game_meta_is_bounded(client):
 
 def test_limits_query_parameters_are_bounded(client):
     gid = new_game(client)
-    r = client.get(f"/api/games/{gid}/unseen", params={"rack": "A" * 29})
-    assert r.status_code == 422 and "query.rack: String should have at most 28" in r.json()["detail"]
+    r = client.get(f"/api/games/{gid}/unseen", params={"rack": "A" * 36})
+    assert r.status_code == 422 and "query.rack: String should have at most 35" in r.json()["detail"]
     r = client.get(f"/api/games/{gid}/board", params={"turn": 10**30})
     assert r.status_code == 422 and "query.turn: Input should be less than or equal to 10000" in r.json()["detail"]
     r = client.post("/api/games/gcg", params={"rules": "n" * 33}, content=b"#player1 a A\n",

@@ -62,7 +62,8 @@ def test_blanks_count_whatever_they_stand_for(client):
     assert post(client, f"/api/games/{gid}/plays", {"position": "8F", "word": "bOa"}).status_code == 200
     refused(post(client, f"/api/games/{gid}/plays", {"position": "G7", "word": "z."}),
             "the set has 2 blanks; this play would make 3")
-    refused(client.get(f"/api/games/{gid}/unseen", params={"rack": "?"}), "the set has 2 blanks; this rack would make 3")
+    refused(client.get(f"/api/games/{gid}/unseen", params={"rack": "?"}),
+            "the set has 2 blanks; this rack would make 3")
     assert client.get(f"/api/games/{gid}/unseen").json()["blanks"] == 0
 
 
@@ -108,3 +109,23 @@ def test_verify_flags_a_gcg_past_the_set_and_exits_1(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 1, r.stderr
     assert "First discrepancy: line 4 (Alice): the set has 1 Z; this play makes 7" in r.stdout
+
+
+def test_a_catalan_game_with_its_digraph_tiles_over_http(client, tmp_path):
+    """Issue 28, item 4: a game on one of the sets added (Catalan's L·L, NY and QU are single
+    tiles), its GCG under macondo's name, and `verify` reading it back by that name."""
+    gid = new_game(client, lang="ca")
+    r = post(client, f"/api/games/{gid}/plays", {"position": "8G", "word": "CA[L·L]"})
+    assert r.status_code == 200, r.text
+    assert r.json()["live"]["scores"] == [26, 0]
+    refused(post(client, f"/api/games/{gid}/plays", {"position": "I7", "word": "[L·L]."}),
+            "the set has 1 L·L; this play would make 2")
+    unseen = client.get(f"/api/games/{gid}/unseen").json()
+    assert unseen["count"] == 97 and "L·L" not in unseen["tiles"] and unseen["tiles"]["NY"] == 1
+    gcg = client.get(f"/api/games/{gid}.gcg").text
+    assert "#tile-distribution catalan" in gcg and " 8G CA[L·L] +26 26" in gcg
+    path = tmp_path / "ca.gcg"
+    path.write_text(gcg)
+    r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "verify", str(path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "tiles ca" in r.stdout, r.stdout + r.stderr

@@ -36,7 +36,7 @@ from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
 
 # macondo's tile distributions by the name '#tile-distribution' gives them
 MACONDO_NAMES = {"english": "en", "german": "de", "french": "fr", "spanish": "es", "polish": "pl",
-                 "english_super": "en-super"}
+                 "dutch": "nl", "norwegian": "no", "catalan": "ca", "english_super": "en-super"}
 A = re.ASCII  # Go's \s, \S and \w are ASCII classes
 
 # (token, pattern) in macondo's order; the first that matches anywhere in the trimmed line wins.
