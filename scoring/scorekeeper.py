@@ -284,7 +284,9 @@ class Scorekeeper:
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed, self.doubts)
-        if isinstance(d.change, Unclear):
+        # more plays than one turn's from a snapshot: a join (never at a clock press, one turn, once a
+        # game is recorded: ScrabScrap's game08 gave JUS misread as two plays, OD and US)
+        if isinstance(d.change, Unclear) and not (pressed and len(g.state.board)):
             joined = self._join(seen, player, pressed)
             if joined is not None:
                 return joined
