@@ -241,7 +241,7 @@ def undo_correction(entries: Iterable[LogEntry], position: int, profile: RulePro
     was = prior[-1] if prior else None
     entry = Correction(fix.target, was.replacement if was else entries[fix.target], by,
                        was.agreed if was else None, reason)
-    effective_events(entries + [entry], profile, dist, layout, players)  # every later event rebuilt on it
+    admit_amendment(entries, entry, profile, dist, layout, players)
     return entry
 
 
