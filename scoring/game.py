@@ -59,6 +59,9 @@ class GameState:
     # The most of each tile the record has held at once (the board, plus the rest of a play's
     # rack when it is known): what "more than the set has" is measured on (tally.excess).
     peak: Counter = field(default_factory=Counter)
+    # The board's tiles as the tally counts them (a blank is a blank), kept play by play, so a
+    # play's check counts only the tiles it touches.
+    on_board: Counter = field(default_factory=Counter)
 
     def unseen_for(self, dist: Distribution, rack: str = ""):
         """What a player holding `rack` cannot see; a rack the set cannot hold beside the board is
@@ -112,7 +115,12 @@ class Game:
             case Play(placement=pl):
                 for t in pl.tiles:
                     s.board.put(t.square, t.tile)
-                s.peak |= tally(s.board) + kept_back(event.rack, _tallied(pl), self.dist)
+                placed = _tallied(pl)
+                for tile, n in _holding(s.on_board, placed, kept_back(event.rack, placed, self.dist)).items():
+                    if n > s.peak[tile]:
+                        s.peak[tile] = n
+                for tile in placed:
+                    s.on_board[tile] += 1
                 n = len(pl.tiles)
                 draw = min(n, s.bag)
                 s.rack_sizes[p] += draw - n
@@ -127,6 +135,8 @@ class Game:
                 play = self._last_play_of(p)
                 for t in play.placement.tiles:
                     s.board.remove(t.square)
+                for tile in _tallied(play.placement):
+                    s.on_board[tile] -= 1
                 n = len(play.placement.tiles)
                 s.rack_sizes[p] += n - s._last_draw
                 s.bag += s._last_draw
@@ -218,10 +228,9 @@ class Game:
         never scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
         if self.within_set:
-            placed = _tallied(placement)
-            board = tally(self.state.board) + Counter(placed)
-            check_within_set(self.state.peak, board, self.dist, "this play")
-            check_within_set(self.state.peak, board + kept_back(rack, placed, self.dist), self.dist,
+            placed, s = _tallied(placement), self.state
+            check_within_set(s.peak, _holding(s.on_board, placed), self.dist, "this play")
+            check_within_set(s.peak, _holding(s.on_board, placed, kept_back(rack, placed, self.dist)), self.dist,
                              "this play with its rack")
         if engine_stands and agreed is None:
             agreed = scored.score
@@ -433,6 +442,17 @@ class Game:
 def _tallied(placement: Placement) -> list[str]:
     """A play's new tiles as the tally counts them: a blank is a blank whatever it stands for."""
     return [BLANK if t.blank else t.letter for t in placement.tiles]
+
+
+def _holding(on_board: Counter, placed: list[str], kept: Counter | None = None) -> Counter:
+    """What the record holds of each tile a play touches once it is down: the board's (`on_board`,
+    before the play), the play's, and the rest of its rack (`kept`). Other tiles' counts do not move."""
+    held: Counter = Counter()
+    for tile in placed:
+        held[tile] = held.get(tile, on_board[tile]) + 1
+    for tile, n in (kept or {}).items():
+        held[tile] = held.get(tile, on_board[tile]) + n
+    return held
 
 
 def check_within_set(before: Counter, after: Counter, dist: Distribution, what: str) -> None:

@@ -57,9 +57,14 @@ def excess(counted: Counter, dist: Distribution, than: Counter | None = None) ->
 def kept_back(rack: str | None, placed: Iterable[str], dist: Distribution) -> Counter:
     """The tiles of a known rack that a play of `placed` (tiles as tallied: BLANK for a blank)
     leaves on it; in a rack '?' is the blank and case means nothing."""
-    if not rack:
-        return Counter()
-    return Counter(t.upper() for t in dist.tokens(rack)) - Counter(placed)
+    kept: Counter = Counter()
+    if rack:  # counted by hand, not Counter(iterable): replaying a record calls this once a play
+        for tile in dist.tokens(rack):
+            kept[tile.upper()] += 1
+        for tile in placed:
+            if kept[tile] > 0:
+                kept[tile] -= 1
+    return +kept
 
 
 def check_set(counted: Counter, dist: Distribution) -> list[str]:

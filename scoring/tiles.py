@@ -51,6 +51,8 @@ class Distribution:
 
         Lower case is kept (it marks a blank in play notation); validity is checked by the caller.
         """
+        if "[" not in text:  # one character a tile: the common case, and replay's hot path
+            return list(text)
         out: list[str] = []
         i = 0
         while i < len(text):
