@@ -76,10 +76,12 @@ def record(folder: Path, work: Path, lexicon: Path | None, config: str | None = 
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     seconds = time.perf_counter() - t0
     doc = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {"entries": []}
+    def tail(text: str, n: int) -> list[str]:   # no machine paths in the results
+        return [ln.replace(str(work), "<tmp>").replace(str(REPO), "<repo>").replace(sys.prefix, "<venv>")
+                for ln in text.replace("\r", "\n").splitlines() if ln.strip() and "recording:" not in ln][-n:]
+
     return {"exit": proc.returncode, "seconds": round(seconds, 1), "doc": doc,
-            "stdout_tail": proc.stdout.strip().splitlines()[-25:],
-            "stderr_tail": [ln for ln in proc.stderr.replace("\r", "\n").splitlines()
-                            if ln.strip() and "recording:" not in ln][-40:],
+            "stdout_tail": tail(proc.stdout, 25), "stderr_tail": tail(proc.stderr, 40),
             "gcg": (work / "game.gcg").read_text(encoding="utf-8") if (work / "game.gcg").exists() else ""}
 
 
@@ -202,7 +204,8 @@ def main(argv=None) -> int:
     ap.add_argument("--config", help="a settings file for tilecam record (e.g. [reader] one_set = false)")
     args = ap.parse_args(argv)
     truth = load_truth(DATA)
-    out = {"commit": git_commit(), "machine": f"{platform.machine()} {os.cpu_count()} cpus", "config": args.config,
+    out = {"commit": git_commit(), "machine": f"{platform.machine()} {os.cpu_count()} cpus",
+           "config": Path(args.config).name if args.config else None,
            "runs": {}}
     runs = [("no lexicon", None)] + ([("enable", DATA / "lexicon" / "enable.txt")] if args.lexicon else [])
     for name, lexicon in runs:
