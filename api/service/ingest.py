@@ -42,7 +42,7 @@ from ..store import Changes, GameRow, Store
 from .view import DAMAGE, load_view
 
 __all__ = ["CENTRAL_META", "Ingest", "Mirror", "STATION_CLOCK", "STATION_GAME", "STATION_UID", "STATION_URL",
-           "forwarded_clock", "forwarded_meta", "header_digest", "refuse_mirror"]
+           "clock_state", "forwarded_clock", "forwarded_meta", "header_digest", "refuse_mirror"]
 
 STATION_UID = "station_uid"  # the station's id of a game: in both stores' meta
 STATION_URL, STATION_GAME, STATION_CLOCK = "station_url", "station_game", "station_clock"  # from the heartbeat
@@ -83,7 +83,7 @@ def forwarded_clock(meta: dict, now: float) -> s.ClockOut | None:
     return clock.model_copy(update={"at": now, "remaining_ms": remaining})
 
 
-def _clock_state(clock: s.ClockOut | dict | None) -> tuple | None:
+def clock_state(clock: s.ClockOut | dict | None) -> tuple | None:
     """What a press, a pause or the end changes of a clock; the time left runs on by itself."""
     if clock is None:
         return None
@@ -296,7 +296,7 @@ class Ingest:
                         if game is not None:
                             meta[STATION_GAME] = str(game)
                     self.store.update_game(row.id, meta=meta)
-                if i == 0 and _clock_state(forwarded_clock(before, 0.0)) != _clock_state(clock):
+                if i == 0 and clock_state(forwarded_clock(before, 0.0)) != clock_state(clock):
                     self._publish(row.id)  # the overlays here show the press now, not at the next entry
             found[uid] = row.id
         return found

@@ -26,7 +26,7 @@ from .. import schemas as s
 from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow, Store
-from .ingest import refuse_mirror
+from .ingest import clock_state, forwarded_clock, refuse_mirror
 from .view import GameView, parse_square, players_of
 
 __all__ = ["TURN_EVENTS", "Writer"]
@@ -46,6 +46,7 @@ class Writer:
     _locks: dict[int, threading.RLock]
     _locks_guard: threading.Lock
     _published: dict[int, int]
+    _clocks_shown: dict[int, tuple | None]
     _changes_mark: int | None
     _clocks: dict[int, GameClock]
     clock_finish: Callable[..., list[int]]  # ClockGlue's: the end of a game enters its overtime
@@ -217,14 +218,23 @@ class Writer:
                     # server has not followed (created before it started), the newest alone.
                     known = self._published.get(game_id, 0 if n == 0 else n - 1)
                     self._published.setdefault(game_id, known)
-                    if n <= known:
-                        continue  # ours, already published, or not a new entry
+                    if n <= known:  # ours, already published, or not a new entry ...
+                        if not self._clock_moved(game_id):
+                            continue
+                        self._publish(game_id)  # ... but a station's clock, pressed at another server
                     for row in self.store.entries(game_id)[known:]:
                         self._publish(game_id, row.entry, row.seq)
                 except NotFound:  # discarded since
                     continue
             announced.append(game_id)
         return announced
+
+    def _clock_moved(self, game_id: int) -> bool:
+        """Whether the clock a station forwards (its heartbeat, taken by any server on the database)
+        was pressed, paused or stopped since this server's last update of the game."""
+        if game_id not in self._clocks_shown or game_id in self._clocks:
+            return False
+        return clock_state(forwarded_clock(self.store.game(game_id).meta, 0.0)) != self._clocks_shown[game_id]
 
     def _publish(self, game_id: int, entry: LogEntry | None = None, seq: int | None = None) -> s.LiveOut:
         committed = self.clock()
@@ -236,6 +246,7 @@ class Writer:
             with self._lock(game_id):
                 self._clocks[game_id].finish(self.steady(), getattr(entry, "player", None))
             live = self.live(game_id)
+        self._clocks_shown[game_id] = clock_state(live.clock)
         data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
                 "committed": committed}
         self.bus.publish(BusMessage(game_id, live.seq if seq is None else seq, "update", data))

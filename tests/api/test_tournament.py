@@ -276,3 +276,38 @@ def test_a_forwarded_game_ends_while_its_station_s_clock_still_runs(api, client,
     service.ingest_entries("pi-42", "token-of-pi-42", uid, [(i, to_json(e), None) for i, e in enumerate(record.events)])
     t = by_table(client)[42]
     assert t["ended"] and t["result"] == "Cesar wins by 60" and t["clock"]["finished"] is False
+
+
+def test_a_press_a_station_forwards_to_one_server_is_announced_by_every_server(tmp_path):
+    """Two servers on one database: the heartbeat that carries a press reaches one; the other's
+    watcher (announce_external) sends its SSE clients the press too, once, and nothing for a
+    heartbeat that changes nothing."""
+    from tilecam.api.bus import Bus
+    from tilecam.api.service import GameService
+    from tilecam.api.store import open_store
+    from tilecam.scoring.events import Pass, to_json
+
+    db = tmp_path / "central.sqlite3"
+    one, two = GameService(open_store(db), Bus()), GameService(open_store(db), Bus())
+    heard: list[dict] = []
+    two.bus.publish = lambda msg: heard.append(msg.data["live"]) or 0
+    two.announce_external()  # the watcher's first look takes its mark
+    uid, token = "e" * 32, "token-of-pi-43"
+    gid = one.ingest_header("pi-43", token, uid, [{"nick": "A", "name": "Ann"}, {"nick": "B", "name": "Bo"}],
+                            "naspa", "en", "standard", {"table": "43"}).game_id
+    one.ingest_entries("pi-43", token, uid, [(0, to_json(Pass(0, 0)), None)])
+    two.announce_external()
+    assert [live["seq"] for live in heard] == [0] and heard[0]["clock"] is None
+    clock = {"at": time.time(), "running": 1, "on_clock": 1, "paused": False, "started": True, "finished": False,
+             "initial_ms": 1_500_000, "remaining_ms": [1_490_000, 1_500_000], "overtime_minutes": [0, 0],
+             "penalties": [0, 0], "lost_on_time": [False, False]}
+    one.heartbeat("pi-43", token, [uid], clock=clock)
+    assert two.announce_external() == [gid]
+    assert heard[-1]["clock"]["running"] == 1 and heard[-1]["fields"]["p2_clock"] == "25:00"
+    one.heartbeat("pi-43", token, [uid], clock={**clock, "at": time.time() + 5})  # nothing pressed
+    assert two.announce_external() == [] and len(heard) == 2
+    one.heartbeat("pi-43", token, [uid], clock={**clock, "running": 0, "on_clock": 0})  # pressed
+    two.announce_external()
+    assert len(heard) == 3 and heard[-1]["clock"]["running"] == 0
+    one.store.close()
+    two.store.close()
