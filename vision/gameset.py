@@ -119,6 +119,14 @@ class GameTiles:
         assigned, soft = assign_counts(p, emb, self.counts, self.cfg, upper_bounds=True)
         return squares, [self.tile_classes[j] if j >= 0 else "" for j in assigned], soft
 
+    def evidence(self) -> dict[int, np.ndarray]:
+        """Each known tile's readings over the game as probabilities over `tile_classes`."""
+        out = {}
+        for sq, log in self._log.items():
+            p = np.exp(log - log.max())
+            out[sq] = p / p.sum()
+        return out
+
     def readings(self) -> dict[int, str]:
         """What the readers say each known tile is (the most likely tile over all its reads)."""
         return {sq: self.tile_classes[int(np.argmax(log))] for sq, log in self._log.items()}

@@ -152,7 +152,8 @@ class TableReader:
         # Whatever lies on the board reads as unsure squares with a rim of wrong but confident ones;
         # away from it the board is in clear view.
         clear = ~cv2.dilate(unsure.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        upright = self._as_settled(snap.turned(k))  # the board's rows read as the players read them
+        # the board's rows read as the players read them; a committed tile's letter as the whole game reads it
+        upright = self._as_settled(self._as_game_reads(snap.turned(k)))
         self._last = (warped, snap.probs.reshape(-1, len(snap.classes)), upright, k)
         corners = np.round(turn_corners(image_corners(located.homography, located.square_px), k), 2).tolist()
         return BoardView(upright, k, np.rot90(clear, k), covered(unsure, self.cfg.max_unsure_squares), corners)
@@ -234,6 +235,27 @@ class TableReader:
             self.settled[r.square] = r.now
             out[Square(r.square // n, r.square % n)] = r.now
         return out
+
+    def _as_game_reads(self, upright: Snapshot) -> Snapshot:
+        """Each committed tile read as a tile now has its letter weighed by every reading of it since
+        it was committed (vision.gameset: one physical tile all game long), so one photo's misread
+        (a grid a little off, a glare) does not turn a committed letter that the game's other photos
+        read otherwise; a square read empty is left as read (a tile taken back)."""
+        tiles = self.game_tiles
+        if tiles is None or not len(tiles):
+            return upright
+        probs = upright.probs.copy()
+        n = probs.shape[1]
+        e = upright.classes.index(EMPTY)
+        cols = [upright.classes.index(c) for c in tiles.tile_classes]
+        for g, game in tiles.evidence().items():
+            r, c = divmod(g, n)
+            p_empty = float(probs[r, c, e])
+            if p_empty >= 0.5:
+                continue
+            q = probs[r, c, cols] * game
+            probs[r, c, cols] = (1.0 - p_empty) * q / max(float(q.sum()), 1e-12)
+        return replace(upright, probs=probs)
 
     def _as_settled(self, upright: Snapshot) -> Snapshot:
         """The read with each settled square (game orientation) read as the game's assignment has it,

@@ -102,3 +102,23 @@ def test_readings_over_a_count_reassign_tiles_of_a_record_kept_within_the_set():
     tiles.read(list(committed), probs)
     assert tiles.doubtful(committed) == {0, 1}
     assert sorted((r.square, r.was, r.now) for r in tiles.contradicted(committed)) == [(0, "Z", "X"), (1, "S", "Z")]
+
+
+def test_a_committed_tile_is_read_as_the_whole_game_reads_it():
+    """One photo reads the committed I at H7 as S (a grid a little off): weighed by the game's nine
+    readings of it as I, the read says I, and a square read empty stays empty (a tile taken back)."""
+    from tilecam.scoring.snapshot import Snapshot
+    from tilecam.vision.reader import TableReader
+
+    tiles = GameTiles(CLASSES, DIST)
+    sq = 6 * 15 + 7
+    tiles.look([sq], np.eye(1, 8))
+    for _ in range(9):
+        tiles.read([sq], reading("I", 0.95, "S")[None, :])
+    table = TableReader.__new__(TableReader)   # only its game tiles take part here
+    table.game_tiles = tiles
+    rows = ["." * 15] * 6 + [".......S......."] + ["." * 15] * 8
+    read = table._as_game_reads(Snapshot.from_board(rows, CLASSES, confidence=0.97))
+    assert read.board()[6][7] == "I"
+    gone = table._as_game_reads(Snapshot.from_board(["." * 15] * 15, CLASSES))
+    assert gone.board()[6][7] == "."
