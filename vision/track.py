@@ -67,6 +67,11 @@ class TrackConfig(BaseModel):
     min_redetect_quality: float = Field(
         0.6, gt=0, le=1, description="during a game, a re-detected grid of lower quality than this is not "
                                      "trusted: the last good grid is kept (GridGuard)")
+    moved_fit: float = Field(
+        0.6, gt=0, le=1, description="during a game, a re-detected grid is taken whatever its quality when the "
+                                     "last good grid fits the frame below this share of its own quality and the "
+                                     "new one fits it better (the board was turned: the old grid no longer lies "
+                                     "on it; a covered board fits neither)")
     keep_margin: float = Field(
         0.05, ge=0, lt=1, description="during a game, the last good grid is kept unless a re-detected grid fits "
                                       "the frame better by more than this much quality (GridGuard)")
@@ -237,7 +242,13 @@ class GridGuard:
             # a re-detection after arms left the board can land a square off: the old grid stays
             # while it fits this frame as well as the new one
             old_q = grid_quality(image, self._good.corners, self.tracker.cfg)
-            if result.fix.quality < cfg.min_redetect_quality or old_q >= result.fix.quality - cfg.keep_margin:
+            # ...unless the old grid has lost its fit: the board was turned on its turntable by an
+            # angle that does not put the grid where it was (issue 27: 150-210 degrees between turns
+            # kept a grid half off the board, and every play read as garbage)
+            moved = old_q < cfg.moved_fit * self._good.quality and \
+                grid_quality(image, result.fix.corners, self.tracker.cfg) > old_q + cfg.keep_margin
+            if (result.fix.quality < cfg.min_redetect_quality and not moved) or \
+                    old_q >= result.fix.quality - cfg.keep_margin:
                 self._rejected = result.fix
                 status = "tracked" if old_q >= cfg.min_redetect_quality else "occluded"
                 return KeptFix(status, self._good, old_q)

@@ -192,3 +192,25 @@ def test_a_blank_frame_has_no_grid_quality_rather_than_an_error():
     from tilecam.vision.locate import LocateConfig, grid_quality
     corners = np.float32([[100, 100], [400, 100], [400, 400], [100, 400]])
     assert grid_quality(np.zeros((480, 640, 3), np.uint8), corners, LocateConfig()) == 0.0
+
+
+def test_grid_guard_takes_a_weak_redetection_when_the_board_was_turned_off_the_old_grid(shared_data):
+    """Issue 27: a turntable turned by an odd angle between turns (150-210 degrees) left the last good
+    grid half off the board, and a re-detection under min_redetect_quality was refused for the rest of
+    the game: every play read as garbage. When the old grid has lost its fit and the new one fits the
+    frame better, the board was turned: the new grid is taken."""
+    from dataclasses import replace
+
+    from tilecam.vision.track import GridGuard, TrackResult
+
+    image = load(shared_data, *FRAMES[0])
+    good = BoardTracker(LocateConfig()).update(image).fix
+    h, w = image.shape[:2]
+    turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((w / 2, h / 2), 30, 1.0), (w, h),
+                            borderMode=cv2.BORDER_REPLICATE)
+    found = BoardTracker(LocateConfig()).update(turned).fix
+    weak = replace(found, quality=0.5)   # below min_redetect_quality (0.6): refused before
+    guard = GridGuard(ScriptedTracker([TrackResult("redetected", good), TrackResult("redetected", weak)]))
+    guard.update(image)
+    kept = guard.update(turned)
+    assert kept.fix is weak and kept.status == "redetected"
