@@ -74,6 +74,10 @@ class OccupancyConfig(BaseModel):
                                        description="on a square with no ink, the weight of the network's "
                                                    "own odds of empty against a blank beside the board's "
                                                    "looks (the network is colour-blind: 0, the looks alone)")
+    min_print_squares: int = Field(default=4, ge=1,
+                                   description="a print on fewer squares has no empty look of its own "
+                                               "(the centre's star: its one square's look is whatever "
+                                               "lies on it); no evidence there. Fixed by reasoning")
     spread_floor: float = Field(default=2.0, gt=0.0,
                                 description="smallest spread (Lab units) of the empty squares about "
                                             "their print's look: a camera's noise")
@@ -181,8 +185,8 @@ def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
     spreads = []
     for c in np.unique(classes):
         members = np.flatnonzero((classes == c) & ~seeds)
-        if not len(members):
-            continue
+        if (classes == c).sum() < cfg.min_print_squares or not len(members):
+            continue   # a print of one square (the centre) has no look but that square's own
         pool = members
         for _ in range(3):
             centre = np.median(f[pool], axis=0)

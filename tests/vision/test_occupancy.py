@@ -76,6 +76,10 @@ def test_a_tile_read_as_empty_and_a_blank_look_like_the_set():
     assert llr[8 * GRID + 10] < -2              # the blank too
     empties = [sq for sq in range(GRID * GRID) if sq not in tiles]
     assert np.median(llr[empties]) > 2 and llr[empties].min() > 0
+    # the H on the centre, read unsure: the centre's print is its one square, no look to compare
+    # (it was its own "empty look": the English 2015 game's S on the star read as empty)
+    llr = log_ratio(board(tiles), reader_sure(tiles, unsure=[7 * GRID + 7]), PRINT)
+    assert abs(llr[7 * GRID + 7]) < 1e-6
 
 
 def test_print_never_seen_does_not_pass_for_a_tile():
