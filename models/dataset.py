@@ -200,7 +200,8 @@ def _build_chunk(spec: DataSpec, chunk: int) -> dict[str, np.ndarray]:
                "design": str(rng.choice(designs)), "labels": str(rng.choice(labels_)),
                "square_px": int(rng.integers(*spec.square_px)),
                "tile_frac": float(rng.uniform(*spec.tile_frac)),
-               **{name: str(rng.choice(options)) for name, options in render.items()}}
+               # a factor with one option draws nothing, so a spec of the old looks renders the old data
+               **{name: str(options[0] if len(options) == 1 else rng.choice(options)) for name, options in render.items()}}
         crops, labels, rots, _ = board_sample(board, spec.seed * 1_000_003 + i, spec, rng, cfg)
         keep_empty = np.where(PLAIN, spec.empty_keep, spec.premium_keep)
         keep = (labels != INDEX["."]) | (rng.random(labels.shape) < keep_empty)

@@ -153,12 +153,12 @@ def git_commit() -> str:
 def _factors(card: dict) -> tuple[dict, dict]:
     """(trained, held out) factors of the model card: fonts, styles, designs, labels, and the render
     factors (``render_<name>``: models.synth.looks.RENDER_FACTORS, issue 28; a card without them
-    trained on none of them, so every option counts as trained)."""
+    was trained before they existed, on their first options, the old looks)."""
     from tilecam.models.synth import DESIGNS, LABEL_STYLES, RENDER_FACTORS, STYLES, available_fonts
     tr, held = card["training"], card["training"]["held_out"]
     trained = {"fonts": tuple(tr.get("fonts") or available_fonts()), "styles": tuple(tr.get("styles") or STYLES),
                "designs": tuple(tr.get("designs") or DESIGNS), "labels": tuple(tr.get("labels") or LABEL_STYLES)}
-    render = {k: tuple(v) for k, v in (tr.get("render_factors") or RENDER_FACTORS).items()}
+    render = {k: tuple(v) for k, v in (tr.get("render_factors") or {k: v[:1] for k, v in RENDER_FACTORS.items()}).items()}
     trained["render"] = tuple(render.items())
     out = {"fonts": tuple(held.get("fonts") or [held["font"]]), "styles": (held["style"],),
            "designs": (held["scheme"],) if "scheme" in held else (), "labels": (held["labels"],) if "labels" in held else ()}
@@ -178,11 +178,11 @@ def _spec_kwargs(trained: dict, held: dict, names) -> dict:
     return kw
 
 
-def synthetic(card: dict, model: Path, boards: int = 40, also: Path | None = None) -> dict:
+def synthetic(card: dict, model: Path, boards: int = 40, also: Path | None = None, cache: Path | None = None) -> dict:
     """Each held-out factor on its own, and all together, re-rendered as in training (needs
     models.synth); seeds other than training's. ``card`` names the factors (another model's card
     measures this model on that model's held-out sets). ``also``: a second model measured on the
-    same renders, under "also"."""
+    same renders, under "also". ``cache``: a folder keeping the rendered sets (npz) for the next run."""
     import onnxruntime as ort
 
     from tilecam.models.dataset import DataSpec, build
@@ -199,7 +199,14 @@ def synthetic(card: dict, model: Path, boards: int = 40, also: Path | None = Non
     sets["trained_factors"] = DataSpec(boards=boards, seed=910 if len(held) < 9 else 921, **trained)
     out: dict = {}
     for k, spec in sets.items():
-        data = build(spec, workers=2)
+        path = None if cache is None else cache / f"{k}_{spec.seed}_{boards}.npz"
+        if path is not None and path.is_file():
+            data = dict(np.load(path))
+        else:
+            data = build(spec, workers=2)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.savez(path, **data)
         out[k] = onnx_accuracy(session, data)
         if second is not None:
             out.setdefault("also", {})[k] = onnx_accuracy(second, data)
@@ -288,6 +295,7 @@ def main() -> int:
                     help="ScrabScrap without enrollment only (no enrolled reads, no timing; implies --no-card)")
     ap.add_argument("--synthetic-boards", type=int, default=40, help="boards per synthetic set")
     ap.add_argument("--also-model", default="", help="with --no-scrabscrap: a second model on the same renders")
+    ap.add_argument("--sets-cache", default="", help="folder keeping the rendered synthetic sets between runs")
     args = ap.parse_args()
     data = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data")) / "scrabscrap"
     model = Path(args.model)
@@ -296,7 +304,8 @@ def main() -> int:
     factors_card = json.loads(Path(args.factors_card).read_text(encoding="utf-8")) if args.factors_card else card
     if args.no_scrabscrap:
         also = Path(args.also_model) if args.also_model else None
-        result = {"synthetic": synthetic(factors_card, model, args.synthetic_boards, also),
+        cache = Path(args.sets_cache) if args.sets_cache else None
+        result = {"synthetic": synthetic(factors_card, model, args.synthetic_boards, also, cache),
                   "also_model": args.also_model or None, "boards_per_set": args.synthetic_boards,
                   "factors_card": args.factors_card or "the model's",
                   "commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "model": str(model)}
