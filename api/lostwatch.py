@@ -10,7 +10,10 @@ decided) and raises an alert the moment the record stops following the board:
 * **dropped**: `max_dropped` snapshots in a row thrown away as covered (something lies on the
   board, or the cover test trips on this table);
 * **restless**: the board judged moving for `restless_s` without a break (sensor noise or a
-  flickering lamp taken for hands).
+  flickering lamp taken for hands);
+* **blind**: the frame stands still but the board's grid is not found (or fits too poorly) for
+  `blind_s`: the board is there and the camera cannot see it (a board turned where the locator
+  does not find it again, a dark board in a dark room).
 
 An alert stands until what raised it is over (a snapshot that leaves no unexplained tiles, a
 snapshot decided, a still frame); each is kept with when it was raised and cleared. The recorder
@@ -45,11 +48,14 @@ class LostConfig(BaseModel):
         "snapshots in a row dropped as covered that raise the alert"))
     restless_s: float = Field(20.0, gt=0, le=3600, description=(
         "seconds the board is judged moving without a break that raise the alert"))
+    blind_s: float = Field(1.0, gt=0, le=3600, description=(
+        "seconds the frame stands still while the board's grid is not found that raise the alert (a "
+        "hand moves; a still frame without the board is the camera lost)"))
 
 
 @dataclass
 class Alert:
-    kind: str           # "unexplained" | "no_snapshot" | "dropped" | "restless"
+    kind: str           # "unexplained" | "no_snapshot" | "dropped" | "restless" | "blind"
     what: str           # what the camera sees, in words
     frame_index: int
     t: float
@@ -68,6 +74,7 @@ class LostWatch:
     _was_moving: bool = False
     _moving_since: float | None = None
     _dropped: int = 0
+    _blind_since: float | None = None
 
     @property
     def open(self) -> list[Alert]:
@@ -95,6 +102,16 @@ class LostWatch:
         """A frame the gate judged (state: "moving", "clear", "occluded", "no_board", or "snapshot"
         when the gate took one). Returns the alert raised, if any."""
         raised = None
+        if state == "blind":
+            if self._blind_since is None:
+                self._blind_since = t
+            if t - self._blind_since >= self.cfg.blind_s:
+                return self._raise("blind", f"the board stands still but its grid has not been found for "
+                                            f"{t - self._blind_since:.0f} s", index, t)
+            return None
+        if state in ("clear", "snapshot", "moving"):
+            self._blind_since = None
+            self._clear("blind", index)
         if state == "moving":
             if not self._was_moving or self._moving_since is None:
                 self._moving_since = t

@@ -117,6 +117,7 @@ class Recorder:
         self.counts = {"gate": 0, "dropped": 0, "decoded": 0, "retried": 0}
         self._retries = 0       # snapshots retaken on this still board
         self._covered = 0       # snapshots of this still board dropped as covered
+        self._blind = False     # the last frame: occluded, yet standing still
         self._flag: str | None = None   # the lost-game alert as the game's meta last said it
         self._inferring = False         # the last play was credited without a press (said once per run)
         # Photos the record was already made from (a folder source started over after a restart):
@@ -179,7 +180,8 @@ class Recorder:
         pressed, player, state = self._gate(frame, located)
         photos = self.cfg.every_frame_is_a_press
         if not photos:
-            self._alert(self.watch.frame(frame.index, frame.t, state or "snapshot"))
+            self._alert(self.watch.frame(frame.index, frame.t, "blind" if state == "occluded" and self._blind
+                                         else state or "snapshot"))
             if state == "moving":
                 self._retries = self._covered = 0
         if state is not None:
@@ -312,6 +314,8 @@ class Recorder:
         with self.timings.stage("gate"):
             gate = self.gate.look(frame.t, frame.image, located.homography, located.square_px, located.quality)
         if not gate.snapshot:
+            # occluded, yet the frame stands still: the board is there and its grid is not found
+            self._blind = gate.state == "occluded" and gate.moved_frac <= self.gate.cfg.moving_frac
             return False, None, gate.state
         with self._lock:
             (pressed, player), self._press = self._press, (False, None)

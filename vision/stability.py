@@ -129,9 +129,16 @@ class StabilityGate:
         cfg = self.cfg
         self._best_quality = max(self._best_quality, quality if board_img is not None else 0.0)
         floor = max(cfg.floor_quality, min(cfg.min_quality, cfg.relative_quality * self._best_quality))
-        if board_img is None or quality < floor:
+        if board_img is None:
             self._prev, self._clear_since = None, None
             return GateResult("occluded", False, 0.0, 1.0)
+        if quality < floor:
+            # the grid does not fit, but whether the frame stands still still tells a hand (moving)
+            # from a board the locator has lost (still: api.lostwatch's "blind")
+            small = self._small(board_img)
+            moved = 1.0 if self._prev is None or self._prev.shape != small.shape else self._changed(small, self._prev)
+            self._prev, self._clear_since = small, None
+            return GateResult("occluded", False, 0.0, moved)
         small = self._small(board_img)
         if self._prev is None:
             moved = 1.0

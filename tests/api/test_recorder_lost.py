@@ -61,8 +61,10 @@ class Table:
         self.rows, self.confidence, self.occluded, self.reads = rows, confidence, 0, 0
         self.cover = np.zeros((15, 15), bool)   # the squares a covered read is unsure of
 
+    quality = 1.0   # how well the grid fits (below the gate's floor: occluded)
+
     def update(self, image):
-        return Located("tracked", np.eye(3), 1.0, self.square_px)
+        return Located("tracked", np.eye(3), self.quality, self.square_px)
 
     def read(self, image, located, board, t=0.0, frame_index=-1):
         self.reads += 1
@@ -259,3 +261,20 @@ def test_print_read_as_tiles_on_the_empty_board_is_empty_from_then_on():
     frames(rec, HAND, 6, 2)
     frames(rec, picture(table.rows), 8, 6)
     assert [e.words for e in rec.scorekeeper.game.events] == [("CAT",)] and rec.lost is None
+
+
+def test_a_still_board_whose_grid_is_lost_raises_the_flag():
+    """Issue 27: a dark board turned on its turntable was never found again; the gate said "occluded"
+    for the last five plays and nothing was said. A frame standing still while the grid does not fit
+    is the camera lost, not a hand (a hand moves)."""
+    table = Table(board((7, 6, "CAT", False)))
+    rec = recorder(table)
+    frames(rec, picture(table.rows), 0, 6)
+    table.quality = 0.05                       # under the gate's floor: occluded
+    frames(rec, HAND, 6, 4)                    # a hand moving over it: occluded, not blind
+    assert rec.lost is None
+    frames(rec, picture(table.rows), 10, 14)   # still, and the grid still not found
+    assert rec.lost and "its grid has not been found" in rec.lost
+    table.quality = 1.0
+    frames(rec, picture(table.rows), 24, 3)
+    assert rec.lost is None

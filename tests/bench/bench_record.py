@@ -517,10 +517,12 @@ def lost_video(spec: dict, moves: int = 12) -> tuple[list, list, list, list]:
             gain = float(rng.uniform(0.8, 1.15))
         cfg = still.model_copy(update={"hands": "always" if over else "never",
                                        "rotation_deg": float(turns[turn] % 360)})
+        marks.append(mark)
+        if (folder / f"{i:04d}.jpg").is_file():   # a render stopped part way goes on where it stopped
+            continue
         img = render_scene(board, seed, cfg, i, room_light=room, jitter_px=0.3).image
         img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
         cv2.imwrite(str(folder / f"{i:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        marks.append(mark)
     meta_path.write_text(json.dumps(marks))
     return lost_video(spec, moves)
 
