@@ -28,7 +28,8 @@ without one (a single photo, a recorder before its first clear frame).
 The weight, the clip and the seed probability are chosen on real boards leaving one out
 (tests/bench/bench_occupancy.py: ScrabScrap's, the 1948 board, the red Hasbro game): each
 board's figures are measured with the values chosen on the other two; the defaults here are
-the values chosen on all three (the same on every split but the clip; models/README.md).
+the values chosen on all three (weight 3, clip 6, the network's weight on bare squares 0;
+models/README.md, docs/results/occupancy.json).
 """
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ class OccupancyConfig(BaseModel):
 
     weight: float = Field(default=3.0, ge=0.0, le=20.0,
                           description="log LR per unit of ln(distance ratio); 0 turns the rule off")
-    clip: float = Field(default=8.0, gt=0.0, le=20.0,
+    clip: float = Field(default=6.0, gt=0.0, le=20.0,
                         description="largest |log LR|: the board's looks never outweigh a reading "
                                     "surer than exp(clip) to 1")
     seed_prob: float = Field(default=0.8, gt=0.5, lt=1.0,

@@ -121,16 +121,16 @@ def _ink_components(crop: np.ndarray, min_contrast: float):
     h, w = grey.shape
     # the letter: the tallest component with its centre in the middle (a narrow I is tall, the
     # value beside it is not; by area a value "10" can outweigh the I), larger area on a tie; one
-    # that touches the crop's edge only when no other will do (the board's edge or a neighbour
+    # that spans the whole crop only when no other will do (the board's edge or a neighbour
     # tile's seam, an L along two sides of the crop, has its centre in the middle too)
     best, best_key = 0, (False, 0, 0)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         cx, cy = x + bw / 2.0, y + bh / 2.0
-        inside = x > 0 and y > 0 and x + bw < w and y + bh < h
+        letter_sized = bh < h - 1 and bw < w - 1
         if 0.2 * w <= cx <= 0.8 * w and 0.2 * h <= cy <= 0.8 * h and area >= 0.01 * h * w \
-                and (inside, bh, area) > best_key:
-            best, best_key = i, (inside, bh, area)
+                and (letter_sized, bh, area) > best_key:
+            best, best_key = i, (letter_sized, bh, area)
     if best == 0:
         return None
     background = np.median(crop[~ink], axis=0) if (~ink).any() else np.median(crop.reshape(-1, 3), axis=0)
