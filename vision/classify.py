@@ -473,6 +473,10 @@ class TileReader:
         if llr is None:
             return probs
         looked = fuse_empty_ratio(probs, llr, e)
+        if self.empty_ref is not None:
+            # the empty board itself says what is empty here; settling inkless squares on colour
+            # alone on top of it turned an empty square into a blank play in ScrabScrap game07/08
+            return looked
         # a square that shows no ink holds no letter: a blank, or nothing (vision.occupancy)
         bare = letterless(warped, looked[:, self._letters].max(axis=1), self.cfg.occupancy)
         if bare is None or not bare.any():
