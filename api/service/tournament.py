@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
-from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
 from ..lostwatch import LOST_META
+from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
 from .view import DAMAGE, GameView
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
