@@ -90,6 +90,7 @@ def test_the_station_and_read_turn_a_board_by_the_one_orientation_rule(monkeypat
         classes = CLASSES
         tileset = None
         empty_ref = None
+        lang = "en"   # the game's tile set (vision.gameset counts it)
         cfg = classify.ReadConfig(min_orientation_share=0.6)
 
         def read(self, warped, **_):  # source, turn_rule: for fused readers
