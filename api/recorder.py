@@ -171,7 +171,7 @@ class Recorder:
         self.timings.frames += 1
         if frame.path is not None and frame.path in self._recorded:
             if frame.path == self._last_recorded:
-                self.scorekeeper.caught_up()
+                self.scorekeeper.caught_up(pressed=self.cfg.every_frame_is_a_press)
             return FrameOutcome(frame.index, frame.t, "recorded")
         with self.timings.stage("locate"):
             located = self.locator.update(frame.image)

@@ -197,9 +197,13 @@ class Scorekeeper:
         withdrawal = last is not None and set(gone) == {t.square for t in last[1].placement.tiles}
         return "behind" if len(gone) > self.cfg.max_stray_squares and not withdrawal else "beyond"
 
-    def caught_up(self) -> None:
-        """The source is known to be past the record (the recorder saw the last committed frame)."""
+    def caught_up(self, pressed: bool = False) -> None:
+        """The source is known to be past the record (the recorder saw the last committed frame;
+        `pressed`: that frame was a clock press, as every photo of a folder is, so it ended the
+        record's last turn and whose turn it is is known again)."""
         self.behind = False
+        if pressed:
+            self.turn_known = True
 
     def _add_to_belief(self, snap: Snapshot, visible: np.ndarray | None) -> Snapshot:
         if self.belief is None or self.belief.classes != snap.classes:
@@ -255,7 +259,11 @@ class Scorekeeper:
             return Observation((), "behind", "the source shows an earlier state of the board")
         if fused.replay == "here":
             # The snapshot that catches up shows the board as it stands: no clock press (not a
-            # pass), and a square or two read differently is a misread, not a play.
+            # pass), and a square or two read differently is a misread, not a play. A press there
+            # (a folder of photos: every frame is one) is the press that ended the record's last
+            # turn, so whose turn it is is known again, as it was before the restart.
+            if pressed:
+                self.turn_known = True
             return Observation((), "no_change", "the source has caught up with the record")
         seen = fused.seen
         obs = self._observe(seen, player, pressed)
