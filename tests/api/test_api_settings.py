@@ -48,7 +48,7 @@ def test_serve_prints_urls_and_token_and_stops_on_ctrl_c(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "serve", "--port", str(port),
                              "--db", str(tmp_path / "g.sqlite3")], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
-        lines = [proc.stdout.readline() for _ in range(7)]  # the address, six URLs, the token's file
+        lines = [proc.stdout.readline() for _ in range(7)]  # the address, five URLs, the token's file
         assert f"http://127.0.0.1:{port}" in lines[0]
         # the token is not printed; the file it is kept in is (mode 0600)
         assert "g.sqlite3.token" in "".join(lines)
