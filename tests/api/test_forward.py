@@ -75,7 +75,7 @@ class Central_:
         self.proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "serve", "--port", str(self.port),
                                       "--config", str(self.config)], cwd=REPO,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a loaded 2-core machine starts serve slowly
         while True:
             try:
                 httpx.get(f"{self.url}/api/games", timeout=2)
