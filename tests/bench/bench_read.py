@@ -308,7 +308,8 @@ def main() -> int:
         result = {"synthetic": synthetic(factors_card, model, args.synthetic_boards, also, cache),
                   "also_model": args.also_model or None, "boards_per_set": args.synthetic_boards,
                   "factors_card": args.factors_card or "the model's",
-                  "commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "model": str(model)}
+                  "commit": git_commit(), "date": time.strftime("%Y-%m-%d"),
+                  "model": str(model.relative_to(REPO)) if model.is_relative_to(REPO) else str(model)}
         print("synthetic:", json.dumps(result["synthetic"]))
         Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")
