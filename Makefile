@@ -60,7 +60,7 @@ postgresql:
 	  else echo "error: PostgreSQL is missing; run: sudo apt-get install postgresql" >&2; exit 1; fi; \
 	fi
 
-test: install $(CHROMIUM) postgresql
+test: install chromium postgresql
 	$(BIN)/python -m pytest
 
 # Retrain the tile classifier (CPU, about 50 minutes on 2 cores: 15 rendering, 35 training): models/tiles.onnx + tiles.card.json.
