@@ -91,6 +91,9 @@ class Scorekeeper:
         self._unpressed: int | None = None
         self._turn_before: tuple[bool, int | None] = (self.turn_known, None)  # undone by sync(pending)
         self.first_play_down = False  # a first play was seen, read or not: no check after it
+        # A correction of the last play that one snapshot proposed (Scorekeeper._redecide): the
+        # next must propose the same before it is committed.
+        self._contradicted: tuple | None = None
         self.tile_check_cfg = TileCheckConfig()
 
     # -- helpers -----------------------------------------------------------------------
@@ -298,6 +301,12 @@ class Scorekeeper:
             joined = self._join(seen, player, pressed)
             if joined is not None:
                 return joined
+        if isinstance(d.change, Unclear) or self._extends_last_play(d):
+            redone = self._redecide(seen, player, pressed, agreed=not isinstance(d.change, Unclear) or pressed)
+            if redone is not None:
+                return redone
+        if not isinstance(d.change, Unclear):
+            self._contradicted = None
         if not isinstance(d.change, Unclear):
             # what is still new and fits no play stays in doubt; what was committed or went is not
             self.doubts = (self.doubts & frozenset(d.doubtful)) | (
@@ -377,6 +386,97 @@ class Scorekeeper:
         self.doubts = frozenset(left)
         return Observation(tuple(added), "play", f"joined: {len(plays)} plays decoded from the board as it stands "
                                                  f"(order inferred, each marked for review): " + " / ".join(words))
+
+    def _extends_last_play(self, d) -> bool:
+        """New squares beside the last play, in its line, that came with another play (left out of
+        it as doubts, or taken as a one-tile play of their own): a tile of the last play first read
+        as empty (the commonest misread), which later boards show."""
+        last = self._last_play()
+        if last is None:
+            return False
+        change = d.change
+        lone = [p.placement.tiles[0].square for p in change.plays if len(p.placement.tiles) == 1] \
+            if isinstance(change, ProposedSequence) else []
+        extra = set(d.doubtful) | set(lone)
+        if not extra or (not d.doubtful and not lone):
+            return False
+        tiles = last[1].placement.tiles
+        direction = last[1].placement.direction
+        dr, dc = direction.step
+        ends = {Square(tiles[0].square.row - dr, tiles[0].square.col - dc),
+                Square(tiles[-1].square.row + dr, tiles[-1].square.col + dc)}
+        return bool(ends & extra)
+
+    def _redecide(self, seen: Snapshot, player: int | None, pressed: bool, agreed: bool = True) -> Observation | None:
+        """Later boards contradict the last committed play: the new tiles make no play on the board
+        the record has (a committed play read on the wrong squares, with print or a shadow in it), or
+        a tile beside it in its line came with the next play (it was read empty). The board as it
+        stands is decoded against the record without that play; when that explains it, the play is
+        corrected (a camera Correction, for review) and the plays after it are credited as new ones.
+        Only the camera's own play (one with a certainty), while nothing but its challenge came after
+        it. Without `agreed` (an unclear video snapshot, retaken while the board stays still), two
+        snapshots in a row must propose the same correction (a hand's edge is not evidence)."""
+        g = self.game
+        last = self._last_play()
+        if last is None or g.state.ended:
+            return None
+        i, play = last
+        if play.certainty is None or any(e.kind != "challenge_bonus" for e in g.events[i + 1:]):
+            return None
+        before = g.state.board.copy()
+        for t in play.placement.tiles:
+            before.remove(t.square)
+        tiles = occupied(seen, self.cfg.tile_min_prob)
+        new = [Square(int(r), int(c)) for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in before]
+        d = decode_move(before, seen, g.dist, None, self.lexicon, self.cfg, frozenset(), self.doubts)
+        plays = [d.change] if isinstance(d.change, ProposedPlay) else \
+            list(d.change.plays) if isinstance(d.change, ProposedSequence) else \
+            explain(before, seen, g.dist, new, self.lexicon, self.cfg) or []
+        if not plays:
+            self._contradicted = None
+            return None
+        was = {t.square for t in play.placement.tiles}
+        now = {t.square for p in plays for t in p.placement.tiles}
+        p_empty = seen.probs[..., seen.classes.index(EMPTY)]
+        kept = {sq for sq in was if p_empty[sq.row, sq.col] <= self.cfg.empty_min_prob}
+        # the corrected play is a reading of the same turn: it keeps the squares that still hold
+        # tiles, and it is not the play as committed
+        first = plays[0].placement
+        if not kept <= now or not (was & {t.square for t in first.tiles}) or first == play.placement:
+            self._contradicted = None
+            return None
+        key = (i, tuple(sorted((t.square.row, t.square.col, t.tile) for t in first.tiles)))
+        if not agreed and self._contradicted != key:
+            self._contradicted = key   # said once: the next snapshot must say it again
+            return None
+        self._contradicted = None
+        fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=())
+        entry = Correction(self._log_index(i), fixed, by=self.camera_name,
+                           reason="later boards contradict this play: re-read from the board as it stands")
+        self._append(entry)
+        before_game = g
+        try:
+            self._rebuild()
+            check_within_set(before_game.state.peak, self.game.state.peak, before_game.dist, "this correction")
+        except (GameError, PlacementError):
+            self.entries.remove(entry)
+            self.game = before_game
+            return None
+        added: list[LogEntry] = [entry]
+        if len(plays) > 1:
+            try:
+                added = self._credit(plays[1:], player, pressed, review=len(plays) > 2, done=added)
+            except (GameError, PlacementError) as exc:
+                for e in added:
+                    self.entries.remove(e)
+                self._rebuild()
+                self.turn_known, self._unpressed = self._turn_before
+                return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+        words = [" ".join(e.words) for e in added[1:]]
+        self.doubts = frozenset(set(new) - now)
+        return Observation(tuple(added), "play" if words else "corrected",
+                           "camera correction: the last play re-read from the board as it stands"
+                           + (": then " + " / ".join(words) if words else ""))
 
     def unexplained(self) -> list[Square]:
         """The squares the board belief holds a tile on (read with a tile check's confidence) that no

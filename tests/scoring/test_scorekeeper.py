@@ -184,3 +184,45 @@ def test_upright_turns_needs_a_clear_majority_of_lettered_tiles():
     split = Snapshot(CLASSES, split.probs, rotations=rot)
     assert upright_turns(split) is None
     assert upright_turns(split, min_share=0.4, min_lead=1.0) in (0, 2)
+
+
+def _board(*words):
+    rows = [["."] * 15 for _ in range(15)]
+    for r, c, word, down in words:
+        for i, ch in enumerate(word):
+            rows[r + (i if down else 0)][c + (0 if down else i)] = ch
+    return ["".join(row) for row in rows]
+
+
+def test_a_tile_of_the_last_play_read_empty_is_put_back_when_later_boards_show_it():
+    # CAT went down with its C read as empty: AT committed. The next board shows the C beside it
+    # and TOE down from the T: the last play is re-read (a camera correction, for review) and TOE
+    # follows, never a one-tile play "CAT" of its own later.
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    keeper.observe(Snapshot.from_board(_board((7, 7, "AT", False)), CLASSES, 0.95), player=0, pressed=True)
+    assert keeper.game.events[0].words == ("AT",)
+    obs = keeper.observe(Snapshot.from_board(_board((7, 6, "CAT", False), (8, 8, "OE", True)), CLASSES, 0.95),
+                         player=1, pressed=True)
+    fix = [e for e in obs.entries if isinstance(e, Correction)]
+    assert len(fix) == 1 and fix[0].by == "camera" and fix[0].target == 0 and "contradict" in fix[0].reason
+    plays = [e for e in keeper.game.events if isinstance(e, Play)]
+    assert [(p.player, p.words, p.engine) for p in plays] == [(0, ("CAT",), 10), (1, ("TOE",), 4)]
+    assert plays[0].review
+
+
+def test_a_committed_play_later_boards_contradict_is_re_read_once_two_snapshots_agree():
+    # CAT went down and a print square beside it read as an S: CATS committed. Later snapshots show
+    # the S square empty and nothing new (unclear against the record: tiles gone that are not a
+    # withdrawal). Two still snapshots agreeing, the play is re-read as CAT, for review.
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    keeper.observe(Snapshot.from_board(_board((7, 6, "CATS", False)), CLASSES, 0.95), player=0, pressed=True)
+    assert keeper.game.events[0].words == ("CATS",)
+    cat = Snapshot.from_board(_board((7, 6, "CAT", False)), CLASSES, 0.95)
+    first = keeper.observe(cat)
+    assert first.status == "unclear" and not first.entries   # one snapshot is not enough
+    second = keeper.observe(cat)
+    assert second.status == "corrected"
+    assert [e.kind for e in second.entries] == ["correction"] and second.entries[0].by == "camera"
+    play = keeper.game.events[0]
+    assert play.words == ("CAT",) and play.engine == 10 and play.review
+    assert keeper.observe(cat).status == "no_change"
