@@ -295,9 +295,10 @@ class Scorekeeper:
         last = self._last_play()
         d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, self.lexicon, self.cfg,
                    self.glimpsed, self.doubts)
-        # more plays than one turn's from a snapshot: a join (never at a clock press, one turn, once a
-        # game is recorded: ScrabScrap's game08 gave JUS misread as two plays, OD and US)
-        if isinstance(d.change, Unclear) and not (pressed and len(g.state.board)):
+        # more plays than one turn's from a snapshot: a join (at a clock press, once a game is recorded,
+        # only when more tiles are new than a rack holds: a press ends one turn, and ScrabScrap's
+        # game08 gave JUS misread as two plays, OD and US; a photo taken every few moves shows more)
+        if isinstance(d.change, Unclear) and (not (pressed and len(g.state.board)) or self._beyond_a_turn(seen)):
             joined = self._join(seen, player, pressed)
             if joined is not None:
                 return joined
@@ -386,6 +387,13 @@ class Scorekeeper:
         self.doubts = frozenset(left)
         return Observation(tuple(added), "play", f"joined: {len(plays)} plays decoded from the board as it stands "
                                                  f"(order inferred, each marked for review): " + " / ".join(words))
+
+    def _beyond_a_turn(self, seen: Snapshot) -> bool:
+        """More new tiles on the board than a rack holds: more than one turn went by."""
+        board = self.game.state.board
+        tiles = occupied(seen, self.cfg.tile_min_prob)
+        new = sum(1 for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in board)
+        return new > self.game.dist.rack_size
 
     def _extends_last_play(self, d) -> bool:
         """New squares beside the last play, in its line, that came with another play (left out of

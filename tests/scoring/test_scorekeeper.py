@@ -226,3 +226,27 @@ def test_a_committed_play_later_boards_contradict_is_re_read_once_two_snapshots_
     play = keeper.game.events[0]
     assert play.words == ("CAT",) and play.engine == 10 and play.review
     assert keeper.observe(cat).status == "no_change"
+
+
+def test_a_photo_after_several_turns_is_joined_even_at_a_press():
+    # A photo every few moves (the family game's phone): more new tiles than a rack holds cannot be
+    # one turn, so a press showing them is decoded as the plays that explain the board, for review.
+    path = GAMES[0]
+    record, _, _ = record_from_gcg(read_gcg(path.read_bytes()), get_profile("naspa-csw"), EN)
+    truth = Game(get_profile("naspa-csw"), EN)
+    keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
+    plays = 0
+    for ev in record.events:
+        truth.append(ev)
+        if ev.kind != "play":
+            continue
+        plays += 1
+        if plays == 1:
+            keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.95), player=ev.player,
+                           pressed=True)
+        if len(truth.state.board) - len(keeper.game.state.board) > EN.rack_size + 3:
+            break
+    obs = keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.95), pressed=True)
+    assert obs.status == "play" and obs.detail.startswith("joined")
+    assert keeper.game.state.board.rows() == truth.state.board.rows()
+    assert all(e.review for e in obs.entries if isinstance(e, Play))
