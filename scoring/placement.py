@@ -121,6 +121,8 @@ def validate_placement(board: Board, placement: Placement, dist: Distribution) -
     squares = [t.square for t in tiles]
     if len(set(squares)) != len(squares):
         raise PlacementError("two tiles on one square")
+    if len(tiles) > dist.rack_size:
+        raise PlacementError(f"a play lays at most {dist.rack_size} tiles, the rack's, not {len(tiles)}")
     for t in tiles:
         if not layout.contains(t.square):
             raise PlacementError(f"square {t.square} is off the board")

@@ -389,11 +389,18 @@ class Scorekeeper:
                                                  f"(order inferred, each marked for review): " + " / ".join(words))
 
     def _beyond_a_turn(self, seen: Snapshot) -> bool:
-        """More new tiles on the board than a rack holds: more than one turn went by."""
+        """More new tiles on the board than a rack holds (more than one turn went by) on a board that
+        shows the record: a tenth or more of the committed tiles read empty or as other tiles is a
+        grid placed wrong (a hand-held phone's photo: the last rows slipped by a square), not plays."""
         board = self.game.state.board
         tiles = occupied(seen, self.cfg.tile_min_prob)
         new = sum(1 for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in board)
-        return new > self.game.dist.rack_size
+        if new <= self.game.dist.rack_size:
+            return False
+        best = seen.best()
+        off = sum(1 for sq, tile in board.items()
+                  if not tiles[sq.row, sq.col] or seen.classes[best[sq.row, sq.col]] != (BLANK_TILE if tile.blank else tile.letter))
+        return off * 10 < len(board)
 
     def _extends_last_play(self, d) -> bool:
         """New squares beside the last play, in its line, that came with another play (left out of

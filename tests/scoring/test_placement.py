@@ -118,3 +118,10 @@ def test_distributions():
     assert DISTRIBUTIONS["fr"].total == 102
     assert DISTRIBUTIONS["pl"].total == 100 and DISTRIBUTIONS["pl"].values["Ź"] == 9
     assert DISTRIBUTIONS["en"].rack_value("?QZ") == 20
+
+
+def test_a_play_lays_at_most_a_racks_tiles():
+    eight = Placement(tuple(PlacedTile(Square(7, c), "A", False) for c in range(3, 11)), Direction.ACROSS)
+    with pytest.raises(PlacementError, match="at most 7"):
+        validate_placement(Board(STD), eight, EN)
+    validate_placement(Board(STD), Placement(eight.tiles[:7], Direction.ACROSS), EN)

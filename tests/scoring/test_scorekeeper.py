@@ -250,3 +250,28 @@ def test_a_photo_after_several_turns_is_joined_even_at_a_press():
     assert obs.status == "play" and obs.detail.startswith("joined")
     assert keeper.game.state.board.rows() == truth.state.board.rows()
     assert all(e.review for e in obs.entries if isinstance(e, Play))
+
+
+def test_a_photo_whose_grid_slipped_is_not_joined():
+    # The same photo with the grid placed a row off: the committed tiles no longer read as the
+    # record has them, so the tiles it shows are not taken for plays.
+    path = GAMES[0]
+    record, _, _ = record_from_gcg(read_gcg(path.read_bytes()), get_profile("naspa-csw"), EN)
+    truth = Game(get_profile("naspa-csw"), EN)
+    keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
+    plays = 0
+    for ev in record.events:
+        truth.append(ev)
+        if ev.kind != "play":
+            continue
+        plays += 1
+        if plays == 1:
+            keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.95), player=ev.player,
+                           pressed=True)
+        if len(truth.state.board) - len(keeper.game.state.board) > EN.rack_size + 3:
+            break
+    rows = truth.state.board.rows()
+    slipped = rows[1:] + ["." * 15]
+    obs = keeper.observe(Snapshot.from_board(slipped, CLASSES, 0.95), pressed=True)
+    assert not obs.detail.startswith("joined")
+    assert len([e for e in keeper.game.events if isinstance(e, Play)]) == 1
