@@ -376,11 +376,15 @@ class Scorekeeper:
         try:
             added = self._credit(list(plays), player, pressed, review=True, done=added)
         except (GameError, PlacementError) as exc:
-            for e in added:
-                self.entries.remove(e)
-            self._rebuild()
-            self.turn_known, self._unpressed = self._turn_before
-            return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+            if not (added and self.game.state.ended):
+                for e in added:
+                    self.entries.remove(e)
+                self._rebuild()
+                self.turn_known, self._unpressed = self._turn_before
+                return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+            # a player went out part way: the plays up to the end stand; tiles laid after the game
+            # ended stay unexplained (the lost-game watch says so)
+            plays = plays[:len(added)]
         words = [" ".join(ev.words) for ev in added]
         self.first_play_down = True
         left = set(new) - {t.square for p in plays for t in p.placement.tiles}
