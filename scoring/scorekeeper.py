@@ -308,7 +308,6 @@ class Scorekeeper:
                 return redone
         if not isinstance(d.change, Unclear):
             self._contradicted = None
-        if not isinstance(d.change, Unclear):
             # what is still new and fits no play stays in doubt; what was committed or went is not
             self.doubts = (self.doubts & frozenset(d.doubtful)) | (
                 frozenset(d.doubtful) if isinstance(d.change, (ProposedPlay, ProposedSequence)) else frozenset())
@@ -417,14 +416,10 @@ class Scorekeeper:
         lone = [p.placement.tiles[0].square for p in change.plays if len(p.placement.tiles) == 1] \
             if isinstance(change, ProposedSequence) else []
         extra = set(d.doubtful) | set(lone)
-        if not extra or (not d.doubtful and not lone):
-            return False
-        tiles = last[1].placement.tiles
-        direction = last[1].placement.direction
-        dr, dc = direction.step
-        ends = {Square(tiles[0].square.row - dr, tiles[0].square.col - dc),
-                Square(tiles[-1].square.row + dr, tiles[-1].square.col + dc)}
-        return bool(ends & extra)
+        squares = [t.square for t in last[1].placement.tiles]
+        dr, dc = last[1].placement.direction.step
+        first, end = min(squares), max(squares)
+        return bool(extra & {Square(first.row - dr, first.col - dc), Square(end.row + dr, end.col + dc)})
 
     def _redecide(self, seen: Snapshot, player: int | None, pressed: bool, agreed: bool = True) -> Observation | None:
         """Later boards contradict the last committed play: the new tiles make no play on the board
