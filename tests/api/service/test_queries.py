@@ -5,24 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
-from tilecam.api.bus import Bus
-from tilecam.api.service import GameService
-from tilecam.api.store import open_store
+from servicekit import new_game, service  # noqa: F401  (fixture)
 from tilecam.scoring.events import CAMERA, Correction
 from tilecam.scoring.gcg import placement_from_gcg
-
-
-@pytest.fixture
-def service(tmp_path):
-    svc = GameService(open_store(tmp_path / "q.sqlite3"), Bus())
-    yield svc
-    svc.store.close()
-
-
-def new_game(service: GameService) -> int:
-    return service.create_game([("Ann", None), ("Ben", None)]).id
 
 
 def test_unseen_and_the_overlay_count_vowels_alike(service):

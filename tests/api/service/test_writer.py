@@ -4,25 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tilecam.api.bus import Bus
+from servicekit import new_game, service  # noqa: F401  (fixture)
 from tilecam.api.errors import Conflict
 from tilecam.api.service import GameService
-from tilecam.api.store import open_store
 from tilecam.scoring.events import Pass, TimePenalty, Void
 from tilecam.scoring.game import GameError
-
-
-@pytest.fixture
-def service(tmp_path):
-    svc = GameService(open_store(tmp_path / "w.sqlite3"), Bus(), clock=lambda: 1_700_000_000.0)
-    svc.now = [0.0]
-    svc.steady = lambda: svc.now[0]
-    yield svc
-    svc.store.close()
-
-
-def new_game(service: GameService) -> int:
-    return service.create_game([("Ann", None), ("Ben", None)]).id
 
 
 def test_a_closed_game_takes_no_turn_by_any_way_in_but_corrections_and_penalties(service):
