@@ -9,17 +9,18 @@ from typing import Annotated, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
+from tilecam.scoring.gcg import NICK_MAX
 from tilecam.scoring.rules import PROFILES
 
 from . import limits as lim
 
-__all__ = ["ERROR_TEXT", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
+__all__ = ["BATCH_ENTRIES", "ERROR_TEXT", "FORWARDED_META_KEYS", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
            "Choice", "ClockOut", "CorrectionOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
-           "DiscrepancyOut", "EndIn", "Error", "errors", "ExchangeFix", "ExchangeIn", "GameCreate", "GameDetail",
-           "GameSummary", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
+           "DiscrepancyOut", "EndIn", "Error", "errors", "EntriesIn", "EntryIn", "ExchangeFix", "ExchangeIn", "ForwardedClock", "ForwardedGame", "ForwardedPlayer", "GameCreate", "GameDetail",
+           "GameSummary", "HeaderIn", "HeartbeatIn", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
            "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
-           "StationOut", "TableOut", "TableRowOut", "TileOut", "TournamentOut",
+           "StationGames", "StationOut", "TableOut", "TableRowOut", "TileOut", "TournamentOut",
            "TimePenaltyIn", "TurnIn", "UndoIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
 
 # Players a game may have: tournament rules are for two, the box rules for two to four. Each
@@ -623,3 +624,79 @@ class ScoresheetIn(In):
     player: PlayerNo
     cumulative: list[Annotated[Int, Field(ge=-lim.MAX_TOTAL, le=lim.MAX_TOTAL)]] = Field(
         max_length=lim.MAX_TURNS, description="The running totals on the player's scoresheet, one per turn.")
+
+
+# ---- stations forwarding to the central service (routes/stations.py, api/service/ingest.py) ----------
+BATCH_ENTRIES = 200  # entries per request; a whole game is under 100
+FORWARDED_META_KEYS = 40  # a forwarded game's meta: the station's own keys and the tournament's
+
+
+class ForwardedGame(BaseModel):
+    uid: str
+    game_id: int = Field(description="The game's id on the central service.")
+    next: int = Field(description="The seq the central service expects next: how many entries it holds.")
+    frames: list[int] = Field(description="The seqs whose evidence frame it holds.")
+    header: str = Field(description="A digest of the players, rules, tile set, layout and meta it holds.")
+
+
+class StationGames(BaseModel):
+    station: str
+    games: list[ForwardedGame]
+
+
+class ForwardedPlayer(In):
+    name: str = Field(min_length=1, max_length=lim.NAME_CHARS, pattern=r"^[^\r\n\t\v\f\x85\u2028\u2029]+$")
+    # As long as the station's store takes (check_nick: a GCG import keeps a liwords nick of 42
+    # characters), or such a game would be refused here forever and never forwarded.
+    nick: str = Field(min_length=1, max_length=NICK_MAX, pattern=r"^[^\s:]+$")
+
+
+class HeaderIn(In):
+    players: list[ForwardedPlayer] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
+    rules: Choice
+    lang: Choice
+    layout: Choice = "standard"
+    meta: dict[Annotated[str, Field(max_length=lim.META_KEY_CHARS, pattern=r"^[A-Za-z0-9_-]+$")],
+               Annotated[str, Field(max_length=lim.REASON_CHARS, pattern=r"^[^\r\n]*$")]] = Field(
+        default_factory=dict, max_length=FORWARDED_META_KEYS)
+
+
+class EntryIn(In):
+    seq: Int = Field(ge=0, le=100_000)
+    entry: dict = Field(description="The log entry as the station stores it (scoring.events.to_json).")
+    sidecar: dict | None = None
+
+
+class EntriesIn(In):
+    entries: list[EntryIn] = Field(min_length=1, max_length=BATCH_ENTRIES)
+
+
+DAY_MS = 24 * 3600 * 1000  # no game clock holds more (time left, or overtime)
+Ms = Annotated[Int, Field(ge=-DAY_MS, le=DAY_MS)]
+Seats = Field(max_length=MAX_PLAYERS)
+
+
+class ForwardedClock(In):
+    """The game clock as the station's live state shows it (ClockOut), with bounds."""
+    at: float = Field(ge=0, le=1e11, description="The station's time (Unix seconds) of the times below.")
+    running: PlayerNo | None
+    on_clock: PlayerNo | None
+    paused: bool
+    started: bool
+    finished: bool
+    initial_ms: Ms
+    remaining_ms: list[Ms] = Seats
+    overtime_minutes: list[Annotated[Int, Field(ge=0, le=24 * 60)]] = Seats
+    penalties: list[Points] = Seats
+    lost_on_time: list[bool] = Seats
+
+
+class HeartbeatIn(In):
+    games: list[Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]] = Field(default_factory=list, max_length=16)
+    url: str | None = Field(None, max_length=500, pattern=r"^https?://[^\s]+$",
+                            description="The station's own address ([tournament] url): /tournament links its "
+                                        "operator console, where the game is corrected.")
+    game: Int | None = Field(None, ge=1, le=2**53, description="The station's own id of the first game "
+                                                                 "named (its console's ?game=).")
+    clock: ForwardedClock | None = Field(None, description="The first game's clock as the station shows it; "
+                                                           "absent: the game has no clock.")

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import ScoringError
-from .game import GameError
+from .events import Event, PhonyWithdrawn, TurnLost
+from .game import TURN_EVENTS, GameError
 from .rules import RuleProfile
 
 
@@ -254,4 +255,21 @@ class GameClock:
             raise ClockError("the game is over: the clock has stopped")
 
 
-__all__ = ["ClockConfig", "ClockError", "ClockPress", "ClockState", "GameClock", "format_clock", "over_minutes"]
+def last_turn_player(events: Sequence[Event]) -> int | None:
+    """Who ended the game's last turn at the clock: the player of the last move (a play, a pass, an
+    exchange) or of a challenge's outcome that ends a turn (a phony withdrawn, a turn lost); None
+    before the first. Rack points and penalties after the end are nobody's turn."""
+    turns = [e for e in events if isinstance(e, (*TURN_EVENTS, PhonyWithdrawn, TurnLost))]
+    return turns[-1].player if turns else None
+
+
+def stop_at_end(clock: GameClock, t: float, events: Sequence[Event], closed: bool = False) -> ClockState:
+    """The game is over: its clock stops, once. Over by the rules (a player went out, the scoreless
+    turns), it stops at the press that ended the last turn when that press was the last thing done
+    to the clock (`events`: the record as it stands); a game a director closed (`closed`) stops at
+    `t`, the director's call."""
+    return clock.finish(t, None if closed else last_turn_player(events))
+
+
+__all__ = ["ClockConfig", "ClockError", "ClockPress", "ClockState", "GameClock", "format_clock", "last_turn_player",
+           "over_minutes", "stop_at_end"]

@@ -14,7 +14,7 @@ from typing import ClassVar, Union
 from .placement import Placement
 from .tiles import BLANK
 
-__all__ = ["BLANK_NOT_READ", "ChallengeBonus", "Correction", "EndRackPenalty", "EndRackPoints", "Event",
+__all__ = ["BLANK_NOT_READ", "CAMERA", "by_operator", "ChallengeBonus", "Correction", "EndRackPenalty", "EndRackPoints", "Event",
            "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play", "TimePenalty", "TurnLost", "Void", "from_json",
            "points", "to_json", "voided"]
 
@@ -201,6 +201,16 @@ class Void:
 
 
 LogEntry = Union[Event, Correction, Void]
+
+# Who the camera's own corrections name (Correction.by, the Scorekeeper's `camera_name`); any
+# other name is a person's: an operator's token, a director.
+CAMERA = "camera"
+
+
+def by_operator(entry: LogEntry, camera: str = CAMERA) -> bool:
+    """A correction a person made (anyone but the camera, named `camera`): it confirms or fixes
+    the move it amends, and the reader learns its tiles with the person's word as the label."""
+    return isinstance(entry, Correction) and entry.by != camera
 EVENT_TYPES: dict[str, type] = {cls.kind: cls for cls in
                                  (Play, PhonyWithdrawn, Pass, Exchange, TurnLost, ChallengeBonus,
                                   EndRackPoints, EndRackPenalty, TimePenalty, Correction, Void)}

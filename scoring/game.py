@@ -35,6 +35,19 @@ class TurnDetailsError(ScoringError):
     challenger who made the play themselves, final racks that are not the unseen tiles."""
 
 
+# A player's own move on their turn: what a game a director closed no longer takes (check_open).
+TURN_EVENTS = (Play, Pass, Exchange)
+
+
+def check_open(entry: LogEntry, closed_by: str | None, game: str = "the game") -> None:
+    """A closed game takes only corrections and penalties. Once a director ended it (`closed_by`
+    names who; None while it is open), a turn (a play, a pass, an exchange) is refused with a
+    GameError; corrections, voids, a challenge's outcome, the final racks and overtime still go in.
+    `game`: how the message names the game ("game 7")."""
+    if closed_by is not None and isinstance(entry, TURN_EVENTS):
+        raise GameError(f"{game} was ended by {closed_by}; only corrections and penalties are accepted")
+
+
 @dataclass
 class GameState:
     board: Board
@@ -515,5 +528,5 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
     return Game(profile, dist, layout or LAYOUTS["standard"], players, list(events)).state
 
 
-__all__ = ["Game", "GameError", "GameState", "SetExceeded", "TurnDetailsError", "check_exchange",
-           "check_within_set", "effective_events", "overtime_minutes", "replay"]
+__all__ = ["TURN_EVENTS", "Game", "GameError", "GameState", "SetExceeded", "TurnDetailsError", "check_exchange",
+           "check_open", "check_within_set", "effective_events", "overtime_minutes", "replay"]

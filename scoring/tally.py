@@ -8,7 +8,10 @@ from typing import Iterable
 from .board import Board
 from .tiles import BLANK, Distribution
 
-__all__ = ["Excess", "check_set", "excess", "format_pool", "kept_back", "tally", "unseen"]
+__all__ = ["VOWELS", "Excess", "check_set", "excess", "format_pool", "kept_back", "tally", "unseen", "vowel_split"]
+
+# The vowels of every tile set, accented ones included; any other letter tile is a consonant.
+VOWELS = frozenset("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
 
 
 def tally(board: Board, racks: Iterable[str] = (), dist: Distribution | None = None) -> Counter:
@@ -25,6 +28,14 @@ def unseen(board: Board, dist: Distribution, rack: str = "") -> Counter:
     remaining = dist.bag()
     remaining.subtract(tally(board, [rack] if rack else [], dist))
     return +remaining
+
+
+def vowel_split(pool: Counter) -> tuple[int, int, int]:
+    """(vowels, consonants, blanks) among the tiles of `pool` ({tile: count}): a blank is neither
+    a vowel nor a consonant, whatever it may stand for."""
+    vowels = sum(n for tile, n in pool.items() if tile in VOWELS)
+    blanks = pool.get(BLANK, 0)
+    return vowels, sum(pool.values()) - vowels - blanks, blanks
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
-
-from tilecam.scoring.gcg import NICK_MAX
 
 from .. import limits as lim
 from .. import schemas as s
@@ -28,83 +25,8 @@ router = APIRouter(prefix="/api/stations", tags=["stations"])
 Station = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="The station's name ([tournament] station).")]
 Uid = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The station's id of the game (meta station_uid).")]
 INGEST = s.errors(400, 401, 404, 409, 413, 422, 429)
-BATCH_ENTRIES = 200  # entries per request; a whole game is under 100
-META_KEYS = 40
-
-
-class ForwardedGame(BaseModel):
-    uid: str
-    game_id: int = Field(description="The game's id on the central service.")
-    next: int = Field(description="The seq the central service expects next: how many entries it holds.")
-    frames: list[int] = Field(description="The seqs whose evidence frame it holds.")
-    header: str = Field(description="A digest of the players, rules, tile set, layout and meta it holds.")
-
-
-class StationGames(BaseModel):
-    station: str
-    games: list[ForwardedGame]
-
-
-class ForwardedPlayer(s.In):
-    name: str = Field(min_length=1, max_length=lim.NAME_CHARS, pattern=r"^[^\r\n\t\v\f\x85\u2028\u2029]+$")
-    # As long as the station's store takes (check_nick: a GCG import keeps a liwords nick of 42
-    # characters), or such a game would be refused here forever and never forwarded.
-    nick: str = Field(min_length=1, max_length=NICK_MAX, pattern=r"^[^\s:]+$")
-
-
-class HeaderIn(s.In):
-    players: list[ForwardedPlayer] = Field(min_length=s.MIN_PLAYERS, max_length=s.MAX_PLAYERS)
-    rules: s.Choice
-    lang: s.Choice
-    layout: s.Choice = "standard"
-    meta: dict[Annotated[str, Field(max_length=lim.META_KEY_CHARS, pattern=r"^[A-Za-z0-9_-]+$")],
-               Annotated[str, Field(max_length=lim.REASON_CHARS, pattern=r"^[^\r\n]*$")]] = Field(
-        default_factory=dict, max_length=META_KEYS)
-
-
-class EntryIn(s.In):
-    seq: s.Int = Field(ge=0, le=100_000)
-    entry: dict = Field(description="The log entry as the station stores it (scoring.events.to_json).")
-    sidecar: dict | None = None
-
-
-class EntriesIn(s.In):
-    entries: list[EntryIn] = Field(min_length=1, max_length=BATCH_ENTRIES)
-
-
-DAY_MS = 24 * 3600 * 1000  # no game clock holds more (time left, or overtime)
-Ms = Annotated[s.Int, Field(ge=-DAY_MS, le=DAY_MS)]
-Seats = Field(max_length=s.MAX_PLAYERS)
-
-
-class ForwardedClock(s.In):
-    """The game clock as the station's live state shows it (schemas.ClockOut), with bounds."""
-    at: float = Field(ge=0, le=1e11, description="The station's time (Unix seconds) of the times below.")
-    running: s.PlayerNo | None
-    on_clock: s.PlayerNo | None
-    paused: bool
-    started: bool
-    finished: bool
-    initial_ms: Ms
-    remaining_ms: list[Ms] = Seats
-    overtime_minutes: list[Annotated[s.Int, Field(ge=0, le=24 * 60)]] = Seats
-    penalties: list[s.Points] = Seats
-    lost_on_time: list[bool] = Seats
-
-
-class HeartbeatIn(s.In):
-    games: list[Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]] = Field(default_factory=list, max_length=16)
-    url: str | None = Field(None, max_length=500, pattern=r"^https?://[^\s]+$",
-                            description="The station's own address ([tournament] url): /tournament links its "
-                                        "operator console, where the game is corrected.")
-    game: s.Int | None = Field(None, ge=1, le=2**53, description="The station's own id of the first game "
-                                                                 "named (its console's ?game=).")
-    clock: ForwardedClock | None = Field(None, description="The first game's clock as the station shows it; "
-                                                           "absent: the game has no clock.")
-
-
-def _out(m: Mirror) -> ForwardedGame:
-    return ForwardedGame(uid=m.uid, game_id=m.game_id, next=m.next, frames=m.frames, header=m.header)
+def _out(m: Mirror) -> s.ForwardedGame:
+    return s.ForwardedGame(uid=m.uid, game_id=m.game_id, next=m.next, frames=m.frames, header=m.header)
 
 
 def _out_of_order(exc: OutOfOrder) -> JSONResponse:
@@ -112,31 +34,31 @@ def _out_of_order(exc: OutOfOrder) -> JSONResponse:
     return JSONResponse({"detail": str(exc), "next": exc.next_seq}, status_code=409)
 
 
-@router.get("/{station}", response_model=StationGames, summary="What the central holds of a station's games",
+@router.get("/{station}", response_model=s.StationGames, summary="What the central holds of a station's games",
             responses=s.errors(401, 422, 429),
             description="Every game this station forwarded with this token: how many entries, which frames "
                         "and which header the central service holds. A station asks once when it starts "
                         "and after a failed push, then resends only what is missing.")
 def station_games(station: Station, service: ServiceDep, who: OperatorDep):
-    return StationGames(station=station, games=[_out(m) for m in service.station_games(station, who)])
+    return s.StationGames(station=station, games=[_out(m) for m in service.station_games(station, who)])
 
 
-@router.put("/{station}/games/{uid}", response_model=ForwardedGame, summary="Forward a game's header",
+@router.put("/{station}/games/{uid}", response_model=s.ForwardedGame, summary="Forward a game's header",
             responses=INGEST,
             description="Creates the central's mirror of the station's game, or brings its players and meta "
                         "up to the station's. Rules, tile set and layout never change (409).")
-def put_header(station: Station, uid: Uid, body: HeaderIn, service: ServiceDep, who: OperatorDep):
+def put_header(station: Station, uid: Uid, body: s.HeaderIn, service: ServiceDep, who: OperatorDep):
     players = players_of([(p.name, p.nick) for p in body.players])
     return _out(service.ingest_header(station, who, uid, players, body.rules, body.lang, body.layout, body.meta))
 
 
-@router.post("/{station}/games/{uid}/entries", response_model=ForwardedGame, summary="Forward log entries",
+@router.post("/{station}/games/{uid}/entries", response_model=s.ForwardedGame, summary="Forward log entries",
              responses=INGEST,
-             description=f"Consecutive entries (at most {BATCH_ENTRIES}), each at its seq in the station's log. "
+             description=f"Consecutive entries (at most {s.BATCH_ENTRIES}), each at its seq in the station's log. "
                          "One the central holds already is a no-op when it is the same and a 409 when it "
                          "differs; a first seq beyond what the central holds is a 409 with `next`, the seq "
                          "to send from. Nothing of a refused batch is written.")
-def post_entries(station: Station, uid: Uid, body: EntriesIn, service: ServiceDep, who: OperatorDep):
+def post_entries(station: Station, uid: Uid, body: s.EntriesIn, service: ServiceDep, who: OperatorDep):
     try:
         mirror = service.ingest_entries(station, who, uid, [(e.seq, e.entry, e.sidecar) for e in body.entries])
     except OutOfOrder as exc:
@@ -144,7 +66,7 @@ def post_entries(station: Station, uid: Uid, body: EntriesIn, service: ServiceDe
     return _out(mirror)
 
 
-@router.put("/{station}/games/{uid}/frames/{seq}", response_model=ForwardedGame,
+@router.put("/{station}/games/{uid}/frames/{seq}", response_model=s.ForwardedGame,
             summary="Forward an evidence frame", responses=INGEST, openapi_extra={
                 "requestBody": {"required": True, "content": {"image/jpeg": {"schema": {"type": "string",
                                                                                          "format": "binary"}}}}},
@@ -168,6 +90,6 @@ async def put_frame(station: Station, uid: Uid, seq: Annotated[int, Path(ge=0, l
                          "the first game it keeps the station's address and the game's clock, which "
                          "`/tournament` and the overlays here show. Answers the central's game ids of those "
                          "it holds.")
-def heartbeat(station: Station, body: HeartbeatIn, service: ServiceDep, who: OperatorDep) -> dict[str, int]:
+def heartbeat(station: Station, body: s.HeartbeatIn, service: ServiceDep, who: OperatorDep) -> dict[str, int]:
     clock = body.clock.model_dump() if body.clock is not None else None
     return service.heartbeat(station, who, body.games, url=body.url, game=body.game, clock=clock)

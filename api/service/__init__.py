@@ -25,9 +25,8 @@ from .operator import Operator
 from .queries import Queries
 from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
-from .writer import TURN_EVENTS
 
-__all__ = ["DAMAGE", "SERVICE_META", "TURN_EVENTS", "GameService", "GameView", "load_view", "nick_of",
+__all__ = ["DAMAGE", "SERVICE_META", "GameService", "GameView", "load_view", "nick_of",
            "parse_square", "players_of"]
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tilecam.scoring.clock import ClockPress, GameClock, format_clock
-from tilecam.scoring.events import PhonyWithdrawn, TimePenalty, TurnLost
+from tilecam.scoring.clock import ClockPress, GameClock, format_clock, stop_at_end
+from tilecam.scoring.events import TimePenalty
 from tilecam.scoring.game import GameError
 
 from .. import schemas as s
 from ..errors import NotFound
 from .ingest import forwarded_clock, refuse_mirror
-from .writer import TURN_EVENTS, Writer
+from .writer import Writer
 
 __all__ = ["ClockGlue"]
 
@@ -83,15 +83,15 @@ class ClockGlue(Writer):
                 "on_undo": lambda player, t: self.clock_undo(game_id, player, t)}
 
     def clock_finish(self, game_id: int, publish: bool = True) -> list[int]:
-        """The game is over: stop its clock and enter each player's overtime as a TimePenalty
+        """The game is over: stop its clock (scoring.clock.stop_at_end: at the last turn's press, or
+        now when a director closed the game) and enter each player's overtime as a TimePenalty
         (minutes started over, points from the rules), once; a player the rules say lost on time
         has it said in the note. Returns the log rows written. `publish=False`: the caller (the
         end of the game) publishes them with the rest of the end."""
         with self._lock(game_id):
             clock = self.game_clock(game_id)
             view = self.load(game_id)
-            turns = [e for e in view.events if isinstance(e, (*TURN_EVENTS, PhonyWithdrawn, TurnLost))]
-            st = clock.finish(self.steady(), turns[-1].player if turns else None)
+            st = stop_at_end(clock, self.steady(), view.events, closed=view.closed)
             entered = {e.player for e in view.events if isinstance(e, TimePenalty)}
             seqs: list[int] = []
             for p, minutes in enumerate(st.overtime_minutes):
@@ -101,7 +101,7 @@ class ClockGlue(Writer):
                 if st.lost_on_time[p]:
                     note += f"; more than {clock.overtime_forfeit_minutes} minutes over: lost on time"
                 seqs += self.build(game_id, lambda g, p=p, m=minutes, n=note: g.time_penalty(p, m, note=n),
-                                   turn_event=False, publish=publish)
+                                   publish=publish)
         if publish:
             self._publish(game_id)
         return seqs

@@ -54,7 +54,7 @@ class Operator(Writer):
                   challenger: int | None = None) -> list[int]:
         """A challenge of the last play and its outcome; the game's rules decide what it does
         (scoring.game.Game.challenge)."""
-        return self.build(game_id, lambda g: g.challenge(outcome, challenger, words), turn_event=False)
+        return self.build(game_id, lambda g: g.challenge(outcome, challenger, words))
 
     def time_penalty(self, game_id: int, player: int, minutes: int) -> list[int]:
-        return self.build(game_id, lambda g: g.time_penalty(self._player(g, player), minutes), turn_event=False)
+        return self.build(game_id, lambda g: g.time_penalty(self._player(g, player), minutes))

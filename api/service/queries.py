@@ -10,15 +10,15 @@ from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.amend import changes
-from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
-                                    PhonyWithdrawn, Play, TimePenalty, TurnLost)
+from tilecam.scoring.events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
+                                    PhonyWithdrawn, Play, TimePenalty, TurnLost, by_operator)
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
 from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
-from tilecam.scoring.tally import format_pool
-from tilecam.scoring.tiles import BLANK, Distribution
+from tilecam.scoring.tally import format_pool, vowel_split
+from tilecam.scoring.tiles import Distribution
 from tilecam.scoring.turns import TurnOrder, describe_turns, turn_order
 
 from .. import schemas as s
@@ -28,7 +28,6 @@ from .view import DAMAGE, GameView, load_view
 
 __all__ = ["Queries"]
 
-VOWELS = set("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
 # What the end adds to the scores (rack points, overtime): the result says it; the last play stays
 # the turn that ended the game, e.g. the going-out play.
 END_ADJUSTMENTS = (EndRackPoints, EndRackPenalty, TimePenalty)
@@ -131,13 +130,11 @@ class Queries:
     def unseen(self, view: GameView, turn: int | None = None, rack: str = "") -> s.UnseenOut:
         game = view.game_at(turn)
         pool = game.state.unseen_for(view.dist, rack)
-        vowels = sum(n for t, n in pool.items() if t in VOWELS)
-        blanks = pool.get(BLANK, 0)
-        count = sum(pool.values())
+        vowels, consonants, blanks = vowel_split(pool)
         return s.UnseenOut(game_id=view.row.id, turn=len(game.events), pool=format_pool(pool, view.dist),
-                           count=count, bag=game.state.bag,
+                           count=sum(pool.values()), bag=game.state.bag,
                            tiles={t: pool[t] for t in view.dist.counts if pool.get(t)},
-                           vowels=vowels, consonants=count - vowels - blanks, blanks=blanks)
+                           vowels=vowels, consonants=consonants, blanks=blanks)
 
     def gcg(self, view: GameView) -> str:
         """The record as GCG, with a '#title' (the event, if named, and the players) and the date
@@ -208,8 +205,7 @@ class Queries:
         on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
         pool = st.unseen_for(view.dist)
         unseen = format_pool(pool, view.dist)
-        vowels = sum(n for t, n in pool.items() if t in VOWELS)
-        consonants = sum(pool.values()) - vowels - pool.get(BLANK, 0)  # blanks are neither
+        vowels, consonants, _ = vowel_split(pool)
         names = [p["name"] for p in view.row.players]
         scores = st.scores
         fields = {"score": " - ".join(str(n) for n in scores)}
@@ -309,9 +305,9 @@ def _grouped(pool: Counter, dist: Distribution) -> str:
 
 
 def _confirmed(view: GameView) -> set[int]:
-    """Seqs of moves a person has corrected or confirmed (a correction by anyone but the camera;
-    confirming is re-entering the play as read)."""
-    return {e.entry.target for e in view.entries if isinstance(e.entry, Correction) and e.entry.by != "camera"}
+    """Seqs of moves a person has corrected or confirmed (scoring.events.by_operator; confirming is
+    re-entering the play as read)."""
+    return {e.entry.target for e in view.entries if by_operator(e.entry)}
 
 
 def _turn_order(view: GameView) -> TurnOrder:

@@ -71,8 +71,13 @@ class GameView:
                           meta, self.row.rules, self.row.lang, self.row.layout)
 
     @property
+    def closed_by(self) -> str | None:
+        """Who closed the game (a director's end, before the rules ended it); None while open."""
+        return self.row.meta.get("closed_by")
+
+    @property
     def closed(self) -> bool:
-        return "closed_by" in self.row.meta
+        return self.closed_by is not None
 
 
 def load_view(store: Store, game_id: int) -> GameView:

@@ -14,10 +14,10 @@ import threading
 from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS, Layout
-from tilecam.scoring.clock import GameClock
+from tilecam.scoring.clock import GameClock, stop_at_end
 from tilecam.scoring import amend
-from tilecam.scoring.events import Correction, Event, Exchange, LogEntry, Pass, Play, Void, to_json
-from tilecam.scoring.game import Game, GameError
+from tilecam.scoring.events import Correction, Event, LogEntry, Void, to_json
+from tilecam.scoring.game import Game, GameError, check_open
 from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -29,10 +29,7 @@ from ..store import GameRow, Store
 from .ingest import clock_state, forwarded_clock, refuse_mirror
 from .view import GameView, parse_square, players_of
 
-__all__ = ["TURN_EVENTS", "Writer"]
-
-# Turns the camera (or anyone appending raw entries) may not add once a director closed the game.
-TURN_EVENTS = (Play, Pass, Exchange)
+__all__ = ["Writer"]
 
 
 class Writer:
@@ -151,28 +148,26 @@ class Writer:
             amend.admit_amendment([e.entry for e in view.entries], entry, view.profile, view.dist,
                                   view.layout, view.players)
             return
-        if view.closed and isinstance(entry, TURN_EVENTS):
-            raise GameError(f"game {view.row.id} was ended by {view.row.meta['closed_by']}; "
-                            "only corrections and penalties are accepted")
+        check_open(entry, view.closed_by, f"game {view.row.id}")
         view.game_at().admit(entry)  # rebuilt by the rules, it must come out as given
 
     def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
-              turn_event: bool = True, publish: bool = True) -> list[int]:
+              publish: bool = True) -> list[int]:
         """Run a Game builder on the record as it stands (e.g. ``lambda g: g.play(0, placement)``),
         then store and publish what it appended. Builders compute engine scores and cumulatives.
         The record is read inside the write transaction, so no other writer can slip in between.
+        What the builder made goes in only as an entry would (a closed game takes no turn).
         `publish=False`: the caller publishes once it has written everything that belongs together."""
         with self._lock(game_id):
             with self.store.writing():
                 view = self.load(game_id)
                 refuse_mirror(view.row)
-                if turn_event and view.closed:
-                    raise GameError(f"game {game_id} was ended by {view.row.meta['closed_by']}; "
-                                    "only corrections and penalties are accepted")
                 game = view.game_at()
                 before = len(game.events)
                 make(game)
                 added = game.events[before:]
+                for ev in added:
+                    check_open(ev, view.closed_by, f"game {game_id}")
                 seqs = [self.store.append(game_id, ev, len(view.entries) + i) for i, ev in enumerate(added)]
             if publish:
                 for ev, seq in zip(added, seqs):
@@ -241,10 +236,11 @@ class Writer:
         self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
         live = self.live(game_id)
         if live.ended and live.clock is not None and not live.clock.finished and game_id in self._clocks:
-            # The game is over: the clock stops (at the last player's press, if that came last). A
-            # clock a station forwards is not here: it stops there, and its next heartbeat says so.
+            # The game is over: the clock stops (scoring.clock.stop_at_end). A clock a station
+            # forwards is not here: it stops there, and its next heartbeat says so.
             with self._lock(game_id):
-                self._clocks[game_id].finish(self.steady(), getattr(entry, "player", None))
+                view = self.load(game_id)
+                stop_at_end(self._clocks[game_id], self.steady(), view.events, closed=view.closed)
             live = self.live(game_id)
         self._clocks_shown[game_id] = clock_state(live.clock)
         data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
@@ -267,13 +263,11 @@ class Writer:
                 if view.closed:
                     raise GameError("the game has already been ended and its final racks entered")
                 state = view.game_at().state  # what the rules decide: scoring.game.Game.final_racks
-                seqs = self.build(game_id, lambda g: g.final_racks(racks), turn_event=False, publish=False)
+                seqs = self.build(game_id, lambda g: g.final_racks(racks), publish=False)
                 if not state.ended:
                     self.store.update_game(game_id, meta={"closed_by": by,
                                                           "closed_reason": reason or "ended by the director"})
-                if game_id in self._clocks:  # the clock stops; overtime goes into the record
-                    if not state.ended:  # the director's call stops it now, not at the last press
-                        self._clocks[game_id].finish(self.steady())
+                if game_id in self._clocks:  # the clock stops (now: the director's call); overtime goes in
                     seqs += self.clock_finish(game_id, publish=False)
             self._publish_written(game_id, seqs)
             return seqs

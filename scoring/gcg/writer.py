@@ -125,7 +125,7 @@ def _header(record: GameRecord, dist: Distribution, layout: Layout) -> list[str]
 
 def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
               layout: Layout | None = None, lexicon: Lexicon | None = None) -> str:
-    """Strict GCG that macondo, Woogles and Quackle all load (tests/scoring/gcgcheck.py holds their rules):
+    """Strict GCG that macondo, Woogles and Quackle all load (tests/gcgcheck.py holds their rules):
     UTF-8 header first, the players, then only pragmas they define, '#tile-distribution' always;
     '.' for played-through tiles; one line per event.
 

@@ -47,7 +47,7 @@ def test_schema_every_answer_is_documented(api, games):
     spec = schemathesis.openapi.from_url(f"{api.url}/openapi.json")
     tally: Counter = Counter()
     failures = []
-    # Not the endless streams (SSE, MJPEG): test_api_live and test_api_media read those.
+    # Not the endless streams (SSE, MJPEG): routes/test_live.py and routes/test_media.py read those.
     operations = [op for op in (result.ok() for result in spec.get_all_operations())
                   if not op.path.endswith((".mjpg", "/events"))]
     for operation in operations:

@@ -20,7 +20,7 @@ bench_path = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "tests" / "bench
 spec = importlib.util.spec_from_file_location("bench_record", bench_path)
 br = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(br)
-sys.path.insert(0, str(bench_path.parents[1] / "scoring"))
+sys.path.insert(0, str(bench_path.parents[1]))  # tests/gcgcheck.py
 from gcgcheck import check_gcg  # noqa: E402
 from tilecam.api.recorder import MemoryLink  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402

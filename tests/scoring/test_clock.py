@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from tilecam.scoring.clock import ClockConfig, ClockError, GameClock, format_clock, over_minutes
+from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.clock import (ClockConfig, ClockError, GameClock, format_clock, last_turn_player, over_minutes,
+                                   stop_at_end)
 from tilecam.scoring.errors import ScoringError
+from tilecam.scoring.events import (ChallengeBonus, EndRackPoints, Exchange, Pass, PhonyWithdrawn, Play,
+                                    TimePenalty, TurnLost)
 from tilecam.scoring.game import GameError
+from tilecam.scoring.placement import PlacedTile, Placement
 from tilecam.scoring.rules import PROFILES, get_profile
 
 MIN = 60.0
@@ -166,6 +171,41 @@ def test_finish_without_the_last_players_press_stops_now():
     c.press(0, 100.0)
     st = c.finish(150.0, last_player=1)    # player 1 went out but never pressed
     assert st.remaining_s == (25 * MIN - 100, 25 * MIN - 50)
+
+
+def test_the_last_turn_is_a_move_or_a_challenge_that_ends_one_never_the_end_or_a_penalty():
+    play = Play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS),
+                ("AX",), None, 18, 18, 18)
+    assert last_turn_player([]) is None
+    assert last_turn_player([play]) == 0
+    assert last_turn_player([play, Pass(1, 0)]) == 1 and last_turn_player([play, Exchange(1, 2, None, 0)]) == 1
+    assert last_turn_player([play, PhonyWithdrawn(0, None, -18, -18, 0)]) == 0
+    assert last_turn_player([play, TurnLost(1, 0)]) == 1
+    assert last_turn_player([play, ChallengeBonus(0, 1, None, 5, 5, 23)]) == 0
+    assert last_turn_player([play, Pass(1, 0), EndRackPoints(0, "QI", None, 22, 22, 40),
+                             TimePenalty(1, 1, None, -10, -10, -10)]) == 1
+
+
+def out_by_player_1() -> tuple[GameClock, list]:
+    """Player 1 went out and pressed at 200 s; the end is recorded a minute later."""
+    c = naspa()
+    c.press(None, 0.0)
+    c.press(0, 100.0)
+    c.press(1, 200.0)
+    return c, [Pass(0, 0), Pass(1, 0), EndRackPoints(1, "QI", None, 22, 22, 22)]
+
+
+def test_the_end_by_the_rules_stops_the_clock_at_the_last_turns_press():
+    c, events = out_by_player_1()
+    st = stop_at_end(c, 260.0, events)
+    assert st.finished and st.remaining_s == (25 * MIN - 100, 25 * MIN - 100)
+    assert stop_at_end(c, 999.0, events).remaining_s == st.remaining_s  # once
+
+
+def test_a_director_closing_the_game_stops_the_clock_at_the_call():
+    c, events = out_by_player_1()
+    st = stop_at_end(c, 260.0, events, closed=True)
+    assert st.finished and st.remaining_s == (25 * MIN - 160, 25 * MIN - 100)
 
 
 def test_times_out_of_order_count_at_the_latest():

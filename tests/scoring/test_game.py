@@ -1,4 +1,5 @@
-"""scoring.game: the end of a game (Game.final_racks) and the one rack-size rule of an exchange."""
+"""scoring.game: the end of a game (Game.final_racks), the one rack-size rule of an exchange and what a closed
+game still takes (check_open)."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,8 +7,9 @@ import dataclasses
 import pytest
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.events import EndRackPenalty
-from tilecam.scoring.game import Game, GameError, TurnDetailsError, check_exchange
+from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, Exchange, Pass, PhonyWithdrawn, TimePenalty,
+                                    TurnLost, Void)
+from tilecam.scoring.game import Game, GameError, TurnDetailsError, check_exchange, check_open
 from tilecam.scoring.placement import PlacedTile, Placement
 from tilecam.scoring.rules import PROFILES
 from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -71,3 +73,19 @@ def test_admit_takes_an_event_only_as_the_rules_give_it():
     with pytest.raises(GameError, match="cumulative 99 is not what the record gives"):
         Game(PROFILES["naspa"], EN).admit(dataclasses.replace(made, cumulative=99))
     assert g.admit(made) == made and g.events == [made]
+
+
+def test_a_closed_game_takes_only_corrections_and_penalties():
+    g = Game(PROFILES["naspa"], EN)
+    play = g.play(0, across(7, 6, "CAT"))
+    turns = [play, Pass(1, 0), Exchange(1, 3, None, 0)]
+    others = [Correction(0, play, by="desk"), Void(0, by="desk"), PhonyWithdrawn(0, None, -10, -10, 0),
+              TurnLost(1, 0), ChallengeBonus(0, 1, None, 5, 5, 15), EndRackPenalty(1, "QI", None, -11, -11, -11),
+              TimePenalty(0, 1, None, -10, -10, 0)]
+    for entry in turns + others:
+        check_open(entry, None)  # an open game: the rules of the record decide, not this one
+    for entry in turns:
+        with pytest.raises(GameError, match="game 7 was ended by desk; only corrections and penalties"):
+            check_open(entry, "desk", "game 7")
+    for entry in others:
+        check_open(entry, "desk", "game 7")

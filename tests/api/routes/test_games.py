@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from apiserver import api, client, import_gcg  # noqa: F401  (fixtures)
+from gcgcheck import check_gcg  # tests/gcgcheck.py: the line rules of macondo's and Quackle's readers
 from conftest import shared_data_dir
 from tilecam.scoring.events import from_json
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
@@ -176,19 +177,6 @@ def test_moves_and_recount_show_the_whole_word_numbered_from_one(client):
     assert (passed["number"], passed["position"], passed["shown"], passed["text"]) == (3, None, None, "pass")
 
 
-def _gcgcheck():
-    """tests/scoring/gcgcheck.py (the line rules of macondo's and Quackle's readers), by path."""
-    import importlib.util
-    import sys
-
-    if "gcgcheck" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("gcgcheck", Path(__file__).parents[1] / "scoring" / "gcgcheck.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["gcgcheck"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["gcgcheck"]
-
-
 def test_gcg_download_is_an_attachment_named_for_the_players_and_the_date(client):
     from urllib.parse import quote
 
@@ -203,7 +191,7 @@ def test_gcg_download_is_an_attachment_named_for_the_players_and_the_date(client
     lines = r.text.splitlines()
     assert "#title Nationals 2026: Cesar vs Josh" in lines
     assert f"#description date: {date}; table: 3" in lines
-    assert _gcgcheck().check_gcg(r.text) == []
+    assert check_gcg(r.text) == []
     # our own reader reads them back as the record's title and description
     read = read_gcg(r.text)
     assert read.meta["title"] == "Nationals 2026: Cesar vs Josh" and read.meta["description"] == f"date: {date}; table: 3"

@@ -1,15 +1,15 @@
-"""The SQLite event store: one JSON row per entry with its kind, WAL mode, frames, no rules."""
+"""The SQLite engine beyond the contract (test_contract.py holds it to the Store's promises, as it does
+PostgreSQL): one JSON row per entry with its kind, WAL mode, files from older versions, files that are no store."""
 from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 
 import pytest
 
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService
-from tilecam.api.store import Conflict, NotFound, StoreError, open_store
+from tilecam.api.store import StoreError, open_store
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import Correction, Exchange, Pass, Play
 from tilecam.scoring.placement import PlacedTile, Placement
@@ -25,16 +25,6 @@ def store(tmp_path):
     s.close()
 
 
-def test_store_creates_games_with_players_rules_and_meta(store):
-    row = store.create_game([{"nick": "a", "name": "Ann"}, {"nick": "b", "name": "Ben"}], "naspa", "en",
-                            meta={"title": "R1"})
-    assert row.id == 1 and row.rules == "naspa" and row.lang == "en" and row.layout == "standard"
-    assert row.players[1] == {"nick": "b", "name": "Ben"} and row.meta == {"title": "R1"}
-    assert [g.id for g in store.games()] == [1]
-    row = store.update_game(1, meta={"title": None, "round": "2"})
-    assert row.meta == {"round": "2"}
-
-
 def test_store_keeps_one_json_row_per_entry_with_its_kind(store, tmp_path):
     gid = store.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
     entries = [PLAY, Pass(1, 0), Correction(1, Exchange(1, 3, None, 0), by="desk", reason="misread")]
@@ -45,66 +35,6 @@ def test_store_keeps_one_json_row_per_entry_with_its_kind(store, tmp_path):
     assert [(seq, kind) for seq, kind, _ in rows] == [(0, "play"), (1, "pass"), (2, "correction")]
     assert json.loads(rows[2][2])["replacement"]["kind"] == "exchange"
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-
-
-def test_store_knows_no_rules(store):
-    # An entry that could never follow is still stored: checking is the service's job.
-    gid = store.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
-    store.append(gid, Pass(0, 999))
-    assert store.count(gid) == 1
-
-
-def test_store_unknown_game_is_not_found(store):
-    with pytest.raises(NotFound, match="no game 7"):
-        store.game(7)
-    with pytest.raises(NotFound):
-        store.append(7, PLAY)
-
-
-def test_store_frames_as_bytes_or_paths(store):
-    gid = store.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
-    store.append(gid, PLAY)
-    store.put_frame(gid, 0, jpeg=b"\xff\xd8jpeg")
-    assert store.frame(gid, 0).jpeg == b"\xff\xd8jpeg"
-    store.put_frame(gid, 0, path="/frames/0001.jpg")
-    assert store.frame(gid, 0).path == "/frames/0001.jpg" and store.frame(gid, 0).jpeg is None
-    assert store.frame_seqs(gid) == {0}
-    with pytest.raises(NotFound, match="no evidence frame"):
-        store.frame(gid, 1)
-    with pytest.raises(ValueError):
-        store.put_frame(gid, 0)
-
-
-def test_store_appends_from_many_threads_get_distinct_seqs(store):
-    gid = store.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
-    seqs: list[int] = []
-    lock = threading.Lock()
-
-    def writer(player: int) -> None:
-        for _ in range(25):
-            seq = store.append(gid, Pass(player, 0))
-            with lock:
-                seqs.append(seq)
-
-    threads = [threading.Thread(target=writer, args=(i % 2,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(seqs) == list(range(100))
-    assert [r.seq for r in store.entries(gid)] == list(range(100))
-
-
-def test_an_entry_its_frame_and_sidecar_are_written_together_or_not_at_all(store):
-    gid = store.create_game([{"nick": "a", "name": "a"}, {"nick": "b", "name": "b"}], "naspa", "en").id
-    side = {"frame_index": 4, "t": 0.5, "evidence": ["." * 15] * 15}
-    assert store.append(gid, PLAY, expect=0, jpeg=b"\xff\xd8one", sidecar=side) == 0
-    assert store.entries(gid)[0].sidecar == side and store.frame(gid, 0).jpeg == b"\xff\xd8one"
-    with pytest.raises(Conflict, match="has 1 log entries, not 0"):
-        store.append(gid, Pass(1, 0), expect=0, jpeg=b"\xff\xd8two", sidecar=side)
-    assert store.count(gid) == 1 and store.frame_seqs(gid) == {0}
-    assert store.append(gid, Pass(1, 0), expect=1) == 1 and store.entries(gid)[1].sidecar is None
-
 
 
 def old_database(path, sidecar: bool) -> sqlite3.Connection:

@@ -13,7 +13,7 @@ from tilecam.api.commands.serve import token_beside, with_db
 from tilecam.api.settings import Settings, StoreSettings
 from tilecam.api.store import StoreError, open_store, store_file, store_name
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_the_url_wins_over_db_path(tmp_path):

@@ -1,5 +1,5 @@
 """A store that cannot answer (its disk failing, its server restarting) is a 503 with Retry-After
-naming the store, on the SQLite engine as on PostgreSQL (test_store_postgres.py restarts a real
+naming the store, on the SQLite engine as on PostgreSQL (test_postgres.py restarts a real
 server); a row that cannot be read is a 500 (asking again will not help). Over real HTTP."""
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ server (tests/pgserver.py), a new database per test, logging in with a password 
 """
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
 import threading
 import time
 from pathlib import Path
@@ -17,12 +20,24 @@ import pytest
 from tilecam.api.settings import StoreSettings
 from tilecam.api.store import Changes, Conflict, NotFound, Store, open_store
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.events import Correction, Exchange, Pass, Play
+from tilecam.scoring.events import (EVENT_TYPES, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Exchange,
+                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void)
 from tilecam.scoring.placement import PlacedTile, Placement
 
 PLAY = Play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS),
             ("AX",), None, 18, 18, 18)
 PLAYERS = [{"nick": "a", "name": "Ann"}, {"nick": "b", "name": "Ben"}]
+# One log entry of every kind, with the fields a reading, a note or a ruling adds.
+EVERY_KIND = [
+    dataclasses.replace(PLAY, rack="AXEIRST", note="note: é ü", certainty=0.4137, review=True,
+                        runner_ups=(("8H", "AY", 0.21),), turn_inferred=True),
+    PhonyWithdrawn(0, None, -18, -18, 0), Pass(1, 0, rack="QZ"), Exchange(1, 3, "QZV", 0), TurnLost(0, 0),
+    ChallengeBonus(1, 2, None, 10, 10, 10), EndRackPoints(0, "QZ", None, 40, 40, 40),
+    EndRackPenalty(1, "QZ", None, -20, -20, -10), TimePenalty(1, 2, None, -20, -20, -30),
+    Correction(0, dataclasses.replace(PLAY, claimed=20), by="desk", agreed=20, reason="ruled"),
+    Void(2, by="desk", reason="entered twice")]
+# The calls the Store protocol names: each one a promise the tests below keep on every engine.
+PROTOCOL = sorted(name for name, member in vars(Store).items() if callable(member) and not name.startswith("_"))
 
 Opener = Callable[[], Store]
 
@@ -65,8 +80,45 @@ def new_game(store: Store, **meta: str) -> int:
     return store.create_game(PLAYERS, "naspa", "en", meta=meta or None).id
 
 
-def test_an_engine_is_a_store(store):
-    assert isinstance(store, Store)
+def test_an_engine_takes_each_call_as_the_protocol_names_it(store):
+    # The parameters and their defaults, not only the names: a caller's keywords work on every engine.
+    for name in PROTOCOL:
+        want = inspect.signature(getattr(Store, name)).parameters.values()
+        got = inspect.signature(getattr(type(store), name)).parameters.values()
+        assert [(p.name, p.default) for p in got] == [(p.name, p.default) for p in want], name
+
+
+def test_every_call_the_protocol_names_is_held_to_a_promise_here():
+    # No method is a name only: each is called by a test of this module (on every engine).
+    called = {node.func.attr for node in ast.walk(ast.parse(Path(__file__).read_text(encoding="utf-8")))
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)}
+    assert [name for name in PROTOCOL if name not in called] == []
+
+
+def test_every_kind_of_entry_comes_back_as_it_went_in_and_the_store_knows_no_rules(store):
+    assert {e.kind for e in EVERY_KIND} == set(EVENT_TYPES)
+    gid = new_game(store)
+    side = {"frame_index": 7, "t": 0.25, "evidence": ["ÄÖÜ", None, [1, 2.5]], "ok": True}
+    # none of these cumulatives follow from the one before: checking is the service's job, not the store's
+    assert [store.append(gid, e, sidecar=side) for e in EVERY_KIND] == list(range(len(EVERY_KIND)))
+    rows = store.entries(gid)
+    assert [r.entry for r in rows] == EVERY_KIND and all(r.sidecar == side for r in rows)
+    assert [r.created for r in rows] == sorted(r.created for r in rows) and rows[0].created[:2] == "20"
+
+
+def test_what_a_closed_store_wrote_the_next_one_reads(opener):
+    first = opener()
+    gid = new_game(first, table="5")
+    first.append(gid, PLAY, jpeg=b"\xff\xd8one", sidecar={"frame_index": 1})
+    first.update_game(gid, meta={"round": "2"})
+    created = first.game(gid).created
+    first.close()
+    again = opener()
+    row = again.game(gid)
+    assert (row.meta, row.created, row.players) == ({"table": "5", "round": "2"}, created, tuple(PLAYERS))
+    assert [r.entry for r in again.entries(gid)] == [PLAY] and again.entries(gid)[0].sidecar == {"frame_index": 1}
+    assert again.frame(gid, 0).jpeg == b"\xff\xd8one" and again.table_games(5) == [gid]
+    assert again.append(gid, Pass(1, 0), expect=1) == 1
 
 
 def test_games_keep_players_rules_and_meta_and_meta_merges(store):
@@ -148,6 +200,8 @@ def test_evidence_frames_as_bytes_or_paths(store):
     store.put_frame(gid, 0, jpeg=b"\xff\xd8jpeg")
     assert store.frame(gid, 0).jpeg == b"\xff\xd8jpeg" and store.frame(gid, 1).path == "/photos/2.jpg"
     assert store.frame_seqs(gid) == {0, 1}
+    store.put_frame(gid, 0, path="/photos/1.jpg")  # a frame put again replaces the one before
+    assert (store.frame(gid, 0).jpeg, store.frame(gid, 0).path) == (None, "/photos/1.jpg")
     with pytest.raises(NotFound):
         store.frame(gid, 2)
     with pytest.raises(ValueError):

@@ -24,7 +24,7 @@ from tilecam.scoring.rules import PROFILES
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from test_gcg_roundtrip import PROFILE, game_logs
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "gcg"
+DATA = Path(__file__).resolve().parents[2] / "data" / "gcg"
 EN, DE = DISTRIBUTIONS["en"], DISTRIBUTIONS["de"]
 NASPA = PROFILES["naspa"]
 STANDARD_PRAGMAS = {"character-encoding", "player1", "player2", "player3", "player4", "title", "description",
@@ -258,7 +258,7 @@ def test_tilecam_record_writes_a_gcg_every_reader_loads(tmp_path, shared_data):
     gcg = tmp_path / "game07.gcg"
     r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "record", shared_data / "scrabscrap" / "game07",
                         "--prewarped", "--lang", "de", "--gcg", gcg, "--db", tmp_path / "g.sqlite3"],
-                       cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
+                       cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     text = gcg.read_text(encoding="utf-8")
     assert check_gcg(text) == []

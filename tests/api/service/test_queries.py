@@ -1,0 +1,46 @@
+"""api/service/queries.py on a real SQLite store, without HTTP: the unseen pool's vowels (one rule for
+/unseen and the overlay's field), what a person's correction confirms and the camera's does not, and
+a game a director closed reading as ended."""
+from __future__ import annotations
+
+import dataclasses
+
+from servicekit import new_game, service  # noqa: F401  (fixture)
+from tilecam.scoring.events import CAMERA, Correction
+from tilecam.scoring.gcg import placement_from_gcg
+
+
+def test_unseen_and_the_overlay_count_vowels_alike(service):
+    gid = new_game(service)
+    fresh = service.unseen(service.load(gid))
+    assert (fresh.count, fresh.vowels, fresh.consonants, fresh.blanks) == (100, 42, 56, 2)
+    service.play(gid, "8H", "C?T")  # a blank: neither vowel nor consonant
+    view = service.load(gid)
+    after = service.unseen(view)
+    assert (after.count, after.vowels, after.consonants, after.blanks) == (97, 42, 54, 1)
+    assert service.live(gid).fields["vowels_consonants"] == "42 vowels · 54 consonants"
+    assert service.unseen(view, rack="AEZ").vowels == 40
+
+
+def test_a_persons_correction_confirms_a_doubtful_play_and_the_cameras_does_not(service):
+    gid = new_game(service)
+    game = service.load(gid).game_at()
+    play = game.play(0, placement_from_gcg(game, "8H", "CAT"), certainty=0.41, review=True)
+    service.append(gid, play)
+    assert service.moves(service.load(gid))[0].review and service.live(gid).unconfirmed == [0]
+    service.append(gid, Correction(0, dataclasses.replace(play, note="read again"), by=CAMERA))
+    assert service.moves(service.load(gid))[0].review and service.live(gid).unconfirmed == [0]
+    service.append(gid, Correction(0, play, by="desk"))
+    assert not service.moves(service.load(gid))[0].review and service.live(gid).unconfirmed == []
+
+
+def test_a_game_a_director_closed_reads_as_ended_with_its_reason(service):
+    gid = new_game(service)
+    service.play(gid, "8H", "CAT")
+    view = service.load(gid)
+    assert not service.summary(view)["ended"] and service.live(gid).fields["on_turn"] == "Ben"
+    service.end(gid, None, "forfeit", by="desk")
+    summary = service.summary(service.load(gid))
+    live = service.live(gid)
+    assert summary["ended"] and summary["end_reason"] == "forfeit"
+    assert live.ended and live.fields["on_turn"] == "" and live.fields["winner"] == "Ann"
