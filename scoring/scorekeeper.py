@@ -15,7 +15,7 @@ import numpy as np
 
 from .board import Square
 from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode_move
-from .events import Correction, LogEntry, PhonyWithdrawn, Play, Void, voided
+from .events import CAMERA, Correction, LogEntry, PhonyWithdrawn, Play, Void, by_operator, voided
 from .belief import BoardBelief
 from .game import Game, GameError, check_within_set, effective_events
 from .gcg.notation import play_notation
@@ -61,7 +61,7 @@ class Fused:
 
 class Scorekeeper:
     def __init__(self, game: Game, lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
-                 camera_name: str = "camera") -> None:
+                 camera_name: str = CAMERA) -> None:
         self.game = game
         self.lexicon = lexicon
         self.cfg = cfg or DecodeConfig()
@@ -625,7 +625,7 @@ class Scorekeeper:
         new = self.entries[self._handed_over:]
         self._handed_over = len(self.entries)
         return [t.square for e in new
-                if e.kind == "correction" and e.by != self.camera_name and e.replacement.kind == "play"
+                if by_operator(e, self.camera_name) and e.replacement.kind == "play"
                 for t in e.replacement.placement.tiles]
 
     def finish(self) -> list[LogEntry]:
