@@ -44,6 +44,10 @@ class JoinCosts:
                              # words a given one lacks)
     stray: float = 4.0       # each new square left to no play (a misread): a play explains it first
     width: int = 8           # sequences kept at each step
+    lines_per_step: int = 24  # lines a sequence tries at a step, the cheapest
+    search_combinations: int = 16   # letter readings tried per play while searching (all, once found)
+    budget: int = 20_000     # lines made in all: the search ends there (a real board of 99 tiles
+                             # makes at most 6,507: tests/bench/bench_join.py; a solid 10x10 patch, more)
     tiles_per_play: float = 4.0   # the plays still to lay, guessed from the tiles left
 
 
@@ -74,6 +78,7 @@ def _lines(layout, everything: set[Square], letter, rack: int, lexicon: Lexicon 
     # the words of the finished board, as (first square, direction, length)
     final = {(run[0], d, len(run)) for (_, d), run in runs.items() if len(run) > 1}
 
+    spent = [0]   # the lines made so far, against costs.budget
     crossed = {(q, d): len(runs[q, d.cross]) > 1 for q in everything for d in (Direction.ACROSS, Direction.DOWN)}
     beside = {q: tuple(n for dr, dc in STEPS if (n := Square(q.row + dr, q.col + dc)) in everything)
               for q in everything}
@@ -81,16 +86,19 @@ def _lines(layout, everything: set[Square], letter, rack: int, lexicon: Lexicon 
 
     def lines(board: Board, remaining: frozenset[Square]):
         current = everything - remaining
+        if spent[0] >= costs.budget:
+            return   # a patch this dense is no board a game laid (a hand, the bag, a box lid)
         if current:
             frontier = sorted(sq for sq in remaining if any(n in current for n in beside[sq]))
         else:
             frontier = [centre] if centre in remaining else []
-        found = {}
+        found, tried = {}, set()
         for sq in frontier:
             for d in (Direction.ACROSS, Direction.DOWN):
                 run = runs[sq, d]
-                if len(run) < 2:
+                if len(run) < 2 or (run[0], d) in tried:
                     continue
+                tried.add((run[0], d))
                 # the play may leave new tiles at either end of the line to plays across it (hooks),
                 # or to a play beyond a committed tile; any, when more lie in the line than a rack holds
                 forced = sum(q in remaining for q in run) > rack
@@ -105,12 +113,15 @@ def _lines(layout, everything: set[Square], letter, rack: int, lexicon: Lexicon 
                         break
                     if forced or run[k - 1] in current or all(crossed[q, d] for q in run[k:]):
                         ends.append(k)
+                counts = [0]
+                for q in run:
+                    counts.append(counts[-1] + (q in remaining))
                 for a in starts:
                     for b in ends:
+                        if not 0 < counts[b] - counts[a] <= rack:
+                            continue
                         sub = run[a:b]
                         new = tuple(q for q in sub if q in remaining)
-                        if not new or len(new) > rack:
-                            continue
                         if not current:
                             if centre not in sub or len(new) < 2:
                                 continue
@@ -124,7 +135,9 @@ def _lines(layout, everything: set[Square], letter, rack: int, lexicon: Lexicon 
                         if last in remaining and letter(last) in HOOKS and crossed[last, d]:
                             cost += costs.hook
                         found[key] = (cost, len(run) - len(sub), -len(new), min(near[q] for q in new), new)
-        for (new, d), (cost, *_) in sorted(found.items(), key=lambda kv: kv[1]):
+        spent[0] += len(found)
+        # a sequence keeps at most `width` of them: the cheapest few are enough to try
+        for (new, d), (cost, *_) in sorted(found.items(), key=lambda kv: kv[1])[:costs.lines_per_step]:
             yield list(new), d, cost
 
     def phonies(board: Board, plays) -> float:
@@ -171,14 +184,18 @@ def explain(board: Board, snap: Snapshot, dist: Distribution, squares, lexicon: 
         return snap.classes[best[sq.row, sq.col]]
 
     everything = {sq for sq, _ in board.items()} | {sq for sq in squares if board.layout.contains(sq)}
+    if len(everything) > dist.total + cfg.max_stray_squares:
+        return None   # more tiles than the set holds: not a board
     lines, phonies = _lines(board.layout, everything, letter, dist.rack_size, lexicon, costs)
-    # the search reads the letters without the lexicon (its readings are the costly part); the plays
-    # found are read again with it, once each
-    plays = _peel(board, [sq for sq in squares if board.layout.contains(sq)], snap, dist, None, cfg, lines,
+    # the search reads the letters without the lexicon and with few combinations of them (readings are
+    # the costly part, most of all where the unseen pool runs short); the plays found are read again
+    # with both, once each
+    quick = cfg.model_copy(update={"max_combinations": min(cfg.max_combinations, costs.search_combinations)})
+    plays = _peel(board, [sq for sq in squares if board.layout.contains(sq)], snap, dist, None, quick, lines,
                  max_plays=max_plays, width=costs.width, strays=cfg.max_stray_squares, stray_cost=costs.stray,
                  rest_cost=lambda n: costs.play * n / costs.tiles_per_play,
                  final_cost=lambda plays: phonies(board, plays))
-    if not plays or lexicon is None:
+    if not plays:
         return plays
     current, out = board.copy(), []
     for p in plays:
