@@ -192,9 +192,9 @@ def explain(board: Board, snap: Snapshot, dist: Distribution, squares, lexicon: 
     # with both, once each
     quick = cfg.model_copy(update={"max_combinations": min(cfg.max_combinations, costs.search_combinations)})
     plays = _peel(board, [sq for sq in squares if board.layout.contains(sq)], snap, dist, None, quick, lines,
-                 max_plays=max_plays, width=costs.width, strays=cfg.max_stray_squares, stray_cost=costs.stray,
-                 rest_cost=lambda n: costs.play * n / costs.tiles_per_play,
-                 final_cost=lambda plays: phonies(board, plays))
+                  max_plays=max_plays, width=costs.width, strays=cfg.max_stray_squares, stray_cost=costs.stray,
+                  rest_cost=lambda n: costs.play * n / costs.tiles_per_play,
+                  final_cost=lambda plays: phonies(board, plays))
     if not plays:
         return plays
     current, out = board.copy(), []
