@@ -322,27 +322,65 @@ def _lines(squares) -> list[list[Square]]:
     return [sorted(g) for g in groups]
 
 
-def _peel(board, added, snap, dist, lexicon, cfg) -> list[ProposedPlay] | None:
-    """Several missed plays at once (a hand stayed over the board for a few turns): take the
-    largest legal line of new tiles, put it down, and go on with the rest, so one missed
-    snapshot does not hold up every later play. A few squares left over count as misreads."""
-    remaining, current, plays = set(added), board.copy(), []
-    while remaining:
-        best = None
-        for line in sorted(_lines(remaining), key=lambda ln: (-len(ln), ln)):
-            p = _propose(current, line, _direction(line, current), snap, dist, lexicon, cfg)
-            if isinstance(p, ProposedPlay):
-                best = p
+def _largest_lines(current: Board, remaining: frozenset[Square]):
+    """decode's peel order: the lines of new squares (by row and by column), the longest first."""
+    for line in sorted(_lines(remaining), key=lambda ln: (-len(ln), ln)):
+        yield line, None, 0.0
+
+
+def _peel(board, added, snap, dist, lexicon, cfg, lines=_largest_lines, max_plays: int | None = None,
+          width: int = 1, strays: int = 0, stray_cost: float = 0.0, rest_cost=None,
+          final_cost=None) -> list[ProposedPlay] | None:
+    """Several plays at once (a hand stayed over the board for a few turns; a game joined under way):
+    lay a legal line of new tiles down and go on with the rest. `lines(current, remaining)` yields the
+    lines to try at a step, as (squares, direction or None for the longer word's, cost), in the order
+    to try them; a line is legal when `_propose` makes a play of it. The `width` cheapest sequences
+    (their steps' costs added, plus `rest_cost(n)` for the n squares still to lay; ties to the
+    earlier line) are kept at each step, and the first legal line of each; width 1 is the greedy
+    first fit. A sequence ends when no line is legal; it stands when at most `strays` squares are left
+    (misreads, `stray_cost` each) and at most `max_plays` (default `cfg.max_plays_at_once`) plays
+    were laid. The cheapest that stands, with `final_cost(plays)` added, wins; None when none does."""
+    max_plays = cfg.max_plays_at_once if max_plays is None else max_plays
+    rest_cost = rest_cost or (lambda n: 0.0)
+    beam = [(0.0, board, frozenset(added), ())]
+    done, seen = [], set()
+    while beam:
+        children = []
+        for k, (cost, current, remaining, plays) in enumerate(beam):
+            if remaining and len(plays) < max_plays:
+                for j, (line, direction, step) in enumerate(lines(current, remaining)):
+                    total = cost + step
+                    children.append((total + rest_cost(len(remaining) - len(line)), k, j, total, line, direction))
+            elif len(remaining) <= strays:
+                done.append((cost, plays))
+        children.sort(key=lambda ch: ch[:3])
+        kept, laid = [], set()
+        for _, k, _, total, line, direction in children:
+            if len(kept) == width:
                 break
-        if best is None or len(plays) == cfg.max_plays_at_once:
-            return None
-        plays.append(best)
-        for t in best.placement.tiles:
-            current.put(t.square, t.tile)
-            remaining.discard(t.square)
-    if not plays or len(remaining) > cfg.max_stray_squares:
+            cost, current, remaining, plays = beam[k]
+            split = frozenset([frozenset(line), *(frozenset(t.square for t in p.placement.tiles) for p in plays)])
+            if split in seen:
+                continue
+            p = _propose(current, list(line), direction or _direction(list(line), current), snap, dist, lexicon,
+                         cfg)
+            if not isinstance(p, ProposedPlay):
+                continue
+            seen.add(split)
+            laid.add(k)
+            after = current.copy()
+            for t in p.placement.tiles:
+                after.put(t.square, t.tile)
+            kept.append((total, after, remaining - {t.square for t in p.placement.tiles}, plays + (p,)))
+        # a sequence no legal line continues ends here
+        for k, (cost, current, remaining, plays) in enumerate(beam):
+            if k not in laid and remaining and len(remaining) <= strays and plays:
+                done.append((cost + stray_cost * len(remaining), plays))
+        beam = kept
+    done = [(cost + (final_cost(plays) if final_cost else 0.0), plays) for cost, plays in done if plays]
+    if not done:
         return None
-    return plays
+    return list(min(done, key=lambda d: d[0])[1])
 
 
 def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:
