@@ -94,6 +94,8 @@ class Scorekeeper:
         # A correction of the last play that one snapshot proposed (Scorekeeper._redecide): the
         # next must propose the same before it is committed.
         self._contradicted: tuple | None = None
+        # The new squares of the last press that showed more of them than a rack holds (_beyond_a_turn).
+        self._beyond: frozenset[Square] = frozenset()
         self.tile_check_cfg = TileCheckConfig()
 
     # -- helpers -----------------------------------------------------------------------
@@ -307,7 +309,7 @@ class Scorekeeper:
             if redone is not None:
                 return redone
         if not isinstance(d.change, Unclear):
-            self._contradicted = None
+            self._contradicted, self._beyond = None, frozenset()
             # what is still new and fits no play stays in doubt; what was committed or went is not
             self.doubts = (self.doubts & frozenset(d.doubtful)) | (
                 frozenset(d.doubtful) if isinstance(d.change, (ProposedPlay, ProposedSequence)) else frozenset())
@@ -392,18 +394,20 @@ class Scorekeeper:
                                                  f"(order inferred, each marked for review): " + " / ".join(words))
 
     def _beyond_a_turn(self, seen: Snapshot) -> bool:
-        """More new tiles on the board than a rack holds (more than one turn went by) on a board that
-        shows the record: a tenth or more of the committed tiles read empty or as other tiles is a
-        grid placed wrong (a hand-held phone's photo: the last rows slipped by a square), not plays."""
+        """More new tiles on the board than a rack holds (more than one turn went by), seen at two
+        presses in a row (a hand over the board at one photo, print read as tiles, come and go; plays
+        stay), on a board that shows the record: a tenth or more of the committed tiles read empty or
+        as other tiles is a grid placed wrong (a hand-held phone's photo: the last rows slipped by a
+        square), not plays."""
         board = self.game.state.board
         tiles = occupied(seen, self.cfg.tile_min_prob)
-        new = sum(1 for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in board)
-        if new <= self.game.dist.rack_size:
-            return False
+        new = frozenset(sq for r, c in np.argwhere(tiles) if (sq := Square(int(r), int(c))) not in board)
         best = seen.best()
         off = sum(1 for sq, tile in board.items()
                   if not tiles[sq.row, sq.col] or seen.classes[best[sq.row, sq.col]] != (BLANK_TILE if tile.blank else tile.letter))
-        return off * 10 < len(board)
+        rack = self.game.dist.rack_size
+        before, self._beyond = self._beyond, (new if len(new) > rack and off * 10 < len(board) else frozenset())
+        return len(self._beyond & before) > rack
 
     def _extends_last_play(self, d) -> bool:
         """New squares beside the last play, in its line, that came with another play (left out of
