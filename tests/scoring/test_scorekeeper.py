@@ -228,52 +228,41 @@ def test_a_committed_play_later_boards_contradict_is_re_read_once_two_snapshots_
     assert keeper.observe(cat).status == "no_change"
 
 
-def test_a_photo_after_several_turns_is_joined_even_at_a_press():
-    # A photo every few moves (the family game's phone): more new tiles than a rack holds cannot be
-    # one turn, so a press showing them is decoded as the plays that explain the board, for review.
-    path = GAMES[0]
-    record, _, _ = record_from_gcg(read_gcg(path.read_bytes()), get_profile("naspa-csw"), EN)
+def _first_play_then_several_turns() -> tuple[Scorekeeper, list[str]]:
+    """A keeper that recorded a real game's first play from a photo, and the board some turns later
+    (more new tiles than a rack holds since): a phone photographing every few moves."""
+    record, _, _ = record_from_gcg(read_gcg(GAMES[0].read_bytes()), get_profile("naspa-csw"), EN)
     truth = Game(get_profile("naspa-csw"), EN)
     keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
-    plays = 0
     for ev in record.events:
         truth.append(ev)
         if ev.kind != "play":
             continue
-        plays += 1
-        if plays == 1:
+        if not keeper.game.events:
             keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.95), player=ev.player,
                            pressed=True)
         if len(truth.state.board) - len(keeper.game.state.board) > EN.rack_size + 3:
             break
-    photo = Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.95)
+    return keeper, truth.state.board.rows()
+
+
+def test_a_photo_after_several_turns_is_joined_even_at_a_press():
+    # More new tiles than a rack holds cannot be one turn, so a press showing them is decoded as the
+    # plays that explain the board, for review.
+    keeper, rows = _first_play_then_several_turns()
+    photo = Snapshot.from_board(rows, CLASSES, 0.95)
     # one photo could be a hand over the board: the tiles must still be there at the next
     assert keeper.observe(photo, pressed=True).status == "unclear"
     obs = keeper.observe(photo, pressed=True)
     assert obs.status == "play" and obs.detail.startswith("joined")
-    assert keeper.game.state.board.rows() == truth.state.board.rows()
+    assert keeper.game.state.board.rows() == rows
     assert all(e.review for e in obs.entries if isinstance(e, Play))
 
 
 def test_a_photo_whose_grid_slipped_is_not_joined():
     # The same photo with the grid placed a row off: the committed tiles no longer read as the
     # record has them, so the tiles it shows are not taken for plays.
-    path = GAMES[0]
-    record, _, _ = record_from_gcg(read_gcg(path.read_bytes()), get_profile("naspa-csw"), EN)
-    truth = Game(get_profile("naspa-csw"), EN)
-    keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
-    plays = 0
-    for ev in record.events:
-        truth.append(ev)
-        if ev.kind != "play":
-            continue
-        plays += 1
-        if plays == 1:
-            keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.95), player=ev.player,
-                           pressed=True)
-        if len(truth.state.board) - len(keeper.game.state.board) > EN.rack_size + 3:
-            break
-    rows = truth.state.board.rows()
+    keeper, rows = _first_play_then_several_turns()
     slipped = rows[1:] + ["." * 15]
     for _ in range(2):
         obs = keeper.observe(Snapshot.from_board(slipped, CLASSES, 0.95), pressed=True)
