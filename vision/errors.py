@@ -8,3 +8,8 @@ class VisionError(Exception):
 
 class BoardNotFound(VisionError):
     """No 15x15 grid could be located in the image."""
+
+
+class SetupError(ValueError):
+    """A reader that cannot be built: a missing model or card, a tile set that cannot be read. Not a
+    per-frame failure (no VisionError): nothing can be read without it; the message names the file."""

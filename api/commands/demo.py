@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from tilecam.api.system import DEFAULT_MODEL
+from tilecam.vision import DEFAULT_MODEL
 
 
 DEFAULT_PACE_S = 12.0  # a turn every 12 s: time to look at the board, the score and the clocks

@@ -129,7 +129,7 @@ def main(argv=None) -> int:
     else:
         # the reader the product builds (api.system.load_tile_reader: the classifier fused with the recogniser)
         from tilecam.api.settings import Settings
-        from tilecam.api.system import load_tile_reader
+        from tilecam.vision import load_tile_reader
         from tilecam.vision.classify import ReadConfig
         from tilecam.vision.fuse import FusedTileReader
         reader = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(model_path=str(model))}), "en")

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_english import Tally, camera_turn  # noqa: E402
 from bench_read import GROUPS, git_commit, load_frames, truth_label  # noqa: E402
 from tilecam.api.settings import load_settings  # noqa: E402
-from tilecam.api.system import load_tile_reader  # noqa: E402
+from tilecam.vision import load_tile_reader  # noqa: E402
 from tilecam.vision.classify import to_game  # noqa: E402
 from tilecam.vision.errors import BoardNotFound  # noqa: E402
 from tilecam.vision.occupancy import OccupancyConfig  # noqa: E402

@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_family_game import DATA, git_commit, load_truth  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
-from tilecam.api.system import load_tile_reader  # noqa: E402
+from tilecam.vision import load_tile_reader  # noqa: E402
 from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
 from tilecam.vision.gameset import GameTiles  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
