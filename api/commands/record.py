@@ -62,7 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tilecam.api.cli import unwritable
-    from tilecam.api.store import StoreError, open_store, store_file, store_name
+    from tilecam.api.station.boot import SetupError, open_store
+    from tilecam.api.store import StoreError, store_file, store_name
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     args.serve_hint = f"--db {args.db}" if args.db is not None or args.config is None else f"--config {args.config}"
     try:
         store = open_store(where)
-    except StoreError as exc:
+    except SetupError as exc:
         return fail(str(exc))
     try:
         return _record(args, store, fail)
@@ -99,7 +100,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 
     from tilecam.api.bus import Bus
     from tilecam.api.service import DAMAGE, GameService
-    from tilecam.api.system import SetupError, Station
+    from tilecam.api.station import Hooks, Job, SetupError, Station
     from tilecam.scoring.lexicon import Lexicon, LexiconError
     from tilecam.scoring.rules import get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -187,18 +188,18 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         bar.set_postfix(entries=len(station.recording.scorekeeper.entries), refresh=False)
         bar.update()
 
-    # A station without the server (api/system.py): the same reader, recorder, game and clock path
+    # A station without the server (api/station/): the same reader, recorder, game and clock path
     # as `tilecam run`; presses only from --keys or --buttons, so a file records without a clock.
     settings = args.settings
     if args.buttons:
         settings = settings.model_copy(update={"buttons": settings.buttons.model_copy(update={"enabled": True})})
-    station = state["station"] = Station(
-        settings, args.source, game_id=args.game, new_game=args.game is None,
-        players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
-        model=args.model, on_outcome=progress, lexicon=lexicon, tileset=args.tileset, corners=corners,
-        prewarped=args.prewarped, photos=args.every_frame or Path(args.source).is_dir(),
-        on_commit=write_outputs, clock=bool(args.keys or args.buttons), service=service, own=False,
-        quiet=True)
+    job = Job(args.source, game_id=args.game, new_game=args.game is None,
+              players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
+              model=args.model, lexicon=lexicon, tileset=args.tileset, corners=corners, prewarped=args.prewarped,
+              photos=args.every_frame or Path(args.source).is_dir(), clock=bool(args.keys or args.buttons),
+              own=False, quiet=True)
+    station = state["station"] = Station(settings, job, Hooks(on_outcome=progress, on_commit=write_outputs),
+                                         service=service)
     try:
         station.open()
     except SetupError as exc:

@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     if args.reader == "classifier":
         reader = TileReader(model, card_path, lang="en")
     else:
-        # the reader the product builds (api.system.load_tile_reader: the classifier fused with the recogniser)
+        # the reader the product builds (vision.load_tile_reader: the classifier fused with the recogniser)
         from tilecam.api.settings import Settings
         from tilecam.vision import load_tile_reader
         from tilecam.vision.classify import ReadConfig

@@ -12,7 +12,7 @@ them: the grid given (true corners; ScrabScrap's grid fitted) and, for the Engli
 through the pipeline (vision.locate.find_board, then vision.classify.to_game, as
 bench_english.py does). weight 0 is the reader without the rule, at this commit.
 
-The reader is the product's (api.system.load_tile_reader: the classifier fused with the text
+The reader is the product's (vision.load_tile_reader: the classifier fused with the text
 recogniser). Only its two networks' outputs are kept between settings (the same crops give the
 same outputs), so every setting runs the product's own code from the crops on.
 

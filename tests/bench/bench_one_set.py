@@ -3,7 +3,7 @@
     python tests/bench/bench_one_set.py [--out docs/results/one_set_family.json]
 
 The 43 photos of session 2015 (../shared/data/english) in time order, each warped with its true
-corners and read by the product's reader (api.system.load_tile_reader: the classifier fused with
+corners and read by the product's reader (vision.load_tile_reader: the classifier fused with
 the recogniser, the settings' defaults). The truth's tiles stand for the committed ones (occupancy
 and the record are taken as right, so only the letters are measured): each photo's readings of
 them are added to a `GameTiles`, as `TableReader.learn` adds them, and their looks are taken at the

@@ -9,7 +9,7 @@ raw with no corners and is read through vision.locate when that module exists.
 game07 and game08 are the same game (17 of 18 frames identical), so leave-one-out
 enrollment holds out game07+game08 together.
 
-The reader is the one the recorder uses, built by api.system.load_tile_reader: the classifier
+The reader is the one the recorder uses, built by vision.load_tile_reader: the classifier
 fused with the text recogniser (vision.fuse.FusedTileReader) when ``[read] recogniser`` is on (the
 default) and the recogniser's wheel is installed; ``--classifier-only`` measures the classifier
 alone. Each frame is read as the recorder reads it: the warp, and the frame with its homography (the
@@ -94,7 +94,7 @@ def truth_label(ch: str) -> str:
 
 
 def make_reader(model: Path, lang: str = "de", tileset=None, recogniser: bool = True) -> TileReader:
-    """The tile reader as the recorder builds it (api.system.load_tile_reader), default settings."""
+    """The tile reader as the recorder builds it (vision.load_tile_reader), default settings."""
     return load_tile_reader(load_settings(read={"recogniser": recogniser}), lang, model=model, tileset=tileset)
 
 

@@ -28,10 +28,11 @@ sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 
-from tilecam.api.recorder import MemoryLink, Recorder  # noqa: E402
+from tilecam.api.station.link import MemoryLink  # noqa: E402
+from tilecam.api.station.recorder import Recorder  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
 from tilecam.vision import build_reader  # noqa: E402
-from tilecam.api.system import build_recorder, run_frames  # noqa: E402
+from tilecam.api.station import build_recorder, run_frames  # noqa: E402
 from tilecam.capture.frame import Frame  # noqa: E402
 from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
 from tilecam.scoring.game import Game  # noqa: E402

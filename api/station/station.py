@@ -1,213 +1,100 @@
-"""The running system, built from one settings tree: source -> recorder -> store/service -> app,
-plus the clock buttons and the status LED.
+"""The station: one process that records a table's game, built from one ``Settings`` and one
+``Job`` (what this run records): camera (or a file standing in for it) -> recorder -> store and
+game service -> API, overlays and MJPEG preview; clock buttons and the status LED; the forwarder to
+a tournament's central service.
 
-Three pieces, used by every command, test and bench that records:
-
-* ``build_recorder(settings, scorekeeper, link, ...)``: the one factory of the recorder pipeline
-  (locator/tracker, tile reader, stability gate, recorder), each stage configured from its
-  section of ``settings``;
-* ``run_frames(source, recorder, on_outcome)``: the one frame loop;
-* ``Station``: what ``tilecam run`` (and ``tilecam demo``) runs in one process: it opens the
-  store, the game, the source and the recorder, records on a thread, serves the API, overlays
-  and MJPEG preview, reads the buttons and drives the LED, and stops it all again.
+``tilecam run`` and ``tilecam demo`` serve it (``Station.serve``); ``tilecam record`` is a station
+without the server (``Station.record_here``).
 """
 from __future__ import annotations
 
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from tilecam.api.errors import ApiError
+from .boot import SetupError, app_server, base_url, open_store, serve_until_signal
+from .frames import build_recorder, recorder_config, run_frames
+from .game import STATION_META, Recording, attach_game, clock_trigger, game_to_resume
+from .sinks import PreviewSink
 
-__all__ = ["STATION_META", "attach_game", "build_recorder", "clock_trigger", "game_to_resume", "recorder_config",
-           "Recording", "run_frames", "SetupError", "Station"]
+__all__ = ["Hooks", "Job", "SetupError", "Station"]
 
-# Marks the games a station records (and may resume); a service key, kept out of the GCG export.
-STATION_META = {"created_by": "tilecam run"}
-
-
-class SetupError(ApiError, ValueError):
-    """Something the system cannot start with (a missing model, a source that does not open);
-    the message names it. The CLI prints it and exits 2."""
-
-
-# ---- the recorder pipeline, each stage from its section of the settings --------------------------
-
-def recorder_config(settings, photos: bool = False):
-    # One photo per move (a folder): every frame is a press, whatever the settings say.
-    cfg = settings.recorder
-    return cfg.model_copy(update={"every_frame_is_a_press": True}) if photos else cfg
-
-
-def build_recorder(settings, scorekeeper, link, *, reader, photos: bool = False, corners=None,
-                   prewarped: bool = False, preview=None):
-    """The recorder pipeline from settings: locator (or tracker), reader, stability gate, recorder,
-    committing through `link` (a GameLink: the store's, or a MemoryLink)."""
-    from tilecam.api.recorder import Recorder
-    from tilecam.vision import build_locator
-
-    locator = build_locator(settings, photos=photos, corners=corners, prewarped=prewarped)
-    return Recorder(scorekeeper, locator, reader, link, recorder_config(settings, photos), settings.stability,
-                    preview=preview)
-
-
-# ---- the one frame loop -------------------------------------------------------------------------
-
-def run_frames(source, recorder, on_outcome: Callable | None = None, *, pace: bool = False,
-               stop: threading.Event | None = None) -> str:
-    """Every frame of `source` (a FrameSource, or any iterable of Frames) through `recorder`, each
-    outcome to ``on_outcome(frame, outcome)``.
-
-    `pace`: play a file at its own frame rate, as a camera would deliver it (live sources are
-    never paced). Returns why it ended: "ended" (the source has no more frames) or "stopped"
-    (`stop` was set). A CaptureError (a camera that gave up) propagates; the source is closed
-    in every case."""
-    from tilecam.capture import SourceEnded
-
-    live = bool(getattr(source, "live", False))
-    start = t0 = None
-    try:
-        for frame in source:
-            if stop is not None and stop.is_set():
-                return "stopped"
-            if pace and not live:
-                if start is None:
-                    start, t0 = time.monotonic(), frame.t
-                delay = start + (frame.t - t0) - time.monotonic()
-                if delay > 0 and (stop.wait(delay) if stop is not None else time.sleep(delay)):
-                    return "stopped"
-            outcome = recorder.process(frame)
-            if on_outcome is not None:
-                on_outcome(frame, outcome)
-    except SourceEnded:
-        pass
-    finally:
-        if hasattr(source, "close"):
-            source.close()
-    return "ended"
-
-
-# ---- the game a recorder writes to --------------------------------------------------------------
-
-@dataclass
-class Recording:
-    """A game in the store and what records it: its scorekeeper (resumed from the store's log) and
-    the recorder's link to the game."""
-
-    game_id: int
-    scorekeeper: object
-    link: object
-    resumed: bool
-    lang: str
-
-
-def attach_game(service, game_id: int | None, *, players=None, rules: str = "naspa", lang: str = "en",
-                lexicon=None, decode=None, meta: dict | None = None, jpeg_quality: int = 85,
-                on_commit=None) -> Recording:
-    """Open game `game_id` (its tile set, rules and players are the store's) or create one, with a
-    scorekeeper caught up on its log."""
-    from tilecam.api.recorder import GameLink
-    from tilecam.scoring.board import LAYOUTS
-    from tilecam.scoring.decode import DecodeConfig
-    from tilecam.scoring.game import Game
-    from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.scorekeeper import Scorekeeper
-    from tilecam.scoring.tiles import DISTRIBUTIONS
-
-    resumed = game_id is not None
-    if resumed:
-        row = service.game(game_id)
-    else:
-        # names, or (name, nickname) pairs
-        named = [(p, None) if isinstance(p, str) else tuple(p) for p in (players or ("Player 1", "Player 2"))]
-        row = service.create_game(named, rules, lang, meta=meta)
-    keeper = Scorekeeper(Game(get_profile(row.rules), DISTRIBUTIONS[row.lang], LAYOUTS[row.layout], len(row.players)),
-                         lexicon, decode or DecodeConfig())
-    link = GameLink(service, row.id, jpeg_quality, on_commit=on_commit)
-    if resumed:
-        keeper.resume(link.entries())
-    return Recording(row.id, keeper, link, resumed, row.lang)
-
-
-def game_to_resume(service) -> int | None:
-    """The latest game a station was recording that has neither ended nor been closed: after a
-    crash or a power cut the station picks it up again."""
-    for row in sorted(service.games(), key=lambda r: r.id, reverse=True):
-        if all(row.meta.get(k) == v for k, v in STATION_META.items()):
-            view = service.load(row.id)
-            if not view.closed and not view.game_at().state.ended:
-                return row.id
-    return None
-
-
-def clock_trigger(settings, service, game_id: int, on_trigger: Callable):
-    """The game clock (settings.clock) in the trigger path: a press runs the clock first, and the
-    recorder (`on_trigger`) hears only the turn ends the clock accepted (api.triggers.connect).
-    None: no clock (disabled, or rules without a time control)."""
-    cfg = settings.clock
-    if not cfg.enabled:
-        return None
-    if not service.has_clock(game_id):  # the clock lives in this process: a restart starts afresh
-        try:
-            service.start_clock(game_id, cfg.minutes_per_player)
-        except ValueError as exc:  # rules without a time control, a game already over
-            _say(f"no game clock: {exc}")
-            return None
-    from tilecam.api.triggers import connect
-    return connect(on_trigger, **service.clock_handlers(game_id))
-
-
-# ---- the station --------------------------------------------------------------------------------
 
 def _say(*parts) -> None:
     print(*parts, file=sys.stderr, flush=True)
 
 
+@dataclass(frozen=True)
+class Job:
+    """What one station run records, beside the settings: the source, the game (``game_id``, else
+    the station's unfinished one unless ``new_game``, else a new one with ``players``, ``rules`` and
+    ``lang``) at ``table`` (None: [tournament] table).
+
+    ``pace``: play a file at its own frame rate; ``loop``: when the source ends, a new game at the
+    same table records it again (the demo). What `record` adds to a camera station: a word list
+    (``lexicon``), an enrolled ``tileset``, the tile ``model``, fixed ``corners`` or ``prewarped``
+    frames, ``photos`` (one frame per move; None: a folder is), no game ``clock`` unless presses come
+    in, games not marked as the station's own (``own``), and ``quiet`` (its progress bar says it all)."""
+
+    source: str
+    game_id: int | None = None
+    new_game: bool = False
+    players: list | None = None
+    rules: str = "naspa"
+    lang: str = "en"
+    table: int | None = None
+    pace: bool = True
+    loop: bool = False
+    model: str | Path | None = None
+    lexicon: object = None
+    tileset: object = None
+    corners: object = None
+    prewarped: bool = False
+    photos: bool | None = None
+    clock: bool = True
+    own: bool = True
+    quiet: bool = False
+
+
+@dataclass
+class Hooks:
+    """Where a caller follows the station: ``on_outcome(frame, outcome)`` after each frame,
+    ``on_commit(seqs)`` after each commit, ``on_game_over(station)`` and ``on_new_game(station)``
+    around a looped source's next game (on the recorder's thread), ``wrap_source(source) -> source``
+    (the demo stretches the pauses between turns)."""
+
+    on_outcome: Callable | None = None
+    on_commit: Callable | None = None
+    on_game_over: Callable | None = None
+    on_new_game: Callable | None = None
+    wrap_source: Callable | None = None
+
+
 class Station:
     """One process: camera (or a file standing in for it), recorder, store, API/overlay/preview,
-    buttons and LED, all from one ``Settings``.
+    buttons and LED, all from one ``Settings`` and one ``Job``.
 
     ``open()`` builds everything (raising SetupError on what cannot start), ``start()`` records on
     a thread and starts the buttons and the LED, ``serve()`` runs the HTTP server until a signal,
     ``close()`` stops it all. ``serve()`` alone does all four. ``tilecam record`` is a station
     without the server: ``open()``, then ``record_here()`` on its own thread.
 
-    What `record` adds to a camera station: a word list (``lexicon``), an enrolled ``tileset``,
-    fixed ``corners`` or ``prewarped`` frames, ``photos`` (one frame per move; default: a folder),
-    ``on_commit(seqs)`` after each commit, no game ``clock`` unless presses come in, an open
-    game ``service`` (the caller's store), and games not marked as the station's own (``own``)."""
+    ``service``: an open game service (the caller's store, which the caller closes) instead of the
+    store the settings name; ``pin_factory``: gpiozero's, for tests (MockFactory; None: the
+    board's pins)."""
 
-    def __init__(self, settings, source: str, *, game_id: int | None = None, new_game: bool = False,
-                 players=None, rules: str = "naspa", lang: str = "en", pace: bool = True, model=None,
-                 pin_factory=None, on_outcome: Callable | None = None, table: int | None = None,
-                 loop: bool = False, wrap_source: Callable | None = None,
-                 on_game_over: Callable | None = None, on_new_game: Callable | None = None,
-                 lexicon=None, tileset=None, corners=None, prewarped: bool = False, photos: bool | None = None,
-                 on_commit: Callable | None = None, clock: bool = True, service=None, own: bool = True,
-                 quiet: bool = False) -> None:
+    def __init__(self, settings, job: Job, hooks: Hooks | None = None, *, service=None,
+                 pin_factory=None) -> None:
         self.settings = settings
-        self.source_uri = source
-        self.game_id, self.new_game = game_id, new_game
-        self.players, self.rules, self.lang = players, rules, lang
-        self.pace = pace
-        self.model = model               # the tile model, when not the one settings.read names
-        self.pin_factory = pin_factory   # gpiozero's, for tests (MockFactory); None: the board's pins
-        self.on_outcome = on_outcome
+        self.job = job
+        self.hooks = hooks or Hooks()
+        self.source_uri = job.source
+        self.pin_factory = pin_factory
         # A new game names it: /overlay/table/N follows the station ([tournament] table unless given).
-        self.table = table if table is not None else settings.tournament.table
-        # loop: when the source ends, the game is finished and a new game at the same table records
-        # the source again from its start (the demo, until Ctrl-C); on_game_over(station) and
-        # on_new_game(station) are called on the recorder's thread around that.
-        self.loop = loop
-        self.wrap_source = wrap_source   # source -> source (the demo stretches the pauses between turns)
-        self.on_game_over, self.on_new_game = on_game_over, on_new_game
-        self.lexicon, self.tileset, self.corners, self.prewarped = lexicon, tileset, corners, prewarped
-        self.photos = Path(source).is_dir() if photos is None else photos
-        self.on_commit, self.use_clock, self.own = on_commit, clock, own
-        self.quiet = quiet             # record's progress bar says it all: no line per commit
+        self.table = job.table if job.table is not None else settings.tournament.table
+        self.photos = Path(job.source).is_dir() if job.photos is None else job.photos
         self._given_service = service
         self._reader = None
         self.stop_event = threading.Event()
@@ -228,31 +115,23 @@ class Station:
     def open(self) -> "Station":
         from tilecam.api.bus import Bus, PreviewHub
         from tilecam.api.service import GameService
-        from tilecam.api.store import StoreError, open_store, store_file, store_name
         from tilecam.vision import SetupError as VisionSetupError, build_reader
 
+        job = self.job
         if self._given_service is not None:  # the caller's store, which the caller closes
             self.service = self._given_service
         else:
-            try:  # sqlite creates no folders, and a fresh machine has no ~/.cache/tilecam
-                if (file := store_file(self.settings.store)) is not None:
-                    file.parent.mkdir(parents=True, exist_ok=True)
-                self.store = open_store(self.settings.store)
-            except OSError as exc:
-                raise SetupError(f"cannot create the folder of {store_name(self.settings.store)}: "
-                                 f"{exc.strerror}") from None
-            except StoreError as exc:
-                raise SetupError(str(exc)) from None
+            self.store = open_store(self.settings.store)
             self.service = GameService(self.store, Bus(self.settings.live.queue_size))
         self.preview = PreviewHub(self.settings.preview.jpeg_quality)
-        game_id = self.game_id if self.game_id is not None else \
-            None if self.new_game else game_to_resume(self.service)
+        game_id = job.game_id if job.game_id is not None else \
+            None if job.new_game else game_to_resume(self.service)
         try:
-            reader_lang = self.service.game(game_id).lang if game_id is not None else self.lang
+            reader_lang = self.service.game(game_id).lang if game_id is not None else job.lang
         except LookupError as exc:
             raise SetupError(str(exc)) from None
         try:
-            self._reader = build_reader(self.settings, reader_lang, model=self.model, tileset=self.tileset)
+            self._reader = build_reader(self.settings, reader_lang, model=job.model, tileset=job.tileset)
         except VisionSetupError as exc:
             raise SetupError(str(exc)) from None
         self.forwarder = self._forwarder()  # a token file it cannot use stops the start, before any game
@@ -262,24 +141,24 @@ class Station:
 
     def _forwarder(self):
         """The forwarder to the tournament's central service when [tournament] server is set
-        (api/forwarder.py), on a store connection of its own: the change feed then names every
+        (station/forwarder.py), on a store connection of its own: the change feed then names every
         game the recorder and the console write. None for a single table."""
         t = self.settings.tournament
         if t.server is None or self._given_service is not None:
             return None
         from tilecam.api.bus import Bus
-        from tilecam.api.forwarder import Central, ForwardError, Forwarder, read_token, station_name
         from tilecam.api.service import GameService
-        from tilecam.api.store import StoreError, open_store
+
+        from .forwarder import Central, ForwardError, Forwarder, read_token, station_name
 
         if t.token_file is None:
             raise SetupError("[tournament] server is set but not token_file: the file holding this station's "
                              "token for the central service")
         try:
             token = read_token(t.token_file)
-            self._forward_store = open_store(self.settings.store)
-        except (ForwardError, StoreError) as exc:
+        except ForwardError as exc:
             raise SetupError(str(exc)) from None
+        self._forward_store = open_store(self.settings.store)
         self.station_name = station_name(t.station)
         central = Central(t.server, self.station_name, token)
 
@@ -306,31 +185,31 @@ class Station:
             self.source = open_source(self.source_uri, self.settings.capture, on_status=self._camera_status)
         except (CaptureError, OSError, ValueError) as exc:
             raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
-        if self.wrap_source is not None:
-            self.source = self.wrap_source(self.source)
+        if self.hooks.wrap_source is not None:
+            self.source = self.hooks.wrap_source(self.source)
 
     def _attach(self, game_id: int | None) -> None:
         """The game (`game_id`, or a new one at the station's table), its recorder and its clock."""
-        rcfg = recorder_config(self.settings)
-        meta = {**(STATION_META if self.own else {}), **({"table": str(self.table)} if self.table is not None else {})}
+        job, rcfg = self.job, recorder_config(self.settings)
+        meta = {**(STATION_META if job.own else {}), **({"table": str(self.table)} if self.table is not None else {})}
         try:
-            self.recording = attach_game(self.service, game_id, players=self.players, rules=self.rules,
-                                         lang=self.lang, lexicon=self.lexicon, decode=self.settings.decode,
+            self.recording = attach_game(self.service, game_id, players=job.players, rules=job.rules,
+                                         lang=job.lang, lexicon=job.lexicon, decode=self.settings.decode,
                                          meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality,
-                                         on_commit=self.on_commit)
+                                         on_commit=self.hooks.on_commit)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
         if self.table is not None and self.recording.resumed:  # as "table" on game creation
             self.service.set_meta(self.recording.game_id, {"table": str(self.table)})
         self.recorder = build_recorder(self.settings, self.recording.scorekeeper, self.recording.link,
-                                       reader=self._reader, photos=self.photos, corners=self.corners,
-                                       prewarped=self.prewarped, preview=self.preview)
+                                       reader=self._reader, photos=self.photos, corners=job.corners,
+                                       prewarped=job.prewarped, preview=PreviewSink(self.preview))
         self.recorder.camera_status = self.source.status.state
         self.clock = self._clock()
 
     def _clock(self):
         """The game clock in the trigger path (`clock_trigger`); None: no clock."""
-        if not self.use_clock:
+        if not self.job.clock:
             return None
         return clock_trigger(self.settings, self.service, self.recording.game_id, self.recorder.on_trigger)
 
@@ -366,18 +245,18 @@ class Station:
         obs = outcome.observation
         if obs is not None:  # an unclear read keeps the LED blinking until a later decision commits
             self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
-            if obs.entries and not self.quiet:
+            if obs.entries and not self.job.quiet:
                 _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
             if obs.entries and self.recording.scorekeeper.game.state.ended:
                 self._between_games()
         lost = self.recorder.lost
-        if lost != self._lost_said and not self.quiet:   # said at once, and once (record says it itself)
+        if lost != self._lost_said and not self.job.quiet:   # said at once, and once (record says it itself)
             _say(f"frame {frame.index}: " + (f"the camera has lost the game: {lost}" if lost else
                                              "the camera follows the game again"))
         self._lost_said = lost
         self._show(outcome.state)
-        if self.on_outcome is not None:
-            self.on_outcome(frame, outcome)
+        if self.hooks.on_outcome is not None:
+            self.hooks.on_outcome(frame, outcome)
 
     def _between_games(self) -> None:
         """The game is over: the Pi camera goes back to automatic exposure and white balance (it
@@ -391,7 +270,8 @@ class Station:
     def _record(self) -> None:
         from tilecam.capture import CaptureError
         try:
-            self.ended = run_frames(self.source, self.recorder, self._outcome, pace=self.pace, stop=self.stop_event)
+            self.ended = run_frames(self.source, self.recorder, self._outcome, pace=self.job.pace,
+                                    stop=self.stop_event)
         except CaptureError as exc:
             self.ended = f"failed: {exc}"
             _say(f"capture failed: {exc}")
@@ -402,15 +282,15 @@ class Station:
             self._show()
         if self.ended == "ended":
             self.recorder.finish()  # a player out: the rack points
-            if not self.quiet:
+            if not self.job.quiet:
                 _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
                      f"holds {len(self.recording.scorekeeper.entries)} entries")
                 turns = self.service.live(self.recording.game_id).turns
                 if turns:  # the turn order is the camera's guess: said where the operator looks
                     _say(f"game {self.recording.game_id}: {turns}")
             self._stop_clock()
-            if self.on_game_over is not None:
-                self.on_game_over(self)
+            if self.hooks.on_game_over is not None:
+                self.hooks.on_game_over(self)
 
     def _stop_clock(self) -> None:
         """A game that is over stops its clock (overtime, if any, goes into the record)."""
@@ -425,12 +305,12 @@ class Station:
         """Record the source; with `loop`, again into a new game at the same table each time it
         ends, until stopped."""
         self._record()
-        while self.loop and self.ended == "ended" and not self.stop_event.is_set():
+        while self.job.loop and self.ended == "ended" and not self.stop_event.is_set():
             self._open_source()
             self._attach(None)
             self.ended = None
-            if self.on_new_game is not None:
-                self.on_new_game(self)
+            if self.hooks.on_new_game is not None:
+                self.hooks.on_new_game(self)
             self._record()
 
     def start(self) -> "Station":
@@ -481,8 +361,7 @@ class Station:
             self.store.close()
 
     def urls(self) -> list[tuple[str, str]]:
-        host, port = self.settings.server.host, self.settings.server.port
-        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        base = base_url(self.settings.server)
         gid = self.recording.game_id
         overlay = [("overlay", f"{base}/overlay/table/{self.table}"), ("table (JSON)", f"{base}/api/tables/{self.table}")] \
             if self.table is not None else [("overlay", f"{base}/overlay/{gid}")]
@@ -492,8 +371,7 @@ class Station:
 
     def game_urls(self) -> list[tuple[str, str]]:
         """The URLs of the game being recorded (they change with each game; a table's do not)."""
-        host, port = self.settings.server.host, self.settings.server.port
-        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+        base = base_url(self.settings.server)
         gid = self.recording.game_id
         return [("moves (JSON)", f"{base}/api/games/{gid}/moves"), ("GCG", f"{base}/api/games/{gid}.gcg"),
                 ("recount", f"{base}/recount/{gid}"), ("replay", f"{base}/replay/{gid}")]
@@ -501,22 +379,7 @@ class Station:
     def serve(self) -> int:
         """Record and serve until SIGINT/SIGTERM; exit code 1 when the camera gave up (systemd
         restarts the unit), else 0."""
-        import uvicorn
-
-        from tilecam.api.app import close_streams
-
-        app = self.app or self.create_app()
-        station = self
-
-        class Server(uvicorn.Server):
-            def handle_exit(self, sig, frame) -> None:
-                station.stop_event.set()
-                close_streams(app)  # open SSE/MJPEG clients would otherwise hold the shutdown up
-                super().handle_exit(sig, frame)
-
-        config = uvicorn.Config(app, host=self.settings.server.host, port=self.settings.server.port,
-                                log_level="warning", timeout_graceful_shutdown=self.settings.server.graceful_shutdown_s)
-        server = Server(config)
+        server = app_server(self.app or self.create_app(), self.settings.server, on_exit=self.stop_event.set)
         self.start()
 
         def watch() -> None:  # a live camera that gave up ends the process, so that systemd restarts it
@@ -525,9 +388,7 @@ class Station:
                 server.should_exit = True
         threading.Thread(target=watch, name="tilecam-watch", daemon=True).start()
         try:
-            server.run()
-        except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
-            pass
+            serve_until_signal(server)
         finally:
             self.close()
         return 1 if self.ended and self.ended.startswith("failed") else 0
