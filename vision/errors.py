@@ -10,6 +10,6 @@ class BoardNotFound(VisionError):
     """No 15x15 grid could be located in the image."""
 
 
-class SetupError(ValueError):
-    """A reader that cannot be built: a missing model or card, a tile set that cannot be read. Not a
-    per-frame failure (no VisionError): nothing can be read without it; the message names the file."""
+class SetupError(VisionError, ValueError):
+    """A reader that cannot be built: a missing model or card, a tile set that cannot be read. Raised
+    once, at set-up (vision.assemble), never per frame; the message names the file."""
