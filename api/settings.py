@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tilecam.api.errors import ApiError
-from tilecam.api.recorder import RecorderConfig
+from tilecam.api.station.recorder import RecorderConfig
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
 from tilecam.hardware.leds import LedConfig

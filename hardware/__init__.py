@@ -1,7 +1,7 @@
 """Table hardware: clock buttons, the status LED and keyboard triggers.
 
 Imports nothing of tilecam: inputs become Trigger values passed to an on_trigger
-callback, and api/recorder.py decides what a press means.
+callback, and api/station/recorder.py decides what a press means.
 """
 from .buttons import ButtonConfig, ClockButtons
 from .keyboard import KeyboardTrigger

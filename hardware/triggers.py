@@ -1,7 +1,7 @@
 """What a press means at the table, before anyone decides what to do about it.
 
 A Trigger says "player N's clock button was pressed" (or held, or the challenge or pause
-button); the game clock and api/recorder.py decide what it does to the game. Every input (GPIO buttons, keyboard,
+button); the game clock and api/station/recorder.py decide what it does to the game. Every input (GPIO buttons, keyboard,
 the HTTP endpoint) produces the same Trigger, so the recorder has one entry point.
 """
 from __future__ import annotations

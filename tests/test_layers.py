@@ -135,3 +135,52 @@ def test_no_import_cycles():
 
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# The station (api/station/) is built on the web's service and store; the web never reaches back up
+# into it. Who may import the station: the station itself, the commands and the demo (what runs one),
+# and api/settings.py (the tree holds the recorder's section).
+STATION = "tilecam.api.station"
+MAY_IMPORT_STATION = ("api/station/", "api/commands/", "api/demo/", "api/cli.py", "api/settings.py")
+
+
+def test_the_web_does_not_import_the_station():
+    graph = module_graph()
+    bad = [f"{module_name(p).removeprefix('tilecam.')} imports {t}"
+           for p in sorted((REPO / "api").rglob("*.py"))
+           if not p.relative_to(REPO).as_posix().startswith(MAY_IMPORT_STATION)
+           for t in sorted(graph[module_name(p)]) if t == STATION or t.startswith(STATION + ".")]
+    assert bad == []
+
+
+def test_a_store_is_opened_in_one_place():
+    # the engine's factory is called by the station's boot (every command) and by the app's lifespan
+    # only when it was given no store (tests serving the app alone)
+    calls = []
+    for path in sorted((REPO / "api").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if rel.startswith("api/store/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in ("open_store", "open_engine"):
+                    calls.append(rel)
+    assert sorted(set(calls)) == ["api/app.py", "api/commands/record.py", "api/commands/serve.py",
+                                  "api/station/boot.py", "api/station/station.py"]
+    # ... and every caller but the app's lifespan takes it from the station's boot
+    for rel in ("api/commands/record.py", "api/commands/serve.py", "api/station/station.py"):
+        assert "open_store" in {a.name for n in ast.walk(ast.parse((REPO / rel).read_text(encoding="utf-8")))
+                                if isinstance(n, ast.ImportFrom) and (n.module or "").endswith("boot")
+                                for a in n.names}, rel
+
+
+def test_the_recorder_touches_no_pixels():
+    # preview drawing and evidence encoding are sinks the station plugs in (api/station/sinks.py)
+    tree = ast.parse((REPO / "api" / "station" / "recorder.py").read_text(encoding="utf-8"))
+    modules = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not {m for m in modules if m.split(".")[0] == "cv2" or m.endswith((".draw", ".sinks"))}
+    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    assert not called & {"array_equal", "draw_grid", "encode_jpeg", "imencode", "warpPerspective"}

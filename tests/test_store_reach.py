@@ -2,8 +2,8 @@
 
 The SQLite engine is chosen in one place, api/store's open_store; routes, commands and the recorder
 call the service (service.game, service.entries, ...), never a store's methods. The composition root
-(api/system.py) and the apps that build a service (api/app.py, the serve and record commands) open a
-store through open_store and hand it over.
+(api/station/) opens a store through open_store for the commands (api/station/boot.py), and the app
+opens its own only when given none (api/app.py, for tests); then they hand it over.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tilecam.api.store import Store
 REPO = Path(__file__).resolve().parents[1]
 ENGINE = "tilecam.api.store.sqlite"
 # Who may name the engine: the store package itself, the service and the composition root.
-MAY_IMPORT_ENGINE = ("api/store/", "api/service/", "api/system.py")
+MAY_IMPORT_ENGINE = ("api/store/", "api/service/", "api/station/")
 MAY_CALL_STORE = ("api/store/", "api/service/")
 STORE_METHODS = {name for name in vars(Store) if not name.startswith("_")}
 

@@ -8,3 +8,8 @@ class VisionError(Exception):
 
 class BoardNotFound(VisionError):
     """No 15x15 grid could be located in the image."""
+
+
+class SetupError(VisionError, ValueError):
+    """A reader that cannot be built: a missing model or card, a tile set that cannot be read. Raised
+    once, at set-up (vision.assemble), never per frame; the message names the file."""

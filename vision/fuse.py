@@ -165,7 +165,7 @@ TURN_SURE = 0.5
 
 class FusedTileReader(TileReader):
     """The classifier (vision.classify.TileReader) with its letters re-read by the text recogniser
-    (vision.recognizer.LetterRecognizer): the one reader ``api.system.load_tile_reader`` builds
+    (vision.recognizer.LetterRecognizer): the one reader ``vision.load_tile_reader`` builds
     when the recogniser is available.
 
     ``read`` classifies the 225 squares as TileReader does, takes the board's upright turn from the

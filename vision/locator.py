@@ -60,7 +60,7 @@ class PrewarpedBoard:
 
     def update(self, image: np.ndarray) -> Located:
         if self._fixed is None:
-            from .classify import prewarped_corners
+            from .locate import prewarped_corners
             self._fixed = FixedBoard(prewarped_corners(image), self.square_px)
         return self._fixed.update(image)
 

@@ -164,3 +164,16 @@ class StabilityGate:
             self._before_snap = self._last_snap
             self._last_snap, self._pending_trigger = small, False
         return GateResult("clear", due, clear_ms, moved)
+
+
+class RepeatedPhoto:
+    """One photo per move (a folder), each taken at a press: a camera never takes the same photo twice
+    (sensor noise), so a frame equal to the last one is a copied file, not a press (it must not become
+    a pass that flips the turn order)."""
+
+    def __init__(self) -> None:
+        self._last: np.ndarray | None = None
+
+    def repeated(self, image: np.ndarray) -> bool:
+        last, self._last = self._last, image
+        return last is not None and last.shape == image.shape and np.array_equal(last, image)

@@ -1,6 +1,6 @@
 """tilecam demo: no camera needed. Renders a real tournament game (api/demo/vs_josh.gcg) as a
 video (cached after the first run), records it live through the real pipeline, and serves the
-overlay, the operator console and the API on localhost: a `tilecam run` (api/system.py's Station)
+overlay, the operator console and the API on localhost: a `tilecam run` (api/station/station.py's Station)
 on the rendered video, with the demo's operator doing what a camera cannot see (api/demo/operator.py).
 The operator token is printed: the demo listens on localhost and the token is for whoever runs it.
 
@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from tilecam.api.system import DEFAULT_MODEL
+from tilecam.vision import DEFAULT_MODEL
 
 
 DEFAULT_PACE_S = 12.0  # a turn every 12 s: time to look at the board, the score and the clocks
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.api.demo.operator import DemoOperator
     from tilecam.api.demo.video import Paced, reach_frames, turn_frames
     from tilecam.api.settings import SettingsError, load_settings
-    from tilecam.api.system import SetupError, Station
+    from tilecam.api.station import Hooks, Job, SetupError, Station
 
     db = Path(args.db) if args.db else Path(args.cache) / "demo.sqlite3"
     try:
@@ -120,15 +120,15 @@ def run(args: argparse.Namespace) -> int:
     per_turn = video_turn_s(game, args.fps)
     gap = max(0.0, args.pace - per_turn) if serve else 0.0
     wrap = (lambda source: Paced(source, reach_frames(game, args.fps), gap)) if gap else None
-    station = Station(settings, str(video), new_game=True, players=players, pace=serve, model=args.model,
-                      table=TABLE, loop=serve and not args.once, wrap_source=wrap)
+    station = Station(settings, Job(str(video), new_game=True, players=players, pace=serve, model=args.model,
+                                    table=TABLE, loop=serve and not args.once), Hooks(wrap_source=wrap))
     try:
         station.open()
     except SetupError as exc:
         station.close()
         return fail(str(exc))
     operator = DemoOperator(station, game, turn_frames(game, args.fps))
-    station.on_outcome = operator
+    station.hooks.on_outcome = operator
     print(f"recording into game {station.recording.game_id} of {db} at table {TABLE}")
     if args.no_serve:
         try:
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
 
     def game_over(st) -> None:
         _summary(st.service, st.recording.game_id, game, st.recorder, operator)
-        if st.loop:  # the result stays on the overlay a while before the next game takes the table
+        if st.job.loop:  # the result stays on the overlay a while before the next game takes the table
             st.stop_event.wait(max(2 * args.pace, 5.0))
 
     def new_game(st) -> None:
@@ -149,12 +149,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {name:<17} {url}")
         sys.stdout.flush()
 
-    station.on_game_over, station.on_new_game = game_over, new_game
+    station.hooks.on_game_over, station.hooks.on_new_game = game_over, new_game
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
     print(f"  operator token    {settings.auth.tokens['operator']}   (kept in {db}.token)")
     print(f"a turn every {max(args.pace, per_turn):.0f} s, {len(game.events)} turns"
-          + ("; then the next game at the same table" if station.loop else ""))
+          + ("; then the next game at the same table" if station.job.loop else ""))
     print("Ctrl-C stops.")
     sys.stdout.flush()
     return station.serve()

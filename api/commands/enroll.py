@@ -8,8 +8,8 @@ distribution says how many of each there are).
 Settings (--config FILE, the file `tilecam run` takes): [enroll] (exemplars kept per class, the
 tile check's rounds ...), [read] (the model and the reader's tuning; not the tile set or the
 empty-board reference it names: enrolment starts from the network alone), [locate] (the board
-detection); --model overrides read.model_path. The reader and the detection are built by
-api/system.py, as the station's.
+detection); --model overrides read.model_path. The reader and the detection are vision's
+(tilecam.vision), as the station's.
 Exit 3 when no board is found in an image; 2 on bad arguments and bad files (an image that cannot be read, a truth line that is not
 {"frame": name, "board": [15 rows]}, an --out that cannot be written, a settings file that
 does not validate), checked before the model loads.
@@ -78,9 +78,8 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.capture.still import ImageError, read_image
     from tilecam.scoring.tiles import DISTRIBUTIONS
     from tilecam.vision.enroll import enroll_labelled, enroll_tile_check
+    from tilecam.vision import VisionError, warp_still
     from tilecam.vision.tileset import EnrollError, save_tileset
-    from tilecam.vision.errors import VisionError
-    from tilecam.vision.rectify import homography_from_corners, warp_board
 
     def fail(msg: str, code: int = NO_BOARD) -> int:
         print(f"tilecam enroll: {msg}", file=sys.stderr)
@@ -127,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(exc, ValueError):
                 raise
             raise VisionError(f"{path}: {exc}") from None
-        return warp_board(image, homography_from_corners(corners, px), px)
+        return warp_still(image, corners, px).warped
 
     try:
         if args.tile_check:
@@ -156,8 +155,7 @@ def run(args: argparse.Namespace) -> int:
 def run_empty_board(args: argparse.Namespace, fail) -> int:
     """The empty-board reference: no model needed, only the grid."""
     from tilecam.capture.still import ImageError, read_image
-    from tilecam.vision.errors import VisionError
-    from tilecam.vision.rectify import homography_from_corners, warp_board
+    from tilecam.vision import VisionError, warp_still
     from tilecam.vision.reference import CELL_PX, EmptyBoardRef
 
     try:
@@ -172,8 +170,7 @@ def run_empty_board(args: argparse.Namespace, fail) -> int:
         return fail(str(exc), 2)
     except VisionError as exc:
         return fail(f"no board found in {args.empty_board}: {exc}")
-    px = 2 * CELL_PX
-    warped = warp_board(image, homography_from_corners(corners, px), px)
+    warped = warp_still(image, corners, 2 * CELL_PX).warped
     ref = EmptyBoardRef.from_frame(warped, source=Path(args.empty_board).name)
     try:
         out = ref.save(args.out)

@@ -4,7 +4,7 @@ Prints the 4 outer grid corners and the fit quality. The corners are in CAMERA o
 TL, TR, BR, BL as the camera sees the board (clockwise from the corner nearest the image's
 top-left), not in game orientation. Which corner is row 1, column A depends on the letters
 on the tiles; ``tilecam read`` gives the board in game orientation. ``--corners`` or ``--calibration`` skip detection (the manual fallback:
-4 clicked corners). The detection is the station's (api/system.py locate_board), tuned by the
+4 clicked corners). The detection is the station's (tilecam.vision.locate_board), tuned by the
 [locate] section of --config FILE (the settings file `tilecam run` takes).
 Exit 0 on success, 3 when no board is found, 2 on bad input: an image that cannot be read
 (missing, not an image, cut short, over the pixel cap), a malformed --corners/--calibration, a
@@ -54,7 +54,7 @@ def _read_calibration(path: str) -> list[list[float]]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from tilecam.api.system import locate_board
+    from tilecam.vision import locate_board
     from tilecam.capture.still import ImageError, read_image
     from tilecam.vision.draw import draw_fix
     from tilecam.vision.errors import BoardNotFound

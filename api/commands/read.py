@@ -17,7 +17,7 @@ With --json one object {"board", "confidence", "doubtful", "corners", "orientati
 Settings (--config FILE, the file `tilecam run` takes): [read] names the model, the tile set and the
 empty-board reference and tunes the reader (orientation share, count caps, lone tiles ...),
 [locate] the board detection, [enroll] --self-enroll's exemplars; --model, --tileset and --empty-ref
-override their keys. The reader and the detection are built by api/system.py, as the station's.
+override their keys. The reader and the detection are vision's (tilecam.vision), as the station's.
 Exit 3 when no board is found; 2 on bad arguments and bad files (an image that cannot be
 read, is not an image, is cut short or over the pixel cap; a tile set that cannot be read;
 a missing model; a settings file that does not validate).
@@ -128,26 +128,22 @@ def load_settings_into(args, fail, **overrides) -> int:
 
 
 def locate(image, args):
-    """Grid corners: given, fitted to a pre-warped image, or found by vision.locate with the
-    settings' [locate] (``args.settings``; the defaults without it)."""
-    from tilecam.vision.classify import prewarped_corners
-    if args.corners:
-        return parse_corners(args.corners)
-    if args.prewarped:
-        return prewarped_corners(image)
-    from tilecam.api.system import locate_board
+    """Grid corners: given (--corners), fitted to a pre-warped image, or found by vision.locate with
+    the settings' [locate] (``args.settings``; the defaults without it): vision.still_corners."""
+    from tilecam.vision import still_corners
     settings = getattr(args, "settings", None)
     if settings is None:
         from tilecam.api.settings import Settings
         settings = Settings()
-    return locate_board(settings, image).corners
+    given = parse_corners(args.corners) if args.corners else None
+    return still_corners(settings, image, corners=given, prewarped=args.prewarped)
 
 
 def load_reader(args, fail):
-    """The tile reader of ``args.settings`` (``api.system.load_tile_reader``: [read]'s model, tile
+    """The tile reader of ``args.settings`` (``vision.load_tile_reader``: [read]'s model, tile
     set, empty-board reference and tuning, the flags already on top) for ``args.lang``; (reader, 0)
     or (None, fail's exit code)."""
-    from tilecam.api.system import SetupError, load_tile_reader
+    from tilecam.vision import SetupError, load_tile_reader
     from tilecam.vision.tileset import EnrollError, load_tileset
 
     settings = args.settings
@@ -176,9 +172,8 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from tilecam.capture.still import ImageError, read_image
+    from tilecam.vision import VisionError, read_still, warp_still
     from tilecam.vision.classify import to_game
-    from tilecam.vision.errors import VisionError
-    from tilecam.vision.rectify import homography_from_corners, warp_board
 
     def fail(msg: str, code: int = NO_BOARD) -> int:
         print(f"tilecam read: {msg}", file=sys.stderr)
@@ -203,14 +198,12 @@ def run(args: argparse.Namespace) -> int:
     reader, code = load_reader(args, fail)
     if reader is None:
         return code
-    px = int(reader.card["square_px"])
-    homography = homography_from_corners(corners, px)
-    warped = warp_board(image, homography, px)
+    still = warp_still(image, corners, int(reader.card["square_px"]))
     if args.self_enroll and reader.tileset is None:
         from tilecam.vision.enroll import self_enroll
-        result, _ = self_enroll(reader, warped, enroll_cfg=args.settings.enroll)
+        result, _ = self_enroll(reader, still.warped, enroll_cfg=args.settings.enroll)
     else:
-        result = reader.read(warped, source=(image, homography))  # a fused reader cuts its letters from the frame
+        result = read_still(reader, still)  # a fused reader cuts its letters from the frame
     game = to_game(result, corners, reader.cfg.min_orientation_share)
     if not 0.0 < args.doubt <= 1.0:
         return fail(f"--doubt {args.doubt:g}: a probability above 0 and at most 1", 2)

@@ -62,7 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tilecam.api.cli import unwritable
-    from tilecam.api.store import StoreError, open_store, store_file, store_name
+    from tilecam.api.station.boot import SetupError, open_store
+    from tilecam.api.store import StoreError, store_file, store_name
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     args.serve_hint = f"--db {args.db}" if args.db is not None or args.config is None else f"--config {args.config}"
     try:
         store = open_store(where)
-    except StoreError as exc:
+    except SetupError as exc:
         return fail(str(exc))
     try:
         return _record(args, store, fail)
@@ -99,7 +100,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 
     from tilecam.api.bus import Bus
     from tilecam.api.service import DAMAGE, GameService
-    from tilecam.api.system import SetupError, Station
+    from tilecam.api.station import Hooks, Job, SetupError, Station
     from tilecam.scoring.lexicon import Lexicon, LexiconError
     from tilecam.scoring.rules import get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -187,24 +188,24 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         bar.set_postfix(entries=len(station.recording.scorekeeper.entries), refresh=False)
         bar.update()
 
-    # A station without the server (api/system.py): the same reader, recorder, game and clock path
+    # A station without the server (api/station/): the same reader, recorder, game and clock path
     # as `tilecam run`; presses only from --keys or --buttons, so a file records without a clock.
     settings = args.settings
     if args.buttons:
         settings = settings.model_copy(update={"buttons": settings.buttons.model_copy(update={"enabled": True})})
-    station = state["station"] = Station(
-        settings, args.source, game_id=args.game, new_game=args.game is None,
-        players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
-        model=args.model, on_outcome=progress, lexicon=lexicon, tileset=args.tileset, corners=corners,
-        prewarped=args.prewarped, photos=args.every_frame or Path(args.source).is_dir(),
-        on_commit=write_outputs, clock=bool(args.keys or args.buttons), service=service, own=False,
-        quiet=True)
+    job = Job(args.source, game_id=args.game, new_game=args.game is None,
+              players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
+              model=args.model, lexicon=lexicon, tileset=args.tileset, corners=corners, prewarped=args.prewarped,
+              photos=args.every_frame or Path(args.source).is_dir(), clock=bool(args.keys or args.buttons),
+              own=False, quiet=True)
+    station = state["station"] = Station(settings, job, Hooks(on_outcome=progress, on_commit=write_outputs),
+                                         service=service)
     try:
         station.open()
     except SetupError as exc:
         station.close()
         return fail(str(exc))
-    game_id, keeper, link = station.recording.game_id, station.recording.scorekeeper, station.recording.link
+    game_id, keeper = station.recording.game_id, station.recording.scorekeeper
     if station.recording.resumed:
         last = service.entries(game_id)[-1].sidecar if keeper.entries else None
         seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
@@ -213,9 +214,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         if st.ended or view.closed:
             station.close()
             # What an uninterrupted run adds at its end (a player out: the rack points), and nothing more.
-            added = keeper.finish()
-            if added:
-                link.commit(added, None, len(keeper.entries) - len(added))
+            added = station.recorder.finish()
             write_outputs()
             reason = st.end_reason or view.row.meta.get("closed_reason")
             print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
@@ -331,57 +330,18 @@ def _sq(square) -> str:
     return f"{chr(ord('A') + square.col)}{square.row + 1}"
 
 
-def detect_german(args, settings, samples: int = 3) -> str | None:
-    """Which German letters (Ä, Ö, Ü) the last frames of a file or folder show, read with
-    confidence, or None. A camera is not sampled (its frames are still to come)."""
-    import cv2
+def detect_german(args, settings) -> str | None:
+    """vision.detect_german on the source's last frames, located as the recording will locate them
+    (--corners, --prewarped); None when --corners does not parse (the recording says why)."""
+    from tilecam.api.commands.read import parse_corners
+    from tilecam.vision import detect_german as guess
 
-    from tilecam.api.system import SetupError, load_tile_reader
-    from tilecam.capture.folder import list_images
-
-    source = Path(args.source)
-    images = []
-    if source.is_dir():  # the last photos hold the most tiles
-        paths = list_images(source, settings.capture.folder_extensions)[-samples:]
-        images = [(p.name, cv2.imread(str(p))) for p in paths]
-    elif source.is_file():
-        cap = cv2.VideoCapture(str(source))
-        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-        for at in (0.97, 0.85, 0.7)[:samples] if total else ():
-            cap.set(cv2.CAP_PROP_POS_FRAMES, int(total * at))
-            ok, image = cap.read()
-            if ok:
-                images.append((f"frame {int(total * at)}", image))
-        cap.release()
-    images = [(name, im) for name, im in images if im is not None]
-    if not images:
-        return None
     try:
-        reader = load_tile_reader(settings, "de", model=args.model, tileset=args.tileset)
-    except SetupError:
-        return None  # the recording's own reader says what is wrong with the model
-    from tilecam.api.commands.read import locate
-    from tilecam.vision.errors import VisionError
-    from tilecam.vision.rectify import homography_from_corners, warp_board
-    px = int(reader.card["square_px"])
-    for name, image in images:
-        try:
-            corners = locate(image, args)
-        except (VisionError, ValueError):
-            continue
-        snap = reader.read(warp_board(image, homography_from_corners(corners, px), px)).snapshot
-        best, conf = snap.best(), snap.confidence()
-        umlauts = sorted({snap.classes[best[r, c]] for r in range(best.shape[0]) for c in range(best.shape[1])
-                          if snap.classes[best[r, c]] in "ÄÖÜ" and conf[r, c] >= DETECT_CONF})
-        if umlauts:
-            return f"{', '.join(umlauts)} read on {name}"
-    return None
-
-
-# an umlaut read at least this sure. Measured at 7ade803 on the last 3 frames: the 5 ScrabScrap games' real
-# umlauts 0.992-0.999; the English family game's finished board (no umlaut) up to 0.956, on squares whose
-# runner-up is "empty" (0.9 was passed there once issue 28's occupancy rule sharpened those squares)
-DETECT_CONF = 0.98
+        corners = parse_corners(args.corners) if args.corners else None
+    except ValueError:
+        return None
+    return guess(settings, args.source, model=args.model, tileset=args.tileset, corners=corners,
+                 prewarped=args.prewarped)
 
 
 def write_records(service, game_id: int, gcg: str | None, sidecar: str | None, timings: dict,

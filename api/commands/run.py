@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem, token_beside, with_db
     from tilecam.api.settings import SettingsError, load_settings
     from tilecam.api.store import store_name
-    from tilecam.api.system import SetupError, Station
+    from tilecam.api.station import Job, SetupError, Station
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam run: {msg}", file=sys.stderr)
@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if problem:  # before the source opens and a game is created: nothing is printed as ready
         return fail(problem)
     source = args.source or settings.capture.source
-    station = Station(settings, source, game_id=args.game, new_game=args.new_game, players=args.players,
-                      rules=args.rules, lang=args.lang, pace=not args.fast, table=args.table)
+    station = Station(settings, Job(source, game_id=args.game, new_game=args.new_game, players=args.players,
+                                    rules=args.rules, lang=args.lang, pace=not args.fast, table=args.table))
     try:
         station.open()
     except SetupError as exc:

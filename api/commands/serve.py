@@ -158,26 +158,17 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"tilecam serve: {problem}", file=sys.stderr)
         return 2
-    import uvicorn  # after the checks, so that a bad token is refused at once
-
-    from tilecam.api.app import close_streams, create_app
-    from tilecam.api.store import StoreError, open_store, store_file, store_name
+    from tilecam.api.app import create_app
+    from tilecam.api.station.boot import SetupError, app_server, base_url, open_store, serve_until_signal
+    from tilecam.api.store import store_name
 
     try:  # opened here, so that a bad --db is a message and exit 2, not a traceback at start-up
-        if (file := store_file(settings.store)) is not None:
-            file.parent.mkdir(parents=True, exist_ok=True)  # sqlite creates no folders
         store = open_store(settings.store)
-    except OSError as exc:
-        print(f"tilecam serve: cannot create the folder of {store_name(settings.store)}: {exc.strerror}",
-              file=sys.stderr)
-        return 2
-    except StoreError as exc:
+    except SetupError as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
         return 2
     app = create_app(settings, store=store)
-    host, port = settings.server.host, settings.server.port
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    base = f"http://{shown}:{port}"
+    base = base_url(settings.server)
     print(f"tilecam: serving {store_name(settings.store)} on {base}")
     print(f"  tournament        {base}/tournament   (every table, what needs the director)")
     print(f"  table overlay     {base}/overlay/table/<n>   (follows table n's newest game, round after round)")
@@ -190,18 +181,8 @@ def run(args: argparse.Namespace) -> int:
         for name, token in tokens.items():
             print(f"  operator token    {name} = {token}")
     sys.stdout.flush()
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig, frame) -> None:
-            close_streams(app)  # open SSE/MJPEG clients would otherwise hold the shutdown up
-            super().handle_exit(sig, frame)
-
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=settings.server.graceful_shutdown_s)
     try:
-        Server(config).run()
-    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
-        pass
+        serve_until_signal(app_server(app, settings.server))
     finally:
         store.close()
     return 0

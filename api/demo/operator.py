@@ -56,7 +56,7 @@ class DemoOperator:
             self.actions.append(f"clock press by player {player + 1 if player is not None else '?'} refused: {exc}")
 
     def _turn_end(self, player: int) -> None:
-        """A clock button press through the station's trigger path (api.triggers.connect)."""
+        """A clock button press through the station's trigger path (station.triggers.connect)."""
         from tilecam.hardware.triggers import Trigger
         try:
             self.station.on_trigger(Trigger("turn_end", player, source="button"))

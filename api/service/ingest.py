@@ -1,7 +1,7 @@
 """Ingest: the central service's side of a tournament (issue 22).
 
 Each station records into its own store and forwards every log entry of its games here
-(api/forwarder.py); the central service keeps a mirror of each station game and never writes
+(api/station/forwarder.py); the central service keeps a mirror of each station game and never writes
 to one itself. A forwarded game is known by the uid the station gave it (meta "station_uid",
 a UUID kept in the station's store, so it survives restarts) and its entries map 1:1 by seq:
 
@@ -121,7 +121,7 @@ class Ingest:
     _lock: Callable[[int], threading.RLock]
     _publish: Callable
 
-    # ---- the station's side: what its forwarder reads (api/forwarder.py)
+    # ---- the station's side: what its forwarder reads (api/station/forwarder.py)
     def changes_since(self, mark: int | None) -> Changes:
         """The games other writers changed since `mark` (the store's change feed); the forwarder
         holds its own store connection, so the recorder's and the console's writes are "other"."""

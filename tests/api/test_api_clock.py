@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apiserver import AUTH, SseReader, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.api.triggers import connect
+from tilecam.api.station.triggers import connect
 from tilecam.hardware.triggers import Trigger
 
 MIN = 60.0
@@ -153,7 +153,7 @@ def test_a_press_is_sent_to_overlays_over_sse(api, client, t):
 
 
 def test_the_station_path_the_recorder_hears_whose_turn_ended(api, client, t):
-    """As api/system.py wires it: connect(recorder.on_trigger, **service.clock_handlers(game))."""
+    """As api/station/game.py wires it: connect(recorder.on_trigger, **service.clock_handlers(game))."""
     gid = clock_game(client)
     heard: list[Trigger] = []
 
@@ -188,7 +188,7 @@ def test_a_recorded_game_s_end_is_one_commit_rack_points_and_overtime(tmp_path, 
     Recorder.finish); with a clock in overtime, the penalty goes into the same transaction, so no
     update (nor the central service the station forwards to) shows a result the next entry changes."""
     from tilecam.api.bus import Bus
-    from tilecam.api.recorder import GameLink
+    from tilecam.api.station.link import GameLink
     from tilecam.api.service import GameService
     from tilecam.api.store import open_store
     from tilecam.scoring.gcg import read_gcg, record_from_gcg

@@ -2,11 +2,11 @@
 marked inferred in /moves, said in /live's `turns` and flagged `inferred` on /api/tables; a press
 that contradicts the inferred order, or a person's entry out of turn, is flagged `order`; a press
 after the play it ends is no pass. The scorekeeper decides from board snapshots, and its entries go
-through the recorder's own link into the store (api.recorder.GameLink), as at a station."""
+through the recorder's own link into the store (station.link.GameLink), as at a station."""
 from __future__ import annotations
 
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.api.recorder import GameLink
+from tilecam.api.station.link import GameLink
 from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper

@@ -26,7 +26,7 @@ import pytest
 from apiserver import LiveServer, TOKEN, wait_for
 from tilecam.api.bus import Bus
 from tilecam.api.schemas import ScoreFix
-from tilecam.api.forwarder import Central, Forwarder
+from tilecam.api.station.forwarder import Central, Forwarder
 from tilecam.api.service import GameService
 from tilecam.api.store import open_store
 from tilecam.scoring.events import to_json
@@ -461,7 +461,7 @@ def test_a_header_takes_every_nick_the_station_takes(ingest):
 def test_a_station_restored_from_an_older_copy_is_told_the_records_diverged(tmp_path):
     import sqlite3
 
-    from tilecam.api.forwarder import Refused
+    from tilecam.api.station.forwarder import Refused
 
     with forwarding(tmp_path) as (central, station, server, _):
         events = record_events().events

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from tilecam.api.bus import Bus
-from tilecam.api.recorder import GameLink, MemoryLink
+from tilecam.api.station.link import GameLink, MemoryLink
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
 from tilecam.api.settings import Settings
-from tilecam.api.system import build_reader, build_recorder
+from tilecam.vision import build_reader
+from tilecam.api.station import build_recorder
 from tilecam.api.service import GameService
 from tilecam.api.store import open_store
 from tilecam.capture.frame import Frame

@@ -10,7 +10,8 @@ import numpy as np
 from apiserver import api, client, new_game  # noqa: F401  (fixtures: a server and database per module)
 
 from tilecam.api.lostwatch import LOST_META
-from tilecam.api.recorder import GameLink, MemoryLink, Recorder, RecorderConfig
+from tilecam.api.station.link import GameLink, MemoryLink
+from tilecam.api.station.recorder import Recorder, RecorderConfig
 from tilecam.capture.frame import Frame
 from tilecam.hardware.leds import led_state
 from tilecam.scoring.game import Game

@@ -9,9 +9,10 @@ import pytest
 
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
-from tilecam.api.recorder import MemoryLink
+from tilecam.api.station.link import MemoryLink
 from tilecam.api.settings import Settings
-from tilecam.api.system import build_reader, build_recorder
+from tilecam.vision import build_reader
+from tilecam.api.station import build_recorder
 from tilecam.capture.frame import Frame
 from tilecam.models.synth import SceneConfig, render_scene
 from tilecam.scoring.game import Game

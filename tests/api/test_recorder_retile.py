@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilecam.api.recorder import MemoryLink, Recorder, RecorderConfig
+from tilecam.api.station.link import MemoryLink
+from tilecam.api.station.recorder import Recorder, RecorderConfig
 from tilecam.capture.frame import Frame
 from tilecam.scoring.board import Square
 from tilecam.scoring.events import Correction

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from tilecam.api.errors import Conflict
-from tilecam.api.recorder import MemoryLink, Recorder, RecorderConfig
+from tilecam.api.station.link import MemoryLink
+from tilecam.api.station.recorder import Recorder, RecorderConfig
 from tilecam.capture.frame import Frame
 from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
@@ -24,7 +25,7 @@ CAT = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
 
 
 def test_the_recorder_imports_no_cv2():
-    tree = ast.parse((REPO / "api" / "recorder.py").read_text(encoding="utf-8"))
+    tree = ast.parse((REPO / "api" / "station" / "recorder.py").read_text(encoding="utf-8"))
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert "cv2" not in names

@@ -10,9 +10,10 @@ from gpiozero.pins.mock import MockFactory
 
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.demo.video import boards_after_each_play
-from tilecam.api.recorder import MemoryLink
+from tilecam.api.station.link import MemoryLink
 from tilecam.api.settings import Settings
-from tilecam.api.system import build_reader, build_recorder
+from tilecam.vision import build_reader
+from tilecam.api.station import build_recorder
 from tilecam.capture import CaptureConfig, CaptureError, ReconnectingSource, SourceEnded
 from tilecam.capture.frame import Frame
 from tilecam.capture.source import BaseSource
@@ -32,7 +33,7 @@ SCENE = SceneConfig(out_w_px=960, out_h_px=720, max_tilt_deg=8, glare_prob=0.0, 
 
 
 def recorder_for(entries: list, photos: bool = False):
-    """The recorder as `tilecam run` builds it (api.system), committing into `entries`."""
+    """The recorder as `tilecam run` builds it (api.station), committing into `entries`."""
     keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
     settings = Settings()
     rec = build_recorder(settings, keeper, MemoryLink(entries),

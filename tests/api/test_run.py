@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory
 
 from tilecam.api.demo.game import make_demo_game
 from tilecam.api.settings import load_settings
-from tilecam.api.system import Station
+from tilecam.api.station import Hooks, Job, Station
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
@@ -180,8 +180,8 @@ def test_the_buttons_run_the_clock_then_the_recorder_and_the_led_shows_its_state
     settings = load_settings(store={"db_path": str(tmp_path / "b.sqlite3")},
                              buttons={"enabled": True, "debounce_ms": 0}, leds={"enabled": True})
     seen = []
-    station = Station(settings, str(video), new_game=True, pace=False, pin_factory=pins,
-                      on_outcome=lambda f, o: seen.append((o.state, station.led.state)))
+    station = Station(settings, Job(str(video), new_game=True, pace=False),
+                      Hooks(on_outcome=lambda f, o: seen.append((o.state, station.led.state))), pin_factory=pins)
 
     def press(pin_number) -> None:
         pin = pins.pin(pin_number)

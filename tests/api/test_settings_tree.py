@@ -26,7 +26,7 @@ SECTIONS = {  # section -> the class that owns it, next to its stage's code
     "stability": "tilecam.vision.stability.StabilityConfig",
     "decode": "tilecam.scoring.decode.DecodeConfig",
     "reader": "tilecam.vision.reader.ReaderConfig",
-    "recorder": "tilecam.api.recorder.RecorderConfig",
+    "recorder": "tilecam.api.station.recorder.RecorderConfig",
     "clock": "tilecam.scoring.clock.ClockConfig",
     "buttons": "tilecam.hardware.buttons.ButtonConfig",
     "leds": "tilecam.hardware.leds.LedConfig",

@@ -9,7 +9,7 @@ chromium, as the director walks it on the day:
   where its game is corrected.
 
 The central is a real `tilecam serve` subprocess; each station is a recorder's GameService and
-the real Forwarder (api/forwarder.py) on its own store connection, as `tilecam run` wires them.
+the real Forwarder (api/station/forwarder.py) on its own store connection, as `tilecam run` wires them.
 TILECAM_SCREENSHOTS=1 writes docs/pages/tournament-stations.png (commit it when it changes).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pytest
 from apiserver import LiveServer, wait_for
 from browser import chromium_page
 from tilecam.api.bus import Bus
-from tilecam.api.forwarder import Central, Forwarder
+from tilecam.api.station.forwarder import Central, Forwarder
 from tilecam.api.service import GameService
 from tilecam.api.store import open_store
 from tilecam.scoring.gcg import read_gcg, record_from_gcg

@@ -127,9 +127,9 @@ def main(argv=None) -> int:
     if args.reader == "classifier":
         reader = TileReader(model, card_path, lang="en")
     else:
-        # the reader the product builds (api.system.load_tile_reader: the classifier fused with the recogniser)
+        # the reader the product builds (vision.load_tile_reader: the classifier fused with the recogniser)
         from tilecam.api.settings import Settings
-        from tilecam.api.system import load_tile_reader
+        from tilecam.vision import load_tile_reader
         from tilecam.vision.classify import ReadConfig
         from tilecam.vision.fuse import FusedTileReader
         reader = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(model_path=str(model))}), "en")

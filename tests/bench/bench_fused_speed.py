@@ -1,4 +1,4 @@
-"""Speed of the fused reader (vision.fuse.FusedTileReader, as api.system builds it) on one core.
+"""Speed of the fused reader (vision.fuse.FusedTileReader, as vision.build_reader builds it) on one core.
 
     OMP_NUM_THREADS=1 python tests/bench/bench_fused_speed.py
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_read import git_commit  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
-from tilecam.api.system import build_reader, load_tile_reader  # noqa: E402
+from tilecam.vision import build_reader, load_tile_reader  # noqa: E402
 from tilecam.scoring.board import LAYOUTS, Board  # noqa: E402
 from tilecam.vision.locator import Located  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402

@@ -12,7 +12,7 @@ them: the grid given (true corners; ScrabScrap's grid fitted) and, for the Engli
 through the pipeline (vision.locate.find_board, then vision.classify.to_game, as
 bench_english.py does). weight 0 is the reader without the rule, at this commit.
 
-The reader is the product's (api.system.load_tile_reader: the classifier fused with the text
+The reader is the product's (vision.load_tile_reader: the classifier fused with the text
 recogniser). Only its two networks' outputs are kept between settings (the same crops give the
 same outputs), so every setting runs the product's own code from the crops on.
 
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_english import Tally, camera_turn  # noqa: E402
 from bench_read import GROUPS, git_commit, load_frames, truth_label  # noqa: E402
 from tilecam.api.settings import load_settings  # noqa: E402
-from tilecam.api.system import load_tile_reader  # noqa: E402
+from tilecam.vision import load_tile_reader  # noqa: E402
 from tilecam.vision.classify import to_game  # noqa: E402
 from tilecam.vision.errors import BoardNotFound  # noqa: E402
 from tilecam.vision.occupancy import OccupancyConfig  # noqa: E402

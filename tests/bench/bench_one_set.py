@@ -3,7 +3,7 @@
     python tests/bench/bench_one_set.py [--out docs/results/one_set_family.json]
 
 The 43 photos of session 2015 (../shared/data/english) in time order, each warped with its true
-corners and read by the product's reader (api.system.load_tile_reader: the classifier fused with
+corners and read by the product's reader (vision.load_tile_reader: the classifier fused with
 the recogniser, the settings' defaults). The truth's tiles stand for the committed ones (occupancy
 and the record are taken as right, so only the letters are measured): each photo's readings of
 them are added to a `GameTiles`, as `TableReader.learn` adds them, and their looks are taken at the
@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_family_game import DATA, git_commit, load_truth  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
-from tilecam.api.system import load_tile_reader  # noqa: E402
+from tilecam.vision import load_tile_reader  # noqa: E402
 from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
 from tilecam.vision.gameset import GameTiles  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402

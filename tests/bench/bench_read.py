@@ -3,13 +3,13 @@
     python tests/bench/bench_read.py [--model models/tiles.onnx] [--no-synthetic]
 
 Frames: game06/07/08 are ScrabScrap's pre-warped boards (grid fitted by
-vision.classify.prewarped_corners); game05 is raw, warped with the board corners in its
+vision.locate.prewarped_corners); game05 is raw, warped with the board corners in its
 game.ini and then fitted the same way (what a user with a fixed camera would do); game12 is
 raw with no corners and is read through vision.locate when that module exists.
 game07 and game08 are the same game (17 of 18 frames identical), so leave-one-out
 enrollment holds out game07+game08 together.
 
-The reader is the one the recorder uses, built by api.system.load_tile_reader: the classifier
+The reader is the one the recorder uses, built by vision.load_tile_reader: the classifier
 fused with the text recogniser (vision.fuse.FusedTileReader) when ``[read] recogniser`` is on (the
 default) and the recogniser's wheel is installed; ``--classifier-only`` measures the classifier
 alone. Each frame is read as the recorder reads it: the warp, and the frame with its homography (the
@@ -39,8 +39,9 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from tilecam.api.settings import load_settings  # noqa: E402
-from tilecam.api.system import load_tile_reader  # noqa: E402
-from tilecam.vision.classify import ReadConfig, TileReader, prewarped_corners  # noqa: E402
+from tilecam.vision import load_tile_reader  # noqa: E402
+from tilecam.vision.classify import ReadConfig, TileReader  # noqa: E402
+from tilecam.vision.locate import prewarped_corners  # noqa: E402
 from tilecam.vision.enroll import enroll_labelled  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
@@ -93,7 +94,7 @@ def truth_label(ch: str) -> str:
 
 
 def make_reader(model: Path, lang: str = "de", tileset=None, recogniser: bool = True) -> TileReader:
-    """The tile reader as the recorder builds it (api.system.load_tile_reader), default settings."""
+    """The tile reader as the recorder builds it (vision.load_tile_reader), default settings."""
     return load_tile_reader(load_settings(read={"recogniser": recogniser}), lang, model=model, tileset=tileset)
 
 

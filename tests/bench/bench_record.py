@@ -28,9 +28,11 @@ sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 
-from tilecam.api.recorder import MemoryLink, Recorder  # noqa: E402
+from tilecam.api.station.link import MemoryLink  # noqa: E402
+from tilecam.api.station.recorder import Recorder  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
-from tilecam.api.system import build_reader, build_recorder, run_frames  # noqa: E402
+from tilecam.vision import build_reader  # noqa: E402
+from tilecam.api.station import build_recorder, run_frames  # noqa: E402
 from tilecam.capture.frame import Frame  # noqa: E402
 from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile  # noqa: E402
 from tilecam.scoring.game import Game  # noqa: E402
@@ -38,7 +40,8 @@ from tilecam.scoring.placement import PlacedTile, Placement, PlacementError, sco
 from tilecam.scoring.rules import get_profile  # noqa: E402
 from tilecam.scoring.scorekeeper import Scorekeeper  # noqa: E402
 from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
-from tilecam.vision.classify import TileReader, prewarped_corners  # noqa: E402
+from tilecam.vision.classify import TileReader  # noqa: E402
+from tilecam.vision.locate import prewarped_corners  # noqa: E402
 from tilecam.vision.locate import LocateConfig  # noqa: E402
 
 DATA = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data"))

@@ -22,9 +22,10 @@ br = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(br)
 sys.path.insert(0, str(bench_path.parents[1]))  # tests/gcgcheck.py
 from gcgcheck import check_gcg  # noqa: E402
-from tilecam.api.recorder import MemoryLink  # noqa: E402
+from tilecam.api.station.link import MemoryLink  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
-from tilecam.api.system import build_reader, build_recorder  # noqa: E402
+from tilecam.vision import build_reader  # noqa: E402
+from tilecam.api.station import build_recorder  # noqa: E402
 from tilecam.scoring.game import Game  # noqa: E402
 from tilecam.scoring.gcg import GameRecord, Player, write_gcg  # noqa: E402
 from tilecam.scoring.rules import get_profile  # noqa: E402

@@ -13,7 +13,7 @@ forward to) and replica 2 (another `tilecam serve` on the same database, another
 of entries by LISTEN/NOTIFY). Stations run as threads in --workers subprocesses of this script
 (`--worker`): each station has its own SQLite file, a recorder GameService writing it as
 `tilecam run`'s recorder does (service.commit with expect, the evidence JPEG and a sidecar), and
-the real Forwarder (api/forwarder.py) on a store connection of its own. Games come from
+the real Forwarder (api/station/forwarder.py) on a store connection of its own. Games come from
 ../shared/data/gcg/**/*.gcg, relative to the repo (TILECAM_SHARED_DATA overrides it); station i
 plays game i, i+40, ... (mod 67) round after round.
 
@@ -87,7 +87,7 @@ def load_game(path: str):
 
 
 def sidecar(rng: random.Random, k: int) -> dict:
-    # About the size of the recorder's (api/recorder.py _sidecar): the board read and 15x15 confidences.
+    # About the size of the recorder's (api/station/recorder.py _sidecar): the board read and 15x15 confidences.
     return {"frame_index": k * 25, "t": round(k * 11.5, 3), "frame": None,
             "evidence": ["." * 15] * 15, "confidence": [[round(rng.random(), 3) for _ in range(15)] for _ in range(15)],
             "corners": [[100.0, 80.0], [1180.0, 82.0], [1178.0, 900.0], [102.0, 898.0]]}
@@ -96,7 +96,7 @@ def sidecar(rng: random.Random, k: int) -> dict:
 class Station:
     def __init__(self, spec: dict, central: str) -> None:
         from tilecam.api.bus import Bus
-        from tilecam.api.forwarder import Central, Forwarder
+        from tilecam.api.station.forwarder import Central, Forwarder
         from tilecam.api.service import GameService
         from tilecam.api.store import open_store
 

@@ -263,7 +263,7 @@ def test_lock_before_open_is_a_capture_error(picamera2):
 
 
 def test_the_station_hands_exposure_back_to_automatic_when_its_game_ends(picamera2):
-    from tilecam.api.system import Station
+    from tilecam.api.station import Station
     with PicameraSource(CFG) as source:
         assert source.exposure_lock is not None          # locked for the game when it opened
         station = Station.__new__(Station)                # only the part that runs at a game's end

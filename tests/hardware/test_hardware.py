@@ -10,7 +10,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from tilecam.hardware import ButtonConfig, ClockButtons, KeyboardTrigger, StatusLed, Trigger
-from tilecam.api.triggers import connect
+from tilecam.api.station.triggers import connect
 from tilecam.hardware.leds import LedConfig, led_state
 from tilecam.hardware.triggers import TRIGGER_KINDS
 from tilecam.scoring.clock import ClockError, GameClock

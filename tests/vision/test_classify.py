@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from tilecam.vision.classify import ReadConfig, TileReader, cap_counts, prewarped_corners, weigh_lone_tiles
+from tilecam.vision.classify import ReadConfig, TileReader, cap_counts, weigh_lone_tiles
+from tilecam.vision.locate import prewarped_corners
 from tilecam.vision.rectify import homography_from_corners, warp_board
 
 REPO = Path(__file__).resolve().parents[2]

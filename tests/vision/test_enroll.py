@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from tilecam.scoring.tiles import DISTRIBUTIONS
-from tilecam.vision.classify import TileReader, prewarped_corners
+from tilecam.vision.classify import TileReader
+from tilecam.vision.locate import prewarped_corners
 from tilecam.vision.enroll import enroll_labelled, enroll_tile_check
 from tilecam.vision.tileset import EnrollError, load_tileset, save_tileset
 from tilecam.vision.rectify import homography_from_corners, warp_board

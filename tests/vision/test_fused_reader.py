@@ -1,5 +1,5 @@
 """The fused reader (vision.fuse.FusedTileReader: classifier x calibrated text recogniser), as
-api.system builds it from the settings, and the recogniser's install (no GUI OpenCV beside the
+vision.load_tile_reader builds it from the settings, and the recogniser's install (no GUI OpenCV beside the
 headless one)."""
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def settings(**read) -> Settings:
 
 @pytest.fixture(scope="module")
 def fused():
-    from tilecam.api.system import load_tile_reader
+    from tilecam.vision import load_tile_reader
     return load_tile_reader(settings(), "en")
 
 
@@ -87,14 +87,14 @@ def test_system_builds_the_fused_reader_by_default(fused):
 
 
 def test_recogniser_off_by_setting():
-    from tilecam.api.system import load_tile_reader
+    from tilecam.vision import load_tile_reader
     reader = load_tile_reader(settings(recogniser=False), "en")
     assert type(reader) is TileReader
 
 
 def test_missing_model_warns_once_and_reads_alone(monkeypatch, capsys):
     import tilecam.vision.recognizer as recognizer
-    from tilecam.api import system
+    from tilecam.vision import assemble as system
 
     def missing():
         raise recognizer.RecognizerError("rapidocr_onnxruntime is not installed")

@@ -146,7 +146,7 @@ def test_the_1948_board_its_wooden_tiles_and_blanks(shared_data):
     import json
 
     from tilecam.api.settings import Settings
-    from tilecam.api.system import load_tile_reader
+    from tilecam.vision import load_tile_reader
     from tilecam.vision.classify import ReadConfig
     from tilecam.vision.rectify import homography_from_corners, warp_board
 

@@ -37,11 +37,13 @@ Flow (detection on a copy reduced by an integer factor to about ``work_px``):
 
 Modules: ``config`` (LocateConfig), ``fix`` (BoardFix, fix_from_corners), ``quads`` (step 1),
 ``periodic`` (step 2), ``grid`` (a grid's warp and slides), ``lines`` (steps 3 and 5: line pieces,
-refinement, quality), ``premium`` (step 4), ``search`` (find_board: the candidates ranked).
+refinement, quality), ``premium`` (step 4), ``search`` (find_board: the candidates ranked), ``prewarped`` (prewarped_corners: a frame already
+warped edge to edge, no search).
 """
 from tilecam.vision.locate.config import LocateConfig
 from tilecam.vision.locate.fix import BoardFix, fix_from_corners, order_corners
 from tilecam.vision.locate.lines import grid_quality
+from tilecam.vision.locate.prewarped import prewarped_corners
 from tilecam.vision.locate.search import find_board
 
-__all__ = ["BoardFix", "LocateConfig", "find_board", "fix_from_corners", "grid_quality", "order_corners"]
+__all__ = ["BoardFix", "LocateConfig", "find_board", "fix_from_corners", "grid_quality", "order_corners", "prewarped_corners"]

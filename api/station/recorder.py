@@ -9,6 +9,8 @@
     watch   (api.lostwatch.LostWatch)                 say at once when the record stops following the board
 
 The recorder knows no pixels and no rules: it only calls the stages and passes their results on.
+What it shows and keeps of a frame goes to sinks the station plugs in (station/sinks.py): the
+preview (``preview.show``: the grid drawn over the frame) and the evidence (the link encodes it).
 """
 from __future__ import annotations
 
@@ -21,19 +23,18 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from tilecam.capture.frame import Frame
-from tilecam.scoring.events import LogEntry
+from tilecam.scoring.events import LogEntry, by_operator
 from tilecam.scoring.game import GameError
 from tilecam.scoring.gcg.notation import format_square
 from tilecam.scoring.placement import PlacementError
 from tilecam.scoring.scorekeeper import Fused, Observation, Scorekeeper
-from tilecam.vision.draw import draw_grid, encode_jpeg
-from tilecam.vision.stability import StabilityConfig, StabilityGate
+from tilecam.api.errors import Conflict
+from tilecam.vision.stability import RepeatedPhoto, StabilityConfig, StabilityGate
 
-from .errors import Conflict
-from .lostwatch import LOST_META, Alert, LostConfig, LostWatch
+from tilecam.api.lostwatch import Alert, LostConfig, LostWatch
 from .triggers import recorder_action
 
-__all__ = ["FrameOutcome", "GameLink", "LOST_META", "MemoryLink", "Recorder", "RecorderConfig", "Timings"]
+__all__ = ["FrameOutcome", "Recorder", "RecorderConfig", "Timings"]
 
 
 class RecorderConfig(BaseModel):
@@ -91,23 +92,23 @@ class Recorder:
 
     COMMIT_TRIES = 3  # decisions re-made when another writer got in first
 
-    def __init__(self, scorekeeper: Scorekeeper, locator, reader, link: "GameLink",
+    def __init__(self, scorekeeper: Scorekeeper, locator, reader, link,
                  cfg: RecorderConfig | None = None, stability: StabilityConfig | None = None,
                  preview=None) -> None:
         self.scorekeeper = scorekeeper
         self.locator = locator          # vision.locator.BoardLocator
         self.reader = reader            # vision.reader.BoardReader
-        self.link = link
+        self.link = link                # station.link.GameLink (or MemoryLink)
         self.cfg = cfg or RecorderConfig()
         self.gate = StabilityGate(stability)
-        self.preview = preview
+        self.preview = preview          # a sink: station.sinks.PreviewSink (None: no preview)
         self.timings = Timings()
         self._press: tuple[bool, int | None] = (False, None)
         self._lock = threading.Lock()
         self._turns = 0                 # the board's orientation as last read (for the preview)
         self._corners = None            # the snapshot's grid corners, in game orientation (the sidecar's)
         self._last_preview = 0.0
-        self._last_photo: np.ndarray | None = None
+        self._repeat = RepeatedPhoto()
         self.last: FrameOutcome | None = None
         self.board_status: str | None = None
         self.camera_status: str | None = None   # set by whoever owns the frame source
@@ -127,8 +128,8 @@ class Recorder:
         self._last_recorded = recorded[-1] if recorded else None
 
     def on_trigger(self, trigger) -> str:
-        """A hardware.Trigger (from any thread), after the clock (api.triggers.connect): returns
-        what the recorder made of it (api.triggers.MEANING)."""
+        """A hardware.Trigger (from any thread), after the clock (station.triggers.connect): returns
+        what the recorder made of it (station.triggers.MEANING)."""
         action = recorder_action(trigger.kind)
         if action == "snapshot":
             self.press(trigger.player)
@@ -187,10 +188,10 @@ class Recorder:
         if state is not None:
             return FrameOutcome(frame.index, frame.t, state)
         self.counts["gate"] += 1
+        self._follow()  # before the read: the reader sees the board as the record holds it
         with self.timings.stage("read"):
             view = self.reader.read(frame.image, located, self.scorekeeper.game.state.board, frame.t, frame.index)
         self._turns, self._corners = view.turns, view.corners
-        self._follow()
         if view.occluded and (photos or self._covered < self.cfg.covered_drops) and self._came_to_rest(view):
             self._covered += 1
             self.counts["dropped"] += 1
@@ -234,7 +235,8 @@ class Recorder:
         camera's correction crediting a play to the presser); scoring.turns flags both for good."""
         events = len(self.scorekeeper.game.events)
         for k, e in enumerate(obs.entries):
-            if e.kind == "correction" and e.by == self.scorekeeper.camera_name and e.reason.startswith("the clock press"):
+            if e.kind == "correction" and not by_operator(e, self.scorekeeper.camera_name) \
+                    and e.reason.startswith("the clock press"):
                 note = f"turn order: {e.reason}"
             elif e.kind == "play" and e.turn_inferred and not self._inferring:
                 number = events - sum(1 for x in obs.entries[k + 1:] if x.kind not in ("correction", "void"))
@@ -305,10 +307,7 @@ class Recorder:
             return False, None, "no_board"
         if self.cfg.every_frame_is_a_press:
             # One photo per move, taken at the press: each is a snapshot; the gate has nothing to wait for.
-            # A camera never takes the same photo twice (sensor noise): a frame equal to the last one
-            # is a copied file, not a press, and must not become a pass that flips the turn order.
-            last, self._last_photo = self._last_photo, frame.image
-            if last is not None and last.shape == frame.image.shape and np.array_equal(last, frame.image):
+            if self._repeat.repeated(frame.image):  # a copied file, not a press
                 return False, None, "duplicate"
             return True, None, None
         with self.timings.stage("gate"):
@@ -370,98 +369,12 @@ class Recorder:
         return entries
 
     def _maybe_preview(self, frame: Frame, located) -> None:
-        """The live frame for whoever watches the preview: with the grid and the committed letters
-        when the board is found, as it is when not (framing and focusing the camera needs that)."""
+        """The live frame for whoever watches the preview (the sink draws the grid and the committed
+        letters when the board is found, and shows the frame as it is when not)."""
         if self.preview is None or abs(frame.t - self._last_preview) * 1000.0 < self.cfg.preview_every_ms:
             return
-        if not self.preview.viewers:  # drawing is wasted when nobody watches the preview
+        if not self.preview.watched:  # drawing is wasted when nobody watches the preview
             return
         self._last_preview = frame.t
         with self.timings.stage("preview"):
-            if located.homography is None:
-                self.preview.publish(frame.image)
-            else:
-                self.preview.publish(draw_grid(frame.image, located.homography, located.square_px,
-                                               self.scorekeeper.game.state.board.rows(), self._turns))
-
-
-class GameLink:
-    """The recorder's line to its game in the store (through the service): what others wrote, and
-    one transaction per decision holding the entries, their evidence frame and sidecar data. The
-    one sink interface (MemoryLink keeps the same in memory, for benches and tests)."""
-
-    def __init__(self, service, game_id: int, jpeg_quality: int = 85, on_commit=None) -> None:
-        self.service = service
-        self.game_id = game_id
-        self.jpeg_quality = jpeg_quality
-        self.on_commit = on_commit  # called with the new seqs after each commit (e.g. write the sidecar)
-
-    def count(self) -> int:
-        return self.service.count(self.game_id)
-
-    def entries(self) -> list[LogEntry]:
-        return [e.entry for e in self.service.entries(self.game_id)]
-
-    def frames(self) -> list[str]:
-        """The image files the game's entries were read from, in log order."""
-        return [e.sidecar["frame"] for e in self.service.entries(self.game_id)
-                if e.sidecar and e.sidecar.get("frame")]
-
-    def flag(self, lost: str | None) -> None:
-        """The recorder's lost-game alert (None: cleared), kept in the game's meta as LOST_META."""
-        self.service.set_meta(self.game_id, {LOST_META: lost})
-
-    def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
-               sidecar: dict | None = None) -> list[int]:
-        """Raises store.Conflict when the game no longer has `expect` entries."""
-        jpeg = encode_jpeg(frame.image, self.jpeg_quality) if frame is not None else None
-        seqs = self.service.commit(self.game_id, entries, expect=expect, jpeg=jpeg, sidecar=sidecar)
-        if self.on_commit is not None:
-            self.on_commit(seqs)
-        return seqs
-
-    def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
-        """The end of the game: its rack points, and the clock's overtime penalties in the same
-        transaction (a shown result never changes after the rack points). Raises as `commit`."""
-        seqs = self.service.commit_end(self.game_id, entries, expect=expect)
-        if self.on_commit is not None:
-            self.on_commit(seqs)
-        return seqs
-
-
-class MemoryLink(GameLink):
-    """A game log in memory, as GameLink's interface: `log` holds the committed entries (and
-    `sidecars` what the recorder saw); `expect` is checked as the store checks it."""
-
-    def __init__(self, log: list | None = None) -> None:
-        self.log: list[LogEntry] = log if log is not None else []
-        self.sidecars: list[dict | None] = []
-        self.on_commit = None
-        self.meta: dict[str, str] = {}
-
-    def flag(self, lost: str | None) -> None:
-        if lost is None:
-            self.meta.pop(LOST_META, None)
-        else:
-            self.meta[LOST_META] = lost
-
-    def count(self) -> int:
-        return len(self.log)
-
-    def entries(self) -> list[LogEntry]:
-        return list(self.log)
-
-    def frames(self) -> list[str]:
-        return [s["frame"] for s in self.sidecars if s and s.get("frame")]
-
-    def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
-               sidecar: dict | None = None) -> list[int]:
-        if expect is not None and expect != len(self.log):
-            raise Conflict(f"the game has {len(self.log)} entries, not {expect}")
-        start = len(self.log)
-        self.log.extend(entries)
-        self.sidecars.extend([sidecar] * len(entries))
-        return list(range(start, len(self.log)))
-
-    def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
-        return self.commit(entries, None, expect)  # no clock in memory
+            self.preview.show(frame.image, located, self.scorekeeper.game.state.board.rows(), self._turns)

@@ -39,8 +39,8 @@ from typing import Callable
 
 from tilecam.scoring.events import to_json
 
-from .errors import ApiError, NotFound
-from .service.ingest import CLOCK_STATE, STATION_UID, forwarded_meta, header_digest
+from tilecam.api.errors import ApiError, NotFound
+from tilecam.api.service.ingest import CLOCK_STATE, STATION_UID, forwarded_meta, header_digest
 
 __all__ = ["Central", "ForwardError", "Forwarder", "Refused", "Unreachable", "read_token", "station_name"]
 
@@ -66,7 +66,7 @@ class Refused(ForwardError):
 
 def read_token(path: str | Path) -> str:
     """The station's token from [tournament] token_file (one line, not readable by others)."""
-    from .settings import check_token, read_secret
+    from tilecam.api.settings import check_token, read_secret
 
     try:  # a SettingsError is a ValueError too
         return check_token(read_secret(path, "[tournament] token_file").decode("ascii", "replace").strip(),

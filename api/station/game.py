@@ -1,0 +1,87 @@
+"""The game a station records: opened or created in the store, its scorekeeper caught up on the
+log, the recorder's link to it, the game to resume after a restart, and its clock in the trigger path."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+__all__ = ["STATION_META", "Recording", "attach_game", "clock_trigger", "game_to_resume"]
+
+# Marks the games a station records (and may resume); a service key, kept out of the GCG export.
+STATION_META = {"created_by": "tilecam run"}
+
+
+def _say(*parts) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+@dataclass
+class Recording:
+    """A game in the store and what records it: its scorekeeper (resumed from the store's log) and
+    the recorder's link to the game."""
+
+    game_id: int
+    scorekeeper: object
+    link: object
+    resumed: bool
+    lang: str
+
+
+def attach_game(service, game_id: int | None, *, players=None, rules: str = "naspa", lang: str = "en",
+                lexicon=None, decode=None, meta: dict | None = None, jpeg_quality: int = 85,
+                on_commit=None) -> Recording:
+    """Open game `game_id` (its tile set, rules and players are the store's) or create one, with a
+    scorekeeper caught up on its log."""
+    from .link import GameLink
+    from .sinks import JpegEvidence
+    from tilecam.scoring.board import LAYOUTS
+    from tilecam.scoring.decode import DecodeConfig
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.rules import get_profile
+    from tilecam.scoring.scorekeeper import Scorekeeper
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    resumed = game_id is not None
+    if resumed:
+        row = service.game(game_id)
+    else:
+        # names, or (name, nickname) pairs
+        named = [(p, None) if isinstance(p, str) else tuple(p) for p in (players or ("Player 1", "Player 2"))]
+        row = service.create_game(named, rules, lang, meta=meta)
+    keeper = Scorekeeper(Game(get_profile(row.rules), DISTRIBUTIONS[row.lang], LAYOUTS[row.layout], len(row.players)),
+                         lexicon, decode or DecodeConfig())
+    link = GameLink(service, row.id, JpegEvidence(jpeg_quality), on_commit=on_commit)
+    if resumed:
+        keeper.resume(link.entries())
+    return Recording(row.id, keeper, link, resumed, row.lang)
+
+
+def game_to_resume(service) -> int | None:
+    """The latest game a station was recording that has neither ended nor been closed: after a
+    crash or a power cut the station picks it up again."""
+    for row in sorted(service.games(), key=lambda r: r.id, reverse=True):
+        if all(row.meta.get(k) == v for k, v in STATION_META.items()):
+            view = service.load(row.id)
+            if not view.closed and not view.game_at().state.ended:
+                return row.id
+    return None
+
+
+def clock_trigger(settings, service, game_id: int, on_trigger: Callable):
+    """The game clock (settings.clock) in the trigger path: a press runs the clock first, and the
+    recorder (`on_trigger`) hears only the turn ends the clock accepted (station.triggers.connect).
+    None: no clock (disabled, or rules without a time control)."""
+    cfg = settings.clock
+    if not cfg.enabled:
+        return None
+    if not service.has_clock(game_id):  # the clock lives in this process: a restart starts afresh
+        try:
+            service.start_clock(game_id, cfg.minutes_per_player)
+        except ValueError as exc:  # rules without a time control, a game already over
+            _say(f"no game clock: {exc}")
+            return None
+    from .triggers import connect
+    return connect(on_trigger, **service.clock_handlers(game_id))
+
+

@@ -1,0 +1,95 @@
+"""The recorder's line to its game: GameLink (through the game service, into the store) and
+MemoryLink (the same interface in memory, for benches and tests). The evidence frame of each
+commit is encoded by the sink the link is given (station/sinks.py), never by the recorder."""
+from __future__ import annotations
+
+from tilecam.api.errors import Conflict
+from tilecam.capture.frame import Frame
+from tilecam.scoring.events import LogEntry
+
+from tilecam.api.lostwatch import LOST_META
+from .sinks import JpegEvidence
+
+__all__ = ["GameLink", "MemoryLink"]
+
+
+class GameLink:
+    """The recorder's line to its game in the store (through the service): what others wrote, and
+    one transaction per decision holding the entries, their evidence frame and sidecar data. The
+    one sink interface (MemoryLink keeps the same in memory, for benches and tests)."""
+
+    def __init__(self, service, game_id: int, evidence=None, on_commit=None) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.evidence = evidence or JpegEvidence()  # image -> bytes kept with the commit
+        self.on_commit = on_commit  # called with the new seqs after each commit (e.g. write the sidecar)
+
+    def count(self) -> int:
+        return self.service.count(self.game_id)
+
+    def entries(self) -> list[LogEntry]:
+        return [e.entry for e in self.service.entries(self.game_id)]
+
+    def frames(self) -> list[str]:
+        """The image files the game's entries were read from, in log order."""
+        return [e.sidecar["frame"] for e in self.service.entries(self.game_id)
+                if e.sidecar and e.sidecar.get("frame")]
+
+    def flag(self, lost: str | None) -> None:
+        """The recorder's lost-game alert (None: cleared), kept in the game's meta as LOST_META."""
+        self.service.set_meta(self.game_id, {LOST_META: lost})
+
+    def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
+               sidecar: dict | None = None) -> list[int]:
+        """Raises store.Conflict when the game no longer has `expect` entries."""
+        jpeg = self.evidence(frame.image) if frame is not None else None
+        seqs = self.service.commit(self.game_id, entries, expect=expect, jpeg=jpeg, sidecar=sidecar)
+        if self.on_commit is not None:
+            self.on_commit(seqs)
+        return seqs
+
+    def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
+        """The end of the game: its rack points, and the clock's overtime penalties in the same
+        transaction (a shown result never changes after the rack points). Raises as `commit`."""
+        seqs = self.service.commit_end(self.game_id, entries, expect=expect)
+        if self.on_commit is not None:
+            self.on_commit(seqs)
+        return seqs
+
+
+class MemoryLink(GameLink):
+    """A game log in memory, as GameLink's interface: `log` holds the committed entries (and
+    `sidecars` what the recorder saw); `expect` is checked as the store checks it."""
+
+    def __init__(self, log: list | None = None) -> None:
+        self.log: list[LogEntry] = log if log is not None else []
+        self.sidecars: list[dict | None] = []
+        self.on_commit = None
+        self.meta: dict[str, str] = {}
+
+    def flag(self, lost: str | None) -> None:
+        if lost is None:
+            self.meta.pop(LOST_META, None)
+        else:
+            self.meta[LOST_META] = lost
+
+    def count(self) -> int:
+        return len(self.log)
+
+    def entries(self) -> list[LogEntry]:
+        return list(self.log)
+
+    def frames(self) -> list[str]:
+        return [s["frame"] for s in self.sidecars if s and s.get("frame")]
+
+    def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
+               sidecar: dict | None = None) -> list[int]:
+        if expect is not None and expect != len(self.log):
+            raise Conflict(f"the game has {len(self.log)} entries, not {expect}")
+        start = len(self.log)
+        self.log.extend(entries)
+        self.sidecars.extend([sidecar] * len(entries))
+        return list(range(start, len(self.log)))
+
+    def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
+        return self.commit(entries, None, expect)  # no clock in memory

@@ -1,0 +1,394 @@
+"""The station: one process that records a table's game, built from one ``Settings`` and one
+``Job`` (what this run records): camera (or a file standing in for it) -> recorder -> store and
+game service -> API, overlays and MJPEG preview; clock buttons and the status LED; the forwarder to
+a tournament's central service.
+
+``tilecam run`` and ``tilecam demo`` serve it (``Station.serve``); ``tilecam record`` is a station
+without the server (``Station.record_here``).
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .boot import SetupError, app_server, base_url, open_store, serve_until_signal
+from .frames import build_recorder, recorder_config, run_frames
+from .game import STATION_META, Recording, attach_game, clock_trigger, game_to_resume
+from .sinks import PreviewSink
+
+__all__ = ["Hooks", "Job", "SetupError", "Station"]
+
+
+def _say(*parts) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Job:
+    """What one station run records, beside the settings: the source, the game (``game_id``, else
+    the station's unfinished one unless ``new_game``, else a new one with ``players``, ``rules`` and
+    ``lang``) at ``table`` (None: [tournament] table).
+
+    ``pace``: play a file at its own frame rate; ``loop``: when the source ends, a new game at the
+    same table records it again (the demo). What `record` adds to a camera station: a word list
+    (``lexicon``), an enrolled ``tileset``, the tile ``model``, fixed ``corners`` or ``prewarped``
+    frames, ``photos`` (one frame per move; None: a folder is), no game ``clock`` unless presses come
+    in, games not marked as the station's own (``own``), and ``quiet`` (its progress bar says it all)."""
+
+    source: str
+    game_id: int | None = None
+    new_game: bool = False
+    players: list | None = None
+    rules: str = "naspa"
+    lang: str = "en"
+    table: int | None = None
+    pace: bool = True
+    loop: bool = False
+    model: str | Path | None = None
+    lexicon: object = None
+    tileset: object = None
+    corners: object = None
+    prewarped: bool = False
+    photos: bool | None = None
+    clock: bool = True
+    own: bool = True
+    quiet: bool = False
+
+
+@dataclass
+class Hooks:
+    """Where a caller follows the station: ``on_outcome(frame, outcome)`` after each frame,
+    ``on_commit(seqs)`` after each commit, ``on_game_over(station)`` and ``on_new_game(station)``
+    around a looped source's next game (on the recorder's thread), ``wrap_source(source) -> source``
+    (the demo stretches the pauses between turns)."""
+
+    on_outcome: Callable | None = None
+    on_commit: Callable | None = None
+    on_game_over: Callable | None = None
+    on_new_game: Callable | None = None
+    wrap_source: Callable | None = None
+
+
+class Station:
+    """One process: camera (or a file standing in for it), recorder, store, API/overlay/preview,
+    buttons and LED, all from one ``Settings`` and one ``Job``.
+
+    ``open()`` builds everything (raising SetupError on what cannot start), ``start()`` records on
+    a thread and starts the buttons and the LED, ``serve()`` runs the HTTP server until a signal,
+    ``close()`` stops it all. ``serve()`` alone does all four. ``tilecam record`` is a station
+    without the server: ``open()``, then ``record_here()`` on its own thread.
+
+    ``service``: an open game service (the caller's store, which the caller closes) instead of the
+    store the settings name; ``pin_factory``: gpiozero's, for tests (MockFactory; None: the
+    board's pins)."""
+
+    def __init__(self, settings, job: Job, hooks: Hooks | None = None, *, service=None,
+                 pin_factory=None) -> None:
+        self.settings = settings
+        self.job = job
+        self.hooks = hooks or Hooks()
+        self.source_uri = job.source
+        self.pin_factory = pin_factory
+        # A new game names it: /overlay/table/N follows the station ([tournament] table unless given).
+        self.table = job.table if job.table is not None else settings.tournament.table
+        self.photos = Path(job.source).is_dir() if job.photos is None else job.photos
+        self._given_service = service
+        self._reader = None
+        self.stop_event = threading.Event()
+        self.store = self.service = self.preview = self.app = None
+        self.recording: Recording | None = None
+        self.recorder = self.source = None
+        self.clock = None
+        self.buttons = self.led = None
+        self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
+        self._decision: str | None = None  # "unclear" while the last decision could not be committed
+        self._lost_said: str | None = None  # the recorder's lost-game alert as last said on the console
+        self._thread: threading.Thread | None = None
+        self.forwarder = None              # to the tournament's central service ([tournament] server)
+        self._forward_store = None
+        self.station_name: str | None = None  # its name at the central service
+
+    # -- building --------------------------------------------------------------------------------
+    def open(self) -> "Station":
+        from tilecam.api.bus import Bus, PreviewHub
+        from tilecam.api.service import GameService
+        from tilecam.vision import SetupError as VisionSetupError, build_reader
+
+        job = self.job
+        if self._given_service is not None:  # the caller's store, which the caller closes
+            self.service = self._given_service
+        else:
+            self.store = open_store(self.settings.store)
+            self.service = GameService(self.store, Bus(self.settings.live.queue_size))
+        self.preview = PreviewHub(self.settings.preview.jpeg_quality)
+        game_id = job.game_id if job.game_id is not None else \
+            None if job.new_game else game_to_resume(self.service)
+        try:
+            reader_lang = self.service.game(game_id).lang if game_id is not None else job.lang
+        except LookupError as exc:
+            raise SetupError(str(exc)) from None
+        try:
+            self._reader = build_reader(self.settings, reader_lang, model=job.model, tileset=job.tileset)
+        except VisionSetupError as exc:
+            raise SetupError(str(exc)) from None
+        self.forwarder = self._forwarder()  # a token file it cannot use stops the start, before any game
+        self._open_source()  # before the game: a source that does not open leaves no empty game behind
+        self._attach(game_id)
+        return self
+
+    def _forwarder(self):
+        """The forwarder to the tournament's central service when [tournament] server is set
+        (station/forwarder.py), on a store connection of its own: the change feed then names every
+        game the recorder and the console write. None for a single table."""
+        t = self.settings.tournament
+        if t.server is None or self._given_service is not None:
+            return None
+        from tilecam.api.bus import Bus
+        from tilecam.api.service import GameService
+
+        from .forwarder import Central, ForwardError, Forwarder, read_token, station_name
+
+        if t.token_file is None:
+            raise SetupError("[tournament] server is set but not token_file: the file holding this station's "
+                             "token for the central service")
+        try:
+            token = read_token(t.token_file)
+        except ForwardError as exc:
+            raise SetupError(str(exc)) from None
+        self._forward_store = open_store(self.settings.store)
+        self.station_name = station_name(t.station)
+        central = Central(t.server, self.station_name, token)
+
+        def clock_of(game_id: int) -> dict | None:  # the recorder's clocks are in this service's memory
+            clock = self.service.clock_now(game_id)
+            return None if clock is None else clock.model_dump()
+        return Forwarder(GameService(self._forward_store, Bus(1)), central, t.retry_initial_s, t.retry_max_s,
+                         url=self.own_url(), clock_of=clock_of)
+
+    def own_url(self) -> str:
+        """This station's address as the director's laptop reaches it: [tournament] url, else from
+        [server] (the machine's host name when it listens on every address)."""
+        import socket
+
+        host, port = self.settings.server.host, self.settings.server.port
+        if self.settings.tournament.url:
+            return self.settings.tournament.url.rstrip("/")
+        host = socket.gethostname() if host in ("0.0.0.0", "::") else host
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+    def _open_source(self) -> None:
+        from tilecam.capture import CaptureError, open_source
+        try:
+            self.source = open_source(self.source_uri, self.settings.capture, on_status=self._camera_status)
+        except (CaptureError, OSError, ValueError) as exc:
+            raise SetupError(f"cannot open {self.source_uri}: {exc}") from None
+        if self.hooks.wrap_source is not None:
+            self.source = self.hooks.wrap_source(self.source)
+
+    def _attach(self, game_id: int | None) -> None:
+        """The game (`game_id`, or a new one at the station's table), its recorder and its clock."""
+        job, rcfg = self.job, recorder_config(self.settings)
+        meta = {**(STATION_META if job.own else {}), **({"table": str(self.table)} if self.table is not None else {})}
+        try:
+            self.recording = attach_game(self.service, game_id, players=job.players, rules=job.rules,
+                                         lang=job.lang, lexicon=job.lexicon, decode=self.settings.decode,
+                                         meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality,
+                                         on_commit=self.hooks.on_commit)
+        except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
+            raise SetupError(str(exc)) from None
+        if self.table is not None and self.recording.resumed:  # as "table" on game creation
+            self.service.set_meta(self.recording.game_id, {"table": str(self.table)})
+        self.recorder = build_recorder(self.settings, self.recording.scorekeeper, self.recording.link,
+                                       reader=self._reader, photos=self.photos, corners=job.corners,
+                                       prewarped=job.prewarped, preview=PreviewSink(self.preview))
+        self.recorder.camera_status = self.source.status.state
+        self.clock = self._clock()
+
+    def _clock(self):
+        """The game clock in the trigger path (`clock_trigger`); None: no clock."""
+        if not self.job.clock:
+            return None
+        return clock_trigger(self.settings, self.service, self.recording.game_id, self.recorder.on_trigger)
+
+    def create_app(self):
+        from tilecam.api.app import create_app
+        self.app = create_app(self.settings, service=self.service, preview=self.preview)
+        self.app.state.status = self.status
+        self.app.state.on_trigger = self.on_trigger
+        return self.app
+
+    # -- running ---------------------------------------------------------------------------------
+    def on_trigger(self, trigger) -> str:
+        """Every press (GPIO buttons, HTTP, keyboard) comes through here: the clock first, then the
+        recorder, which decides what it means for the game."""
+        return (self.clock or self.recorder.on_trigger)(trigger)
+
+    def status(self) -> dict:
+        forward = {"forward": self.forwarder.status()} if self.forwarder is not None else {}
+        return {**self.recorder.status(), "game_id": self.recording.game_id, "source": self.ended or "running",
+                **forward}
+
+    def _camera_status(self, st) -> None:
+        if self.recorder is not None:
+            self.recorder.camera_status = st.state
+        self._show()
+
+    def _show(self, frame_state: str | None = None) -> None:
+        if self.led is not None:
+            self.led.show(self.recorder.camera_status, frame_state, self._decision, self.ended is None,
+                          self.recorder.lost is not None)
+
+    def _outcome(self, frame, outcome) -> None:
+        obs = outcome.observation
+        if obs is not None:  # an unclear read keeps the LED blinking until a later decision commits
+            self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
+            if obs.entries and not self.job.quiet:
+                _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
+            if obs.entries and self.recording.scorekeeper.game.state.ended:
+                self._between_games()
+        lost = self.recorder.lost
+        if lost != self._lost_said and not self.job.quiet:   # said at once, and once (record says it itself)
+            _say(f"frame {frame.index}: " + (f"the camera has lost the game: {lost}" if lost else
+                                             "the camera follows the game again"))
+        self._lost_said = lost
+        self._show(outcome.state)
+        if self.hooks.on_outcome is not None:
+            self.hooks.on_outcome(frame, outcome)
+
+    def _between_games(self) -> None:
+        """The game is over: the Pi camera goes back to automatic exposure and white balance (it
+        settled and locked them for the game when it opened, capture.picam); the next game's
+        start locks them again."""
+        from tilecam.capture.picam import picamera_of
+        camera = picamera_of(self.source)
+        if camera is not None:
+            camera.unlock()
+
+    def _record(self) -> None:
+        from tilecam.capture import CaptureError
+        try:
+            self.ended = run_frames(self.source, self.recorder, self._outcome, pace=self.job.pace,
+                                    stop=self.stop_event)
+        except CaptureError as exc:
+            self.ended = f"failed: {exc}"
+            _say(f"capture failed: {exc}")
+        except Exception as exc:  # the recorder's thread must say why it stopped, not die silently
+            self.ended = f"failed: {exc!r}"
+            raise
+        finally:
+            self._show()
+        if self.ended == "ended":
+            self.recorder.finish()  # a player out: the rack points
+            if not self.job.quiet:
+                _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
+                     f"holds {len(self.recording.scorekeeper.entries)} entries")
+                turns = self.service.live(self.recording.game_id).turns
+                if turns:  # the turn order is the camera's guess: said where the operator looks
+                    _say(f"game {self.recording.game_id}: {turns}")
+            self._stop_clock()
+            if self.hooks.on_game_over is not None:
+                self.hooks.on_game_over(self)
+
+    def _stop_clock(self) -> None:
+        """A game that is over stops its clock (overtime, if any, goes into the record)."""
+        gid = self.recording.game_id
+        if self.clock is not None and self.service.has_clock(gid) and self.recording.scorekeeper.game.state.ended:
+            try:
+                self.service.clock_finish(gid)
+            except Exception as exc:  # a clock that never started, a game the operator closed
+                _say(f"game {gid}: clock not finished: {exc}")
+
+    def _record_loop(self) -> None:
+        """Record the source; with `loop`, again into a new game at the same table each time it
+        ends, until stopped."""
+        self._record()
+        while self.job.loop and self.ended == "ended" and not self.stop_event.is_set():
+            self._open_source()
+            self._attach(None)
+            self.ended = None
+            if self.hooks.on_new_game is not None:
+                self.hooks.on_new_game(self)
+            self._record()
+
+    def start(self) -> "Station":
+        """Buttons, LED, and the frame loop on its own thread."""
+        self._start_hardware()
+        self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
+        self._thread.start()
+        if self.forwarder is not None:
+            self.forwarder.start()
+        return self
+
+    def record_here(self) -> str | None:
+        """Buttons and LED, and the frame loop on this thread (`tilecam record`: its errors and
+        Ctrl-C reach the caller); returns why the loop ended."""
+        self._start_hardware()
+        self._record_loop()
+        return self.ended
+
+    def _start_hardware(self) -> None:
+        buttons, led = self.settings.buttons, self.settings.leds
+        if buttons.enabled:
+            from tilecam.hardware.buttons import ClockButtons
+            self.buttons = ClockButtons(buttons, self.on_trigger, pin_factory=self.pin_factory)
+        if led.enabled:
+            from tilecam.hardware.leds import StatusLed
+            self.led = StatusLed.from_config(led, pin_factory=self.pin_factory)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until the frame loop ends; whether it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def close(self) -> None:
+        self.stop_event.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        # What the forwarder had not pushed yet goes at the next start. A thread still waiting on
+        # the network keeps its store open until the process ends, rather than failing under it.
+        stopped = self.forwarder.stop() if self.forwarder is not None else True
+        if self._forward_store is not None and stopped:
+            self._forward_store.close()
+        for part in (self.buttons, self.led):
+            if part is not None:
+                part.close()
+        if self.source is not None:
+            self.source.close()
+        if self.store is not None:
+            self.store.close()
+
+    def urls(self) -> list[tuple[str, str]]:
+        base = base_url(self.settings.server)
+        gid = self.recording.game_id
+        overlay = [("overlay", f"{base}/overlay/table/{self.table}"), ("table (JSON)", f"{base}/api/tables/{self.table}")] \
+            if self.table is not None else [("overlay", f"{base}/overlay/{gid}")]
+        return [*overlay, ("camera preview", f"{base}/api/preview.mjpg"),
+                ("operator console", f"{base}/operator"), ("recorder status", f"{base}/api/status"),
+                ("API docs", f"{base}/docs"), *self.game_urls()]
+
+    def game_urls(self) -> list[tuple[str, str]]:
+        """The URLs of the game being recorded (they change with each game; a table's do not)."""
+        base = base_url(self.settings.server)
+        gid = self.recording.game_id
+        return [("moves (JSON)", f"{base}/api/games/{gid}/moves"), ("GCG", f"{base}/api/games/{gid}.gcg"),
+                ("recount", f"{base}/recount/{gid}"), ("replay", f"{base}/replay/{gid}")]
+
+    def serve(self) -> int:
+        """Record and serve until SIGINT/SIGTERM; exit code 1 when the camera gave up (systemd
+        restarts the unit), else 0."""
+        server = app_server(self.app or self.create_app(), self.settings.server, on_exit=self.stop_event.set)
+        self.start()
+
+        def watch() -> None:  # a live camera that gave up ends the process, so that systemd restarts it
+            self._thread.join()
+            if self.ended and self.ended.startswith("failed"):
+                server.should_exit = True
+        threading.Thread(target=watch, name="tilecam-watch", daemon=True).start()
+        try:
+            serve_until_signal(server)
+        finally:
+            self.close()
+        return 1 if self.ended and self.ended.startswith("failed") else 0
