@@ -21,6 +21,11 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+# The one rule of "the scene changed here": a pixel that moved by more than this many grey levels
+# (any colour channel) is the scene, not the sensor. The gate ([stability] pixel_delta, on the warped
+# board) and the tracker ([track] changed_level, on its grid thumbnail) both start from it.
+SCENE_CHANGE = 28
+
 
 class StabilityConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -30,7 +35,7 @@ class StabilityConfig(BaseModel):
                                          "is taken")
     compare_px: int = Field(96, ge=16, le=512,
                             description="side of the downsampled board image that frames are compared on")
-    pixel_delta: int = Field(28, ge=1, le=255,
+    pixel_delta: int = Field(SCENE_CHANGE, ge=1, le=255,
                              description="change in any colour channel that counts a pixel as changed")
     moving_frac: float = Field(0.004, gt=0, lt=1, description="fraction of changed pixels that means something moves")
     changed_frac: float = Field(0.0015, gt=0, lt=1,

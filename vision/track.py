@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tilecam.vision.errors import BoardNotFound
 from tilecam.vision.locate import BoardFix, LocateConfig, find_board, grid_quality
 from tilecam.vision.rectify import GRID
+from tilecam.vision.stability import SCENE_CHANGE
 
 Status = Literal["tracked", "redetected", "occluded", "lost"]
 
@@ -43,7 +44,7 @@ class TrackConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    changed_level: float = Field(28.0, gt=0, le=255,
+    changed_level: float = Field(float(SCENE_CHANGE), gt=0, le=255,
                                  description="grey-level change that counts a thumbnail pixel as changed")
     max_changed_frac: float = Field(0.15, gt=0, lt=1,
                                     description="largest fraction of changed thumbnail pixels still 'tracked'")

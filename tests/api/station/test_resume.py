@@ -24,7 +24,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EN = DISTRIBUTIONS["en"]
 CLASSES = classes_for(EN.letters)
 EMPTY = ["." * 15] * 15

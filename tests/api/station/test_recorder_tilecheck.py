@@ -70,7 +70,7 @@ def test_tilecam_enroll_labels_a_rendered_tile_check_frame(tmp_path):
     cv2.imwrite(str(frame), render_scene(board, 4, SceneConfig(hands="never", **LOOK)).image)
     out = tmp_path / "ts.npz"
     p = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "enroll", "--tile-check", str(frame), "--out", str(out)],
-                       cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True)
+                       cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     rows = [line for line in p.stdout.splitlines() if len(line) == 15][:15]
     got, truth = np.array([list(r) for r in rows]), np.array([list(r) for r in board])

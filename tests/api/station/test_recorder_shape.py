@@ -19,7 +19,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.locator import Located
 from tilecam.vision.reader import BoardView
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 CLASSES = classes_for(DISTRIBUTIONS["en"].letters)
 CAT = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
 

@@ -34,7 +34,7 @@ from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 GAME = REPO / "api" / "demo" / "vs_josh.gcg"
 STATION_TOKEN = "station-seven-token-0123456789"
 DIRECTOR_TOKEN = "director-token-0123456789abcdef"

@@ -23,7 +23,7 @@ from tilecam.api.station import Hooks, Job, Station
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 TOKEN = "run-test-operator-token"
 MOVES = 2  # the demo game's first two turns (two plays): the video `tilecam demo --moves 2` renders
 
