@@ -1,7 +1,7 @@
 """The status LED shows the recorder's state: dark when idle, steady while recording, blinking
 when the operator is needed (no board in view, a read it could not commit), flashing fast when
 the camera is lost, and on long with short gaps when the record no longer follows the game (the
-recorder's lost-game alert, api.lostwatch). `led_state` maps what the recorder reports onto these five."""
+recorder's lost-game alert, api.station.lostwatch). `led_state` maps what the recorder reports onto these five."""
 from __future__ import annotations
 
 from typing import Literal, Mapping

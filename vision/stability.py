@@ -139,7 +139,7 @@ class StabilityGate:
             return GateResult("occluded", False, 0.0, 1.0)
         if quality < floor:
             # the grid does not fit, but whether the frame stands still still tells a hand (moving)
-            # from a board the locator has lost (still: api.lostwatch's "blind")
+            # from a board the locator has lost (still: api.station.lostwatch's "blind")
             small = self._small(board_img)
             moved = 1.0 if self._prev is None or self._prev.shape != small.shape else self._changed(small, self._prev)
             self._prev, self._clear_since = small, None

@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
-from ..lostwatch import LOST_META
 from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
-from .view import DAMAGE, GameView
+from .view import DAMAGE, LOST_META, GameView
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
 
@@ -82,7 +81,7 @@ class Tournament:
             self._tables[row.id] = cached
         done = cached[1]
         station = _station(row.meta, now, stale_after_s, live=not done.fields["ended"])
-        # the recorder says it lost the game (api.lostwatch.LOST_META): the director sees it at once
+        # the recorder says it lost the game (api.service.view.LOST_META, written by api/station/lostwatch.py): the director sees it at once
         flags = [*done.flags, *(["stale"] if station and station.stale else []),
                  *(["lost"] if row.meta.get(LOST_META) else [])]
         clock, clocks = None, []

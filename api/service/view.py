@@ -17,13 +17,15 @@ from tilecam.scoring.rules import RuleProfile, get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 from ..errors import NotFound, StoreError
-from ..lostwatch import LOST_META
 from ..store import EntryRow, GameRow, Store
 
-__all__ = ["DAMAGE", "SERVICE_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+__all__ = ["DAMAGE", "LOST_META", "SERVICE_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
+# The game's meta key holding what the camera sees that the record does not follow (absent: nothing);
+# the station's lost-game watch (api/station/lostwatch.py) writes it, /tournament shows it.
+LOST_META = "camera_lost"
 # Who did what to the game row; kept out of GCG exports.
 SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
                 # a tournament's (api/service/ingest.py): the station's game id, and the central's keys

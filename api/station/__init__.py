@@ -12,8 +12,8 @@ runs frames through the recorder (frames.run_frames). `api/` around it is the we
     triggers.py    what a press means (one table), the clock before the recorder
     forwarder.py   Forwarder: the station's games to a tournament's central service
 
-The lost-game watch the recorder runs stays in api/lostwatch.py: the game service reads its key
-(LOST_META) for /tournament, and the web never imports the station.
+The lost-game watch the recorder runs is lostwatch.py; the key it writes (LOST_META) is the game
+service's (api/service/view.py), which /tournament reads: the web never imports the station.
 
 Names are loaded on first use (``from tilecam.api.station import Station``), so api.settings can
 read the recorder's section without pulling in OpenCV.

@@ -7,7 +7,7 @@ from tilecam.api.errors import Conflict
 from tilecam.capture.frame import Frame
 from tilecam.scoring.events import LogEntry
 
-from tilecam.api.lostwatch import LOST_META
+from tilecam.api.service.view import LOST_META
 from .sinks import JpegEvidence
 
 __all__ = ["GameLink", "MemoryLink"]

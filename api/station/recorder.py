@@ -6,7 +6,7 @@
     decide  (scoring.scorekeeper.Scorekeeper)         fuse the snapshot once, then decide the move
     commit  (GameLink.commit)                         one transaction per decision, retried on Conflict
     learn   (vision.reader.BoardReader.learn)         calibrate the reader to the table
-    watch   (api.lostwatch.LostWatch)                 say at once when the record stops following the board
+    watch   (api.station.lostwatch.LostWatch)         say at once when the record stops following the board
 
 The recorder knows no pixels and no rules: it only calls the stages and passes their results on.
 What it shows and keeps of a frame goes to sinks the station plugs in (station/sinks.py): the
@@ -31,7 +31,7 @@ from tilecam.scoring.scorekeeper import Fused, Observation, Scorekeeper
 from tilecam.api.errors import Conflict
 from tilecam.vision.stability import RepeatedPhoto, StabilityConfig, StabilityGate
 
-from tilecam.api.lostwatch import Alert, LostConfig, LostWatch
+from tilecam.api.station.lostwatch import Alert, LostConfig, LostWatch
 from .triggers import recorder_action
 
 __all__ = ["FrameOutcome", "Recorder", "RecorderConfig", "Timings"]
@@ -150,7 +150,7 @@ class Recorder:
 
     @property
     def alerts(self) -> list[dict]:
-        """Every lost-game alert raised so far, open or cleared (api.lostwatch.Alert.as_dict)."""
+        """Every lost-game alert raised so far, open or cleared (api.station.lostwatch.Alert.as_dict)."""
         return [a.as_dict() for a in self.watch.alerts]
 
     @property

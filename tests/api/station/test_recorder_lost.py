@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from apiserver import api, client, new_game  # noqa: F401  (fixtures: a server and database per module)
 
-from tilecam.api.lostwatch import LOST_META
+from tilecam.api.service.view import LOST_META
 from tilecam.api.station.link import GameLink, MemoryLink
 from tilecam.api.station.recorder import Recorder, RecorderConfig
 from tilecam.capture.frame import Frame

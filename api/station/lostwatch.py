@@ -27,10 +27,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Alert", "LOST_META", "LostConfig", "LostWatch"]
+__all__ = ["Alert", "LostConfig", "LostWatch"]
 
-# The game's meta key holding what the camera sees that the record does not follow (absent: nothing).
-LOST_META = "camera_lost"
 
 
 class LostConfig(BaseModel):
