@@ -366,8 +366,7 @@ class Scorekeeper:
         if g.state.ended:
             return None
         board = g.state.board
-        tiles = occupied(seen, self.cfg.tile_min_prob)
-        new = [Square(int(r), int(c)) for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in board]
+        new = self._new_squares(seen, board)
         if len(new) < 2:
             return None
         plays = explain(board, seen, g.dist, new, self.lexicon, self.cfg)
@@ -393,6 +392,11 @@ class Scorekeeper:
         return Observation(tuple(added), "play", f"joined: {len(plays)} plays decoded from the board as it stands "
                                                  f"(order inferred, each marked for review): " + " / ".join(words))
 
+    def _new_squares(self, seen: Snapshot, board) -> list[Square]:
+        """The squares `seen` holds a tile on (as decode_move reads a new tile) that `board` does not."""
+        tiles = occupied(seen, self.cfg.tile_min_prob)
+        return [sq for r, c in np.argwhere(tiles) if (sq := Square(int(r), int(c))) not in board]
+
     def _beyond_a_turn(self, seen: Snapshot) -> bool:
         """More new tiles on the board than a rack holds (more than one turn went by), seen at two
         presses in a row (a hand over the board at one photo, print read as tiles, come and go; plays
@@ -401,7 +405,7 @@ class Scorekeeper:
         square), not plays."""
         board = self.game.state.board
         tiles = occupied(seen, self.cfg.tile_min_prob)
-        new = frozenset(sq for r, c in np.argwhere(tiles) if (sq := Square(int(r), int(c))) not in board)
+        new = frozenset(self._new_squares(seen, board))
         best = seen.best()
         off = sum(1 for sq, tile in board.items()
                   if not tiles[sq.row, sq.col] or seen.classes[best[sq.row, sq.col]] != (BLANK_TILE if tile.blank else tile.letter))
@@ -444,8 +448,7 @@ class Scorekeeper:
         before = g.state.board.copy()
         for t in play.placement.tiles:
             before.remove(t.square)
-        tiles = occupied(seen, self.cfg.tile_min_prob)
-        new = [Square(int(r), int(c)) for r, c in np.argwhere(tiles) if Square(int(r), int(c)) not in before]
+        new = self._new_squares(seen, before)
         d = decode_move(before, seen, g.dist, None, self.lexicon, self.cfg, frozenset(), self.doubts)
         plays = [d.change] if isinstance(d.change, ProposedPlay) else \
             list(d.change.plays) if isinstance(d.change, ProposedSequence) else \
