@@ -104,6 +104,8 @@
 
     const disc = new Set(rc.discrepancies.map((d) => d.index));
     const frames = new Map(moves.map((m) => [m.index, m.frame]));
+    // The rack camera's read each move was played from (issue 30), as far as racks are on air.
+    const rackOf = new Map(moves.map((m) => [m.index, m]));
     // The recount's own list (each with `change` in words); an older API: the log's entries.
     const fixes = rc.corrections ? correctionsBySeq(rc.corrections) : correctionsBySeq(log);
     const voids = (rc.corrections || []).filter((c) => c.kind === "void");
@@ -152,6 +154,18 @@
         ev.append(a, rawLink);
       } else {
         ev.textContent = "–";
+      }
+      const mv = rackOf.get(m.index);
+      if (mv && mv.rack_frame) {
+        // The rack's evidence beside the board's: the rack the move was played from.
+        const ra = el("a", null, "rack-evidence");
+        ra.href = mv.rack_frame;
+        const rimg = el("img", null, "thumb rack-thumb");
+        rimg.alt = `rack of move ${moveNumber(m)}`;
+        rimg.src = mv.rack_frame;
+        ra.append(rimg);
+        if (mv.rack) ra.title = `rack ${mv.rack}`;
+        ev.append(ra, el("span", mv.rack ? ` rack ${mv.rack}` : "", "rack-text"));
       }
       tr.append(ev);
       body.append(tr);
