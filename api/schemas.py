@@ -681,7 +681,7 @@ class RackForwardIn(In):
     seq: Int = Field(ge=0, le=100_000)
     kind: Literal["seen", "confirm"]
     data: dict = Field(description="The row as the station's store keeps it.")
-    jpeg: str | None = Field(None, max_length=2_000_000, description="Its evidence frame, base64.")
+    jpeg: str | None = Field(None, max_length=lim.RACK_INGEST_BYTES, description="Its evidence frame, base64.")
 
 
 class ScoresheetIn(In):
@@ -701,6 +701,8 @@ class ForwardedGame(BaseModel):
     next: int = Field(description="The seq the central service expects next: how many entries it holds.")
     frames: list[int] = Field(description="The seqs whose evidence frame it holds.")
     header: str = Field(description="A digest of the players, rules, tile set, layout and meta it holds.")
+    racks: int = Field(0, description="The rack log row it expects next: how many rows of the station's rack "
+                                      "log (rack camera reads, confirmations) it holds.")
 
 
 class StationGames(BaseModel):
