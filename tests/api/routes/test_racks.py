@@ -138,3 +138,18 @@ def test_the_console_lists_rack_reads_under_review_and_confirms_one_with_one_cli
         assert r.status_code == status and r.json()["detail"], (body, r.text)
     assert client.post(f"/api/games/{game}/racks/99/confirm", headers=AUTH).status_code == 404
     assert client.post(f"/api/games/{game + 99}/racks/0/confirm", headers=AUTH).status_code == 404
+
+
+def test_a_streams_entries_carry_no_rack_when_racks_are_hidden(api, client):
+    r = client.post("/api/games", json={"players": [{"name": "Cy"}, {"name": "Di"}]}, headers=AUTH)
+    gid = r.json()["id"]
+    kept = "QJXZVKW"
+
+    def moves():
+        api.service.add_rack(gid, seen(0, kept))
+        assert client.post(f"/api/games/{gid}/passes", json={"rack": kept}, headers=AUTH).status_code == 200
+    hidden = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks=off", 3, then=moves)
+    assert hidden.count(b"event: update") == 3 and b'"kind":"pass"' in hidden and kept.encode() not in hidden
+    delayed = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=2", 1)
+    assert kept.encode() not in delayed
+    assert kept.encode() in sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=1", 1)
