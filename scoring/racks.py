@@ -262,15 +262,18 @@ class RackBook:
         return size is None or len(r.tiles) == size
 
     def _play_step(self, reads: list[RackSeen], pos: int, tiles: Counter, size: int | None,
-                   after_size: int | None, known: bool = True) -> tuple[int | None, int, bool, bool]:
+                   after_size: int | None, known: bool = True, now: bool = False) -> tuple[int | None, int, bool, bool]:
         """One play (or exchange) from `pos`: (its rack's read, where the next turn's reads start,
-        whether the read after it was seen, whether the rack held the tiles)."""
+        whether the read after it was seen, whether the rack held the tiles). `now`: the play being
+        committed, whose rack is the turn's first read even when it does not hold the tiles (the
+        caller flags the play); a past move's rack is only a read that holds its tiles (a read that
+        does not may be the rack after it, when the one before was never seen)."""
         n = len(reads)
         turn = [j for j in range(pos, n) if self._sized(reads[j], size)]
         cands = [j for j in turn if _holds(reads[j], tiles)]
         held = bool(cands)
         if not cands:
-            if not turn:
+            if not turn or not now:
                 return None, pos, False, False
             cands = turn[:1]   # the turn's rack, which does not hold the tiles: flagged by the caller
         first = reads[cands[0]]
@@ -319,7 +322,7 @@ class RackBook:
         returned may not hold the tiles (`from_rack` says which): the caller flags that play."""
         w, _, size = self._walk(player, events)
         reads = self._reads[player]
-        i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None)
+        i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None, now=True)
         return None if i is None else reads[i]
 
     def departed(self, player: int, played: str, events: Sequence[Event]) -> bool:
