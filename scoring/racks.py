@@ -210,6 +210,7 @@ class TurnChange:
     after: RackSeen | None = None
     tiles: str = ""
     count: int = 0
+    problem: str = ""           # why a changed rack is not taken for an exchange
 
 
 @dataclass(frozen=True)
@@ -249,9 +250,6 @@ class RackBook:
 
     def reads(self, player: int) -> tuple[RackSeen, ...]:
         return tuple(self._reads[player])
-
-    def __bool__(self) -> bool:
-        return any(self._reads)
 
     # -- alignment ------------------------------------------------------------------------
     def _trusted(self, player: int) -> list[RackSeen]:
@@ -333,10 +331,12 @@ class RackBook:
         _, _, found, held = self._play_step(reads, w.pos, tiles, size, None)
         return found and held
 
-    def changed_since_turn(self, player: int, events: Sequence[Event]) -> TurnChange | None:
+    def changed_since_turn(self, player: int, events: Sequence[Event], board: Board | None = None) -> TurnChange | None:
         """At a clock press with nothing new on the board, after `events`: did the player's rack
         change since their turn began? An exchange (tiles left it, others came) or a pass (the same
-        tiles); None when no whole, sure read of the turn's rack came. Only whole reads decide."""
+        tiles); None when no whole, sure read of the turn's rack came. Only whole reads decide. Given
+        the `board`, a change whose new tiles the bag could not give is no exchange: a pass with the
+        `problem` said."""
         w, reads, size = self._walk(player, events)
         turn = [j for j in range(w.pos, len(reads)) if self._sized(reads[j], size)]
         whole = [j for j in turn if reads[j].complete]
@@ -347,8 +347,13 @@ class RackBook:
         gone = before.seen - now.seen
         if not gone:
             return TurnChange("pass", raw[whole[0]])
-        return TurnChange("exchange", raw[whole[0]], raw[whole[-1]], rack_string(gone.elements()),
-                          sum(gone.values()))
+        tiles = rack_string(gone.elements())
+        if board is not None:
+            try:  # the tiles drawn came from those the player could not see
+                draw(before.letters, tiles, now.letters, self.dist, unseen(board, self.dist, before.letters))
+            except RackError as exc:
+                return TurnChange("pass", raw[whole[0]], raw[whole[-1]], problem=str(exc))
+        return TurnChange("exchange", raw[whole[0]], raw[whole[-1]], tiles, sum(gone.values()))
 
     def current(self, player: int, events: Sequence[Event]) -> RackSeen | None:
         """The rack the player holds after `events`, as last read (trusted tiles only); None when no

@@ -639,16 +639,19 @@ class Scorekeeper:
         """The turn of a clock press with nothing new on the board: a pass, or an exchange when the
         player's rack changed since their turn began (with the tiles that left it)."""
         g = self.game
-        change = self.racks.changed_since_turn(who, g.events) if self.racks is not None else None
+        change = self.racks.changed_since_turn(who, g.events, g.state.board) if self.racks is not None else None
         if change is None:
             return g.pass_turn(who)
         judged = self.racks.judge(change.before, "", g.state.board)
+        if change.problem:
+            note = f"the rack camera saw the rack change, but not by an exchange: {change.problem}"
+            return g.pass_turn(who, judged.rack, _joined(note, judged.note))
         if change.kind == "exchange":
             try:
                 return g.exchange(who, change.count, change.tiles, judged.rack, judged.note)
             except GameError as exc:
                 note = f"the rack camera saw {change.tiles} leave the rack, but no exchange can be: {exc}"
-                return g.pass_turn(who, judged.rack, "\n".join(n for n in (note, judged.note) if n))
+                return g.pass_turn(who, judged.rack, _joined(note, judged.note))
         return g.pass_turn(who, judged.rack, judged.note)
 
     def _late_rack(self, player: int) -> Correction | None:
@@ -669,7 +672,7 @@ class Scorekeeper:
         board = replay_board(before, g)
         fixed, reason = None, ""
         if isinstance(ev, Pass) and at in self._own_turns:
-            change = self.racks.changed_since_turn(player, before)
+            change = self.racks.changed_since_turn(player, before, board)
             if change is not None and change.kind == "exchange":
                 judged = self.racks.judge(change.before, "", board)
                 fixed = Exchange(player, change.count, change.tiles, ev.cumulative, judged.rack, judged.note)

@@ -90,6 +90,16 @@ def test_an_exchange_is_told_from_a_pass_at_the_press():
     assert isinstance(p, Pass) and p.rack == "EIOQRSU"
 
 
+def test_a_rack_change_the_bag_cannot_give_is_no_exchange():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.rack_seen(seen(1, "AEIZZZU", 4))            # the set has one Z: a misread, not a draw
+    keeper.observe(board(CAT), player=1, pressed=True)
+    p = keeper.game.events[1]
+    assert isinstance(p, Pass) and p.rack == "AEIIOUU" and "not by an exchange" in p.note
+
+
 def test_without_rack_reads_a_press_with_nothing_new_is_a_pass_as_before():
     keeper = Scorekeeper(Game(NASPA, EN))
     keeper.observe(board(CAT), player=0, pressed=True)
