@@ -392,7 +392,7 @@ class RackBook:
         tiles = _count(played, self.dist)
         missing = from_rack(sure, played, self.dist)
         if missing:
-            return Judged(None, f"{RACK_NOT_SEEN} holding this play: {missing} not on the rack read {shown}", True)
+            return Judged(None, f"{RACK_NOT_SEEN} with this play's tiles: {missing} not on the rack read {shown}", True)
         held = sure.seen | tiles
         if held - unseen(board, self.dist):
             return Judged(None, f"{RACK_NOT_SEEN}: the rack read {shown} holds more of a tile than the set has "

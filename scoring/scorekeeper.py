@@ -38,8 +38,8 @@ def _joined(*notes: str) -> str:
     return "\n".join(n for n in notes if n)
 
 
-def replay_board(events, game: Game):
-    """The board after `events` (a prefix of the game's)."""
+def _board_after(events: list[Event], game: Game):
+    """The board after `events` (a prefix of `game`'s)."""
     g = Game(game.profile, game.dist, game.layout, game.players, within_set=False)
     for e in events:
         g.append(e)
@@ -610,8 +610,8 @@ class Scorekeeper:
                 raise
         # the play goes down without the rack read (it breaks the set beside the board): the play is
         # the board camera's, never refused for a rack
-        return self.game.play(player, proposed.placement, note=f"{RACK_NOT_SEEN}: the rack read could not be "
-                                                              "beside this play", certainty=certainty,
+        return self.game.play(player, proposed.placement, note=f"{RACK_NOT_SEEN}: the rack read holds more of a "
+                                                              "tile than the set has beside this play", certainty=certainty,
                               review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
 
     # -- the rack cameras (scoring.racks) ---------------------------------------------------
@@ -627,7 +627,7 @@ class Scorekeeper:
         fixed = self._late_rack(seen.player)
         return [] if fixed is None else [fixed]
 
-    def _rack_for(self, player: int, placement: Placement):
+    def _rack_for(self, player: int, placement: Placement) -> Judged:
         """What the rack read before this play says: the play's rack, a note, a review flag."""
         if self.racks is None:
             return Judged(None)
@@ -669,7 +669,7 @@ class Scorekeeper:
                for e in self.entries):
             return None  # voided, a person's word on it, or amended by a rack once already
         before = g.events[:k]
-        board = replay_board(before, g)
+        board = _board_after(before, g)
         fixed, reason = None, ""
         if isinstance(ev, Pass) and at in self._own_turns:
             change = self.racks.changed_since_turn(player, before, board)
@@ -686,7 +686,8 @@ class Scorekeeper:
             if self.racks.departed(player, played, before):
                 seen = self.racks.rack_before(player, played, before)
                 judged = self.racks.judge(seen, played, board)
-                fixed = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note), review=ev.review or judged.review)
+                fixed = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note),
+                                review=ev.review or judged.review)
                 reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
         if fixed is None:
             return None
