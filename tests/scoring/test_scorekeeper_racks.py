@@ -136,6 +136,18 @@ def test_a_late_rack_does_not_touch_a_move_once_the_players_next_turn_began():
     assert isinstance(keeper.game.events[1], Pass)
 
 
+def test_a_late_rack_leaves_a_pass_a_person_entered():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.observe(board(CAT), player=1, pressed=True)
+    operator = Game(NASPA, EN, events=list(keeper.game.events[:1]))
+    operator.pass_turn(1)                                # the store took an operator's pass instead
+    keeper.sync(keeper.entries[:1] + [operator.events[1]], pending=1)
+    assert keeper.rack_seen(seen(1, "AEIRSTT", 4)) == []
+    assert isinstance(keeper.game.events[1], Pass)
+
+
 def test_a_rack_read_after_the_play_fills_its_rack_once_the_draw_shows_it_left():
     keeper = Scorekeeper(Game(NASPA, EN))
     keeper.observe(board(CAT), player=0, pressed=True)    # the rack camera behind the board
