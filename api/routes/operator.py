@@ -217,7 +217,7 @@ def void_move(game_id: int, index: int, body: s.VoidIn, service: ServiceDep, who
 
 
 def _racks_out(service, game_id: int) -> s.RacksOut:
-    reads = service.racks(game_id)
+    reads = service.rack_reviews(game_id)  # with scoring's flags: a play not from its rack
     live = service.live(game_id)  # the operator's: live racks
     return s.RacksOut(game_id=game_id, current=live.racks, reads=[r.to_out(game_id) for r in reads],
                       review=[r.seq for r in reads if r.review])

@@ -15,6 +15,7 @@ console (an operator token) sees them live.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from collections import Counter
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tilecam.scoring.errors import ScoringError
+from tilecam.scoring.events import Play
+from tilecam.scoring.racks import RACK_REVIEW_BELOW
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
@@ -31,7 +34,8 @@ from .view import GameView
 
 __all__ = ["LIVE", "RACK_FIELDS", "REVIEW_BELOW", "RackPolicy", "RackRead", "Racks", "on_air", "rack_text"]
 
-REVIEW_BELOW = 0.9   # a read with a tile under this certainty waits for the operator's confirmation
+REVIEW_BELOW = RACK_REVIEW_BELOW  # a read with a tile under this certainty waits for the operator (scoring's rule)
+NOT_FROM_RACK = "not on the rack read"  # in the note scoring puts on a play not from the rack (scoring/racks.py)
 UNSEEN_TILE = "·"    # a rack position the camera could not see (a hand over it), in the text shown
 MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every set; room for a wide rack)
 
@@ -134,12 +138,14 @@ class Racks:
     load: Callable[[int], GameView]
 
     # ---- writes
-    def add_rack(self, game_id: int, seen: dict, jpeg: bytes | None = None) -> int:
+    def add_rack(self, game_id: int, seen: "dict | Any", jpeg: bytes | None = None) -> int:
         """A rack camera's settled read (RackSeen.to_json(): player, t, tiles, certainty, frame;
         optionally `review` True or `flag`, a reason, when scoring flags it) with its evidence
         JPEG, appended to the game's rack log at the turn the record stands at; published to
         every page (under each page's policy). Returns its seq in the rack log. InvalidInput
         for a read that is not one (a player the game lacks, a tile not of the set)."""
+        if hasattr(seen, "to_json"):  # a scoring.racks.RackSeen itself
+            seen = seen.to_json()
         with self._lock(game_id), self.store.writing():
             view = self.load(game_id)
             refuse_mirror(view.row)
@@ -173,6 +179,21 @@ class Racks:
         """Every settled rack read of the game, oldest first, each with its confirmation."""
         self.store.game(game_id)  # NotFound for an unknown game
         return fold(self.store.racks(game_id))
+
+    def rack_reviews(self, game_id: int) -> list[RackRead]:
+        """`racks` with scoring's flags on the moves added: the read a play was made from is under
+        review (unless confirmed since) when scoring found the play's tiles not on it (the play's
+        note says so, and the play is under review itself)."""
+        view = self.load(game_id)
+        reads = fold(self.store.racks(game_id))
+        flagged: dict[int, str] = {}
+        for i, ev in enumerate(view.events):
+            if isinstance(ev, Play) and ev.review and NOT_FROM_RACK in (ev.note or ""):
+                read = self.rack_before(reads, ev.player, i)
+                if read is not None:
+                    flagged[read.seq] = f"move {i + 1}: {ev.note}"
+        return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
+                if r.seq in flagged else r for r in reads]
 
     def rack_log(self, game_id: int) -> list[RackRow]:
         """The rack log as stored (reads and confirmations), for the forwarder."""

@@ -93,3 +93,21 @@ def test_the_on_air_default_is_read_in_one_place_and_a_request_can_only_hide_mor
     assert RackPolicy(True, 2).join(None, 1) == RackPolicy(True, 2)
     assert RackPolicy(True, 0).join("on", 3) == RackPolicy(True, 3)
     assert RackPolicy(False, 0).join("on", None) == RackPolicy(False, 0)
+
+
+def test_a_play_scoring_found_not_on_its_rack_puts_that_read_under_review(service):
+    import dataclasses
+
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.racks import RackSeen
+
+    gid = new_game(service)
+    assert service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7)) == 0  # a RackSeen itself
+    game = service.load(gid).game_at()
+    play = game.play(0, placement_from_gcg(game, "8H", "CAT"), review=True)
+    service.append(gid, dataclasses.replace(play, note="rack not seen with this play's tiles: CAT not on the rack read DEGIORS"))
+    assert [r.review for r in service.racks(gid)] == [False]  # the read alone was sure
+    flagged = service.rack_reviews(gid)[0]
+    assert flagged.review and flagged.flag.startswith("move 1: ")
+    service.confirm_rack(gid, 0, "CATEIRS", "desk")
+    assert not service.rack_reviews(gid)[0].review
