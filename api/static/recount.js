@@ -209,10 +209,16 @@
     $("sheet").classList.add("filled");
   }
 
+  // ?racks=off / ?racks_delay=N as on the overlay: passed to /moves, which leaves out what they hide.
+  function racksAsked() {
+    const q = new URLSearchParams(location.search), out = new URLSearchParams();
+    ["racks", "racks_delay"].forEach((k) => { if (q.get(k) !== null) out.set(k, q.get(k)); });
+    return out.toString() ? `?${out}` : "";
+  }
   $("print").addEventListener("click", () => window.print());
   $("sheet-form").addEventListener("submit", (e) => compare(e).catch((err) => { $("sheet-result").textContent = err.message; }));
   // The final board only spells out played-through letters for an API that still sends GCG dots.
-  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves`), getJSON(`${api}.json`),
+  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves${racksAsked()}`), getJSON(`${api}.json`),
                getJSON(`${api}/board`).catch(() => null)])
     .then(([rc, moves, full, board]) => render(rc, moves, full.log, board && board.rows, full.game))
     .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });

@@ -22,6 +22,15 @@ def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
     return {"player": player, "t": 2.0, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None}
 
 
+def small_jpeg() -> bytes:
+    import cv2
+    import numpy as np
+
+    image = np.full((60, 240, 3), (181, 227, 244), np.uint8)
+    cv2.putText(image, FIRST, (8, 42), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 2)
+    return cv2.imencode(".jpg", image)[1].tobytes()
+
+
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     with chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1280, 800) as p:
@@ -40,7 +49,7 @@ def shots(tmp_path_factory) -> Path:
 def game(api, client) -> int:
     r = client.post("/api/games", json={"players": [{"name": "Ann Able"}, {"name": "Ben Best"}]}, headers=AUTH)
     gid = r.json()["id"]
-    api.service.add_rack(gid, seen(0, FIRST), jpeg=b"\xff\xd8")
+    api.service.add_rack(gid, seen(0, FIRST), jpeg=small_jpeg())
     assert client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT"}, headers=AUTH).status_code == 200
     api.service.add_rack(gid, seen(0, NOW0))
     api.service.add_rack(gid, seen(1, NOW1, certainty=0.42))
@@ -107,3 +116,15 @@ def test_the_console_confirms_a_rack_read_with_one_click(api, client, game, page
     assert reads["review"] == [] and reads["reads"][-1]["confirmed_by"] == "tester"
     assert "rack confirmed" in page.locator("#message").text_content()
     assert page.errors == []
+
+
+def test_the_recount_shows_the_racks_evidence_beside_the_boards(api, game, page):
+    page.goto(f"{api.url}/recount/{game}")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    img = page.locator("tr[data-index='0'] img.rack-thumb")
+    assert img.get_attribute("src") == f"/api/games/{game}/racks/0/frame.jpg"
+    page.wait_for_function("() => document.querySelector('img.rack-thumb').naturalWidth === 240")
+    assert FIRST in page.locator("tr[data-index='0'] .rack-text").text_content()
+    page.goto(f"{api.url}/recount/{game}?racks=off")  # the page asks as it is told; the API decides
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert page.locator("img.rack-thumb").count() == 0 and page.errors == []
