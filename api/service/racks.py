@@ -203,13 +203,15 @@ class Racks:
         """The evidence frame of rack read `seq`; NotFound when none was kept."""
         return self.store.rack_frame(game_id, seq)
 
-    def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE) -> list[RackRead | None]:
+    def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE,
+                      players: int | None = None) -> list[RackRead | None]:
         """Each player's latest read that `policy` lets out now that the record holds `moves` moves."""
-        players = len(self.store.game(game_id).players)
+        if players is None:
+            players = len(self.store.game(game_id).players)
         latest: list[RackRead | None] = [None] * players
         if not policy.shown:
-            return latest
-        for r in self.racks(game_id):
+            return latest  # nothing read from the store: nothing to leave out
+        for r in fold(self.store.racks(game_id)):
             if 0 <= r.player < players and policy.allows(r.turn, moves):
                 latest[r.player] = r
         return latest
@@ -227,7 +229,7 @@ class Racks:
                     unseen_of: Callable[[str], Counter | None], grouped: Callable[[Counter], str]) -> s.LiveOut:
         """`live` with the racks `policy` lets out: `racks` and the OBS fields rack1.. and unseen1..
         (empty for a rack not shown). `unseen_of(rack)`: what a player holding it cannot see."""
-        current = self.current_racks(game_id, view_moves, policy)
+        current = self.current_racks(game_id, view_moves, policy, len(live.players))
         fields = dict(live.fields)
         shown = []
         for i in range(s.MAX_PLAYERS):
