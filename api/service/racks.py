@@ -187,11 +187,13 @@ class Racks:
         view = self.load(game_id)
         reads = fold(self.store.racks(game_id))
         flagged: dict[int, str] = {}
+        after: dict[int, int] = {}  # player -> the turn after their last move
         for i, ev in enumerate(view.events):
             if isinstance(ev, Play) and ev.review and NOT_FROM_RACK in (ev.note or ""):
-                read = self.rack_before(reads, ev.player, i)
+                read = self.rack_before(reads, ev.player, i, after.get(ev.player, 0))
                 if read is not None:
                     flagged[read.seq] = f"move {i + 1}: {ev.note}"
+            after[ev.player] = i + 1
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
                 if r.seq in flagged else r for r in reads]
 
@@ -216,12 +218,13 @@ class Racks:
                 latest[r.player] = r
         return latest
 
-    def rack_before(self, reads: list[RackRead], player: int, index: int) -> RackRead | None:
+    def rack_before(self, reads: list[RackRead], player: int, index: int, since: int = 0) -> RackRead | None:
         """The rack read of `player` a move (numbered `index` from 0) was played from: their latest
-        read seen before it."""
+        read seen before it and not before move `since` (the turn after their previous move: an
+        older read shows the rack before that one)."""
         found = None
         for r in reads:
-            if r.player == player and r.turn <= index:
+            if r.player == player and since <= r.turn <= index:
                 found = r
         return found
 
