@@ -23,7 +23,7 @@ class FindConfig(BaseModel):
     """Settings of the rack finder (fixed by reasoning on rendered racks in the training looks)."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    colours: int = Field(default=8, ge=2, le=16, description="Colour clusters a frame is split into.")
+    colours: int = Field(default=10, ge=2, le=16, description="Colour clusters a frame is split into.")
     min_face_frac: float = Field(default=0.0006, gt=0.0, lt=0.5,
                                  description="Smallest tile face, as a share of the frame's area.")
     max_face_frac: float = Field(default=0.08, gt=0.0, lt=1.0,
@@ -201,19 +201,25 @@ def _split(face: _Face, grey: np.ndarray, mask: np.ndarray, pitch: float | None)
 def _row(faces: list[_Face], tol: float, colour_tol: float = 28.0) -> list[_Face]:
     """The largest set of faces of about one height and colour along one line, seeded by a face
     that holds a letter (by letters held, then area)."""
-    best, best_key = [], (0, 0.0)
-    for seed in faces:
-        if not seed.letters:
-            continue
-        c0, h0 = seed.centre, seed.height
-        alike = [f for f in faces if abs(f.height - h0) <= tol * h0
-                 and float(np.linalg.norm(f.colour - seed.colour)) <= colour_tol]
-        for slope in np.linspace(-0.35, 0.35, 15):
-            members = [f for f in alike if abs((f.centre[1] - c0[1]) - slope * (f.centre[0] - c0[0])) <= 0.35 * h0]
-            key = (sum(f.letters for f in members), sum(f.area for f in members))
-            if key > best_key:
-                best, best_key = members, key
-    return sorted(best, key=lambda f: f.centre[0])
+    if not faces:
+        return []
+    c = np.array([f.centre for f in faces])
+    hgt = np.array([f.height for f in faces])
+    col = np.array([f.colour for f in faces], np.float32)
+    let = np.array([f.letters for f in faces])
+    area = np.array([f.area for f in faces])
+    slopes = np.linspace(-0.35, 0.35, 15)[:, None]
+    best, best_key = np.zeros(len(faces), bool), (0, 0.0)
+    for i in np.flatnonzero(let > 0):
+        alike = (np.abs(hgt - hgt[i]) <= tol * hgt[i]) & (np.linalg.norm(col - col[i], axis=1) <= colour_tol)
+        dx, dy = c[:, 0] - c[i, 0], c[:, 1] - c[i, 1]
+        members = alike[None, :] & (np.abs(dy[None, :] - slopes * dx[None, :]) <= 0.35 * hgt[i])
+        keys = members @ let, members @ area
+        j = int(np.lexsort((keys[1], keys[0]))[-1])
+        key = (int(keys[0][j]), float(keys[1][j]))
+        if key > best_key:
+            best, best_key = members[j], key
+    return sorted([f for f, m in zip(faces, best) if m], key=lambda f: f.centre[0])
 
 
 def _regions(mask: np.ndarray, cfg: FindConfig, lab: np.ndarray, colour) -> list[_Face]:
@@ -290,15 +296,18 @@ def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | Non
     """The rack's slots left to right, or None when no row of tile faces is in the frame."""
     cfg = cfg or FindConfig()
     h, w = image.shape[:2]
-    small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    # colours clustered on a small copy, every pixel then given its nearest cluster
+    small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     lab_small = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 1.0)
     cv2.setRNGSeed(7)
-    _, lab_k, centres = cv2.kmeans(lab_small, cfg.colours, None, crit, 1, cv2.KMEANS_PP_CENTERS)
-    labels = cv2.resize(lab_k.reshape(h // 2, w // 2).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    _, _, centres = cv2.kmeans(lab_small, cfg.colours, None, crit, 1, cv2.KMEANS_PP_CENTERS)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    half = lab[::2, ::2]
+    d2 = ((half[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)
+    labels = cv2.resize(d2.argmin(axis=2).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     # edges part faces from each other and from a rack of their own colour
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
     edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((2, 2), np.uint8)) > 0
     # candidate faces: the regions the edges enclose, and each colour's regions
     faces = _regions((~edges).astype(np.uint8) * 255, cfg, lab, None)
@@ -316,27 +325,131 @@ def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | Non
     dist = np.linalg.norm(lab - face_lab, axis=2)
     member = (inside > 0) & (dist < 30)
     d_in = dist[member]
-    tol = float(np.clip(2.0 * np.percentile(d_in, 75), 12.0, 40.0)) if d_in.size else 20.0
+    tol = float(np.clip(2.5 * np.percentile(d_in, 75), 16.0, 45.0)) if d_in.size else 22.0
     face_mask = ((dist < tol) * 255).astype(np.uint8)
-    again = _regions(face_mask, cfg, lab, face_lab)
-    hs0 = float(np.median([f.height for f in row]))
-    line = np.polyfit([f.centre[0] for f in row], [f.centre[1] for f in row], 1) if len(row) > 1 else \
-        np.array([0.0, row[0].centre[1]])
-    near = [f for f in again if abs(f.height - hs0) <= cfg.height_tolerance * hs0 * 1.3
-            and abs(f.centre[1] - np.polyval(line, f.centre[0])) <= 0.45 * hs0]
-    if sum(f.letters for f in near) >= sum(f.letters for f in row):
-        row = sorted(near, key=lambda f: f.centre[0])
-    hs = np.median([f.height for f in row])
-    singles = [f.width for f in row if 0.5 <= f.width / max(f.height, 1) <= 1.45]
-    pitch0 = float(np.median(singles)) if singles else None
-    tiles = []
-    for f in row:
-        wide = f.width / max(f.height, 1) > 1.45
-        tiles += _split(f, grey, face_mask, pitch0 if wide and pitch0 else None) if wide else [f]
-    tiles = [t for t in tiles if t.width <= 1.8 * hs]
-    if len(tiles) < cfg.min_tiles_seen or len(tiles) > 9:
+    hand = hand_mask(image, dist >= tol)
+    slots = _band_slots(row, dist < tol, hand, lab, face_lab, cfg)
+    if not slots:
         return None
-    return _slots(tiles, face_lab, hand_mask(image, dist >= tol), cfg)
+    pitch = float(np.median(np.diff([s.quad.mean(axis=0)[0] for s in slots]))) if len(slots) > 1 else \
+        float(np.linalg.norm(slots[0].quad[1] - slots[0].quad[0]))
+    return RackFix(tuple(slots[:7]), np.asarray(face_lab, np.float32), pitch)
+
+
+def _line(points: np.ndarray) -> tuple[float, float]:
+    """y = a x + b through points (a level line through one point)."""
+    if len(points) < 2 or np.ptp(points[:, 0]) < 1:
+        return 0.0, float(points[:, 1].mean())
+    a, b = np.polyfit(points[:, 0], points[:, 1], 1)
+    return float(a), float(b)
+
+
+def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) of each run of True."""
+    d = np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
+
+
+def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.ndarray, face_lab: np.ndarray,
+                cfg: FindConfig, height: int = 32) -> list[Slot]:
+    """The row's slots read off a band along it: the band between the faces' top and bottom
+    lines, rectified to ``height`` rows; a tile is a run of columns whose top and bottom edges
+    are face-coloured (letters rarely reach there), runs of several touching tiles cut at the
+    tiles' pitch where the faces dip (the rounded corners, the seam), a run of hand as wide as
+    tiles an unseen slot."""
+    h, w = face.shape
+    quads = np.array([f.quad for f in row])
+    ta, tb = _line(quads[:, [0, 1]].reshape(-1, 2))
+    ba, bb = _line(quads[:, [3, 2]].reshape(-1, 2))
+    side = np.median(np.concatenate([quads[:, 3] - quads[:, 0], quads[:, 2] - quads[:, 1]]), axis=0)
+    tile_h = float(np.linalg.norm(side))
+    if tile_h < 6:
+        return []
+    vhat = side / tile_h
+    x_lo = max(0.0, float(quads[:, :, 0].min()) - 9 * tile_h)
+    x_hi = min(w - 1.0, float(quads[:, :, 0].max()) + 9 * tile_h)
+
+    def top(x):
+        return np.array([x, ta * x + tb])
+
+    def down(p):   # from a top point along the tiles' sides to the bottom line
+        t = (ba * p[0] + bb - p[1]) / (vhat[1] - ba * vhat[0]) if abs(vhat[1] - ba * vhat[0]) > 1e-6 else tile_h
+        return p + t * vhat
+
+    tl, tr = top(x_lo), top(x_hi)
+    bl, br = down(tl), down(tr)
+    scale = height / tile_h
+    length = int(np.clip(np.linalg.norm(tr - tl) * scale, 8, 4000))
+    src = np.float32([tl, tr, br, bl])
+    dst = np.float32([[0, 0], [length, 0], [length, height], [0, height]])
+    hom = cv2.getPerspectiveTransform(src, dst)
+    inv = np.linalg.inv(hom)
+    fm = cv2.warpPerspective(face.astype(np.uint8), hom, (length, height), flags=cv2.INTER_NEAREST) > 0
+    hm = cv2.warpPerspective(hand.astype(np.uint8), hom, (length, height), flags=cv2.INTER_NEAREST) > 0
+    inside = cv2.warpPerspective(np.ones((h, w), np.uint8), hom, (length, height), flags=cv2.INTER_NEAREST) > 0
+    band = max(2, height // 5)
+    col = np.minimum(fm[1:band].mean(axis=0), fm[-band:-1].mean(axis=0))
+    full = fm.mean(axis=0)
+    handcol = hm.mean(axis=0)
+    # the tile's width in the band, from the seeds that look like one tile
+    seeds = []
+    for q in quads:
+        xs = cv2.perspectiveTransform(q.reshape(1, 4, 2).astype(np.float32), hom)[0][:, 0]
+        seeds.append((xs.min(), xs.max()))
+    widths = [b - a for a, b in seeds if 0.5 * height <= b - a <= 1.5 * height]
+    tile_w = float(np.median(widths)) if widths else 0.95 * height
+    on = (col > 0.45) | (full > 0.7)
+    segments: list[tuple[float, float, bool]] = []
+    for a, b in _runs(on):
+        n = int(round((b - a) / tile_w))
+        if n == 0:
+            if (b - a) >= 0.55 * tile_w:
+                n = 1
+            else:
+                continue
+        cuts = [float(a)]
+        for k in range(1, n):
+            c = a + k * (b - a) / n
+            r = max(1, int(0.18 * tile_w))
+            lo, hi = int(max(c - r, a + 1)), int(min(c + r + 1, b - 1))
+            cuts.append(float(lo + int(np.argmin(col[lo:hi] + 0.5 * full[lo:hi]))) if hi > lo else c)
+        cuts.append(float(b))
+        for x0, x1 in zip(cuts[:-1], cuts[1:]):
+            if x1 - x0 < 0.55 * tile_w:
+                continue
+            seen = (x1 - x0) >= cfg.fragment * tile_w and handcol[int(x0):int(x1)].mean() < cfg.skin_share
+            segments.append((x0, x1, seen))
+    # hand over tile-wide stretches next to the tiles: unseen slots
+    hidden = (handcol > cfg.skin_share) & ~on & inside.mean(axis=0).astype(bool)
+    for a, b in _runs(hidden):
+        n = int(round((b - a) / (tile_w * 1.05)))
+        for k in range(n):
+            x0 = a + k * (b - a) / n
+            segments.append((x0, x0 + (b - a) / n, False))
+    if not any(s for _, _, s in segments):
+        return []
+    segments.sort()
+    # only the stretch of the row around its faces: drop far runs that are no tiles (clutter)
+    seen_x = [(x0 + x1) / 2 for x0, x1, s in segments if s]
+    seed_mid = [(a + b) / 2 for a, b in seeds]
+    lo_x, hi_x = min(seed_mid) - 7.5 * tile_w, max(seed_mid) + 7.5 * tile_w
+    out = []
+    for x0, x1, seen in segments:
+        if not lo_x <= (x0 + x1) / 2 <= hi_x:
+            continue
+        q = cv2.perspectiveTransform(np.float32([[[x0, 0], [x1, 0], [x1, height], [x0, height]]]), inv)[0]
+        out.append(Slot(q.astype(np.float32), bool(seen)))
+    del seen_x
+    # a face found on its own that the band missed (a tile leaning out of line): a slot of its own
+    for f in row:
+        single = 0.5 <= f.width / max(f.height, 1.0) <= 1.5
+        c = tuple(map(float, f.centre))
+        if single and all(cv2.pointPolygonTest(s.quad.reshape(-1, 1, 2), c, False) < 0 for s in out):
+            out = [s for s in out if cv2.pointPolygonTest(f.quad.reshape(-1, 1, 2),
+                                                          tuple(map(float, s.quad.mean(axis=0))), False) < 0]
+            out.append(Slot(f.quad.astype(np.float32), True))
+    u = np.array([1.0, ta])
+    return sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
 
 
 def _slots(tiles: list[_Face], face_lab: np.ndarray, skin: np.ndarray, cfg: FindConfig) -> RackFix:
