@@ -81,13 +81,20 @@ def hand_mask(image: np.ndarray, not_face: np.ndarray | None = None) -> np.ndarr
     if not_face is not None:
         skin &= not_face
     skin = cv2.morphologyEx(skin.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     out = np.zeros((h, w), bool)
+    if n <= 1:
+        return out
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    rim = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    table = np.median(rim, axis=0)   # what most of the frame's edge shows is the table
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
         if edge and 0.01 * h * w <= area <= 0.3 * h * w:
-            out |= lab == i
+            part = comp == i
+            if float(np.linalg.norm(np.median(lab[part], axis=0) - table)) > 25:
+                out |= part
     return out
 
 
@@ -418,10 +425,20 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
             if x1 - x0 < 0.55 * tile_w:
                 continue
             seen = (x1 - x0) >= cfg.fragment * tile_w and handcol[int(x0):int(x1)].mean() < cfg.skin_share
+            if seen:
+                # a tile: face colour down its whole height, and a letter's ink or none at all (a
+                # blank); a stretch of rack of the faces' colour shows neither
+                q = cv2.perspectiveTransform(np.float32([[[x0, 0], [x1, 0], [x1, height], [x0, height]]]), inv)[0]
+                filled = float(full[int(x0):int(x1)].mean())
+                if filled < 0.5 or (filled < 0.85 and not _ink_letters(lab, q, face_lab, 1)):
+                    continue
             segments.append((x0, x1, seen))
     # hand over tile-wide stretches next to the tiles: unseen slots
     hidden = (handcol > cfg.skin_share) & ~on & inside.mean(axis=0).astype(bool)
+    tiles_at = [(x0, x1) for x0, x1, _ in segments]
     for a, b in _runs(hidden):
+        if not any(abs(a - x1) <= 0.5 * tile_w or abs(b - x0) <= 0.5 * tile_w for x0, x1 in tiles_at):
+            continue   # a hand beside the rack, not over a slot next to its tiles
         n = int(round((b - a) / (tile_w * 1.05)))
         for k in range(n):
             x0 = a + k * (b - a) / n
