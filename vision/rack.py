@@ -35,6 +35,7 @@ RULES = ("recogniser", "classifier", "fused")
 # board crop is the square grown by the card's margin, the tile 0.9 of the square; the
 # recogniser's is the square at 64 px less 8 px a side (vision.recognizer)
 CLASSIFIER_SPAN = (0.154, 0.846)
+I_ASPECT = 0.4   # an ink mark narrower than this (width/height) is an I, not a blank's print
 RECOGNISER_SPAN = (-0.1, 1.1)
 
 
@@ -59,6 +60,7 @@ class RawReads:
     p_cls: np.ndarray | None    # (n, K) the classifier's, over RackReader.alphabet
     p_ocr: np.ndarray | None    # (n, L) the recogniser's, over its alphabet (the tile set's letters)
     mass: np.ndarray | None     # (n,) the recogniser's letter mass (vision.recognizer.LetterProbs)
+    ink: np.ndarray | None = None   # (n,) width/height of the face's main ink mark; nan: no ink at all
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,17 @@ def tile_crop(image: np.ndarray, quad: np.ndarray, size: int, span: tuple[float,
     h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
     return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_AREA if size < 40 else cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def _ink_aspect(crop: np.ndarray) -> float:
+    """Width/height of the main ink mark of a recogniser crop (vision.recognizer's own test of a
+    letter standing out); nan when the face shows no clear ink."""
+    from tilecam.vision.recognizer import _ink_components
+    found = _ink_components(crop, 40.0)
+    if found is None:
+        return float("nan")
+    _, _, stats, _, main, _ = found
+    return float(stats[main, 2]) / max(float(stats[main, 3]), 1.0)
 
 
 class RackReader:
@@ -136,7 +149,8 @@ class RackReader:
             crops = np.stack([tile_crop(image, s.quad, INPUT_PX, RECOGNISER_SPAN) for s in seen])
             lp = rec.letter_probs(crops)
             p_ocr, mass = lp.probs[:, 0], lp.letter_mass[:, 0]
-        return RawReads(len(seen), p_cls, p_ocr, mass)
+            ink = np.array([_ink_aspect(c) for c in crops], np.float32)
+        return RawReads(len(seen), p_cls, p_ocr, mass, ink if need_ocr and seen else None)
 
     def combine(self, raw: "RawReads", rule: str, blank_mass: float | None = None) -> np.ndarray:
         """(N, K) probabilities over ``alphabet`` of the seen slots by one reading rule (RULES);
@@ -154,8 +168,12 @@ class RackReader:
         out = np.zeros((raw.n, k), np.float64)
         if rule == "recogniser":
             t = self.cfg.blank_mass if blank_mass is None else blank_mass
-            # no letter's ink: the recogniser's letters score little in all (a ramp about the bar)
+            # a blank has no letter: no ink at all, or a mark the recogniser finds no letter in (its
+            # letters score little in all: a ramp about the bar); a narrow upright stroke is an I,
+            # which the recogniser scores low too (it reads l, 1 or |)
             p_blank = np.clip((t - raw.mass) / max(t, 1e-6) * 4.0 + 0.5, 0.0, 1.0) if t > 0 else np.zeros(raw.n)
+            if raw.ink is not None:
+                p_blank = np.where(np.isnan(raw.ink), 0.97, np.where(raw.ink < I_ASPECT, 0.0, p_blank))
             out[:, cols] = raw.p_ocr * (1.0 - p_blank)[:, None]
             out[:, blank] = p_blank
         else:

@@ -351,6 +351,13 @@ def _line(points: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
+def _covered(hand: np.ndarray, quad: np.ndarray, share: float) -> bool:
+    m = np.zeros(hand.shape, np.uint8)
+    cv2.fillConvexPoly(m, np.int32(np.round(quad)), 1)
+    n = int(m.sum())
+    return n > 0 and float((hand & (m > 0)).sum()) / n >= share
+
+
 def _runs(on: np.ndarray) -> list[tuple[int, int]]:
     """[start, end) of each run of True."""
     d = np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))
@@ -395,7 +402,7 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
     hm = cv2.warpPerspective(hand.astype(np.uint8), hom, (length, height), flags=cv2.INTER_NEAREST) > 0
     inside = cv2.warpPerspective(np.ones((h, w), np.uint8), hom, (length, height), flags=cv2.INTER_NEAREST) > 0
     band = max(2, height // 5)
-    col = np.minimum(fm[1:band].mean(axis=0), fm[-band:-1].mean(axis=0))
+    col = (fm[1:band].mean(axis=0) + fm[-band:-1].mean(axis=0)) / 2   # a tail (Q, J) reaches one band
     full = fm.mean(axis=0)
     handcol = hm.mean(axis=0)
     # the tile's width in the band, from the seeds that look like one tile
@@ -461,7 +468,8 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
     for f in row:
         single = 0.5 <= f.width / max(f.height, 1.0) <= 1.5
         c = tuple(map(float, f.centre))
-        if single and all(cv2.pointPolygonTest(s.quad.reshape(-1, 1, 2), c, False) < 0 for s in out):
+        if single and all(cv2.pointPolygonTest(s.quad.reshape(-1, 1, 2), c, False) < 0 or not s.seen for s in out) \
+                and handcol.mean() < 1.0 and not _covered(hand, f.quad, cfg.skin_share):
             out = [s for s in out if cv2.pointPolygonTest(f.quad.reshape(-1, 1, 2),
                                                           tuple(map(float, s.quad.mean(axis=0))), False) < 0]
             out.append(Slot(f.quad.astype(np.float32), True))
