@@ -47,7 +47,7 @@ class RackConfig(BaseModel):
     rule: str = Field(default="recogniser", pattern="^(recogniser|classifier|fused)$",
                       description="Which reader names a rack tile's letter: the text recogniser alone, the "
                                   "classifier alone, or their calibrated product (the board's fusion).")
-    blank_mass: float = Field(default=0.3, ge=0.0, le=1.0,
+    blank_mass: float = Field(default=0.05, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
     find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
@@ -250,6 +250,7 @@ class RackWatch:
         self._centres: np.ndarray | None = None
         self._sums: np.ndarray | None = None
         self._counts: np.ndarray | None = None
+        self._pending: np.ndarray | None = None
         self._boxes: list = []
         self._pitch = 0.0
 
@@ -264,26 +265,31 @@ class RackWatch:
         centres = np.array([s.quad.mean(axis=0) for s in fix.slots])
         if self._centres is None or len(centres) != len(self._centres) or \
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
-            self._reset(t)
-            self._centres = centres
-            self._pitch = fix.pitch
-            self._sums = np.zeros((len(centres), len(r.alphabet)), np.float64)
-            self._counts = np.zeros(len(centres), np.int64)
+            self._start(t, centres, fix.pitch)
         probs = r.probs(image, fix)
         seen = [i for i, s in enumerate(fix.slots) if s.seen]
+        changed = False
         for p, i in zip(probs, seen):
-            if self._counts[i]:
-                before = self._sums[i] / self._counts[i]
-                if p.max() >= self.cfg.change_certainty and int(p.argmax()) != int(before.argmax()) \
-                        and before.max() >= self.cfg.change_certainty:
-                    # a tile changed in place: start over from this frame
-                    self._reset(t)
-                    self._centres = centres
-                    self._pitch = fix.pitch
-                    self._sums = np.zeros((len(centres), len(r.alphabet)), np.float64)
-                    self._counts = np.zeros(len(centres), np.int64)
-                    return self._feed_seen(fix, probs, seen, t, t0)
+            if not self._counts[i]:
+                continue
+            before = self._sums[i] / self._counts[i]
+            other = p.max() >= self.cfg.change_certainty and before.max() >= self.cfg.change_certainty \
+                and int(p.argmax()) != int(before.argmax())
+            # one frame's misread is not a new tile: two frames in a row read it otherwise
+            self._pending[i] = self._pending[i] + 1 if other else 0
+            changed |= self._pending[i] >= 2
+        if changed:   # a tile changed in place: start over from this frame
+            self._start(t, centres, fix.pitch)
         return self._feed_seen(fix, probs, seen, t, t0)
+
+    def _start(self, t: float, centres: np.ndarray, pitch: float) -> None:
+        self._reset(t)
+        self._centres = centres
+        self._pitch = pitch
+        n, k = len(centres), len(self.reader.alphabet)
+        self._sums = np.zeros((n, k), np.float64)
+        self._counts = np.zeros(n, np.int64)
+        self._pending = np.zeros(n, np.int64)
 
     def _feed_seen(self, fix: RackFix, probs: np.ndarray, seen: list[int], t: float, t0: float) -> RackView | None:
         for p, i in zip(probs, seen):

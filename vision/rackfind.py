@@ -281,9 +281,13 @@ def _ink_letters(lab: np.ndarray, quad: np.ndarray, colour: np.ndarray, n_tiles:
     ink = np.linalg.norm(warp - colour, axis=2) > 40
     count = 0
     for t in range(n_tiles):
-        cell = ink[3:side - 3, t * side + 3:(t + 1) * side - 3]
+        whole = ink[:, t * side:(t + 1) * side]
+        cell = whole[3:side - 3, 3:side - 3]
+        ring = np.concatenate([whole[:2].ravel(), whole[-2:].ravel(), whole[:, :2].ravel(), whole[:, -2:].ravel()])
         rows = np.flatnonzero(cell.any(axis=1))
-        if 0.05 <= cell.mean() <= 0.6 and len(rows) and rows[-1] - rows[0] >= 0.3 * cell.shape[0]:
+        # the ink lies inside a plain face: the face's rim is the face's colour
+        if 0.05 <= cell.mean() <= 0.6 and ring.mean() < 0.25 and len(rows) \
+                and rows[-1] - rows[0] >= 0.3 * cell.shape[0]:
             count += 1
     return count
 
