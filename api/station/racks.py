@@ -120,8 +120,9 @@ class RackCamera:
         self.state = self.source.status.state
 
     def _status(self, st) -> None:
-        """The source's own word: a drop is said when it happens (a failure when the thread stops)."""
-        if st.state == self.state:
+        """The source's own word: a drop is said when it happens (a failure when the thread stops);
+        an open that fails is the opener's to say."""
+        if self.source is None or st.state == self.state:
             return
         was, self.state = self.state, st.state
         if st.state == "reconnecting":
