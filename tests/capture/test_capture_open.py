@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tilecam.capture import device_key, names_live
+from tilecam.capture import CaptureConfig, CaptureError, device_key, names_live, open_source
 
 
-@pytest.mark.parametrize("uri", ["0", "2", "/dev/video4", "picam", "picam:1", "picamera2:1", "PICAM:1",
+@pytest.mark.parametrize("uri", ["0", "2", "/dev/video4", "/dev/v4l/by-id/usb-Logi_C920-video-index0", "picam", "picam:1", "picamera2:1", "PICAM:1",
                                  "rtsp://cam.local/stream", "http://10.0.0.9:8080/video.mjpg"])
 def test_cameras_and_streams_are_live(uri):
     assert names_live(uri)
@@ -29,3 +29,9 @@ def test_two_names_of_one_device_are_one_key(a, b, tmp_path, monkeypatch):
                                   ("a.avi", "b.avi"), ("picam:0", "0")])
 def test_two_devices_are_two_keys(a, b):
     assert device_key(a) != device_key(b)
+
+
+def test_a_stable_camera_name_is_opened_as_a_camera(tmp_path):
+    # /dev/v4l/by-id/... is a camera's name that survives a replug: a camera, not a missing file
+    with pytest.raises(CaptureError, match="cannot open /dev/v4l/by-id/usb-none-video-index0"):
+        open_source("/dev/v4l/by-id/usb-none-video-index0", CaptureConfig(reconnect=False))
