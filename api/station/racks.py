@@ -133,10 +133,14 @@ class RackCamera:
     def process(self, frame: Frame):
         """One frame to the watch (run_frames calls this); a settled rack goes on to on_rack."""
         self.frames += 1
-        view = self.watch.feed(frame.image, frame.t)
+        view = self.watch.feed(frame.image, frame.t)   # a reader that raises stops this rack camera
         if view is not None:
             self.racks += 1
-            self.on_rack(seen_of(self.player - 1, view, frame), frame)
+            try:
+                self.on_rack(seen_of(self.player - 1, view, frame), frame)
+            except Exception as exc:  # the store away for a moment: this rack is lost, the next is kept
+                log.exception("%s: rack not kept", self.name)
+                self.say(f"{self.name}: the rack read at frame {frame.index} was not kept: {exc}")
         return view
 
     def run(self, stop: threading.Event, pace: bool) -> None:

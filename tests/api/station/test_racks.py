@@ -258,13 +258,14 @@ def test_never_two_threads_in_the_scorekeeper():
 
 
 # -- the station: threads per rack source, the board beside them ---------------------------------
-def station(tmp_path, board: Path, racks: dict, *, settle_s=0.3, watch=None, hooks=None, **capture) -> Station:
+def station(tmp_path, board: Path, racks: dict, *, settle_s=0.3, watch=None, hooks=None, pace=False,
+            **capture) -> Station:
     settings = Settings().model_copy(update={
         "capture": Settings().capture.model_copy(update=capture),
         "racks": Settings().racks.model_copy(update={"settle_s": settle_s})})
     service = GameService(open_store(tmp_path / "racks.sqlite3"), Bus())
     make = watch or (lambda player: Watch(GreyReader(), settle_s))
-    return Station(settings, Job(str(board), new_game=True, pace=False, clock=False, own=False, quiet=True,
+    return Station(settings, Job(str(board), new_game=True, pace=pace, clock=False, own=False, quiet=True,
                                  racks=racks), hooks, service=service, rack_watch=make)
 
 
@@ -422,3 +423,37 @@ def test_rack_sources_that_die_mid_game_are_said_and_the_board_records_on(tmp_pa
     for n in (1, 2):   # said the moment it happened, on the console's notices and to the caller
         assert any(s.startswith(f"rack camera {n} (") and "the board records on" in s for s in said)
         assert any(s.startswith(f"rack camera {n} (") and "stopped after" in s for s in st.recorder.notices)
+
+
+def test_a_rack_the_store_cannot_take_is_said_and_the_next_is_kept(tmp_path):
+    said, kept = [], []
+
+    def on_rack(seen, frame):
+        if not kept and not said:
+            raise OSError("the store is away")
+        kept.append(seen)
+
+    from tilecam.capture import CaptureConfig
+    cam = station_racks.RackCamera(1, str(rack_video(tmp_path / "r.avi", [0, 1])), Watch(GreyReader(), 0.3),
+                                   CaptureConfig(), on_rack=on_rack, say=said.append)
+    cam.open()
+    cam.run(threading.Event(), pace=False)
+    assert cam.state == "ended" and cam.racks == 2 and [s.tiles for s in kept] == [tuple(RACKS[1])]
+    assert said[0].endswith("was not kept: the store is away") and said[-1].endswith("2 racks read, ended)")
+
+
+def test_a_serving_station_paces_its_rack_files_and_reads_them_to_the_end_before_the_game_is_finished(
+        tmp_path, board, kept):
+    video = rack_video(tmp_path / "rack1.avi", [0, 1, 2])   # 27 frames at 10 per second: 2.7 s
+    st = station(tmp_path, board, {2: str(video)}, hooks=Hooks(on_notice=lambda text: None), pace=True)
+    st.open()
+    t0 = time.monotonic()
+    try:
+        st.start()                 # as `tilecam run` does, without the server
+        assert st.wait(60)
+        assert time.monotonic() - t0 > 2.0   # paced: the board's two photos took 0.1 s, the rack 2.7 s
+    finally:
+        st.close()
+    assert st.status()["racks"] == {"2": {"source": str(video), "state": "ended", "frames": 27, "racks": 3}}
+    assert [seen["player"] for _, seen, _ in kept["add_rack"]] == [1, 1, 1]
+    assert len(st.recording.scorekeeper.entries) == 2
