@@ -34,8 +34,8 @@ from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
 __all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
-           "PreviewSettings", "RackSettings", "read_secret", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings",
-           "TournamentSettings"]
+           "PreviewSettings", "RackSettings", "read_secret", "Section", "ServerSettings", "Settings", "SettingsError",
+           "StoreSettings", "TournamentSettings"]
 
 
 class Section(BaseModel):

@@ -7,7 +7,8 @@ import pytest
 from tilecam.capture import CaptureConfig, CaptureError, device_key, names_live, open_source
 
 
-@pytest.mark.parametrize("uri", ["0", "2", "/dev/video4", "/dev/v4l/by-id/usb-Logi_C920-video-index0", "picam", "picam:1", "picamera2:1", "PICAM:1",
+@pytest.mark.parametrize("uri", ["0", "2", "/dev/video4", "/dev/v4l/by-id/usb-Logi_C920-video-index0",
+                                 "picam", "picam:1", "picamera2:1", "PICAM:1",
                                  "rtsp://cam.local/stream", "http://10.0.0.9:8080/video.mjpg"])
 def test_cameras_and_streams_are_live(uri):
     assert names_live(uri)
