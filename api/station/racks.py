@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 from tilecam.capture.frame import Frame
+from tilecam.scoring.racks import RackSeen
 
 from .boot import SetupError
 from .frames import run_frames
@@ -42,32 +42,6 @@ def rack_watch(settings, table_reader):
     return RackWatch(rack_reader(table_reader), settle_s=settings.racks.settle_s)
 
 
-def _rack_seen_type():
-    try:
-        from tilecam.scoring.racks import RackSeen
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.scoring.racks":
-            raise
-        return _RackSeen
-    return RackSeen
-
-
-@dataclass(frozen=True, slots=True)
-class _RackSeen:
-    """Stand-in for scoring.racks.RackSeen (docs/racks.md) until scoring's lands: the same fields
-    and JSON. `_rack_seen_type` takes scoring's as soon as it exists; then this goes."""
-
-    player: int
-    t: float
-    tiles: tuple
-    certainty: tuple
-    frame: str | None = None
-
-    def to_json(self) -> dict:
-        return {"player": self.player, "t": self.t, "tiles": list(self.tiles),
-                "certainty": list(self.certainty), "frame": self.frame}
-
-
 def seen_of(player: int, view, frame: Frame):
     """A settled rack (vision's RackView: tiles left to right, a letter or None where a hand hides
     it, each with its certainty) as scoring's RackSeen: `player` counted from 0 as the game counts
@@ -75,7 +49,7 @@ def seen_of(player: int, view, frame: Frame):
     tiles = tuple(tile.letter for tile in view.tiles)
     certainty = tuple(None if tile.letter is None else round(float(tile.certainty), 4) for tile in view.tiles)
     ref = frame.path or f"{frame.source}#{frame.index}"
-    return _rack_seen_type()(player, round(frame.t, 3), tiles, certainty, ref)
+    return RackSeen(player, round(frame.t, 3), tiles, certainty, ref)
 
 
 def rack_capture(settings, uri: str):

@@ -138,9 +138,10 @@ def board(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def kept(monkeypatch):
-    """The pages' GameService.add_rack and scoring's Scorekeeper.rack_seen, faked until they land:
-    what each was given, in order (and which thread was inside the scorekeeper)."""
+    """What the pages' GameService.add_rack (faked until it lands) and scoring's
+    Scorekeeper.rack_seen (the real one, watched) were given, in order."""
     calls = {"add_rack": [], "rack_seen": []}
+    real = Scorekeeper.rack_seen
 
     def add_rack(self, game_id, seen, jpeg):
         assert isinstance(seen, dict) and (jpeg is None or jpeg[:2] == b"\xff\xd8")
@@ -149,7 +150,7 @@ def kept(monkeypatch):
 
     def rack_seen(self, seen):
         calls["rack_seen"].append(seen)
-        return []
+        return real(self, seen)
 
     monkeypatch.setattr(GameService, "add_rack", add_rack, raising=False)
     monkeypatch.setattr(Scorekeeper, "rack_seen", rack_seen, raising=False)
