@@ -33,13 +33,14 @@ def rack_watch(settings, table_reader):
     """vision's RackWatch for one rack camera, its reader built from the table's reader (the
     board's tile set and calibration). The one place a rack reader is built."""
     try:
-        from tilecam.vision.rack import RackWatch, rack_reader
+        from tilecam.vision.rack import RackReader, RackWatch
     except ModuleNotFoundError as exc:
         if exc.name != "tilecam.vision.rack":
             raise
         raise SetupError("rack cameras need vision's rack reader (vision/rack.py), which this build "
                          "does not have") from None
-    return RackWatch(rack_reader(table_reader), settle_s=settings.racks.settle_s)
+    # The table's reader, not a copy: what the table learns (enrolment, calibration) reads the racks too.
+    return RackWatch(RackReader(table_reader), settle_s=settings.racks.settle_s)
 
 
 def seen_of(player: int, view, frame: Frame):
