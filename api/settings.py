@@ -182,8 +182,9 @@ class RackSettings(Section):
         "the room may see the stream), 'off' never."))
     delay_turns: int = Field(1, ge=1, le=10, description=(
         "With on_air = 'delay': how many turns after it was read a rack may be shown."))
-    review_below: float = Field(0.8, ge=0, le=1, description=(
-        "A rack read whose least certain tile is below this goes to the operator console's review."))
+    review_below: float = Field(0.9, ge=0, le=1, description=(
+        "A rack read with a tile read less surely than this waits for the operator console's review "
+        "(the station marks it; the game service and scoring also hold any read under 0.9 in doubt)."))
 
     @field_validator("sources")
     @classmethod

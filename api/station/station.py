@@ -172,8 +172,8 @@ class Station:
 
     def _rack(self, seen, frame) -> None:
         """A rack camera's settled rack, to the game being recorded (its recorder: stored, then to
-        the scorekeeper)."""
-        self.recorder.rack_seen(seen, frame)
+        the scorekeeper); a tile read less surely than [racks] review_below marks it for review."""
+        self.recorder.rack_seen(seen, frame, review=bool(seen.doubtful(self.settings.racks.review_below)))
 
     def _notice(self, text: str) -> None:
         """What the station says beside the frames: on the console's notices and to the caller."""

@@ -213,8 +213,8 @@ def test_a_settled_rack_is_kept_given_to_the_scorekeeper_and_what_it_returns_com
     seen = station_racks.seen_of(0, GreyReader().read(frame.image), frame)
     assert (seen.player, seen.t, seen.tiles, seen.frame) == (0, 3.25, tuple("AEINRST"), "rack camera 1#7")
     assert seen.certainty == (0.9,) * 7
-    seqs = rec.rack_seen(seen, frame)
-    assert link.racks == [seen] and link.rack_frames == [frame]   # kept, with its frame
+    seqs = rec.rack_seen(seen, frame, review=True)
+    assert link.racks == [seen] and link.rack_frames == [frame] and link.rack_reviews == [True]  # kept, with its frame
     assert keeper.seen == [seen]
     assert seqs == (0,) and [e.kind for e in link.log] == ["pass"] and link.log[0].rack == "AEINRST"
     assert link.sidecars[0]["rack"] == seen.to_json() and link.sidecars[0]["frame_index"] == 7
@@ -276,7 +276,7 @@ def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tm
     video = rack_video(tmp_path / "rack1.avi", [0, 1, 2])
     stills = rack_folder(tmp_path / "rack2", [3, 4])
     config = tmp_path / "t.toml"
-    config.write_text("[racks]\nsettle_s = 0.3\n[capture]\nfps = 10\n")
+    config.write_text("[racks]\nsettle_s = 0.3\nreview_below = 0.95\n[capture]\nfps = 10\n")
     db = tmp_path / "g.sqlite3"
     code = cli.main(["record", str(board), "--db", str(db), "--config", str(config),
                      "--rack", f"1={video}", "--rack", f"2={stills}"])
@@ -288,6 +288,7 @@ def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tm
     assert [s["tiles"] for _, s, _ in kept["add_rack"] if s["player"] == 0] == [list(r) for r in RACKS[:3]]
     assert [s["tiles"] for _, s, _ in kept["add_rack"] if s["player"] == 1] == [list(r) for r in RACKS[3:]]
     assert all(jpeg for _, _, jpeg in kept["add_rack"])
+    assert all(seen["review"] is True for _, seen, _ in kept["add_rack"])   # 0.9 a tile, under review_below
     assert sorted(s.player for s in kept["rack_seen"]) == sorted(players)
     # where the racks go, said at the start; which rack sources ran and what they read, at the end
     assert f"rack sources: player 1 {video}, player 2 {stills}; their racks go to {db.resolve()}" in err
@@ -421,6 +422,7 @@ def test_rack_sources_that_die_mid_game_are_said_and_the_board_records_on(tmp_pa
     assert one["state"] == "failed: RuntimeError('the rack reader broke')" and one["frames"] == 12
     assert two["state"].startswith("failed: ") and "giving up" in two["state"]
     assert two["racks"] == 1 and [s["tiles"] for _, s, _ in kept["add_rack"] if s["player"] == 1] == [list(RACKS[3])]
+    assert not any("review" in s for _, s, _ in kept["add_rack"])   # 0.9 a tile, not under the default 0.9
     for n in (1, 2):   # said the moment it happened, on the console's notices and to the caller
         assert any(s.startswith(f"rack camera {n} (") and "the board records on" in s for s in said)
         assert any(s.startswith(f"rack camera {n} (") and "stopped after" in s for s in st.recorder.notices)
