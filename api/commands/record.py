@@ -303,16 +303,20 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None
         print(f"needs review: {turns}")
     for line in racks.lines() if racks else ():   # which rack cameras ran, what they read, how they ended
         print(line)
+    rack_reviews = sum(cam.reviews for cam in racks.cameras) if racks else 0
     if racks:
         read = sum(cam.racks for cam in racks.cameras)
         print(f"{read} rack{'s' * (read != 1)} kept in {args.store_shown} with game {game_id}, each with its "
               "evidence frame")
+    if rack_reviews:
+        print(f"needs review: {rack_reviews} rack read{'s' * (rack_reviews != 1)} with a tile read less surely "
+              f"than [racks] review_below ({args.settings.racks.review_below:g}): the operator console's racks")
     lost = recorder.lost if recorder is not None else None
     if lost:
         print(f"LOST: the camera does not follow the game: {lost}; the record stops short of the board "
               f"(exit status {EXIT_LOST})")
         return EXIT_LOST
-    if not guessed and not review and not alerts and not turns:
+    if not guessed and not review and not alerts and not turns and not rack_reviews:
         print("nothing to review: every blank named, every play read with confidence")
     return 0
 

@@ -6,7 +6,7 @@ loop, each at its own pace and on its own clock.
     RackCamera                           one source on its own thread: frames -> watch -> on_rack
     RackCameras                          every player's: opened with the station, started, stopped, said
 
-A settled rack goes to ``on_rack(seen, frame)`` (the station hands it to the recorder, which keeps it
+A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which keeps it
 through the link and gives it to the scorekeeper under the board's lock). A rack camera that cannot
 open, drops, fails or ends is said at once through ``say`` (the console's notices and stderr) and
 kept in ``status()``; the board records on.
@@ -63,10 +63,13 @@ def rack_capture(settings, uri: str):
 
 class RackCamera:
     """One player's rack source on a thread of its own: each frame to the player's RackWatch, each
-    settled rack to `on_rack(seen, frame)`. `player` counts from 1, as settings and flags do."""
+    settled rack to `on_rack(seen, frame, review)` (`review`: a tile read less surely than
+    `review_below`). `player` counts from 1, as settings and flags do."""
 
-    def __init__(self, player: int, uri: str, watch, cfg, *, on_rack: Callable, say: Callable) -> None:
+    def __init__(self, player: int, uri: str, watch, cfg, *, on_rack: Callable, say: Callable,
+                 review_below: float = 0.9) -> None:
         self.player = player
+        self.review_below = review_below
         self.uri = uri
         self.watch = watch
         self.cfg = cfg                  # capture.CaptureConfig
@@ -75,6 +78,7 @@ class RackCamera:
         self.source = None
         self.frames = 0
         self.racks = 0
+        self.reviews = 0                # racks read with a tile under review_below
         self.state = "not opened"       # the source's state, or why it stopped ("failed: ...", "ended", "stopped")
         self.thread: threading.Thread | None = None
 
@@ -111,8 +115,11 @@ class RackCamera:
         view = self.watch.feed(frame.image, frame.t)   # a reader that raises stops this rack camera
         if view is not None:
             self.racks += 1
+            seen = seen_of(self.player - 1, view, frame)
+            review = bool(seen.doubtful(self.review_below))
+            self.reviews += review
             try:
-                self.on_rack(seen_of(self.player - 1, view, frame), frame)
+                self.on_rack(seen, frame, review)
             except Exception as exc:  # the store away for a moment: this rack is lost, the next is kept
                 log.exception("%s: rack not kept", self.name)
                 self.say(f"{self.name}: the rack read at frame {frame.index} was not kept: {exc}")
@@ -152,11 +159,13 @@ class RackCamera:
 
     def summary(self) -> str:
         """How it went, in words: frames read, racks read, how it stands."""
-        racks = f"{self.racks} rack{'s' * (self.racks != 1)} read"
+        racks = f"{self.racks} rack{'s' * (self.racks != 1)} read" + (f" ({self.reviews} for review)"
+                                                                       if self.reviews else "")
         return f"{self.frames} frames, {racks}, {self.state}"
 
     def status(self) -> dict:
-        return {"source": self.uri, "state": self.state, "frames": self.frames, "racks": self.racks}
+        return {"source": self.uri, "state": self.state, "frames": self.frames, "racks": self.racks,
+                "reviews": self.reviews}
 
 
 class RackCameras:
@@ -169,7 +178,7 @@ class RackCameras:
                  on_rack: Callable, say: Callable, stop: threading.Event | None = None) -> None:
         self.say = say
         self.cameras = [RackCamera(player, uri, make_watch(player), rack_capture(settings, uri),
-                                   on_rack=on_rack, say=say)
+                                   on_rack=on_rack, say=say, review_below=settings.racks.review_below)
                         for player, uri in sorted(sources.items())]
         self.stop_event = stop or threading.Event()  # the station's: a stopped station stops them too
 

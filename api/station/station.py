@@ -170,10 +170,10 @@ class Station:
                                  stop=self.stop_event)
         self.racks.open()
 
-    def _rack(self, seen, frame) -> None:
+    def _rack(self, seen, frame, review: bool = False) -> None:
         """A rack camera's settled rack, to the game being recorded (its recorder: stored, then to
-        the scorekeeper); a tile read less surely than [racks] review_below marks it for review."""
-        self.recorder.rack_seen(seen, frame, review=bool(seen.doubtful(self.settings.racks.review_below)))
+        the scorekeeper); `review`: a tile read less surely than [racks] review_below."""
+        self.recorder.rack_seen(seen, frame, review=review)
 
     def _notice(self, text: str) -> None:
         """What the station says beside the frames: on the console's notices and to the caller."""

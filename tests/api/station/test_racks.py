@@ -293,9 +293,11 @@ def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tm
     # where the racks go, said at the start; which rack sources ran and what they read, at the end
     assert f"rack sources: player 1 {video}, player 2 {stills}; their racks go to {db.resolve()}" in err
     lines = out.splitlines()
-    assert f"rack camera 1 ({video}): 27 frames, 3 racks read, ended" in lines
-    assert f"rack camera 2 ({stills}): 18 frames, 2 racks read, ended" in lines
+    assert f"rack camera 1 ({video}): 27 frames, 3 racks read (3 for review), ended" in lines
+    assert f"rack camera 2 ({stills}): 18 frames, 2 racks read (2 for review), ended" in lines
     assert f"5 racks kept in {db.resolve()} with game 1, each with its evidence frame" in lines
+    assert ("needs review: 5 rack reads with a tile read less surely than [racks] review_below (0.95): the "
+            "operator console's racks") in lines and "nothing to review" not in out
     assert "2 entries" in lines[0]   # the board's two plays, as without rack cameras
 
 
@@ -431,7 +433,7 @@ def test_rack_sources_that_die_mid_game_are_said_and_the_board_records_on(tmp_pa
 def test_a_rack_the_store_cannot_take_is_said_and_the_next_is_kept(tmp_path):
     said, kept = [], []
 
-    def on_rack(seen, frame):
+    def on_rack(seen, frame, review):
         if not kept and not said:
             raise OSError("the store is away")
         kept.append(seen)
@@ -457,6 +459,7 @@ def test_a_serving_station_paces_its_rack_files_and_reads_them_to_the_end_before
         assert time.monotonic() - t0 > 2.0   # paced: the board's two photos took 0.1 s, the rack 2.7 s
     finally:
         st.close()
-    assert st.status()["racks"] == {"2": {"source": str(video), "state": "ended", "frames": 27, "racks": 3}}
+    assert st.status()["racks"] == {"2": {"source": str(video), "state": "ended", "frames": 27, "racks": 3,
+                                          "reviews": 0}}
     assert [seen["player"] for _, seen, _ in kept["add_rack"]] == [1, 1, 1]
     assert len(st.recording.scorekeeper.entries) == 2
