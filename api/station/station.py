@@ -309,11 +309,12 @@ class Station:
     def _between_games(self) -> None:
         """The game is over: the Pi camera goes back to automatic exposure and white balance (it
         settled and locked them for the game when it opened, capture.picam); the next game's
-        start locks them again."""
+        start locks them again. The rack cameras' too."""
         from tilecam.capture.picam import picamera_of
-        camera = picamera_of(self.source)
-        if camera is not None:
-            camera.unlock()
+        for source in (self.source, *(cam.source for cam in (self.racks.cameras if self.racks else ()))):
+            camera = picamera_of(source)
+            if camera is not None:
+                camera.unlock()
 
     def _record(self) -> None:
         from tilecam.capture import CaptureError
