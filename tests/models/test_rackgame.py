@@ -94,3 +94,60 @@ def test_most_records_fit():
         except RackPlanError:
             pass
     assert fitted >= len(GCGS) - 4
+
+
+# ---- the video plan (models.synth.rackgame) ------------------------------------------------------
+
+def _video(name="josh_nationals_round_3.gcg", seed=2, turns=12):
+    from tilecam.models.synth.rackgame import game_video
+    return game_video(_game(name, seed), turns, seed=seed)
+
+
+def test_video_racks_rest_as_the_truth_says():
+    v = _video()
+    g = v.game
+    turns = [t for t in g.turns[:v.events] if t.kind in ("play", "exchange", "pass")]
+    assert len(turns) == 12 and len(v.presses) == 12
+    for t in turns:
+        start, end = v.spans[t.event]
+        before = [s for s in v.settles if s.player == t.player and s.wall <= start]
+        after = [s for s in v.settles if s.player == t.player and s.wall <= end]
+        assert Counter(before[-1].tiles) == Counter(t.rack), t
+        assert Counter(after[-1].tiles) == Counter(t.after), t
+    # the clock presses: each turn's own player, in turn order
+    assert [(pr.player, pr.event) for pr in v.presses] == [(t.player, t.event) for t in turns]
+
+
+def test_video_board_and_racks_follow_the_turns():
+    v = _video()
+    g = v.game
+    for pr in v.presses:
+        t = g.turns[pr.event]
+        shot = max((b for b in v.board if b.wall <= pr.wall), key=lambda b: b.wall)
+        assert not shot.hands                     # a press with the board at rest
+        if t.kind == "play":
+            assert shot.shown == pr.event + 1     # showing the play
+        else:                                     # an exchange or a pass leaves the board as it was
+            assert shot.board == v.board[0].board or shot.shown <= pr.event
+    # tiles come off under a hand: each play's player's rack has hand frames in the turn
+    for t in g.turns[:v.events]:
+        if t.kind == "play":
+            start, end = v.spans[t.event]
+            assert any(s.hand > 0 for s in v.racks[t.player] if start <= s.wall <= end)
+
+
+def test_cameras_are_not_in_step():
+    v = _video()
+    r0, r1 = v.racks
+    assert v.fps[1] != v.fps[2] and v.starts[1] != v.starts[2] and v.fps[0] not in v.fps[1:]
+    walls = {round(s.wall, 3) for s in r0} & {round(b.wall, 3) for b in v.board}
+    assert len(walls) < len(r0) / 4               # few frames at the same moment
+    assert abs(r1[0].t - r0[0].t) > 100           # each camera's own clock
+    for shots in (r0, r1, v.board):
+        assert all(a.wall < b.wall for a, b in zip(shots, shots[1:]))
+    # a rack at rest shows what the last settle says
+    for p, shots in enumerate(v.racks):
+        for s in shots:
+            if s.settled:
+                last = [x for x in v.settles if x.player == p and x.wall <= s.wall][-1]
+                assert s.tiles == last.tiles
