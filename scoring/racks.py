@@ -1,0 +1,396 @@
+"""What a rack means: the racks each player's camera saw, aligned to the moves by their tiles.
+
+Pure bookkeeping, no pixels and no clocks compared: a rack camera's `t` is its own. The board
+camera stays the authority for what was played; the racks add what the board cannot show.
+
+A player's rack changes only on that player's own turn: tiles leave it for the board (a play),
+new ones come from the bag (the draw), or tiles go back for others (an exchange). So the reads
+are aligned to the moves BY THEIR TILES: the rack before a play of tiles T is the latest read of
+the turn's rack (as many tiles as the player holds) that holds T; the turn's reads end at the first
+read that shows the rack after it (the tiles not played still there, others drawn: rack - T +
+drawn). Reads of another size are the player lifting tiles or drawing: never a turn's rack.
+
+A tile read under `review_below` counts as not seen: a partial rack counts only for what it shows,
+and no decision (a play not from the rack, an exchange) rests on a doubtful read.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from .board import Board
+from .errors import ScoringError
+from .events import Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
+from .gcg.records import RACK_NOT_SEEN
+from .tally import unseen
+from .tiles import BLANK, Distribution
+
+__all__ = ["RACK_REVIEW_BELOW", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
+           "from_rack", "moves", "rack_string"]
+
+# A rack tile read with less certainty than this counts as not seen (the reader's per-tile
+# probability; the board's plays use DecodeConfig.review_below the same way).
+RACK_REVIEW_BELOW = 0.9
+
+
+class RackError(ScoringError):
+    """Racks that cannot follow each other: tiles kept that are gone, a draw the bag cannot give."""
+
+
+def rack_string(tiles: Iterable[str]) -> str:
+    """Tiles as a rack is written: sorted, the blank first, multi-letter tiles in brackets."""
+    return "".join(f"[{t}]" if len(t) > 1 else t for t in sorted(tiles, key=lambda t: (t != BLANK, t)))
+
+
+@dataclass(frozen=True)
+class RackSeen:
+    """One settled view of a player's rack, left to right as seen.
+
+    `tiles`: None for a slot nobody saw (a hand over it), '?' for a blank; `certainty` per slot
+    (None: not given, or the slot unseen); `t`: the rack camera's own clock (never compared with
+    the board camera's); `frame`: a reference to the evidence, if kept."""
+
+    player: int
+    t: float
+    tiles: tuple[str | None, ...]
+    certainty: tuple[float | None, ...] = ()
+    frame: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tiles", tuple(self.tiles))
+        cert = tuple(self.certainty) if self.certainty else (None,) * len(self.tiles)
+        if len(cert) != len(self.tiles):
+            raise ValueError(f"{len(self.tiles)} tiles but {len(cert)} certainties")
+        for tile in self.tiles:
+            if tile is not None and (not tile or (tile != BLANK and tile != tile.upper())):
+                raise ValueError(f"a rack tile is a letter in upper case or '?', not {tile!r}")
+        object.__setattr__(self, "certainty", cert)
+
+    @property
+    def complete(self) -> bool:
+        """Every slot seen."""
+        return all(t is not None for t in self.tiles)
+
+    @property
+    def hidden(self) -> int:
+        return sum(t is None for t in self.tiles)
+
+    @property
+    def seen(self) -> Counter:
+        return Counter(t for t in self.tiles if t is not None)
+
+    @property
+    def letters(self) -> str:
+        """The tiles seen, as a rack is written (sorted, blank first): what it shows of the rack."""
+        return rack_string(t for t in self.tiles if t is not None)
+
+    @property
+    def shown(self) -> str:
+        """Left to right as seen, '.' for a slot not seen: 'AE.NR.T'."""
+        return "".join("." if t is None else f"[{t}]" if len(t) > 1 else t for t in self.tiles)
+
+    def trusted(self, review_below: float) -> "RackSeen":
+        """The view with each tile read under `review_below` taken as not seen."""
+        if not self.doubtful(review_below):
+            return self
+        keep = [t is not None and (c is None or c >= review_below) for t, c in zip(self.tiles, self.certainty)]
+        return replace(self, tiles=tuple(t if k else None for t, k in zip(self.tiles, keep)),
+                       certainty=tuple(c if k else None for c, k in zip(self.certainty, keep)))
+
+    def doubtful(self, review_below: float) -> list[str]:
+        """The tiles read under `review_below`."""
+        return [t for t, c in zip(self.tiles, self.certainty) if t is not None and c is not None and c < review_below]
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "t": self.t, "tiles": list(self.tiles), "certainty": list(self.certainty),
+                "frame": self.frame}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "RackSeen":
+        """Inverse of to_json; ValueError naming what is wrong."""
+        try:
+            return cls(int(data["player"]), float(data["t"]), tuple(data["tiles"]),
+                       tuple(None if c is None else float(c) for c in data.get("certainty") or ()),
+                       data.get("frame"))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"bad rack view: {exc}") from None
+
+
+# ---- the rules, on tiles ------------------------------------------------------------------
+
+def _count(tiles: str | Counter, dist: Distribution) -> Counter:
+    if isinstance(tiles, Counter):
+        return tiles
+    return Counter(t if t == BLANK else t.upper() for t in dist.tokens(tiles))
+
+
+def _holds(rack: RackSeen, tiles: Counter) -> bool:
+    """The rack may hold `tiles`: those it does not show fit under its unseen slots."""
+    return sum((tiles - rack.seen).values()) <= rack.hidden
+
+
+def _differs(a: RackSeen, b: RackSeen) -> bool:
+    """Not the same tiles: one shows more of a tile than the other could hold."""
+    return sum((a.seen - b.seen).values()) > b.hidden or sum((b.seen - a.seen).values()) > a.hidden
+
+
+def from_rack(rack: RackSeen | str, played: str, dist: Distribution) -> str:
+    """The tiles of a play that were not on the rack ('' when the rack holds them all; a partial
+    rack holds whatever fits under its unseen slots). Such a play is flagged, never refused."""
+    tiles = _count(played, dist)
+    if isinstance(rack, str):
+        rack = RackSeen(-1, 0.0, tuple(_count(rack, dist).elements()))
+    if _holds(rack, tiles):
+        return ""
+    return rack_string((tiles - rack.seen).elements())
+
+
+def draw(before: str, played: str, after: str, dist: Distribution, pool: Counter | None = None) -> str:
+    """The tiles drawn after a move: after - (before - played). RackError when tiles kept are gone
+    from `after`, or (given `pool`, the tiles the player could not see) a drawn tile is not in it."""
+    b, p, a = _count(before, dist), _count(played, dist), _count(after, dist)
+    kept = b - p
+    if kept - a:
+        raise RackError(f"the rack after holds no {rack_string((kept - a).elements())}, which stayed on it")
+    drawn = a - kept
+    if pool is not None and drawn - pool:
+        raise RackError(f"{rack_string((drawn - pool).elements())} drawn, but no such tile was left unseen")
+    return rack_string(drawn.elements())
+
+
+@dataclass(frozen=True)
+class Move:
+    """A turn of the record as the rack sees it: what left the rack, how many tiles it held before
+    (None: not known) and how many the player drew after."""
+
+    player: int
+    kind: str          # "play" | "exchange" | "pass" (a lost turn too) | "withdrawn"
+    tiles: str = ""    # the tiles that left the rack (an exchange's, when known)
+    size: int | None = None
+    drawn: int = 0
+
+
+def moves(events: Sequence[Event], dist: Distribution, players: int) -> tuple[list[Move], list[int]]:
+    """The turns of an event log, with each player's rack size before them (as Game keeps it), and
+    each player's rack size after them all."""
+    sizes = [dist.rack_size] * players
+    bag = dist.total - dist.rack_size * players
+    last: dict[int, tuple[int, int]] = {}
+    out: list[Move] = []
+    for e in events:
+        p = e.player
+        if isinstance(e, Play):
+            n = len(e.placement.tiles)
+            got = min(n, bag)
+            out.append(Move(p, "play", dist.spell([BLANK if t.blank else t.letter for t in e.placement.tiles]),
+                            sizes[p], got))
+            sizes[p] += got - n
+            bag -= got
+            last[p] = (n, got)
+        elif isinstance(e, PhonyWithdrawn):
+            n, got = last.pop(p, (0, 0))
+            sizes[p] += n - got
+            bag += got
+            out.append(Move(p, "withdrawn", "", sizes[p]))
+        elif isinstance(e, Exchange):
+            out.append(Move(p, "exchange", e.tiles or "", sizes[p], e.count))
+        elif isinstance(e, (Pass, TurnLost)):
+            out.append(Move(p, "pass", "", sizes[p]))
+    return out, sizes
+
+
+@dataclass(frozen=True)
+class TurnChange:
+    """What the rack did during a turn that put nothing on the board: unchanged (a pass), or
+    changed (an exchange: `tiles` left it, `count` of them; `after` the rack now)."""
+
+    kind: str                   # "pass" | "exchange"
+    before: RackSeen
+    after: RackSeen | None = None
+    tiles: str = ""
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What a move's event says of the rack read before it: `rack` for the event (None: none that
+    can be written), a `note` (a RACK_NOT_SEEN line when the rack field is not the rack seen
+    whole), `review` when the play's tiles were not on it."""
+
+    rack: str | None
+    note: str = ""
+    review: bool = False
+
+
+@dataclass
+class _Walk:
+    pos: int = 0                                  # where this turn's reads start
+    before: list[int | None] = field(default_factory=list)   # per move of the player: its rack's read
+    found: list[bool] = field(default_factory=list)          # per move: the read after it was seen
+
+
+class RackBook:
+    """The settled racks of each player in the order they came, and what they say of the moves."""
+
+    def __init__(self, dist: Distribution, players: int, review_below: float = RACK_REVIEW_BELOW) -> None:
+        self.dist = dist
+        self.players = players
+        self.review_below = review_below
+        self._reads: list[list[RackSeen]] = [[] for _ in range(players)]
+
+    def add(self, seen: RackSeen) -> None:
+        if not 0 <= seen.player < self.players:
+            raise ValueError(f"no player {seen.player}")
+        for tile in seen.tiles:
+            if tile is not None and not self.dist.is_tile(tile):
+                raise ValueError(f"{tile!r} is not a tile of the {self.dist.name} set")
+        self._reads[seen.player].append(seen)
+
+    def reads(self, player: int) -> tuple[RackSeen, ...]:
+        return tuple(self._reads[player])
+
+    def __bool__(self) -> bool:
+        return any(self._reads)
+
+    # -- alignment ------------------------------------------------------------------------
+    def _trusted(self, player: int) -> list[RackSeen]:
+        return [r.trusted(self.review_below) for r in self._reads[player]]
+
+    @staticmethod
+    def _sized(r: RackSeen, size: int | None) -> bool:
+        return size is None or len(r.tiles) == size
+
+    def _play_step(self, reads: list[RackSeen], pos: int, tiles: Counter, size: int | None,
+                   after_size: int | None, known: bool = True) -> tuple[int | None, int, bool, bool]:
+        """One play (or exchange) from `pos`: (its rack's read, where the next turn's reads start,
+        whether the read after it was seen, whether the rack held the tiles)."""
+        n = len(reads)
+        turn = [j for j in range(pos, n) if self._sized(reads[j], size)]
+        cands = [j for j in turn if _holds(reads[j], tiles)]
+        held = bool(cands)
+        if not cands:
+            if not turn:
+                return None, pos, False, False
+            cands = turn[:1]   # the turn's rack, which does not hold the tiles: flagged by the caller
+        first = reads[cands[0]]
+        kept = first.seen - tiles
+        later = [j for j in range(cands[0] + 1, n) if self._sized(reads[j], after_size) and _differs(reads[j], first)]
+        after = next((j for j in later if not known or sum((kept - reads[j].seen).values()) <= reads[j].hidden),
+                     later[0] if later else None)
+        end = n if after is None else after
+        return max(j for j in cands if j < end), end, after is not None, held
+
+    def _walk(self, player: int, events: Sequence[Event]) -> tuple[_Walk, list[RackSeen], int | None]:
+        """The player's moves aligned with their reads; also the reads (trusted) and the size of
+        their rack now."""
+        reads = self._trusted(player)
+        ms, sizes = moves(events, self.dist, self.players)
+        w = _Walk()
+        played_before: list[int | None] = []
+        for m in ms:
+            if m.player != player:
+                continue
+            if m.kind == "pass":
+                w.before.append(next((j for j in range(w.pos, len(reads)) if self._sized(reads[j], m.size)), None))
+                w.found.append(False)
+            elif m.kind == "withdrawn":
+                back = played_before.pop() if played_before else None
+                if back is not None:
+                    w.pos = back  # the tiles came back: the rack is the one before the play again
+                w.before.append(back)
+                w.found.append(False)
+            else:
+                tiles = _count(m.tiles, self.dist)
+                # a play leaves the rack `drawn` tiles fuller than it left it; an exchange as full
+                after_size = m.size if m.size is None or m.kind == "exchange" else \
+                    m.size - sum(tiles.values()) + m.drawn
+                i, w.pos, found, _ = self._play_step(reads, w.pos, tiles, m.size, after_size,
+                                                     known=m.kind == "play" or bool(m.tiles))
+                w.before.append(i)
+                w.found.append(found)
+                if m.kind == "play":
+                    played_before.append(i)
+        return w, reads, sizes[player]
+
+    def rack_before(self, player: int, played: str, events: Sequence[Event]) -> RackSeen | None:
+        """The rack the player chose `played` from, as read, for a play about to follow `events`
+        (the game's effective events); None when no read of this turn's rack came. The read
+        returned may not hold the tiles (`from_rack` says which): the caller flags that play."""
+        w, _, size = self._walk(player, events)
+        reads = self._reads[player]
+        i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None)
+        return None if i is None else reads[i]
+
+    def departed(self, player: int, played: str, events: Sequence[Event]) -> bool:
+        """A read after the rack before this play showed it gone (rack - played + drawn): the reads of
+        the turn are over, so a late fill of the play's rack cannot take an after-rack for it."""
+        w, reads, size = self._walk(player, events)
+        tiles = _count(played, self.dist)
+        _, _, found, held = self._play_step(reads, w.pos, tiles, size, None)
+        return found and held
+
+    def changed_since_turn(self, player: int, events: Sequence[Event]) -> TurnChange | None:
+        """At a clock press with nothing new on the board, after `events`: did the player's rack
+        change since their turn began? An exchange (tiles left it, others came) or a pass (the same
+        tiles); None when no whole, sure read of the turn's rack came. Only whole reads decide."""
+        w, reads, size = self._walk(player, events)
+        turn = [j for j in range(w.pos, len(reads)) if self._sized(reads[j], size)]
+        whole = [j for j in turn if reads[j].complete]
+        if not whole:
+            return None
+        raw = self._reads[player]
+        before, now = reads[whole[0]], reads[whole[-1]]
+        gone = before.seen - now.seen
+        if not gone:
+            return TurnChange("pass", raw[whole[0]])
+        return TurnChange("exchange", raw[whole[0]], raw[whole[-1]], rack_string(gone.elements()),
+                          sum(gone.values()))
+
+    def current(self, player: int, events: Sequence[Event]) -> RackSeen | None:
+        """The rack the player holds after `events`, as last read (trusted tiles only); None when no
+        read of it came since their last move."""
+        w, reads, size = self._walk(player, events)
+        turn = [j for j in range(w.pos, len(reads)) if self._sized(reads[j], size)]
+        return reads[turn[-1]] if turn else None
+
+    def end_racks(self, events: Sequence[Event]) -> list[str | None]:
+        """Each player's rack at the end of the game, from their last whole, sure read (None: none)."""
+        out: list[str | None] = []
+        for p in range(self.players):
+            r = self.current(p, events)
+            out.append(r.letters if r is not None and r.complete else None)
+        return out
+
+    def unseen_for(self, player: int, board: Board, events: Sequence[Event]) -> Counter:
+        """The unseen pool as `player` sees it: the set minus the board and the tiles their rack
+        shows (the bag and the opponents' racks). A partial rack counts only for what it shows."""
+        r = self.current(player, events)
+        return unseen(board, self.dist, r.letters if r is not None else "")
+
+    # -- what an event says of a read ---------------------------------------------------------
+    def judge(self, seen: RackSeen, played: str, board: Board) -> Judged:
+        """The rack an event before which `seen` was read carries, and its note. `played`: the
+        play's tiles ('' for a pass or an exchange); `board`: the board before the move.
+
+        Whole and sure, holding the tiles: the rack. Not holding them: no rack (none that GCG can
+        write beside the play), for review, the note naming the tiles. Partial or doubtful: the
+        tiles seen and those played (all the rack surely held), with a RACK_NOT_SEEN note showing
+        what was read. A read the set cannot hold beside the board is no rack either."""
+        sure = seen.trusted(self.review_below)
+        doubt = seen.doubtful(self.review_below)
+        unsure = f"; read under {self.review_below:g}: {', '.join(doubt)}" if doubt else ""
+        shown = f"{sure.shown}{unsure}"
+        tiles = _count(played, self.dist)
+        missing = from_rack(sure, played, self.dist)
+        if missing:
+            return Judged(None, f"{RACK_NOT_SEEN} holding this play: {missing} not on the rack read {shown}", True)
+        held = sure.seen | tiles
+        if held - unseen(board, self.dist):
+            return Judged(None, f"{RACK_NOT_SEEN}: the rack read {shown} holds more of a tile than the set has "
+                                "beside the board")
+        if sure.complete:
+            return Judged(sure.letters)
+        what = "the tiles seen and those played" if played else "the tiles seen"
+        return Judged(rack_string(held.elements()),
+                      f"{RACK_NOT_SEEN} whole: read {shown} ('.' not seen); the rack field holds {what}")

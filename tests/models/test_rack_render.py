@@ -1,0 +1,70 @@
+"""The rack renderer: truth that matches the frame, reproducible by seed, held-out options kept out."""
+import numpy as np
+import pytest
+
+from tilecam.models.synth import RACK_FACTORS, RACK_HELD_OUT, draw_look, render_rack
+
+
+def test_a_rack_frame_with_its_truth():
+    r = render_rack("AEIN?ST", 3)
+    h, w = r.image.shape[:2]
+    assert r.image.dtype == np.uint8 and r.image.shape[2] == 3 and (w, h) == (640, 360)
+    assert sorted(r.tiles) == sorted("AEIN?ST") and len(r.boxes) == len(r.occluded) == 7
+    assert not any(r.occluded)
+    for x, y, bw, bh in r.boxes:
+        assert 0 <= x and 0 <= y and x + bw <= w and y + bh <= h and bw > 8 and bh > 8
+    xs = [x + bw / 2 for x, _, bw, _ in r.boxes]
+    assert xs == sorted(xs)     # left to right in the image
+    assert set(r.look) == set(RACK_FACTORS)
+
+
+def test_tile_faces_differ_from_the_table_where_the_boxes_say():
+    r = render_rack("QUALMS", 5, {"tile_style": "ivory", "table": "dark", "light": "even"})
+    grey = r.image.astype(float).mean(axis=2)
+    inside = np.mean([grey[y + bh // 4: y + 3 * bh // 4, x + bw // 4: x + 3 * bw // 4].mean()
+                      for x, y, bw, bh in r.boxes])
+    assert inside > np.median(grey) + 40
+
+
+def test_same_seed_same_frame_and_frames_move_a_little():
+    a, b = render_rack("AEIN?ST", 8), render_rack("AEIN?ST", 8)
+    assert np.array_equal(a.image, b.image) and a.boxes == b.boxes
+    assert not np.array_equal(a.image, render_rack("AEIN?ST", 9).image)
+    moved = render_rack("AEIN?ST", 8, frame=3)
+    assert moved.look == a.look and moved.tiles == a.tiles
+    shift = np.abs(np.array(moved.boxes, float) - np.array(a.boxes, float))[:, :2].max()
+    assert 0 < shift < 20
+
+
+def test_a_hand_covers_tiles_and_marks_them():
+    r = render_rack("AEIN?ST", 4, hand=0.4)
+    assert 1 <= sum(r.occluded) <= 7
+    assert not any(render_rack("AEIN?ST", 4).occluded)
+
+
+def test_fewer_tiles_multi_letter_tokens_and_an_empty_rack():
+    r = render_rack(["CH", "A", "LL", "?"], 2)
+    assert sorted(r.tiles) == sorted(["CH", "A", "LL", "?"]) and len(r.boxes) == 4
+    assert render_rack("", 2).tiles == []
+    with pytest.raises(ValueError):
+        render_rack("ABCDEFGH", 1)
+
+
+def test_the_default_draw_never_picks_a_held_out_option():
+    for seed in range(60):
+        look = render_rack("AB", seed).look if seed < 6 else draw_look(seed)
+        for name, held in RACK_HELD_OUT.items():
+            assert look[name] not in held, (seed, name)
+    heldout = [draw_look(s, "heldout") for s in range(20)]
+    for name, held in RACK_HELD_OUT.items():
+        assert all(lk[name] in held for lk in heldout)
+    named = render_rack("AB", 1, {"view": "side", "tile_style": "jewel"}).look
+    assert named["view"] == "side" and named["tile_style"] == "jewel"
+    with pytest.raises(ValueError):
+        draw_look(1, "train", {"view": "upside-down"})
+
+
+def test_every_factor_holds_something_out_and_trains_on_something():
+    assert set(RACK_HELD_OUT) == set(RACK_FACTORS)
+    for name, held in RACK_HELD_OUT.items():
+        assert held and set(held) < set(RACK_FACTORS[name])

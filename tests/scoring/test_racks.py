@@ -1,0 +1,216 @@
+"""What a rack means (scoring/racks.py): rack reads aligned to the moves by their tiles."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg.notation import placement_from_gcg
+from tilecam.scoring.gcg.records import RACK_NOT_SEEN
+from tilecam.scoring.racks import RackBook, RackError, RackSeen, draw, from_rack, moves
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.tally import unseen
+from tilecam.scoring.tiles import DISTRIBUTIONS
+
+EN = DISTRIBUTIONS["en"]
+
+
+def seen(player: int, rack: str, t: float = 0.0, seed: int | None = 0, sure: float = 0.99, unsure=()) -> RackSeen:
+    """A read of `rack` ('.' a slot under a hand), shuffled as a player leaves it unless seed is None;
+    `unsure`: tiles read with certainty 0.5."""
+    tiles = list(rack)
+    if seed is not None:
+        random.Random(seed).shuffle(tiles)
+    doubt = list(unsure)
+    cert = []
+    for tile in tiles:
+        if tile in doubt:
+            doubt.remove(tile)
+            cert.append(0.5)
+        else:
+            cert.append(None if tile == "." else sure)
+    return RackSeen(player, t, tuple(None if x == "." else x for x in tiles), tuple(cert))
+
+
+def play(game: Game, player: int, pos: str, word: str):
+    return game.play(player, placement_from_gcg(game, pos, word))
+
+
+# ---- RackSeen ------------------------------------------------------------------------------
+
+def test_a_rack_seen_goes_to_json_and_back_with_its_unseen_slots():
+    r = RackSeen(1, 12.5, ("E", None, "?", "A"), (0.98, None, 0.91, 0.97), frame="rack1/000123.jpg")
+    data = r.to_json()
+    assert data["tiles"] == ["E", None, "?", "A"]
+    assert RackSeen.from_json(data) == r
+    assert not r.complete and r.hidden == 1
+    assert r.letters == "?AE"          # sorted like a rack, the blank first
+    assert r.shown == "E.?A"           # left to right as seen
+    assert RackSeen(0, 0, ("B", "A")).complete
+
+
+def test_a_rack_seen_refuses_what_is_no_tile_and_certainties_that_do_not_fit():
+    with pytest.raises(ValueError):
+        RackSeen(0, 0, ("a",), (0.9,))
+    with pytest.raises(ValueError):
+        RackSeen(0, 0, ("A", "B"), (0.9,))
+    with pytest.raises(ValueError):
+        RackSeen.from_json({"player": 0, "tiles": []})
+    with pytest.raises(ValueError):
+        RackBook(EN, 2).add(RackSeen(0, 0, ("Ä",)))
+    with pytest.raises(ValueError):
+        RackBook(EN, 2).add(RackSeen(2, 0, ("A",)))
+
+
+def test_a_tile_read_under_the_threshold_counts_as_not_seen():
+    r = seen(0, "AEINRST", unsure="S")
+    sure = r.trusted(0.9)
+    assert sure.hidden == 1 and "S" not in sure.seen and r.doubtful(0.9) == ["S"]
+
+
+# ---- the rules on tiles ------------------------------------------------------------------------
+
+def test_tiles_not_on_the_rack():
+    assert from_rack("AEINRST", "RATE", EN) == ""
+    assert from_rack("AEINRST", "CAT", EN) == "C"
+    assert from_rack("AEINRST", "TEAT", EN) == "T"        # one T on the rack, two played
+    assert from_rack(seen(0, "AEI.RS."), "CAT", EN) == ""  # C and T fit under the hand
+    assert from_rack(seen(0, "AEI.RS."), "CZT", EN) == "CTZ"
+
+
+def test_the_draw_is_the_rack_after_less_what_stayed():
+    assert draw("AEINRST", "RATE", "EINQSUX", EN) == "EQUX"
+    with pytest.raises(RackError):
+        draw("AEINRST", "RATE", "EIQSUXY", EN)     # the N stayed on the rack, and is gone
+    with pytest.raises(RackError):
+        draw("AEINRST", "RATE", "EINQSUX", EN, pool=Counter("EUX"))   # no Q left unseen
+
+
+# ---- alignment by tiles ----------------------------------------------------------------------
+
+def test_the_rack_before_a_play_is_the_turns_read_that_holds_its_tiles_not_a_later_one():
+    # AEEINRS plays E and draws an X: the rack after (AEINRSX) still holds an E. The rack camera is
+    # ahead of the board: both reads are in before the play is committed.
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "AEEINRS", seed=1))
+    book.add(seen(0, "AEINRS", seed=2))     # the E lifted: six tiles, never a turn's rack
+    book.add(seen(0, "AEINRSX", seed=3))
+    before = book.rack_before(0, "E", game.events)
+    assert before.letters == "AEEINRS"
+
+
+def test_reads_are_aligned_to_the_moves_whether_they_come_before_or_after_the_board():
+    game = Game(get_profile("naspa"), EN)
+    early, late = RackBook(EN, 2), RackBook(EN, 2)
+    r1, r2 = "ACEIRST", "EIOQRSU"      # CAT played, QUO drawn; IRE is on both racks
+    early.add(seen(0, r1, seed=4))
+    early.add(seen(0, r2, seed=5))     # the rack after, read before the board showed CAT
+    late.add(seen(0, r1, seed=6))
+    assert early.rack_before(0, "ACT", game.events).letters == r1
+    assert late.rack_before(0, "ACT", game.events).letters == r1
+    play(game, 0, "8G", "CAT")
+    late.add(seen(0, r2, seed=7))      # the rack after, read once CAT was committed
+    play(game, 1, "9G", "OX")
+    for book in (early, late):
+        assert book.rack_before(0, "EIR", game.events).letters == r2   # not the first rack, which holds IRE too
+        assert book.current(1, game.events) is None                    # player 2's camera saw nothing
+
+
+def test_no_read_of_the_turn_gives_no_rack():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "ACEIRST"))
+    play(game, 0, "8G", "CAT")
+    play(game, 1, "9G", "OX")
+    assert book.rack_before(0, "EIR", game.events) is None   # the rack after CAT never came
+
+
+def test_a_partial_rack_counts_only_for_what_it_shows():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "AC..RST", seed=None))
+    before = book.rack_before(0, "ACT", game.events)
+    judged = book.judge(before, "ACT", game.state.board)
+    assert judged.rack == "ACRST" and not judged.review
+    assert judged.note.startswith(RACK_NOT_SEEN) and "AC..RST" in judged.note
+    # two tiles under a hand may be a Q and a Z, never three tiles more
+    assert not book.judge(before, "CQZ", game.state.board).review
+    assert book.judge(before, "QZX", game.state.board).review
+
+
+def test_a_play_not_from_the_rack_is_flagged_never_refused():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "AEINRST"))
+    before = book.rack_before(0, "ACT", game.events)
+    assert before is not None and before.letters == "AEINRST"     # the turn's rack, though it lacks the C
+    judged = book.judge(before, "ACT", game.state.board)
+    assert judged.review and judged.rack is None
+    assert "C not on the rack" in judged.note and judged.note.startswith(RACK_NOT_SEEN)
+
+
+def test_a_doubtful_read_is_not_trusted_blindly():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "AEINRST", unsure="T"))
+    judged = book.judge(book.rack_before(0, "RATE", game.events), "RATE", game.state.board)
+    assert judged.rack == "AEINRST"                 # the T was played: the rack surely held it
+    assert "read under 0.9: T" in judged.note and judged.note.startswith(RACK_NOT_SEEN)
+    assert book.changed_since_turn(0, game.events) is None   # no whole, sure read of the turn's rack
+    # an exchange is never told from a doubtful read
+    book.add(seen(0, "AEINRST"))
+    book.add(seen(0, "AEINRSX", unsure="X"))
+    assert book.changed_since_turn(0, game.events).kind == "pass"
+    book.add(seen(0, "AEINRSX"))
+    assert book.changed_since_turn(0, game.events).tiles == "T"
+
+
+def test_an_exchange_is_told_from_a_pass_by_the_rack():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "AEIIOUU", seed=1))
+    assert book.changed_since_turn(0, game.events).kind == "pass"
+    book.add(seen(0, "AEIIOUU", seed=2))         # shuffled: the same rack
+    assert book.changed_since_turn(0, game.events).kind == "pass"
+    book.add(seen(0, "AEIRSTT", seed=3))
+    change = book.changed_since_turn(0, game.events)
+    assert (change.kind, change.tiles, change.count) == ("exchange", "IOUU", 4)
+    assert change.before.letters == "AEIIOUU" and change.after.letters == "AEIRSTT"
+    game.exchange(0, 4, "IOUU", "AEIIOUU")
+    game.pass_turn(1)
+    # the next turn starts from the rack after the exchange
+    assert book.changed_since_turn(0, game.events).kind == "pass"
+    assert book.rack_before(0, "RATS", game.events).letters == "AEIRSTT"
+
+
+def test_no_whole_read_decides_nothing():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    assert book.changed_since_turn(0, game.events) is None
+    book.add(seen(0, "AEI.OUU"))
+    assert book.changed_since_turn(0, game.events) is None
+
+
+def test_the_unseen_pool_as_each_player_sees_it():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2)
+    book.add(seen(0, "ACEIRST"))
+    book.add(seen(1, "ENOX..."))
+    play(game, 0, "8G", "CAT")
+    book.add(seen(0, "EIRSQUO"))
+    board = game.state.board
+    assert book.unseen_for(0, board, game.events) == unseen(board, EN, "EIRSQUO")
+    assert book.unseen_for(1, board, game.events) == unseen(board, EN, "ENOX")   # only what it shows
+    assert book.end_racks(game.events) == ["EIOQRSU", None]
+
+
+def test_moves_keep_the_rack_sizes():
+    game = Game(get_profile("naspa"), EN)
+    play(game, 0, "8G", "CAT")
+    game.pass_turn(1)
+    ms, sizes = moves(game.events, EN, 2)
+    assert [(m.kind, m.tiles, m.size, m.drawn) for m in ms] == [("play", "CAT", 7, 3), ("pass", "", 7, 0)]
+    assert sizes == [7, 7]
