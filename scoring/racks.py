@@ -210,6 +210,7 @@ class TurnChange:
     after: RackSeen | None = None
     tiles: str = ""
     count: int = 0
+    problem: str = ""           # why a changed rack is not taken for an exchange
 
 
 @dataclass(frozen=True)
@@ -250,9 +251,6 @@ class RackBook:
     def reads(self, player: int) -> tuple[RackSeen, ...]:
         return tuple(self._reads[player])
 
-    def __bool__(self) -> bool:
-        return any(self._reads)
-
     # -- alignment ------------------------------------------------------------------------
     def _trusted(self, player: int) -> list[RackSeen]:
         return [r.trusted(self.review_below) for r in self._reads[player]]
@@ -262,15 +260,18 @@ class RackBook:
         return size is None or len(r.tiles) == size
 
     def _play_step(self, reads: list[RackSeen], pos: int, tiles: Counter, size: int | None,
-                   after_size: int | None, known: bool = True) -> tuple[int | None, int, bool, bool]:
+                   after_size: int | None, known: bool = True, now: bool = False) -> tuple[int | None, int, bool, bool]:
         """One play (or exchange) from `pos`: (its rack's read, where the next turn's reads start,
-        whether the read after it was seen, whether the rack held the tiles)."""
+        whether the read after it was seen, whether the rack held the tiles). `now`: the play being
+        committed, whose rack is the turn's first read even when it does not hold the tiles (the
+        caller flags the play); a past move's rack is only a read that holds its tiles (a read that
+        does not may be the rack after it, when the one before was never seen)."""
         n = len(reads)
         turn = [j for j in range(pos, n) if self._sized(reads[j], size)]
         cands = [j for j in turn if _holds(reads[j], tiles)]
         held = bool(cands)
         if not cands:
-            if not turn:
+            if not turn or not now:
                 return None, pos, False, False
             cands = turn[:1]   # the turn's rack, which does not hold the tiles: flagged by the caller
         first = reads[cands[0]]
@@ -319,7 +320,7 @@ class RackBook:
         returned may not hold the tiles (`from_rack` says which): the caller flags that play."""
         w, _, size = self._walk(player, events)
         reads = self._reads[player]
-        i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None)
+        i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None, now=True)
         return None if i is None else reads[i]
 
     def departed(self, player: int, played: str, events: Sequence[Event]) -> bool:
@@ -330,10 +331,12 @@ class RackBook:
         _, _, found, held = self._play_step(reads, w.pos, tiles, size, None)
         return found and held
 
-    def changed_since_turn(self, player: int, events: Sequence[Event]) -> TurnChange | None:
+    def changed_since_turn(self, player: int, events: Sequence[Event], board: Board | None = None) -> TurnChange | None:
         """At a clock press with nothing new on the board, after `events`: did the player's rack
         change since their turn began? An exchange (tiles left it, others came) or a pass (the same
-        tiles); None when no whole, sure read of the turn's rack came. Only whole reads decide."""
+        tiles); None when no whole, sure read of the turn's rack came. Only whole reads decide. Given
+        the `board`, a change whose new tiles the bag could not give is no exchange: a pass with the
+        `problem` said."""
         w, reads, size = self._walk(player, events)
         turn = [j for j in range(w.pos, len(reads)) if self._sized(reads[j], size)]
         whole = [j for j in turn if reads[j].complete]
@@ -344,8 +347,13 @@ class RackBook:
         gone = before.seen - now.seen
         if not gone:
             return TurnChange("pass", raw[whole[0]])
-        return TurnChange("exchange", raw[whole[0]], raw[whole[-1]], rack_string(gone.elements()),
-                          sum(gone.values()))
+        tiles = rack_string(gone.elements())
+        if board is not None:
+            try:  # the tiles drawn came from those the player could not see
+                draw(before.letters, tiles, now.letters, self.dist, unseen(board, self.dist, before.letters))
+            except RackError as exc:
+                return TurnChange("pass", raw[whole[0]], raw[whole[-1]], problem=str(exc))
+        return TurnChange("exchange", raw[whole[0]], raw[whole[-1]], tiles, sum(gone.values()))
 
     def current(self, player: int, events: Sequence[Event]) -> RackSeen | None:
         """The rack the player holds after `events`, as last read (trusted tiles only); None when no
@@ -384,7 +392,7 @@ class RackBook:
         tiles = _count(played, self.dist)
         missing = from_rack(sure, played, self.dist)
         if missing:
-            return Judged(None, f"{RACK_NOT_SEEN} holding this play: {missing} not on the rack read {shown}", True)
+            return Judged(None, f"{RACK_NOT_SEEN} with this play's tiles: {missing} not on the rack read {shown}", True)
         held = sure.seen | tiles
         if held - unseen(board, self.dist):
             return Judged(None, f"{RACK_NOT_SEEN}: the rack read {shown} holds more of a tile than the set has "

@@ -15,17 +15,35 @@ import numpy as np
 
 from .board import Square
 from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode_move
-from .events import CAMERA, Correction, LogEntry, PhonyWithdrawn, Play, Void, by_operator, voided
+from .events import CAMERA, Correction, Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, Void, by_operator, voided
 from .belief import BoardBelief
-from .game import Game, GameError, check_within_set, effective_events
-from .gcg.notation import play_notation
+from .game import Game, GameError, TurnDetailsError, check_within_set, effective_events
+from .gcg.notation import play_notation, played_tiles
+from .gcg.records import RACK_NOT_SEEN
 from .join import explain
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
+from .racks import Judged, RackBook, RackSeen
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 from .tilecheck import TileCheckConfig, first_play_down, printed, tile_check
 
 __all__ = ["Fused", "Observation", "Scorekeeper"]
+
+
+# How the camera's corrections from a rack read begin (Correction.reason): one per move at most.
+_RACK_REASON = "the rack camera"
+
+
+def _joined(*notes: str) -> str:
+    return "\n".join(n for n in notes if n)
+
+
+def _board_after(events: list[Event], game: Game):
+    """The board after `events` (a prefix of `game`'s)."""
+    g = Game(game.profile, game.dist, game.layout, game.players, within_set=False)
+    for e in events:
+        g.append(e)
+    return g.state.board
 
 # The events that take a turn: one entered by a person says whose turn comes next.
 _TURNS = ("play", "pass", "exchange", "turn_lost")
@@ -97,6 +115,10 @@ class Scorekeeper:
         # The new squares of the last press that showed more of them than a rack holds (_beyond_a_turn).
         self._beyond: frozenset[Square] = frozenset()
         self.tile_check_cfg = TileCheckConfig()
+        # What the rack cameras saw (scoring.racks); None until the first read: without one the
+        # scorekeeper decides exactly as it does without rack cameras.
+        self.racks: RackBook | None = None
+        self._own_turns: set[int] = set()   # log indexes of the passes and exchanges the camera entered
 
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
@@ -131,6 +153,7 @@ class Scorekeeper:
         them); they are dropped first. Returns True when something changed."""
         if pending:
             del self.entries[len(self.entries) - pending:]
+            self._own_turns = {i for i in self._own_turns if i < len(self.entries)}
             self.turn_known, self._unpressed = self._turn_before  # our decision did not stand
         if entries == self.entries and not pending:
             return False
@@ -349,8 +372,10 @@ class Scorekeeper:
                     added.append(recredit)
                     self.turn_known, self._unpressed = True, None
                     return Observation(tuple(added), "corrected", recredit.reason)
-                # Nothing changed at a clock press: a pass (the operator can mark an exchange).
-                added.append(self._append(self.game.pass_turn(who)))
+                # Nothing changed at a clock press: a pass (the operator can mark an exchange), or,
+                # when the player's rack camera saw their rack change, an exchange.
+                added.append(self._append(self._no_tiles(who)))
+                self._own_turns.add(len(self.entries) - 1)
                 self.turn_known, self._unpressed = True, None
                 return Observation(tuple(added), "pass")
         except (GameError, PlacementError) as exc:
@@ -575,9 +600,105 @@ class Scorekeeper:
                 continue
             runner_ups.append((pos, word, round(r.probability, 4)))
         certainty = round(proposed.certainty, 4)
-        return self.game.play(player, proposed.placement, certainty=certainty,
-                              review=review or certainty < self.cfg.review_below, runner_ups=tuple(runner_ups),
-                              turn_inferred=inferred)
+        rack = self._rack_for(player, proposed.placement)
+        review = review or certainty < self.cfg.review_below or rack.review
+        try:
+            return self.game.play(player, proposed.placement, rack=rack.rack, note=rack.note, certainty=certainty,
+                                  review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
+        except GameError:
+            if rack.rack is None:
+                raise
+        # the play goes down without the rack read (it breaks the set beside the board): the play is
+        # the board camera's, never refused for a rack
+        return self.game.play(player, proposed.placement, note=f"{RACK_NOT_SEEN}: the rack read holds more of a "
+                                                              "tile than the set has beside this play", certainty=certainty,
+                              review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
+
+    # -- the rack cameras (scoring.racks) ---------------------------------------------------
+    def rack_seen(self, seen: RackSeen) -> list[LogEntry]:
+        """A rack camera's settled view of a player's rack. Kept in the rack book for the moves to
+        come; when it came after the player's last move was committed (the two cameras are not in
+        step), that move is amended once by a camera Correction: a pass their rack changed at
+        becomes an exchange, and a move without a rack gets the one read before it. Returns the
+        entries appended ([] mostly)."""
+        if self.racks is None:
+            self.racks = RackBook(self.game.dist, self.game.players)
+        self.racks.add(seen)
+        fixed = self._late_rack(seen.player)
+        return [] if fixed is None else [fixed]
+
+    def _rack_for(self, player: int, placement: Placement) -> Judged:
+        """What the rack read before this play says: the play's rack, a note, a review flag."""
+        if self.racks is None:
+            return Judged(None)
+        played = played_tiles(placement, self.game.dist)
+        seen = self.racks.rack_before(player, played, self.game.events)
+        return Judged(None) if seen is None else self.racks.judge(seen, played, self.game.state.board)
+
+    def _no_tiles(self, who: int) -> Event:
+        """The turn of a clock press with nothing new on the board: a pass, or an exchange when the
+        player's rack changed since their turn began (with the tiles that left it)."""
+        g = self.game
+        change = self.racks.changed_since_turn(who, g.events, g.state.board) if self.racks is not None else None
+        if change is None:
+            return g.pass_turn(who)
+        judged = self.racks.judge(change.before, "", g.state.board)
+        if change.problem:
+            note = f"the rack camera saw the rack change, but not by an exchange: {change.problem}"
+            return g.pass_turn(who, judged.rack, _joined(note, judged.note))
+        if change.kind == "exchange":
+            try:
+                return g.exchange(who, change.count, change.tiles, judged.rack, judged.note)
+            except GameError as exc:
+                note = f"the rack camera saw {change.tiles} leave the rack, but no exchange can be: {exc}"
+                return g.pass_turn(who, judged.rack, _joined(note, judged.note))
+        return g.pass_turn(who, judged.rack, judged.note)
+
+    def _late_rack(self, player: int) -> Correction | None:
+        """The player's last move amended by what their rack camera saw after it was committed:
+        the camera's pass into an exchange (while the player's next turn has not begun), or a rack
+        filled in where the move has none. Once per move, never a move a person entered or fixed."""
+        g = self.game
+        k = next((i for i in range(len(g.events) - 1, -1, -1)
+                  if g.events[i].player == player and g.events[i].kind in _TURNS), None)
+        if k is None or g.state.on_turn == player and not g.state.ended:
+            return None  # no move yet, or their next turn has begun: its reads are that turn's
+        ev, at = g.events[k], self._log_index(k)
+        if any(isinstance(e, (Correction, Void)) and e.target == at and (
+                e.kind == "void" or by_operator(e, self.camera_name) or e.reason.startswith(_RACK_REASON))
+               for e in self.entries):
+            return None  # voided, a person's word on it, or amended by a rack once already
+        before = g.events[:k]
+        board = _board_after(before, g)
+        fixed, reason = None, ""
+        if isinstance(ev, Pass) and at in self._own_turns:
+            change = self.racks.changed_since_turn(player, before, board)
+            if change is not None and change.kind == "exchange":
+                judged = self.racks.judge(change.before, "", board)
+                fixed = Exchange(player, change.count, change.tiles, ev.cumulative, judged.rack, judged.note)
+                reason = f"{_RACK_REASON} saw {change.tiles} leave the rack at this press: an exchange, not a pass"
+            elif change is not None and ev.rack is None:
+                judged = self.racks.judge(change.before, "", board)
+                fixed, reason = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note)), \
+                    f"{_RACK_REASON}'s read of the rack at this pass"
+        elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and RACK_NOT_SEEN not in ev.note:
+            played = played_tiles(ev.placement, g.dist)
+            if self.racks.departed(player, played, before):
+                seen = self.racks.rack_before(player, played, before)
+                judged = self.racks.judge(seen, played, board)
+                fixed = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note),
+                                review=ev.review or judged.review)
+                reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
+        if fixed is None:
+            return None
+        entry = self._append(Correction(at, fixed, by=self.camera_name, reason=reason))
+        try:
+            self._rebuild()
+        except (GameError, PlacementError):
+            self.entries.remove(entry)
+            self._rebuild()
+            return None
+        return entry
 
     def _correct(self, misreads, review: bool = False,
                  reason: str = "the tiles read differently over more frames") -> list[LogEntry]:
@@ -636,12 +757,30 @@ class Scorekeeper:
                 for t in e.replacement.placement.tiles]
 
     def finish(self) -> list[LogEntry]:
-        """End of the recording: if a player went out, add the end-of-game rack adjustments."""
+        """End of the recording: if a player went out, add the end-of-game rack adjustments. When
+        two or more opponents still hold tiles, their racks as the rack cameras last saw them (whole
+        and sure), if together they are the unseen tiles; else the operator enters them."""
         if self.game.state.end_reason == "out" and not any(
                 e.kind in ("end_rack_points", "end_rack_penalty") for e in self.game.events):
             try:
                 added = self.game.finish_out()
             except ValueError:
-                return []  # two or more opponents hold tiles: the operator enters their racks
+                racks = self._end_racks()
+                if racks is None:
+                    return []  # two or more opponents hold tiles: the operator enters their racks
+                try:
+                    added = self.game.finish_out(racks)
+                except TurnDetailsError:
+                    return []  # the racks seen are not the unseen tiles: the operator enters them
             return [self._append(e) for e in added]
         return []
+
+    def _end_racks(self) -> list[str] | None:
+        """Each player's rack at the end as the rack cameras saw it ('' for none held), or None when
+        a player who holds tiles has no whole, sure read of them."""
+        if self.racks is None:
+            return None
+        s = self.game.state
+        seen = self.racks.end_racks(self.game.events)
+        racks = ["" if s.rack_sizes[p] == 0 or p == s.out_player else seen[p] for p in range(self.game.players)]
+        return None if any(r is None for r in racks) else racks

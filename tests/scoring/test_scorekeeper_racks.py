@@ -1,0 +1,270 @@
+"""The scorekeeper with rack cameras (issue 30): racks on the moves, an exchange told from a pass,
+a late rack as a camera Correction, the end racks; and the GCG such a game writes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import shared_data_dir
+from gcgcheck import check_gcg
+from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Pass, Play
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
+from tilecam.scoring.gcg.notation import placement_from_gcg
+from tilecam.scoring.gcg.records import RACK_NOT_SEEN
+from tilecam.scoring.racks import RackSeen
+from tilecam.scoring.rules import get_profile
+from tilecam.scoring.scorekeeper import Scorekeeper
+from tilecam.scoring.snapshot import Snapshot, classes_for
+from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
+
+EN = DISTRIBUTIONS["en"]
+CLASSES = classes_for(EN.letters)
+NASPA = get_profile("naspa")
+
+
+def seen(player: int, rack: str, seed: int = 0, t: float = 0.0, unsure: str = "") -> RackSeen:
+    tiles = [None if x == "." else x for x in rack]
+    random.Random(seed).shuffle(tiles)
+    return RackSeen(player, t, tuple(tiles), tuple(None if x is None else 0.5 if x in unsure else 0.99
+                                                   for x in tiles))
+
+
+def board(*words) -> Snapshot:
+    rows = [["."] * 15 for _ in range(15)]
+    for r, c, word, down in words:
+        for i, ch in enumerate(word):
+            rows[r + (i if down else 0)][c + (0 if down else i)] = ch
+    return Snapshot.from_board(["".join(row) for row in rows], CLASSES, 0.99)
+
+
+CAT = (7, 6, "CAT", False)
+CATS_TOE = ((7, 6, "CAT", False), (8, 8, "OE", True))
+
+
+def test_a_play_gets_the_rack_read_before_it():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    keeper.rack_seen(seen(0, "ACEIRST", 1))
+    obs = keeper.observe(board(CAT), player=0, pressed=True)
+    play = keeper.game.events[0]
+    assert obs.status == "play" and play.rack == "ACEIRST" and not play.review and play.note == ""
+
+
+def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    keeper.rack_seen(seen(0, "AEINRST", 1))
+    keeper.observe(board(CAT), player=0, pressed=True)
+    play = keeper.game.events[0]
+    assert play.words == ("CAT",) and play.review and play.rack is None
+    assert "C not on the rack" in play.note
+
+
+def test_a_partial_rack_is_written_as_seen_with_the_note():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    keeper.rack_seen(seen(0, "AEI.RS.", 1))
+    keeper.observe(board(CAT), player=0, pressed=True)
+    play = keeper.game.events[0]
+    assert play.rack == "ACEIRST" and not play.review   # the tiles seen and those played
+    assert play.note.startswith(RACK_NOT_SEEN)
+
+
+def _cat_then(keeper: Scorekeeper) -> None:
+    keeper.rack_seen(seen(0, "ACEIRST", 1))
+    keeper.observe(board(CAT), player=0, pressed=True)
+    keeper.rack_seen(seen(0, "EIOQRSU", 2))            # CAT's draw
+
+
+def test_an_exchange_is_told_from_a_pass_at_the_press():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.rack_seen(seen(1, "AEIRSTT", 4))            # tiles went back, others came
+    obs = keeper.observe(board(CAT), player=1, pressed=True)
+    ex = keeper.game.events[1]
+    assert obs.status == "pass" and isinstance(ex, Exchange)
+    assert (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU")
+    keeper.rack_seen(seen(0, "EIOQRSU", 5))            # shuffled: the same rack
+    keeper.observe(board(CAT), player=0, pressed=True)
+    p = keeper.game.events[2]
+    assert isinstance(p, Pass) and p.rack == "EIOQRSU"
+
+
+def test_a_rack_change_the_bag_cannot_give_is_no_exchange():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.rack_seen(seen(1, "AEIZZZU", 4))            # the set has one Z: a misread, not a draw
+    keeper.observe(board(CAT), player=1, pressed=True)
+    p = keeper.game.events[1]
+    assert isinstance(p, Pass) and p.rack == "AEIIOUU" and "not by an exchange" in p.note
+
+
+def test_without_rack_reads_a_press_with_nothing_new_is_a_pass_as_before():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    keeper.observe(board(CAT), player=0, pressed=True)
+    keeper.observe(board(CAT), player=1, pressed=True)
+    assert keeper.racks is None and isinstance(keeper.game.events[1], Pass) and keeper.game.events[1].rack is None
+    # another player's rack camera says nothing of this player's turn
+    keeper.rack_seen(seen(1, "AEIRSTT"))
+    keeper.observe(board(CAT), player=0, pressed=True)
+    assert isinstance(keeper.game.events[2], Pass) and keeper.game.events[2].rack is None
+
+
+def test_a_rack_that_settles_after_the_press_turns_the_pass_into_an_exchange_once():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.observe(board(CAT), player=1, pressed=True)   # the rack camera has not settled yet
+    assert isinstance(keeper.game.events[1], Pass)
+    fixed = keeper.rack_seen(seen(1, "AEIRSTT", 4))
+    assert len(fixed) == 1 and isinstance(fixed[0], Correction) and fixed[0].by == "camera"
+    assert fixed[0].target == 1 and "exchange" in fixed[0].reason
+    ex = keeper.game.events[1]
+    assert isinstance(ex, Exchange) and (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU")
+    assert keeper.rack_seen(seen(1, "AEIRSTX", 5)) == []   # at most once
+    assert keeper.game.state.on_turn == 0
+
+
+def test_a_late_rack_does_not_touch_a_move_once_the_players_next_turn_began():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.observe(board(CAT), player=1, pressed=True)
+    keeper.observe(board(CAT), player=0, pressed=True)     # player 1 is on turn again
+    assert keeper.rack_seen(seen(1, "AEIRSTT", 4)) == []
+    assert isinstance(keeper.game.events[1], Pass)
+
+
+def test_a_late_rack_leaves_a_pass_a_person_entered():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.observe(board(CAT), player=1, pressed=True)
+    operator = Game(NASPA, EN, events=list(keeper.game.events[:1]))
+    operator.pass_turn(1)                                # the store took an operator's pass instead
+    keeper.sync(keeper.entries[:1] + [operator.events[1]], pending=1)
+    assert keeper.rack_seen(seen(1, "AEIRSTT", 4)) == []
+    assert isinstance(keeper.game.events[1], Pass)
+
+
+def test_a_rack_read_after_the_play_fills_its_rack_once_the_draw_shows_it_left():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    keeper.observe(board(CAT), player=0, pressed=True)    # the rack camera behind the board
+    assert keeper.game.events[0].rack is None
+    assert keeper.rack_seen(seen(0, "ACEIRST", 1)) == []   # could be the rack after: wait for the draw
+    fixed = keeper.rack_seen(seen(0, "EIOQRSU", 2))
+    assert len(fixed) == 1 and fixed[0].target == 0 and keeper.game.events[0].rack == "ACEIRST"
+    assert keeper.game.events[0].words == ("CAT",) and keeper.game.events[0].engine == 10
+
+
+def test_the_racks_seen_end_a_game_of_three_when_they_are_the_unseen_tiles():
+    mini = Distribution("mini", {"A": 3, "B": 3, "C": 3, "D": 3}, {"A": 1, "B": 2, "C": 3, "D": 4}, rack_size=2)
+    box = get_profile("box")
+
+    def played_out(racks: dict[int, str]) -> Scorekeeper:
+        game = Game(box, mini, players=3)
+        for p, pos, word in ((0, "8H", "AB"), (1, "9H", "CD"), (2, "10H", "AB"), (0, "11H", "CD")):
+            game.play(p, placement_from_gcg(game, pos, word))
+        keeper = Scorekeeper(game)
+        for p, rack in racks.items():
+            keeper.rack_seen(seen(p, rack))
+        return keeper
+
+    assert played_out({}).finish() == []                   # no racks seen: the operator enters them
+    assert played_out({1: "AB"}).finish() == []            # one rack seen of two
+    assert played_out({1: "AA", 2: "BD"}).finish() == []   # not the unseen tiles (ABCD)
+    keeper = played_out({1: "CA", 2: "DB"})
+    out = keeper.finish()
+    assert [type(e) for e in out] == [EndRackPoints, EndRackPenalty, EndRackPenalty]
+    assert out[0].opponent_rack == "ACBD" and out[0].agreed == 10
+    assert [(e.player, e.rack, e.agreed) for e in out[1:]] == [(1, "AC", -4), (2, "BD", -6)]
+
+
+# ---- GCG ----------------------------------------------------------------------------------------
+
+def _gcg(events) -> str:
+    record = GameRecord((Player("ann", "Ann"), Player("bob", "Bob")), tuple(events))
+    return write_gcg(record, NASPA, EN)
+
+
+def _read_back(text: str):
+    record, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    return record.events
+
+
+def test_a_game_with_racks_writes_gcg_that_loads_and_reads_back_its_racks():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)                                          # ann: ACEIRST CAT
+    keeper.rack_seen(seen(1, "AEIIOUU", 3))
+    keeper.observe(board(CAT), player=1, pressed=True)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4))                    # bob exchanged IOUU, seen late
+    keeper.rack_seen(seen(0, "EIOQRSU", 5))
+    keeper.observe(board(CAT), player=0, pressed=True)         # ann passes
+    keeper.rack_seen(seen(1, "AEIRSTT", 6))
+    keeper.observe(board(*CATS_TOE), player=1, pressed=True)   # bob: OE not from his rack (no O)
+    keeper.rack_seen(seen(0, "EIO.RSU", 7))
+    keeper.observe(board(CAT, (8, 8, "OE", True), (6, 9, "QI", True)), player=0, pressed=True)  # QI, in part
+    events = keeper.game.events
+    assert [e.kind for e in events] == ["play", "exchange", "pass", "play", "play"]
+    assert [e.rack for e in events] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, "EIOQRSU"]
+    assert events[3].review and "O not on the rack" in events[3].note
+    text = _gcg(events)
+    assert check_gcg(text) == [], text
+    assert ">ann: ACEIRST 8G CAT +10 10" in text
+    assert ">bob: AEIIOUU -IOUU +0 0" in text
+    assert ">ann: EIOQRSU - +0 10" in text
+    back = _read_back(text)
+    assert [e.kind for e in back] == [e.kind for e in events]
+    # the whole racks come back as they were; a rack not seen whole (or not holding the play) does not
+    assert [e.rack for e in back] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, None]
+    assert back[1].tiles == "IOUU" and back[1].count == 4
+    assert [e.cumulative for e in back] == [e.cumulative for e in events]
+
+
+@pytest.mark.parametrize("schedule", ["ahead", "in_step", "behind"])
+def test_a_real_game_recorded_with_rack_cameras_has_its_racks(schedule):
+    """doug vs emely (liwords): every rack known, a phony withdrawn, emely goes out. Each player's rack
+    read (shuffled) ahead of the board (the read after each play comes before it is committed), in
+    step (each rack read before the turn) or behind (each rack read once the move is committed)."""
+    path = shared_data_dir() / "gcg" / "liwords" / "doug_vs_emely.gcg"
+    if not path.exists():
+        pytest.skip("shared GCG games not here")
+    record, _, _ = record_from_gcg(read_gcg(path.read_bytes()), NASPA, EN)
+    truth = Game(NASPA, EN)
+    keeper = Scorekeeper(Game(NASPA, EN))
+    turns = [e for e in record.events if e.kind in ("play", "pass", "exchange")]
+    racks = {i: e.rack for i, e in enumerate(turns)}
+    nxt = {}   # turn index -> the same player's next turn's rack
+    for i, e in enumerate(turns):
+        later = next((j for j in range(i + 1, len(turns)) if turns[j].player == e.player), None)
+        nxt[i] = racks[later] if later is not None else None
+    k = 0
+    for ev in record.events:
+        truth.append(ev)
+        if ev.kind in ("end_rack_points", "end_rack_penalty"):
+            continue
+        turn = ev.kind in ("play", "pass", "exchange")
+        if turn and schedule != "behind":
+            keeper.rack_seen(seen(ev.player, racks[k], seed=k))
+        if turn and schedule == "ahead" and nxt[k] and ev.kind == "play":
+            keeper.rack_seen(seen(ev.player, nxt[k], seed=100 + k))
+        keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.9), player=ev.player, pressed=True)
+        if turn and schedule == "behind":
+            keeper.rack_seen(seen(ev.player, racks[k], seed=k))
+            if nxt[k]:
+                keeper.rack_seen(seen(ev.player, nxt[k], seed=100 + k))
+        k += turn
+    keeper.finish()
+    got = [(e.player, e.rack) for e in keeper.game.events if e.kind == "play"]
+    want = [(e.player, e.rack) for e in record.events if e.kind == "play"]
+    assert got == want
+    late = [e for e in keeper.entries if isinstance(e, Correction)]
+    # behind: each player's first rack is filled in once the read after it shows the tiles gone; every
+    # later rack was read (as the rack after the player's previous play) before the play was committed
+    assert [e.target for e in late] == ([0, 2] if schedule == "behind" else [])   # log indexes
+    end = [e for e in keeper.game.events if e.kind == "end_rack_points"]
+    assert [(e.player, e.agreed) for e in end] == [(1, 14)]
+    text = _gcg(keeper.game.events)
+    assert check_gcg(text) == [], text
+    assert [(e.player, e.rack) for e in _read_back(text) if e.kind == "play"] == want
