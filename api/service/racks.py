@@ -60,18 +60,12 @@ HIDDEN = RackPolicy(False)
 
 
 def on_air(settings: Any) -> RackPolicy:
-    """The racks a page without an operator token gets by default: [racks] on_air ("live",
-    "off"; "delayed" is live with delay_turns) and delay_turns (moves), read defensively (the
-    section is the station's; without it racks are live)."""
-    section = getattr(settings, "racks", None)
-    mode = getattr(section, "on_air", "live")
-    delay = getattr(section, "delay_turns", 0)
-    shown = mode not in (False, "off", "hidden", "none")
-    try:
-        delay = max(0, int(delay or 0))
-    except (TypeError, ValueError):
-        delay = 0
-    return RackPolicy(shown, delay)
+    """The racks a page without an operator token gets by default: [racks] on_air ("live" as read,
+    "delay": only once delay_turns moves have gone by since the rack was read, "off" never)."""
+    racks = settings.racks
+    if racks.on_air == "off":
+        return HIDDEN
+    return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,15 +80,15 @@ def test_a_read_that_is_not_one_is_refused_with_a_reason_and_nothing_is_written(
 
 
 def test_the_on_air_default_is_read_in_one_place_and_a_request_can_only_hide_more():
-    assert on_air(object()) == LIVE  # no [racks] section yet: live
-
     class Section:
-        on_air, delay_turns = "off", 0
+        on_air, delay_turns = "off", 1
 
     class Settings:
         racks = Section()
     assert on_air(Settings()) == RackPolicy(False, 0)
-    Section.on_air, Section.delay_turns = "live", 2
+    Section.on_air = "live"
+    assert on_air(Settings()) == RackPolicy(True, 0)  # live: delay_turns is for "delay" alone
+    Section.on_air, Section.delay_turns = "delay", 2
     assert on_air(Settings()) == RackPolicy(True, 2)
     assert RackPolicy(True, 2).join(None, 1) == RackPolicy(True, 2)
     assert RackPolicy(True, 0).join("on", 3) == RackPolicy(True, 3)

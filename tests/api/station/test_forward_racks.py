@@ -47,7 +47,10 @@ def test_rack_reads_reach_a_postgresql_central_once_in_order_with_their_frames(t
         finally:
             store.close()
         # the central's pages show them, as on air there ...
-        live = httpx.get(f"{server}/api/games/{cid}/live").json()
+        # (on air by default a turn late: none yet; the director sees them as read)
+        assert "AEINRST" not in httpx.get(f"{server}/api/games/{cid}/live").text
+        live = httpx.get(f"{server}/api/games/{cid}/live",
+                         headers={"Authorization": f"Bearer {DIRECTOR_TOKEN}"}).json()
         assert live["fields"]["rack1"] == "AEINRST" and live["fields"]["rack2"] == "QUIZJX?"
         assert "AEINRST" not in httpx.get(f"{server}/api/games/{cid}/live?racks=off").text
         # ... its operator cannot confirm the station's racks: the station's operator does
@@ -63,7 +66,8 @@ def test_rack_reads_reach_a_postgresql_central_once_in_order_with_their_frames(t
             assert [body["seq"] for _, path, body in sent if path.endswith("/racks")] == [3]
         finally:
             fw_store.close()
-        wait_for(lambda: httpx.get(f"{server}/api/games/{cid}/fields/rack1").text == "EINRSTU", timeout=10)
+        wait_for(lambda: httpx.get(f"{server}/api/games/{cid}/fields/rack1", headers={
+            "Authorization": f"Bearer {DIRECTOR_TOKEN}"}).text == "EINRSTU", timeout=10)
 
 
 def test_bad_forwarded_rack_rows_are_refused_with_a_message(ingest):
