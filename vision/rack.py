@@ -225,17 +225,23 @@ class WatchConfig(BaseModel):
                             description="A rack read the same way for this long is settled.")
     move_frac: float = Field(default=0.35, gt=0.0, le=2.0,
                              description="A slot that moved more than this share of the pitch: the rack moved.")
-    change_certainty: float = Field(default=0.8, gt=0.0, le=1.0,
-                                    description="A seen slot read this surely as another letter than the "
-                                                "frames before it: the tile was changed.")
+    change_look: float = Field(default=14.0, gt=0.0, le=255.0,
+                               description="A seen slot whose face differs from its first look by this many grey "
+                                           "levels on average (its mean taken out): the tile was changed.")
+
+
+def _look(image: np.ndarray, quad: np.ndarray, side: int = 16) -> np.ndarray:
+    """A tile face's small grey thumbnail, its mean taken out (the light may change)."""
+    g = cv2.cvtColor(tile_crop(image, quad, side, (0.0, 1.0)), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return g - g.mean()
 
 
 class RackWatch:
     """Fuses the reads of a rack over frames while it stands still (slot by slot, the mean letter
     probabilities of the frames where that slot is seen; a hand over a slot adds nothing to it) and
     gives a settled view once it has been still for ``settle_s`` seconds and reads otherwise than
-    the last view given. The rack moved (slots shifted, a slot more or less) or a tile changed:
-    start over."""
+    the last view given. The rack moved (slots shifted, a slot more or less) or a tile changed (a
+    seen slot's face looks otherwise than when first seen): start over."""
 
     def __init__(self, reader: RackReader, cfg: WatchConfig | None = None, *, settle_s: float | None = None) -> None:
         self.reader = reader
@@ -250,7 +256,7 @@ class RackWatch:
         self._centres: np.ndarray | None = None
         self._sums: np.ndarray | None = None
         self._counts: np.ndarray | None = None
-        self._pending: np.ndarray | None = None
+        self._looks: list = []
         self._boxes: list = []
         self._pitch = 0.0
 
@@ -266,20 +272,16 @@ class RackWatch:
         if self._centres is None or len(centres) != len(self._centres) or \
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
             self._start(t, centres, fix.pitch)
-        probs = r.probs(image, fix)
         seen = [i for i, s in enumerate(fix.slots) if s.seen]
-        changed = False
-        for p, i in zip(probs, seen):
-            if not self._counts[i]:
-                continue
-            before = self._sums[i] / self._counts[i]
-            other = p.max() >= self.cfg.change_certainty and before.max() >= self.cfg.change_certainty \
-                and int(p.argmax()) != int(before.argmax())
-            # one frame's misread is not a new tile: two frames in a row read it otherwise
-            self._pending[i] = self._pending[i] + 1 if other else 0
-            changed |= self._pending[i] >= 2
-        if changed:   # a tile changed in place: start over from this frame
+        looks = {i: _look(image, fix.slots[i].quad) for i in seen}
+        # a tile changed in place (the player swapped it): its face looks otherwise; start over
+        if any(self._looks[i] is not None and float(np.abs(looks[i] - self._looks[i]).mean()) > self.cfg.change_look
+               for i in seen):
             self._start(t, centres, fix.pitch)
+        for i in seen:
+            if self._looks[i] is None:
+                self._looks[i] = looks[i]
+        probs = r.probs(image, fix)
         return self._feed_seen(fix, probs, seen, t, t0)
 
     def _start(self, t: float, centres: np.ndarray, pitch: float) -> None:
@@ -289,7 +291,7 @@ class RackWatch:
         n, k = len(centres), len(self.reader.alphabet)
         self._sums = np.zeros((n, k), np.float64)
         self._counts = np.zeros(n, np.int64)
-        self._pending = np.zeros(n, np.int64)
+        self._looks = [None] * n
 
     def _feed_seen(self, fix: RackFix, probs: np.ndarray, seen: list[int], t: float, t0: float) -> RackView | None:
         for p, i in zip(probs, seen):
