@@ -3,10 +3,12 @@
 ``RackReader.read(image) -> RackView``: the rack's slots (vision.rackfind), each tile's face
 rectified from its quad to the crops the table's readers take, and read by the same models the
 board uses (the classifier with the table's enrolled tile set, the text recogniser with the
-table's calibration; vision.assemble builds them). Which of the two reads a rack's letters is
-``RackConfig.rule``: measured on rendered racks (tests/bench/bench_rack.py, chosen on the training
-looks only), the recogniser alone reads rack tiles best, as it did on real broadcast rack crops
-(93.1 % against the classifier's 74.0 % and the board's fusion's 82.4 %). A slot a hand hides
+table's calibration; vision.assemble builds them). Which of them names a rack's letters is
+``RackConfig.rule``, chosen by tests/bench/bench_rack.py on rendered racks in the training looks
+only (docs/racks.md has the figures): there the board's calibrated fusion and the recogniser alone
+read about alike and the classifier alone worst. On real broadcast rack crops (not available here)
+the recogniser alone read best (93.1 %, the classifier 74.0 %, the fusion 82.4 %), so 'recogniser'
+is the rule to try first on a real table. A slot a hand hides
 is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?').
 
 ``RackWatch(reader).feed(image, t)``: the reads of a rack standing still fused slot by slot (the
@@ -44,10 +46,10 @@ class RackConfig(BaseModel):
     rendered training looks; see docs/racks.md)."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    rule: str = Field(default="recogniser", pattern="^(recogniser|classifier|fused)$",
+    rule: str = Field(default="fused", pattern="^(recogniser|classifier|fused)$",
                       description="Which reader names a rack tile's letter: the text recogniser alone, the "
                                   "classifier alone, or their calibrated product (the board's fusion).")
-    blank_mass: float = Field(default=0.05, ge=0.0, le=1.0,
+    blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
     find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
@@ -180,8 +182,11 @@ class RackReader:
             from tilecam.vision.fuse import product_letters
             cal = reader.calibration
             q = product_letters(raw.p_cls[:, cols], raw.p_ocr, cal.classifier_temperature, cal.recogniser_temperature)
-            out[:, cols] = q * (1.0 - raw.p_cls[:, blank])[:, None]
-            out[:, blank] = raw.p_cls[:, blank]
+            p_blank = raw.p_cls[:, blank]
+            if raw.ink is not None:   # a face with no ink at all is a blank, whatever the classifier says
+                p_blank = np.where(np.isnan(raw.ink), np.maximum(p_blank, 0.97), p_blank)
+            out[:, cols] = q * (1.0 - p_blank)[:, None]
+            out[:, blank] = p_blank
         return out.astype(np.float32)
 
     def probs(self, image: np.ndarray, fix: RackFix) -> np.ndarray:

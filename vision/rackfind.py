@@ -292,14 +292,17 @@ def _ink_letters(lab: np.ndarray, quad: np.ndarray, colour: np.ndarray, n_tiles:
     return count
 
 
-def _distinct(faces: list[_Face]) -> list[_Face]:
+def _distinct(faces: list[_Face], limit: int = 400) -> list[_Face]:
     """One candidate per place: of faces whose centres lie within each other, the one with more
-    letters (then the larger)."""
+    letters (then the larger); at most ``limit`` (a busy frame's clutter is not a rack)."""
     out: list[_Face] = []
-    for f in sorted(faces, key=lambda f: (f.letters, f.area), reverse=True):
-        if all(cv2.pointPolygonTest(g.quad.reshape(-1, 1, 2), tuple(map(float, f.centre)), False) < 0
-               for g in out):
+    boxes = np.zeros((0, 4), np.float32)
+    for f in sorted(faces, key=lambda f: (f.letters, f.area), reverse=True)[:limit]:
+        c = f.centre
+        near = np.flatnonzero((boxes[:, 0] <= c[0]) & (c[0] <= boxes[:, 2]) & (boxes[:, 1] <= c[1]) & (c[1] <= boxes[:, 3]))
+        if all(cv2.pointPolygonTest(out[j].quad.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) < 0 for j in near):
             out.append(f)
+            boxes = np.vstack([boxes, np.concatenate([f.quad.min(axis=0), f.quad.max(axis=0)])[None]])
     return out
 
 
@@ -549,6 +552,8 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
             out = [s for s in out if cv2.pointPolygonTest(f.quad.reshape(-1, 1, 2),
                                                           tuple(map(float, s.quad.mean(axis=0))), False) < 0]
             out.append(Slot(f.quad.astype(np.float32), True))
+    # a slot a hand reaches over at all is unseen: never read a tile part hidden
+    out = [Slot(s.quad, False) if s.seen and _covered(hand, s.quad, 0.08) else s for s in out]
     u = np.array([1.0, ta])
     return sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
 
