@@ -125,7 +125,12 @@ class RackReader:
         return tuple(c for c in self.tile_reader.classes if c != UNSEEN)
 
     def find(self, image: np.ndarray) -> RackFix | None:
-        return find_rack(image, self.cfg.find)
+        """The rack's slots (vision.rackfind), as many blanks allowed as the tile set has."""
+        from tilecam.scoring.tiles import DISTRIBUTIONS
+        blanks = int(DISTRIBUTIONS[self.tile_reader.lang].counts.get(BLANK, 2))
+        cfg = self.cfg.find if self.cfg.find.max_blanks == blanks else \
+            self.cfg.find.model_copy(update={"max_blanks": blanks})
+        return find_rack(image, cfg)
 
     def raw(self, image: np.ndarray, fix: RackFix, rules=RULES) -> "RawReads":
         """What the readers say of each seen slot of ``fix``: the classifier's class probabilities

@@ -33,6 +33,10 @@ class FindConfig(BaseModel):
                                     description="Faces of one row differ in height by at most this share.")
     skin_share: float = Field(default=0.3, gt=0.0, le=1.0,
                               description="A slot whose tile area is this much skin is a hand over a tile.")
+    max_blanks: int = Field(default=2, ge=0, le=7,
+                            description="Blank tiles in the bag (vision.rack sets the tile set's own): more "
+                                        "letterless faces than this in a row are not blanks but something over "
+                                        "the tiles, so unseen.")
     fragment: float = Field(default=0.72, gt=0.0, lt=1.0,
                             description="A face narrower or shorter than this share of the row's faces is a "
                                         "tile partly hidden: an unseen slot.")
@@ -400,6 +404,17 @@ def _refine_lines(face: np.ndarray, quads: np.ndarray, ta: float, tb: float, ba:
     return out[0], out[1], out[2], out[3], float(new_h)
 
 
+def _plain_rim(face: np.ndarray, quad: np.ndarray, side: int = 20, share: float = 0.5) -> bool:
+    """The middle of each of a face's four edges is the face's colour (a letter stays inside, the
+    value sits in a corner): nothing lies over part of the tile."""
+    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    m = cv2.warpPerspective(face.astype(np.uint8), h, (side, side), flags=cv2.INTER_NEAREST) > 0
+    a, b, lo, hi = 1, 5, 6, side - 6
+    sides = (m[a:b, lo:hi], m[side - b:side - a, lo:hi], m[lo:hi, a:b], m[lo:hi, side - b:side - a])
+    return min(float(x.mean()) for x in sides) >= share
+
+
 def _covered(hand: np.ndarray, quad: np.ndarray, share: float) -> bool:
     m = np.zeros(hand.shape, np.uint8)
     cv2.fillConvexPoly(m, np.int32(np.round(quad)), 1)
@@ -552,8 +567,14 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
             out = [s for s in out if cv2.pointPolygonTest(f.quad.reshape(-1, 1, 2),
                                                           tuple(map(float, s.quad.mean(axis=0))), False) < 0]
             out.append(Slot(f.quad.astype(np.float32), True))
-    # a slot a hand reaches over at all is unseen: never read a tile part hidden
-    out = [Slot(s.quad, False) if s.seen and _covered(hand, s.quad, 0.08) else s for s in out]
+    # a slot a hand reaches over at all is unseen: never read a tile part hidden. A hand not told
+    # by its colour still breaks the face's plain rim; and a rack holds no more blanks than the bag
+    # (cfg.max_blanks): more faces without a letter are something over the rack, not blanks
+    out = [Slot(s.quad, False) if s.seen and (_covered(hand, s.quad, 0.08) or not _plain_rim(face, s.quad))
+           else s for s in out]
+    letterless = [i for i, s in enumerate(out) if s.seen and not _ink_letters(lab, s.quad, face_lab, 1)]
+    if len(letterless) > cfg.max_blanks:
+        out = [Slot(s.quad, False) if i in letterless else s for i, s in enumerate(out)]
     u = np.array([1.0, ta])
     return sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
 
