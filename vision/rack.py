@@ -3,10 +3,12 @@
 ``RackReader.read(image) -> RackView``: the rack's slots (vision.rackfind), each tile's face
 rectified from its quad to the crops the table's readers take, and read by the same models the
 board uses (the classifier with the table's enrolled tile set, the text recogniser with the
-table's calibration; vision.assemble builds them). Which of the two reads a rack's letters is
-``RackConfig.rule``: measured on rendered racks (tests/bench/bench_rack.py, chosen on the training
-looks only), the recogniser alone reads rack tiles best, as it did on real broadcast rack crops
-(93.1 % against the classifier's 74.0 % and the board's fusion's 82.4 %). A slot a hand hides
+table's calibration; vision.assemble builds them). Which of them names a rack's letters is
+``RackConfig.rule``, chosen by tests/bench/bench_rack.py on rendered racks in the training looks
+only (docs/racks.md has the figures): there the board's calibrated fusion and the recogniser alone
+read about alike and the classifier alone worst. On real broadcast rack crops (not available here)
+the recogniser alone read best (93.1 %, the classifier 74.0 %, the fusion 82.4 %), so 'recogniser'
+is the rule to try first on a real table. A slot a hand hides
 is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?').
 
 ``RackWatch(reader).feed(image, t)``: the reads of a rack standing still fused slot by slot (the
@@ -44,10 +46,10 @@ class RackConfig(BaseModel):
     rendered training looks; see docs/racks.md)."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    rule: str = Field(default="recogniser", pattern="^(recogniser|classifier|fused)$",
+    rule: str = Field(default="fused", pattern="^(recogniser|classifier|fused)$",
                       description="Which reader names a rack tile's letter: the text recogniser alone, the "
                                   "classifier alone, or their calibrated product (the board's fusion).")
-    blank_mass: float = Field(default=0.05, ge=0.0, le=1.0,
+    blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
     find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
@@ -123,7 +125,12 @@ class RackReader:
         return tuple(c for c in self.tile_reader.classes if c != UNSEEN)
 
     def find(self, image: np.ndarray) -> RackFix | None:
-        return find_rack(image, self.cfg.find)
+        """The rack's slots (vision.rackfind), as many blanks allowed as the tile set has."""
+        from tilecam.scoring.tiles import DISTRIBUTIONS
+        blanks = int(DISTRIBUTIONS[self.tile_reader.lang].counts.get(BLANK, 2))
+        cfg = self.cfg.find if self.cfg.find.max_blanks == blanks else \
+            self.cfg.find.model_copy(update={"max_blanks": blanks})
+        return find_rack(image, cfg)
 
     def raw(self, image: np.ndarray, fix: RackFix, rules=RULES) -> "RawReads":
         """What the readers say of each seen slot of ``fix``: the classifier's class probabilities
@@ -180,8 +187,11 @@ class RackReader:
             from tilecam.vision.fuse import product_letters
             cal = reader.calibration
             q = product_letters(raw.p_cls[:, cols], raw.p_ocr, cal.classifier_temperature, cal.recogniser_temperature)
-            out[:, cols] = q * (1.0 - raw.p_cls[:, blank])[:, None]
-            out[:, blank] = raw.p_cls[:, blank]
+            p_blank = raw.p_cls[:, blank]
+            if raw.ink is not None:   # a face with no ink at all is a blank, whatever the classifier says
+                p_blank = np.where(np.isnan(raw.ink), np.maximum(p_blank, 0.97), p_blank)
+            out[:, cols] = q * (1.0 - p_blank)[:, None]
+            out[:, blank] = p_blank
         return out.astype(np.float32)
 
     def probs(self, image: np.ndarray, fix: RackFix) -> np.ndarray:
@@ -225,17 +235,23 @@ class WatchConfig(BaseModel):
                             description="A rack read the same way for this long is settled.")
     move_frac: float = Field(default=0.35, gt=0.0, le=2.0,
                              description="A slot that moved more than this share of the pitch: the rack moved.")
-    change_certainty: float = Field(default=0.8, gt=0.0, le=1.0,
-                                    description="A seen slot read this surely as another letter than the "
-                                                "frames before it: the tile was changed.")
+    change_look: float = Field(default=14.0, gt=0.0, le=255.0,
+                               description="A seen slot whose face differs from its first look by this many grey "
+                                           "levels on average (its mean taken out): the tile was changed.")
+
+
+def _look(image: np.ndarray, quad: np.ndarray, side: int = 16) -> np.ndarray:
+    """A tile face's small grey thumbnail, its mean taken out (the light may change)."""
+    g = cv2.cvtColor(tile_crop(image, quad, side, (0.0, 1.0)), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return g - g.mean()
 
 
 class RackWatch:
     """Fuses the reads of a rack over frames while it stands still (slot by slot, the mean letter
     probabilities of the frames where that slot is seen; a hand over a slot adds nothing to it) and
     gives a settled view once it has been still for ``settle_s`` seconds and reads otherwise than
-    the last view given. The rack moved (slots shifted, a slot more or less) or a tile changed:
-    start over."""
+    the last view given. The rack moved (slots shifted, a slot more or less) or a tile changed (a
+    seen slot's face looks otherwise than when first seen): start over."""
 
     def __init__(self, reader: RackReader, cfg: WatchConfig | None = None, *, settle_s: float | None = None) -> None:
         self.reader = reader
@@ -250,7 +266,7 @@ class RackWatch:
         self._centres: np.ndarray | None = None
         self._sums: np.ndarray | None = None
         self._counts: np.ndarray | None = None
-        self._pending: np.ndarray | None = None
+        self._looks: list = []
         self._boxes: list = []
         self._pitch = 0.0
 
@@ -266,20 +282,16 @@ class RackWatch:
         if self._centres is None or len(centres) != len(self._centres) or \
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
             self._start(t, centres, fix.pitch)
-        probs = r.probs(image, fix)
         seen = [i for i, s in enumerate(fix.slots) if s.seen]
-        changed = False
-        for p, i in zip(probs, seen):
-            if not self._counts[i]:
-                continue
-            before = self._sums[i] / self._counts[i]
-            other = p.max() >= self.cfg.change_certainty and before.max() >= self.cfg.change_certainty \
-                and int(p.argmax()) != int(before.argmax())
-            # one frame's misread is not a new tile: two frames in a row read it otherwise
-            self._pending[i] = self._pending[i] + 1 if other else 0
-            changed |= self._pending[i] >= 2
-        if changed:   # a tile changed in place: start over from this frame
+        looks = {i: _look(image, fix.slots[i].quad) for i in seen}
+        # a tile changed in place (the player swapped it): its face looks otherwise; start over
+        if any(self._looks[i] is not None and float(np.abs(looks[i] - self._looks[i]).mean()) > self.cfg.change_look
+               for i in seen):
             self._start(t, centres, fix.pitch)
+        for i in seen:
+            if self._looks[i] is None:
+                self._looks[i] = looks[i]
+        probs = r.probs(image, fix)
         return self._feed_seen(fix, probs, seen, t, t0)
 
     def _start(self, t: float, centres: np.ndarray, pitch: float) -> None:
@@ -289,7 +301,7 @@ class RackWatch:
         n, k = len(centres), len(self.reader.alphabet)
         self._sums = np.zeros((n, k), np.float64)
         self._counts = np.zeros(n, np.int64)
-        self._pending = np.zeros(n, np.int64)
+        self._looks = [None] * n
 
     def _feed_seen(self, fix: RackFix, probs: np.ndarray, seen: list[int], t: float, t0: float) -> RackView | None:
         for p, i in zip(probs, seen):

@@ -33,6 +33,10 @@ class FindConfig(BaseModel):
                                     description="Faces of one row differ in height by at most this share.")
     skin_share: float = Field(default=0.3, gt=0.0, le=1.0,
                               description="A slot whose tile area is this much skin is a hand over a tile.")
+    max_blanks: int = Field(default=2, ge=0, le=7,
+                            description="Blank tiles in the bag (vision.rack sets the tile set's own): more "
+                                        "letterless faces than this in a row are not blanks but something over "
+                                        "the tiles, so unseen.")
     fragment: float = Field(default=0.72, gt=0.0, lt=1.0,
                             description="A face narrower or shorter than this share of the row's faces is a "
                                         "tile partly hidden: an unseen slot.")
@@ -292,14 +296,17 @@ def _ink_letters(lab: np.ndarray, quad: np.ndarray, colour: np.ndarray, n_tiles:
     return count
 
 
-def _distinct(faces: list[_Face]) -> list[_Face]:
+def _distinct(faces: list[_Face], limit: int = 400) -> list[_Face]:
     """One candidate per place: of faces whose centres lie within each other, the one with more
-    letters (then the larger)."""
+    letters (then the larger); at most ``limit`` (a busy frame's clutter is not a rack)."""
     out: list[_Face] = []
-    for f in sorted(faces, key=lambda f: (f.letters, f.area), reverse=True):
-        if all(cv2.pointPolygonTest(g.quad.reshape(-1, 1, 2), tuple(map(float, f.centre)), False) < 0
-               for g in out):
+    boxes = np.zeros((0, 4), np.float32)
+    for f in sorted(faces, key=lambda f: (f.letters, f.area), reverse=True)[:limit]:
+        c = f.centre
+        near = np.flatnonzero((boxes[:, 0] <= c[0]) & (c[0] <= boxes[:, 2]) & (boxes[:, 1] <= c[1]) & (c[1] <= boxes[:, 3]))
+        if all(cv2.pointPolygonTest(out[j].quad.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) < 0 for j in near):
             out.append(f)
+            boxes = np.vstack([boxes, np.concatenate([f.quad.min(axis=0), f.quad.max(axis=0)])[None]])
     return out
 
 
@@ -355,6 +362,59 @@ def _line(points: np.ndarray) -> tuple[float, float]:
     return float(a), float(b)
 
 
+def _refine_lines(face: np.ndarray, quads: np.ndarray, ta: float, tb: float, ba: float, bb: float,
+                  tile_h: float) -> tuple[float, float, float, float, float]:
+    """The row's top and bottom lines fitted again to the face colour itself (letters filled in):
+    in each column near the seeds, the run of face through the row's middle, when about a tile
+    high. The seeds' own quads are often a tile's part (a seam, a letter's edge cut them)."""
+    h, w = face.shape
+    filled = _fill_holes(face.astype(np.uint8) * 255) > 0
+    x0 = int(max(0, quads[:, :, 0].min() - 2 * tile_h))
+    x1 = int(min(w - 1, quads[:, :, 0].max() + 2 * tile_h))
+    tops, bots = [], []
+    for x in range(x0, x1, 2):
+        yc = int(round(((ta + ba) * x + tb + bb) / 2))
+        if not 0 <= yc < h or not filled[yc, x]:
+            continue
+        colm = filled[:, x]
+        up = yc
+        while up > 0 and colm[up - 1]:
+            up -= 1
+        dn = yc
+        while dn < h - 1 and colm[dn + 1]:
+            dn += 1
+        if 0.6 * tile_h <= dn - up + 1 <= 1.6 * tile_h:
+            tops.append((x, up))
+            bots.append((x, dn + 1))
+    if len(tops) < 10:
+        return ta, tb, ba, bb, tile_h
+    out = []
+    for pts in (np.array(tops, float), np.array(bots, float)):
+        a, b = np.polyfit(pts[:, 0], pts[:, 1], 1)
+        for _ in range(2):   # drop the columns off the line (a letter's notch, a neighbour's edge)
+            keep = np.abs(pts[:, 1] - (a * pts[:, 0] + b)) <= max(2.0, 0.06 * tile_h)
+            if keep.sum() < 6:
+                break
+            a, b = np.polyfit(pts[keep, 0], pts[keep, 1], 1)
+        out += [float(a), float(b)]
+    mid = (x0 + x1) / 2
+    new_h = (out[2] * mid + out[3]) - (out[0] * mid + out[1])
+    if not 0.6 * tile_h <= new_h <= 1.6 * tile_h:
+        return ta, tb, ba, bb, tile_h
+    return out[0], out[1], out[2], out[3], float(new_h)
+
+
+def _plain_rim(face: np.ndarray, quad: np.ndarray, side: int = 20, share: float = 0.5) -> bool:
+    """The middle of each of a face's four edges is the face's colour (a letter stays inside, the
+    value sits in a corner): nothing lies over part of the tile."""
+    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    m = cv2.warpPerspective(face.astype(np.uint8), h, (side, side), flags=cv2.INTER_NEAREST) > 0
+    a, b, lo, hi = 1, 5, 6, side - 6
+    sides = (m[a:b, lo:hi], m[side - b:side - a, lo:hi], m[lo:hi, a:b], m[lo:hi, side - b:side - a])
+    return min(float(x.mean()) for x in sides) >= share
+
+
 def _covered(hand: np.ndarray, quad: np.ndarray, share: float) -> bool:
     m = np.zeros(hand.shape, np.uint8)
     cv2.fillConvexPoly(m, np.int32(np.round(quad)), 1)
@@ -384,6 +444,7 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
     if tile_h < 6:
         return []
     vhat = side / tile_h
+    ta, tb, ba, bb, tile_h = _refine_lines(face, quads, ta, tb, ba, bb, tile_h)
     x_lo = max(0.0, float(quads[:, :, 0].min()) - 9 * tile_h)
     x_hi = min(w - 1.0, float(quads[:, :, 0].max()) + 9 * tile_h)
 
@@ -414,9 +475,15 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
     for q in quads:
         xs = cv2.perspectiveTransform(q.reshape(1, 4, 2).astype(np.float32), hom)[0][:, 0]
         seeds.append((xs.min(), xs.max()))
-    widths = [b - a for a, b in seeds if 0.5 * height <= b - a <= 1.5 * height]
-    tile_w = float(np.median(widths)) if widths else 0.95 * height
     on = (col > 0.45) | (full > 0.7)
+    # the tile's width in the band: the narrowest runs that can be one tile (touching tiles make
+    # longer runs, a multiple of it), else the seeds that look like one tile
+    lengths = sorted(b - a for a, b in _runs(on) if b - a >= 0.6 * height)
+    widths = [b - a for a, b in seeds if 0.5 * height <= b - a <= 1.5 * height]
+    if lengths and lengths[0] <= 2.2 * height:
+        tile_w = float(np.median([x for x in lengths if x <= 1.3 * lengths[0]]))
+    else:
+        tile_w = float(np.median(widths)) if widths else 0.95 * height
     segments: list[tuple[float, float, bool]] = []
     for a, b in _runs(on):
         n = int(round((b - a) / tile_w))
@@ -435,17 +502,40 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
         for x0, x1 in zip(cuts[:-1], cuts[1:]):
             if x1 - x0 < 0.55 * tile_w:
                 continue
+            near_hand = handcol[max(int(x0 - tile_w), 0):int(x1 + tile_w)].mean() >= 0.05
             seen = (x1 - x0) >= cfg.fragment * tile_w and handcol[int(x0):int(x1)].mean() < cfg.skin_share
+            if not seen and not near_hand:
+                # a tile cut short with no hand about (a letter's tail, a shadow): the whole tile
+                mid = (x0 + x1) / 2
+                x0, x1, seen = max(mid - tile_w / 2, 0.0), min(mid + tile_w / 2, float(length)), True
             if seen:
                 # a tile: face colour down its whole height, and a letter's ink or none at all (a
                 # blank); a stretch of rack of the faces' colour shows neither
                 q = cv2.perspectiveTransform(np.float32([[[x0, 0], [x1, 0], [x1, height], [x0, height]]]), inv)[0]
                 filled = float(full[int(x0):int(x1)].mean())
-                if filled < 0.5 or (filled < 0.85 and not _ink_letters(lab, q, face_lab, 1)):
+                lettered = bool(_ink_letters(lab, q, face_lab, 1))
+                if filled < 0.5 or (filled < 0.85 and not lettered):
                     continue
-            segments.append((x0, x1, seen))
+                segments.append((x0, x1, seen, lettered))
+                continue
+            segments.append((x0, x1, seen, False))
     # hand over tile-wide stretches next to the tiles: unseen slots
     hidden = (handcol > cfg.skin_share) & ~on & inside.mean(axis=0).astype(bool)
+    # a face with no letter (a blank, or the table's colour) counts only in a chain of slots that
+    # reaches a lettered face, each within a tile and a half of the next
+    keep = [i for i, sg in enumerate(segments) if sg[3] or not sg[2]]
+    grown = True
+    while grown:
+        grown = False
+        for i, sg in enumerate(segments):
+            if i in keep:
+                continue
+            mid = (sg[0] + sg[1]) / 2
+            if any(abs(mid - (segments[j][0] + segments[j][1]) / 2) <= 1.6 * tile_w for j in keep
+                   if segments[j][2]):
+                keep.append(i)
+                grown = True
+    segments = [segments[i][:3] for i in sorted(keep)]
     tiles_at = [(x0, x1) for x0, x1, _ in segments]
     for a, b in _runs(hidden):
         if not any(abs(a - x1) <= 0.5 * tile_w or abs(b - x0) <= 0.5 * tile_w for x0, x1 in tiles_at):
@@ -477,6 +567,14 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
             out = [s for s in out if cv2.pointPolygonTest(f.quad.reshape(-1, 1, 2),
                                                           tuple(map(float, s.quad.mean(axis=0))), False) < 0]
             out.append(Slot(f.quad.astype(np.float32), True))
+    # a slot a hand reaches over at all is unseen: never read a tile part hidden. A hand not told
+    # by its colour still breaks the face's plain rim; and a rack holds no more blanks than the bag
+    # (cfg.max_blanks): more faces without a letter are something over the rack, not blanks
+    out = [Slot(s.quad, False) if s.seen and (_covered(hand, s.quad, 0.08) or not _plain_rim(face, s.quad))
+           else s for s in out]
+    letterless = [i for i, s in enumerate(out) if s.seen and not _ink_letters(lab, s.quad, face_lab, 1)]
+    if len(letterless) > cfg.max_blanks:
+        out = [Slot(s.quad, False) if i in letterless else s for i, s in enumerate(out)]
     u = np.array([1.0, ta])
     return sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
 

@@ -111,3 +111,19 @@ def test_the_watch_fuses_only_the_frames_that_saw_a_slot(reader):
     first = watch.feed(scene.image, 0.0)
     assert first is not None and first.text == "RETINAS"
     assert all(t.letter is not None for t in first.tiles)
+
+
+def test_a_rack_reader_on_the_table_reads_with_what_the_table_learnt(reader):
+    """Built on the table's reader, the rack reader takes the table's current tile reader at each
+    read: a tile check's enrolment (with_tileset) or the recogniser's refit (calibrated_on) reads
+    the racks too."""
+    from types import SimpleNamespace
+
+    table = SimpleNamespace(tile_reader=reader.tile_reader)
+    rack = build_rack_reader(load_settings(None), "en", table=table)
+    assert rack.tile_reader is reader.tile_reader
+    learnt = reader.tile_reader.with_tileset(None)
+    table.tile_reader = learnt
+    assert rack.tile_reader is learnt
+    scene = render_rack("RETINAS", 5, LOOK)
+    assert rack.read(scene.image).text == "RETINAS"
