@@ -6,10 +6,10 @@ loop, each at its own pace and on its own clock.
     RackCamera                           one source on its own thread: frames -> watch -> on_rack
     RackCameras                          every player's: opened with the station, started, stopped, said
 
-A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which keeps it
-through the link and gives it to the scorekeeper under the board's lock). A rack camera that cannot
-open, drops, fails or ends is said at once through ``say`` (the console's notices and stderr) and
-kept in ``status()``; the board records on.
+A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which
+keeps it through the link and gives it to the scorekeeper under the board's lock). A rack camera that
+cannot open, drops, fails or ends is said at once through ``say`` (the console's notices and stderr)
+and kept in ``status()``; the board records on.
 """
 from __future__ import annotations
 
@@ -193,7 +193,7 @@ class RackCameras:
             except (CaptureError, OSError, ValueError) as exc:
                 if not cam.live:
                     self.close()
-                    raise SetupError(f"cannot open the rack source of player {cam.player}, {cam.uri}: {exc}") from None
+                    raise SetupError(f"cannot open the rack source of player {cam.player}: {exc}") from None
                 cam.state = f"not there: {exc}"
                 self.say(f"{cam.name} is not there ({exc}); tried again every {cam.cfg.reconnect_max_s:g} s, "
                          "and the board records meanwhile")
@@ -233,7 +233,7 @@ class RackCameras:
                 cam.source.close()
 
     def status(self) -> dict:
-        """Per player (from 1): its source, state, frames and racks read."""
+        """Per player (from 1): its source, state, frames, racks read and racks for review."""
         return {str(cam.player): cam.status() for cam in self.cameras}
 
     def lines(self) -> list[str]:
