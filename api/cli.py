@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("tilecam.api.commands.verify", "replay a GCG record and print a recount report"),
     "locate": ("tilecam.api.commands.locate", "find the board's grid corners in an image"),
     "read": ("tilecam.api.commands.read", "read every square of the board in an image"),
+    "rack": ("tilecam.api.commands.rack", "read a player's rack in a rack camera image"),
     "enroll": ("tilecam.api.commands.enroll", "adapt the tile reader to the tile set on the table"),
     "record": ("tilecam.api.commands.record", "record a whole game from a video, a folder of frames or a camera"),
     "run": ("tilecam.api.commands.run", "the station: record from the camera (or --source), serve, buttons, LED"),
