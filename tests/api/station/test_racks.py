@@ -272,7 +272,8 @@ def station(tmp_path, board: Path, racks: dict, *, settle_s=0.3, watch=None, hoo
 
 def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tmp_path, board, kept, monkeypatch,
                                                                              capsys):
-    monkeypatch.setattr(station_racks, "rack_watch", lambda settings, reader: Watch(GreyReader(), settings.racks.settle_s))
+    monkeypatch.setattr(station_racks, "rack_watch",
+                        lambda settings, lang, reader: Watch(GreyReader(), settings.racks.settle_s))
     video = rack_video(tmp_path / "rack1.avi", [0, 1, 2])
     stills = rack_folder(tmp_path / "rack2", [3, 4])
     config = tmp_path / "t.toml"
@@ -463,3 +464,30 @@ def test_a_serving_station_paces_its_rack_files_and_reads_them_to_the_end_before
                                           "reviews": 0}}
     assert [seen["player"] for _, seen, _ in kept["add_rack"]] == [1, 1, 1]
     assert len(st.recording.scorekeeper.entries) == 2
+
+
+@pytest.mark.slow
+def test_record_with_a_rendered_rack_camera_reads_it_with_the_real_reader_into_the_store(tmp_path, board, capsys):
+    """No fakes: vision's rack reader on the table's reader, scoring's rack_seen, the service's rack
+    log. Loose, as the reader is judged in its own bench: the racks it settles on are kept, with their
+    evidence, for the right player, and the board records as without them."""
+    from tilecam.models.synth.rack import render_rack
+
+    folder = tmp_path / "rack2"
+    folder.mkdir()
+    i = 0
+    for rack in ("BCFHKMW", "EEIOUA?"):
+        for hand in (0.6, 0.6) + (0.0,) * 10:
+            cv2.imwrite(str(folder / f"r-{i:03d}.png"), render_rack(rack, 9, hand=hand, frame=i).image)
+            i += 1
+    db = tmp_path / "g.sqlite3"
+    config = tmp_path / "t.toml"
+    config.write_text("[racks]\nsettle_s = 1.0\n[capture]\nfps = 5\n")
+    assert cli.main(["record", str(board), "--db", str(db), "--config", str(config), "--rack", f"2={folder}"]) == 0
+    out = capsys.readouterr().out
+    service = GameService(open_store(db), Bus())
+    reads = service.racks(1)
+    assert reads and all(r.player == 1 and len(r.tiles) == 7 and r.frame for r in reads)
+    assert f"rack camera 2 ({folder}): 24 frames, {len(reads)} rack{'s' * (len(reads) != 1)} read" in out
+    assert "".join(reads[-1].tiles) in ("BCFHKMW", "EEIOUA?")   # a rack it settled on, read as rendered
+    assert len(service.load(1).events) == 2
