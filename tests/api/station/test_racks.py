@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -491,3 +491,17 @@ def test_record_with_a_rendered_rack_camera_reads_it_with_the_real_reader_into_t
     assert f"rack camera 2 ({folder}): 24 frames, {len(reads)} rack{'s' * (len(reads) != 1)} read" in out
     assert "".join(reads[-1].tiles) in ("BCFHKMW", "EEIOUA?")   # a rack it settled on, read as rendered
     assert len(service.load(1).events) == 2
+
+
+def test_a_restarted_station_has_the_racks_its_game_kept(tmp_path):
+    from tilecam.api.station.game import attach_game
+
+    service = GameService(open_store(tmp_path / "g.sqlite3"), Bus())
+    rec = attach_game(service, None, players=["Ann", "Bob"])
+    assert rec.scorekeeper.racks is None   # no reads: the scorekeeper decides as without rack cameras
+    first, second = make_seen(0, 0, t=1.0), make_seen(1, 1, t=2.5)
+    for seen in (first, second):
+        service.add_rack(rec.game_id, seen.to_json(), None)
+    again = attach_game(service, rec.game_id)   # as after a power cut
+    book = again.scorekeeper.racks   # each read as it came (the evidence stays in the rack log)
+    assert book.reads(0) == (replace(first, frame=None),) and book.reads(1) == (replace(second, frame=None),)
