@@ -138,22 +138,22 @@ def board(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def kept(monkeypatch):
-    """What the pages' GameService.add_rack (faked until it lands) and scoring's
-    Scorekeeper.rack_seen (the real one, watched) were given, in order."""
+    """What the game service's add_rack and scoring's Scorekeeper.rack_seen (the real ones, watched)
+    were given, in order."""
     calls = {"add_rack": [], "rack_seen": []}
-    real = Scorekeeper.rack_seen
+    real_add, real_seen = GameService.add_rack, Scorekeeper.rack_seen
 
-    def add_rack(self, game_id, seen, jpeg):
+    def add_rack(self, game_id, seen, jpeg=None):
         assert isinstance(seen, dict) and (jpeg is None or jpeg[:2] == b"\xff\xd8")
         calls["add_rack"].append((game_id, seen, jpeg))
-        return len(calls["add_rack"])
+        return real_add(self, game_id, seen, jpeg)
 
     def rack_seen(self, seen):
         calls["rack_seen"].append(seen)
-        return real(self, seen)
+        return real_seen(self, seen)
 
-    monkeypatch.setattr(GameService, "add_rack", add_rack, raising=False)
-    monkeypatch.setattr(Scorekeeper, "rack_seen", rack_seen, raising=False)
+    monkeypatch.setattr(GameService, "add_rack", add_rack)
+    monkeypatch.setattr(Scorekeeper, "rack_seen", rack_seen)
     return calls
 
 
@@ -297,9 +297,10 @@ def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tm
     assert f"rack camera 1 ({video}): 27 frames, 3 racks read (3 for review), ended" in lines
     assert f"rack camera 2 ({stills}): 18 frames, 2 racks read (2 for review), ended" in lines
     assert f"5 racks kept in {db.resolve()} with game 1, each with its evidence frame" in lines
-    assert ("needs review: 5 rack reads with a tile read less surely than [racks] review_below (0.95): the "
-            "operator console's racks") in lines and "nothing to review" not in out
-    assert "2 entries" in lines[0]   # the board's two plays, as without rack cameras
+    assert "needs review: rack of Player 1 read at 0.6 s: AEINRST (a tile read unsurely)" in lines
+    assert sum(line.startswith("needs review: rack of") for line in lines) == 5 and "nothing to review" not in out
+    assert "2 entries" in lines[0]   # the board's two plays, as without rack cameras (scoring flags them:
+    # their tiles were on no rack these cameras showed)
 
 
 def test_without_rack_sources_record_is_as_before(tmp_path, board, kept, capsys):
