@@ -9,6 +9,7 @@ noise is a hand), scoring's Scorekeeper.rack_seen and the game service's add_rac
 """
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -279,7 +280,8 @@ def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tm
     config = tmp_path / "t.toml"
     config.write_text("[racks]\nsettle_s = 0.3\nreview_below = 0.95\n[capture]\nfps = 10\n")
     db = tmp_path / "g.sqlite3"
-    code = cli.main(["record", str(board), "--db", str(db), "--config", str(config),
+    side = tmp_path / "game.json"
+    code = cli.main(["record", str(board), "--db", str(db), "--config", str(config), "--json", str(side),
                      "--rack", f"1={video}", "--rack", f"2={stills}"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -299,6 +301,9 @@ def test_record_reads_two_rack_sources_into_the_game_and_says_where_they_went(tm
     assert f"5 racks kept in {db.resolve()} with game 1, each with its evidence frame" in lines
     assert "needs review: rack of Player 1 read at 0.6 s: AEINRST (a tile read unsurely)" in lines
     assert sum(line.startswith("needs review: rack of") for line in lines) == 5 and "nothing to review" not in out
+    racks = json.loads(side.read_text())["racks"]   # the sidecar holds them as the API gives them
+    assert [r["text"] for r in sorted(racks, key=lambda r: (r["player"], r["t"]))] == RACKS
+    assert racks[0]["frame"] == "/api/games/1/racks/0/frame.jpg"
     assert "2 entries" in lines[0]   # the board's two plays, as without rack cameras (scoring flags them:
     # their tiles were on no rack these cameras showed)
 
