@@ -58,6 +58,15 @@ class LiveServer:
     def service(self):
         return self.app.state.service
 
+    def with_racks_on_air(self, on_air: str, delay_turns: int = 1) -> "LiveServer":
+        """Serve with [racks] on_air set (before it starts): the default is "delay"."""
+        from tilecam.api.settings import get_settings
+
+        racks = self.settings.racks.model_copy(update={"on_air": on_air, "delay_turns": delay_turns})
+        self.settings = self.settings.model_copy(update={"racks": racks})
+        self.app.dependency_overrides[get_settings] = lambda: self.settings
+        return self
+
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory) -> LiveServer:

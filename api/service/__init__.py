@@ -2,9 +2,9 @@
 Routes, commands and the recorder reach the store only through it (api/store: the interface).
 
 One object composed from its parts: ``queries`` (the read side and the overlay's live state),
-``racks`` (the rack cameras' reads, issue 30), ``writer`` (the one place that appends: commit, append, build, correct, end, under the store's
-transaction discipline), ``operator`` (the console's actions, built on the writer), ``clock``
-(the per-game clock) and ``ingest`` (a tournament's central service: the games stations forward).
+``racks`` (the rack cameras' reads, issue 30), ``writer`` (the one place that appends: commit,
+append, build, correct, end, under the store's transaction discipline), ``operator`` (the
+console's actions, built on the writer), ``clock`` (the per-game clock) and ``ingest`` (a tournament's central service: the games stations forward).
 ``view`` loads a game from the store; see ``writer`` for how a write goes.
 """
 from __future__ import annotations

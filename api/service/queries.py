@@ -108,6 +108,7 @@ class Queries:
         frames = self.store.frame_seqs(view.row.id)
         reads = self.racks(view.row.id)
         moves_now = len(view.events)
+        after: dict[int, int] = {}  # player -> the turn after their last move: their reads since
         confirmed = _confirmed(view)
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
@@ -117,13 +118,15 @@ class Queries:
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
-                **_move_rack(view.row.id, ev, self.rack_before(reads, ev.player, i), racks.allows(i, moves_now)),
+                **_move_rack(view.row.id, ev, self.rack_before(reads, ev.player, i, after.get(ev.player, 0)),
+                             racks.allows(i, moves_now)),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
                 turn_inferred=i in order.inferred, out_of_turn=i in wrong,
                 **_reading(ev, seq in confirmed, game)))
             game.append(ev)
+            after[ev.player] = i + 1
         return out
 
     def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:

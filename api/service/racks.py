@@ -181,11 +181,13 @@ class Racks:
         view = self.load(game_id)
         reads = fold(self.store.racks(game_id))
         flagged: dict[int, str] = {}
+        after: dict[int, int] = {}  # player -> the turn after their last move
         for i, ev in enumerate(view.events):
             if isinstance(ev, Play) and ev.review and NOT_FROM_RACK in (ev.note or ""):
-                read = self.rack_before(reads, ev.player, i)
+                read = self.rack_before(reads, ev.player, i, after.get(ev.player, 0))
                 if read is not None:
                     flagged[read.seq] = f"move {i + 1}: {ev.note}"
+            after[ev.player] = i + 1
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
                 if r.seq in flagged else r for r in reads]
 
@@ -197,23 +199,26 @@ class Racks:
         """The evidence frame of rack read `seq`; NotFound when none was kept."""
         return self.store.rack_frame(game_id, seq)
 
-    def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE) -> list[RackRead | None]:
+    def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE,
+                      players: int | None = None) -> list[RackRead | None]:
         """Each player's latest read that `policy` lets out now that the record holds `moves` moves."""
-        players = len(self.store.game(game_id).players)
+        if players is None:
+            players = len(self.store.game(game_id).players)
         latest: list[RackRead | None] = [None] * players
         if not policy.shown:
-            return latest
-        for r in self.racks(game_id):
+            return latest  # nothing read from the store: nothing to leave out
+        for r in fold(self.store.racks(game_id)):
             if 0 <= r.player < players and policy.allows(r.turn, moves):
                 latest[r.player] = r
         return latest
 
-    def rack_before(self, reads: list[RackRead], player: int, index: int) -> RackRead | None:
+    def rack_before(self, reads: list[RackRead], player: int, index: int, since: int = 0) -> RackRead | None:
         """The rack read of `player` a move (numbered `index` from 0) was played from: their latest
-        read seen before it."""
+        read seen before it and not before move `since` (the turn after their previous move: an
+        older read shows the rack before that one)."""
         found = None
         for r in reads:
-            if r.player == player and r.turn <= index:
+            if r.player == player and since <= r.turn <= index:
                 found = r
         return found
 
@@ -221,7 +226,7 @@ class Racks:
                     unseen_of: Callable[[str], Counter | None], grouped: Callable[[Counter], str]) -> s.LiveOut:
         """`live` with the racks `policy` lets out: `racks` and the OBS fields rack1.. and unseen1..
         (empty for a rack not shown). `unseen_of(rack)`: what a player holding it cannot see."""
-        current = self.current_racks(game_id, view_moves, policy)
+        current = self.current_racks(game_id, view_moves, policy, len(live.players))
         fields = dict(live.fields)
         shown = []
         for i in range(s.MAX_PLAYERS):

@@ -11,8 +11,9 @@ from tilecam.scoring.events import LogEntry, from_json, to_json
 
 from ..errors import Conflict, Damaged, NotFound
 
-__all__ = ["RACK_KINDS", "Changes", "EntryRow", "FrameRow", "GameRow", "RackRow", "append_values", "check_rack", "changes_since", "check_expect",
-           "checked_id", "entry_rows", "rack_rows", "game_row", "merged_meta", "now", "table_no"]
+__all__ = ["RACK_KINDS", "Changes", "EntryRow", "FrameRow", "GameRow", "RackRow", "append_values", "check_rack",
+           "changes_since", "check_expect", "checked_id", "entry_rows", "rack_rows", "game_row", "merged_meta", "now",
+           "table_no"]
 
 
 @dataclass(frozen=True, slots=True)

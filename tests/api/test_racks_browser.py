@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from apiserver import AUTH, TOKEN, api, client, wait_for  # noqa: F401  (fixtures)
+from apiserver import AUTH, TOKEN, LiveServer, client, wait_for  # noqa: F401  (fixtures)
 from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
@@ -43,6 +43,13 @@ def shots(tmp_path_factory) -> Path:
     path = Path(env) if env else tmp_path_factory.mktemp("artifacts")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    """A server with [racks] on_air = "live" (the default, "delay", has its own test)."""
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3").with_racks_on_air("live") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

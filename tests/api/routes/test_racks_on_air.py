@@ -11,7 +11,9 @@ import time
 import httpx
 import pytest
 
-from apiserver import AUTH, api, client  # noqa: F401  (fixtures)
+from tilecam.api.settings import Settings
+
+from apiserver import AUTH, LiveServer, client  # noqa: F401  (fixtures)
 
 # Racks no pool or name can spell by chance (the pool is in alphabet order).
 FIRST, NOW0, NOW1, LATER = "CATXYZE", "XYZEJKL", "MOWDUGR", "BONKFIV"
@@ -19,6 +21,13 @@ FIRST, NOW0, NOW1, LATER = "CATXYZE", "XYZEJKL", "MOWDUGR", "BONKFIV"
 
 def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
     return {"player": player, "t": 1.5, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None}
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    """A server with [racks] on_air = "live" (the default, "delay", has its own test)."""
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3").with_racks_on_air("live") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +162,21 @@ def test_a_streams_entries_carry_no_rack_when_racks_are_hidden(api, client):
     delayed = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=2", 1)
     assert kept.encode() not in delayed
     assert kept.encode() in sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=1", 1)
+
+
+def test_by_default_a_rack_is_on_air_a_turn_late_and_off_means_never(tmp_path):
+    assert Settings().racks.on_air == "delay" and Settings().racks.delay_turns == 1  # the default
+    for on_air, shown in (("delay", [FIRST]), ("off", [])):
+        with LiveServer(tmp_path / f"{on_air}.sqlite3").with_racks_on_air(on_air) as server, \
+                httpx.Client(base_url=server.url, timeout=10) as c:
+            r = c.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}], "meta": {"table": "9"}},
+                       headers=AUTH)
+            gid = r.json()["id"]
+            server.service.add_rack(gid, seen(0, FIRST))
+            assert c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT"}, headers=AUTH).status_code == 200
+            server.service.add_rack(gid, seen(0, NOW0))
+            found = bodies(c, gid, "")
+            assert [rack for rack in (FIRST, NOW0) if rack.encode() in found] == shown
+            # a page cannot ask for more than the server's setting
+            assert c.get(f"/api/games/{gid}/live?racks=on").json()["fields"]["rack1"] == (FIRST if shown else "")
+            assert NOW0.encode() in c.get(f"/api/games/{gid}/live", headers=AUTH).content  # the operator: live

@@ -111,3 +111,14 @@ def test_a_play_scoring_found_not_on_its_rack_puts_that_read_under_review(servic
     assert flagged.review and flagged.flag.startswith("move 1: ")
     service.confirm_rack(gid, 0, "CATEIRS", "desk")
     assert not service.rack_reviews(gid)[0].review
+
+
+def test_a_move_takes_no_read_from_before_the_players_previous_move(service):
+    gid = new_game(service)
+    service.add_rack(gid, seen(0, "CATXYZE"))
+    service.play(gid, "8H", "CAT")  # Ann, from the read
+    service.pass_turn(gid)  # Ben
+    service.pass_turn(gid)  # Ann: no read since her play
+    moves = service.moves(service.load(gid))
+    assert (moves[0].rack_seq, moves[0].rack) == (0, "CATXYZE")
+    assert (moves[2].rack_seq, moves[2].rack) == (None, None)
