@@ -29,6 +29,7 @@ from tilecam.scoring.decode import DecodeConfig
 from tilecam.vision.classify import ReadConfig
 from tilecam.vision.enroll import EnrollConfig
 from tilecam.vision.locate import LocateConfig
+from tilecam.vision.rack import RackConfig
 from tilecam.vision.reader import ReaderConfig
 from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
@@ -225,6 +226,9 @@ class Settings(Section):
                                      description="The recorder: photos as presses, evidence frames, preview rate.")
     racks: RackSettings = Field(default_factory=RackSettings,
                                 description="Rack cameras: one optional camera per player, looking at the rack.")
+    rack_read: RackConfig = Field(default_factory=RackConfig,
+                                  description="Reading a rack camera's frame: which reader names a tile, blanks, "
+                                              "finding the rack.")
     clock: ClockConfig = Field(default_factory=ClockConfig, description="The game clock the clock buttons run.")
     buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock and challenge buttons (GPIO).")
     leds: LedConfig = Field(default_factory=LedConfig, description="The status LED (GPIO).")

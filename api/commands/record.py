@@ -279,6 +279,8 @@ EXIT_LOST = 3
 
 
 def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None) -> int:
+    from tilecam.api.service.racks import rack_text
+
     view = service.load(game_id)
     print(f"game {game_id} in {args.store_shown}: {len(view.entries)} entries; "
           f"final {view.game_at().state.scores}")
@@ -303,14 +305,15 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None
         print(f"needs review: {turns}")
     for line in racks.lines() if racks else ():   # which rack cameras ran, what they read, how they ended
         print(line)
-    rack_reviews = sum(cam.reviews for cam in racks.cameras) if racks else 0
+    reads = service.racks(game_id)   # the game's rack log: this run's reads and any before it
     if racks:
-        read = sum(cam.racks for cam in racks.cameras)
-        print(f"{read} rack{'s' * (read != 1)} kept in {args.store_shown} with game {game_id}, each with its "
-              "evidence frame")
-    if rack_reviews:
-        print(f"needs review: {rack_reviews} rack read{'s' * (rack_reviews != 1)} with a tile read less surely "
-              f"than [racks] review_below ({args.settings.racks.review_below:g}): the operator console's racks")
+        print(f"{len(reads)} rack{'s' * (len(reads) != 1)} kept in {args.store_shown} with game {game_id}, each "
+              "with its evidence frame")
+    rack_reviews = [r for r in reads if r.review]   # a tile read unsurely, or a play not from the rack
+    for r in rack_reviews:
+        why = r.flag or "a tile read unsurely"
+        print(f"needs review: rack of {view.row.players[r.player]['name']} read at {r.t:.1f} s: "
+              f"{rack_text(r.tiles)} ({why})")
     lost = recorder.lost if recorder is not None else None
     if lost:
         print(f"LOST: the camera does not follow the game: {lost}; the record stops short of the board "
@@ -391,6 +394,9 @@ def write_records(service, game_id: int, gcg: str | None, sidecar: str | None, t
                "lang": view.row.lang,
                "entries": [{"seq": e.seq, **to_json(e.entry), **(e.sidecar or {})} for e in view.entries],
                "timings_ms_per_frame": timings}
+        reads = service.racks(game_id)
+        if reads:  # the rack cameras' settled reads, as /api/games/{id}/racks gives them
+            doc["racks"] = [r.to_out(game_id).model_dump() for r in reads]
         _replace(Path(sidecar), json.dumps(doc, ensure_ascii=False, indent=1))
 
 

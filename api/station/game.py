@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["STATION_META", "Recording", "attach_game", "clock_trigger", "game_to_resume"]
+__all__ = ["STATION_META", "Recording", "attach_game", "clock_trigger", "game_to_resume", "resume_racks"]
 
 # Marks the games a station records (and may resume); a service key, kept out of the GCG export.
 STATION_META = {"created_by": "tilecam run"}
@@ -54,7 +54,23 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
     link = GameLink(service, row.id, JpegEvidence(jpeg_quality), on_commit=on_commit)
     if resumed:
         keeper.resume(link.entries())
+        resume_racks(keeper, service.racks(row.id))
     return Recording(row.id, keeper, link, resumed, row.lang)
+
+
+def resume_racks(keeper, reads) -> None:
+    """The rack reads the game's rack log holds (service.racks: the operator's word where they fixed
+    one), back in the scorekeeper's rack book after a restart, in the order they came: the moves to
+    come are judged with them. Nothing is decided here: what a read amended was committed when it
+    came."""
+    from tilecam.scoring.racks import RackBook, RackSeen
+    if not reads:
+        return
+    if keeper.racks is None:
+        keeper.racks = RackBook(keeper.game.dist, keeper.game.players)
+    for r in reads:
+        sure = r.fixed or r.confirmed_by is not None   # the operator's word: no doubt left
+        keeper.racks.add(RackSeen(r.player, r.t, tuple(r.tiles), () if sure else tuple(r.certainty), None))
 
 
 def game_to_resume(service) -> int | None:

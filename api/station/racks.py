@@ -1,15 +1,15 @@
 """The rack cameras (docs/racks.md): one thread per player's rack source, beside the board's frame
 loop, each at its own pace and on its own clock.
 
-    rack_watch(settings, table_reader)   vision's RackWatch for one rack camera: the one place it is built
+    rack_watch(settings, lang, table)    vision's RackWatch for one rack camera: the one place it is built
     seen_of(player, view, frame)         a settled RackView -> scoring's RackSeen
     RackCamera                           one source on its own thread: frames -> watch -> on_rack
     RackCameras                          every player's: opened with the station, started, stopped, said
 
-A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which keeps it
-through the link and gives it to the scorekeeper under the board's lock). A rack camera that cannot
-open, drops, fails or ends is said at once through ``say`` (the console's notices and stderr) and
-kept in ``status()``; the board records on.
+A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which
+keeps it through the link and gives it to the scorekeeper under the board's lock). A rack camera that
+cannot open, drops, fails or ends is said at once through ``say`` (the console's notices and stderr)
+and kept in ``status()``; the board records on.
 """
 from __future__ import annotations
 
@@ -29,18 +29,12 @@ __all__ = ["RackCamera", "RackCameras", "rack_capture", "rack_watch", "seen_of"]
 log = logging.getLogger(__name__)
 
 
-def rack_watch(settings, table_reader):
-    """vision's RackWatch for one rack camera, its reader built from the table's reader (the
-    board's tile set and calibration). The one place a rack reader is built."""
-    try:
-        from tilecam.vision.rack import RackReader, RackWatch
-    except ModuleNotFoundError as exc:
-        if exc.name != "tilecam.vision.rack":
-            raise
-        raise SetupError("rack cameras need vision's rack reader (vision/rack.py), which this build "
-                         "does not have") from None
-    # The table's reader, not a copy: what the table learns (enrolment, calibration) reads the racks too.
-    return RackWatch(RackReader(table_reader), settle_s=settings.racks.settle_s)
+def rack_watch(settings, lang: str, table_reader):
+    """vision's RackWatch for one rack camera, its reader (vision.build_rack_reader, [rack_read])
+    on the table's reader: the board's models, tile set and calibration as they are at each read, so
+    what the table learns reads the racks too. The one place a rack reader is built."""
+    from tilecam.vision import RackWatch, build_rack_reader
+    return RackWatch(build_rack_reader(settings, lang, table=table_reader), settle_s=settings.racks.settle_s)
 
 
 def seen_of(player: int, view, frame: Frame):
@@ -193,7 +187,7 @@ class RackCameras:
             except (CaptureError, OSError, ValueError) as exc:
                 if not cam.live:
                     self.close()
-                    raise SetupError(f"cannot open the rack source of player {cam.player}, {cam.uri}: {exc}") from None
+                    raise SetupError(f"cannot open the rack source of player {cam.player}: {exc}") from None
                 cam.state = f"not there: {exc}"
                 self.say(f"{cam.name} is not there ({exc}); tried again every {cam.cfg.reconnect_max_s:g} s, "
                          "and the board records meanwhile")
@@ -233,7 +227,7 @@ class RackCameras:
                 cam.source.close()
 
     def status(self) -> dict:
-        """Per player (from 1): its source, state, frames and racks read."""
+        """Per player (from 1): its source, state, frames, racks read and racks for review."""
         return {str(cam.player): cam.status() for cam in self.cameras}
 
     def lines(self) -> list[str]:

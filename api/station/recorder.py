@@ -182,10 +182,10 @@ class Recorder:
 
     def rack_seen(self, seen, frame: Frame | None = None, review: bool = False) -> tuple[int, ...]:
         """A settled rack (scoring.racks.RackSeen) from a rack camera's thread: kept with its evidence
-        frame (``link.rack``; `review`: for the console's review), then given to the scorekeeper (``Scorekeeper.rack_seen``) under the
-        lock the board's frames hold; the entries it returns (a pass the rack shows was an exchange:
-        a camera Correction) are committed like a decision, at the seq they were made on. Returns
-        their seqs."""
+        frame (``link.rack``; `review`: for the console's review), then given to the scorekeeper
+        (``Scorekeeper.rack_seen``) under the lock the board's frames hold; the entries it returns (a
+        pass the rack shows was an exchange: a camera Correction) are committed like a decision, at
+        the seq they were made on. Returns their seqs."""
         self.link.rack(seen, frame, review)
         keeper = self.scorekeeper
         with self._keeper_lock:

@@ -105,6 +105,7 @@ class Station:
         self._given_service = service
         self._reader = None
         self._rack_watch = rack_watch
+        self._lang = job.lang              # the tile set the readers read (a resumed game's own)
         self.rack_sources = dict(job.racks if job.racks is not None else settings.racks.sources)
         self.racks = None                  # racks.RackCameras, when any player has a rack source
         self._early: list[str] = []        # notices said before the recorder was built
@@ -138,7 +139,7 @@ class Station:
         game_id = job.game_id if job.game_id is not None else \
             None if job.new_game else game_to_resume(self.service)
         try:
-            reader_lang = self.service.game(game_id).lang if game_id is not None else job.lang
+            reader_lang = self._lang = self.service.game(game_id).lang if game_id is not None else job.lang
         except LookupError as exc:
             raise SetupError(str(exc)) from None
         try:
@@ -165,7 +166,7 @@ class Station:
                 raise SetupError(f"a rack source for player {player}, but the game has {players} players")
             if device_key(uri) == device_key(self.source_uri):
                 raise SetupError(f"the rack source of player {player} ({uri}) is the board's camera")
-        make = self._rack_watch or (lambda player: rack_watch(self.settings, self._reader))
+        make = self._rack_watch or (lambda player: rack_watch(self.settings, self._lang, self._reader))
         self.racks = RackCameras(self.settings, self.rack_sources, make, on_rack=self._rack, say=self._notice,
                                  stop=self.stop_event)
         self.racks.open()

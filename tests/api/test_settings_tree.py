@@ -28,6 +28,7 @@ SECTIONS = {  # section -> the class that owns it, next to its stage's code
     "reader": "tilecam.vision.reader.ReaderConfig",
     "recorder": "tilecam.api.station.recorder.RecorderConfig",
     "racks": "tilecam.api.settings.RackSettings",
+    "rack_read": "tilecam.vision.rack.RackConfig",
     "clock": "tilecam.scoring.clock.ClockConfig",
     "buttons": "tilecam.hardware.buttons.ButtonConfig",
     "leds": "tilecam.hardware.leds.LedConfig",
