@@ -91,9 +91,11 @@ def plan(spec: dict, turns: int) -> GameVideo:
 
 
 def rack_looks(spec: dict) -> list[dict]:
-    from tilecam.models.synth.rack import draw_look
-    split = "heldout" if spec["split"] == "held-out" else "train"
-    return [draw_look(spec["seed"] * 10 + p, split) for p in (0, 1)]
+    """Each player's rack look: every factor at a held-out option (held-out videos), or the
+    training options."""
+    from tilecam.models.synth import rack
+    held = "heldout_all" if "heldout_all" in getattr(rack, "SPLITS", ()) else "heldout"
+    return [rack.draw_look(spec["seed"] * 10 + p, held if spec["split"] == "held-out" else "train") for p in (0, 1)]
 
 
 def board_config(spec: dict) -> SceneConfig:
@@ -111,7 +113,10 @@ def render(spec: dict, video: GameVideo) -> Path:
                                   sort_keys=True).encode()).hexdigest()[:10]
     folder = CACHE / f"{spec['name']}-{key}"
     if (folder / "truth.json").is_file():
-        return folder
+        if json.loads((folder / "truth.json").read_text())["looks"] == rack_looks(spec):
+            return folder
+        for old in folder.glob("rack?/*.jpg"):   # the rack looks changed: their frames again
+            old.unlink()
     for sub in ("board", "rack0", "rack1"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     cfg = board_config(spec)
@@ -147,15 +152,12 @@ def render(spec: dict, video: GameVideo) -> Path:
     return folder
 
 
-def _rack_watch():
-    """A RackWatch per player over one reader (vision.rack; docs/racks.md)."""
-    from tilecam.vision import rack as vrack
-    settings = Settings()
-    if hasattr(vrack, "build_rack_reader"):
-        reader = vrack.build_rack_reader(settings)
-    else:
-        reader = vrack.RackReader()
-    return reader, [vrack.RackWatch(reader) for _ in (0, 1)]
+def _rack_watch(board_reader) -> list:
+    """A RackWatch per player over one RackReader of the table's own reader (vision.rack: what the
+    table learns reads the racks too)."""
+    from tilecam.vision.rack import RackReader, RackWatch
+    reader = RackReader(board_reader)
+    return [RackWatch(reader) for _ in (0, 1)]
 
 
 class OracleWatch:
@@ -163,7 +165,7 @@ class OracleWatch:
     fed (by its camera time), given once the rack has been at rest `settle_s` and differs from the
     last view given. Measures the rest of the chain (alignment, exchanges, GCG) apart from reading."""
 
-    def __init__(self, shots, settle_s: float = 0.7) -> None:
+    def __init__(self, shots, settle_s: float = 1.0) -> None:
         self.by_t = {round(s.t, 6): s for s in shots}
         self.settle_s, self.since, self.given = settle_s, None, None
 
@@ -188,8 +190,9 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
     keeper = Scorekeeper(Game(profile, dist))
     link = MemoryLink()
     settings = Settings()
-    recorder = build_recorder(settings, keeper, link, reader=build_reader(settings, "en"))
-    watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch()[1]
+    board_reader = build_reader(settings, "en")
+    recorder = build_recorder(settings, keeper, link, reader=board_reader)
+    watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch(board_reader)
     stream = [(b.wall, 1, "board", b) for b in video.board]
     stream += [(s.wall, 2, "rack", s) for r in video.racks for s in r]
     stream += [(pr.wall, 0, "press", pr) for pr in video.presses]
