@@ -62,11 +62,14 @@ CACHE = Path(os.environ.get("TILECAM_BENCH_CACHE", Path.home() / ".cache" / "til
 RENDER_VERSION = 1   # bump when the renderers change what a cached frame shows
 
 # "held-out": the board look only factors the tile network never trained on (bench_record's
-# held-out look) and a rack look drawn from models.synth.rack's held-out options; "train": trained
-# board looks and rack looks from the training options. Games: real GCG records, by sorted index.
+# held-out look) and rack looks from models.synth.rack's held-out options (`racks`: draw_look's
+# split); "train": trained board looks and rack looks from the training options. Games: real GCG
+# records, by sorted index.
 VIDEOS = [
-    dict(name="held-out-a", split="held-out", game=10, seed=301, board="held-out"),
-    dict(name="held-out-b", split="held-out", game=33, seed=302, board="held-out"),
+    # every rack factor at its held-out option at once (one look: acrylic rack, side view, far, ...)
+    dict(name="held-out-a", split="held-out", game=10, seed=301, board="held-out", racks="heldout_all"),
+    # one rack factor (drawn per player) at its held-out option, as models/train.py measures each
+    dict(name="held-out-b", split="held-out", game=33, seed=302, board="held-out", racks="heldout"),
     dict(name="train-a", split="train", game=20, seed=311, board="tournament"),
     dict(name="train-b", split="train", game=45, seed=312, board="plastic"),
 ]
@@ -94,8 +97,10 @@ def rack_looks(spec: dict) -> list[dict]:
     """Each player's rack look: every factor at a held-out option (held-out videos), or the
     training options."""
     from tilecam.models.synth import rack
-    held = "heldout_all" if "heldout_all" in getattr(rack, "SPLITS", ()) else "heldout"
-    return [rack.draw_look(spec["seed"] * 10 + p, held if spec["split"] == "held-out" else "train") for p in (0, 1)]
+    split = spec.get("racks", "train")
+    if split not in getattr(rack, "SPLITS", ("train", "heldout")):
+        split = "heldout"   # before models.synth.rack had 'heldout_all', 'heldout' held every factor out
+    return [rack.draw_look(spec["seed"] * 10 + p, split) for p in (0, 1)]
 
 
 def board_config(spec: dict) -> SceneConfig:
@@ -108,7 +113,8 @@ def board_config(spec: dict) -> SceneConfig:
 def render(spec: dict, video: GameVideo) -> Path:
     """Every frame of the video as a JPEG in the cache (a render stopped part way goes on where it
     stopped); returns the folder, with truth.json (each rack frame's occluded tiles and look)."""
-    key = hashlib.sha1(json.dumps([spec, RENDER_VERSION, video.game.name, [b.shown for b in video.board],
+    board_spec = {k: v for k, v in spec.items() if k != "racks"}   # the rack looks are checked apart
+    key = hashlib.sha1(json.dumps([board_spec, RENDER_VERSION, video.game.name, [b.shown for b in video.board],
                                    [(s.tiles, s.hand, s.nudge) for r in video.racks for s in r]],
                                   sort_keys=True).encode()).hexdigest()[:10]
     folder = CACHE / f"{spec['name']}-{key}"
