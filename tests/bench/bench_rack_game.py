@@ -271,25 +271,31 @@ def measure(video: GameVideo, rec: dict) -> dict:
                      "inserted": t.inserted})
     # letters per tile of each settled rack: the first view given after the rack came to rest
     letters_right = letters = 0
-    delays, unread = [], 0
+    delays, unread, rests = [], 0, []
     for p in (0, 1):
         settles = [s for s in video.settles if s.player == p]
         views = [v for v in rec["views"] if v["player"] == p]
         for k, s in enumerate(settles):
+            if not s.tiles:
+                continue   # an empty rack (all seven played): nothing to read
             until = settles[k + 1].wall if k + 1 < len(settles) else float("inf")
             seen = [v for v in views if s.wall <= v["wall"] < until]
+            letters += len(s.tiles)
+            rest = {"player": p, "wall": round(s.wall, 2), "rest_s": round(min(until, video.end) - s.wall, 2),
+                    "what": s.what, "truth": s.tiles, "read": None, "delay_ms": None, "right": 0}
+            rests.append(rest)
             if not seen:
                 unread += 1
-                letters += len(s.tiles)
                 continue
             v = seen[0]
             delays.append((v["wall"] - s.wall) * 1000.0)
             got_tiles = v["tiles"]
             if len(got_tiles) == len(s.tiles):
-                letters_right += sum(a == b for a, b in zip(got_tiles, s.tiles))
+                right = sum(a == b for a, b in zip(got_tiles, s.tiles))
             else:
-                letters_right += sum((Counter(x for x in got_tiles if x) & Counter(s.tiles)).values())
-            letters += len(s.tiles)
+                right = sum((Counter(x for x in got_tiles if x) & Counter(s.tiles)).values())
+            letters_right += right
+            rest.update(read="".join(x or "." for x in got_tiles), delay_ms=round(delays[-1], 1), right=right)
     # the written GCG: racks against the truth, and macondo's and Quackle's rules
     dist, profile = DISTRIBUTIONS["en"], get_profile("naspa-csw")
     recorded = GameRecord((Player("player1", "player1"), Player("player2", "player2")), tuple(keeper.game.events),
@@ -310,7 +316,7 @@ def measure(video: GameVideo, rec: dict) -> dict:
             "exchange_truth": sum(1 for t, _ in truth if t.kind == "exchange"),
             "pass_truth": sum(1 for t, _ in truth if t.kind == "pass"),
             "exchange_right": kinds[("exchange", "exchange")], "pass_right": kinds[("pass", "pass")],
-            "letters": letters, "letters_right": letters_right, "settles": len(video.settles),
+            "letters": letters, "letters_right": letters_right, "settles": len(rests), "rests": rests,
             "settles_unread": unread, "delay_ms_median": _median(delays),
             "delay_ms_p90": round(float(np.percentile(delays, 90)), 1) if delays else None,
             "gcg_racks_right": gcg_right, "gcg_problems": problems, "gcg": text,
