@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("tilecam.api.commands.verify", "replay a GCG record and print a recount report"),
     "locate": ("tilecam.api.commands.locate", "find the board's grid corners in an image"),
     "read": ("tilecam.api.commands.read", "read every square of the board in an image"),
+    "rack": ("tilecam.api.commands.rack", "read a player's rack in a rack camera image"),
     "enroll": ("tilecam.api.commands.enroll", "adapt the tile reader to the tile set on the table"),
     "record": ("tilecam.api.commands.record", "record a whole game from a video, a folder of frames or a camera"),
     "run": ("tilecam.api.commands.run", "the station: record from the camera (or --source), serve, buttons, LED"),
@@ -57,6 +58,35 @@ def unwritable(path: str | Path) -> str | None:
     if not folder.is_dir():
         return f"{folder} is not a folder"
     return None if os.access(folder, os.W_OK | os.X_OK) else f"folder {folder} is not writable"
+
+
+def rack_spec(text: str) -> tuple[int, str]:
+    """The argparse type of ``--rack PLAYER=SOURCE`` (``record`` and ``run``): (player, source)."""
+    player, sep, source = text.partition("=")
+    if not sep or not player.strip().isdigit() or not source.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: give PLAYER=SOURCE, e.g. 1=picam:1 or 2=/dev/video4")
+    return int(player), source.strip()
+
+
+def rack_sources(pairs: list[tuple[int, str]] | None) -> dict[int, str] | None:
+    """The ``--rack`` options as rack sources, player -> source (None: none given), checked as the
+    settings' [racks] sources are: a ValueError naming the player given twice, a player the rules
+    do not have, two players on one camera."""
+    if not pairs:
+        return None
+    from pydantic import ValidationError
+
+    from tilecam.api.settings import RackSettings
+    sources: dict[int, str] = {}
+    for player, source in pairs:
+        if player in sources:
+            raise ValueError(f"--rack {player}=...: player {player} is given twice")
+        sources[player] = source
+    try:
+        RackSettings(sources=sources)
+    except ValidationError as exc:
+        raise ValueError("--rack: " + "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())) from None
+    return sources
 
 
 def main(argv: list[str] | None = None) -> int:

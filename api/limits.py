@@ -26,6 +26,7 @@ GCG_TURNS = 200             # turn lines in an import; the longest shared game h
                             # on the ones before, so the cost grows with the square (3,000 took 282 s)
 FRAME_BYTES = 8 * MiB       # an evidence JPEG; a 12 MP Pi HQ camera frame at quality 95 is about 4 MiB
 INGEST_BYTES = 1 * MiB      # a batch of forwarded log entries with their sidecars (a station sends under 256 KiB)
+RACK_INGEST_BYTES = FRAME_BYTES * 4 // 3 + 64 * KiB  # a forwarded rack read with its evidence JPEG in base64
 FRAME_PIXELS = 16_000_000  # decoded frames: above the Pi HQ camera's 12.3 MP and Camera Module 3's 11.9 MP
 
 # (method, path) -> limit; anything else that carries a body gets JSON_BYTES.
@@ -34,6 +35,7 @@ BODY_LIMITS: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/api/games/gcg"), GCG_BYTES),
     ("PUT", re.compile(r"/api/stations/[^/]+/games/[^/]+/frames/[^/]+"), FRAME_BYTES),
     ("POST", re.compile(r"/api/stations/[^/]+/games/[^/]+/entries"), INGEST_BYTES),
+    ("POST", re.compile(r"/api/stations/[^/]+/games/[^/]+/racks"), RACK_INGEST_BYTES),
 )
 
 # ---- text fields and numbers -----------------------------------------------------------

@@ -18,7 +18,8 @@ __all__ = ["BATCH_ENTRIES", "ERROR_TEXT", "FORWARDED_META_KEYS", "MAX_PLAYERS", 
            "Choice", "ClockOut", "CorrectionOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
            "DiscrepancyOut", "EndIn", "Error", "errors", "EntriesIn", "EntryIn", "ExchangeFix", "ExchangeIn", "ForwardedClock", "ForwardedGame", "ForwardedPlayer", "GameCreate", "GameDetail",
            "GameSummary", "HeaderIn", "HeartbeatIn", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
-           "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "Reason",
+           "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "RackConfirmIn",
+           "RackReadOut", "RackShownOut", "RacksOut", "RackForwardIn", "Reason",
            "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
            "StationGames", "StationOut", "TableOut", "TableRowOut", "TileOut", "TournamentOut",
            "TimePenaltyIn", "TurnIn", "UndoIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
@@ -35,7 +36,10 @@ MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
 ObsField = Literal["score", "p1_score", "p2_score", "p3_score", "p4_score", "p1_name", "p2_name", "p3_name",
                    "p4_name", "unseen_tiles", "unseen_count", "last_play", "blank1", "blank2",
                    "p1_clock", "p2_clock", "p3_clock", "p4_clock",
-                   "last_word", "vowels_consonants", "winner", "spread", "result", "on_turn"]
+                   "last_word", "vowels_consonants", "winner", "spread", "result", "on_turn",
+                   # issue 30: each player's rack as a rack camera read it, and what that player cannot see
+                   # (bag and the other racks); empty while a rack is not on air (docs/racks.md)
+                   "rack1", "rack2", "rack3", "rack4", "unseen1", "unseen2", "unseen3", "unseen4"]
 OBS_FIELDS: tuple[str, ...] = get_args(ObsField)
 
 
@@ -211,6 +215,10 @@ class MoveOut(BaseModel):
     out_of_turn: bool = Field(False, description="The move was taken by a player who was not on turn by the "
                                                  "record: a turn before it is missing, or a play is credited "
                                                  "to the wrong player.")
+    rack_seq: int | None = Field(None, description="The rack camera's read the move was played from (its seq in "
+                                                   "/racks); null without a rack camera, or while racks are not "
+                                                   "on air for this request.")
+    rack_frame: str | None = Field(None, description="The URL of that read's evidence frame (null: none kept).")
 
 
 class UnseenOut(BaseModel):
@@ -283,6 +291,48 @@ class LiveOut(BaseModel):
     out_of_turn: list[int] = Field(default_factory=list,
                                    description="Moves (indexes) taken by a player who was not on turn by the "
                                                "record (MoveOut.out_of_turn).")
+    racks: list[RackShownOut | None] = Field(default_factory=list,
+                                             description="Each player's rack from the rack cameras, as far as "
+                                                         "the request may see it: null for a rack not seen, "
+                                                         "not on air (`racks=off`, [racks] on_air) or seen fewer "
+                                                         "than `racks_delay` moves ago.")
+
+
+class RackShownOut(BaseModel):
+    """A player's rack as the last settled read shows it (on air only as the request's policy allows)."""
+    player: int
+    seq: int = Field(description="The read in the game's rack log.")
+    tiles: list[str | None] = Field(description="Left to right; '?' a blank, null a tile the camera did not see.")
+    text: str = Field(description="The rack as one line: '·' for a tile not seen.")
+    turn: int = Field(description="Moves the record held when the rack was seen.")
+    review: bool = Field(description="Unsure or flagged, and no operator has confirmed it yet.")
+    unseen: str = Field(description="What this player cannot see (bag and the other racks), grouped.")
+    unseen_count: int | None = None
+
+
+class RackReadOut(BaseModel):
+    """One settled read of a rack camera, with the operator's confirmation or fix."""
+    seq: int
+    player: int
+    t: float = Field(description="The rack camera's time of the read (seconds; never compared with the board's).")
+    tiles: list[str | None] = Field(description="As it stands: the operator's tiles once confirmed or fixed.")
+    text: str
+    certainty: list[float | None]
+    turn: int
+    flag: str | None = Field(None, description="Why scoring flagged it (say, a play not from this rack).")
+    review: bool = Field(description="Waiting for the operator: a tile under the review threshold, or flagged.")
+    read: list[str | None] = Field(description="As the camera read it.")
+    confirmed_by: str | None = None
+    fixed: bool = False
+    created: str
+    frame: str | None = Field(None, description="The URL of its evidence frame.")
+
+
+class RacksOut(BaseModel):
+    game_id: int
+    current: list[RackShownOut | None] = Field(description="Each player's latest read, live.")
+    reads: list[RackReadOut]
+    review: list[int] = Field(description="The seqs of the reads waiting for the operator.")
 
 
 class RecountMoveOut(BaseModel):
@@ -620,6 +670,20 @@ class UndoIn(In):
     reason: Reason = ""
 
 
+class RackConfirmIn(In):
+    """One click on a rack read: as read (no `tiles`), or fixed."""
+    tiles: Rack | None = Field(None, description="The rack as it really is, left to right ('?' a blank); "
+                                                 "omit to confirm the read as it is.")
+
+
+class RackForwardIn(In):
+    """One row of a station's rack log (api/station/forwarder.py), at its seq there."""
+    seq: Int = Field(ge=0, le=100_000)
+    kind: Literal["seen", "confirm"]
+    data: dict = Field(description="The row as the station's store keeps it.")
+    jpeg: str | None = Field(None, max_length=lim.RACK_INGEST_BYTES, description="Its evidence frame, base64.")
+
+
 class ScoresheetIn(In):
     player: PlayerNo
     cumulative: list[Annotated[Int, Field(ge=-lim.MAX_TOTAL, le=lim.MAX_TOTAL)]] = Field(
@@ -637,6 +701,8 @@ class ForwardedGame(BaseModel):
     next: int = Field(description="The seq the central service expects next: how many entries it holds.")
     frames: list[int] = Field(description="The seqs whose evidence frame it holds.")
     header: str = Field(description="A digest of the players, rules, tile set, layout and meta it holds.")
+    racks: int = Field(0, description="The rack log row it expects next: how many rows of the station's rack "
+                                      "log (rack camera reads, confirmations) it holds.")
 
 
 class StationGames(BaseModel):

@@ -14,10 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tilecam.api.errors import ApiError
 from tilecam.api.station.recorder import RecorderConfig
+from tilecam.capture.open import device_key
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
 from tilecam.hardware.leds import LedConfig
@@ -31,8 +34,8 @@ from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
 __all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
-           "PreviewSettings", "read_secret", "Section", "ServerSettings", "Settings", "SettingsError", "StoreSettings",
-           "TournamentSettings"]
+           "PreviewSettings", "RackSettings", "read_secret", "Section", "ServerSettings", "Settings", "SettingsError",
+           "StoreSettings", "TournamentSettings"]
 
 
 class Section(BaseModel):
@@ -150,6 +153,55 @@ class PreviewSettings(Section):
     max_fps: float = Field(10.0, gt=0, le=120, description="Most frames per second sent to one preview viewer.")
 
 
+MAX_PLAYERS = 4  # a box game; a tournament game has two
+
+
+class RackSettings(Section):
+    """The rack cameras (docs/racks.md): one optional camera per player, looking at that player's
+    rack, opened like the board's camera and with its [capture] settings (frame size and rate
+    apart). No sources: no rack cameras, and everything works as without them."""
+
+    sources: dict[int, str] = Field(default_factory=dict, description=(
+        "The rack camera of each player who has one, player number (1 moves first) -> source, named as "
+        "[capture] source is: 'picam:1' (a Pi 5's second CSI port), a USB camera index or /dev/videoN, an "
+        "rtsp:// or http(s):// URL, a video file or a folder of images. `tilecam run --rack 1=SRC` and "
+        "`tilecam record --rack 1=SRC` give them for one run instead."))
+    fps: float = Field(5.0, gt=0, le=60, description=(
+        "Frames per second asked of a rack camera: a rack changes between turns, not within a frame."))
+    width_px: int = Field(1280, ge=0, le=10000, description=(
+        "Image width asked of a rack camera (0: the camera's default); a rack fills far less of a "
+        "picture than the board does."))
+    height_px: int = Field(720, ge=0, le=10000,
+                           description="Image height asked of a rack camera (0: the camera's default).")
+    settle_s: float = Field(1.0, gt=0, le=30, description=(
+        "A rack counts as read once it has been still this long (vision's RackWatch): a hand "
+        "arranging tiles is not a rack."))
+    on_air: Literal["live", "delay", "off"] = Field("delay", description=(
+        "What the overlays and live fields show of the racks unless a page asks otherwise: 'live' as "
+        "read, 'delay' only once delay_turns turns have gone by since the rack was read (players in "
+        "the room may see the stream), 'off' never."))
+    delay_turns: int = Field(1, ge=1, le=10, description=(
+        "With on_air = 'delay': how many turns after it was read a rack may be shown."))
+    review_below: float = Field(0.9, ge=0, le=1, description=(
+        "A rack read with a tile read less surely than this waits for the operator console's review "
+        "(the station marks it; the game service and scoring also hold any read under 0.9 in doubt)."))
+
+    @field_validator("sources")
+    @classmethod
+    def _one_camera_each(cls, sources: dict[int, str]) -> dict[int, str]:
+        seen: dict[str, int] = {}
+        for player, uri in sorted(sources.items()):
+            if not 1 <= player <= MAX_PLAYERS:
+                raise ValueError(f"player {player}: players are numbered 1 to {MAX_PLAYERS}")
+            if not uri.strip():
+                raise ValueError(f"player {player}: the source is empty")
+            key = device_key(uri)
+            if key in seen:
+                raise ValueError(f"players {seen[key]} and {player} name the same camera ({uri!r})")
+            seen[key] = player
+        return sources
+
+
 class Settings(Section):
     """Every setting of tilecam, one section per stage, in the order frames flow through them."""
 
@@ -171,6 +223,8 @@ class Settings(Section):
                                              "calibration to the table.")
     recorder: RecorderConfig = Field(default_factory=RecorderConfig,
                                      description="The recorder: photos as presses, evidence frames, preview rate.")
+    racks: RackSettings = Field(default_factory=RackSettings,
+                                description="Rack cameras: one optional camera per player, looking at the rack.")
     clock: ClockConfig = Field(default_factory=ClockConfig, description="The game clock the clock buttons run.")
     buttons: ButtonConfig = Field(default_factory=ButtonConfig, description="Clock and challenge buttons (GPIO).")
     leds: LedConfig = Field(default_factory=LedConfig, description="The status LED (GPIO).")

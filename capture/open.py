@@ -10,7 +10,7 @@ from .picam import PicameraSource
 from .reconnect import ReconnectingSource
 from .source import STREAM_SCHEMES, BaseSource, CaptureConfig, CaptureError, FrameSource, StatusCallback, redact
 
-__all__ = ["open_source"]
+__all__ = ["device_key", "names_live", "open_source"]
 
 _PICAM = re.compile(r"(?:picam|picamera2?)(?::(\d+))?")
 
@@ -19,7 +19,8 @@ def open_source(uri: str, cfg: CaptureConfig | None = None, *,
                 on_status: StatusCallback | None = None) -> FrameSource:
     """Open the source that `uri` names and return it, ready to read.
 
-    "0", "1" ...        USB camera by index (/dev/videoN also works)
+    "0", "1" ...        USB camera by index (/dev/videoN also works, and a stable name under
+                         /dev/v4l/by-id/ or by-path/, looked up at each open)
     rtsp://, http(s)://  network stream
     picam, picamera[:N]  Raspberry Pi camera through picamera2
     a directory          folder of images in natural order
@@ -34,7 +35,7 @@ def open_source(uri: str, cfg: CaptureConfig | None = None, *,
     source: BaseSource
     if text.isdigit():
         source = OpenCVSource(int(text), cfg)
-    elif scheme in STREAM_SCHEMES or text.startswith("/dev/video"):
+    elif scheme in STREAM_SCHEMES or text.startswith(("/dev/video", "/dev/v4l/")):
         source = OpenCVSource(text, cfg, live=True)
     elif picam:
         source = PicameraSource(cfg, camera_num=int(picam.group(1) or 0))
@@ -54,3 +55,26 @@ def open_source(uri: str, cfg: CaptureConfig | None = None, *,
     source.on_status = on_status
     source.open()
     return source
+
+
+def names_live(uri: str) -> bool:
+    """Whether `uri` names a camera or a stream (frames keep coming, and it can be absent for a
+    while) rather than a file or a folder; decided from the name alone, as `open_source` decides."""
+    text = uri.strip()
+    scheme = text.split("://", 1)[0].lower() if "://" in text else ""
+    return (text.isdigit() or scheme in STREAM_SCHEMES or text.startswith(("/dev/video", "/dev/v4l/"))
+            or _PICAM.fullmatch(text.lower()) is not None)
+
+
+def device_key(uri: str) -> str:
+    """One name per device, so that two sources naming the same camera are told apart from two
+    cameras: 'picam', 'picamera:0' -> 'picam:0'; '2', '/dev/video2' -> '/dev/video2'; a path (and a
+    /dev/v4l/by-id/ name of a camera that is plugged in), its resolved form; a URL as given."""
+    text = uri.strip()
+    if picam := _PICAM.fullmatch(text.lower()):
+        return f"picam:{int(picam.group(1) or 0)}"
+    if text.isdigit():
+        return f"/dev/video{int(text)}"
+    if "://" in text or text.startswith("/dev/video"):
+        return text
+    return str(Path(text).expanduser().resolve())

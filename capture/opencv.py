@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 
@@ -57,11 +58,14 @@ class OpenCVSource(BaseSource):
             # Without these a dead stream blocks a read for the backend's default (30 s).
             params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(cfg.open_timeout_s * 1000),
                       cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(cfg.read_timeout_s * 1000)]
-        cap = cv2.VideoCapture(self.target, cv2.CAP_ANY, params)
+        # A stable name (/dev/v4l/by-id/..., by-path/...) is looked up at each open: a camera plugged in
+        # again may come back as another /dev/videoN.
+        target = os.path.realpath(self.target) if str(self.target).startswith("/dev/v4l/") else self.target
+        cap = cv2.VideoCapture(target, cv2.CAP_ANY, params)
         if not cap.isOpened():
             cap.release()
             raise CaptureError(f"cannot open {self.name}")
-        if isinstance(self.target, int) or str(self.target).startswith("/dev/video"):
+        if isinstance(target, int) or str(target).startswith("/dev/video"):
             # FOURCC first: many UVC cameras only offer 1080p at full rate as MJPG.
             if cfg.usb_fourcc:
                 cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*cfg.usb_fourcc.ljust(4)))

@@ -8,6 +8,8 @@ modules it names may move without breaking anyone (import from ``tilecam.vision`
     read a still    still_corners, warp_still, read_still
     the tile set    detect_german(settings, source)     German or not, read off the last frames
     learn a table   enroll_labelled, enroll_tile_check, EmptyBoardRef, load_tileset, save_tileset
+    read a rack     build_rack_reader(settings, lang, table=...) -> RackReader.read(image) -> RackView;
+                    RackWatch(reader).feed(image, t) -> a settled RackView or None
 
 ``settings`` is any object with vision's sections (api.settings.Settings is one; see
 vision/assemble.py). Names are loaded on first use, so ``import tilecam.vision.stability`` does not
@@ -19,6 +21,8 @@ from importlib import import_module
 
 _FACE = {
     "DEFAULT_MODEL": "assemble", "build_locator": "assemble", "build_reader": "assemble",
+    "build_rack_reader": "assemble", "RackConfig": "rack", "RackReader": "rack", "RackTile": "rack",
+    "RackView": "rack", "RackWatch": "rack", "RackNotFound": "errors",
     "load_tile_reader": "assemble", "locate_board": "assemble",
     "BoardNotFound": "errors", "SetupError": "errors", "VisionError": "errors",
     "Still": "still", "read_still": "still", "still_corners": "still", "warp_still": "still",

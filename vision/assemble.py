@@ -7,6 +7,7 @@ set, empty-board reference and recogniser a reader is built from, and which loca
 
     load_tile_reader(settings, lang)   the tile classifier (with the text recogniser when [read] says)
     build_reader(settings, lang)       the board reader the recorder calls (TableReader)
+    build_rack_reader(settings, lang)  a rack camera's reader (RackReader), on the table's readers
     build_locator(settings, ...)       where the board is in each frame (fixed, pre-warped or tracked)
     locate_board(settings, image)      the grid in one still image (a BoardFix)
 """
@@ -17,8 +18,8 @@ from pathlib import Path
 
 from tilecam.vision.errors import SetupError
 
-__all__ = ["DEFAULT_MODEL", "build_locator", "build_reader", "load_tile_reader", "locate_board", "model_path",
-           "with_recogniser"]
+__all__ = ["DEFAULT_MODEL", "build_locator", "build_rack_reader", "build_reader", "load_tile_reader", "locate_board",
+           "model_path", "with_recogniser"]
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"  # read as a file, never imported
 
@@ -90,6 +91,18 @@ def build_reader(settings, lang: str, *, model: str | Path | None = None, tilese
 
     return TableReader(load_tile_reader(settings, lang, model=model, tileset=tileset), settings.reader,
                        settings.enroll)
+
+
+def build_rack_reader(settings, lang: str, *, table=None, model: str | Path | None = None, tileset=None, cfg=None):
+    """A rack camera's reader (vision.rack.RackReader). ``table``: the board's reader
+    (``build_reader``'s TableReader, or a tile reader): the rack reads with its models, its tile set
+    and its calibration as they are at each read, so what the tile check teaches the table reads the
+    racks too. Without it, the tile reader of ``load_tile_reader``. ``cfg``: a vision.rack.RackConfig
+    (default: ``settings.rack_read`` when the settings have one, else the defaults)."""
+    from tilecam.vision.rack import RackReader
+
+    source = table if table is not None else load_tile_reader(settings, lang, model=model, tileset=tileset)
+    return RackReader(source, cfg if cfg is not None else getattr(settings, "rack_read", None))
 
 
 def build_locator(settings, *, photos: bool = False, corners=None, prewarped: bool = False):

@@ -10,6 +10,10 @@ class BoardNotFound(VisionError):
     """No 15x15 grid could be located in the image."""
 
 
+class RackNotFound(VisionError):
+    """No rack (no row of tile faces) could be found in a rack camera's frame."""
+
+
 class SetupError(VisionError, ValueError):
     """A reader that cannot be built: a missing model or card, a tile set that cannot be read. Raised
     once, at set-up (vision.assemble), never per frame; the message names the file."""

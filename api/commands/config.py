@@ -75,7 +75,7 @@ def _table(lines: list[str], path: str, model: BaseModel, description: str | Non
                 lines.append(f"# {_key(name)} = \"...\"   ({len(token)} characters, hidden)")
         else:
             lines += ["", *_comment(description), f"[{path}.{key}]"]
-            lines += [f"{_key(k)} = {_value(v)}" for k, v in value.items()]
+            lines += [f"{_key(str(k))} = {_value(v)}" for k, v in value.items()]
 
 
 def _describe(field: FieldInfo) -> str:

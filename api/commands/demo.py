@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     gap = max(0.0, args.pace - per_turn) if serve else 0.0
     wrap = (lambda source: Paced(source, reach_frames(game, args.fps), gap)) if gap else None
     station = Station(settings, Job(str(video), new_game=True, players=players, pace=serve, model=args.model,
-                                    table=TABLE, loop=serve and not args.once), Hooks(wrap_source=wrap))
+                                    table=TABLE, loop=serve and not args.once, racks={}),  # a rendered board only
+                      Hooks(wrap_source=wrap))
     try:
         station.open()
     except SetupError as exc:

@@ -12,6 +12,11 @@ JSON), which blanks' letters were guessed and which plays need a look; when the 
 game (tiles on the board that no recorded play explains, no snapshot while hands came and went) the
 last line says what it sees and the exit status is 3 (EXIT_LOST), the moment it happens a LOST line
 goes to stderr, and "nothing to review" is said only when it is true.
+
+Rack cameras (docs/racks.md): `--rack 1=SRC --rack 2=SRC` reads each player's rack from a source of
+its own (the settings' [racks] sources are a station's cameras, and `record` does not open them);
+a rack source that fails or ends is said at once, the board records on, and the last lines say
+what each rack source read and where its racks went.
 """
 from __future__ import annotations
 
@@ -58,6 +63,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keys", action="store_true",
                    help="clock presses from the keyboard: 1-4 = that player ended the turn, space = whoever is on turn, p = pause")
     p.add_argument("--buttons", action="store_true", help="clock buttons and status LED on the Pi's GPIO pins")
+    from tilecam.api.cli import rack_spec
+    p.add_argument("--rack", action="append", type=rack_spec, metavar="PLAYER=SOURCE",
+                   help="a player's rack camera, e.g. --rack 1=racks1.mp4 --rack 2=/dev/video4 (player from 1; "
+                        "a source as SOURCE is named); once per player")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilecam record: {msg}", file=sys.stderr)
         return code
 
+    from tilecam.api.cli import rack_sources
+    try:
+        args.racks = rack_sources(args.rack)
+    except ValueError as exc:
+        return fail(str(exc))
     # A whole game recorded and then nowhere to put it is the worst time to find out.
     from tilecam.api.settings import SettingsError, load_settings
     try:
@@ -169,6 +183,9 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     count = {"frames": 0, "with_board": 0, "history": 0, "caught_up": False}
     bar = None
 
+    def notice(text: str) -> None:  # a rack source dropped or ended: said at once, the board records on
+        (bar.write if bar is not None else print)(text, file=sys.stderr)
+
     def progress(frame, outcome) -> None:
         count["frames"] += 1
         count["with_board"] += outcome.state != "no_board"
@@ -197,8 +214,9 @@ def _record(args: argparse.Namespace, store, fail) -> int:
               players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
               model=args.model, lexicon=lexicon, tileset=args.tileset, corners=corners, prewarped=args.prewarped,
               photos=args.every_frame or Path(args.source).is_dir(), clock=bool(args.keys or args.buttons),
-              own=False, quiet=True)
-    station = state["station"] = Station(settings, job, Hooks(on_outcome=progress, on_commit=write_outputs),
+              own=False, quiet=True, racks=args.racks or {})
+    station = state["station"] = Station(settings, job, Hooks(on_outcome=progress, on_commit=write_outputs,
+                                                              on_notice=notice),
                                          service=service)
     try:
         station.open()
@@ -206,6 +224,10 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         station.close()
         return fail(str(exc))
     game_id, keeper = station.recording.game_id, station.recording.scorekeeper
+    if station.racks:
+        print("rack sources: " + ", ".join(f"player {p} {src}" for p, src in sorted(station.rack_sources.items()))
+              + f"; their racks go to {args.store_shown} with game {game_id}, each with its evidence frame",
+              file=sys.stderr)
     if station.recording.resumed:
         last = service.entries(game_id)[-1].sidecar if keeper.entries else None
         seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
@@ -248,7 +270,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
             write_records(service, game_id, args.gcg, args.json, {}, lexicon)
         except OSError as exc:
             return fail(f"cannot write the outputs: {exc}; the game is kept in {args.store_shown} as game {game_id}", 1)
-    return _report(service, game_id, args, lexicon, station.recorder)
+    return _report(service, game_id, args, lexicon, station.recorder, station.racks)
 
 
 # `tilecam record`'s exit status when the camera lost the game (tiles no play explains at the end,
@@ -256,7 +278,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 EXIT_LOST = 3
 
 
-def _report(service, game_id: int, args, lexicon=None, recorder=None) -> int:
+def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None) -> int:
     view = service.load(game_id)
     print(f"game {game_id} in {args.store_shown}: {len(view.entries)} entries; "
           f"final {view.game_at().state.scores}")
@@ -279,12 +301,22 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None) -> int:
     turns = service.live(game_id).turns  # turns credited without a press, or taken out of turn
     if turns:
         print(f"needs review: {turns}")
+    for line in racks.lines() if racks else ():   # which rack cameras ran, what they read, how they ended
+        print(line)
+    rack_reviews = sum(cam.reviews for cam in racks.cameras) if racks else 0
+    if racks:
+        read = sum(cam.racks for cam in racks.cameras)
+        print(f"{read} rack{'s' * (read != 1)} kept in {args.store_shown} with game {game_id}, each with its "
+              "evidence frame")
+    if rack_reviews:
+        print(f"needs review: {rack_reviews} rack read{'s' * (rack_reviews != 1)} with a tile read less surely "
+              f"than [racks] review_below ({args.settings.racks.review_below:g}): the operator console's racks")
     lost = recorder.lost if recorder is not None else None
     if lost:
         print(f"LOST: the camera does not follow the game: {lost}; the record stops short of the board "
               f"(exit status {EXIT_LOST})")
         return EXIT_LOST
-    if not guessed and not review and not alerts and not turns:
+    if not guessed and not review and not alerts and not turns and not rack_reviews:
         print("nothing to review: every blank named, every play read with confidence")
     return 0
 

@@ -5,6 +5,10 @@ LED, all from one settings file. This is what the systemd unit runs (docs/pi.md)
 The game: --game ID, else the last game a station was recording that has not ended (so a crash or
 a power cut picks it up again, without duplicating a move), else a new one (--new-game forces it).
 A video file plays at its own frame rate, as a camera would deliver it (--fast: as fast as it goes).
+
+Rack cameras: the settings' [racks] sources, or `--rack 1=SRC --rack 2=SRC` instead for this run
+(docs/racks.md); each runs on a thread of its own, and one that drops or fails is said at once on the
+console's notices and here while the board records on.
 """
 from __future__ import annotations
 
@@ -31,6 +35,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--table", type=int, metavar="N",
                    help="the table this game is played at: /overlay/table/N follows it (its newest game)")
     p.add_argument("--token-file", metavar="FILE", help="file holding the operator token (as tilecam serve)")
+    from tilecam.api.cli import rack_spec
+    p.add_argument("--rack", action="append", type=rack_spec, metavar="PLAYER=SOURCE",
+                   help="a player's rack camera for this run instead of the settings' [racks] sources, e.g. "
+                        "--rack 1=picam:1 --rack 2=/dev/video4; once per player")
     p.add_argument("--show-token", action="store_true",
                    help="also print the operator token itself (a service's journal would keep it)")
 
@@ -49,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
         return fail("give --game or --new-game, not both")
     if args.table is not None and not 1 <= args.table <= 9999:
         return fail(f"--table {args.table}: tables are numbered 1 to 9999")
+    from tilecam.api.cli import rack_sources
+    try:
+        racks = rack_sources(args.rack)
+    except ValueError as exc:
+        return fail(str(exc))
     try:
         settings = with_db(load_settings(args.config, server={"host": args.host, "port": args.port}), args.db)
         tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
@@ -61,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(problem)
     source = args.source or settings.capture.source
     station = Station(settings, Job(source, game_id=args.game, new_game=args.new_game, players=args.players,
-                                    rules=args.rules, lang=args.lang, pace=not args.fast, table=args.table))
+                                    rules=args.rules, lang=args.lang, pace=not args.fast, table=args.table,
+                                    racks=racks))
     try:
         station.open()
     except SetupError as exc:
@@ -73,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
           f"({len(rec.scorekeeper.entries)} entries) from {source}")
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
+    for player, src in sorted(station.rack_sources.items()):
+        print(f"  rack camera {player}     {src} (on air: {settings.racks.on_air})")
     if station.forwarder is not None:
         t = settings.tournament
         print(f"  forwarding to     {t.server} as station {station.station_name}"

@@ -13,6 +13,7 @@ from tilecam.scoring.events import to_json
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import GameDep, ServiceDep
+from .live import RACKS_DOC, RacksDep
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 # A game id that names no game is a 404; a log that no longer replays, a 409.
@@ -85,9 +86,11 @@ def board(game: GameDep, service: ServiceDep,
 
 
 @router.get("/{game_id}/moves", response_model=list[s.MoveOut], summary="Moves with scores", responses=READ,
-            description="Every event with its claimed, engine and agreed score and the running totals.")
-def moves(game: GameDep, service: ServiceDep):
-    return service.moves(game)
+            description="Every event with its claimed, engine and agreed score and the running totals, and the "
+                        "rack it was played from (the event's, and the rack camera's read with its evidence "
+                        "frame). A move's rack is on air as its rack read is: " + RACKS_DOC)
+def moves(game: GameDep, service: ServiceDep, racks: RacksDep):
+    return service.moves(game, racks)
 
 
 @router.get("/{game_id}/unseen", response_model=s.UnseenOut, summary="Unseen tiles", responses=READ,

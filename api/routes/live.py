@@ -1,18 +1,64 @@
-"""Live: the overlay state, Server-Sent Events, and the OBS text fields."""
+"""Live: the overlay state, Server-Sent Events, and the OBS text fields.
+
+Racks on air (issue 30): every route here takes `racks` and `racks_delay` and the server leaves
+out what they hide (``rack_policy``), so a hidden rack never reaches a page, a field or the stream.
+"""
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
 from .. import schemas as s
 from ..bus import BusMessage
 from ..deps import BusDep, ServiceDep, SettingsDep
+from ..service import LIVE, RackPolicy, on_air
 
 router = APIRouter(prefix="/api/games", tags=["live"])
 READ = s.errors(404, 409, 422)
+MAX_RACKS_DELAY = 100  # moves; a whole game has fewer
+
+RACKS_DOC = ("`racks=off` leaves every rack out (the racks, the rack and unseen-per-player fields, the racks "
+             "in the stream's entries); `racks_delay=N` shows a rack only once N more moves have been played "
+             "after it was seen. The server's `[racks] on_air` and `delay_turns` are the least hidden: a query "
+             "can hide more, never less. A request with an operator token sees the racks live.")
+
+
+def is_operator(request: Request) -> bool:
+    """Whether the request carries a valid operator token (a read does not need one: no 401 here)."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        return False
+    return any(secrets.compare_digest(token.strip().encode(), known.encode())
+               for known in request.app.state.tokens.values())
+
+
+def rack_policy(request: Request, settings: SettingsDep,
+                racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack leaves the server."),
+                racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
+                                                description="Show a rack only once this many more moves were "
+                                                            "played after it was seen.")) -> RackPolicy:
+    """Which racks this response may carry: the operator's live, else the server's on-air
+    setting; then what the query hides on top (docs/racks.md, "Racks on air and in the API")."""
+    base = LIVE if is_operator(request) else on_air(settings)
+    return base.join(racks, racks_delay)
+
+
+RacksDep = Annotated[RackPolicy, Depends(rack_policy)]
+
+
+def without_racks(value: Any) -> Any:
+    """A log entry's JSON with every `rack` emptied (a move's rack holds the tiles the player kept)."""
+    if isinstance(value, dict):
+        return {k: (None if k == "rack" else without_racks(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_racks(v) for v in value]
+    return value
 
 
 def sse(event: str, seq: int, data: dict) -> bytes:
@@ -20,37 +66,48 @@ def sse(event: str, seq: int, data: dict) -> bytes:
 
 
 @router.get("/{game_id}/live", response_model=s.LiveOut, summary="Live state", responses=READ,
-            description="Everything an overlay shows: board, last play, scores, unseen pool, OBS fields.")
-def live_state(game_id: int, service: ServiceDep):
-    return service.live(game_id)
+            description="Everything an overlay shows: board, last play, scores, unseen pool, racks, OBS fields. "
+                        + RACKS_DOC)
+def live_state(game_id: int, service: ServiceDep, racks: RacksDep):
+    return service.live(game_id, racks)
 
 
-@router.get("/{game_id}/fields", response_model=dict[str, str], summary="All OBS fields", responses=READ)
-def fields(game_id: int, service: ServiceDep):
-    return service.live(game_id).fields
+@router.get("/{game_id}/fields", response_model=dict[str, str], summary="All OBS fields", responses=READ,
+            description=RACKS_DOC)
+def fields(game_id: int, service: ServiceDep, racks: RacksDep):
+    return service.live(game_id, racks).fields
 
 
 @router.get("/{game_id}/fields/{field}", response_class=PlainTextResponse, summary="One OBS field as text",
             responses=s.errors(404, 409, 422, json_route=False),
-            description="For OBS text sources: " + ", ".join(s.OBS_FIELDS) + ".")
-def field_text(game_id: int, field: s.ObsField, service: ServiceDep):
-    return PlainTextResponse(service.live(game_id).fields[field])
+            description="For OBS text sources: " + ", ".join(s.OBS_FIELDS) + ". " + RACKS_DOC)
+def field_text(game_id: int, field: s.ObsField, service: ServiceDep, racks: RacksDep):
+    return PlainTextResponse(service.live(game_id, racks).fields[field])
 
 
 @router.get("/{game_id}/events", summary="Server-Sent Events",
             description="`update` events, each with the whole live state, the log entry that caused it "
-                        "and when it was committed. The first event is the current state.",
+                        "and when it was committed. The first event is the current state. " + RACKS_DOC,
             response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}}}, **s.errors(404, 409, 422, json_route=False)})
-async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDep, settings: SettingsDep):
+async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDep, settings: SettingsDep,
+                 racks: RacksDep):
     await asyncio.to_thread(service.live, game_id)  # an unknown game is a 404 before the stream starts
     keepalive = settings.live.keepalive_s
+
+    async def shown(msg: BusMessage) -> dict:
+        # The bus carries the racks live; a stream that may not see them gets the state under its
+        # policy instead, and the entry without its rack.
+        if racks == LIVE:
+            return msg.data
+        now = await asyncio.to_thread(service.live, game_id, racks)
+        return {**msg.data, "live": now.model_dump(), "entry": without_racks(msg.data.get("entry"))}
 
     async def stream():
         sub = bus.subscribe(game_id)
         try:
             # Subscribed first, then the current state: no update can fall between the two.
-            now = await asyncio.to_thread(service.live, game_id)
+            now = await asyncio.to_thread(service.live, game_id, racks)
             yield sse("update", now.seq, {"live": now.model_dump(), "entry": None, "committed": None})
             while True:
                 try:
@@ -60,7 +117,7 @@ async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDe
                     continue
                 if msg is None:
                     return
-                yield sse(msg.type, msg.seq, msg.data)
+                yield sse(msg.type, msg.seq, await shown(msg))
         finally:
             bus.unsubscribe(sub)
 

@@ -8,6 +8,7 @@ from typing import Literal
 import cv2
 import numpy as np
 from fastapi import APIRouter, Query, Request
+from fastapi import Path as FastPath
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from tilecam.scoring.events import Play
@@ -19,6 +20,7 @@ from .. import limits as lim
 from .. import schemas as s
 from ..deps import GameDep, OperatorDep, PreviewDep, ServiceDep, SettingsDep
 from ..errors import InvalidInput, NotFound
+from .live import RACKS_DOC, RacksDep
 
 router = APIRouter(prefix="/api", tags=["media"])
 JPEG = {200: {"content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}}
@@ -56,6 +58,24 @@ def move_frame(index: int, game: GameDep, service: ServiceDep,
     if not Path(frame.path).is_file():
         raise NotFound(f"the evidence frame of move {index + 1} was at {frame.path}, which is gone")
     return FileResponse(frame.path, media_type="image/jpeg")
+
+
+@router.get("/games/{game_id}/racks/{seq}/frame.jpg", response_class=Response,
+            responses={**JPEG, **s.errors(404, 409, 422)}, summary="Evidence frame of a rack read",
+            description="The rack camera's frame a rack read (its `seq` in `/racks`, a move's `rack_seq`) was "
+                        "settled from. On air as the rack itself: a rack not shown to this request is a 404, "
+                        "as if no frame were kept. " + RACKS_DOC)
+def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
+               seq: int = FastPath(ge=0, le=2**62, description="The read's seq in the game's rack log.")):
+    read = next((r for r in service.racks(game.row.id) if r.seq == seq), None)
+    if read is None or not read.frame or not racks.allows(read.turn, len(game.events)):
+        raise NotFound(f"no evidence frame for rack read {seq} of game {game.row.id}")
+    frame = service.rack_frame(game.row.id, seq)
+    if frame.jpeg is not None:
+        return Response(frame.jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+    if not Path(frame.path).is_file():
+        raise NotFound(f"the evidence frame of rack read {seq} was at {frame.path}, which is gone")
+    return FileResponse(frame.path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 def _frame_bytes(frame, index: int) -> bytes:

@@ -214,3 +214,32 @@ def undo_correction(game_id: int, seq: int, body: s.UndoIn, service: ServiceDep,
                          "Void is final: enter the move again instead of voiding a void.")
 def void_move(game_id: int, index: int, body: s.VoidIn, service: ServiceDep, who: OperatorDep):
     return _written(service, game_id, [service.void(game_id, index, who, body.reason, body.seq)])
+
+
+def _racks_out(service, game_id: int) -> s.RacksOut:
+    reads = service.rack_reviews(game_id)  # with scoring's flags: a play not from its rack
+    live = service.live(game_id)  # the operator's: live racks
+    return s.RacksOut(game_id=game_id, current=live.racks, reads=[r.to_out(game_id) for r in reads],
+                      review=[r.seq for r in reads if r.review])
+
+
+@router.get("/{game_id}/racks", response_model=s.RacksOut, summary="The rack cameras' reads (operator)",
+            responses=s.errors(401, 404, 409, 422, 429),
+            description="Every settled read of the rack cameras, oldest first, with its certainty, its evidence "
+                        "frame and the operator's confirmation or fix; `review` lists those waiting for one "
+                        "(a tile under the review threshold, or flagged by scoring: a play not from the rack). "
+                        "Live: the operator sees every rack, whatever is on air.")
+def rack_reads(game_id: int, service: ServiceDep, who: OperatorDep):
+    return _racks_out(service, game_id)
+
+
+@router.post("/{game_id}/racks/{seq}/confirm", response_model=s.RacksOut, summary="Confirm or fix a rack read",
+             responses=TURN,
+             description="One click: the read `seq` is right as read (no body, or no `tiles`), or the rack is "
+                         "`tiles` (left to right, '?' a blank). Recorded in the game's rack log under the "
+                         "operator token's name; the read leaves the review list. 404: no such read; 422: tiles "
+                         "not of the game's set.")
+def confirm_rack(game_id: int, seq: int, service: ServiceDep, who: OperatorDep,
+                 body: s.RackConfirmIn = Body(default_factory=s.RackConfirmIn)):
+    service.confirm_rack(game_id, seq, body.tiles, who)
+    return _racks_out(service, game_id)

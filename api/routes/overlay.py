@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
+from .live import MAX_RACKS_DELAY
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -25,13 +26,16 @@ def index():
     return RedirectResponse("/operator")
 
 
-PARTS = ("board", "scores", "last", "unseen", "clocks")
+PARTS = ("board", "scores", "last", "unseen", "clocks", "racks")
 OPTIONS = """
 
 Options in the query string (the page reads them; the server only checks them, so a typo is a
 422 rather than a page that silently ignores it): `scale` (0.25 to 4, default 1), `parts`
 (comma-separated: board, scores, last, unseen, clocks; default all), `theme` (transparent, dark,
-light; default transparent), `rotate` (quarter turns of the board display, clockwise, 0 to 3).
+light; default transparent), `rotate` (quarter turns of the board display, clockwise, 0 to 3), `racks` (`off`: no rack is ever sent to
+the page) and `racks_delay` (a rack is shown only once that many more moves were played after it; the
+server strips what these hide from every response the page gets, and its `[racks] on_air` and
+`delay_turns` are the least hidden).
 A game that does not exist yet shows a calm placeholder, and the page comes alive when it appears."""
 
 
@@ -40,7 +44,10 @@ def page_options(
         parts: str = Query(",".join(PARTS), max_length=64,
                            description="The parts to show, comma-separated: " + ", ".join(PARTS) + "."),
         theme: Literal["transparent", "dark", "light"] = Query("transparent", description="Background and colours."),
-        rotate: int = Query(0, ge=0, le=3, description="Quarter turns of the board display, clockwise.")) -> None:
+        rotate: int = Query(0, ge=0, le=3, description="Quarter turns of the board display, clockwise."),
+        racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack reaches the page."),
+        racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
+                                        description="Show a rack only once this many more moves were played.")) -> None:
     """Checked only: the page's script reads the same query string."""
     # Checked here rather than by a pattern: a 422 names the part and the valid ones, not a regex.
     unknown = [p for p in parts.split(",") if p not in PARTS]
@@ -50,7 +57,11 @@ def page_options(
 
 def field_options(scale: float = Query(1.0, ge=0.25, le=4.0, description="Zoom of the text."),
                   theme: Literal["transparent", "dark", "light"] = Query("transparent",
-                                                                          description="Background and colours.")) -> None:
+                                                                          description="Background and colours."),
+                  racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack reaches the page."),
+                  racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
+                                                  description="Show a rack only once this many more moves were "
+                                                              "played.")) -> None:
     """Checked only: the page's script reads the same query string."""
 
 

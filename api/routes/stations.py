@@ -8,6 +8,8 @@ takes only the writes of the token (and station name) that first forwarded it. T
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
@@ -16,7 +18,7 @@ from fastapi.responses import JSONResponse
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import OperatorDep, ServiceDep
-from ..errors import OutOfOrder
+from ..errors import InvalidInput, OutOfOrder
 from ..service import players_of
 from ..service.ingest import Mirror
 
@@ -26,7 +28,7 @@ Station = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="Th
 Uid = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The station's id of the game (meta station_uid).")]
 INGEST = s.errors(400, 401, 404, 409, 413, 422, 429)
 def _out(m: Mirror) -> s.ForwardedGame:
-    return s.ForwardedGame(uid=m.uid, game_id=m.game_id, next=m.next, frames=m.frames, header=m.header)
+    return s.ForwardedGame(uid=m.uid, game_id=m.game_id, next=m.next, frames=m.frames, header=m.header, racks=m.racks)
 
 
 def _out_of_order(exc: OutOfOrder) -> JSONResponse:
@@ -78,6 +80,27 @@ async def put_frame(station: Station, uid: Uid, seq: Annotated[int, Path(ge=0, l
     await asyncio.to_thread(lim.check_frame, body)  # off the event loop, which serves the SSE clients
     try:
         mirror = await asyncio.to_thread(service.ingest_frame, station, who, uid, seq, body)
+    except OutOfOrder as exc:
+        return _out_of_order(exc)
+    return _out(mirror)
+
+
+@router.post("/{station}/games/{uid}/racks", response_model=s.ForwardedGame, summary="Forward a rack read",
+             responses=INGEST,
+             description="One row of the station's rack log (issue 30: a rack camera's settled read, or its "
+                         "operator's confirmation) at its seq there, its evidence JPEG in base64. One the central "
+                         "holds already is a no-op when it is the same and a 409 when it differs; a seq beyond "
+                         "what the central holds is a 409 with `next`.")
+def post_rack(station: Station, uid: Uid, body: s.RackForwardIn, service: ServiceDep, who: OperatorDep):
+    jpeg = None
+    if body.jpeg is not None:
+        try:
+            jpeg = base64.b64decode(body.jpeg, validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidInput(f"rack read {body.seq}: jpeg is not base64") from None
+        lim.check_frame(jpeg)
+    try:
+        mirror = service.ingest_rack(station, who, uid, body.seq, body.kind, body.data, jpeg)
     except OutOfOrder as exc:
         return _out_of_order(exc)
     return _out(mirror)

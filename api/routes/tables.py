@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse
 from .. import schemas as s
 from ..deps import ServiceDep, SettingsDep
 from ..errors import InvalidInput
+from .live import RacksDep
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 READ = s.errors(404, 409, 422)
@@ -63,12 +64,12 @@ def table_summary(table: s.TableNo, service: ServiceDep):
 
 @router.get("/{table}/live", response_model=s.LiveOut, summary="A table's live state", responses=READ,
             description="The live state of the table's current game (as `/api/games/{id}/live`).")
-def table_live(table: s.TableNo, service: ServiceDep):
-    return service.live(service.current_game(table))
+def table_live(table: s.TableNo, service: ServiceDep, racks: RacksDep):
+    return service.live(service.current_game(table), racks)
 
 
 @router.get("/{table}/fields/{field}", response_class=PlainTextResponse, summary="One OBS field of a table",
             responses=s.errors(404, 409, 422, json_route=False),
             description="For OBS text sources that poll: the field of the table's current game.")
-def table_field(table: s.TableNo, field: s.ObsField, service: ServiceDep):
-    return PlainTextResponse(service.live(service.current_game(table)).fields[field])
+def table_field(table: s.TableNo, field: s.ObsField, service: ServiceDep, racks: RacksDep):
+    return PlainTextResponse(service.live(service.current_game(table), racks).fields[field])

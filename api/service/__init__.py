@@ -2,7 +2,7 @@
 Routes, commands and the recorder reach the store only through it (api/store: the interface).
 
 One object composed from its parts: ``queries`` (the read side and the overlay's live state),
-``writer`` (the one place that appends: commit, append, build, correct, end, under the store's
+``racks`` (the rack cameras' reads, issue 30), ``writer`` (the one place that appends: commit, append, build, correct, end, under the store's
 transaction discipline), ``operator`` (the console's actions, built on the writer), ``clock``
 (the per-game clock) and ``ingest`` (a tournament's central service: the games stations forward).
 ``view`` loads a game from the store; see ``writer`` for how a write goes.
@@ -23,14 +23,15 @@ from .clock import ClockGlue
 from .ingest import Ingest
 from .operator import Operator
 from .queries import Queries
+from .racks import LIVE, RackPolicy, Racks, on_air
 from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
 
-__all__ = ["DAMAGE", "SERVICE_META", "GameService", "GameView", "load_view", "nick_of",
-           "parse_square", "players_of"]
+__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "load_view", "nick_of",
+           "on_air", "parse_square", "players_of"]
 
 
-class GameService(Queries, Tournament, Operator, ClockGlue, Ingest):
+class GameService(Queries, Tournament, Operator, ClockGlue, Ingest, Racks):
     def __init__(self, store: Store, bus: Bus, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.bus = bus
@@ -38,6 +39,7 @@ class GameService(Queries, Tournament, Operator, ClockGlue, Ingest):
         self._locks: dict[int, threading.RLock] = defaultdict(threading.RLock)
         self._locks_guard = threading.Lock()
         self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
+        self._live_state: dict[int, tuple] = {}  # game -> (moves, GameState, Distribution) of that live state
         self._tables: dict = {}  # game -> (its key, its replayed part of a table row): see Tournament
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
         self._clocks_shown: dict[int, tuple | None] = {}  # game -> its clock's state in that update

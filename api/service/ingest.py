@@ -91,6 +91,23 @@ def clock_state(clock: s.ClockOut | dict | None) -> tuple | None:
     return tuple(values.get(k) for k in CLOCK_STATE)  # as the forwarder compares what it sent
 
 
+def _check_forwarded_rack(kind: str, data: dict, held: list, seq: int) -> None:
+    """A forwarded rack row the service can read later: a read's player, tiles and turn; a
+    confirmation's target, a read before it. InvalidInput naming what is wrong."""
+    if kind == "seen":
+        tiles, player, turn = data.get("tiles"), data.get("player"), data.get("turn")
+        if not (isinstance(player, int) and isinstance(turn, int) and isinstance(tiles, list) and tiles
+                and all(t is None or isinstance(t, str) for t in tiles)):
+            raise InvalidInput(f"rack read {seq}: not a rack read (player, turn and tiles)")
+    elif kind == "confirm":
+        target, tiles = data.get("target"), data.get("tiles")
+        if not (isinstance(target, int) and 0 <= target < seq and held[target].kind == "seen"
+                and isinstance(tiles, list)):
+            raise InvalidInput(f"rack read {seq}: a confirmation names a read before it, and its tiles")
+    else:
+        raise InvalidInput(f"rack read {seq}: kind {kind!r} is neither 'seen' nor 'confirm'")
+
+
 def refuse_mirror(row: GameRow) -> None:
     """A Conflict naming the station and table when `row` is a game a station forwards here:
     its record is the station's, corrected at the station, and the mirror only follows."""
@@ -109,6 +126,7 @@ class Mirror:
     next: int          # the seq it expects next: how many entries it holds
     frames: list[int]  # the seqs whose evidence frame it holds
     header: str        # header_digest of the players, rules, tile set, layout and forwarded meta
+    racks: int = 0     # the rack log row it expects next (issue 30)
 
 
 class Ingest:
@@ -160,7 +178,8 @@ class Ingest:
 
     def _state(self, row: GameRow) -> Mirror:
         return Mirror(row.meta[STATION_UID], row.id, self.store.count(row.id), sorted(self.store.frame_seqs(row.id)),
-                      header_digest(row.players, row.rules, row.lang, row.layout, row.meta))
+                      header_digest(row.players, row.rules, row.lang, row.layout, row.meta),
+                      len(self.store.racks(row.id)))
 
     def _heard(self, game_id: int) -> None:
         self.store.update_game(game_id, meta={"station_heard_at": f"{int(self.clock())}"})
@@ -271,6 +290,33 @@ class Ingest:
             self.store.put_frame(row.id, seq, jpeg=jpeg)
             self._heard(row.id)
             return self._state(self.store.game(row.id))
+
+    def ingest_rack(self, station: str, token: str, uid: str, seq: int, kind: str, data: dict,
+                    jpeg: bytes | None = None) -> Mirror:
+        """One row of the station's rack log (a rack camera's read, or its operator's confirmation)
+        at its seq there, with its evidence frame: one the mirror holds is a no-op when the same and
+        a Conflict when it differs; one beyond the next is OutOfOrder naming the seq to send."""
+        row = self._mirror_row(uid)
+        if row is None:
+            raise NotFound(f"station {station} has not forwarded game {uid} yet: send its header first")
+        with self._lock(row.id):
+            with self.store.writing():
+                self._owned(self.store.game(row.id), station, token, uid)
+                held = self.store.racks(row.id)
+                if seq < len(held):
+                    if (held[seq].kind, held[seq].data) != (kind, data):
+                        raise Conflict(f"rack read {seq} of game {uid} from station {station} differs from the one "
+                                       "the central service holds; a forwarded row is never overwritten")
+                    return self._state(self.store.game(row.id))
+                if seq > len(held):
+                    raise OutOfOrder(f"game {uid} of station {station}: rack read {seq} follows {seq - 1}, which is "
+                                     f"not here; send from {len(held)}", len(held))
+                _check_forwarded_rack(kind, data, held, seq)
+                self.store.append_rack(row.id, kind, data, expect=seq, jpeg=jpeg)
+                self._heard(row.id)
+                state = self._state(self.store.game(row.id))
+            self._publish(row.id)
+        return state
 
     def heartbeat(self, station: str, token: str, uids: list[str], url: str | None = None,
                   game: int | None = None, clock: dict | None = None) -> dict[str, int]:

@@ -12,7 +12,7 @@ from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.amend import changes
 from tilecam.scoring.events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
                                     PhonyWithdrawn, Play, TimePenalty, TurnLost, by_operator)
-from tilecam.scoring.game import Game
+from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
 from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
@@ -24,6 +24,7 @@ from tilecam.scoring.turns import TurnOrder, describe_turns, turn_order
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow, Store
+from .racks import LIVE, RackPolicy, rack_text
 from .view import DAMAGE, GameView, load_view
 
 __all__ = ["Queries"]
@@ -39,6 +40,10 @@ class Queries:
     store: Store
     clock: Callable[[], float]
     _live: dict[int, tuple[int, str, s.LiveOut]]
+    _live_state: dict[int, tuple]
+    racks: Callable
+    rack_before: Callable
+    _with_racks: Callable
 
     def games(self) -> list[GameRow]:
         return self.store.games()
@@ -95,10 +100,14 @@ class Queries:
                     entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
                     end_reason=state.end_reason or view.row.meta.get("closed_reason"))
 
-    def moves(self, view: GameView) -> list[s.MoveOut]:
+    def moves(self, view: GameView, racks: RackPolicy = LIVE) -> list[s.MoveOut]:
         """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the
-        store adds: log rows, evidence frames, corrections."""
+        store adds: log rows, evidence frames, corrections, the rack camera's read each move was
+        played from. `racks`: which racks the request may see (a move's rack, kept tiles and all,
+        is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
+        reads = self.racks(view.row.id)
+        moves_now = len(view.events)
         confirmed = _confirmed(view)
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
@@ -107,7 +116,8 @@ class Queries:
         for i, (ln, ev, seq) in enumerate(zip(recount(view.record()), view.events, view.seqs)):
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
-                kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text, rack=getattr(ev, "rack", None),
+                kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
+                **_move_rack(view.row.id, ev, self.rack_before(reads, ev.player, i), racks.allows(i, moves_now)),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
@@ -153,16 +163,28 @@ class Queries:
         names = "_vs_".join(re.sub(r"[^\w.-]+", "_", p["name"]).strip("_.") or p["nick"] for p in view.row.players)
         return f"{view.row.created[:10]}_{names}.gcg"
 
-    def live(self, game_id: int) -> s.LiveOut:
-        """The overlay's state, cached until the log or the players change."""
+    def live(self, game_id: int, racks: RackPolicy = LIVE) -> s.LiveOut:
+        """The overlay's state, cached until the log or the players change; the racks in it (and
+        their OBS fields) as `racks` lets them out, read fresh."""
         row = self.store.game(game_id)
         n = self.store.count(game_id)
         key = repr((row.players, row.meta))
         cached = self._live.get(game_id)
-        if cached and cached[0] == n and cached[1] == key:
-            return self._with_clock(game_id, cached[2], row.meta)
-        live = self._compute_live(self.load(game_id))
-        self._live[game_id] = (n, key, live)
+        if cached and cached[0] == n and cached[1] == key and game_id in self._live_state:
+            live = cached[2]
+        else:
+            view = self.load(game_id)
+            live = self._compute_live(view)
+            self._live[game_id] = (n, key, live)
+            self._live_state[game_id] = (len(view.events), view.game_at().state, view.dist)
+        moves, state, dist = self._live_state[game_id]
+
+        def unseen_of(rack: str):
+            try:
+                return state.unseen_for(dist, rack)
+            except (GameError, ValueError):  # a read the set cannot hold beside the board: no pool
+                return None
+        live = self._with_racks(game_id, live, moves, racks, unseen_of, lambda pool: _grouped(pool, dist))
         return self._with_clock(game_id, live, row.meta)
 
     def _compute_live(self, view: GameView) -> s.LiveOut:
@@ -266,6 +288,19 @@ class Queries:
         first = next((r for r in rows if not r.agrees), None)
         return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
                                first_mismatch=first)
+
+
+def _move_rack(game_id: int, ev, read, shown: bool) -> dict:
+    """A move's rack for MoveOut: the event's own (the rack before the move) and the rack read it was
+    played from, with its evidence; all None when the request may not see it yet."""
+    if not shown:
+        return {"rack": None, "rack_seq": None, "rack_frame": None}
+    rack = getattr(ev, "rack", None)
+    if read is None:
+        return {"rack": rack, "rack_seq": None, "rack_frame": None}
+    return {"rack": rack if rack is not None else rack_text(read.tiles) if None not in read.tiles else None,
+            "rack_seq": read.seq,
+            "rack_frame": f"/api/games/{game_id}/racks/{read.seq}/frame.jpg" if read.frame else None}
 
 
 def _fields(row, model) -> dict:

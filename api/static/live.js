@@ -1,7 +1,17 @@
+// The page's own racks options (?racks=off, ?racks_delay=N), passed on to every API call: the server
+// leaves out the racks they hide, so a hidden rack never reaches the page at all.
+function rackQuery() {
+  const q = new URLSearchParams(location.search);
+  const out = new URLSearchParams();
+  ["racks", "racks_delay"].forEach((k) => { if (q.get(k) !== null) out.set(k, q.get(k)); });
+  const text = out.toString();
+  return text ? `?${text}` : "";
+}
+
 // Follows a game's SSE stream and hands each live state to a callback.
 // EventSource reconnects by itself; the first event after (re)connecting is the current state.
 function followGame(gameId, onLive, onStatus) {
-  const source = new EventSource(`/api/games/${gameId}/events`);
+  const source = new EventSource(`/api/games/${gameId}/events${rackQuery()}`);
   source.addEventListener("update", (e) => onLive(JSON.parse(e.data).live));
   source.onopen = () => onStatus && onStatus("");
   source.onerror = () => onStatus && onStatus("reconnecting…");
@@ -92,7 +102,7 @@ function followPage(onLive, onWaiting, onStatus) {
     // EventSource gives up for good on a 404, so the page asks until the game exists.
     const check = async () => {
       try {
-        const r = await fetch(`/api/games/${id}/live`);
+        const r = await fetch(`/api/games/${id}/live${rackQuery()}`);
         if (r.ok) { follow(id); return; }
       } catch (e) { /* try again below */ }
       waiting(`Waiting for game ${id}`);
@@ -105,12 +115,12 @@ function followPage(onLive, onWaiting, onStatus) {
 // Display options from the query string (the server has checked them): scale, theme, parts, rotate.
 function pageOptions() {
   const q = new URLSearchParams(location.search);
-  const parts = (q.get("parts") || "board,scores,last,unseen,clocks").split(",");
+  const parts = (q.get("parts") || "board,scores,last,unseen,clocks,racks").split(",");
   const opts = { scale: Number(q.get("scale") || 1), theme: q.get("theme") || "transparent",
                  parts: new Set(parts), rotate: Number(q.get("rotate") || 0) % 4 };
   document.body.style.zoom = String(opts.scale);
   document.body.classList.add(`theme-${opts.theme}`);
-  ["board", "scores", "last", "unseen", "clocks"].forEach((p) => {
+  ["board", "scores", "last", "unseen", "clocks", "racks"].forEach((p) => {
     document.body.classList.toggle(`no-${p}`, !opts.parts.has(p));
   });
   return opts;

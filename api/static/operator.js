@@ -163,6 +163,69 @@ async function loadMoves() {
   }));
   movesNow = moves;
   renderReview(moves);
+  await loadRacks();
+}
+
+// The rack cameras (issue 30): each player's rack as last read (live: the console has the token),
+// and the reads waiting for the operator, each with its certainty and evidence photo, one click to
+// confirm it as read and a box to type the rack as it is. Both are recorded in the game's rack log.
+async function loadRacks() {
+  if (!gameId()) return;
+  const out = await api("GET", `/api/games/${gameId()}/racks`);
+  const now = out.current.map((r, p) => (r ? `${playerName(p)}: ${r.text}` : null)).filter((x) => x);
+  $("racks-now").textContent = now.length ? `Racks now: ${now.join(" · ")}` : "";
+  const queue = out.reads.filter((r) => r.review);
+  $("racks-review").hidden = out.reads.length === 0;
+  $("racks-count").textContent = queue.length ? `(${queue.length})` : "";
+  $("racks-queue").replaceChildren(...queue.map((r) => {
+    const li = document.createElement("li");
+    li.dataset.seq = r.seq;
+    const text = document.createElement("span");
+    text.className = "reading";
+    const sure = r.certainty.filter((c) => c !== null);
+    const least = sure.length ? ` — least certain tile ${percent(Math.min(...sure))}` : "";
+    text.textContent = `${playerName(r.player)}'s rack after move ${r.turn}: ${r.text}${least}${r.flag ? ` — ${r.flag}` : ""}`;
+    li.appendChild(text);
+    if (r.frame) li.appendChild(rackEvidence(r));
+    const choices = document.createElement("p");
+    choices.className = "choices";
+    const confirm = document.createElement("button");
+    confirm.type = "button"; confirm.className = "rack-confirm"; confirm.textContent = `confirm ${r.text}`;
+    confirm.onclick = () => confirmRack(r, undefined).catch((e) => say(e.message, true));
+    const box = document.createElement("input");
+    box.className = "rack-fix"; box.size = 9; box.placeholder = "the rack"; box.autocomplete = "off";
+    const fix = document.createElement("button");
+    fix.type = "button"; fix.className = "rack-fix-button"; fix.textContent = "fix";
+    fix.onclick = () => confirmRack(r, box.value.trim()).catch((e) => say(e.message, true));
+    box.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); fix.click(); } });
+    choices.append(confirm, " or ", box, " ", fix);
+    li.appendChild(choices);
+    return li;
+  }));
+}
+async function confirmRack(r, tiles) {
+  if (tiles === "") return say("type the rack as it is, or confirm the read", true);
+  await api("POST", `/api/games/${gameId()}/racks/${r.seq}/confirm`, tiles === undefined ? {} : { tiles });
+  await loadRacks();
+  say(tiles === undefined ? `${playerName(r.player)}'s rack confirmed: ${r.text}` : `${playerName(r.player)}'s rack fixed: ${tiles.toUpperCase()}`);
+}
+// A rack read's photo, folded; fetched with the token (a rack is not on air before the operator sees it).
+function rackEvidence(r) {
+  const box = document.createElement("details");
+  box.className = "evidence";
+  const sum = document.createElement("summary");
+  sum.textContent = "photo";
+  box.appendChild(sum);
+  box.addEventListener("toggle", async () => {
+    if (!box.open || box.querySelector("img")) return;
+    const res = await fetch(r.frame, { headers: { "Authorization": `Bearer ${tokenInput.value.trim()}` } });
+    if (!res.ok) return say(`rack photo: ${res.statusText}`, true);
+    const img = document.createElement("img");
+    img.className = "evidence"; img.alt = `evidence of ${playerName(r.player)}'s rack`;
+    img.src = URL.createObjectURL(await res.blob());
+    box.appendChild(img);
+  });
+  return box;
 }
 
 // The review queue: each play read under the threshold, one line each: the reading, its certainty,

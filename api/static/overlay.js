@@ -77,6 +77,38 @@ function renderLastPlay(fields) {
   el.replaceChildren(text.slice(0, at + 1), w, text.slice(at + 1 + word.length));
 }
 
+// Each player's rack as far as the server lets it out (?racks=off, ?racks_delay=N, [racks] on_air):
+// tiles with their points, an unseen position dimmed, a rack waiting for the operator marked.
+function renderRacks(live) {
+  const racks = live.racks || [];
+  document.getElementById("racks").hidden = !racks.some((r) => r);
+  [0, 1, 2, 3].forEach((p) => {
+    const el = document.getElementById(`rack${p}`);
+    const rack = racks[p];
+    el.hidden = !rack;
+    if (!rack) { el.replaceChildren(); delete el.dataset.rack; return; }
+    if (el.dataset.rack === rack.text + rack.review) return;
+    el.dataset.rack = rack.text + rack.review;
+    el.classList.toggle("review", rack.review);
+    const name = document.createElement("span");
+    name.className = "who";
+    name.textContent = live.players[p] ? live.players[p].name : `Player ${p + 1}`;
+    const tiles = rack.tiles.map((t) => {
+      const tile = document.createElement("span");
+      tile.className = "rtile" + (t === null ? " unseen" : t === "?" ? " blank" : "");
+      tile.textContent = t === null ? "" : t === "?" ? "" : t;
+      if (t && t !== "?") {
+        const pts = document.createElement("span");
+        pts.className = "pts";
+        pts.textContent = live.values[t] ?? "";
+        tile.appendChild(pts);
+      }
+      return tile;
+    });
+    el.replaceChildren(name, ...tiles);
+  });
+}
+
 function render(live) {
   document.getElementById("placeholder").hidden = true;
   document.getElementById("overlay").hidden = false;
@@ -86,6 +118,7 @@ function render(live) {
   // A play under review is on air as the camera read it, marked unconfirmed.
   document.getElementById("last").classList.toggle("unconfirmed", !!live.last_unconfirmed);
   tickClocks(document, live);
+  renderRacks(live);
   document.getElementById("pool").textContent = live.fields.unseen_tiles;
   // "39 / 54" needs its unit; "1 vowel · 5 consonants" says it in words.
   document.querySelector("#unseen .vc-unit").hidden = /[a-z]/i.test(live.fields.vowels_consonants || "");

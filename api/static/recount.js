@@ -104,6 +104,8 @@
 
     const disc = new Set(rc.discrepancies.map((d) => d.index));
     const frames = new Map(moves.map((m) => [m.index, m.frame]));
+    // The rack camera's read each move was played from (issue 30), as far as racks are on air.
+    const rackOf = new Map(moves.map((m) => [m.index, m]));
     // The recount's own list (each with `change` in words); an older API: the log's entries.
     const fixes = rc.corrections ? correctionsBySeq(rc.corrections) : correctionsBySeq(log);
     const voids = (rc.corrections || []).filter((c) => c.kind === "void");
@@ -153,6 +155,18 @@
       } else {
         ev.textContent = "–";
       }
+      const mv = rackOf.get(m.index);
+      if (mv && mv.rack_frame) {
+        // The rack's evidence beside the board's: the rack the move was played from.
+        const ra = el("a", null, "rack-evidence");
+        ra.href = mv.rack_frame;
+        const rimg = el("img", null, "thumb rack-thumb");
+        rimg.alt = `rack of move ${moveNumber(m)}`;
+        rimg.src = mv.rack_frame;
+        ra.append(rimg);
+        if (mv.rack) ra.title = `rack ${mv.rack}`;
+        ev.append(ra, el("span", mv.rack ? ` rack ${mv.rack}` : "", "rack-text"));
+      }
       tr.append(ev);
       body.append(tr);
     });
@@ -195,10 +209,16 @@
     $("sheet").classList.add("filled");
   }
 
+  // ?racks=off / ?racks_delay=N as on the overlay: passed to /moves, which leaves out what they hide.
+  function racksAsked() {
+    const q = new URLSearchParams(location.search), out = new URLSearchParams();
+    ["racks", "racks_delay"].forEach((k) => { if (q.get(k) !== null) out.set(k, q.get(k)); });
+    return out.toString() ? `?${out}` : "";
+  }
   $("print").addEventListener("click", () => window.print());
   $("sheet-form").addEventListener("submit", (e) => compare(e).catch((err) => { $("sheet-result").textContent = err.message; }));
   // The final board only spells out played-through letters for an API that still sends GCG dots.
-  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves`), getJSON(`${api}.json`),
+  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves${racksAsked()}`), getJSON(`${api}.json`),
                getJSON(`${api}/board`).catch(() => null)])
     .then(([rc, moves, full, board]) => render(rc, moves, full.log, board && board.rows, full.game))
     .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });

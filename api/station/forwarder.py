@@ -11,6 +11,9 @@ thread that follows that store and makes the central's mirror equal to it:
   rules, meta) when its digest differs, the entries from the central's next seq, the frames it
   lacks. A resent entry the central already has is a no-op; a refused one names the seq to
   resend from (api/service/ingest.py), so nothing is lost, doubled or reordered;
+- the game's rack log (issue 30: the rack cameras' settled reads and the operator's confirmations,
+  each with its evidence frame) follows its entries the same way, one row at a time from the
+  central's next rack seq (``racks`` in its answer), so the central's pages show the racks too;
 - between pushes it follows the store's change feed (``changes_since``) on its own store
   connection, reading again only the games that changed;
 - failures wait retry_initial_s, doubling up to retry_max_s; a heartbeat every HEARTBEAT_S while
@@ -23,6 +26,7 @@ standard library's, so a station needs no extra package.
 """
 from __future__ import annotations
 
+import base64
 import json
 import re
 import socket
@@ -121,11 +125,13 @@ class Held:
     next: int = 0
     frames: set[int] = field(default_factory=set)
     header: str | None = None
+    racks: int = 0  # the rack log row the central expects next (a central without racks: 0)
 
     @classmethod
     def of(cls, answer: dict) -> "Held":
         try:
-            return cls(int(answer["next"]), {int(seq) for seq in answer["frames"]}, str(answer["header"]))
+            return cls(int(answer["next"]), {int(seq) for seq in answer["frames"]}, str(answer["header"]),
+                       int(answer.get("racks", 0)))
         except (KeyError, TypeError, ValueError):
             raise Refused(f"the central service answered something else than a game's state: {answer}") from None
 
@@ -291,6 +297,39 @@ class Forwarder:
                 raise ForwardError(f"the central holds {answer['next']} entries of game {uid}, not "
                                    f"{held.next}; asking it again")
             held = self._held[uid] = Held.of(self._expect((status, answer))[1])
+        self._push_racks(game_id, uid, held)
+
+    def _push_racks(self, game_id: int, uid: str, held: Held) -> None:
+        """The game's rack log from the central's next row on, one row (and its frame) a request."""
+        rows = self.service.rack_log(game_id)
+        if held.racks > len(rows):
+            raise Refused(f"the central holds {held.racks} rack reads of game {uid}, this station {len(rows)}: "
+                          "the two records have diverged")
+        while held.racks < len(rows):
+            row = rows[held.racks]
+            jpeg = self._rack_jpeg(game_id, row.seq) if row.frame else None
+            body = {"seq": row.seq, "kind": row.kind, "data": row.data,
+                    "jpeg": base64.b64encode(jpeg).decode("ascii") if jpeg is not None else None}
+            status, answer = self.central.call("POST", f"/games/{uid}/racks", body)
+            if status == 409 and "next" in answer:
+                if not isinstance(answer["next"], int) or not 0 <= answer["next"] < held.racks:
+                    raise Refused(f"the central service refused rack read {held.racks} of game {uid} and expects "
+                                  f"{answer['next']!r}")
+                held.racks = answer["next"]
+                continue
+            held = self._held[uid] = Held.of(self._expect((status, answer))[1])
+
+    def _rack_jpeg(self, game_id: int, seq: int) -> bytes | None:
+        frame = self.service.rack_frame(game_id, seq)
+        if frame.jpeg is not None:
+            return frame.jpeg
+        try:
+            return Path(frame.path).read_bytes()
+        except OSError as exc:
+            if (game_id, -1 - seq) not in self._unreadable:  # said once; the read itself is forwarded
+                self._unreadable.add((game_id, -1 - seq))
+                self.say(f"game {game_id} rack read {seq}: evidence frame {frame.path} not forwarded: {exc.strerror}")
+            return None
 
     @staticmethod
     def _rewind(held: Held, central_next, uid: str) -> None:

@@ -48,6 +48,13 @@ class GameLink:
             self.on_commit(seqs)
         return seqs
 
+    def rack(self, seen, frame: Frame | None, review: bool = False) -> int:
+        """A settled rack read (scoring.racks.RackSeen) kept with the game, its frame encoded by the
+        evidence sink, `review`: for the operator console's review; the service publishes it live.
+        Returns its seq in the game's rack log."""
+        jpeg = self.evidence(frame.image) if frame is not None else None
+        return self.service.add_rack(self.game_id, {**seen.to_json(), **({"review": True} if review else {})}, jpeg)
+
     def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
         """The end of the game: its rack points, and the clock's overtime penalties in the same
         transaction (a shown result never changes after the rack points). Raises as `commit`."""
@@ -66,6 +73,15 @@ class MemoryLink(GameLink):
         self.sidecars: list[dict | None] = []
         self.on_commit = None
         self.meta: dict[str, str] = {}
+        self.racks: list = []                        # the RackSeen kept, in order
+        self.rack_frames: list[Frame | None] = []   # the frame each was read from
+        self.rack_reviews: list[bool] = []          # each marked for review
+
+    def rack(self, seen, frame: Frame | None, review: bool = False) -> int:
+        self.racks.append(seen)
+        self.rack_reviews.append(review)
+        self.rack_frames.append(frame)
+        return len(self.racks) - 1
 
     def flag(self, lost: str | None) -> None:
         if lost is None:

@@ -8,6 +8,10 @@
     learn   (vision.reader.BoardReader.learn)         calibrate the reader to the table
     watch   (api.station.lostwatch.LostWatch)         say at once when the record stops following the board
 
+A rack camera's thread (station/racks.py) hands its settled racks to ``rack_seen``: kept through the
+link, then given to the scorekeeper under the lock every frame holds, so that no two threads are ever
+inside the scorekeeper.
+
 The recorder knows no pixels and no rules: it only calls the stages and passes their results on.
 What it shows and keeps of a frame goes to sinks the station plugs in (station/sinks.py): the
 preview (``preview.show``: the grid drawn over the frame) and the evidence (the link encodes it).
@@ -104,7 +108,9 @@ class Recorder:
         self.preview = preview          # a sink: station.sinks.PreviewSink (None: no preview)
         self.timings = Timings()
         self._press: tuple[bool, int | None] = (False, None)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # presses and notices, from any thread
+        # The scorekeeper and the commits: a board frame, a rack camera's rack, the end of the game.
+        self._keeper_lock = threading.RLock()
         self._turns = 0                 # the board's orientation as last read (for the preview)
         self._corners = None            # the snapshot's grid corners, in game orientation (the sidecar's)
         self._last_preview = 0.0
@@ -165,8 +171,38 @@ class Recorder:
             self.gate.trigger()
 
     def process(self, frame: Frame) -> FrameOutcome:
-        self.last = self._process(frame)
+        with self._keeper_lock:
+            self.last = self._process(frame)
         return self.last
+
+    def notice(self, text: str) -> None:
+        """A line for the console's notices (from any thread): a rack camera dropped, ended."""
+        with self._lock:
+            self.notices.append(text)
+
+    def rack_seen(self, seen, frame: Frame | None = None, review: bool = False) -> tuple[int, ...]:
+        """A settled rack (scoring.racks.RackSeen) from a rack camera's thread: kept with its evidence
+        frame (``link.rack``; `review`: for the console's review), then given to the scorekeeper (``Scorekeeper.rack_seen``) under the
+        lock the board's frames hold; the entries it returns (a pass the rack shows was an exchange:
+        a camera Correction) are committed like a decision, at the seq they were made on. Returns
+        their seqs."""
+        self.link.rack(seen, frame, review)
+        keeper = self.scorekeeper
+        with self._keeper_lock:
+            self._follow()
+            entries = keeper.rack_seen(seen)
+            if not entries:
+                return ()
+            sidecar = {"frame_index": frame.index if frame else None, "t": round(frame.t, 3) if frame else None,
+                       "frame": frame.path if frame else None, "rack": seen.to_json()}
+            try:
+                seqs = tuple(self.link.commit(list(entries), frame, len(keeper.entries) - len(entries), sidecar))
+            except (Conflict, GameError, PlacementError) as exc:
+                keeper.sync(self.link.entries(), pending=len(entries))  # the record moved on: theirs stands
+                self.notice(f"rack of player {seen.player + 1}: not committed: {exc}")
+                return ()
+        self.notice(f"rack of player {seen.player + 1}: " + "; ".join(_said(e) for e in entries))
+        return seqs
 
     def _process(self, frame: Frame) -> FrameOutcome:
         self.timings.frames += 1
@@ -357,15 +393,16 @@ class Recorder:
 
     def finish(self) -> list[LogEntry]:
         """End of the recording: the end-of-game rack adjustments, if a player went out."""
-        self._follow()
-        entries = self.scorekeeper.finish()
-        if entries:
-            try:
-                self.link.commit_end(entries, len(self.scorekeeper.entries) - len(entries))
-            except (Conflict, GameError, PlacementError):
-                # someone (the operator) ended the game meanwhile: theirs stands
-                self.scorekeeper.sync(self.link.entries(), pending=len(entries))
-                return []
+        with self._keeper_lock:
+            self._follow()
+            entries = self.scorekeeper.finish()
+            if entries:
+                try:
+                    self.link.commit_end(entries, len(self.scorekeeper.entries) - len(entries))
+                except (Conflict, GameError, PlacementError):
+                    # someone (the operator) ended the game meanwhile: theirs stands
+                    self.scorekeeper.sync(self.link.entries(), pending=len(entries))
+                    return []
         return entries
 
     def _maybe_preview(self, frame: Frame, located) -> None:
@@ -378,3 +415,9 @@ class Recorder:
         self._last_preview = frame.t
         with self.timings.stage("preview"):
             self.preview.show(frame.image, located, self.scorekeeper.game.state.board.rows(), self._turns)
+
+
+def _said(entry: LogEntry) -> str:
+    """An entry a rack committed, in a few words for the console's notices."""
+    reason = getattr(entry, "reason", "")
+    return f"{entry.kind}{f': {reason}' if reason else ''}"

@@ -1,7 +1,7 @@
 """The station: one process that records a table's game, built from one ``Settings`` and one
 ``Job`` (what this run records): camera (or a file standing in for it) -> recorder -> store and
-game service -> API, overlays and MJPEG preview; clock buttons and the status LED; the forwarder to
-a tournament's central service.
+game service -> API, overlays and MJPEG preview; clock buttons and the status LED; the rack cameras
+(one optional thread per player, station/racks.py); the forwarder to a tournament's central service.
 
 ``tilecam run`` and ``tilecam demo`` serve it (``Station.serve``); ``tilecam record`` is a station
 without the server (``Station.record_here``).
@@ -36,7 +36,10 @@ class Job:
     same table records it again (the demo). What `record` adds to a camera station: a word list
     (``lexicon``), an enrolled ``tileset``, the tile ``model``, fixed ``corners`` or ``prewarped``
     frames, ``photos`` (one frame per move; None: a folder is), no game ``clock`` unless presses come
-    in, games not marked as the station's own (``own``), and ``quiet`` (its progress bar says it all)."""
+    in, games not marked as the station's own (``own``), and ``quiet`` (its progress bar says it all).
+
+    ``racks``: the rack source of each player who has one, player (from 1) -> source; None: [racks]
+    sources."""
 
     source: str
     game_id: int | None = None
@@ -56,6 +59,7 @@ class Job:
     clock: bool = True
     own: bool = True
     quiet: bool = False
+    racks: dict[int, str] | None = None
 
 
 @dataclass
@@ -63,13 +67,15 @@ class Hooks:
     """Where a caller follows the station: ``on_outcome(frame, outcome)`` after each frame,
     ``on_commit(seqs)`` after each commit, ``on_game_over(station)`` and ``on_new_game(station)``
     around a looped source's next game (on the recorder's thread), ``wrap_source(source) -> source``
-    (the demo stretches the pauses between turns)."""
+    (the demo stretches the pauses between turns), ``on_notice(text)`` for what the station says
+    beside the frames (a rack camera dropped or ended; default: stderr)."""
 
     on_outcome: Callable | None = None
     on_commit: Callable | None = None
     on_game_over: Callable | None = None
     on_new_game: Callable | None = None
     wrap_source: Callable | None = None
+    on_notice: Callable | None = None
 
 
 class Station:
@@ -83,10 +89,11 @@ class Station:
 
     ``service``: an open game service (the caller's store, which the caller closes) instead of the
     store the settings name; ``pin_factory``: gpiozero's, for tests (MockFactory; None: the
-    board's pins)."""
+    board's pins); ``rack_watch(player) -> watch``: each rack camera's RackWatch (tests: fakes; None:
+    vision's, racks.rack_watch)."""
 
     def __init__(self, settings, job: Job, hooks: Hooks | None = None, *, service=None,
-                 pin_factory=None) -> None:
+                 pin_factory=None, rack_watch: Callable | None = None) -> None:
         self.settings = settings
         self.job = job
         self.hooks = hooks or Hooks()
@@ -97,6 +104,10 @@ class Station:
         self.photos = Path(job.source).is_dir() if job.photos is None else job.photos
         self._given_service = service
         self._reader = None
+        self._rack_watch = rack_watch
+        self.rack_sources = dict(job.racks if job.racks is not None else settings.racks.sources)
+        self.racks = None                  # racks.RackCameras, when any player has a rack source
+        self._early: list[str] = []        # notices said before the recorder was built
         self.stop_event = threading.Event()
         self.store = self.service = self.preview = self.app = None
         self.recording: Recording | None = None
@@ -136,8 +147,41 @@ class Station:
             raise SetupError(str(exc)) from None
         self.forwarder = self._forwarder()  # a token file it cannot use stops the start, before any game
         self._open_source()  # before the game: a source that does not open leaves no empty game behind
+        self._open_racks(game_id)
         self._attach(game_id)
         return self
+
+    def _open_racks(self, game_id: int | None) -> None:
+        """The rack cameras (station/racks.py), checked against the game's players and the board's
+        camera, before the game is created."""
+        if not self.rack_sources:
+            return
+        from tilecam.capture import device_key
+
+        from .racks import RackCameras, rack_watch
+        players = len(self.service.game(game_id).players) if game_id is not None else len(self.job.players or (1, 2))
+        for player, uri in sorted(self.rack_sources.items()):
+            if not 1 <= player <= players:
+                raise SetupError(f"a rack source for player {player}, but the game has {players} players")
+            if device_key(uri) == device_key(self.source_uri):
+                raise SetupError(f"the rack source of player {player} ({uri}) is the board's camera")
+        make = self._rack_watch or (lambda player: rack_watch(self.settings, self._reader))
+        self.racks = RackCameras(self.settings, self.rack_sources, make, on_rack=self._rack, say=self._notice,
+                                 stop=self.stop_event)
+        self.racks.open()
+
+    def _rack(self, seen, frame, review: bool = False) -> None:
+        """A rack camera's settled rack, to the game being recorded (its recorder: stored, then to
+        the scorekeeper); `review`: a tile read less surely than [racks] review_below."""
+        self.recorder.rack_seen(seen, frame, review=review)
+
+    def _notice(self, text: str) -> None:
+        """What the station says beside the frames: on the console's notices and to the caller."""
+        if self.recorder is not None:
+            self.recorder.notice(text)
+        else:
+            self._early.append(text)
+        (self.hooks.on_notice or _say)(text)
 
     def _forwarder(self):
         """The forwarder to the tournament's central service when [tournament] server is set
@@ -205,6 +249,9 @@ class Station:
                                        reader=self._reader, photos=self.photos, corners=job.corners,
                                        prewarped=job.prewarped, preview=PreviewSink(self.preview))
         self.recorder.camera_status = self.source.status.state
+        for text in self._early:
+            self.recorder.notice(text)
+        self._early.clear()
         self.clock = self._clock()
 
     def _clock(self):
@@ -228,8 +275,9 @@ class Station:
 
     def status(self) -> dict:
         forward = {"forward": self.forwarder.status()} if self.forwarder is not None else {}
+        racks = {"racks": self.racks.status()} if self.racks else {}
         return {**self.recorder.status(), "game_id": self.recording.game_id, "source": self.ended or "running",
-                **forward}
+                **forward, **racks}
 
     def _camera_status(self, st) -> None:
         if self.recorder is not None:
@@ -261,11 +309,12 @@ class Station:
     def _between_games(self) -> None:
         """The game is over: the Pi camera goes back to automatic exposure and white balance (it
         settled and locked them for the game when it opened, capture.picam); the next game's
-        start locks them again."""
+        start locks them again. The rack cameras' too."""
         from tilecam.capture.picam import picamera_of
-        camera = picamera_of(self.source)
-        if camera is not None:
-            camera.unlock()
+        for source in (self.source, *(cam.source for cam in (self.racks.cameras if self.racks else ()))):
+            camera = picamera_of(source)
+            if camera is not None:
+                camera.unlock()
 
     def _record(self) -> None:
         from tilecam.capture import CaptureError
@@ -281,6 +330,8 @@ class Station:
         finally:
             self._show()
         if self.ended == "ended":
+            if self.racks:  # rack files read to their end first: their racks belong to this game
+                self.racks.drain()
             self.recorder.finish()  # a player out: the rack points
             if not self.job.quiet:
                 _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
@@ -314,8 +365,10 @@ class Station:
             self._record()
 
     def start(self) -> "Station":
-        """Buttons, LED, and the frame loop on its own thread."""
+        """Buttons, LED, the rack cameras, and the frame loop on its own thread."""
         self._start_hardware()
+        if self.racks:
+            self.racks.start(self.job.pace)
         self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
         self._thread.start()
         if self.forwarder is not None:
@@ -324,8 +377,10 @@ class Station:
 
     def record_here(self) -> str | None:
         """Buttons and LED, and the frame loop on this thread (`tilecam record`: its errors and
-        Ctrl-C reach the caller); returns why the loop ended."""
+        Ctrl-C reach the caller); the rack cameras on threads of their own; returns why the loop ended."""
         self._start_hardware()
+        if self.racks:
+            self.racks.start(self.job.pace)
         self._record_loop()
         return self.ended
 
@@ -347,6 +402,8 @@ class Station:
         self.stop_event.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        if self.racks:
+            self.racks.stop()
         # What the forwarder had not pushed yet goes at the next start. A thread still waiting on
         # the network keeps its store open until the process ends, rather than failing under it.
         stopped = self.forwarder.stop() if self.forwarder is not None else True

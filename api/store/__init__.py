@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from tilecam.scoring.events import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
-from .rows import Changes, EntryRow, FrameRow, GameRow
+from .rows import Changes, EntryRow, FrameRow, GameRow, RackRow
 
 if TYPE_CHECKING:
     from ..settings import StoreSettings
 
-__all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "Store", "StoreError",
+__all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "RackRow", "Store", "StoreError",
            "open_store", "store_file", "store_name"]
 
 
@@ -94,6 +94,22 @@ class Store(Protocol):
     def frame(self, game_id: int, seq: int) -> FrameRow: ...
 
     def frame_seqs(self, game_id: int) -> set[int]: ...
+
+    # ---- the rack log (issue 30): rack cameras' settled reads and the operator's confirmations
+    def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
+                    jpeg: bytes | None = None, path: str | None = None) -> int:
+        """Append one rack row ("seen" or "confirm", its JSON `data`) with its evidence frame, in
+        one transaction; returns its seq (0, 1, ... per game, apart from the entries'). Append-only
+        like the log: `expect` not the next seq is a Conflict, nothing written."""
+        ...
+
+    def racks(self, game_id: int) -> list[RackRow]:
+        """The game's rack rows in order (without the frames' bytes)."""
+        ...
+
+    def rack_frame(self, game_id: int, seq: int) -> FrameRow:
+        """The evidence frame of rack row `seq`; NotFound when none was kept."""
+        ...
 
     # ---- change notification
     def changes(self, after: int | None = None) -> Changes:

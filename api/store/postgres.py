@@ -30,8 +30,8 @@ from tilecam.scoring.events import LogEntry
 from ..errors import Conflict, NotFound, StoreError
 from ..settings import SettingsError, read_secret
 from .migrations import Migration, ordered, pending, upgrade
-from .rows import (Changes, EntryRow, FrameRow, GameRow, append_values, changes_since, check_expect, checked_id,
-                   entry_rows, game_row, merged_meta, now, table_no)
+from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, append_values, changes_since, check_expect,
+                   check_rack, checked_id, entry_rows, game_row, merged_meta, now, rack_rows, table_no)
 
 __all__ = ["PASSWORD_ENV", "PostgresStore", "store_password"]
 
@@ -79,6 +79,24 @@ MIGRATIONS = ordered(
             PRIMARY KEY (game_id, seq)
         )""",
         "CREATE TABLE changes (id BIGINT PRIMARY KEY, game_id BIGINT NOT NULL)",
+    )]),
+    Migration(2, "racks and rack_frames: the rack cameras' reads", lambda db: [db.execute(sql) for sql in (
+        """CREATE TABLE racks (
+            game_id BIGINT NOT NULL REFERENCES games(id),
+            seq     BIGINT NOT NULL,              -- position in the game's rack log, from 0
+            kind    TEXT NOT NULL,                -- "seen" or "confirm"
+            data    TEXT NOT NULL,                -- JSON the service wrote
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        """CREATE TABLE rack_frames (
+            game_id BIGINT NOT NULL REFERENCES games(id),
+            seq     BIGINT NOT NULL,
+            jpeg    BYTEA,
+            path    TEXT,
+            created TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
     )]),
 )
 
@@ -347,7 +365,8 @@ class PostgresStore:
         with self.writing():
             removed = self._write("DELETE FROM games WHERE id = %s AND NOT EXISTS "
                                   "(SELECT 1 FROM entries WHERE game_id = %s) AND NOT EXISTS "
-                                  "(SELECT 1 FROM frames WHERE game_id = %s)", (game_id,) * 3).rowcount == 1
+                                  "(SELECT 1 FROM frames WHERE game_id = %s) AND NOT EXISTS "
+                                  "(SELECT 1 FROM racks WHERE game_id = %s)", (game_id,) * 4).rowcount == 1
             if removed:
                 self._local.touched.add(game_id)
         return removed
@@ -414,6 +433,41 @@ class PostgresStore:
     def frame_seqs(self, game_id: int) -> set[int]:
         checked_id(game_id)
         return {r[0] for r in self._rows("SELECT seq FROM frames WHERE game_id = %s", (game_id,))}
+
+    # ---- the rack log ---------------------------------------------------------------------
+    def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
+                    jpeg: bytes | None = None, path: str | None = None) -> int:
+        text = check_rack(game_id, kind, data, jpeg, path)
+        with self.writing():
+            if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
+                raise NotFound(f"no game {game_id}")
+            (seq,) = self._write("SELECT COALESCE(MAX(seq) + 1, 0) FROM racks WHERE game_id = %s",
+                                 (game_id,)).fetchone()
+            if expect is not None and expect != seq:
+                raise Conflict(f"game {game_id} has {seq} rack reads, not {expect}: another writer added one")
+            created = now()
+            self._write("INSERT INTO racks (game_id, seq, kind, data, created) VALUES (%s, %s, %s, %s, %s)",
+                        (game_id, seq, kind, text, created))
+            if jpeg is not None or path is not None:
+                self._write("INSERT INTO rack_frames (game_id, seq, jpeg, path, created) VALUES (%s, %s, %s, %s, %s)",
+                            (game_id, seq, jpeg, path, created))
+            self._local.touched.add(game_id)
+        return seq
+
+    def racks(self, game_id: int) -> list[RackRow]:
+        checked_id(game_id)
+        return rack_rows(game_id, self._rows(
+            "SELECT r.seq, r.kind, r.data, r.created, f.seq IS NOT NULL FROM racks r LEFT JOIN rack_frames f "
+            "ON f.game_id = r.game_id AND f.seq = r.seq WHERE r.game_id = %s ORDER BY r.seq", (game_id,)))
+
+    def rack_frame(self, game_id: int, seq: int) -> FrameRow:
+        checked_id(game_id)
+        rows = self._rows("SELECT jpeg, path, created FROM rack_frames WHERE game_id = %s AND seq = %s",
+                          (game_id, seq)) if 0 <= seq < 2**63 else []
+        if not rows:
+            raise NotFound(f"no evidence frame for rack read {seq} of game {game_id}")
+        jpeg, path, created = rows[0]
+        return FrameRow(bytes(jpeg) if jpeg is not None else None, path, created)
 
     # ---- change notification ----------------------------------------------------------
     def changes(self, after: int | None = None) -> Changes:

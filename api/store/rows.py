@@ -11,8 +11,8 @@ from tilecam.scoring.events import LogEntry, from_json, to_json
 
 from ..errors import Conflict, Damaged, NotFound
 
-__all__ = ["Changes", "EntryRow", "FrameRow", "GameRow", "append_values", "changes_since", "check_expect",
-           "checked_id", "entry_rows", "game_row", "merged_meta", "now", "table_no"]
+__all__ = ["RACK_KINDS", "Changes", "EntryRow", "FrameRow", "GameRow", "RackRow", "append_values", "check_rack", "changes_since", "check_expect",
+           "checked_id", "entry_rows", "rack_rows", "game_row", "merged_meta", "now", "table_no"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,23 @@ class FrameRow:
     jpeg: bytes | None
     path: str | None
     created: str
+
+
+@dataclass(frozen=True, slots=True)
+class RackRow:
+    """One row of a game's rack log (append-only, numbered from 0 per game like the entries):
+    `kind` "seen" (a rack camera's settled read: player, t, tiles, certainty, ...) or "confirm"
+    (an operator's confirmation or fix of the read numbered data["target"]); `data` is JSON the
+    service wrote, the store reads none of it; `frame`: an evidence frame is kept for it."""
+    seq: int
+    kind: str
+    data: dict
+    created: str
+    frame: bool = False
+
+
+# What a rack log row may be; the store checks the tag only.
+RACK_KINDS = ("seen", "confirm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +102,28 @@ def append_values(game_id: int, entry: LogEntry, jpeg: bytes | None, path: str |
     if jpeg is not None and path is not None:
         raise ValueError("give jpeg bytes or a path, not both")
     return json.dumps(to_json(entry)), json.dumps(sidecar) if sidecar is not None else None
+
+
+def check_rack(game_id: int, kind: str, data: dict, jpeg: bytes | None, path: str | None) -> str:
+    """A rack row's JSON, after the checks of its arguments."""
+    checked_id(game_id)
+    if kind not in RACK_KINDS:
+        raise ValueError(f"a rack row is one of {', '.join(RACK_KINDS)}, not {kind!r}")
+    if jpeg is not None and path is not None:
+        raise ValueError("give jpeg bytes or a path, not both")
+    return json.dumps(data)
+
+
+def rack_rows(game_id: int, rows: Iterable) -> list[RackRow]:
+    """Rack rows (seq, kind, data: JSON text, created, has a frame) as RackRows, in the order given."""
+    out = []
+    for seq, kind, data, created, frame in rows:
+        try:
+            value = json.loads(data)
+        except ValueError as exc:
+            raise Damaged(f"game {game_id} rack read {seq} cannot be read: {exc}") from None
+        out.append(RackRow(seq, kind, value, created, bool(frame)))
+    return out
 
 
 def check_expect(game_id: int, seq: int, expect: int | None) -> None:

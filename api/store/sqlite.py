@@ -30,8 +30,9 @@ from tilecam.scoring.events import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from .migrations import Migration, ordered, pending, upgrade
-from .rows import (Changes, EntryRow, FrameRow, GameRow, append_values, changes_since, check_expect,
-                   checked_id as _checked, entry_rows, game_row, merged_meta, now as _now, table_no)
+from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, append_values, changes_since, check_expect,
+                   check_rack, checked_id as _checked, entry_rows, game_row, merged_meta, now as _now, rack_rows,
+                   table_no)
 
 __all__ = ["SqliteStore"]
 
@@ -94,11 +95,39 @@ def _table_no(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS games_table ON games (table_no, id) WHERE table_no IS NOT NULL")
 
 
+RACKS_SCHEMA = (
+    # The rack log (issue 30): each rack camera's settled reads and the operator's confirmations,
+    # append-only and numbered per game apart from the entries.
+    """CREATE TABLE racks (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq     INTEGER NOT NULL,           -- position in the game's rack log, from 0
+        kind    TEXT NOT NULL,              -- "seen" or "confirm"
+        data    TEXT NOT NULL,              -- JSON the service wrote
+        created TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    """CREATE TABLE rack_frames (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq     INTEGER NOT NULL,
+        jpeg    BLOB,
+        path    TEXT,
+        created TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+)
+
+
+def _racks(db: sqlite3.Connection) -> None:
+    for statement in RACKS_SCHEMA:
+        db.execute(statement)
+
+
 # Append a migration for every schema change; never edit one that has shipped.
 MIGRATIONS = ordered(
     Migration(1, "games, entries, frames and changes", _first_schema),
     Migration(2, "entries.sidecar", _sidecar),
     Migration(3, "games.table_no, indexed", _table_no),
+    Migration(4, "racks and rack_frames: the rack cameras' reads", _racks),
 )
 BUSY_TIMEOUT_S = 10.0  # how long a writer waits for another process's transaction
 CHANGES_KEPT = 10_000  # change rows kept; a watcher whose mark is older reloads every game
@@ -107,7 +136,9 @@ POLL_S = 0.05  # how often wait_changes looks (one read of the WAL index while n
 NEED = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta"},
         "entries": {"game_id", "seq", "kind", "data", "created"},
         "frames": {"game_id", "seq", "jpeg", "path", "created"},
-        "changes": {"id", "game_id"}}
+        "changes": {"id", "game_id"},
+        "racks": {"game_id", "seq", "kind", "data", "created"},
+        "rack_frames": {"game_id", "seq", "jpeg", "path", "created"}}
 
 
 # The store's errors are the api package's (api/errors.py): NotFound, Conflict, StoreError.
@@ -248,7 +279,8 @@ class SqliteStore:
         with self.writing():
             cur = self._db.execute("DELETE FROM games WHERE id = ? AND NOT EXISTS "
                                    "(SELECT 1 FROM entries WHERE game_id = ?) AND NOT EXISTS "
-                                   "(SELECT 1 FROM frames WHERE game_id = ?)", (game_id, game_id, game_id))
+                                   "(SELECT 1 FROM frames WHERE game_id = ?) AND NOT EXISTS "
+                                   "(SELECT 1 FROM racks WHERE game_id = ?)", (game_id,) * 4)
             if cur.rowcount == 1:
                 self._touched.add(game_id)
         return cur.rowcount == 1
@@ -321,6 +353,45 @@ class SqliteStore:
             rows = self._db.execute("SELECT seq FROM frames WHERE game_id = ?", (game_id,)).fetchall()
         return {r[0] for r in rows}
 
+    # ---- the rack log -----------------------------------------------------------------
+    def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
+                    jpeg: bytes | None = None, path: str | None = None) -> int:
+        text = check_rack(game_id, kind, data, jpeg, path)
+        with self.writing():
+            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise NotFound(f"no game {game_id}")
+            (seq,) = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM racks WHERE game_id = ?",
+                                      (game_id,)).fetchone()
+            if expect is not None and expect != seq:
+                raise Conflict(f"game {game_id} has {seq} rack reads, not {expect}: another writer added one")
+            now = _now()
+            self._db.execute("INSERT INTO racks (game_id, seq, kind, data, created) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, seq, kind, text, now))
+            if jpeg is not None or path is not None:
+                self._db.execute("INSERT INTO rack_frames (game_id, seq, jpeg, path, created) VALUES (?, ?, ?, ?, ?)",
+                                 (game_id, seq, jpeg, path, now))
+            self._touched.add(game_id)
+        return seq
+
+    def racks(self, game_id: int) -> list[RackRow]:
+        _checked(game_id)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT r.seq, r.kind, r.data, r.created, f.seq IS NOT NULL FROM racks r LEFT JOIN rack_frames f "
+                "ON f.game_id = r.game_id AND f.seq = r.seq WHERE r.game_id = ? ORDER BY r.seq", (game_id,)).fetchall()
+        return rack_rows(game_id, rows)
+
+    def rack_frame(self, game_id: int, seq: int) -> FrameRow:
+        _checked(game_id)
+        r = None
+        if 0 <= seq < 2**63:
+            with self._lock:
+                r = self._db.execute("SELECT jpeg, path, created FROM rack_frames WHERE game_id = ? AND seq = ?",
+                                     (game_id, seq)).fetchone()
+        if r is None:
+            raise NotFound(f"no evidence frame for rack read {seq} of game {game_id}")
+        return FrameRow(r[0], r[1], r[2])
+
     # ---- change notification -------------------------------------------------------
     def changes(self, after: int | None = None) -> Changes:
         with self._lock:
@@ -356,5 +427,6 @@ def _store_errors(method):
 
 
 for _name in ("create_game", "game", "games", "update_game", "discard_empty_game", "table_games", "append",
-              "entries", "count", "put_frame", "frame", "frame_seqs", "changes", "wait_changes"):
+              "entries", "count", "put_frame", "frame", "frame_seqs", "append_rack", "racks", "rack_frame", "changes",
+              "wait_changes"):
     setattr(SqliteStore, _name, _store_errors(getattr(SqliteStore, _name)))

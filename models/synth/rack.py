@@ -6,7 +6,8 @@ tiles are the board renderer's own faces (``board._tile_rgba``, ``TileLook``, th
 warped onto its quad. Then the table, a hand over some tiles, light, blur, noise and JPEG.
 
 ``RACK_FACTORS`` names every factor's options; ``RACK_HELD_OUT`` the options kept out of anything
-tuned on these renders (drawn only when a look names them, or by ``draw_look(seed, 'heldout')``).
+tuned on these renders (drawn only when a look names them, or by ``draw_look(seed, 'heldout')``,
+one factor held out at a time, or ``'heldout_all'``, all at once).
 ``seed`` fixes the rack, its tiles' look and the camera; ``frame`` moves the rack a little and
 redraws the sensor noise, so a run of frames is one rack seen over time.
 """
@@ -22,7 +23,7 @@ from .fonts import available_fonts, faces_of, family_of
 from .looks import RENDER_FACTORS, STYLES
 from .scene import SKIN_BGR
 
-__all__ = ["RACK_FACTORS", "RACK_HELD_OUT", "RackScene", "draw_look", "render_rack"]
+__all__ = ["RACK_FACTORS", "RACK_HELD_OUT", "SPLITS", "RackScene", "draw_look", "render_rack"]
 
 RACK_FACTORS: dict[str, tuple[str, ...]] = {
     # the rack: its material and colour (RGB anchors in RACK_COLOURS)
@@ -89,16 +90,25 @@ def _tokens(tiles) -> list[str]:
     return out
 
 
+SPLITS = ("train", "heldout", "heldout_all")
+
+
 def draw_look(seed: int, split: str = "train", look: dict | None = None) -> dict:
-    """A full look: the options ``look`` names, the rest drawn from the split's options ('train':
-    never a held-out option; 'heldout': a held-out option of every factor that has one)."""
-    if split not in ("train", "heldout"):
-        raise ValueError(f"split is 'train' or 'heldout', not {split!r}")
+    """A full look: the options ``look`` names, the rest drawn by ``split``: 'train' never a
+    held-out option; 'heldout' one factor (drawn) at a held-out option, the others as in training
+    (how models/train.py measures each held-out factor on its own); 'heldout_all' a held-out option
+    of every factor at once."""
+    if split not in SPLITS:
+        raise ValueError(f"split is one of {SPLITS}, not {split!r}")
     rng = np.random.default_rng([seed, 30])
+    held_now = set(RACK_HELD_OUT) if split == "heldout_all" else set()
+    if split == "heldout":
+        names = sorted(RACK_HELD_OUT)
+        held_now = {names[int(rng.integers(len(names)))]}
     out = {}
     for name, options in RACK_FACTORS.items():
         held = RACK_HELD_OUT.get(name, ())
-        pool = [o for o in options if (o in held) == (split == "heldout")] or list(options)
+        pool = [o for o in options if (o in held) == (name in held_now)] or list(options)
         if name == "font":  # only families with a face on this machine
             pool = [f for f in pool if faces_of([f])] or [f for f in options if faces_of([f])]
         drawn = pool[int(rng.integers(len(pool)))]

@@ -27,6 +27,7 @@ SECTIONS = {  # section -> the class that owns it, next to its stage's code
     "decode": "tilecam.scoring.decode.DecodeConfig",
     "reader": "tilecam.vision.reader.ReaderConfig",
     "recorder": "tilecam.api.station.recorder.RecorderConfig",
+    "racks": "tilecam.api.settings.RackSettings",
     "clock": "tilecam.scoring.clock.ClockConfig",
     "buttons": "tilecam.hardware.buttons.ButtonConfig",
     "leds": "tilecam.hardware.leds.LedConfig",

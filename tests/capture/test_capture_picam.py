@@ -264,9 +264,24 @@ def test_lock_before_open_is_a_capture_error(picamera2):
 
 def test_the_station_hands_exposure_back_to_automatic_when_its_game_ends(picamera2):
     from tilecam.api.station import Station
-    with PicameraSource(CFG) as source:
-        assert source.exposure_lock is not None          # locked for the game when it opened
+    with PicameraSource(CFG) as source, PicameraSource(CFG, camera_num=1) as rack:
+        assert source.exposure_lock is not None and rack.exposure_lock is not None  # locked when they opened
         station = Station.__new__(Station)                # only the part that runs at a game's end
         station.source = SimpleNamespace(inner=source)    # as open_source wraps it
+        station.racks = SimpleNamespace(cameras=[SimpleNamespace(source=SimpleNamespace(inner=rack)),
+                                                 SimpleNamespace(source=None)])   # a rack camera not there
         station._between_games()
         assert source.exposure_lock is None and picamera2.cameras[0].ae and picamera2.cameras[0].awb
+        assert rack.exposure_lock is None and picamera2.cameras[1].ae and picamera2.cameras[1].awb
+
+
+def test_a_rack_camera_on_a_pi_5_s_second_port_opens_as_picam_1_at_the_racks_frame_size(picamera2):
+    from tilecam.api.settings import load_settings
+    from tilecam.api.station.racks import rack_capture
+    settings = load_settings(capture={"picam_settle_frames": 5, "picam_settle_tolerance": 0.02},
+                             racks={"sources": {"1": "picam:1"}, "width_px": 640, "height_px": 360, "fps": 4})
+    with open_source("picam:1", rack_capture(settings, "picam:1")) as source:
+        frame = source.read()
+        cam = picamera2.cameras[0]
+        assert cam.num == 1 and cam.size == (640, 360) and frame.image.shape == (360, 640, 3)
+        assert picamera_of(source).exposure_lock is not None   # settled and locked as the board's is

@@ -43,7 +43,7 @@ def test_overlay_unknown_part_names_the_valid_ones_not_a_pattern(client):
     for path in ("/overlay/1", "/overlay/table/1"):
         r = client.get(f"{path}?parts=board,scroe")
         assert r.status_code == 422 and r.json()["detail"] == (
-            "query.parts: unknown 'scroe'; valid: board, scores, last, unseen, clocks"), r.text
+            "query.parts: unknown 'scroe'; valid: board, scores, last, unseen, clocks, racks"), r.text
 
 
 def test_overlay_field_page_options(client):

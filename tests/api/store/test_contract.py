@@ -264,3 +264,49 @@ def test_a_waiter_wakes_when_another_store_object_writes_else_at_its_timeout(ope
     seen = watcher.wait_changes(mark, 30)
     later.join()
     assert seen.games == {gid} and seen.mark > mark and time.monotonic() - t0 < 15  # woken, not timed out
+
+
+# ---- the rack log (issue 30)
+SEEN = {"player": 1, "t": 12.5, "tiles": ["A", "E", None, "?", "R", "S", "T"],
+        "certainty": [0.99, 0.97, None, 0.5, 0.9, 0.9, 0.91], "frame": None, "turn": 3, "review": True}
+
+
+def test_rack_reads_are_append_only_in_order_with_their_frames_and_the_store_knows_no_rules(opener):
+    store = opener()
+    gid = new_game(store)
+    assert store.racks(gid) == []
+    assert store.append_rack(gid, "seen", SEEN, jpeg=b"\xff\xd8rack") == 0
+    confirm = {"target": 0, "tiles": ["A", "E", "I", "?", "R", "S", "T"], "by": "desk"}
+    assert store.append_rack(gid, "confirm", confirm, expect=1) == 1
+    with pytest.raises(Conflict):  # a stale expect: nothing written
+        store.append_rack(gid, "seen", SEEN, expect=1)
+    with pytest.raises(ValueError):
+        store.append_rack(gid, "guess", SEEN)
+    with pytest.raises(NotFound):
+        store.append_rack(gid + 99, "seen", SEEN)
+    rows = store.racks(gid)
+    assert [(r.seq, r.kind, r.data, r.frame) for r in rows] == [(0, "seen", SEEN, True), (1, "confirm", confirm, False)]
+    assert store.rack_frame(gid, 0).jpeg == b"\xff\xd8rack"
+    with pytest.raises(NotFound):
+        store.rack_frame(gid, 1)
+    with pytest.raises(NotFound):
+        store.rack_frame(gid, -1)
+    # the entries' seqs are their own; a game with only rack reads is not empty
+    assert store.count(gid) == 0 and not store.discard_empty_game(gid)
+    # another store object (another server) reads them, and is told the game changed
+    other = opener()
+    mark = other.changes().mark
+    store.append_rack(gid, "seen", SEEN, path="/tmp/rack.jpg")
+    assert gid in (other.changes(mark).games or {gid})
+    assert [r.seq for r in other.racks(gid)] == [0, 1, 2] and other.rack_frame(gid, 2).path == "/tmp/rack.jpg"
+
+
+def test_a_rack_read_lands_with_the_transaction_or_not_at_all(store):
+    gid = new_game(store)
+    with pytest.raises(RuntimeError):
+        with store.writing():
+            store.append_rack(gid, "seen", SEEN, jpeg=b"\xff\xd8")
+            raise RuntimeError("the caller failed")
+    assert store.racks(gid) == []
+    with pytest.raises(NotFound):
+        store.rack_frame(gid, 0)

@@ -1,0 +1,71 @@
+"""tilecam rack: read a player's rack in one rack camera image.
+
+Prints the tiles left to right as the camera sees them on one line ('?' a blank, '.' a slot a
+hand hides), then one line per tile with its certainty (the probability of its reading) and its
+box in the image. With --json one object {"tiles": "AEIN?ST", "certainty": [...], "tokens": [...],
+"boxes": [[x, y, w, h], ...], "ms"}: an unseen slot is '.' in "tiles" and null in "certainty".
+Settings (--config FILE, the file `tilecam run` takes): [read] names the model and the tile set (an
+enrolled set reads the racks too); --model and --tileset override their keys. The reader is
+vision's (tilecam.vision.build_rack_reader), as the station's.
+Exit 3 when no rack is found; 2 on bad arguments and bad files.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+NO_RACK = 3
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from tilecam.scoring.tiles import DISTRIBUTIONS
+
+    p.add_argument("image", metavar="IMAGE", help="a photo from a rack camera")
+    p.add_argument("--lang", default="en", help=f"tile set language: {', '.join(DISTRIBUTIONS)}")
+    p.add_argument("--config", metavar="FILE", help="settings file (TOML or JSON, as tilecam run takes): [read]")
+    p.add_argument("--tileset", metavar="FILE",
+                   help="enrolled tile set (.npz from tilecam enroll); default: the settings' read.tileset_path")
+    p.add_argument("--model", help="ONNX tile model; its card sits beside it (default: the settings' "
+                                   "read.model_path, else models/tiles.onnx)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tilecam.api.commands.read import load_reader, load_settings_into
+    from tilecam.capture.still import ImageError, read_image
+    from tilecam.vision import RackNotFound, RackReader
+
+    def fail(msg: str, code: int = NO_RACK) -> int:
+        print(f"tilecam rack: {msg}", file=sys.stderr)
+        return code
+
+    args.empty_ref = None
+    code = load_settings_into(args, fail, read={"model_path": args.model, "tileset_path": args.tileset})
+    if code:
+        return code
+    try:
+        image = read_image(args.image)
+    except ImageError as exc:
+        return fail(str(exc), 2)
+    reader, code = load_reader(args, fail)
+    if reader is None:
+        return code
+    try:
+        view = RackReader(reader, getattr(args.settings, "rack_read", None)).read_found(image)
+    except RackNotFound as exc:
+        return fail(f"{args.image}: {exc}")
+    text = "".join("." if t.letter is None else t.letter for t in view.tiles)
+    if args.json:
+        print(json.dumps({"tiles": text,
+                          "certainty": [None if t.letter is None else t.certainty for t in view.tiles],
+                          "tokens": [t.letter for t in view.tiles],
+                          "boxes": [list(t.box) for t in view.tiles],
+                          "ms": round(view.ms, 2)}, ensure_ascii=False))
+        return 0
+    print(text)
+    for i, t in enumerate(view.tiles, 1):
+        name = "unseen" if t.letter is None else "blank" if t.letter == "?" else t.letter
+        certainty = "   -  " if t.letter is None else f"{t.certainty:.3f}"
+        print(f"{i}  {name:6s} {certainty}  at x={t.box[0]} y={t.box[1]} w={t.box[2]} h={t.box[3]}")
+    return 0

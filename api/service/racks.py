@@ -1,0 +1,281 @@
+"""Rack cameras on the service's side (issue 30, docs/racks.md): the rack log and what goes on air.
+
+The station calls ``add_rack`` each time a player's rack camera settles (the JSON of
+scoring.racks.RackSeen: player, t, tiles left to right with None for a tile not seen, certainty
+per tile, frame), with the evidence JPEG; the read is appended to the game's rack log, apart from
+the entries and append-only like them, with the turn it was seen at (how many moves the record
+held). A read under REVIEW_BELOW, or one the caller flags (``review``/``flag``: a play not from the
+rack), waits for the operator's one click (``confirm_rack``: as read, or fixed), itself a row of
+the log. ``racks`` folds the log: every read with its confirmation.
+
+On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
+carry (none, or only those seen at least `delay` moves ago), ``on_air`` reads the station's
+default from the settings in one place, and ``_with_racks`` fills a live state under a policy. The
+console (an operator token) sees them live.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tilecam.scoring.errors import ScoringError
+from tilecam.scoring.events import Play
+from tilecam.scoring.racks import RACK_REVIEW_BELOW
+
+from .. import schemas as s
+from ..errors import InvalidInput, NotFound
+from ..store import RackRow, Store
+from .ingest import refuse_mirror
+from .view import GameView
+
+__all__ = ["LIVE", "RACK_FIELDS", "REVIEW_BELOW", "RackPolicy", "RackRead", "Racks", "on_air", "rack_text"]
+
+REVIEW_BELOW = RACK_REVIEW_BELOW  # a read with a tile under this certainty waits for the operator (scoring's rule)
+NOT_FROM_RACK = "not on the rack read"  # in the note scoring puts on a play not from the rack (scoring/racks.py)
+UNSEEN_TILE = "·"    # a rack position the camera could not see (a hand over it), in the text shown
+MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every set; room for a wide rack)
+
+
+@dataclass(frozen=True, slots=True)
+class RackPolicy:
+    """Which racks a response may carry: none (`shown` False), or those seen `delay` or more moves ago."""
+    shown: bool = True
+    delay: int = 0
+
+    def allows(self, turn: int, moves: int) -> bool:
+        """A rack seen when the record held `turn` moves, now that it holds `moves`."""
+        return self.shown and moves - turn >= self.delay
+
+    def join(self, racks: str | None, racks_delay: int | None) -> "RackPolicy":
+        """This policy with a request's own asking: it can hide more, never show more."""
+        return RackPolicy(self.shown and racks != "off", max(self.delay, racks_delay or 0))
+
+
+LIVE = RackPolicy()
+HIDDEN = RackPolicy(False)
+
+
+def on_air(settings: Any) -> RackPolicy:
+    """The racks a page without an operator token gets by default: [racks] on_air ("live" as read,
+    "delay": only once delay_turns moves have gone by since the rack was read, "off" never)."""
+    racks = settings.racks
+    if racks.on_air == "off":
+        return HIDDEN
+    return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class RackRead:
+    """One settled read of a player's rack, with what the operator said of it."""
+    seq: int
+    player: int
+    t: float
+    tiles: tuple[str | None, ...]        # as stands: the confirmation's tiles once confirmed
+    certainty: tuple[float | None, ...]
+    turn: int                            # moves in the record when it was seen
+    flag: str | None                     # why the caller flagged it (a play not from the rack)
+    review: bool                         # under review: unsure or flagged, and nobody confirmed it
+    read: tuple[str | None, ...]         # as the camera read it
+    confirmed_by: str | None
+    fixed: bool                          # the operator changed the tiles
+    frame: bool
+    created: str
+
+    def to_out(self, game_id: int) -> s.RackReadOut:
+        return s.RackReadOut(seq=self.seq, player=self.player, t=self.t, tiles=list(self.tiles),
+                             text=rack_text(self.tiles), certainty=list(self.certainty), turn=self.turn,
+                             flag=self.flag, review=self.review, read=list(self.read), confirmed_by=self.confirmed_by,
+                             fixed=self.fixed, created=self.created,
+                             frame=f"/api/games/{game_id}/racks/{self.seq}/frame.jpg" if self.frame else None)
+
+
+def rack_text(tiles) -> str:
+    """The rack as one line, left to right: '?' a blank, '·' a tile not seen; a multi-letter tile in brackets."""
+    return "".join(UNSEEN_TILE if t is None else f"[{t}]" if len(t) > 1 else t for t in tiles)
+
+
+# The OBS fields of the racks: each player's rack and what that player cannot see (bag and other racks).
+RACK_FIELDS = tuple(f"rack{i + 1}" for i in range(s.MAX_PLAYERS)) + \
+    tuple(f"unseen{i + 1}" for i in range(s.MAX_PLAYERS))
+
+
+def fold(rows: list[RackRow]) -> list[RackRead]:
+    """The rack log's reads with their confirmations applied (the latest confirmation stands)."""
+    confirms: dict[int, dict] = {}
+    for r in rows:
+        if r.kind == "confirm":
+            confirms[int(r.data["target"])] = r.data
+    out = []
+    for r in rows:
+        if r.kind != "seen":
+            continue
+        d = r.data
+        read = tuple(d["tiles"])
+        c = confirms.get(r.seq)
+        tiles = tuple(c["tiles"]) if c is not None else read
+        out.append(RackRead(r.seq, int(d["player"]), float(d.get("t") or 0.0), tiles, tuple(d.get("certainty") or ()),
+                            int(d.get("turn", 0)), d.get("flag"), bool(d.get("review")) and c is None, read,
+                            c.get("by") if c else None, bool(c and c.get("fixed")), r.frame, r.created))
+    return out
+
+
+class Racks:
+    """The rack log; GameService mixes it in (its store, locks, loading and publishing)."""
+
+    store: Store
+    _lock: Callable[[int], threading.RLock]
+    _publish: Callable
+    load: Callable[[int], GameView]
+
+    # ---- writes
+    def add_rack(self, game_id: int, seen: "dict | Any", jpeg: bytes | None = None) -> int:
+        """A rack camera's settled read (RackSeen.to_json(): player, t, tiles, certainty, frame;
+        optionally `review` True or `flag`, a reason, when scoring flags it) with its evidence
+        JPEG, appended to the game's rack log at the turn the record stands at; published to
+        every page (under each page's policy). Returns its seq in the rack log. InvalidInput
+        for a read that is not one (a player the game lacks, a tile not of the set)."""
+        if hasattr(seen, "to_json"):  # a scoring.racks.RackSeen itself
+            seen = seen.to_json()
+        with self._lock(game_id), self.store.writing():
+            view = self.load(game_id)
+            refuse_mirror(view.row)
+            data = _checked_seen(seen, view)
+            seq = self.store.append_rack(game_id, "seen", data, jpeg=jpeg)
+        self._publish(game_id)
+        return seq
+
+    def confirm_rack(self, game_id: int, seq: int, tiles: str | None, by: str) -> int:
+        """The operator's one click on rack read `seq`: as read (`tiles` None) or fixed to `tiles`
+        (left to right, '?' a blank); a row of the rack log naming `by`. Returns its seq."""
+        with self._lock(game_id), self.store.writing():
+            view = self.load(game_id)
+            refuse_mirror(view.row)
+            rows = self.store.racks(game_id)
+            target = next((r for r in rows if r.seq == seq and r.kind == "seen"), None)
+            if target is None:
+                raise NotFound(f"game {game_id} has no rack read {seq}")
+            read = list(target.data["tiles"])
+            if tiles is None:
+                fixed = read
+            else:
+                fixed = _rack_tiles(tiles, view)
+            data = {"target": seq, "tiles": fixed, "by": by, "fixed": fixed != read}
+            out = self.store.append_rack(game_id, "confirm", data)
+        self._publish(game_id)
+        return out
+
+    # ---- reads
+    def racks(self, game_id: int) -> list[RackRead]:
+        """Every settled rack read of the game, oldest first, each with its confirmation."""
+        self.store.game(game_id)  # NotFound for an unknown game
+        return fold(self.store.racks(game_id))
+
+    def rack_reviews(self, game_id: int) -> list[RackRead]:
+        """`racks` with scoring's flags on the moves added: the read a play was made from is under
+        review (unless confirmed since) when scoring found the play's tiles not on it (the play's
+        note says so, and the play is under review itself)."""
+        view = self.load(game_id)
+        reads = fold(self.store.racks(game_id))
+        flagged: dict[int, str] = {}
+        for i, ev in enumerate(view.events):
+            if isinstance(ev, Play) and ev.review and NOT_FROM_RACK in (ev.note or ""):
+                read = self.rack_before(reads, ev.player, i)
+                if read is not None:
+                    flagged[read.seq] = f"move {i + 1}: {ev.note}"
+        return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
+                if r.seq in flagged else r for r in reads]
+
+    def rack_log(self, game_id: int) -> list[RackRow]:
+        """The rack log as stored (reads and confirmations), for the forwarder."""
+        return self.store.racks(game_id)
+
+    def rack_frame(self, game_id: int, seq: int):
+        """The evidence frame of rack read `seq`; NotFound when none was kept."""
+        return self.store.rack_frame(game_id, seq)
+
+    def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE) -> list[RackRead | None]:
+        """Each player's latest read that `policy` lets out now that the record holds `moves` moves."""
+        players = len(self.store.game(game_id).players)
+        latest: list[RackRead | None] = [None] * players
+        if not policy.shown:
+            return latest
+        for r in self.racks(game_id):
+            if 0 <= r.player < players and policy.allows(r.turn, moves):
+                latest[r.player] = r
+        return latest
+
+    def rack_before(self, reads: list[RackRead], player: int, index: int) -> RackRead | None:
+        """The rack read of `player` a move (numbered `index` from 0) was played from: their latest
+        read seen before it."""
+        found = None
+        for r in reads:
+            if r.player == player and r.turn <= index:
+                found = r
+        return found
+
+    def _with_racks(self, game_id: int, live: s.LiveOut, view_moves: int, policy: RackPolicy,
+                    unseen_of: Callable[[str], Counter | None], grouped: Callable[[Counter], str]) -> s.LiveOut:
+        """`live` with the racks `policy` lets out: `racks` and the OBS fields rack1.. and unseen1..
+        (empty for a rack not shown). `unseen_of(rack)`: what a player holding it cannot see."""
+        current = self.current_racks(game_id, view_moves, policy)
+        fields = dict(live.fields)
+        shown = []
+        for i in range(s.MAX_PLAYERS):
+            r = current[i] if i < len(current) else None
+            fields[f"rack{i + 1}"] = rack_text(r.tiles) if r else ""
+            pool = unseen_of("".join(t for t in r.tiles if t)) if r else None
+            fields[f"unseen{i + 1}"] = grouped(pool) if pool is not None else ""
+            if i < len(current):
+                shown.append(None if r is None else s.RackShownOut(
+                    player=i, seq=r.seq, tiles=list(r.tiles), text=rack_text(r.tiles), turn=r.turn, review=r.review,
+                    unseen=fields[f"unseen{i + 1}"], unseen_count=sum(pool.values()) if pool is not None else None))
+        return live.model_copy(update={"fields": fields, "racks": shown})
+
+
+def _rack_tiles(text: str, view: GameView) -> list[str]:
+    """A rack typed by the operator, as tiles: letters of the set and '?' for a blank."""
+    text = text.strip().upper().replace(" ", "")
+    try:
+        view.dist.check_tiles(text, "rack")
+        tiles = view.dist.tokens(text)
+    except (ScoringError, ValueError) as exc:
+        raise InvalidInput(str(exc)) from None
+    if not 1 <= len(tiles) <= view.dist.rack_size:
+        raise InvalidInput(f"a rack holds 1 to {view.dist.rack_size} tiles, not {len(tiles)}")
+    return tiles
+
+
+def _checked_seen(seen: dict, view: GameView) -> dict:
+    """The read as the rack log keeps it, checked; InvalidInput naming what is wrong."""
+    if not isinstance(seen, dict):
+        raise InvalidInput("a rack read is a JSON object (scoring.racks.RackSeen.to_json())")
+    player, tiles, certainty = seen.get("player"), seen.get("tiles"), seen.get("certainty")
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < view.players:
+        raise InvalidInput(f"rack read: no player {player!r}; players are 0..{view.players - 1}")
+    if not isinstance(tiles, (list, tuple)) or not 0 < len(tiles) <= MAX_TILES:
+        raise InvalidInput(f"rack read: tiles must be a list of 1 to {MAX_TILES} tiles (null: not seen)")
+    for tile in tiles:
+        if tile is not None and (not isinstance(tile, str) or not view.dist.is_tile(tile)):
+            raise InvalidInput(f"rack read: {tile!r} is not a tile of the {view.dist.name} set")
+    if certainty is None:
+        certainty = [None] * len(tiles)
+    if not isinstance(certainty, (list, tuple)) or len(certainty) != len(tiles) or not all(
+            c is None or (isinstance(c, (int, float)) and not isinstance(c, bool) and 0.0 <= c <= 1.0)
+            for c in certainty):
+        raise InvalidInput("rack read: certainty must give one number from 0 to 1 (or null) per tile")
+    t = seen.get("t", 0.0)
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
+        raise InvalidInput(f"rack read: t must be a number of seconds, not {t!r}")
+    flag = seen.get("flag")
+    if flag is not None and not isinstance(flag, str):
+        raise InvalidInput("rack read: flag is a reason, in words")
+    frame = seen.get("frame")
+    unsure = any(c is not None and c < REVIEW_BELOW for c in certainty)
+    return {"player": player, "t": float(t), "tiles": list(tiles), "certainty": [None if c is None else float(c)
+                                                                                   for c in certainty],
+            "frame": frame if isinstance(frame, str) else None, "turn": len(view.events),
+            "flag": flag[:200] if flag else None, "review": bool(unsure or flag or seen.get("review") is True)}

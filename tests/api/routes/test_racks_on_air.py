@@ -1,0 +1,155 @@
+"""Racks over real HTTP (issue 30): on air as the request may see them, applied on the server.
+
+With `racks=off` or `racks_delay` a hidden rack's letters are in NO response body the overlay, the
+OBS fields, the stream or the moves give (the bytes are searched); an operator token sees them
+live; the console's review list and one-click confirmation; the rack evidence frames."""
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+import pytest
+
+from apiserver import AUTH, api, client  # noqa: F401  (fixtures)
+
+# Racks no pool or name can spell by chance (the pool is in alphabet order).
+FIRST, NOW0, NOW1, LATER = "CATXYZE", "XYZEJKL", "MOWDUGR", "BONKFIV"
+
+
+def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
+    return {"player": player, "t": 1.5, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None}
+
+
+@pytest.fixture(scope="module")
+def game(api, client) -> int:
+    r = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}], "meta": {"table": "9"}},
+                    headers=AUTH)
+    gid = r.json()["id"]
+    api.service.add_rack(gid, seen(0, FIRST), jpeg=b"\xff\xd8first")
+    r = client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    api.service.add_rack(gid, seen(0, NOW0), jpeg=b"\xff\xd8now0")
+    api.service.add_rack(gid, seen(1, NOW1, certainty=0.4))
+    return gid
+
+
+def sse_bytes(url: str, events: int, then=None, timeout: float = 10.0) -> bytes:
+    """The raw bytes of a stream up to `events` events; `then()` runs once the first has come."""
+    got, done = bytearray(), threading.Event()
+    with httpx.Client(timeout=httpx.Timeout(timeout, read=timeout)) as c, c.stream("GET", url) as r:
+        assert r.status_code == 200
+        deadline = time.monotonic() + timeout
+        for chunk in r.iter_bytes():
+            got += chunk
+            if then is not None and not done.is_set() and got.count(b"\n\n") >= 1:
+                done.set()
+                threading.Thread(target=then).start()
+            if got.count(b"event: update") >= events or time.monotonic() > deadline:
+                break
+    return bytes(got)
+
+
+def bodies(client, gid: int, query: str, headers=None) -> bytes:
+    paths = [f"/api/games/{gid}/live", f"/api/games/{gid}/fields", f"/api/games/{gid}/fields/rack1",
+             f"/api/games/{gid}/fields/rack2", f"/api/games/{gid}/fields/unseen1", f"/api/games/{gid}/moves",
+             "/api/tables/9/live", "/api/tables/9/fields/rack1", f"/overlay/{gid}", f"/overlay/{gid}/rack1"]
+    out = b""
+    for p in paths:
+        r = client.get(f"{p}?{query}", headers=headers or {})
+        assert r.status_code == 200, (p, r.text)
+        out += r.content
+    return out
+
+
+def test_the_live_state_and_fields_carry_each_players_current_rack(client, game):
+    live = client.get(f"/api/games/{game}/live").json()
+    assert [r["text"] for r in live["racks"]] == [NOW0, NOW1] and live["racks"][1]["review"]
+    assert client.get(f"/api/games/{game}/fields/rack1").text == NOW0
+    assert client.get(f"/api/games/{game}/fields").json()["unseen2"].startswith("AAAAAAAA ")
+    move = client.get(f"/api/games/{game}/moves").json()[0]
+    assert (move["rack"], move["rack_seq"], move["rack_frame"]) == (FIRST, 0, f"/api/games/{game}/racks/0/frame.jpg")
+    r = client.get(move["rack_frame"])
+    assert r.status_code == 200 and r.content == b"\xff\xd8first"
+
+
+def test_racks_off_leaves_no_rack_letter_in_any_response_and_the_stream(client, game, api):
+    found = bodies(client, game, "racks=off")
+    for rack in (FIRST, NOW0, NOW1):
+        assert rack.encode() not in found
+    assert client.get(f"/api/games/{game}/racks/0/frame.jpg?racks=off").status_code == 404
+
+    def later():
+        api.service.add_rack(game, seen(1, LATER))
+    stream = sse_bytes(f"{client.base_url}/api/games/{game}/events?racks=off", 2, then=later)
+    assert stream.count(b"event: update") == 2
+    for rack in (FIRST, NOW0, NOW1, LATER):
+        assert rack.encode() not in stream
+    # the same stream without the query carries them (live by default)
+    assert LATER.encode() in sse_bytes(f"{client.base_url}/api/games/{game}/events", 1)
+
+
+def test_racks_delay_shows_a_rack_only_once_as_many_moves_followed_it(client, game):
+    found = bodies(client, game, "racks_delay=1")
+    assert FIRST.encode() in found  # seen before move 1, which has been played
+    assert NOW0.encode() not in found and NOW1.encode() not in found and LATER.encode() not in found
+    live = client.get(f"/api/games/{game}/live?racks_delay=1").json()
+    assert live["fields"]["rack1"] == FIRST and live["racks"][1] is None and live["fields"]["unseen2"] == ""
+    stream = sse_bytes(f"{client.base_url}/api/games/{game}/events?racks_delay=1", 1)
+    assert FIRST.encode() in stream and NOW0.encode() not in stream
+    assert client.get(f"/api/games/{game}/racks/0/frame.jpg?racks_delay=1").status_code == 200
+    assert client.get(f"/api/games/{game}/racks/1/frame.jpg?racks_delay=1").status_code == 404
+    moves = bodies(client, game, "racks_delay=2")
+    assert FIRST.encode() not in moves
+
+
+def test_an_operator_token_sees_the_racks_live_and_a_wrong_one_does_not(client, game):
+    assert NOW0.encode() in bodies(client, game, "", headers=AUTH)
+    assert client.get(f"/api/games/{game}/racks/1/frame.jpg", headers=AUTH).content == b"\xff\xd8now0"
+    # a query can still hide them for an operator; a wrong token is only a viewer
+    assert NOW0.encode() not in client.get(f"/api/games/{game}/live?racks=off", headers=AUTH).content
+    assert NOW0.encode() not in client.get(f"/api/games/{game}/live?racks_delay=1",
+                                           headers={"Authorization": "Bearer wrong"}).content
+
+
+@pytest.mark.parametrize("query", ["racks=maybe", "racks_delay=-1", "racks_delay=1000", "racks_delay=x"])
+def test_a_bad_racks_query_is_a_422_with_a_message(client, game, query):
+    for path in (f"/api/games/{game}/live", f"/overlay/{game}", f"/overlay/{game}/rack1", f"/api/games/{game}/moves"):
+        r = client.get(f"{path}?{query}")
+        assert r.status_code == 422 and "racks" in r.text, (path, r.text)
+
+
+def test_the_console_lists_rack_reads_under_review_and_confirms_one_with_one_click(client, game):
+    assert client.get(f"/api/games/{game}/racks").status_code == 401
+    out = client.get(f"/api/games/{game}/racks", headers=AUTH).json()
+    unsure = next(r for r in out["reads"] if r["text"] == NOW1)
+    assert unsure["seq"] in out["review"] and unsure["certainty"][0] == 0.4 and unsure["frame"] is None
+    r = client.post(f"/api/games/{game}/racks/{unsure['seq']}/confirm", headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert unsure["seq"] not in r.json()["review"]
+    done = next(x for x in r.json()["reads"] if x["seq"] == unsure["seq"])
+    assert (done["confirmed_by"], done["fixed"]) == ("tester", False)
+    fixed = client.post(f"/api/games/{game}/racks/1/confirm", json={"tiles": "xyzejk?"}, headers=AUTH).json()
+    assert next(x for x in fixed["reads"] if x["seq"] == 1)["text"] == "XYZEJK?"
+    assert client.get(f"/api/games/{game}/fields/rack1", headers=AUTH).text == "XYZEJK?"
+    for body, status in (({"tiles": "AB1"}, 422), ({"tiles": "ABCDEFGHI"}, 422), ({"tile": "A"}, 422),
+                         ({"tiles": 7}, 422)):
+        r = client.post(f"/api/games/{game}/racks/1/confirm", json=body, headers=AUTH)
+        assert r.status_code == status and r.json()["detail"], (body, r.text)
+    assert client.post(f"/api/games/{game}/racks/99/confirm", headers=AUTH).status_code == 404
+    assert client.post(f"/api/games/{game + 99}/racks/0/confirm", headers=AUTH).status_code == 404
+
+
+def test_a_streams_entries_carry_no_rack_when_racks_are_hidden(api, client):
+    r = client.post("/api/games", json={"players": [{"name": "Cy"}, {"name": "Di"}]}, headers=AUTH)
+    gid = r.json()["id"]
+    kept = "QJXZVKW"
+
+    def moves():
+        api.service.add_rack(gid, seen(0, kept))
+        assert client.post(f"/api/games/{gid}/passes", json={"rack": kept}, headers=AUTH).status_code == 200
+    hidden = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks=off", 3, then=moves)
+    assert hidden.count(b"event: update") == 3 and b'"kind":"pass"' in hidden and kept.encode() not in hidden
+    delayed = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=2", 1)
+    assert kept.encode() not in delayed
+    assert kept.encode() in sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=1", 1)

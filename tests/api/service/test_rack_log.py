@@ -1,0 +1,113 @@
+"""api/service/racks.py on a real SQLite store, without HTTP: the station's add_rack and racks, the
+operator's confirmation, and which racks a live state carries under a policy (off, delayed)."""
+from __future__ import annotations
+
+import pytest
+
+from servicekit import new_game, service  # noqa: F401  (fixture)
+from tilecam.api.errors import InvalidInput, NotFound
+from tilecam.api.service import LIVE, RackPolicy, on_air
+
+
+def seen(player: int, tiles: str, certainty: float = 0.99, t: float = 1.0) -> dict:
+    """The JSON shape of scoring.racks.RackSeen.to_json()."""
+    ts = [None if c == "." else c for c in tiles]
+    return {"player": player, "t": t, "tiles": ts, "certainty": [None if c is None else certainty for c in ts],
+            "frame": None}
+
+
+def test_a_settled_read_is_kept_with_its_turn_and_evidence_and_shown_live(service):
+    gid = new_game(service)
+    sent = []
+    service.bus.publish = sent.append
+    assert service.add_rack(gid, seen(0, "AEINRST"), jpeg=b"\xff\xd8r0") == 0
+    assert service.add_rack(gid, seen(1, "QUIZ.XY")) == 1
+    reads = service.racks(gid)
+    assert [(r.seq, r.player, r.turn, r.frame, r.review) for r in reads] == [(0, 0, 0, True, False), (1, 1, 0, False, False)]
+    assert service.rack_frame(gid, 0).jpeg == b"\xff\xd8r0"
+    live = service.live(gid)
+    assert live.fields["rack1"] == "AEINRST" and live.fields["rack2"] == "QUIZ·XY" and live.fields["rack3"] == ""
+    assert live.racks[0].text == "AEINRST" and live.racks[0].unseen_count == 93
+    assert live.fields["unseen1"].startswith("AAAAAAAA ")  # 9 A's less the one on the rack
+    assert len(sent) == 2 and sent[-1].data["live"]["fields"]["rack2"] == "QUIZ·XY"  # each read is published
+
+
+def test_racks_off_and_delayed_leave_no_letter_in_the_live_state(service):
+    gid = new_game(service)
+    service.add_rack(gid, seen(0, "CATXYZE"))
+    service.play(gid, "8H", "CAT", rack="CATXYZE")
+    service.add_rack(gid, seen(0, "XYZEJKL"))  # after the draw, at turn 1
+    hidden = service.live(gid, RackPolicy(False))
+    assert hidden.racks == [None, None] and "CATXYZE" not in hidden.model_dump_json() and "XYZEJKL" not in hidden.model_dump_json()
+    delayed = service.live(gid, RackPolicy(True, 1))  # only the rack seen a move ago
+    assert delayed.fields["rack1"] == "CATXYZE" and "XYZEJKL" not in delayed.model_dump_json()
+    assert service.live(gid).fields["rack1"] == "XYZEJKL"
+    # the moves: the rack a move was played from, hidden as its read is
+    assert service.moves(service.load(gid))[0].rack == "CATXYZE"
+    assert service.moves(service.load(gid))[0].rack_seq == 0
+    late = service.moves(service.load(gid), RackPolicy(True, 2))[0]
+    assert (late.rack, late.rack_seq, late.rack_frame) == (None, None, None)
+
+
+def test_an_unsure_or_flagged_read_waits_for_one_click_and_a_fix_is_recorded(service):
+    gid = new_game(service)
+    service.add_rack(gid, seen(0, "AEINRST", certainty=0.5))
+    service.add_rack(gid, {**seen(1, "EEEIIOU"), "flag": "a play not from this rack"})
+    assert [r.review for r in service.racks(gid)] == [True, True]
+    assert service.live(gid).racks[0].review
+    assert service.confirm_rack(gid, 0, None, "desk") == 2
+    assert service.confirm_rack(gid, 1, "eeiiou?", "desk") == 3
+    first, second = service.racks(gid)
+    assert (first.review, first.confirmed_by, first.fixed) == (False, "desk", False)
+    assert (second.review, second.fixed, second.tiles, second.read[-1]) == (False, True, tuple("EEIIOU?"), "U")
+    assert service.live(gid).fields["rack2"] == "EEIIOU?"
+    assert [r.kind for r in service.rack_log(gid)] == ["seen", "seen", "confirm", "confirm"]  # append-only
+    with pytest.raises(NotFound):
+        service.confirm_rack(gid, 2, None, "desk")  # a confirmation is no read
+    with pytest.raises(InvalidInput, match="rack"):
+        service.confirm_rack(gid, 0, "AE1", "desk")
+
+
+@pytest.mark.parametrize("bad", [
+    {"player": 2, "tiles": ["A"]}, {"player": True, "tiles": ["A"]}, {"player": 0, "tiles": []},
+    {"player": 0, "tiles": ["Å"]}, {"player": 0, "tiles": ["A", "B"], "certainty": [1.0]},
+    {"player": 0, "tiles": ["A"], "certainty": [1.5]}, {"player": 0, "tiles": ["A"], "t": "soon"}, "AEI"])
+def test_a_read_that_is_not_one_is_refused_with_a_reason_and_nothing_is_written(service, bad):
+    gid = new_game(service)
+    with pytest.raises(InvalidInput, match="rack read"):
+        service.add_rack(gid, bad)
+    assert service.racks(gid) == []
+
+
+def test_the_on_air_default_is_read_in_one_place_and_a_request_can_only_hide_more():
+    class Section:
+        on_air, delay_turns = "off", 1
+
+    class Settings:
+        racks = Section()
+    assert on_air(Settings()) == RackPolicy(False, 0)
+    Section.on_air = "live"
+    assert on_air(Settings()) == RackPolicy(True, 0)  # live: delay_turns is for "delay" alone
+    Section.on_air, Section.delay_turns = "delay", 2
+    assert on_air(Settings()) == RackPolicy(True, 2)
+    assert RackPolicy(True, 2).join(None, 1) == RackPolicy(True, 2)
+    assert RackPolicy(True, 0).join("on", 3) == RackPolicy(True, 3)
+    assert RackPolicy(False, 0).join("on", None) == RackPolicy(False, 0)
+
+
+def test_a_play_scoring_found_not_on_its_rack_puts_that_read_under_review(service):
+    import dataclasses
+
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.racks import RackSeen
+
+    gid = new_game(service)
+    assert service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7)) == 0  # a RackSeen itself
+    game = service.load(gid).game_at()
+    play = game.play(0, placement_from_gcg(game, "8H", "CAT"), review=True)
+    service.append(gid, dataclasses.replace(play, note="rack not seen with this play's tiles: CAT not on the rack read DEGIORS"))
+    assert [r.review for r in service.racks(gid)] == [False]  # the read alone was sure
+    flagged = service.rack_reviews(gid)[0]
+    assert flagged.review and flagged.flag.startswith("move 1: ")
+    service.confirm_rack(gid, 0, "CATEIRS", "desk")
+    assert not service.rack_reviews(gid)[0].review

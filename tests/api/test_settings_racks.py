@@ -1,0 +1,55 @@
+"""[racks]: the rack cameras' settings. No sources by default (everything as before); each player's
+source checked when the file loads, a mistake named with its key and line."""
+from __future__ import annotations
+
+import pytest
+
+from tilecam.api.settings import RackSettings, Settings, SettingsError, load_settings
+
+
+def test_no_rack_sources_by_default_and_racks_are_delayed_on_air():
+    racks = Settings().racks
+    assert racks.sources == {} and racks == RackSettings()
+    assert racks.on_air == "delay" and racks.delay_turns == 1
+
+
+def test_a_file_gives_each_player_a_source(tmp_path):
+    path = tmp_path / "tilecam.toml"
+    path.write_text('[capture]\nsource = "picam"\n\n[racks]\nsettle_s = 1.5\non_air = "off"\n\n'
+                    '[racks.sources]\n1 = "picam:1"\n2 = "/dev/video4"\n')
+    racks = load_settings(path).racks
+    assert racks.sources == {1: "picam:1", 2: "/dev/video4"}
+    assert racks.settle_s == 1.5 and racks.on_air == "off"
+
+
+def test_an_inline_table_works_too(tmp_path):
+    path = tmp_path / "tilecam.toml"
+    path.write_text('[racks]\nsources = {1 = "2", 2 = "rtsp://cam.local/rack2"}\n')
+    assert load_settings(path).racks.sources == {1: "2", 2: "rtsp://cam.local/rack2"}
+
+
+@pytest.mark.parametrize("sources, message", [
+    ('5 = "0"', r"racks.sources \(line 3\): Value error, player 5: players are numbered 1 to 4"),
+    ('0 = "0"', r"racks.sources \(line 3\): Value error, player 0: players are numbered 1 to 4"),
+    ('one = "0"', r"racks.sources.one.\[key\] \(line 3\): Input should be a valid integer"),
+    ('1 = ""', r"racks.sources \(line 3\): Value error, player 1: the source is empty"),
+    ('1 = "2"\n2 = "/dev/video2"', r"players 1 and 2 name the same camera \('/dev/video2'\)"),
+    ('1 = "picam"\n2 = "picam:0"', r"players 1 and 2 name the same camera \('picam:0'\)"),
+], ids=["player-5", "player-0", "not-a-number", "empty", "same-usb-camera", "same-pi-camera"])
+def test_a_bad_source_is_named_with_its_line(tmp_path, sources, message):
+    path = tmp_path / "tilecam.toml"
+    path.write_text(f"[racks]\nsettle_s = 1.0\n[racks.sources]\n{sources}\n")
+    with pytest.raises(SettingsError, match=message):
+        load_settings(path)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("on_air", "sometimes", "racks.on_air: Input should be 'live', 'delay' or 'off'"),
+    ("delay_turns", 0, "racks.delay_turns: Input should be greater than or equal to 1"),
+    ("settle_s", 0, "racks.settle_s: Input should be greater than 0"),
+    ("review_below", 1.5, "racks.review_below: Input should be less than or equal to 1"),
+    ("camera", "0", "racks.camera: Extra inputs are not permitted"),
+])
+def test_other_bad_values_name_the_key(key, value, message):
+    with pytest.raises(SettingsError, match=message):
+        load_settings(racks={key: value})

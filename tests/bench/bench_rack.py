@@ -1,0 +1,182 @@
+"""Rack reading on rendered rack stills (issue 30): the finder and the three reading rules.
+
+Rendered racks (models.synth.render_rack) in the TRAINING looks choose the rack's reading rule
+(recogniser alone, classifier alone, or the board's calibrated fusion) and the blank bar; the
+HELD-OUT looks are only reported: 'heldout' holds one factor of RACK_HELD_OUT out per rack (the
+others as in training, as models/train.py measures held-out factors), 'heldout_all' every one at once.
+Per split:
+  exact        unoccluded seven-tile racks read wholly right, in order (the finder's slots and letters)
+  letters      tiles read right (slots matched by order when the finder found seven, else none right)
+  oracle       the same reading on the true tile quads (the reader without the finder's errors)
+  unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0)
+  ms           one rack's read (find + the chosen rule's reader), onnxruntime on one thread
+
+    .venv/bin/python tests/bench/bench_rack.py [--racks 100] [--hand-racks 30]
+
+Writes docs/results/rack_stills_<commit>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tilecam.api.settings import load_settings
+from tilecam.models.synth import RACK_HELD_OUT, draw_look, render_rack
+from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.vision.assemble import load_tile_reader
+from tilecam.vision.rack import RULES, RackConfig, RackReader
+from tilecam.vision.rackfind import RackFix, Slot
+
+REPO = Path(__file__).resolve().parents[2]
+BLANK_BARS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+SEEDS = {"train": 30000, "heldout": 40000, "heldout_all": 50000}
+
+
+def git_commit() -> str:
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                          text=True).stdout.strip() or "unknown"
+
+
+def draw_rack(rng: np.random.Generator, n: int = 7) -> list[str]:
+    bag = [t for t, c in DISTRIBUTIONS["en"].counts.items() for _ in range(c)]
+    return [str(t) for t in rng.choice(bag, n, replace=False)]
+
+
+def measure(reader: RackReader, split: str, racks: int, hand_racks: int) -> dict:
+    rng = np.random.default_rng(SEEDS[split])
+    rows = []
+    for i in range(racks):
+        seed = SEEDS[split] + i
+        scene = render_rack(draw_rack(rng), seed, draw_look(seed, split))
+        fix = reader.find(scene.image)
+        raw = reader.raw(scene.image, fix, RULES) if fix is not None else None
+        truth_fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
+        rows.append((scene, fix, raw, reader.raw(scene.image, truth_fix, RULES)))
+        if (i + 1) % 20 == 0:
+            print(f"  {split}: {i + 1}/{racks} racks", flush=True)
+    hands = []
+    for i in range(hand_racks):
+        seed = SEEDS[split] + 5000 + i
+        scene = render_rack(draw_rack(rng), seed, draw_look(seed, split), hand=float(rng.uniform(0.15, 0.5)))
+        hands.append((scene, reader.find(scene.image)))
+    return {"rows": rows, "hands": hands}
+
+
+def score(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
+    exact = letters = tiles = oracle_exact = oracle_letters = found = slots_right = 0
+    confusions: dict[str, int] = {}
+    for scene, fix, raw, truth_raw in data["rows"]:
+        tiles += len(scene.tiles)
+        o = [reader.alphabet[j] for j in reader.combine(truth_raw, rule, bar).argmax(axis=1)]
+        ok = sum(a == b for a, b in zip(o, scene.tiles))
+        oracle_letters += ok
+        oracle_exact += ok == len(scene.tiles)
+        if fix is None:
+            continue
+        found += 1
+        if len(fix.slots) != len(scene.tiles) or not all(s.seen for s in fix.slots):
+            continue
+        centred = all(x <= s.quad.mean(axis=0)[0] <= x + w and y <= s.quad.mean(axis=0)[1] <= y + h
+                      for s, (x, y, w, h) in zip(fix.slots, scene.boxes))
+        if not centred:
+            continue
+        slots_right += 1
+        got = [reader.alphabet[j] for j in reader.combine(raw, rule, bar).argmax(axis=1)]
+        ok = sum(a == b for a, b in zip(got, scene.tiles))
+        letters += ok
+        exact += ok == len(scene.tiles)
+        for a, b in zip(scene.tiles, got):
+            if a != b:
+                confusions[f"{a}->{b}"] = confusions.get(f"{a}->{b}", 0) + 1
+    n = len(data["rows"])
+    return {"racks": n, "exact": exact, "exact_share": round(exact / max(n, 1), 4),
+            "letters": letters, "tiles": tiles, "letter_share": round(letters / max(tiles, 1), 4),
+            "found": found, "slots_right": slots_right,
+            "oracle_exact_share": round(oracle_exact / max(n, 1), 4),
+            "oracle_letter_share": round(oracle_letters / max(tiles, 1), 4),
+            "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:12])}
+
+
+def unseen(data: dict) -> dict:
+    """Tiles a hand hides (truth) that a seen slot lies on: each would be given a letter."""
+    hidden = given = 0
+    for scene, fix in data["hands"]:
+        for (x, y, w, h), occ in zip(scene.boxes, scene.occluded):
+            if not occ:
+                continue
+            hidden += 1
+            if fix is not None and any(s.seen and x <= s.quad.mean(axis=0)[0] <= x + w
+                                       and y <= s.quad.mean(axis=0)[1] <= y + h for s in fix.slots):
+                given += 1
+    return {"racks": len(data["hands"]), "hidden_tiles": hidden, "given_a_letter": given}
+
+
+def timing(reader: RackReader, data: dict) -> dict:
+    ms = []
+    for scene, *_ in data["rows"]:
+        t0 = time.perf_counter()
+        reader.read(scene.image)
+        ms.append((time.perf_counter() - t0) * 1000.0)
+    return {"median_ms": round(float(np.median(ms)), 1), "p95_ms": round(float(np.percentile(ms, 95)), 1),
+            "max_ms": round(float(np.max(ms)), 1)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--racks", type=int, default=100, help="unoccluded racks per split")
+    ap.add_argument("--hand-racks", type=int, default=30, help="racks with a hand over tiles per split")
+    ap.add_argument("--out", default=str(REPO / "docs" / "results"))
+    args = ap.parse_args()
+    settings = load_settings(None)
+    assert settings.read.threads == 1
+    base = load_tile_reader(settings, "en")
+    reader = RackReader(base)
+    data = {}
+    for split in SEEDS:
+        print(f"rendering and reading {split} racks", flush=True)
+        data[split] = measure(reader, split, args.racks, args.hand_racks)
+    # the rule and the blank bar: chosen on the training looks only
+    grid = [(rule, bar) for rule in RULES for bar in (BLANK_BARS if rule == "recogniser" else (0.0,))]
+    train = {f"{rule}@{bar}": score(reader, data["train"], rule, bar) for rule, bar in grid}
+    best = max(grid, key=lambda rb: (train[f"{rb[0]}@{rb[1]}"]["exact"], train[f"{rb[0]}@{rb[1]}"]["letters"],
+                                     train[f"{rb[0]}@{rb[1]}"]["oracle_letter_share"]))
+    rule, bar = best
+    bars = {r: (bar if r == "recogniser" else 0.0) for r in RULES}
+    chosen = RackReader(base, RackConfig(rule=rule, blank_mass=bar if rule == "recogniser" else RackConfig().blank_mass))
+    out = {
+        "what": "rack reading on rendered rack stills (tests/bench/bench_rack.py)",
+        "commit": git_commit(),
+        "date": time.strftime("%Y-%m-%d"),
+        "racks_per_split": args.racks, "hand_racks_per_split": args.hand_racks,
+        "held_out": {k: list(v) for k, v in RACK_HELD_OUT.items()},
+        "chosen_on_train": {"rule": rule, "blank_mass": bar},
+        "train_grid": {k: {kk: v[kk] for kk in ("exact_share", "letter_share", "oracle_letter_share")}
+                       for k, v in train.items()},
+        "train": {r: score(reader, data["train"], r, bars[r]) for r in RULES},
+        "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
+        "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
+        "unseen": {s: unseen(data[s]) for s in data},
+        "timing_one_thread": {s: timing(chosen, data[s]) for s in data},
+    }
+    dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps({k: out[k] for k in ("commit", "chosen_on_train", "unseen", "timing_one_thread")}, indent=1))
+    for s in SEEDS:
+        for r in RULES:
+            v = out[s][r]
+            print(f"{s:11s} {r:10s} exact {v['exact_share']:.3f}  letters {v['letter_share']:.3f}  "
+                  f"found {v['found']}/{v['racks']} slots right {v['slots_right']}  "
+                  f"oracle exact {v['oracle_exact_share']:.3f} letters {v['oracle_letter_share']:.3f}")
+    print(f"wrote {dest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

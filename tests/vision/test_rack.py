@@ -1,0 +1,113 @@
+"""Reading racks (vision.rack, vision.rackfind) on rendered rack stills: the tiles in order,
+blanks, a hand's slots unseen, no rack where there is none, and the watch settling on still racks."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tilecam.api.settings import load_settings
+from tilecam.models.synth import render_rack
+from tilecam.vision import build_rack_reader
+from tilecam.vision.errors import RackNotFound
+from tilecam.vision.rack import RULES, RackReader, RackWatch
+from tilecam.vision.rackfind import RackFix, Slot, find_rack
+
+# a plain look the finder must manage: ivory tiles on a black rack, seen from the front
+LOOK = dict(rack="black_plastic", view="front", distance="near", tile_style="ivory", light="even", table="wood",
+            camera="sharp", value_place="subscript", blank_print="plain", weight="regular", spacing="even")
+
+
+@pytest.fixture(scope="module")
+def reader() -> RackReader:
+    return build_rack_reader(load_settings(None), "en")
+
+
+def centre_in(box, t) -> bool:
+    x, y, w, h = box
+    cx, cy = t.box[0] + t.box[2] / 2, t.box[1] + t.box[3] / 2
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
+@pytest.mark.parametrize("seed", [5, 9])
+@pytest.mark.parametrize("tiles", ["QUALMS?", "RETINAS", "BACKS"])
+def test_a_rack_reads_left_to_right(reader, tiles, seed):
+    scene = render_rack(tiles, seed, LOOK)
+    view = reader.read(scene.image)
+    assert view.found and view.ms > 0
+    assert [t.letter for t in view.tiles] == scene.tiles
+    for t, box in zip(view.tiles, scene.boxes):
+        assert centre_in(box, t) and 0 < t.certainty <= 1
+
+
+def test_the_finder_puts_each_slot_on_its_tile():
+    scene = render_rack("AEIN?ST", 5, LOOK)
+    fix = find_rack(scene.image)
+    assert fix is not None and len(fix.slots) == 7 and all(s.seen for s in fix.slots)
+    xs = [s.quad.mean(axis=0)[0] for s in fix.slots]
+    assert xs == sorted(xs)
+    for s, (x, y, w, h) in zip(fix.slots, scene.boxes):
+        cx, cy = s.quad.mean(axis=0)
+        assert x <= cx <= x + w and y <= cy <= y + h
+
+
+@pytest.mark.parametrize("seed", [2, 5, 9])
+def test_a_slot_under_a_hand_is_never_given_a_letter(reader, seed):
+    scene = render_rack("RETINAS", seed, LOOK, hand=0.3)
+    assert any(scene.occluded)
+    view = reader.read(scene.image)
+    for box, hidden in zip(scene.boxes, scene.occluded):
+        if hidden:
+            assert not any(t.letter is not None and centre_in(box, t) for t in view.tiles)
+    assert sum(t.letter is not None for t in view.tiles) <= sum(not o for o in scene.occluded)
+
+
+def test_a_frame_without_a_rack_says_so(reader):
+    empty = render_rack("", 3, LOOK)
+    view = reader.read(empty.image)
+    assert not view.found and view.tiles == ()
+    with pytest.raises(RackNotFound):
+        reader.read_found(empty.image)
+    assert not reader.read(np.full((360, 640, 3), 128, np.uint8)).found
+
+
+def test_every_rule_reads_the_true_quads(reader):
+    """The three reading rules on the true tile quads: probabilities over the blank and letters."""
+    scene = render_rack("JOVE?XZ", 9, LOOK)
+    fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
+    raw = reader.raw(scene.image, fix)
+    for rule in RULES:
+        p = reader.combine(raw, rule)
+        assert p.shape == (7, len(reader.alphabet)) and np.allclose(p.sum(axis=1), 1, atol=1e-3)
+    got = [reader.alphabet[j] for j in reader.combine(raw, "recogniser").argmax(axis=1)]
+    assert got == scene.tiles
+
+
+def frames(tiles, seed, start, n, step=0.25, hand=0.0):
+    for i in range(n):
+        yield render_rack(tiles, seed, LOOK, frame=start + i, hand=hand).image, (start + i) * step
+
+
+def test_the_watch_settles_once_and_again_when_the_rack_changes(reader):
+    watch = RackWatch(reader, settle_s=0.5)
+    got = [watch.feed(img, t) for img, t in frames("QUALMS?", 5, 0, 4)]
+    assert got[:2] == [None, None]          # not still long enough yet
+    settled = [v for v in got if v is not None]
+    assert len(settled) == 1 and settled[0].text == "QUALMS?"
+    # still the same rack: nothing new; a hand over it: nothing new either (never a letter for it)
+    assert all(watch.feed(img, t) is None for img, t in frames("QUALMS?", 5, 4, 2))
+    assert all(watch.feed(img, t) is None for img, t in frames("QUALMS?", 5, 6, 2, hand=0.3))
+    assert all(watch.feed(img, t) is None for img, t in frames("QUALMS?", 5, 8, 3))
+    # the player drew: another rack, settled after it has been still for settle_s
+    after = [watch.feed(img, t) for img, t in frames("RETINAS", 5, 11, 5)]
+    settled = [v for v in after if v is not None]
+    assert len(settled) == 1 and settled[0].text == "RETINAS"
+    assert after[0] is None
+
+
+def test_the_watch_fuses_only_the_frames_that_saw_a_slot(reader):
+    """A slot hidden in some frames is read from the frames that saw it."""
+    watch = RackWatch(reader, settle_s=0.0)
+    scene = render_rack("RETINAS", 5, LOOK)
+    first = watch.feed(scene.image, 0.0)
+    assert first is not None and first.text == "RETINAS"
+    assert all(t.letter is not None for t in first.tiles)

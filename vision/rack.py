@@ -1,0 +1,313 @@
+"""Reading a player's rack from a rack camera's frame, and watching it settle.
+
+``RackReader.read(image) -> RackView``: the rack's slots (vision.rackfind), each tile's face
+rectified from its quad to the crops the table's readers take, and read by the same models the
+board uses (the classifier with the table's enrolled tile set, the text recogniser with the
+table's calibration; vision.assemble builds them). Which of the two reads a rack's letters is
+``RackConfig.rule``: measured on rendered racks (tests/bench/bench_rack.py, chosen on the training
+looks only), the recogniser alone reads rack tiles best, as it did on real broadcast rack crops
+(93.1 % against the classifier's 74.0 % and the board's fusion's 82.4 %). A slot a hand hides
+is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?').
+
+``RackWatch(reader).feed(image, t)``: the reads of a rack standing still fused slot by slot (the
+mean letter probabilities of the frames that saw the slot), given once the rack has been still
+for ``settle_s`` and reads otherwise than the last view given.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from tilecam.vision.errors import RackNotFound
+from tilecam.vision.rackfind import FindConfig, RackFix, find_rack
+
+__all__ = ["BLANK", "RULES", "UNSEEN", "RackConfig", "RackNotFound", "RackReader", "RackTile", "RackView", "RackWatch",
+           "RawReads", "WatchConfig", "tile_crop"]
+
+BLANK = "?"
+UNSEEN = "."
+RULES = ("recogniser", "classifier", "fused")
+# where the tile's face lies in each reader's crop (fractions of the crop's side): the classifier's
+# board crop is the square grown by the card's margin, the tile 0.9 of the square; the
+# recogniser's is the square at 64 px less 8 px a side (vision.recognizer)
+CLASSIFIER_SPAN = (0.154, 0.846)
+I_ASPECT = 0.4   # an ink mark narrower than this (width/height) is an I, not a blank's print
+RECOGNISER_SPAN = (-0.1, 1.1)
+
+
+class RackConfig(BaseModel):
+    """How a rack is read (the rule and threshold chosen by tests/bench/bench_rack.py on the
+    rendered training looks; see docs/racks.md)."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule: str = Field(default="recogniser", pattern="^(recogniser|classifier|fused)$",
+                      description="Which reader names a rack tile's letter: the text recogniser alone, the "
+                                  "classifier alone, or their calibrated product (the board's fusion).")
+    blank_mass: float = Field(default=0.05, ge=0.0, le=1.0,
+                              description="A face whose letters the recogniser scores below this in all is "
+                                          "a blank (no letter's ink).")
+    find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
+
+
+@dataclass(frozen=True)
+class RawReads:
+    """The readers' outputs for the ``n`` seen slots of a rack (None: that reader was not run)."""
+    n: int
+    p_cls: np.ndarray | None    # (n, K) the classifier's, over RackReader.alphabet
+    p_ocr: np.ndarray | None    # (n, L) the recogniser's, over its alphabet (the tile set's letters)
+    mass: np.ndarray | None     # (n,) the recogniser's letter mass (vision.recognizer.LetterProbs)
+    ink: np.ndarray | None = None   # (n,) width/height of the face's main ink mark; nan: no ink at all
+
+
+@dataclass(frozen=True)
+class RackTile:
+    letter: str | None                # None: the slot is unseen (a hand over it); '?' a blank
+    certainty: float                  # probability of ``letter`` (0 when unseen)
+    box: tuple[int, int, int, int]    # x, y, w, h in the frame
+
+
+@dataclass(frozen=True)
+class RackView:
+    tiles: tuple[RackTile, ...]       # left to right as the camera sees them
+    found: bool
+    ms: float
+
+    @property
+    def text(self) -> str:
+        """The tiles as one string: '?' a blank, '.' an unseen slot (single-letter tiles)."""
+        return "".join(UNSEEN if t.letter is None else t.letter for t in self.tiles)
+
+
+def tile_crop(image: np.ndarray, quad: np.ndarray, size: int, span: tuple[float, float]) -> np.ndarray:
+    """The tile face of ``quad`` (TL, TR, BR, BL) rectified to a ``size`` square crop in which the
+    face spans ``span`` of the side (beyond it, what lies around the tile)."""
+    lo, hi = span[0] * size, span[1] * size
+    dst = np.float32([[lo, lo], [hi, lo], [hi, hi], [lo, hi]])
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_AREA if size < 40 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _ink_aspect(crop: np.ndarray) -> float:
+    """Width/height of the main ink mark of a recogniser crop (vision.recognizer's own test of a
+    letter standing out); nan when the face shows no clear ink."""
+    from tilecam.vision.recognizer import _ink_components
+    found = _ink_components(crop, 40.0)
+    if found is None:
+        return float("nan")
+    _, _, stats, _, main, _ = found
+    return float(stats[main, 2]) / max(float(stats[main, 3]), 1.0)
+
+
+class RackReader:
+    """Reads racks with the table's readers. ``reader``: a vision.classify.TileReader (a
+    vision.fuse.FusedTileReader brings the recogniser) or a vision.reader.TableReader, whose
+    current tile reader is used at each read, so what the table learns (the tile check's
+    enrolment, the recogniser's refit) reads the racks too."""
+
+    def __init__(self, reader, cfg: RackConfig | None = None) -> None:
+        self.cfg = cfg or RackConfig()
+        self._source = reader
+
+    @property
+    def tile_reader(self):
+        return getattr(self._source, "tile_reader", self._source)
+
+    @property
+    def alphabet(self) -> tuple[str, ...]:
+        """The classes a rack tile is read as: the blank, then the tile set's letters."""
+        return tuple(c for c in self.tile_reader.classes if c != UNSEEN)
+
+    def find(self, image: np.ndarray) -> RackFix | None:
+        return find_rack(image, self.cfg.find)
+
+    def raw(self, image: np.ndarray, fix: RackFix, rules=RULES) -> "RawReads":
+        """What the readers say of each seen slot of ``fix``: the classifier's class probabilities
+        (over ``alphabet``) and the recogniser's letter probabilities and letter mass (each only
+        when some rule of ``rules`` needs it and the reader has it)."""
+        reader = self.tile_reader
+        seen = [s for s in fix.slots if s.seen]
+        rec = getattr(reader, "recognizer", None)
+        need_cls = bool({"classifier", "fused"} & set(rules)) or rec is None
+        need_ocr = rec is not None and bool({"recogniser", "fused"} & set(rules))
+        p_cls = p_ocr = mass = None
+        if need_cls and seen:
+            n = int(reader.card["input_size"])
+            crops = np.stack([tile_crop(image, s.quad, n, CLASSIFIER_SPAN) for s in seen])
+            logits, _, emb = reader.embed(crops)
+            from tilecam.vision.classify import square_colours
+            colours = square_colours(crops) if reader.tileset is not None else None
+            full = reader.class_probs(logits, emb, colours=colours)
+            p_cls = np.delete(full, reader.classes.index(UNSEEN), axis=1)
+            p_cls = p_cls / np.maximum(p_cls.sum(axis=1, keepdims=True), 1e-12)
+        if need_ocr and seen:
+            from tilecam.vision.recognizer import INPUT_PX
+            crops = np.stack([tile_crop(image, s.quad, INPUT_PX, RECOGNISER_SPAN) for s in seen])
+            lp = rec.letter_probs(crops)
+            p_ocr, mass = lp.probs[:, 0], lp.letter_mass[:, 0]
+            ink = np.array([_ink_aspect(c) for c in crops], np.float32)
+        return RawReads(len(seen), p_cls, p_ocr, mass, ink if need_ocr and seen else None)
+
+    def combine(self, raw: "RawReads", rule: str, blank_mass: float | None = None) -> np.ndarray:
+        """(N, K) probabilities over ``alphabet`` of the seen slots by one reading rule (RULES);
+        without the recogniser every rule is the classifier's."""
+        k = len(self.alphabet)
+        if raw.n == 0:
+            return np.zeros((0, k), np.float32)
+        if rule not in RULES:
+            raise ValueError(f"unknown rack reading rule {rule!r}; known: {', '.join(RULES)}")
+        if raw.p_ocr is None or rule == "classifier":
+            return raw.p_cls.astype(np.float32)
+        reader = self.tile_reader
+        blank = self.alphabet.index(BLANK)
+        cols = [self.alphabet.index(a) for a in reader.recognizer.alphabet]
+        out = np.zeros((raw.n, k), np.float64)
+        if rule == "recogniser":
+            t = self.cfg.blank_mass if blank_mass is None else blank_mass
+            # a blank has no letter: no ink at all, or a mark the recogniser finds no letter in (its
+            # letters score little in all: a ramp about the bar); a narrow upright stroke is an I,
+            # which the recogniser scores low too (it reads l, 1 or |)
+            p_blank = np.clip((t - raw.mass) / max(t, 1e-6) * 4.0 + 0.5, 0.0, 1.0) if t > 0 else np.zeros(raw.n)
+            if raw.ink is not None:
+                p_blank = np.where(np.isnan(raw.ink), 0.97, np.where(raw.ink < I_ASPECT, 0.0, p_blank))
+            out[:, cols] = raw.p_ocr * (1.0 - p_blank)[:, None]
+            out[:, blank] = p_blank
+        else:
+            from tilecam.vision.fuse import product_letters
+            cal = reader.calibration
+            q = product_letters(raw.p_cls[:, cols], raw.p_ocr, cal.classifier_temperature, cal.recogniser_temperature)
+            out[:, cols] = q * (1.0 - raw.p_cls[:, blank])[:, None]
+            out[:, blank] = raw.p_cls[:, blank]
+        return out.astype(np.float32)
+
+    def probs(self, image: np.ndarray, fix: RackFix) -> np.ndarray:
+        """(N, K) probabilities over ``alphabet`` of the seen slots of ``fix``, by ``cfg.rule``."""
+        return self.combine(self.raw(image, fix, (self.cfg.rule,)), self.cfg.rule)
+
+    def view(self, fix: RackFix | None, probs: np.ndarray | None, ms: float) -> RackView:
+        """The RackView of a fix and its seen slots' probabilities."""
+        if fix is None:
+            return RackView((), False, ms)
+        tiles, i = [], 0
+        for s in fix.slots:
+            if not s.seen:
+                tiles.append(RackTile(None, 0.0, s.box))
+                continue
+            p = probs[i]
+            i += 1
+            j = int(np.argmax(p))
+            tiles.append(RackTile(self.alphabet[j], round(float(p[j]), 4), s.box))
+        return RackView(tuple(tiles), True, ms)
+
+    def read_found(self, image: np.ndarray) -> RackView:
+        """As ``read``, raising vision.errors.RackNotFound when no rack is in the frame."""
+        view = self.read(image)
+        if not view.found:
+            raise RackNotFound("no rack in the frame (no row of tile faces found)")
+        return view
+
+    def read(self, image: np.ndarray) -> RackView:
+        """The rack in one frame (``found`` False and no tiles when none is seen)."""
+        t0 = time.perf_counter()
+        fix = self.find(image)
+        probs = None if fix is None else self.probs(image, fix)
+        return self.view(fix, probs, (time.perf_counter() - t0) * 1000.0)
+
+
+class WatchConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    settle_s: float = Field(default=1.0, ge=0.0, le=60.0,
+                            description="A rack read the same way for this long is settled.")
+    move_frac: float = Field(default=0.35, gt=0.0, le=2.0,
+                             description="A slot that moved more than this share of the pitch: the rack moved.")
+    change_certainty: float = Field(default=0.8, gt=0.0, le=1.0,
+                                    description="A seen slot read this surely as another letter than the "
+                                                "frames before it: the tile was changed.")
+
+
+class RackWatch:
+    """Fuses the reads of a rack over frames while it stands still (slot by slot, the mean letter
+    probabilities of the frames where that slot is seen; a hand over a slot adds nothing to it) and
+    gives a settled view once it has been still for ``settle_s`` seconds and reads otherwise than
+    the last view given. The rack moved (slots shifted, a slot more or less) or a tile changed:
+    start over."""
+
+    def __init__(self, reader: RackReader, cfg: WatchConfig | None = None, *, settle_s: float | None = None) -> None:
+        self.reader = reader
+        self.cfg = cfg or WatchConfig()
+        if settle_s is not None:
+            self.cfg = self.cfg.model_copy(update={"settle_s": float(settle_s)})
+        self.last: RackView | None = None      # the last settled view given
+        self._reset()
+
+    def _reset(self, t: float | None = None) -> None:
+        self._since = t
+        self._centres: np.ndarray | None = None
+        self._sums: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+        self._pending: np.ndarray | None = None
+        self._boxes: list = []
+        self._pitch = 0.0
+
+    def feed(self, image: np.ndarray, t: float) -> RackView | None:
+        """One frame at ``t`` seconds: the settled view when this frame settles the rack, else None."""
+        t0 = time.perf_counter()
+        r = self.reader
+        fix = r.find(image)
+        if fix is None:
+            self._reset()
+            return None
+        centres = np.array([s.quad.mean(axis=0) for s in fix.slots])
+        if self._centres is None or len(centres) != len(self._centres) or \
+                np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
+            self._start(t, centres, fix.pitch)
+        probs = r.probs(image, fix)
+        seen = [i for i, s in enumerate(fix.slots) if s.seen]
+        changed = False
+        for p, i in zip(probs, seen):
+            if not self._counts[i]:
+                continue
+            before = self._sums[i] / self._counts[i]
+            other = p.max() >= self.cfg.change_certainty and before.max() >= self.cfg.change_certainty \
+                and int(p.argmax()) != int(before.argmax())
+            # one frame's misread is not a new tile: two frames in a row read it otherwise
+            self._pending[i] = self._pending[i] + 1 if other else 0
+            changed |= self._pending[i] >= 2
+        if changed:   # a tile changed in place: start over from this frame
+            self._start(t, centres, fix.pitch)
+        return self._feed_seen(fix, probs, seen, t, t0)
+
+    def _start(self, t: float, centres: np.ndarray, pitch: float) -> None:
+        self._reset(t)
+        self._centres = centres
+        self._pitch = pitch
+        n, k = len(centres), len(self.reader.alphabet)
+        self._sums = np.zeros((n, k), np.float64)
+        self._counts = np.zeros(n, np.int64)
+        self._pending = np.zeros(n, np.int64)
+
+    def _feed_seen(self, fix: RackFix, probs: np.ndarray, seen: list[int], t: float, t0: float) -> RackView | None:
+        for p, i in zip(probs, seen):
+            self._sums[i] += p
+            self._counts[i] += 1
+        self._boxes = [s.box for s in fix.slots]
+        if t - self._since < self.cfg.settle_s:
+            return None
+        tiles = []
+        for i, box in enumerate(self._boxes):
+            if not self._counts[i]:
+                tiles.append(RackTile(None, 0.0, box))
+                continue
+            p = self._sums[i] / self._counts[i]
+            j = int(np.argmax(p))
+            tiles.append(RackTile(self.reader.alphabet[j], round(float(p[j]), 4), box))
+        view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
+        if self.last is not None and [x.letter for x in self.last.tiles] == [x.letter for x in view.tiles]:
+            return None
+        self.last = view
+        return view
