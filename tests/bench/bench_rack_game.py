@@ -158,12 +158,11 @@ def render(spec: dict, video: GameVideo) -> Path:
     return folder
 
 
-def _rack_watch(board_reader) -> list:
-    """A RackWatch per player over one RackReader of the table's own reader (vision.rack: what the
-    table learns reads the racks too)."""
-    from tilecam.vision.rack import RackReader, RackWatch
-    reader = RackReader(board_reader)
-    return [RackWatch(reader) for _ in (0, 1)]
+def _rack_watch(settings, board_reader) -> list:
+    """A RackWatch per player, as the station builds them (api/station/racks.py: over the table's own
+    reader, so what the table learns reads the racks too; [racks] settle_s)."""
+    from tilecam.api.station.racks import rack_watch
+    return [rack_watch(settings, board_reader) for _ in (0, 1)]
 
 
 class OracleWatch:
@@ -191,14 +190,14 @@ class OracleWatch:
 
 def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> dict:
     """Record the three streams merged by wall time; returns what was recorded and when."""
-    from tilecam.scoring.racks import RackSeen
+    from tilecam.api.station.racks import seen_of
     profile, dist = get_profile("naspa-csw"), DISTRIBUTIONS["en"]
     keeper = Scorekeeper(Game(profile, dist))
     link = MemoryLink()
     settings = Settings()
     board_reader = build_reader(settings, "en")
     recorder = build_recorder(settings, keeper, link, reader=board_reader)
-    watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch(board_reader)
+    watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch(settings, board_reader)
     stream = [(b.wall, 1, "board", b) for b in video.board]
     stream += [(s.wall, 2, "rack", s) for r in video.racks for s in r]
     stream += [(pr.wall, 0, "press", pr) for pr in video.presses]
@@ -220,17 +219,14 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
             rack_ms.append((time.perf_counter() - t0) * 1000)
             if view is None:
                 continue
-            tiles = tuple(getattr(x, "letter", None) for x in view.tiles)
-            cert = tuple(getattr(x, "certainty", None) for x in view.tiles)
-            seen = RackSeen(p, item.t, tiles, cert, f"rack{p}/{item.index:04d}.jpg")
-            views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(tiles),
-                          "certainty": [None if c is None else round(float(c), 4) for c in cert]})
-            if not hasattr(keeper, "rack_seen"):   # scoring's rack_seen not merged yet: reads only
-                continue
-            entries = keeper.rack_seen(seen)
-            if entries:
-                rack_entries += len(entries)
-                link.commit(entries, None, len(keeper.entries) - len(entries))
+            # as the station does (api/station/racks.py seen_of, Recorder.rack_seen): the settled view
+            # as scoring's RackSeen on the rack camera's clock, kept with its frame, given to the
+            # scorekeeper and its entries committed at the seq they were made on
+            frame = Frame(img, item.t, item.index, f"rack{p}", path=f"rack{p}/{item.index:04d}.jpg")
+            seen = seen_of(p, view, frame)
+            views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(seen.tiles),
+                          "certainty": list(seen.certainty)})
+            rack_entries += len(recorder.rack_seen(seen, frame))
     recorder.finish()
     return {"keeper": keeper, "views": views, "rack_entries": rack_entries,
             "ms_per_rack_frame": _median(rack_ms), "ms_per_board_frame": _median(board_ms)}
