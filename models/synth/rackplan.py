@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from tilecam.scoring.events import Event, Exchange, Pass, PhonyWithdrawn, Play
+from tilecam.scoring.events import Event, Exchange, Pass
 from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
@@ -414,7 +414,6 @@ def _forward(name, events, steps, final, added, dist, rng, players, notes, used)
     start = tuple(spell(r) for r in d.racks)
     turns: list[RackTurn] = []
     out_events: list[Event] = []
-    pending_phony: dict[int, Counter] = {}
     gcg_racks = 0
     for s, e in zip(steps, events):
         p = s.player
@@ -422,7 +421,6 @@ def _forward(name, events, steps, final, added, dist, rng, players, notes, used)
         if s.kind not in TURN_KINDS:
             if s.kind == "phony_withdrawn":
                 turns.append(RackTurn(s.event, p, "withdrawn", spell(rack), after=spell(rack), bag=sum(d.bag.values())))
-                pending_phony.pop(p, None)
             else:
                 turns.append(RackTurn(s.event, p, "other", spell(rack), after=spell(rack), bag=sum(d.bag.values())))
             out_events.append(e)

@@ -62,11 +62,14 @@ CACHE = Path(os.environ.get("TILECAM_BENCH_CACHE", Path.home() / ".cache" / "til
 RENDER_VERSION = 1   # bump when the renderers change what a cached frame shows
 
 # "held-out": the board look only factors the tile network never trained on (bench_record's
-# held-out look) and a rack look drawn from models.synth.rack's held-out options; "train": trained
-# board looks and rack looks from the training options. Games: real GCG records, by sorted index.
+# held-out look) and rack looks from models.synth.rack's held-out options (`racks`: draw_look's
+# split); "train": trained board looks and rack looks from the training options. Games: real GCG
+# records, by sorted index.
 VIDEOS = [
-    dict(name="held-out-a", split="held-out", game=10, seed=301, board="held-out"),
-    dict(name="held-out-b", split="held-out", game=33, seed=302, board="held-out"),
+    # every rack factor at its held-out option at once (one look: acrylic rack, side view, far, ...)
+    dict(name="held-out-a", split="held-out", game=10, seed=301, board="held-out", racks="heldout_all"),
+    # one rack factor (drawn per player) at its held-out option, as models/train.py measures each
+    dict(name="held-out-b", split="held-out", game=33, seed=302, board="held-out", racks="heldout"),
     dict(name="train-a", split="train", game=20, seed=311, board="tournament"),
     dict(name="train-b", split="train", game=45, seed=312, board="plastic"),
 ]
@@ -91,9 +94,13 @@ def plan(spec: dict, turns: int) -> GameVideo:
 
 
 def rack_looks(spec: dict) -> list[dict]:
-    from tilecam.models.synth.rack import draw_look
-    split = "heldout" if spec["split"] == "held-out" else "train"
-    return [draw_look(spec["seed"] * 10 + p, split) for p in (0, 1)]
+    """Each player's rack look: every factor at a held-out option (held-out videos), or the
+    training options."""
+    from tilecam.models.synth import rack
+    split = spec.get("racks", "train")
+    if split not in getattr(rack, "SPLITS", ("train", "heldout")):
+        split = "heldout"   # before models.synth.rack had 'heldout_all', 'heldout' held every factor out
+    return [rack.draw_look(spec["seed"] * 10 + p, split) for p in (0, 1)]
 
 
 def board_config(spec: dict) -> SceneConfig:
@@ -106,12 +113,16 @@ def board_config(spec: dict) -> SceneConfig:
 def render(spec: dict, video: GameVideo) -> Path:
     """Every frame of the video as a JPEG in the cache (a render stopped part way goes on where it
     stopped); returns the folder, with truth.json (each rack frame's occluded tiles and look)."""
-    key = hashlib.sha1(json.dumps([spec, RENDER_VERSION, video.game.name, [b.shown for b in video.board],
+    board_spec = {k: v for k, v in spec.items() if k != "racks"}   # the rack looks are checked apart
+    key = hashlib.sha1(json.dumps([board_spec, RENDER_VERSION, video.game.name, [b.shown for b in video.board],
                                    [(s.tiles, s.hand, s.nudge) for r in video.racks for s in r]],
                                   sort_keys=True).encode()).hexdigest()[:10]
     folder = CACHE / f"{spec['name']}-{key}"
     if (folder / "truth.json").is_file():
-        return folder
+        if json.loads((folder / "truth.json").read_text())["looks"] == rack_looks(spec):
+            return folder
+        for old in folder.glob("rack?/*.jpg"):   # the rack looks changed: their frames again
+            old.unlink()
     for sub in ("board", "rack0", "rack1"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     cfg = board_config(spec)
@@ -147,15 +158,11 @@ def render(spec: dict, video: GameVideo) -> Path:
     return folder
 
 
-def _rack_watch():
-    """A RackWatch per player over one reader (vision.rack; docs/racks.md)."""
-    from tilecam.vision import rack as vrack
-    settings = Settings()
-    if hasattr(vrack, "build_rack_reader"):
-        reader = vrack.build_rack_reader(settings)
-    else:
-        reader = vrack.RackReader()
-    return reader, [vrack.RackWatch(reader) for _ in (0, 1)]
+def _rack_watch(settings, board_reader) -> list:
+    """A RackWatch per player, as the station builds them (api/station/racks.py: over the table's own
+    reader, so what the table learns reads the racks too; [racks] settle_s)."""
+    from tilecam.api.station.racks import rack_watch
+    return [rack_watch(settings, board_reader) for _ in (0, 1)]
 
 
 class OracleWatch:
@@ -163,7 +170,7 @@ class OracleWatch:
     fed (by its camera time), given once the rack has been at rest `settle_s` and differs from the
     last view given. Measures the rest of the chain (alignment, exchanges, GCG) apart from reading."""
 
-    def __init__(self, shots, settle_s: float = 0.7) -> None:
+    def __init__(self, shots, settle_s: float = 1.0) -> None:
         self.by_t = {round(s.t, 6): s for s in shots}
         self.settle_s, self.since, self.given = settle_s, None, None
 
@@ -183,13 +190,14 @@ class OracleWatch:
 
 def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> dict:
     """Record the three streams merged by wall time; returns what was recorded and when."""
-    from tilecam.scoring.racks import RackSeen
+    from tilecam.api.station.racks import seen_of
     profile, dist = get_profile("naspa-csw"), DISTRIBUTIONS["en"]
     keeper = Scorekeeper(Game(profile, dist))
     link = MemoryLink()
     settings = Settings()
-    recorder = build_recorder(settings, keeper, link, reader=build_reader(settings, "en"))
-    watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch()[1]
+    board_reader = build_reader(settings, "en")
+    recorder = build_recorder(settings, keeper, link, reader=board_reader)
+    watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch(settings, board_reader)
     stream = [(b.wall, 1, "board", b) for b in video.board]
     stream += [(s.wall, 2, "rack", s) for r in video.racks for s in r]
     stream += [(pr.wall, 0, "press", pr) for pr in video.presses]
@@ -211,17 +219,14 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
             rack_ms.append((time.perf_counter() - t0) * 1000)
             if view is None:
                 continue
-            tiles = tuple(getattr(x, "letter", None) for x in view.tiles)
-            cert = tuple(getattr(x, "certainty", None) for x in view.tiles)
-            seen = RackSeen(p, item.t, tiles, cert, f"rack{p}/{item.index:04d}.jpg")
-            views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(tiles),
-                          "certainty": [None if c is None else round(float(c), 4) for c in cert]})
-            if not hasattr(keeper, "rack_seen"):   # scoring's rack_seen not merged yet: reads only
-                continue
-            entries = keeper.rack_seen(seen)
-            if entries:
-                rack_entries += len(entries)
-                link.commit(entries, None, len(keeper.entries) - len(entries))
+            # as the station does (api/station/racks.py seen_of, Recorder.rack_seen): the settled view
+            # as scoring's RackSeen on the rack camera's clock, kept with its frame, given to the
+            # scorekeeper and its entries committed at the seq they were made on
+            frame = Frame(img, item.t, item.index, f"rack{p}", path=f"rack{p}/{item.index:04d}.jpg")
+            seen = seen_of(p, view, frame)
+            views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(seen.tiles),
+                          "certainty": list(seen.certainty)})
+            rack_entries += len(recorder.rack_seen(seen, frame))
     recorder.finish()
     return {"keeper": keeper, "views": views, "rack_entries": rack_entries,
             "ms_per_rack_frame": _median(rack_ms), "ms_per_board_frame": _median(board_ms)}
@@ -262,25 +267,31 @@ def measure(video: GameVideo, rec: dict) -> dict:
                      "inserted": t.inserted})
     # letters per tile of each settled rack: the first view given after the rack came to rest
     letters_right = letters = 0
-    delays, unread = [], 0
+    delays, unread, rests = [], 0, []
     for p in (0, 1):
         settles = [s for s in video.settles if s.player == p]
         views = [v for v in rec["views"] if v["player"] == p]
         for k, s in enumerate(settles):
+            if not s.tiles:
+                continue   # an empty rack (all seven played): nothing to read
             until = settles[k + 1].wall if k + 1 < len(settles) else float("inf")
             seen = [v for v in views if s.wall <= v["wall"] < until]
+            letters += len(s.tiles)
+            rest = {"player": p, "wall": round(s.wall, 2), "rest_s": round(min(until, video.end) - s.wall, 2),
+                    "what": s.what, "truth": s.tiles, "read": None, "delay_ms": None, "right": 0}
+            rests.append(rest)
             if not seen:
                 unread += 1
-                letters += len(s.tiles)
                 continue
             v = seen[0]
             delays.append((v["wall"] - s.wall) * 1000.0)
             got_tiles = v["tiles"]
             if len(got_tiles) == len(s.tiles):
-                letters_right += sum(a == b for a, b in zip(got_tiles, s.tiles))
+                right = sum(a == b for a, b in zip(got_tiles, s.tiles))
             else:
-                letters_right += sum((Counter(x for x in got_tiles if x) & Counter(s.tiles)).values())
-            letters += len(s.tiles)
+                right = sum((Counter(x for x in got_tiles if x) & Counter(s.tiles)).values())
+            letters_right += right
+            rest.update(read="".join(x or "." for x in got_tiles), delay_ms=round(delays[-1], 1), right=right)
     # the written GCG: racks against the truth, and macondo's and Quackle's rules
     dist, profile = DISTRIBUTIONS["en"], get_profile("naspa-csw")
     recorded = GameRecord((Player("player1", "player1"), Player("player2", "player2")), tuple(keeper.game.events),
@@ -301,7 +312,7 @@ def measure(video: GameVideo, rec: dict) -> dict:
             "exchange_truth": sum(1 for t, _ in truth if t.kind == "exchange"),
             "pass_truth": sum(1 for t, _ in truth if t.kind == "pass"),
             "exchange_right": kinds[("exchange", "exchange")], "pass_right": kinds[("pass", "pass")],
-            "letters": letters, "letters_right": letters_right, "settles": len(video.settles),
+            "letters": letters, "letters_right": letters_right, "settles": len(rests), "rests": rests,
             "settles_unread": unread, "delay_ms_median": _median(delays),
             "delay_ms_p90": round(float(np.percentile(delays, 90)), 1) if delays else None,
             "gcg_racks_right": gcg_right, "gcg_problems": problems, "gcg": text,
