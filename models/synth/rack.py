@@ -247,16 +247,23 @@ def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0
     length = 7 * 1.08 + rng.uniform(0.3, 0.9)
     lean = rng.uniform(8, 24)                  # tiles lean back on the wall, degrees
     lip = rng.uniform(0.0, 0.14)               # the front lip's height over the ledge
-    gaps = {"even": np.full(max(n - 1, 0), rng.uniform(0.02, 0.1)),
-            "uneven": rng.uniform(0.0, 0.3, max(n - 1, 0)) * (rng.random(max(n - 1, 0)) < 0.7),
-            "gapped": np.full(max(n - 1, 0), rng.uniform(0.01, 0.08))}[look["spacing"]]
+    # Per-tile draws come from their own stream, drawn for a full rack and cut to n, so that a leave
+    # (the same seed, fewer tiles) is the same rack, camera and table as the full rack before it.
+    trng = np.random.default_rng([seed, 34])
+    full = max(n - 1, 0)
+    even, uneven, gapped = trng.uniform(0.02, 0.1), trng.uniform(0.0, 0.3, 6) * (trng.random(6) < 0.7), \
+        trng.uniform(0.01, 0.08)
+    gaps = {"even": np.full(full, even), "uneven": uneven[:full].copy(),
+            "gapped": np.full(full, gapped)}[look["spacing"]]
+    wide, wide_at = trng.uniform(0.6, 1.4), trng.random()
     if look["spacing"] == "gapped" and n > 1:
-        gaps[int(rng.integers(n - 1))] += rng.uniform(0.6, 1.4)
+        gaps[int(wide_at * (n - 1))] += wide
     lefts = np.concatenate([[0.0], np.cumsum(1.0 + gaps)]) if n else np.zeros(0)
     span = (lefts[-1] + 1.0) if n else 0.0
-    start = -span / 2 + rng.uniform(-0.25, 0.25) * max(length - span, 0)
-    offsets = rng.normal(0, 0.025, (n, 2))     # a tile slightly off: along the ledge, and leaning more
-    odd = int(rng.integers(n)) if n and rng.random() < 0.4 else -1
+    start = -span / 2 + trng.uniform(-0.25, 0.25) * max(length - span, 0)
+    offsets = trng.normal(0, 0.025, (7, 2))[:n]  # a tile slightly off: along the ledge, and leaning more
+    odd_at, odd_p = trng.random(), trng.random()
+    odd = int(odd_at * n) if n and odd_p < 0.4 else -1
 
     # -- the camera, moved a little from frame to frame
     (e0, e1), (y0, y1) = VIEWS[look["view"]]

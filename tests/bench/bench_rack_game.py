@@ -59,7 +59,7 @@ from gcgcheck import check_gcg  # noqa: E402
 
 DATA = Path(os.environ.get("TILECAM_SHARED_DATA", REPO.parent / "shared" / "data"))
 CACHE = Path(os.environ.get("TILECAM_BENCH_CACHE", Path.home() / ".cache" / "tilecam")) / "bench_rack_game"
-RENDER_VERSION = 1   # bump when the renderers change what a cached frame shows
+RENDER_VERSION = 2   # bump when the renderers change what a cached frame shows
 
 # "held-out": the board look only factors the tile network never trained on (bench_record's
 # held-out look) and rack looks from models.synth.rack's held-out options (`racks`: draw_look's
