@@ -411,8 +411,11 @@ def _plain_rim(face: np.ndarray, quad: np.ndarray, side: int = 20, share: float 
     h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
     m = cv2.warpPerspective(face.astype(np.uint8), h, (side, side), flags=cv2.INTER_NEAREST) > 0
     a, b, lo, hi = 1, 5, 6, side - 6
-    sides = (m[a:b, lo:hi], m[side - b:side - a, lo:hi], m[lo:hi, a:b], m[lo:hi, side - b:side - a])
-    return min(float(x.mean()) for x in sides) >= share
+    # each side's band as lines along the edge: a quad a pixel or two off the tile's edge has an
+    # outer line off the face but an inner line on it; something over the edge covers every line
+    sides = (m[a:b, lo:hi].mean(axis=1), m[side - b:side - a, lo:hi].mean(axis=1),
+             m[lo:hi, a:b].mean(axis=0), m[lo:hi, side - b:side - a].mean(axis=0))
+    return min(float(x.max()) for x in sides) >= share
 
 
 def _covered(hand: np.ndarray, quad: np.ndarray, share: float) -> bool:
