@@ -349,6 +349,14 @@ def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | Non
     slots = _band_slots(row, dist < tol, hand, lab, face_lab, cfg)
     if not slots:
         return None
+    if len(slots) > 7:
+        # a rack holds 7 tiles: of more slots, the 7 in a row that show the most letters, then the
+        # most faces (a patch of paper or table the faces' colour, or a hand beside the rack, at an
+        # end is not a tile); an unseen slot dropped here is never read, so no hidden tile is
+        lettered = [s.seen and bool(_ink_letters(lab, s.quad, face_lab, 1)) for s in slots]
+        seen = [s.seen for s in slots]
+        k = max(range(len(slots) - 6), key=lambda i: (sum(lettered[i:i + 7]), sum(seen[i:i + 7]), -i))
+        slots = slots[k:k + 7]
     pitch = float(np.median(np.diff([s.quad.mean(axis=0)[0] for s in slots]))) if len(slots) > 1 else \
         float(np.linalg.norm(slots[0].quad[1] - slots[0].quad[0]))
     return RackFix(tuple(slots[:7]), np.asarray(face_lab, np.float32), pitch)
