@@ -495,6 +495,20 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
         tile_w = float(np.median([x for x in lengths if x <= 1.3 * lengths[0]]))
     else:
         tile_w = float(np.median(widths)) if widths else 0.95 * height
+    # runs of touching tiles are whole multiples of the pitch: when the runs say a tile is narrower
+    # than the narrowest run (that run a tile and a gap, or a leaning tile), take the width that
+    # makes them whole, at most 7 tiles in all
+    multi = np.array([x for x in lengths if x >= 1.5 * tile_w], float)
+    if len(multi):
+        def misfit(tw):
+            r = multi / tw
+            return float(np.sum((r - np.round(r)) ** 2))
+        cands = [tw for tw in np.linspace(0.75 * tile_w, 1.1 * tile_w, 36)
+                 if sum(max(1, round(x / tw)) for x in lengths) <= 7]
+        if cands and misfit(tile_w) > 0.05:
+            best = min(cands, key=lambda tw: misfit(tw) + 0.02 * abs(tw / tile_w - 1))
+            if misfit(best) < 0.5 * misfit(tile_w):
+                tile_w = float(best)
     segments: list[tuple[float, float, bool]] = []
     for a, b in _runs(on):
         n = int(round((b - a) / tile_w))
