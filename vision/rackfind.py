@@ -495,6 +495,11 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
         tile_w = float(np.median([x for x in lengths if x <= 1.3 * lengths[0]]))
     else:
         tile_w = float(np.median(widths)) if widths else 0.95 * height
+    # no run a lone tile (all of them touching tiles): the faces found on their own (three or
+    # more, alike) tell one tile
+    alike = [x for x in widths if abs(x - np.median(widths)) <= 0.15 * np.median(widths)] if widths else []
+    if len(alike) >= 3 and tile_w >= 1.4 * float(np.median(alike)):
+        tile_w = 1.05 * float(np.median(alike))
     # runs of touching tiles are whole multiples of the pitch: when the runs say a tile is narrower
     # than the narrowest run (that run a tile and a gap, or a leaning tile), take the width that
     # makes them whole, at most 7 tiles in all
