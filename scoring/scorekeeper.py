@@ -578,14 +578,7 @@ class Scorekeeper:
         entry = Correction(self._log_index(i), fixed, by=self.camera_name,
                            reason=f"the clock press of player {player + 1} ended this turn, credited to player "
                                   f"{events[i].player + 1} by turn order alone: a turn before it went unseen")
-        self._append(entry)
-        try:
-            self._rebuild()
-        except (GameError, PlacementError):
-            self.entries.remove(entry)
-            self._rebuild()
-            return None
-        return entry
+        return self._amend(entry)
 
     def _play(self, player: int, proposed: ProposedPlay, review: bool = False, inferred: bool = False) -> Play:
         """The play appended, with how it was read: its certainty, whether that is under the review
@@ -691,7 +684,11 @@ class Scorekeeper:
                 reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
         if fixed is None:
             return None
-        entry = self._append(Correction(at, fixed, by=self.camera_name, reason=reason))
+        return self._amend(Correction(at, fixed, by=self.camera_name, reason=reason))
+
+    def _amend(self, entry: Correction) -> Correction | None:
+        """Append the camera's correction, or take it back when the game it makes is no game."""
+        self._append(entry)
         try:
             self._rebuild()
         except (GameError, PlacementError):

@@ -235,15 +235,13 @@ class WatchConfig(BaseModel):
                             description="A rack read the same way for this long is settled.")
     move_frac: float = Field(default=0.35, gt=0.0, le=2.0,
                              description="A slot that moved more than this share of the pitch: the rack moved.")
-    change_look: float = Field(default=14.0, gt=0.0, le=255.0,
-                               description="A seen slot whose face differs from its first look by this many grey "
-                                           "levels on average (its mean taken out): the tile was changed.")
-
-
-def _look(image: np.ndarray, quad: np.ndarray, side: int = 16) -> np.ndarray:
-    """A tile face's small grey thumbnail, its mean taken out (the light may change)."""
-    g = cv2.cvtColor(tile_crop(image, quad, side, (0.0, 1.0)), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return g - g.mean()
+    sure: float = Field(default=0.8, gt=0.0, le=1.0,
+                        description="A slot read this surely as another letter than before, in two frames in "
+                                    "a row (and before as surely): the tile was changed.")
+    reread_s: float = Field(default=0.5, ge=0.0, le=10.0,
+                            description="Once a view has settled, the rack is read again only this often (until "
+                                        "it reads otherwise): a steady rack camera costs a read per reread_s, not "
+                                        "one per frame.")
 
 
 class RackWatch:
@@ -259,6 +257,7 @@ class RackWatch:
         if settle_s is not None:
             self.cfg = self.cfg.model_copy(update={"settle_s": float(settle_s)})
         self.last: RackView | None = None      # the last settled view given
+        self._read_at: float | None = None     # when the rack was last read after it settled
         self._reset()
 
     def _reset(self, t: float | None = None) -> None:
@@ -266,13 +265,16 @@ class RackWatch:
         self._centres: np.ndarray | None = None
         self._sums: np.ndarray | None = None
         self._counts: np.ndarray | None = None
-        self._looks: list = []
+        self._other = False  # the last frame read a slot surely otherwise
         self._boxes: list = []
         self._pitch = 0.0
 
     def feed(self, image: np.ndarray, t: float) -> RackView | None:
         """One frame at ``t`` seconds: the settled view when this frame settles the rack, else None."""
         t0 = time.perf_counter()
+        if self._read_at is not None and 0.0 <= t - self._read_at < self.cfg.reread_s:
+            return None  # settled and read a moment ago: this frame is not read
+        self._read_at = None
         r = self.reader
         fix = r.find(image)
         if fix is None:
@@ -283,15 +285,20 @@ class RackWatch:
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
             self._start(t, centres, fix.pitch)
         seen = [i for i, s in enumerate(fix.slots) if s.seen]
-        looks = {i: _look(image, fix.slots[i].quad) for i in seen}
-        # a tile changed in place (the player swapped it): its face looks otherwise; start over
-        if any(self._looks[i] is not None and float(np.abs(looks[i] - self._looks[i]).mean()) > self.cfg.change_look
-               for i in seen):
-            self._start(t, centres, fix.pitch)
-        for i in seen:
-            if self._looks[i] is None:
-                self._looks[i] = looks[i]
         probs = r.probs(image, fix)
+        # A tile changed in place (the player swapped it): a slot read surely as another letter than
+        # its frames so far read it, in two frames in a row; start over. (Its face's look was tried
+        # first: a camera's jitter of a pixel or two changes a small tile's look as much as a swap.)
+        other = self._counts is not None and any(
+            self._counts[i] and p.max() >= self.cfg.sure and
+            (self._sums[i] / self._counts[i]).max() >= self.cfg.sure and
+            int(np.argmax(p)) != int(np.argmax(self._sums[i])) for p, i in zip(probs, seen))
+        # (a settled rack is read only every reread_s: once is enough then)
+        settled = self._since is not None and t - self._since >= self.cfg.settle_s
+        if other and (self._other or settled):
+            self._start(t, centres, fix.pitch)
+        else:
+            self._other = bool(other)
         return self._feed_seen(fix, probs, seen, t, t0)
 
     def _start(self, t: float, centres: np.ndarray, pitch: float) -> None:
@@ -301,7 +308,6 @@ class RackWatch:
         n, k = len(centres), len(self.reader.alphabet)
         self._sums = np.zeros((n, k), np.float64)
         self._counts = np.zeros(n, np.int64)
-        self._looks = [None] * n
 
     def _feed_seen(self, fix: RackFix, probs: np.ndarray, seen: list[int], t: float, t0: float) -> RackView | None:
         for p, i in zip(probs, seen):
@@ -319,6 +325,7 @@ class RackWatch:
             j = int(np.argmax(p))
             tiles.append(RackTile(self.reader.alphabet[j], round(float(p[j]), 4), box))
         view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
+        self._read_at = t
         if self.last is not None and [x.letter for x in self.last.tiles] == [x.letter for x in view.tiles]:
             return None
         self.last = view

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import replace
 
 from ..blanks import designate, undecided_squares
@@ -149,6 +150,14 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     for ev in record.events:
         nick = nicks[ev.player]
         note_lines = _note_lines(ev.note or "")
+        # (a withdrawn play's rack holds its tiles, still on the board; a penalty's rack is its point)
+        if (not isinstance(ev, (EndRackPenalty, PhonyWithdrawn)) and getattr(ev, "rack", None)
+                and not _drawable(one_word(ev.rack, "rack", ev.rack), game)):
+            # macondo sets the rack from the tiles off the board: a read holding more of a tile than
+            # they have (a misread) would refuse the whole file. What was read stays in the note.
+            note_lines.append(f"#note {RACK_NOT_SEEN}: the rack read {_free_text(ev.rack)} holds tiles "
+                              "no longer off the board; not written")
+            ev = replace(ev, rack=None)
         match ev:
             case Play():
                 # >Josh: AEFGITT 8J .EGIFT +36 128
@@ -220,6 +229,13 @@ def _stand_in(ev, written: str) -> str:
     if isinstance(ev, PhonyWithdrawn) and not ev.rack:
         return f"{RACK_NOT_SEEN}: the rack field holds the withdrawn play's tiles {written}"
     return f"{RACK_NOT_SEEN}: {written} stands in (GCG readers need a rack here)"
+
+
+def _drawable(rack: str, game: Game) -> bool:
+    """Whether the tiles off the board (the bag and every rack) can make `rack`."""
+    have = unseen(game.state.board, game.dist)
+    need = Counter(t.upper() for t in game.dist.tokens(rack))
+    return all(have[t] >= n for t, n in need.items())
 
 
 def _rack(rack: str | None, n: int, game: Game) -> str:

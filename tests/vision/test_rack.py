@@ -98,7 +98,8 @@ def test_the_watch_settles_once_and_again_when_the_rack_changes(reader):
     assert all(watch.feed(img, t) is None for img, t in frames("QUALMS?", 5, 6, 2, hand=0.3))
     assert all(watch.feed(img, t) is None for img, t in frames("QUALMS?", 5, 8, 3))
     # the player drew: another rack, settled after it has been still for settle_s
-    after = [watch.feed(img, t) for img, t in frames("RETINAS", 5, 11, 5)]
+    # (the first frame after the last settled read may go unread: reread_s)
+    after = [watch.feed(img, t) for img, t in frames("RETINAS", 5, 11, 7)]
     settled = [v for v in after if v is not None]
     assert len(settled) == 1 and settled[0].text == "RETINAS"
     assert after[0] is None
@@ -127,3 +128,24 @@ def test_a_rack_reader_on_the_table_reads_with_what_the_table_learnt(reader):
     assert rack.tile_reader is learnt
     scene = render_rack("RETINAS", 5, LOOK)
     assert rack.read(scene.image).text == "RETINAS"
+
+
+def test_a_settled_rack_is_read_again_only_every_reread_s(reader):
+    """A steady rack camera must not read every frame: once settled, a read per reread_s."""
+    calls = []
+    find = reader.find
+
+    def counting(image):
+        calls.append(1)
+        return find(image)
+    reader.find = counting
+    try:
+        watch = RackWatch(reader, settle_s=0.0)
+        got = [watch.feed(img, t) for img, t in frames("QUALMS?", 5, 0, 9, step=0.125)]
+        assert got[0] is not None and got[0].text == "QUALMS?"
+        assert len(calls) == 3  # t = 0 (settled), 0.5 and 1.0 of 9 frames over 1 s
+        # a new rack is seen at the next read at the latest
+        after = [watch.feed(img, t) for img, t in frames("RETINAS", 5, 9, 6, step=0.125)]
+        assert [v.text for v in after if v is not None] == ["RETINAS"]
+    finally:
+        reader.find = find

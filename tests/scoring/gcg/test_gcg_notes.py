@@ -62,3 +62,14 @@ def test_a_pass_keeps_its_stand_in_note():
     text, _ = written(lambda g: g.pass_turn(1))
     assert "#note rack not seen: E stands in (GCG readers need a rack here)" in text.splitlines()
     assert check_gcg(text) == []
+
+
+def test_a_rack_read_the_tiles_off_the_board_cannot_make_is_noted_not_written():
+    # a rack camera's misread at a pass: two Zs where the set has one (the game takes a pass's rack
+    # as read; a play's is checked against the set when it is made); macondo would refuse the file
+    text, record = written(lambda g: g.pass_turn(1, rack="ZZIEUNS"))
+    assert "ZZIEUNS" not in [ln.split()[1] for ln in text.splitlines() if ln.startswith(">")]
+    assert "#note rack not seen: the rack read ZZIEUNS holds tiles no longer off the board; not written" in text
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    assert back.events[1].kind == "pass" and back.events[1].rack is None

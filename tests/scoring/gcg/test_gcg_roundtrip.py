@@ -56,6 +56,16 @@ def random_placement(data, game: Game) -> Placement | None:
     return p
 
 
+def offboard(rack, game):
+    """The rack as recorded, when the tiles off the board can make it (a rack they cannot make is a
+    misread: the writer leaves it out and says so, tests/scoring/gcg/test_gcg_notes.py)."""
+    if rack is None:
+        return None
+    have = unseen(game.state.board, EN)
+    have.subtract(EN.tokens(rack))
+    return rack if all(n >= 0 for n in have.values()) else None
+
+
 @st.composite
 def game_logs(draw):
     data = draw(st.data())
@@ -80,7 +90,7 @@ def game_logs(draw):
                 game.withdraw(last.player, claimed=-last.agreed, rack=last.rack, note=note)
             elif kind == "challenge" and last is not None and last.kind == "play":
                 game.challenge_bonus(last.player, claimed=5 * draw(st.integers(1, 2)),
-                                     rack=draw(st.none() | racks), note=note)
+                                     rack=offboard(draw(st.none() | racks), game), note=note)
             elif kind == "exchange" and s.bag >= 7:
                 pool = sorted(unseen(s.board, EN).elements())  # what the rack can hold
                 tiles = draw(st.none() | st.permutations(pool).flatmap(
@@ -88,15 +98,15 @@ def game_logs(draw):
                 game.exchange(p, len(tiles) if tiles else draw(st.integers(1, 7)), tiles,
                               rack=tiles, note=note)
             elif kind == "lost":
-                game.lose_turn(p, rack=draw(st.none() | racks), note=note)
+                game.lose_turn(p, rack=offboard(draw(st.none() | racks), game), note=note)
             else:
-                game.pass_turn(p, rack=draw(st.none() | racks), note=note)
+                game.pass_turn(p, rack=offboard(draw(st.none() | racks), game), note=note)
         except GameError:
             continue
     # Overtime is counted when the clocks stop: a time penalty comes after the last turn.
     if draw(st.booleans()):
         game.time_penalty(draw(st.integers(0, 1)), claimed=-10 * draw(st.integers(1, 3)),
-                          rack=draw(st.none() | racks))
+                          rack=offboard(draw(st.none() | racks), game))
     if game.state.ended and game.state.end_reason == "zeros":
         for p in range(2):
             rack = draw(racks)
