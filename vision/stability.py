@@ -76,6 +76,7 @@ class StabilityGate:
         self._before_snap: np.ndarray | None = None   # the last snapshot before the newest (for retry)
         self._noise = 0.0   # median frame-to-frame difference of the board while still (grey levels)
         self._used: np.ndarray | None = None   # the board at the last snapshot the recorder used
+        self._retake = False   # a retry asked for: the next still board is a snapshot, changed or not
 
     def used(self) -> None:
         """The snapshot just taken was used (it reached the decoder): the board as it stood then is
@@ -94,8 +95,10 @@ class StabilityGate:
 
     def retry(self) -> None:
         """The snapshot just taken was not used: take another once the board has stood still for
-        `stable_ms` again, even unchanged."""
+        `stable_ms` again, even unchanged (also from the snapshot before it: a clock press at a board
+        the turn left as it was, a pass or an exchange, read unclear)."""
         self._last_snap, self._clear_since = self._before_snap, None
+        self._retake = True
 
     def trigger(self) -> None:
         """Snapshot at the next clear frame, however briefly it has been still."""
@@ -164,10 +167,11 @@ class StabilityGate:
         if self._pending_trigger:
             due = True
         elif clear_ms >= cfg.stable_ms:
-            due = self._last_snap is None or self._changed(small, self._last_snap) > cfg.changed_frac
+            due = self._retake or self._last_snap is None or \
+                self._changed(small, self._last_snap) > cfg.changed_frac
         if due:
             self._before_snap = self._last_snap
-            self._last_snap, self._pending_trigger = small, False
+            self._last_snap, self._pending_trigger, self._retake = small, False, False
         return GateResult("clear", due, clear_ms, moved)
 
 

@@ -108,6 +108,7 @@ class Recorder:
         self.preview = preview          # a sink: station.sinks.PreviewSink (None: no preview)
         self.timings = Timings()
         self._press: tuple[bool, int | None] = (False, None)
+        self._kept = False              # _press is a press kept for the retry of its unclear snapshot
         self._lock = threading.Lock()  # presses and notices, from any thread
         # The scorekeeper and the commits: a board frame, a rack camera's rack, the end of the game.
         self._keeper_lock = threading.RLock()
@@ -167,7 +168,7 @@ class Recorder:
     def press(self, player: int | None = None) -> None:
         """A clock press (from any thread): snapshot at the next clear frame."""
         with self._lock:
-            self._press = (True, player)
+            self._press, self._kept = (True, player), False
             self.gate.trigger()
 
     def process(self, frame: Frame) -> FrameOutcome:
@@ -221,6 +222,9 @@ class Recorder:
                                          else state or "snapshot"))
             if state == "moving":
                 self._retries = self._covered = 0
+                with self._lock:   # a kept press is for the still board it was made at, not the next turn's
+                    if self._kept:
+                        self._press, self._kept = (False, None), False
         if state is not None:
             return FrameOutcome(frame.index, frame.t, state)
         self.counts["gate"] += 1
@@ -245,7 +249,13 @@ class Recorder:
         if seqs:
             self._turn_notice(frame, obs)
         if obs.status == "unclear" and not photos:
-            self._retry()   # more frames of the same still board: more evidence for the belief
+            # more frames of the same still board: more evidence for the belief; a press stays with
+            # the retry (a retake without it at a board the press left unchanged is no change, and
+            # the pass or exchange the press ended would be lost), until the board moves
+            if self._retry() and pressed:
+                with self._lock:
+                    if self._press == (False, None):   # a press since stands as it is
+                        self._press, self._kept = (True, player), True
         elif obs.entries:
             self._retries = 0
         if obs.status != "behind":
@@ -298,13 +308,15 @@ class Recorder:
         over = ~view.clear
         return bool((np.rot90(changed, view.turns) & over).sum() * 2 > over.sum())
 
-    def _retry(self) -> None:
+    def _retry(self) -> bool:
         """Take the snapshot again once the board has stood still once more (at most `retries` times
-        on one still board)."""
+        on one still board). False when none is left."""
         if self._retries < self.cfg.retries:
             self._retries += 1
             self.counts["retried"] += 1
             self.gate.retry()
+            return True
+        return False
 
     def _alert(self, raised: Alert | None) -> None:
         """A lost-game alert raised (or the open ones changed): said on the console's notices and
@@ -353,7 +365,7 @@ class Recorder:
             self._blind = gate.state == "occluded" and gate.moved_frac <= self.gate.cfg.moving_frac
             return False, None, gate.state
         with self._lock:
-            (pressed, player), self._press = self._press, (False, None)
+            (pressed, player), self._press, self._kept = self._press, (False, None), False
         return pressed, player, None
 
     def _follow(self) -> None:

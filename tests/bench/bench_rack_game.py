@@ -160,9 +160,9 @@ def render(spec: dict, video: GameVideo) -> Path:
 
 def _rack_watch(settings, board_reader) -> list:
     """A RackWatch per player, as the station builds them (api/station/racks.py: over the table's own
-    reader, so what the table learns reads the racks too; [racks] settle_s)."""
+    reader, so what the table learns reads the racks too; [racks] settle_s, [rack_read])."""
     from tilecam.api.station.racks import rack_watch
-    return [rack_watch(settings, board_reader) for _ in (0, 1)]
+    return [rack_watch(settings, "en", board_reader) for _ in (0, 1)]
 
 
 class OracleWatch:

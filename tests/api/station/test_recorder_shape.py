@@ -106,3 +106,67 @@ def test_the_station_and_read_turn_a_board_by_the_one_orientation_rule(monkeypat
                       Board(LAYOUTS["standard"]))
     assert asked == [0.6] and view.turns == 1
     assert classify.game_orientation(Tiles().read(None), 0.6) == 90  # read's rule, the same function
+
+
+class Stray(Still):
+    """A reader that reads `queue`'s boards first, one a read (a stray tile in one frame), then `rows`."""
+
+    def __init__(self, rows):
+        super().__init__(rows)
+        self.queue = []
+
+    def read(self, image, located, board, t=0.0, frame_index=-1):
+        rows, self.rows = self.rows, (self.queue.pop(0) if self.queue else self.rows)
+        try:
+            return super().read(image, located, board, t, frame_index)
+        finally:
+            self.rows = rows
+
+
+STILL_IMAGE = np.full((600, 600, 3), 120, np.uint8)
+HAND_IMAGE = STILL_IMAGE.copy()
+HAND_IMAGE[100:500, 200:400] = (60, 90, 160)
+STRAY = [r if i != 1 else ".E" + "." * 13 for i, r in enumerate(CAT)]   # CAT and a tile that touches nothing
+
+
+def _run(rec, image, start, n, dt=0.1):
+    return [rec.process(Frame(image, (start + i) * dt, start + i, None)) for i in range(n)]
+
+
+def test_a_press_whose_snapshot_is_unclear_stays_with_the_retry_on_the_still_board():
+    """A pass whose press came at a frame with a stray tile read on it (train-b of bench_rack_game:
+    a board look read with stray squares): the press is kept for the retake of the still board,
+    which the gate takes although nothing changed since the snapshot before the press."""
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    table = Stray(["." * 15] * 15)
+    rec = Recorder(keeper, table, table, MemoryLink(), RecorderConfig())
+    _run(rec, STILL_IMAGE, 0, 10)
+    table.rows = CAT
+    rec.press(0)
+    _run(rec, STILL_IMAGE, 10, 10)
+    assert [(e.kind, e.player) for e in keeper.game.events] == [("play", 0)]
+    table.queue = [STRAY]
+    rec.press(1)   # nothing new on the board: a pass, read with a stray tile at the press
+    out = _run(rec, STILL_IMAGE, 20, 20)
+    decided = [o.observation.status for o in out if o.observation]
+    assert decided[0] == "unclear" and "pass" in decided
+    assert [(e.kind, e.player) for e in keeper.game.events] == [("play", 0), ("pass", 1)]
+
+
+def test_a_kept_press_goes_when_the_board_moves_and_a_new_press_stays():
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    table = Stray(["." * 15] * 15)
+    rec = Recorder(keeper, table, table, MemoryLink(), RecorderConfig())
+    _run(rec, STILL_IMAGE, 0, 10)
+    table.rows = CAT
+    rec.press(0)
+    _run(rec, STILL_IMAGE, 10, 10)
+    table.queue = [STRAY]
+    rec.press(1)
+    out = _run(rec, STILL_IMAGE, 20, 1)
+    assert out[0].observation.status == "unclear" and rec._press == (True, 1)   # kept for the retake
+    _run(rec, HAND_IMAGE, 21, 1)   # the next player's hand: the kept press is not theirs
+    assert rec._press == (False, None)
+    rec.press(0)                    # a press while the hand is over the board waits for a clear frame
+    _run(rec, STILL_IMAGE, 22, 1)
+    assert rec._press == (True, 0)
