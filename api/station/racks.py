@@ -75,6 +75,7 @@ class RackCamera:
         self.reviews = 0                # racks read with a tile under review_below
         self.state = "not opened"       # the source's state, or why it stopped ("failed: ...", "ended", "stopped")
         self.thread: threading.Thread | None = None
+        self.at = float("-inf")         # the media time of the last frame read (files kept in step)
 
     @property
     def name(self) -> str:
@@ -106,7 +107,10 @@ class RackCamera:
     def process(self, frame: Frame):
         """One frame to the watch (run_frames calls this); a settled rack goes on to on_rack."""
         self.frames += 1
-        view = self.watch.feed(frame.image, frame.t)   # a reader that raises stops this rack camera
+        try:
+            view = self.watch.feed(frame.image, frame.t)   # a reader that raises stops this rack camera
+        finally:
+            self.at = frame.t
         if view is not None:
             self.racks += 1
             seen = seen_of(self.player - 1, view, frame)
@@ -198,6 +202,16 @@ class RackCameras:
                 cam.thread = threading.Thread(target=cam.run, args=(self.stop_event, pace),
                                               name=f"tilecam-rack-{cam.player}", daemon=True)
                 cam.thread.start()
+
+    def keep_up(self, t: float, poll_s: float = 0.01) -> None:
+        """A file recorded unpaced (tilecam record): wait until every rack file has been read up to
+        media time `t` of the board's file (or has ended), so that each rack is read before the board
+        frames that come after it, as at the table (the racks are matched to the moves as they are
+        committed). Cameras and streams keep their own pace and are not waited for."""
+        for cam in self.cameras:
+            while (not cam.live and cam.thread is not None and cam.thread.is_alive() and cam.at < t
+                   and not self.stop_event.is_set()):
+                time.sleep(poll_s)
 
     def drain(self, timeout: float | None = None) -> None:
         """Wait until the rack sources that are files or folders have no more frames (the board's

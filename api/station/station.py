@@ -320,8 +320,8 @@ class Station:
     def _record(self) -> None:
         from tilecam.capture import CaptureError
         try:
-            self.ended = run_frames(self.source, self.recorder, self._outcome, pace=self.job.pace,
-                                    stop=self.stop_event)
+            recorder = self.recorder if self.job.pace or not self.racks else _InStep(self.recorder, self.racks)
+            self.ended = run_frames(self.source, recorder, self._outcome, pace=self.job.pace, stop=self.stop_event)
         except CaptureError as exc:
             self.ended = f"failed: {exc}"
             _say(f"capture failed: {exc}")
@@ -450,3 +450,15 @@ class Station:
         finally:
             self.close()
         return 1 if self.ended and self.ended.startswith("failed") else 0
+
+
+class _InStep:
+    """The recorder of an unpaced board file with rack files beside it (tilecam record): each board
+    frame waits for the rack files to reach its media time first (racks.RackCameras.keep_up)."""
+
+    def __init__(self, recorder, racks) -> None:
+        self.recorder, self.racks = recorder, racks
+
+    def process(self, frame):
+        self.racks.keep_up(frame.t)
+        return self.recorder.process(frame)

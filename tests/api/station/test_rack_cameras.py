@@ -516,3 +516,44 @@ def test_a_restarted_station_has_the_racks_its_game_kept(tmp_path):
     again = attach_game(service, rec.game_id)   # as after a power cut
     book = again.scorekeeper.racks   # each read as it came (the evidence stays in the rack log)
     assert book.reads(0) == (replace(first, frame=None),) and book.reads(1) == (replace(second, frame=None),)
+
+
+def test_an_unpaced_board_file_waits_for_the_rack_files_to_reach_its_time():
+    """tilecam record reads files as fast as it can: a board frame at media time t is recorded only
+    once every rack file has been read up to t (or has ended), so each rack comes before the board
+    frames after it, as at the table; a live camera is never waited for."""
+    import threading
+    import time as _time
+
+    from tilecam.api.station.racks import RackCameras
+
+    cams = RackCameras.__new__(RackCameras)
+    cams.stop_event = threading.Event()
+    done = threading.Event()
+
+    class FileCam:
+        live, at = False, 0.0
+        thread = threading.Thread(target=done.wait)
+
+    class LiveCam:
+        live, at = True, 0.0
+        thread = threading.Thread(target=done.wait)
+    file_cam, live_cam = FileCam(), LiveCam()
+    file_cam.thread.start()
+    live_cam.thread.start()
+    cams.cameras = [file_cam, live_cam]
+
+    def advance():
+        for t in (1.0, 2.0, 3.0):
+            _time.sleep(0.05)
+            file_cam.at = t
+    mover = threading.Thread(target=advance)
+    mover.start()
+    t0 = _time.monotonic()
+    cams.keep_up(2.5)
+    assert file_cam.at >= 2.5 and _time.monotonic() - t0 >= 0.1
+    done.set()   # the file ended: nothing is waited for any more
+    file_cam.thread.join()
+    cams.keep_up(99.0)
+    mover.join()
+    live_cam.thread.join()
