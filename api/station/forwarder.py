@@ -307,7 +307,7 @@ class Forwarder:
                           "the two records have diverged")
         while held.racks < len(rows):
             row = rows[held.racks]
-            jpeg = self._rack_jpeg(game_id, row.seq) if row.frame else None
+            jpeg = self._jpeg(game_id, row.seq, rack=True) if row.frame else None
             body = {"seq": row.seq, "kind": row.kind, "data": row.data,
                     "jpeg": base64.b64encode(jpeg).decode("ascii") if jpeg is not None else None}
             status, answer = self.central.call("POST", f"/games/{uid}/racks", body)
@@ -319,18 +319,6 @@ class Forwarder:
                 continue
             held = self._held[uid] = Held.of(self._expect((status, answer))[1])
 
-    def _rack_jpeg(self, game_id: int, seq: int) -> bytes | None:
-        frame = self.service.rack_frame(game_id, seq)
-        if frame.jpeg is not None:
-            return frame.jpeg
-        try:
-            return Path(frame.path).read_bytes()
-        except OSError as exc:
-            if (game_id, -1 - seq) not in self._unreadable:  # said once; the read itself is forwarded
-                self._unreadable.add((game_id, -1 - seq))
-                self.say(f"game {game_id} rack read {seq}: evidence frame {frame.path} not forwarded: {exc.strerror}")
-            return None
-
     @staticmethod
     def _rewind(held: Held, central_next, uid: str) -> None:
         if not isinstance(central_next, int) or not 0 <= central_next < held.next:  # only back: never a loop
@@ -338,14 +326,18 @@ class Forwarder:
                           f"{central_next!r}")
         held.next = central_next
 
-    def _jpeg(self, game_id: int, seq: int) -> bytes | None:
-        frame = self.service.frame(game_id, seq)
+    def _jpeg(self, game_id: int, seq: int, rack: bool = False) -> bytes | None:
+        """An entry's evidence frame (a rack read's with `rack`), from the store or its file; a file
+        that cannot be read is said once, and the entry itself is forwarded without it."""
+        frame = self.service.rack_frame(game_id, seq) if rack else self.service.frame(game_id, seq)
         if frame.jpeg is not None:
             return frame.jpeg
         try:
             return Path(frame.path).read_bytes()
         except OSError as exc:
-            if (game_id, seq) not in self._unreadable:  # said once; the entry itself is forwarded
-                self._unreadable.add((game_id, seq))
-                self.say(f"game {game_id} entry {seq}: evidence frame {frame.path} not forwarded: {exc.strerror}")
+            key = (game_id, -1 - seq) if rack else (game_id, seq)
+            if key not in self._unreadable:
+                self._unreadable.add(key)
+                what = "rack read" if rack else "entry"
+                self.say(f"game {game_id} {what} {seq}: evidence frame {frame.path} not forwarded: {exc.strerror}")
             return None
