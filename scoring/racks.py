@@ -23,15 +23,14 @@ from .board import Board
 from .errors import ScoringError
 from .events import Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from .gcg.records import RACK_NOT_SEEN
-from .tally import unseen
+from .tally import excess, tally, unseen
 from .tiles import BLANK, Distribution
 
-__all__ = ["RACK_REVIEW_BELOW", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
+__all__ = ["Fitted", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
            "from_rack", "moves", "rack_string"]
 
-# A rack tile read with less certainty than this counts as not seen (the reader's per-tile
-# probability; the board's plays use DecodeConfig.review_below the same way).
-RACK_REVIEW_BELOW = 0.9
+# The reader's runner-ups tried per slot when a read breaks the set's counts (RackBook.fit).
+_RUNNER_UPS = 3
 
 
 class RackError(ScoringError):
@@ -49,13 +48,16 @@ class RackSeen:
 
     `tiles`: None for a slot nobody saw (a hand over it), '?' for a blank; `certainty` per slot
     (None: not given, or the slot unseen); `t`: the rack camera's own clock (never compared with
-    the board camera's); `frame`: a reference to the evidence, if kept."""
+    the board camera's); `frame`: a reference to the evidence, if kept; `alts`: per slot, the
+    reader's runner-ups `(tile, probability)`, best first (() when not given): what RackBook.fit
+    tries when the read breaks the set's counts."""
 
     player: int
     t: float
     tiles: tuple[str | None, ...]
     certainty: tuple[float | None, ...] = ()
     frame: str | None = None
+    alts: tuple[tuple[tuple[str, float], ...], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(self.tiles))
@@ -66,6 +68,10 @@ class RackSeen:
             if tile is not None and (not tile or (tile != BLANK and tile != tile.upper())):
                 raise ValueError(f"a rack tile is a letter in upper case or '?', not {tile!r}")
         object.__setattr__(self, "certainty", cert)
+        alts = tuple(tuple((str(a), float(p)) for a, p in slot) for slot in self.alts)
+        if alts and len(alts) != len(self.tiles):
+            raise ValueError(f"{len(self.tiles)} tiles but runner-ups for {len(alts)}")
+        object.__setattr__(self, "alts", alts)
 
     @property
     def complete(self) -> bool:
@@ -103,8 +109,11 @@ class RackSeen:
         return [t for t, c in zip(self.tiles, self.certainty) if t is not None and c is not None and c < review_below]
 
     def to_json(self) -> dict:
-        return {"player": self.player, "t": self.t, "tiles": list(self.tiles), "certainty": list(self.certainty),
-                "frame": self.frame}
+        out = {"player": self.player, "t": self.t, "tiles": list(self.tiles), "certainty": list(self.certainty),
+               "frame": self.frame}
+        if self.alts:
+            out["alts"] = [[[a, p] for a, p in slot] for slot in self.alts]
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "RackSeen":
@@ -112,7 +121,7 @@ class RackSeen:
         try:
             return cls(int(data["player"]), float(data["t"]), tuple(data["tiles"]),
                        tuple(None if c is None else float(c) for c in data.get("certainty") or ()),
-                       data.get("frame"))
+                       data.get("frame"), tuple(tuple((a, p) for a, p in slot) for slot in data.get("alts") or ()))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"bad rack view: {exc}") from None
 
@@ -224,6 +233,78 @@ class Judged:
     review: bool = False
 
 
+@dataclass(frozen=True)
+class Fitted:
+    """A read taken under the set's counts (RackBook.fit): `read` as the camera read it; `rack` the
+    rack it stands for (the read, or the read with the reader's runner-ups where it breaks the
+    counts, each slot's certainty then its share among the racks that fit); `breaks` when no
+    runner-up mends it: what it breaks (the read is then no rack: for review, never on air as
+    read; the book keeps it with the tiles over the counts as not seen)."""
+
+    read: RackSeen
+    rack: RackSeen
+    breaks: str = ""
+
+    @property
+    def changed(self) -> bool:
+        """Runner-ups were taken: the rack is not the read."""
+        return self.rack.tiles != self.read.tiles
+
+    @property
+    def logged(self) -> RackSeen:
+        """What a rack log keeps as the read's tiles: the rack, or the read as read when it breaks
+        the counts (with `breaks`)."""
+        return self.read if self.breaks else self.rack
+
+
+def _under(seen: RackSeen, room: Counter) -> RackSeen | None:
+    """The likeliest rack the read may stand for within `room` (the tiles it can hold): each slot
+    holding a tile the read has too many of is its read or one of its runner-ups, the product of
+    their probabilities the greatest; the other slots as read. None when none fits. A slot's
+    certainty is then its tile's share of the racks that fit, the reader's mass left unlisted
+    counting as a tile that would fit too: a slot the counts alone decided is doubtful."""
+    over = {t for t, n in seen.seen.items() if n > room.get(t, 0)}
+    alts = seen.alts or ((),) * len(seen.tiles)
+    left = Counter(room)
+    left.subtract(Counter(t for t in seen.tiles if t is not None and t not in over))
+    slots, opts = [], []
+    for i, (t, c, alt) in enumerate(zip(seen.tiles, seen.certainty, alts)):
+        if t in over:
+            listed = [(t, 1.0 if c is None else c)] + [(a, p) for a, p in alt[:_RUNNER_UPS] if a != t and p > 0]
+            rest = max(0.0, 1.0 - sum(p for _, p in listed))
+            slots.append(i)
+            opts.append(listed + ([(None, rest)] if rest > 0 else []))   # None: a tile not listed
+    fits: list[tuple[float, tuple]] = []
+    acc: list[str | None] = []
+
+    def go(k: int, w: float) -> None:
+        if k == len(slots):
+            fits.append((w, tuple(acc)))
+            return
+        for tile, p in opts[k]:
+            if tile is not None:
+                if left[tile] <= 0:
+                    continue
+                left[tile] -= 1
+            acc.append(tile)
+            go(k + 1, w * p)
+            acc.pop()
+            if tile is not None:
+                left[tile] += 1
+
+    go(0, 1.0)
+    named = [f for f in fits if None not in f[1]]
+    total = sum(w for w, _ in fits)
+    if not named or total <= 0:
+        return None
+    _, best = max(named, key=lambda f: f[0])
+    tiles, cert = list(seen.tiles), list(seen.certainty)
+    for k, (i, tile) in enumerate(zip(slots, best)):
+        tiles[i] = tile
+        cert[i] = round(sum(w for w, a in fits if a[k] == tile) / total, 4)
+    return replace(seen, tiles=tuple(tiles), certainty=tuple(cert))
+
+
 @dataclass
 class _Walk:
     pos: int = 0                                  # where this turn's reads start
@@ -234,7 +315,7 @@ class _Walk:
 class RackBook:
     """The settled racks of each player in the order they came, and what they say of the moves."""
 
-    def __init__(self, dist: Distribution, players: int, review_below: float = RACK_REVIEW_BELOW) -> None:
+    def __init__(self, dist: Distribution, players: int, review_below: float) -> None:
         self.dist = dist
         self.players = players
         self.review_below = review_below
@@ -375,6 +456,56 @@ class RackBook:
         shows (the bag and the opponents' racks). A partial rack counts only for what it shows."""
         r = self.current(player, events)
         return unseen(board, self.dist, r.letters if r is not None else "")
+
+    def fit(self, seen: RackSeen, board: Board, events: Sequence[Event]) -> Fitted:
+        """`seen` under the set's counts: a rack holds only tiles that are neither on the board nor
+        on another player's rack as last read (sure tiles only). A read that breaks them (a blank
+        read as a second X) is not the rack: the reader's runner-ups are tried (the likeliest rack
+        that fits); when none fits, `breaks` says what the read breaks."""
+        others = "".join(r.letters for p in range(self.players) if p != seen.player
+                         and (r := self.current(p, events)) is not None)
+        room = unseen(board, self.dist, others)
+        over = seen.seen - room
+        if not over:
+            return Fitted(seen, seen)
+        rack = _under(seen, room)
+        if rack is not None:
+            return Fitted(seen, rack)
+        ex = excess(tally(board, [others, seen.letters], self.dist), self.dist)
+        why = ex.says(f"the rack read {seen.shown} with the board and the other racks") if ex is not None else \
+            f"the rack read {seen.shown} holds {rack_string(over.elements())}, which the set has no more of"
+        kept = replace(seen, certainty=tuple(0.0 if t is not None and t in over else c
+                                             for t, c in zip(seen.tiles, seen.certainty)))
+        return Fitted(seen, kept, why)
+
+    def exchange_before(self, player: int, played: str, events: Sequence[Event], board: Board) -> TurnChange | None:
+        """Before a play is credited (no clock press said whose it is): did `player`, on turn, let
+        their turn go by in an exchange the rack camera saw? Their rack changed (whole, sure reads;
+        the tiles drawn ones the bag could give) while the board did not, and the change is not
+        this play's own (its tiles gone and others drawn). A read that changes and comes back is a
+        misread, not an exchange. None: no such exchange seen."""
+        w, reads, size = self._walk(player, events)
+        whole = [reads[j] for j in range(w.pos, len(reads)) if self._sized(reads[j], size) and reads[j].complete]
+        if len(whole) < 2:
+            return None
+        raw = {id(r): x for r, x in zip(reads, self._reads[player])}
+        before = whole[0]
+        k = next((k for k in range(1, len(whole)) if _differs(whole[k], before)), None)
+        if k is None or any(not _differs(r, before) for r in whole[k + 1:]):
+            return None
+        after = whole[k]
+        try:  # this play from `before` and its draw: the play is theirs
+            draw(before.letters, played, after.letters, self.dist)
+            return None
+        except RackError:
+            pass
+        gone = before.seen - after.seen
+        tiles = rack_string(gone.elements())
+        try:  # the tiles drawn came from those the player could not see
+            draw(before.letters, tiles, after.letters, self.dist, unseen(board, self.dist, before.letters))
+        except RackError:
+            return None
+        return TurnChange("exchange", raw[id(before)], raw[id(after)], tiles, sum(gone.values()))
 
     # -- what an event says of a read ---------------------------------------------------------
     def judge(self, seen: RackSeen, played: str, board: Board) -> Judged:

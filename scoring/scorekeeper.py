@@ -23,7 +23,7 @@ from .gcg.records import RACK_NOT_SEEN
 from .join import explain
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError
-from .racks import Judged, RackBook, RackSeen
+from .racks import Fitted, Judged, RackBook, RackSeen
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 from .tilecheck import TileCheckConfig, first_play_down, printed, tile_check
 
@@ -347,11 +347,13 @@ class Scorekeeper:
             if isinstance(change, ProposedPlay):
                 if g.state.ended:
                     return Observation(tuple(added), "unclear", "tiles added after the game ended")
+                added += self._rack_exchanges(change, player)
                 ev, = self._credit([change], player, pressed)
                 added.append(ev)
                 return Observation(tuple(added), "play", " ".join(ev.words))
             if isinstance(change, ProposedSequence):
                 # A missed snapshot: both plays, in turn order.
+                added += self._rack_exchanges(change.plays[0], player)
                 plays = self._credit(list(change.plays), player, pressed)
                 added += plays
                 return Observation(tuple(added), "play", " / ".join(" ".join(ev.words) for ev in plays))
@@ -546,13 +548,41 @@ class Scorekeeper:
         play's turn; without one that turn stays open for the press that follows."""
         g = self.game
         n = len(plays)
-        first = g.state.on_turn if player is None else (player - (n - 1)) % g.players
         out = done if done is not None else []
+        first = g.state.on_turn if player is None else (player - (n - 1)) % g.players
         for i, proposed in enumerate(plays):
             known = (i == 0 and self.turn_known) or (i == n - 1 and pressed and player is not None)
             out.append(self._append(self._play((first + i) % g.players, proposed, review, inferred=not known)))
         self.turn_known = pressed
         self._unpressed = None if pressed else len(g.events) - 1
+        return out
+
+    def _rack_exchanges(self, proposed: ProposedPlay, player: int | None) -> list[Event]:
+        """Before a play no press credited to the player on turn: the turns that went by in an
+        exchange their rack camera saw (rack changed, board not: RackBook.exchange_before), each
+        appended as the camera's Exchange, in turn order, until the player on turn is one whose rack
+        change, if any, is this play's. Whether or not the clock is pressed at all."""
+        g, out = self.game, []
+        if self.racks is None:
+            return out
+        played = played_tiles(proposed.placement, g.dist)
+        for _ in range(g.players):
+            who = g.state.on_turn
+            if g.state.ended or who == player:
+                break
+            change = self.racks.exchange_before(who, played, g.events, g.state.board)
+            if change is None:
+                break
+            judged = self.racks.judge(change.before, "", g.state.board)
+            note = _joined(f"the rack camera saw {change.tiles} leave the rack and others come while the board "
+                           "did not change (no clock press): an exchange", judged.note)
+            try:
+                ev = g.exchange(who, change.count, change.tiles, judged.rack, note)
+            except GameError:
+                break
+            out.append(self._append(ev))
+            self._own_turns.add(len(self.entries) - 1)
+            self.turn_known = True
         return out
 
     def _ends_open_play(self, player: int | None) -> bool:
@@ -608,15 +638,26 @@ class Scorekeeper:
                               review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
 
     # -- the rack cameras (scoring.racks) ---------------------------------------------------
-    def rack_seen(self, seen: RackSeen) -> list[LogEntry]:
-        """A rack camera's settled view of a player's rack. Kept in the rack book for the moves to
-        come; when it came after the player's last move was committed (the two cameras are not in
-        step), that move is amended once by a camera Correction: a pass their rack changed at
-        becomes an exchange, and a move without a rack gets the one read before it. Returns the
-        entries appended ([] mostly)."""
+    def watch_racks(self, review_below: float) -> RackBook:
+        """The rack book, made at the first read: a rack tile read under `review_below` ([racks]
+        review_below, the one threshold) counts as not seen."""
         if self.racks is None:
-            self.racks = RackBook(self.game.dist, self.game.players)
-        self.racks.add(seen)
+            self.racks = RackBook(self.game.dist, self.game.players, review_below)
+        self.racks.review_below = review_below
+        return self.racks
+
+    def rack_fit(self, seen: RackSeen, review_below: float) -> Fitted:
+        """A rack camera's settled read under the set's counts, against the record as it stands
+        (RackBook.fit): the rack it stands for, or what it breaks. Give `Fitted.rack` to rack_seen."""
+        return self.watch_racks(review_below).fit(seen, self.game.state.board, self.game.events)
+
+    def rack_seen(self, seen: RackSeen, review_below: float) -> list[LogEntry]:
+        """A rack camera's settled view of a player's rack (as rack_fit took it). Kept in the rack
+        book for the moves to come; when it came after the player's last move was committed (the two
+        cameras are not in step), that move is amended once by a camera Correction: a pass their rack
+        changed at becomes an exchange, and a move without a rack gets the one read before it. Returns
+        the entries appended ([] mostly)."""
+        self.watch_racks(review_below).add(seen)
         fixed = self._late_rack(seen.player)
         return [] if fixed is None else [fixed]
 

@@ -15,6 +15,7 @@ from tilecam.scoring.tally import unseen
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
+SURE = 0.9  # [racks] review_below as the settings give it
 
 
 def seen(player: int, rack: str, t: float = 0.0, seed: int | None = 0, sure: float = 0.99, unsure=()) -> RackSeen:
@@ -59,9 +60,9 @@ def test_a_rack_seen_refuses_what_is_no_tile_and_certainties_that_do_not_fit():
     with pytest.raises(ValueError):
         RackSeen.from_json({"player": 0, "tiles": []})
     with pytest.raises(ValueError):
-        RackBook(EN, 2).add(RackSeen(0, 0, ("Ä",)))
+        RackBook(EN, 2, SURE).add(RackSeen(0, 0, ("Ä",)))
     with pytest.raises(ValueError):
-        RackBook(EN, 2).add(RackSeen(2, 0, ("A",)))
+        RackBook(EN, 2, SURE).add(RackSeen(2, 0, ("A",)))
 
 
 def test_a_tile_read_under_the_threshold_counts_as_not_seen():
@@ -94,7 +95,7 @@ def test_the_rack_before_a_play_is_the_turns_read_that_holds_its_tiles_not_a_lat
     # AEEINRS plays E and draws an X: the rack after (AEINRSX) still holds an E. The rack camera is
     # ahead of the board: both reads are in before the play is committed.
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AEEINRS", seed=1))
     book.add(seen(0, "AEINRS", seed=2))     # the E lifted: six tiles, never a turn's rack
     book.add(seen(0, "AEINRSX", seed=3))
@@ -104,7 +105,7 @@ def test_the_rack_before_a_play_is_the_turns_read_that_holds_its_tiles_not_a_lat
 
 def test_reads_are_aligned_to_the_moves_whether_they_come_before_or_after_the_board():
     game = Game(get_profile("naspa"), EN)
-    early, late = RackBook(EN, 2), RackBook(EN, 2)
+    early, late = RackBook(EN, 2, SURE), RackBook(EN, 2, SURE)
     r1, r2 = "ACEIRST", "EIOQRSU"      # CAT played, QUO drawn; IRE is on both racks
     early.add(seen(0, r1, seed=4))
     early.add(seen(0, r2, seed=5))     # the rack after, read before the board showed CAT
@@ -121,7 +122,7 @@ def test_reads_are_aligned_to_the_moves_whether_they_come_before_or_after_the_bo
 
 def test_no_read_of_the_turn_gives_no_rack():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "ACEIRST"))
     play(game, 0, "8G", "CAT")
     play(game, 1, "9G", "OX")
@@ -130,7 +131,7 @@ def test_no_read_of_the_turn_gives_no_rack():
 
 def test_a_partial_rack_counts_only_for_what_it_shows():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AC..RST", seed=None))
     before = book.rack_before(0, "ACT", game.events)
     judged = book.judge(before, "ACT", game.state.board)
@@ -143,7 +144,7 @@ def test_a_partial_rack_counts_only_for_what_it_shows():
 
 def test_a_play_not_from_the_rack_is_flagged_never_refused():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AEINRST"))
     before = book.rack_before(0, "ACT", game.events)
     assert before is not None and before.letters == "AEINRST"     # the turn's rack, though it lacks the C
@@ -154,7 +155,7 @@ def test_a_play_not_from_the_rack_is_flagged_never_refused():
 
 def test_a_doubtful_read_is_not_trusted_blindly():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AEINRST", unsure="T"))
     judged = book.judge(book.rack_before(0, "RATE", game.events), "RATE", game.state.board)
     assert judged.rack == "AEINRST"                 # the T was played: the rack surely held it
@@ -170,7 +171,7 @@ def test_a_doubtful_read_is_not_trusted_blindly():
 
 def test_an_exchange_is_told_from_a_pass_by_the_rack():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AEIIOUU", seed=1))
     assert book.changed_since_turn(0, game.events).kind == "pass"
     book.add(seen(0, "AEIIOUU", seed=2))         # shuffled: the same rack
@@ -188,7 +189,7 @@ def test_an_exchange_is_told_from_a_pass_by_the_rack():
 
 def test_no_whole_read_decides_nothing():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     assert book.changed_since_turn(0, game.events) is None
     book.add(seen(0, "AEI.OUU"))
     assert book.changed_since_turn(0, game.events) is None
@@ -196,7 +197,7 @@ def test_no_whole_read_decides_nothing():
 
 def test_the_unseen_pool_as_each_player_sees_it():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2)
+    book = RackBook(EN, 2, SURE)
     book.add(seen(0, "ACEIRST"))
     book.add(seen(1, "ENOX..."))
     play(game, 0, "8G", "CAT")
@@ -214,3 +215,51 @@ def test_moves_keep_the_rack_sizes():
     ms, sizes = moves(game.events, EN, 2)
     assert [(m.kind, m.tiles, m.size, m.drawn) for m in ms] == [("play", "CAT", 7, 3), ("pass", "", 7, 0)]
     assert sizes == [7, 7]
+
+
+# ---- a read under the set's counts (issue 35, item 3) ---------------------------------------
+
+def josh(alts_x1=(("?", 0.03), ("K", 0.01)), alts_x4=(("?", 0.06), ("Y", 0.01))) -> RackSeen:
+    """The rack camera's read of ?EENOUX as XNUXEEO: the blank read as a second X, both surely."""
+    none = ()
+    return RackSeen(0, 3.0, tuple("XNUXEEO"), (0.95, 0.99, 0.99, 0.93, 0.99, 0.99, 0.99),
+                    alts=(alts_x1, none, none, alts_x4, none, none, none))
+
+
+def test_a_read_that_breaks_the_counts_is_taken_as_the_likeliest_rack_of_its_runner_ups_that_fits():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2, SURE)
+    fitted = book.fit(josh(), game.state.board, game.events)
+    assert not fitted.breaks and fitted.changed and fitted.read == josh()
+    assert "".join(fitted.rack.tiles) == "XNU?EEO"       # 0.95 x 0.06 beats 0.03 x 0.93
+    # the counts alone chose between the two X: both slots are in doubt, the others as read
+    cert = fitted.rack.certainty
+    assert cert[0] < SURE and cert[3] < SURE and cert[1] == 0.99
+    assert fitted.rack.doubtful(SURE) == ["X", "?"]
+
+
+def test_a_read_that_fits_the_counts_is_the_rack_as_read():
+    game = Game(get_profile("naspa"), EN)
+    r = seen(0, "AEINRST")
+    fitted = RackBook(EN, 2, SURE).fit(r, game.state.board, game.events)
+    assert fitted.rack is r and not fitted.changed and not fitted.breaks
+
+
+def test_a_read_whose_runner_ups_do_not_fit_breaks_the_counts_and_keeps_no_over_tile():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2, SURE)
+    bad = josh(alts_x1=(("K", 0.03),), alts_x4=(("K", 0.01),))
+    play(game, 1, "8G", "KY")                    # the set's only K is on the board
+    fitted = book.fit(bad, game.state.board, game.events)
+    assert fitted.breaks and "the set has 1 X" in fitted.breaks
+    assert fitted.logged == bad                  # the log keeps the read as read, with why
+    assert fitted.rack.trusted(SURE).letters == "EENOU"   # the book: the X slots not seen
+
+
+def test_the_other_players_rack_counts_against_a_read():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(1, "AQUIVER"[:7]))             # player 2 holds the only Q
+    q = RackSeen(0, 1.0, tuple("QAEINRS"), (0.95,) + (0.99,) * 6, alts=((("O", 0.04),),) + ((),) * 6)
+    fitted = book.fit(q, game.state.board, game.events)
+    assert "".join(fitted.rack.tiles) == "OAEINRS" and fitted.rack.certainty[0] < SURE
