@@ -321,7 +321,10 @@ class RackReadOut(BaseModel):
     turn: int
     flag: str | None = Field(None, description="Why scoring flagged it (say, a play not from this rack).")
     review: bool = Field(description="Waiting for the operator: a tile under the review threshold, or flagged.")
-    read: list[str | None] = Field(description="As the camera read it.")
+    read: list[str | None] = Field(description="As the camera read it (`tiles` differ when scoring took the "
+                                                "reader's runner-ups to fit the set's counts).")
+    breaks: str | None = Field(None, description="The read breaks the set's counts and no runner-up fits: "
+                                                 "what it breaks. Off air until the operator confirms or fixes it.")
     confirmed_by: str | None = None
     fixed: bool = False
     created: str

@@ -184,8 +184,8 @@ class RackSettings(Section):
     delay_turns: int = Field(1, ge=1, le=10, description=(
         "With on_air = 'delay': how many turns after it was read a rack may be shown."))
     review_below: float = Field(0.9, ge=0, le=1, description=(
-        "A rack read with a tile read less surely than this waits for the operator console's review "
-        "(the station marks it; the game service and scoring also hold any read under 0.9 in doubt)."))
+        "A rack read with a tile read less surely than this waits for the operator console's review, "
+        "and scoring takes such a tile as not seen: the one threshold (the station passes it on)."))
 
     @field_validator("sources")
     @classmethod

@@ -70,6 +70,21 @@ class RackTile:
     letter: str | None                # None: the slot is unseen (a hand over it); '?' a blank
     certainty: float                  # probability of ``letter`` (0 when unseen)
     box: tuple[int, int, int, int]    # x, y, w, h in the frame
+    # the runner-ups (letter, probability), best first: what scoring tries when the rack's letters
+    # break the set's counts (a blank read as a second X)
+    alts: tuple[tuple[str, float], ...] = ()
+
+
+RUNNER_UPS = 3        # runner-ups kept per rack tile
+RUNNER_UP_MIN = 1e-3  # below this a letter is no runner-up
+
+
+def _tile(alphabet: tuple[str, ...], p: np.ndarray, box) -> RackTile:
+    """A seen slot's tile from its probabilities over ``alphabet``: the likeliest, and the runner-ups."""
+    order = np.argsort(-p)
+    j = int(order[0])
+    alts = tuple((alphabet[int(k)], round(float(p[k]), 4)) for k in order[1:RUNNER_UPS + 1] if p[k] >= RUNNER_UP_MIN)
+    return RackTile(alphabet[j], round(float(p[j]), 4), box, alts)
 
 
 @dataclass(frozen=True)
@@ -207,10 +222,8 @@ class RackReader:
             if not s.seen:
                 tiles.append(RackTile(None, 0.0, s.box))
                 continue
-            p = probs[i]
+            tiles.append(_tile(self.alphabet, probs[i], s.box))
             i += 1
-            j = int(np.argmax(p))
-            tiles.append(RackTile(self.alphabet[j], round(float(p[j]), 4), s.box))
         return RackView(tuple(tiles), True, ms)
 
     def read_found(self, image: np.ndarray) -> RackView:
@@ -321,9 +334,7 @@ class RackWatch:
             if not self._counts[i]:
                 tiles.append(RackTile(None, 0.0, box))
                 continue
-            p = self._sums[i] / self._counts[i]
-            j = int(np.argmax(p))
-            tiles.append(RackTile(self.reader.alphabet[j], round(float(p[j]), 4), box))
+            tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box))
         view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
         self._read_at = t
         if self.last is not None and [x.letter for x in self.last.tiles] == [x.letter for x in view.tiles]:

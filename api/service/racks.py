@@ -4,9 +4,11 @@ The station calls ``add_rack`` each time a player's rack camera settles (the JSO
 scoring.racks.RackSeen: player, t, tiles left to right with None for a tile not seen, certainty
 per tile, frame), with the evidence JPEG; the read is appended to the game's rack log, apart from
 the entries and append-only like them, with the turn it was seen at (how many moves the record
-held). A read under REVIEW_BELOW, or one the caller flags (``review``/``flag``: a play not from the
-rack), waits for the operator's one click (``confirm_rack``: as read, or fixed), itself a row of
-the log. ``racks`` folds the log: every read with its confirmation.
+held). A read the caller marks (``review``: a tile under the station's [racks] review_below, the one
+threshold; ``flag``: a play not from the rack; ``breaks``: the read breaks the set's counts and no
+runner-up mends it) waits for the operator's one click (``confirm_rack``: as read, or fixed), itself
+a row of the log; a read that ``breaks`` the counts is off air until then. ``racks`` folds the log:
+every read with its confirmation.
 
 On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
 carry (none, or only those seen at least `delay` moves ago), ``on_air`` reads the station's
@@ -24,7 +26,6 @@ from typing import Any, Callable
 
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.events import Play
-from tilecam.scoring.racks import RACK_REVIEW_BELOW
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
@@ -32,9 +33,8 @@ from ..store import RackRow, Store
 from .ingest import refuse_mirror
 from .view import GameView
 
-__all__ = ["LIVE", "RACK_FIELDS", "REVIEW_BELOW", "RackPolicy", "RackRead", "Racks", "on_air", "rack_text"]
+__all__ = ["LIVE", "RACK_FIELDS", "RackPolicy", "RackRead", "Racks", "on_air", "rack_text"]
 
-REVIEW_BELOW = RACK_REVIEW_BELOW  # a read with a tile under this certainty waits for the operator (scoring's rule)
 NOT_FROM_RACK = "not on the rack read"  # in the note scoring puts on a play not from the rack (scoring/racks.py)
 UNSEEN_TILE = "·"    # a rack position the camera could not see (a hand over it), in the text shown
 MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every set; room for a wide rack)
@@ -84,12 +84,18 @@ class RackRead:
     fixed: bool                          # the operator changed the tiles
     frame: bool
     created: str
+    breaks: str | None = None            # the read breaks the set's counts (scoring's words): off air unconfirmed
+
+    @property
+    def on_air(self) -> bool:
+        """A read that breaks the set's counts is never on air as read: only once the operator spoke."""
+        return self.breaks is None or self.confirmed_by is not None
 
     def to_out(self, game_id: int) -> s.RackReadOut:
         return s.RackReadOut(seq=self.seq, player=self.player, t=self.t, tiles=list(self.tiles),
                              text=rack_text(self.tiles), certainty=list(self.certainty), turn=self.turn,
                              flag=self.flag, review=self.review, read=list(self.read), confirmed_by=self.confirmed_by,
-                             fixed=self.fixed, created=self.created,
+                             fixed=self.fixed, created=self.created, breaks=self.breaks,
                              frame=f"/api/games/{game_id}/racks/{self.seq}/frame.jpg" if self.frame else None)
 
 
@@ -114,12 +120,13 @@ def fold(rows: list[RackRow]) -> list[RackRead]:
         if r.kind != "seen":
             continue
         d = r.data
-        read = tuple(d["tiles"])
         c = confirms.get(r.seq)
-        tiles = tuple(c["tiles"]) if c is not None else read
+        tiles = tuple(c["tiles"]) if c is not None else tuple(d["tiles"])
+        read = tuple(d.get("read") or d["tiles"])   # as the camera read it, when scoring took runner-ups
         out.append(RackRead(r.seq, int(d["player"]), float(d.get("t") or 0.0), tiles, tuple(d.get("certainty") or ()),
                             int(d.get("turn", 0)), d.get("flag"), bool(d.get("review")) and c is None, read,
-                            c.get("by") if c else None, bool(c and c.get("fixed")), r.frame, r.created))
+                            c.get("by") if c else None, bool(c and c.get("fixed")), r.frame, r.created,
+                            d.get("breaks")))
     return out
 
 
@@ -134,7 +141,10 @@ class Racks:
     # ---- writes
     def add_rack(self, game_id: int, seen: "dict | Any", jpeg: bytes | None = None) -> int:
         """A rack camera's settled read (RackSeen.to_json(): player, t, tiles, certainty, frame;
-        optionally `review` True or `flag`, a reason, when scoring flags it) with its evidence
+        optionally `review` True (a tile under the station's [racks] review_below), `flag` (a
+        reason, when scoring flags it), `read` (the tiles as the camera read them, when scoring
+        took the reader's runner-ups to fit the set's counts) or `breaks` (scoring's words: the
+        read breaks the counts and nothing fits; for review and off air)) with its evidence
         JPEG, appended to the game's rack log at the turn the record stands at; published to
         every page (under each page's policy). Returns its seq in the rack log. InvalidInput
         for a read that is not one (a player the game lacks, a tile not of the set)."""
@@ -209,7 +219,7 @@ class Racks:
             return latest  # nothing read from the store: nothing to leave out
         for r in fold(self.store.racks(game_id)):
             if 0 <= r.player < players and policy.allows(r.turn, moves):
-                latest[r.player] = r
+                latest[r.player] = r if r.on_air else None   # the rack as read is no rack: none shown
         return latest
 
     def rack_before(self, reads: list[RackRead], player: int, index: int, since: int = 0) -> RackRead | None:
@@ -278,9 +288,22 @@ def _checked_seen(seen: dict, view: GameView) -> dict:
     flag = seen.get("flag")
     if flag is not None and not isinstance(flag, str):
         raise InvalidInput("rack read: flag is a reason, in words")
+    breaks = seen.get("breaks")
+    if breaks is not None and (not isinstance(breaks, str) or not breaks):
+        raise InvalidInput("rack read: breaks says, in words, which count of the set the read breaks")
+    read = seen.get("read")
+    if read is not None and (not isinstance(read, (list, tuple)) or len(read) != len(tiles) or not all(
+            t is None or (isinstance(t, str) and view.dist.is_tile(t)) for t in read)):
+        raise InvalidInput("rack read: read is the camera's tiles, one a slot (null: not seen)")
     frame = seen.get("frame")
-    unsure = any(c is not None and c < REVIEW_BELOW for c in certainty)
-    return {"player": player, "t": float(t), "tiles": list(tiles), "certainty": [None if c is None else float(c)
-                                                                                   for c in certainty],
+    # under review as the caller says: the station judges certainty against [racks] review_below
+    # (scoring's rule, one threshold); the service keeps no threshold of its own
+    data = {"player": player, "t": float(t), "tiles": list(tiles), "certainty": [None if c is None else float(c)
+                                                                                  for c in certainty],
             "frame": frame if isinstance(frame, str) else None, "turn": len(view.events),
-            "flag": flag[:200] if flag else None, "review": bool(unsure or flag or seen.get("review") is True)}
+            "flag": (flag or breaks or "")[:200] or None, "review": bool(flag or breaks or seen.get("review") is True)}
+    if read is not None and list(read) != list(tiles):
+        data["read"] = list(read)
+    if breaks:
+        data["breaks"] = breaks[:200]
+    return data

@@ -30,9 +30,10 @@ class Recording:
 
 def attach_game(service, game_id: int | None, *, players=None, rules: str = "naspa", lang: str = "en",
                 lexicon=None, decode=None, meta: dict | None = None, jpeg_quality: int = 85,
-                on_commit=None) -> Recording:
+                on_commit=None, rack_review_below: float | None = None) -> Recording:
     """Open game `game_id` (its tile set, rules and players are the store's) or create one, with a
-    scorekeeper caught up on its log."""
+    scorekeeper caught up on its log (and its rack log, judged against `rack_review_below`: the
+    station's [racks] review_below)."""
     from .link import GameLink
     from .sinks import JpegEvidence
     from tilecam.scoring.board import LAYOUTS
@@ -54,23 +55,26 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
     link = GameLink(service, row.id, JpegEvidence(jpeg_quality), on_commit=on_commit)
     if resumed:
         keeper.resume(link.entries())
-        resume_racks(keeper, service.racks(row.id))
+        if rack_review_below is None:  # the settings' default: one threshold
+            from ..settings import RackSettings
+            rack_review_below = RackSettings().review_below
+        resume_racks(keeper, service.racks(row.id), rack_review_below)
     return Recording(row.id, keeper, link, resumed, row.lang)
 
 
-def resume_racks(keeper, reads) -> None:
+def resume_racks(keeper, reads, review_below: float) -> None:
     """The rack reads the game's rack log holds (service.racks: the operator's word where they fixed
     one), back in the scorekeeper's rack book after a restart, in the order they came: the moves to
     come are judged with them. Nothing is decided here: what a read amended was committed when it
-    came."""
-    from tilecam.scoring.racks import RackBook, RackSeen
+    came. A read that broke the set's counts, unconfirmed, is kept with no tile trusted."""
+    from tilecam.scoring.racks import RackSeen
     if not reads:
         return
-    if keeper.racks is None:
-        keeper.racks = RackBook(keeper.game.dist, keeper.game.players)
+    book = keeper.watch_racks(review_below)
     for r in reads:
         sure = r.fixed or r.confirmed_by is not None   # the operator's word: no doubt left
-        keeper.racks.add(RackSeen(r.player, r.t, tuple(r.tiles), () if sure else tuple(r.certainty), None))
+        cert = () if sure else (0.0,) * len(r.tiles) if r.breaks else tuple(r.certainty)
+        book.add(RackSeen(r.player, r.t, tuple(r.tiles), cert, None))
 
 
 def game_to_resume(service) -> int | None:

@@ -48,12 +48,21 @@ class GameLink:
             self.on_commit(seqs)
         return seqs
 
-    def rack(self, seen, frame: Frame | None, review: bool = False) -> int:
+    def rack(self, seen, frame: Frame | None, review: bool = False, *, read=None, breaks: str | None = None) -> int:
         """A settled rack read (scoring.racks.RackSeen) kept with the game, its frame encoded by the
-        evidence sink, `review`: for the operator console's review; the service publishes it live.
-        Returns its seq in the game's rack log."""
+        evidence sink, `review`: for the operator console's review; `read`: the read as the camera
+        made it when scoring took the reader's runner-ups (`seen` being the rack under the set's
+        counts); `breaks`: the read breaks the counts and no runner-up mends it (never on air as
+        read). The service publishes it live. Returns its seq in the game's rack log."""
         jpeg = self.evidence(frame.image) if frame is not None else None
-        return self.service.add_rack(self.game_id, {**seen.to_json(), **({"review": True} if review else {})}, jpeg)
+        data = seen.to_json()
+        if review:
+            data["review"] = True
+        if read is not None:
+            data["read"] = list(read.tiles)
+        if breaks:
+            data["breaks"] = breaks
+        return self.service.add_rack(self.game_id, data, jpeg)
 
     def commit_end(self, entries: list[LogEntry], expect: int | None) -> list[int]:
         """The end of the game: its rack points, and the clock's overtime penalties in the same
@@ -76,10 +85,12 @@ class MemoryLink(GameLink):
         self.racks: list = []                        # the RackSeen kept, in order
         self.rack_frames: list[Frame | None] = []   # the frame each was read from
         self.rack_reviews: list[bool] = []          # each marked for review
+        self.rack_breaks: list[str | None] = []     # each read that breaks the set's counts: why
 
-    def rack(self, seen, frame: Frame | None, review: bool = False) -> int:
+    def rack(self, seen, frame: Frame | None, review: bool = False, *, read=None, breaks: str | None = None) -> int:
         self.racks.append(seen)
         self.rack_reviews.append(review)
+        self.rack_breaks.append(breaks)
         self.rack_frames.append(frame)
         return len(self.racks) - 1
 

@@ -39,12 +39,14 @@ def rack_watch(settings, lang: str, table_reader):
 
 def seen_of(player: int, view, frame: Frame):
     """A settled rack (vision's RackView: tiles left to right, a letter or None where a hand hides
-    it, each with its certainty) as scoring's RackSeen: `player` counted from 0 as the game counts
-    them, on the rack camera's own clock, and the frame it was read from."""
+    it, each with its certainty and the reader's runner-ups) as scoring's RackSeen: `player`
+    counted from 0 as the game counts them, on the rack camera's own clock, and the frame it was
+    read from."""
     tiles = tuple(tile.letter for tile in view.tiles)
     certainty = tuple(None if tile.letter is None else round(float(tile.certainty), 4) for tile in view.tiles)
+    alts = tuple(tuple(getattr(tile, "alts", ()) or ()) for tile in view.tiles)
     ref = frame.path or f"{frame.source}#{frame.index}"
-    return RackSeen(player, round(frame.t, 3), tiles, certainty, ref)
+    return RackSeen(player, round(frame.t, 3), tiles, certainty, ref, alts if any(alts) else ())
 
 
 def rack_capture(settings, uri: str):
@@ -61,7 +63,7 @@ class RackCamera:
     `review_below`). `player` counts from 1, as settings and flags do."""
 
     def __init__(self, player: int, uri: str, watch, cfg, *, on_rack: Callable, say: Callable,
-                 review_below: float = 0.9) -> None:
+                 review_below: float) -> None:
         self.player = player
         self.review_below = review_below
         self.uri = uri

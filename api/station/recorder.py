@@ -181,21 +181,27 @@ class Recorder:
         with self._lock:
             self.notices.append(text)
 
-    def rack_seen(self, seen, frame: Frame | None = None, review: bool = False) -> tuple[int, ...]:
-        """A settled rack (scoring.racks.RackSeen) from a rack camera's thread: kept with its evidence
-        frame (``link.rack``; `review`: for the console's review), then given to the scorekeeper
-        (``Scorekeeper.rack_seen``) under the lock the board's frames hold; the entries it returns (a
-        pass the rack shows was an exchange: a camera Correction) are committed like a decision, at
-        the seq they were made on. Returns their seqs."""
-        self.link.rack(seen, frame, review)
+    def rack_seen(self, seen, frame: Frame | None, *, review_below: float) -> tuple[int, ...]:
+        """A settled rack (scoring.racks.RackSeen) from a rack camera's thread, under the lock the
+        board's frames hold: taken under the set's counts (``Scorekeeper.rack_fit``: the reader's
+        runner-ups where the read breaks them), kept with its evidence frame (``link.rack``: for the
+        console's review when a tile is under `review_below` ([racks] review_below, the one
+        threshold) or no rack under the counts fits it), then given to the scorekeeper
+        (``Scorekeeper.rack_seen``); the entries it returns (a pass the rack shows was an exchange: a
+        camera Correction) are committed like a decision, at the seq they were made on. Returns
+        their seqs."""
         keeper = self.scorekeeper
         with self._keeper_lock:
             self._follow()
-            entries = keeper.rack_seen(seen)
+            fitted = keeper.rack_fit(seen, review_below)
+            review = bool(fitted.breaks or fitted.logged.doubtful(review_below))
+            self.link.rack(fitted.logged, frame, review, read=fitted.read if fitted.changed and not fitted.breaks
+                           else None, breaks=fitted.breaks or None)
+            entries = keeper.rack_seen(fitted.rack, review_below)
             if not entries:
                 return ()
             sidecar = {"frame_index": frame.index if frame else None, "t": round(frame.t, 3) if frame else None,
-                       "frame": frame.path if frame else None, "rack": seen.to_json()}
+                       "frame": frame.path if frame else None, "rack": fitted.rack.to_json()}
             try:
                 seqs = tuple(self.link.commit(list(entries), frame, len(keeper.entries) - len(entries), sidecar))
             except (Conflict, GameError, PlacementError) as exc:

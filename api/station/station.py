@@ -172,9 +172,10 @@ class Station:
         self.racks.open()
 
     def _rack(self, seen, frame, review: bool = False) -> None:
-        """A rack camera's settled rack, to the game being recorded (its recorder: stored, then to
-        the scorekeeper); `review`: a tile read less surely than [racks] review_below."""
-        self.recorder.rack_seen(seen, frame, review=review)
+        """A rack camera's settled rack, to the game being recorded (its recorder: taken under the
+        set's counts, stored, then to the scorekeeper), judged against [racks] review_below (the
+        camera's `review` counts for its status; the recorder decides again, with the counts)."""
+        self.recorder.rack_seen(seen, frame, review_below=self.settings.racks.review_below)
 
     def _notice(self, text: str) -> None:
         """What the station says beside the frames: on the console's notices and to the caller."""
@@ -241,7 +242,8 @@ class Station:
             self.recording = attach_game(self.service, game_id, players=job.players, rules=job.rules,
                                          lang=job.lang, lexicon=job.lexicon, decode=self.settings.decode,
                                          meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality,
-                                         on_commit=self.hooks.on_commit)
+                                         on_commit=self.hooks.on_commit,
+                                         rack_review_below=self.settings.racks.review_below)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
         if self.table is not None and self.recording.resumed:  # as "table" on game creation

@@ -19,7 +19,9 @@ FIRST, NOW0, NOW1 = "CATXYZE", "XYZEJKL", "MOWDUGR"
 
 
 def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
-    return {"player": player, "t": 2.0, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None}
+    # marked for review as the station marks it, against [racks] review_below
+    return {"player": player, "t": 2.0, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None,
+            "review": certainty < 0.9}
 
 
 def small_jpeg() -> bytes:

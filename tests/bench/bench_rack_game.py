@@ -226,7 +226,7 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
             seen = seen_of(p, view, frame)
             views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(seen.tiles),
                           "certainty": list(seen.certainty)})
-            rack_entries += len(recorder.rack_seen(seen, frame))
+            rack_entries += len(recorder.rack_seen(seen, frame, review_below=settings.racks.review_below))
     recorder.finish()
     return {"keeper": keeper, "views": views, "rack_entries": rack_entries,
             "ms_per_rack_frame": _median(rack_ms), "ms_per_board_frame": _median(board_ms)}

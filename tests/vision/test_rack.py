@@ -149,3 +149,12 @@ def test_a_settled_rack_is_read_again_only_every_reread_s(reader):
         assert [v.text for v in after if v is not None] == ["RETINAS"]
     finally:
         reader.find = find
+
+
+def test_a_rack_tile_carries_the_readers_runner_ups_best_first():
+    """Scoring tries them when a rack's letters break the set's counts (a blank read as a second X)."""
+    import numpy as np
+
+    from tilecam.vision.rack import _tile
+    tile = _tile(("?", "A", "K", "X"), np.array([0.06, 0.0001, 0.01, 0.93]), (0, 0, 1, 1))
+    assert (tile.letter, tile.certainty) == ("X", 0.93) and tile.alts == (("?", 0.06), ("K", 0.01))

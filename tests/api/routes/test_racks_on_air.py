@@ -20,7 +20,9 @@ FIRST, NOW0, NOW1, LATER = "CATXYZE", "XYZEJKL", "MOWDUGR", "BONKFIV"
 
 
 def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
-    return {"player": player, "t": 1.5, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None}
+    # marked for review as the station marks it, against [racks] review_below (the service keeps no threshold)
+    return {"player": player, "t": 1.5, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None,
+            "review": certainty < 0.9}
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +182,15 @@ def test_by_default_a_rack_is_on_air_a_turn_late_and_off_means_never(tmp_path):
             # a page cannot ask for more than the server's setting
             assert c.get(f"/api/games/{gid}/live?racks=on").json()["fields"]["rack1"] == (FIRST if shown else "")
             assert NOW0.encode() in c.get(f"/api/games/{gid}/live", headers=AUTH).content  # the operator: live
+
+
+def test_a_rack_read_that_breaks_the_counts_is_in_no_live_body_and_waits_in_the_console(api, client):
+    """Issue 35, item 3: a read the set cannot hold (two X) is never on air as read."""
+    gid = client.post("/api/games", json={"players": [{"name": "Josh"}, {"name": "Ben"}]}, headers=AUTH).json()["id"]
+    api.service.add_rack(gid, {**seen(0, "XNUXEEO"), "breaks": "the set has 1 X; the rack read would make 2"})
+    live = client.get(f"/api/games/{gid}/live").json()
+    assert live["racks"][0] is None and live["fields"]["rack1"] == "" and live["fields"]["unseen1"] == ""
+    assert client.get(f"/api/games/{gid}/fields/rack1").text == ""
+    assert b"XNUXEEO" not in bodies(client, gid, "")
+    console = client.get(f"/api/games/{gid}/racks", headers=AUTH).json()
+    assert console["review"] == [0] and console["reads"][0]["breaks"].startswith("the set has 1 X")

@@ -12,8 +12,9 @@ from tilecam.api.service import LIVE, RackPolicy, on_air
 def seen(player: int, tiles: str, certainty: float = 0.99, t: float = 1.0) -> dict:
     """The JSON shape of scoring.racks.RackSeen.to_json()."""
     ts = [None if c == "." else c for c in tiles]
+    # marked for review as the station marks it, against [racks] review_below (the service keeps no threshold)
     return {"player": player, "t": t, "tiles": ts, "certainty": [None if c is None else certainty for c in ts],
-            "frame": None}
+            "frame": None, "review": certainty < 0.9}
 
 
 def test_a_settled_read_is_kept_with_its_turn_and_evidence_and_shown_live(service):
@@ -66,6 +67,34 @@ def test_an_unsure_or_flagged_read_waits_for_one_click_and_a_fix_is_recorded(ser
         service.confirm_rack(gid, 2, None, "desk")  # a confirmation is no read
     with pytest.raises(InvalidInput, match="rack"):
         service.confirm_rack(gid, 0, "AE1", "desk")
+
+
+def test_the_station_s_threshold_is_the_only_one(service):
+    """Issue 35, item 11: [racks] review_below reaches the review queue through the station's mark;
+    the service holds no 0.9 of its own (a station at review_below 0.4 keeps a 0.5 read off it)."""
+    gid = new_game(service)
+    service.add_rack(gid, {**seen(0, "AEINRST", certainty=0.5), "review": False})
+    service.add_rack(gid, {**seen(1, "EEIIOUA", certainty=0.95), "review": True})   # at review_below 0.96
+    assert [r.review for r in service.racks(gid)] == [False, True]
+
+
+def test_a_read_that_breaks_the_counts_is_off_air_and_for_review_until_confirmed(service):
+    gid = new_game(service)
+    service.add_rack(gid, seen(0, "AEINRST"))
+    service.add_rack(gid, {**seen(0, "XNUXEEO"), "breaks": "the set has 1 X; the rack read would make 2"})
+    service.add_rack(gid, {**seen(1, "EEIIOUA"), "read": list("EEIIOUX")})   # runner-ups taken: kept as read too
+    racks = service.racks(gid)
+    assert racks[1].review and racks[1].breaks.startswith("the set has 1 X") and racks[1].flag == racks[1].breaks
+    live = service.live(gid)
+    assert live.racks[0] is None and live.fields["rack1"] == ""      # not the read, nor the rack before it
+    assert "".join(racks[2].tiles) == "EEIIOUA" and "".join(racks[2].read) == "EEIIOUX"
+    assert live.fields["rack2"] == "EEIIOUA"
+    service.confirm_rack(gid, 1, "?EENOUX", "desk")
+    assert service.live(gid).fields["rack1"] == "?EENOUX"
+    with pytest.raises(InvalidInput, match="breaks"):
+        service.add_rack(gid, {**seen(0, "AEINRST"), "breaks": 3})
+    with pytest.raises(InvalidInput, match="read"):
+        service.add_rack(gid, {**seen(0, "AEINRST"), "read": list("AEI")})
 
 
 @pytest.mark.parametrize("bad", [

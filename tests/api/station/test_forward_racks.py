@@ -22,7 +22,9 @@ pytestmark = pytest.mark.slow
 
 
 def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
-    return {"player": player, "t": 3.0, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None}
+    # marked for review as the station marks it, against [racks] review_below
+    return {"player": player, "t": 3.0, "tiles": list(tiles), "certainty": [certainty] * len(tiles), "frame": None,
+            "review": certainty < 0.9}
 
 
 def test_rack_reads_reach_a_postgresql_central_once_in_order_with_their_frames(tmp_path, pg, pg_url, monkeypatch):
