@@ -131,7 +131,10 @@ def test_the_decoder_never_commits_a_third_blank_nor_offers_one():
     d = decode_move(board, Snapshot(CLASSES, probs), EN)
     assert isinstance(d.change, ProposedPlay)
     assert [(t.letter, t.blank) for t in d.change.placement.tiles] == [("O", False), ("W", False)]
-    assert d.change.certainty < DecodeConfig().review_below
+    # its certainty is the real one given the counts (the O is the only letter the pool holds among
+    # those read at that square), not a figure shown as 0.0 %; the doubt is said apart (issue 35)
+    assert d.change.from_pool and d.change.certainty > 0.5
+    assert all(0.0 < r.probability <= d.change.certainty for r in d.change.runner_ups)
     for reading in (d.change.placement, *(r.placement for r in d.change.runner_ups)):
         held = tally(board) + Counter(BLANK if t.blank else t.letter for t in reading.tiles)
         assert excess(held, EN) is None
@@ -228,3 +231,27 @@ def test_an_exchange_gcg_past_the_set_is_refused_on_import_and_flagged_by_the_re
         "the set has 1 Z, so no rack could hold ZZ"]
     found = [(d.line_no, d.what, d.over_set) for d in discrepancies(lines)]
     assert found[0] == (6, "tiles", "the set has 2 V; both are on the board, so no rack could hold VVV")
+
+
+def test_a_camera_correction_to_a_runner_up_takes_its_certainty_and_offers_the_old_reading():
+    """Issue 35, item 7: later frames read the A of COT surely; the play becomes CAT, its runner-up.
+    Its certainty is now CAT's own and COT is the runner-up, never CAT offered against itself."""
+    keeper = Scorekeeper(Game(NASPA, EN))
+    probs = Snapshot.from_board(rows_with(((7, 6), "COT", "a")), CLASSES, 0.99).probs.copy()
+    probs[7, 7, :] = 0.02 / (len(CLASSES) - 2)
+    probs[7, 7, CLASSES.index("O")], probs[7, 7, CLASSES.index("A")] = 0.6, 0.38
+    keeper.observe(Snapshot(CLASSES, probs), pressed=True)
+    read = keeper.game.events[0]
+    assert read.words == ("COT",) and read.review and read.runner_ups[0][:2] == ("8G", "CAT")
+    keeper.observe(Snapshot.from_board(rows_with(((7, 6), "CAT", "a")), CLASSES, 0.99))
+    now = keeper.game.events[0]
+    assert now.words == ("CAT",) and now.certainty == read.runner_ups[0][2]
+    assert now.runner_ups == (("8G", "COT", read.certainty),) + read.runner_ups[1:]
+
+
+def test_a_play_the_pool_alone_read_goes_for_review_whatever_its_certainty():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    g = keeper.game
+    play = keeper._play(0, ProposedPlay(placement_from_gcg(g, "8G", "CAT"), 0.99, False, (), certainty=0.99,
+                                        from_pool=True))
+    assert play.review and play.certainty == 0.99
