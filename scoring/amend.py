@@ -13,6 +13,7 @@ Moves are numbered from 1 in every message (`index + 1`, as the recount numbers 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -22,14 +23,15 @@ from .events import (BLANK_NOT_READ, ChallengeBonus, Correction, Event, Exchange
                      PhonyWithdrawn, Play, TurnLost, Void, voided)
 from .game import Game, GameError, check_exchange, check_within_set, effective_events, replay
 from .gcg.notation import format_square, placement_from_gcg, shown_play
-from .placement import PlacedTile
+from .placement import PlacedTile, Placement
 from .recount import describe
 from .rules import RuleProfile
+from .tally import Excess, excess
 from .tiles import BLANK, Distribution
 
 __all__ = ["Amendment", "Change", "CorrectionError", "MakeExchange", "MakePass", "ReenterPlay", "Retile",
-           "RuleScore", "VoidRefused", "admit_amendment", "changes", "correct", "describe_change", "retile",
-           "standing", "undo_correction", "void"]
+           "RuleScore", "VoidRefused", "admit_amendment", "changes", "correct", "describe_change", "reading_excess",
+           "retile", "standing", "undo_correction", "void"]
 
 
 class CorrectionError(ScoringError):
@@ -180,6 +182,24 @@ def admit_amendment(entries: Sequence[LogEntry], entry: Correction | Void, profi
     what = "this correction" if isinstance(entry, Correction) else "this void"
     check_within_set(replay(before, profile, dist, layout, players).peak,
                      replay(after, profile, dist, layout, players).peak, dist, what)
+
+
+def reading_excess(events: Sequence[Event], index: int, placement: Placement, profile: RuleProfile,
+                   dist: Distribution, layout: Layout | None = None, players: int = 2,
+                   peak: Counter | None = None) -> Excess | None:
+    """What reading play `index` of the record as it stands (`events`, after its corrections) as
+    `placement` instead would put past the set, by the rule a correction is held to
+    (admit_amendment: more of a tile than the record held, beyond the set): None when the counts
+    allow it. A runner-up the review queue offers is one whose correction the counts let in; the
+    record's later plays count too (the E a runner-up would add may be down elsewhere since).
+    `peak`: the record's (GameState.peak) as it stands, when the caller has it."""
+    layout = layout or LAYOUTS["standard"]
+    if peak is None:
+        peak = replay(events, profile, dist, layout, players).peak
+    swapped = Game(profile, dist, layout, players, within_set=False)
+    for i, ev in enumerate(events):  # appended as recorded: only the counts are asked, not the scores
+        swapped.append(dataclasses.replace(ev, placement=placement) if i == index else ev)
+    return excess(swapped.state.peak, dist, than=peak)
 
 
 def void(entries: Iterable[LogEntry], index: int, profile: RuleProfile, dist: Distribution,

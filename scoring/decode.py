@@ -77,6 +77,10 @@ class ProposedPlay:
     # renormalised over the readings the unseen pool (and the lexicon, when given) allows.
     certainty: float = 1.0
     runner_ups: tuple[RunnerUp, ...] = ()
+    # None of the letters read is one the unseen tiles can supply (a misread here, or one committed
+    # earlier): the readings are the pool's likeliest, renormalised over the letters it holds, and
+    # the play goes for review whatever its certainty.
+    from_pool: bool = False
     kind = "play"
 
 
@@ -416,7 +420,7 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
         validate_placement(board, placement, dist)
     except PlacementError as exc:
         return Unclear(str(exc), tuple(added))
-    readings, lexicon_changed = _readings(board, added, choices, direction, dist, lexicon, cfg)
+    readings, lexicon_changed, from_pool = _readings(board, added, choices, direction, dist, lexicon, cfg)
     if not readings:
         return Unclear("the unseen tiles cannot supply any reading of these squares", tuple(added))
     p_empty = snap.probs[..., snap.classes.index(EMPTY)]
@@ -434,7 +438,8 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     confidence = min(p for _, p in best)
     return ProposedPlay(placement, confidence, lexicon_changed, undesignated, len(gaps),
                         certainty=min(1.0, p_tiles * p_best),
-                        runner_ups=tuple(RunnerUp(pl, min(1.0, p_tiles * p)) for pl, p in rest))
+                        runner_ups=tuple(RunnerUp(pl, min(1.0, p_tiles * p)) for pl, p in rest),
+                        from_pool=from_pool)
 
 
 def _in_order(board, first, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
@@ -501,12 +506,14 @@ def _combinations(choices, cfg):
                     heapq.heappush(heap, (neg + logs[i][j] - logs[i][j + 1], nxt))
 
 
-def _readings(board, squares, choices, direction, dist, lexicon, cfg) -> tuple[list[tuple[Placement, float]], bool]:
+def _readings(board, squares, choices, direction, dist, lexicon,
+              cfg) -> tuple[list[tuple[Placement, float]], bool, bool]:
     """The chosen reading and its runner-ups, each with its probability renormalised over the
     readings allowed: letters the unseen pool can still supply and, with a lexicon, words it holds
     (a blank's letter free; a lexicon's letter only among those `runner_up_ratio` as likely as the
     best). When no reading makes only words of the lexicon, phonies stand: the pool alone decides.
-    Returns ([(placement, probability)], whether the lexicon changed a letter)."""
+    Returns ([(placement, probability)], whether the lexicon changed a letter, whether the pool
+    alone chose: none of the letters read is one it can supply)."""
     pool = unseen(board, dist)
     tops = [ch[0][1] for ch in choices]
     want = 1 + cfg.runner_ups
@@ -544,21 +551,24 @@ def _readings(board, squares, choices, direction, dist, lexicon, cfg) -> tuple[l
         # Nothing the pool can supply among the letters read (a misread here, or an earlier one
         # committed): never a play of more of a tile than the set has, but the likeliest readings
         # the pool can supply, in doubt (for review); none at all, and there is no play.
-        return _pool_readings(squares, choices, direction, pool, want, cfg), False
+        return _pool_readings(squares, choices, direction, pool, want, cfg), False, True
     lexicon_changed = key == 3 and kept[0][1] != seen[0][1]
-    return out, lexicon_changed
+    return out, lexicon_changed, False
 
 
 def _pool_readings(squares, choices, direction, pool: Counter, want: int, cfg) -> list[tuple[Placement, float]]:
     """Up to `want` readings of the squares from only the tiles the unseen pool holds, likeliest
-    first, each with its probability x 0.01: a doubt, under any review threshold."""
+    first, each with its probability renormalised per square over the letters the pool holds (its
+    real certainty given the counts: a reading shown as 0.0 % tells the operator nothing; that it
+    is a doubt is ProposedPlay.from_pool's to say)."""
     allowed = [[(c, p) for c, p in ch if pool.get(c, 0) > 0] for ch in choices]
     if not all(allowed):
         return []
+    z = math.prod(max(sum(p for _, p in ch), 1e-12) for ch in allowed)
     out = []
     for k, (p, labels, _) in enumerate(_combinations(allowed, cfg)):
         if k >= cfg.max_combinations or len(out) == want:
             break
         if _fits_pool(labels, pool):
-            out.append((_placement(squares, list(labels), direction), p * 0.01))
+            out.append((_placement(squares, list(labels), direction), min(1.0, p / z)))
     return out

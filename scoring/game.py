@@ -18,7 +18,7 @@ from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, 
 from .placement import Placement, score_placement
 from .rules import ChallengeRule, EndRack, RuleProfile
 from .tiles import BLANK, Distribution
-from .tally import excess, format_pool, kept_back, tally, unseen
+from .tally import excess, format_pool, holding, kept_back, over_set, rack_tiles, tally, unseen
 
 
 class GameError(ScoringError):
@@ -26,8 +26,9 @@ class GameError(ScoringError):
 
 
 class SetExceeded(GameError):
-    """A play, correction or rack that would put more of a tile in the record than the set has:
-    the message names the tile and both counts ('the set has 1 Z; this play would make 2')."""
+    """A play, exchange, correction or rack that would put more of a tile in the record than the
+    set has: the message names the tile and the counts ('the set has 1 Z; this play would make 2',
+    'the set has 2 V; both are on the board, so no rack can hold VVV')."""
 
 
 class TurnDetailsError(ScoringError):
@@ -69,8 +70,9 @@ class GameState:
     _scoreless_before: int = 0
     _passes_before: int = 0
     events: int = 0
-    # The most of each tile the record has held at once (the board, plus the rest of a play's
-    # rack when it is known): what "more than the set has" is measured on (tally.excess).
+    # The most of each tile the record has held at once (the board, plus what a player was known
+    # to hold beside it: a play's rack, an exchange's tiles, any entry's rack): what "more than
+    # the set has" is measured on (tally.over_set).
     peak: Counter = field(default_factory=Counter)
     # The board's tiles as the tally counts them (a blank is a blank), kept play by play, so a
     # play's check counts only the tiles it touches.
@@ -80,7 +82,9 @@ class GameState:
         """What a player holding `rack` cannot see; a rack the set cannot hold beside the board is
         refused (SetExceeded) rather than shown as a pool with the impossible tiles left out."""
         if rack:
-            check_within_set(tally(self.board), tally(self.board, [rack.upper()], dist), dist, "this rack")
+            found = over_set(tally(self.board), rack_tiles(rack, dist), dist, than=tally(self.board))
+            if found is not None:
+                raise SetExceeded(found.says("this rack"))
         return unseen(self.board, dist, rack)
 
 
@@ -124,14 +128,15 @@ class Game:
         if event.cumulative != s.scores[p] + points(event):
             raise GameError(f"cumulative {event.cumulative} is not {s.scores[p]} + {points(event)}")
 
+        for on_board, held, _ in self.holds(event):
+            for tile, n in holding(on_board, held).items():
+                if n > s.peak[tile]:
+                    s.peak[tile] = n
         match event:
             case Play(placement=pl):
                 for t in pl.tiles:
                     s.board.put(t.square, t.tile)
                 placed = _tallied(pl)
-                for tile, n in _holding(s.on_board, placed, kept_back(event.rack, placed, self.dist)).items():
-                    if n > s.peak[tile]:
-                        s.peak[tile] = n
                 for tile in placed:
                     s.on_board[tile] += 1
                 n = len(pl.tiles)
@@ -193,6 +198,44 @@ class Game:
         self.events.append(event)
         return event
 
+    def holds(self, event: Event) -> list[tuple[Counter, Counter, str | None]]:
+        """What `event`, appended next, says the record holds at once, for the set's counts
+        (tally.over_set): (the board's tiles, what a player holds beside them, how a refusal names
+        it; None: 'no rack can hold ...'). A play: its tiles, then with the rest of its rack. An
+        exchange: the tiles thrown in and the rack they came from. A withdrawal: its rack beside
+        the board without the play. The end's rack points: the racks left. Any other: its rack.
+        The board's counts are the game's own: read them before the event goes in."""
+        s = self.state
+        match event:
+            case Play(placement=pl):
+                placed = _tallied(pl)
+                tiles = Counter(placed)
+                kept = kept_back(event.rack, placed, self.dist)
+                return [(s.on_board, tiles, "this play")] + ([(s.on_board, tiles + kept, "this play with its rack")]
+                                                              if kept else [])
+            case Exchange():
+                held = rack_tiles(event.tiles, self.dist) | rack_tiles(event.rack, self.dist)
+            case EndRackPoints():
+                held = rack_tiles(event.opponent_rack, self.dist)
+            case PhonyWithdrawn() if event.rack and s.last_play is not None:
+                board = Counter(s.on_board)
+                board.subtract(_tallied(self.events[s.last_play].placement))
+                return [(board, rack_tiles(event.rack, self.dist), None)]
+            case _:
+                held = rack_tiles(getattr(event, "rack", None), self.dist)
+        return [(s.on_board, held, None)] if held else []
+
+    def _enter(self, event: Event) -> Event:
+        """A builder's event appended, refused first (SetExceeded) when it puts more of a tile in
+        the record than the set has, unless the game reads a record as it stands (`within_set`
+        off). Every builder comes through here: one rule for plays, exchanges, passes, racks."""
+        if self.within_set:
+            for on_board, held, what in self.holds(event):
+                found = over_set(on_board, held, self.dist, than=self.state.peak)
+                if found is not None:
+                    raise SetExceeded(found.says(what))
+        return self.append(event)
+
     def _next_after(self, player: int) -> int:
         """The player whose turn follows `player`'s, passing over (and clearing) turns lost."""
         s = self.state
@@ -240,15 +283,10 @@ class Game:
         ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``: how the camera read it (kept,
         never scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
-        if self.within_set:
-            placed, s = _tallied(placement), self.state
-            check_within_set(s.peak, _holding(s.on_board, placed), self.dist, "this play")
-            check_within_set(s.peak, _holding(s.on_board, placed, kept_back(rack, placed, self.dist)), self.dist,
-                             "this play with its rack")
         if engine_stands and agreed is None:
             agreed = scored.score
         agreed = self._stand(claimed, scored.score, agreed)
-        return self.append(Play(player, placement, tuple(w.word for w in scored.words), claimed,
+        return self._enter(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note,
                                 engine_stands, certainty, review, tuple(runner_ups), turn_inferred))
 
@@ -257,21 +295,21 @@ class Game:
         play = self._last_play_of(player)
         engine = -play.agreed
         agreed = self._stand(claimed, engine, agreed)
-        return self.append(PhonyWithdrawn(player, claimed, engine, agreed,
+        return self._enter(PhonyWithdrawn(player, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, rack, note))
 
     def pass_turn(self, player: int, rack: str | None = None, note: str = "") -> Pass:
-        return self.append(Pass(player, self.state.scores[player], rack, note))
+        return self._enter(Pass(player, self.state.scores[player], rack, note))
 
     def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
                  note: str = "") -> Exchange:
         if self.state.bag < self.profile.min_bag_to_exchange:
             raise GameError(f"exchanges need {self.profile.min_bag_to_exchange} tiles in the bag; "
                             f"it holds {self.state.bag}")
-        return self.append(Exchange(player, count, tiles, self.state.scores[player], rack, note))
+        return self._enter(Exchange(player, count, tiles, self.state.scores[player], rack, note))
 
     def lose_turn(self, player: int, rack: str | None = None, note: str = "") -> TurnLost:
-        return self.append(TurnLost(player, self.state.scores[player], rack, note))
+        return self._enter(TurnLost(player, self.state.scores[player], rack, note))
 
     def challenge_bonus(self, player: int, words_challenged: int | None = None,
                         claimed: int | None = None, rack: str | None = None,
@@ -282,21 +320,21 @@ class Game:
             words_challenged = claimed // per_word if per_word and claimed and claimed % per_word == 0 else 1
         engine = per_word * words_challenged
         agreed = self._stand(claimed, engine, agreed)
-        return self.append(ChallengeBonus(player, words_challenged, claimed, engine, agreed,
+        return self._enter(ChallengeBonus(player, words_challenged, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, rack, note))
 
     def end_rack_points(self, player: int, opponent_rack: str, claimed: int | None = None,
                         note: str = "", agreed: int | None = None) -> EndRackPoints:
         engine = self.profile.out_multiplier * self.dist.rack_value(opponent_rack)
         agreed = self._stand(claimed, engine, agreed)
-        return self.append(EndRackPoints(player, opponent_rack, claimed, engine, agreed,
+        return self._enter(EndRackPoints(player, opponent_rack, claimed, engine, agreed,
                                          self.state.scores[player] + agreed, note))
 
     def end_rack_penalty(self, player: int, rack: str, claimed: int | None = None,
                          note: str = "", agreed: int | None = None) -> EndRackPenalty:
         engine = -self.dist.rack_value(rack)
         agreed = self._stand(claimed, engine, agreed)
-        return self.append(EndRackPenalty(player, rack, claimed, engine, agreed,
+        return self._enter(EndRackPenalty(player, rack, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, note))
 
     def time_penalty(self, player: int, minutes: int | None = None, claimed: int | None = None,
@@ -306,7 +344,7 @@ class Game:
             minutes = math.ceil(-claimed / per_min) if claimed and per_min else 0
         engine = -per_min * minutes
         agreed = self._stand(claimed, engine, agreed)
-        return self.append(TimePenalty(player, minutes, claimed, engine, agreed,
+        return self._enter(TimePenalty(player, minutes, claimed, engine, agreed,
                                        self.state.scores[player] + agreed, rack, note))
 
     def challenge(self, outcome: str, challenger: int | None = None, words: int | None = None) -> list[Event]:
@@ -356,7 +394,7 @@ class Game:
             case Pass():
                 return self.pass_turn(p, event.rack, event.note)
             case Exchange():
-                return self.append(Exchange(p, event.count, event.tiles, self.state.scores[p],
+                return self._enter(Exchange(p, event.count, event.tiles, self.state.scores[p],
                                             event.rack, event.note))
             case TurnLost():
                 return self.lose_turn(p, event.rack, event.note)
@@ -455,17 +493,6 @@ class Game:
 def _tallied(placement: Placement) -> list[str]:
     """A play's new tiles as the tally counts them: a blank is a blank whatever it stands for."""
     return [BLANK if t.blank else t.letter for t in placement.tiles]
-
-
-def _holding(on_board: Counter, placed: list[str], kept: Counter | None = None) -> Counter:
-    """What the record holds of each tile a play touches once it is down: the board's (`on_board`,
-    before the play), the play's, and the rest of its rack (`kept`). Other tiles' counts do not move."""
-    held: Counter = Counter()
-    for tile in placed:
-        held[tile] = held.get(tile, on_board[tile]) + 1
-    for tile, n in (kept or {}).items():
-        held[tile] = held.get(tile, on_board[tile]) + n
-    return held
 
 
 def check_within_set(before: Counter, after: Counter, dist: Distribution, what: str) -> None:

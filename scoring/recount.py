@@ -6,7 +6,6 @@ One recount for every caller: `tilecam verify` (a GCG file) and the API
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
@@ -15,7 +14,7 @@ from .events import Event, Play
 from .game import Game
 from .gcg import Finding, GameRecord, play_notation, shown_play
 from .rules import get_profile
-from .tally import excess, tally
+from .tally import over_set
 from .tiles import DISTRIBUTIONS
 
 
@@ -34,8 +33,9 @@ class RecountLine:
     position: str | None = None  # a play's GCG coordinate, e.g. "8D" across, "D8" down
     word: str | None = None      # a play's main word in GCG notation, '.' for played-through tiles
     shown: str | None = None     # the main word whole: played-through tiles in parentheses, "ZE(B)rA"
-    # A play that puts more of a tile in the record than the set has (a misread the camera
-    # committed, a GCG file typed wrong): "the set has 2 V; this play makes 3".
+    # An entry that puts more of a tile in the record than the set has (a misread the camera
+    # committed, a GCG file typed wrong): "the set has 2 V; this play makes 3", "the set has 2 V;
+    # both are on the board, so no rack could hold VVV" (an exchange, a rack).
     over_set: str | None = None
 
     @property
@@ -47,7 +47,7 @@ class RecountLine:
 @dataclass(frozen=True)
 class Discrepancy:
     """A score the engine does not give: announced wrongly ("score"), or a ruling that stands
-    against both the announcement and the engine ("correction"); or a play that puts more of a
+    against both the announcement and the engine ("correction"); or an entry that puts more of a
     tile in the record than the set has ("tiles", `over_set` says which)."""
 
     index: int
@@ -104,16 +104,16 @@ def recount(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[R
                 len(record.players))
     for i, ev in enumerate(record.events):
         text, position, word, shown, over = describe(ev), None, None, None, None
-        before = Counter(game.state.peak)
+        # the set's counts, as the builders keep them (Game.holds, tally.over_set): the first breach
+        found = next(((f, what) for on_board, held, what in game.holds(ev)
+                      if (f := over_set(on_board, held, game.dist, than=game.state.peak)) is not None), None)
+        if found is not None:
+            over = found[0].says(found[1], made=True)
         if isinstance(ev, Play):
             _, position, word = play_notation(ev, game)  # against the board before the play
             shown = shown_play(ev, game)[1]
             text = f"{position} {shown}" + "".join(f" +{w}" for w in ev.words[1:])
         game.append(ev)
-        found = excess(game.state.peak, game.dist, than=before)
-        if found is not None:
-            with_rack = found.count > tally(game.state.board)[found.tile]  # the board alone holds fewer
-            over = found.says("this play with its rack" if with_rack else "this play", made=True)
         totals[ev.player] = ev.cumulative
         out.append(RecountLine(i, line_nos[i] if line_nos else None, ev.player, ev.kind, text,
                                getattr(ev, "claimed", None), getattr(ev, "engine", None),
@@ -123,7 +123,7 @@ def recount(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[R
 
 
 def discrepancies(lines: Sequence[RecountLine]) -> list[Discrepancy]:
-    """The lines whose scores part, first one first, and the plays that put more of a tile in the
+    """The lines whose scores part, first one first, and the entries that put more of a tile in the
     record than the set has. Events that score nothing by rule (passes, exchanges) have no engine
     score and cannot part."""
     found = []

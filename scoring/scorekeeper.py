@@ -18,11 +18,11 @@ from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, Prop
 from .events import CAMERA, Correction, Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, Void, by_operator, voided
 from .belief import BoardBelief
 from .game import Game, GameError, TurnDetailsError, check_within_set, effective_events
-from .gcg.notation import play_notation, played_tiles
+from .gcg.notation import placement_from_gcg, play_notation, played_tiles
 from .gcg.records import RACK_NOT_SEEN
 from .join import explain
 from .lexicon import Lexicon
-from .placement import PlacedTile, Placement, PlacementError
+from .placement import PlacedTile, Placement, PlacementError, tile_changes
 from .racks import Fitted, Judged, RackBook, RackSeen
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 from .tilecheck import TileCheckConfig, first_play_down, printed, tile_check
@@ -624,7 +624,7 @@ class Scorekeeper:
             runner_ups.append((pos, word, round(r.probability, 4)))
         certainty = round(proposed.certainty, 4)
         rack = self._rack_for(player, proposed.placement)
-        review = review or certainty < self.cfg.review_below or rack.review
+        review = review or certainty < self.cfg.review_below or rack.review or proposed.from_pool
         try:
             return self.game.play(player, proposed.placement, rack=rack.rack, note=rack.note, certainty=certainty,
                                   review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
@@ -754,7 +754,8 @@ class Scorekeeper:
             # a blank, it still shows '?' and the same correction came again at every snapshot)
             tiles = tuple(PlacedTile(t.square, letters[t.square], letters[t.square] == BLANK_TILE)
                           if t.square in letters else t for t in play.placement.tiles)
-            fixed = replace(play, placement=Placement(tiles, play.placement.direction), review=play.review or review)
+            placement = Placement(tiles, play.placement.direction)
+            fixed = replace(play, placement=placement, review=play.review or review, **self._reread(i, play, placement))
             entry = Correction(self._log_index(i), fixed, by=self.camera_name, reason=reason)
             out.append(self._append(entry))
         before = self.game
@@ -769,6 +770,26 @@ class Scorekeeper:
             self.game = before
             return []
         return out
+
+    def _reread(self, i: int, play: Play, placement: Placement) -> dict:
+        """How the camera read play `i` once a correction of its own reads it as `placement`: when
+        that is one of its runner-ups, the runner-up's probability is the play's certainty, and the
+        reading it replaces a runner-up with its own (the console never offers the reading on air
+        back, nor shows the old reading's certainty for the new one). {} when it is none of them."""
+        if play.certainty is None or not play.runner_ups:
+            return {}
+        before = Game(self.game.profile, self.game.dist, self.game.layout, self.game.players,
+                      self.game.events[:i], within_set=False)
+        for k, (pos, word, p) in enumerate(play.runner_ups):
+            try:
+                same = not tile_changes(placement_from_gcg(before, pos, word), placement)
+            except (PlacementError, ValueError, KeyError):
+                continue
+            if same:
+                _, was_pos, was_word = play_notation(play, before)
+                rest = play.runner_ups[:k] + play.runner_ups[k + 1:]
+                return {"certainty": p, "runner_ups": ((was_pos, was_word, play.certainty),) + rest}
+        return {}
 
     def retile(self, changes) -> list[LogEntry]:
         """The game's tile set re-read committed tiles (`changes`: {Square: tile}, '?' a blank; the

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from .board import Board
 from .tiles import BLANK, Distribution
 
-__all__ = ["VOWELS", "Excess", "check_set", "excess", "format_pool", "kept_back", "tally", "unseen", "vowel_split"]
+__all__ = ["VOWELS", "Excess", "check_set", "excess", "format_pool", "holding", "kept_back", "over_set", "rack_tiles",
+           "tally", "unseen", "vowel_split"]
 
 # The vowels of every tile set, accented ones included; any other letter tile is a consonant.
 VOWELS = frozenset("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
@@ -45,12 +46,26 @@ class Excess:
     tile: str
     count: int
     limit: int
+    on_board: int | None = None  # how many of them the board holds (over_set says; excess does not know)
 
-    def says(self, what: str, made: bool = False) -> str:
+    def says(self, what: str | None, made: bool = False) -> str:
         """'the set has 1 Z; this play would make 2' (`what`: 'this play', 'this correction', ...);
-        `made`: it is in the record already ('this play makes 2')."""
+        `made`: it is in the record already ('this play makes 2'). Without `what`, what a rack
+        beside the board cannot hold (an exchange's tiles, a rack): 'the set has 2 V; both are on
+        the board, so no rack can hold VVV' ('could': it is in the record already)."""
         name = ("blank" if self.limit == 1 else "blanks") if self.tile == BLANK else self.tile
-        return f"the set has {self.limit} {name}; {what} {'makes' if made else 'would make'} {self.count}"
+        if what is not None or self.on_board is None:
+            return f"the set has {self.limit} {name}; {what} {'makes' if made else 'would make'} {self.count}"
+        board = self.on_board
+        run = (self.tile if len(self.tile) == 1 else f"[{self.tile}]") * max(self.count - board, 1)
+        if board == 0:
+            where = ""
+        elif board == self.limit:
+            where = "; it is on the board" if board == 1 else "; both are on the board" if board == 2 \
+                else f"; all {board} are on the board"
+        else:
+            where = f"; {board} {'is' if board == 1 else 'are'} on the board"
+        return f"the set has {self.limit} {name}{where}, so no rack {'could' if made else 'can'} hold {run}"
 
 
 def excess(counted: Counter, dist: Distribution, than: Counter | None = None) -> Excess | None:
@@ -65,13 +80,37 @@ def excess(counted: Counter, dist: Distribution, than: Counter | None = None) ->
     return None
 
 
+def holding(on_board: Counter, held: Counter) -> Counter:
+    """What the record holds of each tile in `held` (tiles as tallied, '?' a blank) while a player
+    holds them: the board's (`on_board`) and theirs. The other tiles' counts do not move."""
+    return Counter({tile: on_board.get(tile, 0) + n for tile, n in held.items() if n > 0})
+
+
+def over_set(on_board: Counter, held: Counter, dist: Distribution, than: Counter | None = None) -> Excess | None:
+    """The set's counts, one rule for every entry kind: the board (`on_board`, tiles as tallied)
+    and what a player is known to hold beside it at one moment (`held`: a play's tiles and the
+    rest of its rack, an exchange's tiles and its rack, a rack read, the racks at the end) hold no
+    more of a tile than the set has. An exchange returns tiles to the bag, so it can only be of
+    tiles the set has left beside the board: with both V down, no rack can hold VVV to throw in.
+    The first Excess (with how many the board holds), else None; `than` as for `excess` (a
+    record already past the set is measured against what it held)."""
+    found = excess(holding(on_board, held), dist, than)
+    return None if found is None else replace(found, on_board=on_board.get(found.tile, 0))
+
+
+def rack_tiles(rack: str | None, dist: Distribution) -> Counter:
+    """A rack or exchanged tiles as the tally counts them: '?' the blank, case meaning nothing."""
+    held: Counter = Counter()
+    for tile in dist.tokens(rack) if rack else ():  # by hand, not Counter(iterable): replay calls this often
+        held[tile.upper()] += 1
+    return held
+
+
 def kept_back(rack: str | None, placed: Iterable[str], dist: Distribution) -> Counter:
     """The tiles of a known rack that a play of `placed` (tiles as tallied: BLANK for a blank)
     leaves on it; in a rack '?' is the blank and case means nothing."""
-    kept: Counter = Counter()
-    if rack:  # counted by hand, not Counter(iterable): replaying a record calls this once a play
-        for tile in dist.tokens(rack):
-            kept[tile.upper()] += 1
+    kept = rack_tiles(rack, dist)
+    if kept:
         for tile in placed:
             if kept[tile] > 0:
                 kept[tile] -= 1

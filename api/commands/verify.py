@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             if ev.kind == "play":
                 move["phonies"] = lexicon.phonies(ev.words)
     # A score the engine does not give, a running total the file's own scores do not add up to, or
-    # a play that puts more of a tile in the record than the set has.
+    # an entry (a play, an exchange, a rack) that puts more of a tile in the record than the set has.
     def said(what: str, recorded, engine, over_set: str | None = None) -> str:
         return over_set if what == "tiles" else f"{what} recorded {recorded}, engine {engine}"
 
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             for line_no, _, text in problems:
                 print(f"  line {line_no}: {text}")
     else:
-        print("\nEvery score and running total agrees with the engine, and no play takes more of a tile "
-              "than the set has.")
+        print("\nEvery score and running total agrees with the engine, and no play, exchange or rack holds "
+              "more of a tile than the set has.")
     print("Final: " + ", ".join(f"{n} {s}" for n, s in zip(names, report["final"])))
     return 1 if problems else 0

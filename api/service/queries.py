@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.amend import changes
+from tilecam.scoring.amend import changes, reading_excess
 from tilecam.scoring.events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
                                     PhonyWithdrawn, Play, TimePenalty, TurnLost, by_operator)
 from tilecam.scoring.game import Game, GameError
@@ -113,6 +113,7 @@ class Queries:
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
         game = Game(view.profile, view.dist, view.layout, view.players)  # the board before each move
+        peak = _peak(view)
         out = []
         for i, (ln, ev, seq) in enumerate(zip(recount(view.record()), view.events, view.seqs)):
             out.append(s.MoveOut(
@@ -124,7 +125,7 @@ class Queries:
                 totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
                 turn_inferred=i in order.inferred, out_of_turn=i in wrong,
-                **_reading(ev, seq in confirmed, game)))
+                **_reading(ev, seq in confirmed, game, view, i, peak)))
             game.append(ev)
             after[ev.player] = i + 1
         return out
@@ -353,27 +354,52 @@ def _turn_order(view: GameView) -> TurnOrder:
     return turn_order(view.events, view.profile, view.dist, view.layout, view.players)
 
 
-def _reading(ev, confirmed: bool, before: Game | None = None) -> dict:
+def _peak(view: GameView) -> Counter | None:
+    """The most of each tile the record has held (GameState.peak), what a runner-up is measured
+    against; None when no play has a runner-up (no replay for nothing)."""
+    if not any(isinstance(ev, Play) and ev.runner_ups for ev in view.events):
+        return None
+    return view.game_at().state.peak
+
+
+def _reading(ev, confirmed: bool, before: Game | None = None, view: GameView | None = None, index: int = 0,
+             peak: Counter | None = None) -> dict:
     """How the camera read a play, for MoveOut: certainty, review (still unconfirmed), runner-ups
-    (with what each changes on the board, given the game `before` the play)."""
+    (with what each changes on the board, given the game `before` the play, move `index` of
+    `view`): only those a correction could take, none the reading on air is already."""
     if not isinstance(ev, Play):
         return {"certainty": None, "review": False, "runner_ups": []}
+    runner_ups = [_runner_up(ev, p, w, pr, before) for p, w, pr in ev.runner_ups]
     return {"certainty": ev.certainty, "review": ev.review and not confirmed,
-            "runner_ups": [_runner_up(ev, p, w, pr, before) for p, w, pr in ev.runner_ups]}
+            "runner_ups": [r for r, placement in runner_ups
+                           if view is None or _offered(ev, r, placement, view, index, peak)]}
 
 
-def _runner_up(ev: Play, position: str, word: str, probability: float, before: Game | None) -> s.RunnerUpOut:
+def _offered(ev: Play, r: s.RunnerUpOut, placement, view: GameView, index: int, peak: Counter | None) -> bool:
+    """Whether the review queue offers runner-up `r` (its `placement`, None when it no longer fits
+    the board) of move `index`: not the reading on air (a camera correction may have made it that),
+    and within the set's counts as the record stands (scoring.amend.reading_excess, the rule the
+    correction taking it is held to: no 'the set has 15 E; this correction would make 16')."""
+    if placement is None:
+        return True  # offered as before: taking it is refused with the engine's reason
+    if not tile_changes(ev.placement, placement):
+        return False
+    return reading_excess(view.events, index, placement, view.profile, view.dist, view.layout, view.players,
+                          peak) is None
+
+
+def _runner_up(ev: Play, position: str, word: str, probability: float, before: Game | None):
     """A runner-up reading, with the squares it changes against the play as read and its score
-    (left out when it no longer fits the board before the play)."""
+    (left out when it no longer fits the board before the play), and its placement (None then)."""
     out = s.RunnerUpOut(position=position, word=word, probability=probability)
     if before is None:
-        return out
+        return out, None
     try:
         placement = placement_from_gcg(before, position, word)
         score = score_placement(before.state.board, placement, before.dist, before.profile.bingo_bonus).score
     except (PlacementError, ValueError, KeyError):
-        return out
+        return out, None
     out.changes = [s.TileChangeOut(square=format_square(sq), was=a, now=b)
                    for sq, a, b in tile_changes(ev.placement, placement)]
     out.score = score
-    return out
+    return out, placement

@@ -215,8 +215,8 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     """Replay a GCG game through the rules engine.
 
     Returns the record, the findings (claimed score != engine score, recorded cumulative
-    != previous + claimed) and the GCG line number of each event. A play that puts more of a
-    tile in the record than the set has is a GcgError naming its line, unless `within_set` is
+    != previous + claimed) and the GCG line number of each event. A play, exchange or rack that
+    puts more of a tile in the record than the set has is a GcgError naming its line, unless `within_set` is
     False (a record read to be recounted as it stands: the recount flags it).
     """
     layout = layout or LAYOUTS["standard"]
@@ -248,7 +248,8 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
                 case "exchange":
                     dist.check_tiles(t.exchanged, "exchanged tiles")
                     count = len(dist.tokens(t.exchanged)) if t.exchanged else t.count
-                    ev = game.append(Exchange(p, count, t.exchanged, game.state.scores[p], rack, t.note))
+                    # rebuilt as any exchange is (Game.rebuild): the set's counts hold for its tiles
+                    ev = game.rebuild(Exchange(p, count, t.exchanged, game.state.scores[p], rack, t.note))
                 case "challenge":
                     ev = game.challenge_bonus(p, claimed=t.score, rack=rack, note=t.note)
                 case "end_points":

@@ -1,5 +1,6 @@
 """Issue 26, item 1, over real HTTP: no write puts more of a tile in a record than the set has
-(typed plays, letter and blank corrections, a runner-up taken, a re-entered play, a GCG import);
+(typed plays, letter and blank corrections, a runner-up taken, a re-entered play, a GCG import;
+issue 35, item 2: exchanges and a pass's rack);
 the refusal is a 4xx naming the tile and both counts, and nothing changes (/unseen included).
 The recount and `tilecam verify` flag a record that does (one stored before this rule, a file)."""
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from gcgcheck import check_gcg
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import placement_from_gcg
@@ -129,3 +131,52 @@ def test_a_catalan_game_with_its_digraph_tiles_over_http(client, tmp_path):
     r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "verify", str(path)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "tiles ca" in r.stdout, r.stdout + r.stderr
+
+
+def test_exchanges_of_tiles_the_set_cannot_supply_are_a_409_and_change_nothing(client):
+    """Issue 35, item 2: with both V on the board, an exchange of VVV (then of ZZ) was a 200."""
+    gid = new_game(client)
+    assert post(client, f"/api/games/{gid}/plays", {"position": "8E", "word": "VIVA"}).status_code == 200
+    assert post(client, f"/api/games/{gid}/plays", {"position": "G8", "word": "VEX"}).status_code == 200
+    before = state(client, gid)
+    exchanges = f"/api/games/{gid}/exchanges"
+    r = post(client, exchanges, {"tiles": "VVV"})
+    assert r.status_code == 409, r.text
+    assert r.json()["detail"] == "the set has 2 V; both are on the board, so no rack can hold VVV"
+    r = post(client, exchanges, {"tiles": "ZZ"})
+    assert (r.status_code, r.json()["detail"]) == (409, "the set has 1 Z, so no rack can hold ZZ")
+    r = post(client, exchanges, {"tiles": "AE", "rack": "AEVRSTU"})  # the rack it came from, too
+    assert r.status_code == 409 and "so no rack can hold V" in r.json()["detail"]
+    r = post(client, f"/api/games/{gid}/passes", {"rack": "VEINRST"})  # a pass's rack, the same rule
+    assert r.status_code == 409 and "so no rack can hold V" in r.json()["detail"]
+    assert state(client, gid) == before
+    assert sum(ln.startswith(">") for ln in before[3].splitlines()) == 2  # the two plays, no exchange
+    # what the set can still supply goes in, and the GCG says so
+    assert post(client, exchanges, {"tiles": "ZEE"}).status_code == 200
+    gcg = client.get(f"/api/games/{gid}.gcg").text
+    assert " ZEE -ZEE +0 " in gcg and check_gcg(gcg) == []  # macondo can set that rack
+    # a correction into such an exchange is refused the same way
+    r = post(client, f"/api/games/{gid}/moves/2/corrections", {"kind": "exchange", "count": 3, "tiles": "VVV"})
+    assert r.status_code == 409 and "the set has 2 V; this correction would make 5" in r.json()["detail"]
+
+
+EXCHANGE_GCG = """#character-encoding UTF-8
+#player1 a Alice
+#player2 b Bob
+>a: AIVVXAE 8E VIVA +20 20
+>b: EEINRST -EE +0 0
+>a: AEVVVRS -VVV +0 20
+"""
+
+
+def test_verify_flags_an_exchange_the_set_cannot_supply_and_the_import_refuses_it(client, tmp_path):
+    path = tmp_path / "vvv.gcg"
+    path.write_text(EXCHANGE_GCG)
+    r = subprocess.run([sys.executable, "-m", "tilecam.api.cli", "verify", str(path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert ("First discrepancy: line 6 (Alice): the set has 2 V; both are on the board, so no rack could "
+            "hold VVV") in r.stdout
+    r = client.post("/api/games/gcg", content=EXCHANGE_GCG.encode(), headers={**AUTH, "Content-Type": "text/plain"})
+    refused(r, "line 6")
+    assert "no rack can hold VVV" in r.json()["detail"]

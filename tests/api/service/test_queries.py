@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from servicekit import new_game, service  # noqa: F401  (fixture)
 from tilecam.scoring.events import CAMERA, Correction
+from tilecam.api.schemas import PlayFix
+from tilecam.scoring.game import SetExceeded
 from tilecam.scoring.gcg import placement_from_gcg
 
 
@@ -44,3 +48,25 @@ def test_a_game_a_director_closed_reads_as_ended_with_its_reason(service):
     live = service.live(gid)
     assert summary["ended"] and summary["end_reason"] == "forfeit"
     assert live.ended and live.fields["on_turn"] == "" and live.fields["winner"] == "Ann"
+
+
+def test_runner_ups_are_offered_only_within_the_counts_and_never_the_reading_on_air(service):
+    """Issue 35, item 7: the review queue offered a runner-up the counts forbid (taking it was then
+    refused: 'the set has 15 E; this correction would make 16') and one identical to the reading on
+    air. /moves now gives only those a correction could take, each with its own probability."""
+    gid = new_game(service)
+    game = service.load(gid).game_at()
+    runner_ups = (("8G", "AVE", 0.3),   # the reading on air (a camera correction made it that)
+                  ("8G", "AVV", 0.2),   # two V: the set's both, and the V played since makes three
+                  ("8G", "ACE", 0.1))
+    play = game.play(0, placement_from_gcg(game, "8G", "AVE"), certainty=0.4, review=True, runner_ups=runner_ups)
+    service.append(gid, play)
+    assert [r.word for r in service.moves(service.load(gid))[0].runner_ups] == ["AVV", "ACE"]
+    service.play(gid, "H7", "V.")  # the second V goes down: AVV would now make three
+    [m, _] = service.moves(service.load(gid))
+    assert [(r.word, r.probability) for r in m.runner_ups] == [("ACE", 0.1)]
+    assert m.certainty == 0.4 and m.review
+    # what is left out is exactly what the correction would refuse
+    with pytest.raises(SetExceeded, match="the set has 2 V; this correction would make 3"):
+        service.correct(gid, 0, PlayFix(kind="play", position="8G", word="AVV"), by="op")
+    service.correct(gid, 0, PlayFix(kind="play", position="8G", word="ACE"), by="op")

@@ -3,9 +3,11 @@ exchange's known tiles are said to be seen (not standing in), unknown ones are s
 every file still loads in macondo/Woogles and Quackle, and reads back to the same record."""
 from __future__ import annotations
 
+import pytest
+
 from gcgcheck import check_gcg
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.game import Game
+from tilecam.scoring.game import Game, SetExceeded
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.placement import PlacedTile, Placement
 from tilecam.scoring.rules import PROFILES
@@ -15,8 +17,8 @@ EN = DISTRIBUTIONS["en"]
 NASPA = PROFILES["naspa"]
 
 
-def written(build) -> tuple[str, GameRecord]:
-    game = Game(NASPA, EN)
+def written(build, within_set: bool = True) -> tuple[str, GameRecord]:
+    game = Game(NASPA, EN, within_set=within_set)
     game.play(0, Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate("CAT")), Direction.ACROSS))
     build(game)
     record = GameRecord((Player("cesar", "Cesar"), Player("josh", "Josh")), tuple(game.events), {}, "naspa", "en",
@@ -65,9 +67,12 @@ def test_a_pass_keeps_its_stand_in_note():
 
 
 def test_a_rack_read_the_tiles_off_the_board_cannot_make_is_noted_not_written():
-    # a rack camera's misread at a pass: two Zs where the set has one (the game takes a pass's rack
-    # as read; a play's is checked against the set when it is made); macondo would refuse the file
-    text, record = written(lambda g: g.pass_turn(1, rack="ZZIEUNS"))
+    # a rack camera's misread at a pass: two Zs where the set has one. The game refuses it now, as
+    # it does a play's (issue 35); a record stored before that rule is still written so that
+    # macondo reads it, the rack left out and said so
+    with pytest.raises(SetExceeded, match="the set has 1 Z, so no rack can hold ZZ"):
+        written(lambda g: g.pass_turn(1, rack="ZZIEUNS"))
+    text, record = written(lambda g: g.pass_turn(1, rack="ZZIEUNS"), within_set=False)
     assert "ZZIEUNS" not in [ln.split()[1] for ln in text.splitlines() if ln.startswith(">")]
     assert "#note rack not seen: the rack read ZZIEUNS holds tiles no longer off the board; not written" in text
     assert check_gcg(text) == []

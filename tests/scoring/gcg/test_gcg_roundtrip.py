@@ -109,7 +109,8 @@ def game_logs(draw):
                           rack=offboard(draw(st.none() | racks), game))
     if game.state.ended and game.state.end_reason == "zeros":
         for p in range(2):
-            rack = draw(racks)
+            # a rack the tiles off the board can make: the set's counts hold for the end's racks too
+            rack = offboard(draw(racks), game) or "".join(sorted(unseen(game.state.board, EN).elements())[:1])
             game.end_rack_penalty(p, rack, claimed=-EN.rack_value(rack))
     players = (Player("ann", "Ann A"), Player("bob", "Bob B"))
     return GameRecord(players, tuple(game.events), {"title": "prop"}, PROFILE.name, "en")

@@ -1,0 +1,49 @@
+"""Issue 35, item 7, in headless Debian chromium: the console's review queue offers only runner-ups
+the tile set's counts allow, none identical to the reading on air, each with its own certainty
+against the reading's (the queue showed '0.0 % against 0.0 %', a runner-up equal to the play, and one
+whose correction was then refused: 'the set has 15 E; this correction would make 16')."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from apiserver import AUTH, TOKEN, api, client  # noqa: F401  (fixtures)
+from browser import chromium_page
+from tilecam.scoring.gcg import placement_from_gcg
+
+SHOT = Path(os.environ.get("TILECAM_SHOT_DIR", "/tmp")) / "console-runner-ups.png"
+
+
+def test_the_review_queue_offers_only_runner_ups_the_counts_allow(api, client, tmp_path):  # noqa: F811
+    s = api.service
+    gid = s.create_game([("Ann Able", None), ("Ben Best", None)], "naspa", "en").id
+    game = s.load(gid).game_at()
+    runner_ups = (("8G", "AVE", 0.31),   # the reading on air
+                  ("8G", "AVV", 0.22),   # a third V once the second is down
+                  ("8G", "ACE", 0.12))
+    s.append(gid, game.play(0, placement_from_gcg(game, "8G", "AVE"), certainty=0.46, review=True,
+                            runner_ups=runner_ups))
+    assert client.post(f"/api/games/{gid}/plays", headers=AUTH,
+                       json={"position": "H7", "word": "V."}).status_code == 200
+    with chromium_page(tmp_path / "profile", 1280, 800) as page:
+        page.goto(f"{api.url}/operator")
+        page.fill("#token", TOKEN)
+        page.dispatch_event("#token", "change")
+        page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some((o) => o.value === '{gid}')")
+        page.select_option("#game", str(gid))
+        page.wait_for_selector("#review:not([hidden]) #review-queue li")
+        item = page.locator("#review-queue li")
+        assert item.count() == 1
+        assert "certainty 46.0 %" in item.locator(".reading").inner_text()
+        assert item.locator("button.runner-up").all_inner_texts() == ["8G ACE (12.0 %)"]
+        page.screenshot(path=str(SHOT.with_name("console-runner-ups-queue.png")))
+        item.locator("button.runner-up").click()
+        page.wait_for_selector("#confirm[open]")
+        assert "12.0 % against 46.0 % for 8G AVE" in page.inner_text("#confirm-text")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOT))
+        page.locator("#confirm-choices button", has_text="Take 8G ACE").click()
+        page.wait_for_function("() => document.querySelector('#message').textContent.includes('runner-up reading taken')")
+        assert "error" not in (page.get_attribute("#message", "class") or "")
+        assert page.errors == []
+    assert client.get(f"/api/games/{gid}/moves").json()[0]["word"] == "ACE"
