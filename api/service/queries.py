@@ -9,9 +9,9 @@ from collections import Counter
 from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.amend import changes
+from tilecam.scoring.amend import changes, confirmed as confirmed_moves
 from tilecam.scoring.events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
-                                    PhonyWithdrawn, Play, TimePenalty, TurnLost, by_operator)
+                                    PhonyWithdrawn, Play, TimePenalty, TurnLost)
 from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
@@ -343,9 +343,9 @@ def _grouped(pool: Counter, dist: Distribution) -> str:
 
 
 def _confirmed(view: GameView) -> set[int]:
-    """Seqs of moves a person has corrected or confirmed (scoring.events.by_operator; confirming is
-    re-entering the play as read)."""
-    return {e.entry.target for e in view.entries if by_operator(e.entry)}
+    """Seqs of moves a person has corrected or confirmed, as the corrections and undos of the log
+    leave them (scoring.amend.confirmed)."""
+    return {view.entries[i].seq for i in confirmed_moves([e.entry for e in view.entries])}
 
 
 def _turn_order(view: GameView) -> TurnOrder:
