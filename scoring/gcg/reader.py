@@ -16,8 +16,8 @@ from ..placement import PlacementError
 from ..rules import RuleProfile
 from ..tiles import Distribution
 from .notation import is_position, placement_from_gcg
-from .records import (RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame, GcgTurn,
-                      Player)
+from .records import (RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame,
+                      GcgTurn, Player)
 
 __all__ = ["decode", "read_gcg", "record_from_gcg"]
 

@@ -9,8 +9,8 @@ from ..errors import ScoringError
 from ..events import Event
 
 __all__ = ["GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding", "TURN_LOST_NOTE",
-           "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "NICK_MAX", "MACONDO_DISTRIBUTIONS", "LEXICON_LANGS", "MACONDO_LAYOUTS",
-           "check_nick", "gcg_lang"]
+           "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "NICK_MAX", "MACONDO_DISTRIBUTIONS", "LEXICON_LANGS",
+           "MACONDO_LAYOUTS", "check_nick", "gcg_lang"]
 
 TURN_LOST_NOTE = "#unsuccessful-challenge"
 # A line whose rack nobody saw still needs one (every reader does); the writer puts stand-in
