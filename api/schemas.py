@@ -117,6 +117,8 @@ class GameSummary(BaseModel):
     moves: int = Field(description="Events in the record as it stands (corrections applied).")
     scores: list[int]
     ended: bool
+    turns: str | None = Field(None, description="Said with the scores when any turn was inferred (LiveOut.hedge): "
+                                                "who played which move is a guess; null when no turn was.")
 
 
 class GameDetail(GameSummary):
@@ -288,6 +290,11 @@ class LiveOut(BaseModel):
     turns_inferred: list[int] = Field(default_factory=list,
                                       description="Moves (indexes) the camera credited to the player on turn "
                                                   "without a clock press (MoveOut.turn_inferred).")
+    hedge: str | None = Field(None, description="What the scores and the result carry while any turn was inferred "
+                                                "('turns inferred at moves 2-12 (no clock press seen): who played "
+                                                "which move is a guess'): the overlay shows it, and the `winner`, "
+                                                "`spread` and `result` fields end '(turns inferred)'; null when no "
+                                                "turn was.")
     out_of_turn: list[int] = Field(default_factory=list,
                                    description="Moves (indexes) taken by a player who was not on turn by the "
                                                "record (MoveOut.out_of_turn).")
@@ -399,6 +406,10 @@ class RecountOut(BaseModel):
     final: list[int]
     corrections: list[CorrectionOut] = Field(default_factory=list, description=(
         "Every correction and void of the log, oldest first; a move's are those whose `target` is its `seq`."))
+    turns: str | None = Field(None, description=(
+        "Said with the verdict and the totals when any turn was inferred ('turns inferred at moves 2-12 (no clock "
+        "press seen): who played which move is a guess'): no discrepancy does not make the result sure; null when "
+        "no turn was."))
 
 
 class ScoresheetRow(BaseModel):

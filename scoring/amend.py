@@ -19,8 +19,8 @@ from typing import Iterable, Sequence
 
 from .board import Layout, LAYOUTS, Square
 from .errors import ScoringError
-from .events import (BLANK_NOT_READ, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
-                     PhonyWithdrawn, Play, TurnLost, Void, voided)
+from .events import (BLANK_NOT_READ, CAMERA, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
+                     PhonyWithdrawn, Play, TurnLost, Void, by_operator, voided)
 from .game import Game, GameError, check_exchange, check_within_set, effective_events, replay
 from .gcg.notation import format_square, placement_from_gcg, shown_play
 from .placement import PlacedTile, Placement
@@ -30,7 +30,8 @@ from .tally import Excess, excess
 from .tiles import BLANK, Distribution
 
 __all__ = ["Amendment", "Change", "CorrectionError", "MakeExchange", "MakePass", "ReenterPlay", "Retile",
-           "RuleScore", "VoidRefused", "admit_amendment", "changes", "correct", "describe_change", "reading_excess",
+           "RuleScore", "VoidRefused", "admit_amendment", "changes", "confirmed", "correct", "describe_change",
+           "reading_excess",
            "retile", "standing", "undo_correction", "void"]
 
 
@@ -260,9 +261,31 @@ def undo_correction(entries: Iterable[LogEntry], position: int, profile: RulePro
     prior = [entries[i] for i in same if i < position]
     was = prior[-1] if prior else None
     entry = Correction(fix.target, was.replacement if was else entries[fix.target], by,
-                       was.agreed if was else None, reason)
+                       was.agreed if was else None, reason, undoes=position)
     admit_amendment(entries, entry, profile, dist, layout, players)
     return entry
+
+
+def confirmed(entries: Sequence[LogEntry], camera: str = CAMERA) -> set[int]:
+    """Log indexes of the moves a person has corrected or confirmed (by_operator; confirming is
+    re-entering the play as read): what takes a camera's play out of review. An undo puts the move
+    back as it stood before the correction it takes back, whether a person had confirmed it then
+    included: undoing the only correction of a play under review leaves it under review."""
+    after: dict[int, bool] = {}      # a correction's log index -> its move confirmed once it was made
+    history: dict[int, list[int]] = {}  # a move's log index -> its corrections' log indexes, in order
+    now: dict[int, bool] = {}
+    for i, e in enumerate(entries):
+        if not isinstance(e, Correction):
+            continue
+        earlier = history.setdefault(e.target, [])
+        if e.undoes is not None:
+            before = [j for j in earlier if j < e.undoes]
+            now[e.target] = after[before[-1]] if before else False
+        else:
+            now[e.target] = now.get(e.target, False) or by_operator(e, camera)
+        after[i] = now[e.target]
+        earlier.append(i)
+    return {target for target, yes in now.items() if yes}
 
 
 def _turns(events: Sequence[Event], profile: RuleProfile, dist: Distribution, layout: Layout,

@@ -182,6 +182,9 @@ class Correction:
     by: str                     # who made the change, e.g. an operator token's name
     agreed: int | None = None   # a director's ruling on the score that stands, if any
     reason: str = ""
+    # An undo (scoring.amend.undo_correction): the log index of the correction it takes back. The
+    # move stands as it did before that one, its review state too (scoring.amend.confirmed).
+    undoes: int | None = None
     kind: ClassVar[str] = "correction"
 
 
@@ -228,10 +231,17 @@ def points(event: Event) -> int:
 
 # ---- JSON: one object per log entry with a "kind" tag (the store's row, the record's sidecar) ----
 
+# Fields added after logs were kept, left out while unset: a log entry without them reads the same
+# in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
+_LATER_FIELDS = {"undoes"}
+
+
 def to_json(entry: LogEntry) -> dict:
     out: dict = {"kind": entry.kind}
     for name in entry.__slots__:
         value = getattr(entry, name)
+        if value is None and name in _LATER_FIELDS:
+            continue
         if isinstance(value, Placement):
             value = {"direction": value.direction.value,
                      "tiles": [[t.square.row, t.square.col, t.letter, t.blank] for t in value.tiles]}

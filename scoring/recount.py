@@ -16,6 +16,7 @@ from .gcg import Finding, GameRecord, play_notation, shown_play
 from .rules import get_profile
 from .tally import over_set
 from .tiles import DISTRIBUTIONS
+from .turns import hedge, turn_order
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,13 @@ def discrepancies(lines: Sequence[RecountLine]) -> list[Discrepancy]:
     return found
 
 
+def turns_hedge(record: GameRecord) -> str | None:
+    """What a recount's verdict and totals carry when the record's turns were inferred (scoring.turns.hedge):
+    every score may agree with the engine, and still who played which move is a guess."""
+    return hedge(turn_order(record.events, get_profile(record.rules), DISTRIBUTIONS[record.lang],
+                            LAYOUTS[record.layout], len(record.players)))
+
+
 def final_totals(record: GameRecord, lines: Sequence[RecountLine]) -> list[int]:
     return list(lines[-1].totals) if lines else [0] * len(record.players)
 
@@ -177,8 +185,9 @@ def report_json(record: GameRecord, findings: Sequence[Finding] = (),
         "first_discrepancy": {**asdict(found[0]), "number": found[0].number} if found else None,
         "cumulative_findings": [asdict(f) for f in findings if f.what == "cumulative"],
         "final": final_totals(record, lines),
+        "turns": turns_hedge(record),
     }
 
 
 __all__ = ["Discrepancy", "RecountLine", "SheetRow", "describe", "discrepancies", "final_totals", "recount",
-           "report_json", "scoresheet"]
+           "report_json", "scoresheet", "turns_hedge"]

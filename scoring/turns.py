@@ -18,7 +18,12 @@ from .game import Game
 from .rules import RuleProfile
 from .tiles import Distribution
 
-__all__ = ["OutOfTurn", "TurnOrder", "describe_turns", "turn_order"]
+__all__ = ["TURNS_INFERRED", "OutOfTurn", "TurnOrder", "describe_turns", "hedge", "turn_order"]
+
+# What every output that shows a result (scores, a winner and spread, a recount's verdict, a GCG)
+# says when a turn was inferred: the scores add up for the moves as credited, but an exchange or a
+# pass nobody saw gives every later play, and the end's rack points, to the other player.
+TURNS_INFERRED = "turns inferred"
 
 
 @dataclass(frozen=True)
@@ -94,3 +99,11 @@ def describe_turns(order: TurnOrder, names: Sequence[str]) -> str | None:
         if order.open_from is not None:
             parts.append(f"turns inferred since move {order.open_from + 1}: no clock press seen")
     return "; ".join(parts) or None
+
+
+def hedge(order: TurnOrder) -> str | None:
+    """The line a result carries when any turn was inferred, or None: 'turns inferred at moves
+    2-12 (no clock press seen): who played which move is a guess'."""
+    if not order.inferred:
+        return None
+    return f"{TURNS_INFERRED} at {_spans(order.inferred)} (no clock press seen): who played which move is a guess"

@@ -175,9 +175,10 @@ def _summary(service, game_id: int, game, recorder, operator=None) -> int:
     want = [event_key(e) for e in game.events]
     right = sum(1 for g, w in zip(got, want) if g == w)
     kinds = Counter(k[0] for k in want)
+    hedge = service.summary(view)["turns"]  # no clock press seen: the scores' credit is a guess
     print(f"recorded {len(got)} turns; {right} of {len(want)} exactly as played "
           f"({', '.join(f'{n} {kind}' for kind, n in kinds.items())}); "
-          f"scores {view.game_at().state.scores} (true {game.state.scores})")
+          f"scores {view.game_at().state.scores} (true {game.state.scores})" + (f"; {hedge}" if hedge else ""))
     if operator is not None and operator.actions:
         print("the demo's operator: " + "; ".join(operator.actions))
     per = recorder.timings.per_frame() if recorder else {}

@@ -282,8 +282,9 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None
     from tilecam.api.service.racks import rack_text
 
     view = service.load(game_id)
+    hedge = service.summary(view)["turns"]  # the final scores' credit is a guess where turns were inferred
     print(f"game {game_id} in {args.store_shown}: {len(view.entries)} entries; "
-          f"final {view.game_at().state.scores}")
+          f"final {view.game_at().state.scores}" + (f"; {hedge}" if hedge else ""))
     if args.gcg:
         print(f"GCG written to {args.gcg}")
     if args.json:
@@ -391,7 +392,7 @@ def write_records(service, game_id: int, gcg: str | None, sidecar: str | None, t
         _replace(Path(gcg), write_gcg(view.record(), view.profile, view.dist, view.layout, lexicon))
     if sidecar:
         doc = {"game_id": game_id, "players": list(view.row.players), "rules": view.row.rules,
-               "lang": view.row.lang,
+               "lang": view.row.lang, "turns": service.summary(view)["turns"],
                "entries": [{"seq": e.seq, **to_json(e.entry), **(e.sidecar or {})} for e in view.entries],
                "timings_ms_per_frame": timings}
         reads = service.racks(game_id)

@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from tilecam.scoring.gcg import choose_rules
     from tilecam.scoring.rules import get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring.turns import TURNS_INFERRED
 
     path = Path(args.gcg)
     if args.lang is not None and args.lang not in DISTRIBUTIONS:
@@ -107,5 +108,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\nEvery score and running total agrees with the engine, and no play, exchange or rack holds "
               "more of a tile than the set has.")
-    print("Final: " + ", ".join(f"{n} {s}" for n, s in zip(names, report["final"])))
+    # scores that agree are no proof of who played them: a record whose turns were inferred says so
+    if report["turns"]:
+        print(f"Not sure who played which move: {report['turns']}.")
+    print("Final: " + ", ".join(f"{n} {s}" for n, s in zip(names, report["final"]))
+          + (f" ({TURNS_INFERRED})" if report["turns"] else ""))
     return 1 if problems else 0

@@ -9,17 +9,17 @@ from collections import Counter
 from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.amend import changes, reading_excess
+from tilecam.scoring.amend import changes, confirmed as confirmed_moves, reading_excess
 from tilecam.scoring.events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
-                                    PhonyWithdrawn, Play, TimePenalty, TurnLost, by_operator)
+                                    PhonyWithdrawn, Play, TimePenalty, TurnLost)
 from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
 from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
-from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet
+from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet, turns_hedge
 from tilecam.scoring.tally import format_pool, vowel_split
 from tilecam.scoring.tiles import Distribution
-from tilecam.scoring.turns import TurnOrder, describe_turns, turn_order
+from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hedge, turn_order
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
@@ -98,7 +98,8 @@ class Queries:
                     layout=view.row.layout, created=view.row.created, meta=view.row.meta,
                     moves=len(view.events), scores=state.scores, ended=state.ended or view.closed,
                     entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
-                    end_reason=state.end_reason or view.row.meta.get("closed_reason"))
+                    end_reason=state.end_reason or view.row.meta.get("closed_reason"),
+                    turns=hedge(_turn_order(view)))
 
     def moves(self, view: GameView, racks: RackPolicy = LIVE) -> list[s.MoveOut]:
         """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the
@@ -250,7 +251,7 @@ class Queries:
             "on_turn": "" if st.ended or view.closed else names[st.on_turn],
             "vowels_consonants": f"{_count(vowels, 'vowel')} · {_count(consonants, 'consonant')}",
             # The result only once the end is final: the rack points still move the spread.
-            **_result(names, scores, game.settled or view.closed),
+            **_result(names, scores, game.settled or view.closed, bool(order.inferred)),
             "blank1": on_board[0] if on_board else "",
             "blank2": on_board[1] if len(on_board) > 1 else "",
         }
@@ -262,7 +263,7 @@ class Queries:
             last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
             values=dict(view.dist.values), fields=fields, blank_undecided=undecided, unconfirmed=unconfirmed,
             last_unconfirmed=bool(view.events) and len(view.events) - 1 in unconfirmed,
-            turns=describe_turns(order, names), turns_inferred=list(order.inferred),
+            turns=describe_turns(order, names), turns_inferred=list(order.inferred), hedge=hedge(order),
             out_of_turn=[w.index for w in order.out_of_turn])
 
     def recount(self, view: GameView) -> s.RecountOut:
@@ -283,7 +284,8 @@ class Queries:
                             moves=[s.RecountMoveOut(seq=view.seqs[ln.index], **_fields(ln, s.RecountMoveOut))
                                    for ln in lines],
                             discrepancies=found, first_discrepancy=found[0] if found else None,
-                            final=final_totals(view.record(), lines), corrections=fixes)
+                            final=final_totals(view.record(), lines), corrections=fixes,
+                            turns=turns_hedge(view.record()))
 
     def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
         if not 0 <= player < view.players:
@@ -316,17 +318,20 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
-def _result(names: list[str], scores: list[int], ended: bool) -> dict[str, str]:
+def _result(names: list[str], scores: list[int], ended: bool, inferred: bool = False) -> dict[str, str]:
     """The OBS fields of a finished game: the winner (`Tie` when the top scores tie), the spread
-    over the runner-up and one line for a lower third; empty while the game goes on."""
+    over the runner-up and one line for a lower third; empty while the game goes on. `inferred`:
+    a turn was inferred (scoring.turns), so who won is a guess, and each field says so."""
     if not ended:
         return {"winner": "", "spread": "", "result": ""}
     top = sorted(scores, reverse=True)
     spread = top[0] - top[1]
     if spread == 0:
-        return {"winner": "Tie", "spread": "0", "result": f"Tie at {top[0]}"}
-    winner = names[scores.index(top[0])]
-    return {"winner": winner, "spread": f"+{spread}", "result": f"{winner} wins by {spread}"}
+        out = {"winner": "Tie", "spread": "0", "result": f"Tie at {top[0]}"}
+    else:
+        winner = names[scores.index(top[0])]
+        out = {"winner": winner, "spread": f"+{spread}", "result": f"{winner} wins by {spread}"}
+    return {k: f"{v} ({TURNS_INFERRED})" for k, v in out.items()} if inferred else out
 
 
 def _last_squares(events: list[Event]) -> list[str]:
@@ -344,9 +349,9 @@ def _grouped(pool: Counter, dist: Distribution) -> str:
 
 
 def _confirmed(view: GameView) -> set[int]:
-    """Seqs of moves a person has corrected or confirmed (scoring.events.by_operator; confirming is
-    re-entering the play as read)."""
-    return {e.entry.target for e in view.entries if by_operator(e.entry)}
+    """Seqs of moves a person has corrected or confirmed, as the corrections and undos of the log
+    leave them (scoring.amend.confirmed)."""
+    return {view.entries[i].seq for i in confirmed_moves([e.entry for e in view.entries])}
 
 
 def _turn_order(view: GameView) -> TurnOrder:

@@ -128,6 +128,11 @@ function render(live) {
     el.hidden = p >= live.players.length;
     el.classList.toggle("on-turn", !live.ended && live.on_turn === p);
   });
+  // Turns the camera inferred (no clock press): the scores and the result on air say who played
+  // which move is a guess, in the API's words, for as long as the record has such a turn.
+  const hedge = document.getElementById("hedge");
+  hedge.textContent = live.hedge ? live.hedge[0].toUpperCase() + live.hedge.slice(1) : "";
+  hedge.hidden = !live.hedge;
   // The result (winner and spread) says the game is over; "Game over" only if it has none.
   document.getElementById("status").textContent = live.ended && !live.fields.result ? "Game over" : "";
   document.body.dataset.seq = live.seq;

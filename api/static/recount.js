@@ -69,7 +69,8 @@
     const table = game && game.meta && game.meta.table ? ` · table ${game.meta.table}` : "";
     const played = game ? ` · played ${shortTime(game.created)}` : "";
     $("meta").textContent = `Game ${gid}${table} · rules ${rc.rules} · ${rc.moves.length} events${played} · printed ${shortTime(new Date().toISOString())}`;
-    printHeader(`Recount: ${names.join(" vs ")} · game ${gid}${table}`);
+    // a loose printed sheet says it too: who played which move is a guess
+    printHeader(`Recount: ${names.join(" vs ")} · game ${gid}${table}${rc.turns ? " · turns inferred" : ""}`);
     $("replay").href = `/replay/${gid}`;
     $("gcg").href = `${api}.gcg`;
     $("json").href = `${api}.json`;
@@ -90,10 +91,17 @@
           : `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}`) +
         (first.what === "correction" ? " (a ruling against both)" : "") +
         ` · ${rc.discrepancies.length} in all`;
+    } else if (rc.turns) {
+      // Scores that agree are no proof of who played them: never "No discrepancy" alone.
+      firstEl.className = "doubt";
+      firstEl.textContent = "No discrepancy in the scores, but the turns were inferred: every score agrees with " +
+        "the engine for the moves as credited, and who played which move is a guess.";
     } else {
       firstEl.className = "none";
       firstEl.textContent = "No discrepancy: every score agrees with the engine.";
     }
+    $("turns").textContent = rc.turns ? `${rc.turns[0].toUpperCase()}${rc.turns.slice(1)}.` : "";
+    $("turns").hidden = !rc.turns;
 
     const hr = el("tr");
     ["#", "Player", "Move", "Claimed", "Engine", "Agreed"].forEach((h, i) => hr.append(el("th", h, i === 2 ? "text" : "")));
@@ -104,6 +112,7 @@
 
     const disc = new Set(rc.discrepancies.map((d) => d.index));
     const frames = new Map(moves.map((m) => [m.index, m.frame]));
+    const inferredAt = new Set(moves.filter((m) => m.turn_inferred).map((m) => m.index));
     // The rack camera's read each move was played from (issue 30), as far as racks are on air.
     const rackOf = new Map(moves.map((m) => [m.index, m]));
     // The recount's own list (each with `change` in words); an older API: the log's entries.
@@ -117,7 +126,11 @@
       tr.dataset.index = m.index;
       if (disc.has(m.index)) tr.classList.add("disc");
       if (first && first.index === m.index) tr.classList.add("first");
-      tr.append(el("td", moveNumber(m)), el("td", names[m.player], "text"), el("td", moveText(m, rc.moves, rows), "text move"),
+      // a move credited to the player on turn without a clock press: its player is a guess
+      const inferred = inferredAt.has(m.index);
+      if (inferred) tr.classList.add("inferred");
+      const player = el("td", inferred ? `${names[m.player]} (turn inferred)` : names[m.player], "text");
+      tr.append(el("td", moveNumber(m)), player, el("td", moveText(m, rc.moves, rows), "text move"),
                 el("td", show(m.claimed), "claimed"), el("td", show(m.engine), "engine"), el("td", m.agreed, "agreed"));
       m.totals.forEach((v, p) => tr.append(el("td", v, p === 0 ? "rec-total sep" : "rec-total")));
       let apart = false;

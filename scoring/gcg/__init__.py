@@ -19,14 +19,14 @@ profile.py   choose_rules (the rule profile a record was played under)
 from .notation import format_position, parse_position, placement_from_gcg, play_notation, shown_play, word_cells
 from .profile import choose_rules
 from .reader import decode, read_gcg, record_from_gcg
-from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame, GcgTurn,
-                      Player, check_nick, gcg_lang)
+from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError,
+                      GcgGame, GcgTurn, Player, check_nick, gcg_lang)
 from .writer import write_gcg
 
 __all__ = [
     # records
     "GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding",
-    "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "check_nick", "gcg_lang",
+    "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "check_nick", "gcg_lang",
     # notation
     "parse_position", "format_position", "word_cells", "placement_from_gcg", "play_notation", "shown_play",
     "choose_rules",

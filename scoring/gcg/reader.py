@@ -16,8 +16,8 @@ from ..placement import PlacementError
 from ..rules import RuleProfile
 from ..tiles import Distribution
 from .notation import is_position, placement_from_gcg
-from .records import (RACK_NOT_SEEN, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame, GcgTurn,
-                      Player)
+from .records import (RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame,
+                      GcgTurn, Player)
 
 __all__ = ["decode", "read_gcg", "record_from_gcg"]
 
@@ -236,7 +236,9 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
             dist.check_tiles(rack, "rack")
             match t.kind:
                 case "play":
-                    ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, t.note)
+                    note, inferred = _turn_inferred(t.note)
+                    ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, note,
+                                   turn_inferred=inferred)
                 case "withdrawn":
                     claimed, note = _withdrawn_score(game, t)
                     ev = game.withdraw(p, claimed, rack, note)
@@ -283,6 +285,13 @@ def _unseen_rack(t: GcgTurn) -> GcgTurn:
     lines = t.note.split("\n") if t.note else []
     kept = [line for line in lines if not line.startswith(RACK_NOT_SEEN)]
     return t if len(kept) == len(lines) else replace(t, rack=None, note="\n".join(kept))
+
+
+def _turn_inferred(note: str) -> tuple[str, bool]:
+    """A play's note without our writer's TURN_INFERRED_NOTE line, and whether it had one."""
+    lines = note.split("\n") if note else []
+    kept = [line for line in lines if not line.startswith(TURN_INFERRED_NOTE)]
+    return "\n".join(kept), len(kept) != len(lines)
 
 
 def _withdrawn_score(game: Game, t: GcgTurn) -> tuple[int, str]:

@@ -9,13 +9,16 @@ from ..errors import ScoringError
 from ..events import Event
 
 __all__ = ["GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding", "TURN_LOST_NOTE",
-           "RACK_NOT_SEEN", "NICK_MAX", "MACONDO_DISTRIBUTIONS", "LEXICON_LANGS", "MACONDO_LAYOUTS",
-           "check_nick", "gcg_lang"]
+           "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "NICK_MAX", "MACONDO_DISTRIBUTIONS", "LEXICON_LANGS",
+           "MACONDO_LAYOUTS", "check_nick", "gcg_lang"]
 
 TURN_LOST_NOTE = "#unsuccessful-challenge"
 # A line whose rack nobody saw still needs one (every reader does); the writer puts stand-in
 # tiles there and says so in a note starting with this, and the reader drops both again.
 RACK_NOT_SEEN = "rack not seen"
+# A play the camera credited to the player on turn without a clock press (Play.turn_inferred): the
+# writer says so in a note starting with this, and the reader takes the flag back from it.
+TURN_INFERRED_NOTE = "turn inferred"
 NICK_MAX = 64           # the longest in the liwords games is 42
 
 # Tile sets as macondo (and so Woogles) names them in '#tile-distribution'; macondo has no Italian

@@ -20,9 +20,10 @@ from ..lexicon import Lexicon
 from ..rules import RuleProfile
 from ..tally import unseen
 from ..tiles import Distribution
+from ..turns import TURNS_INFERRED, hedge, turn_order
 from .notation import one_word, play_notation, played_tiles, rack_holds
-from .records import (MACONDO_DISTRIBUTIONS, MACONDO_LAYOUTS, RACK_NOT_SEEN, TURN_LOST_NOTE, GameRecord,
-                      GcgError, Player, check_nick, gcg_lang)
+from .records import (MACONDO_DISTRIBUTIONS, MACONDO_LAYOUTS, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE,
+                      GameRecord, GcgError, Player, check_nick, gcg_lang)
 
 __all__ = ["write_gcg"]
 
@@ -86,9 +87,10 @@ def _unique_nicks(players: tuple[Player, ...]) -> list[str]:
     return nicks
 
 
-def _header(record: GameRecord, dist: Distribution, layout: Layout) -> list[str]:
+def _header(record: GameRecord, dist: Distribution, layout: Layout, doubt: str | None = None) -> list[str]:
     """The pragmas after the players, each one macondo and the GCG spec define; any other metadata
-    (macondo refuses an unknown pragma, and the whole file with it) goes into '#description'."""
+    (macondo refuses an unknown pragma, and the whole file with it) goes into '#description', and
+    so does `doubt` (scoring.turns.hedge: the turns inferred, a game's result with them a guess)."""
     meta = {k: v for k, v in record.meta.items() if v is not None and _one_line(v)}
     for key in meta:
         if not _PRAGMA_KEY.match(key):
@@ -96,7 +98,9 @@ def _header(record: GameRecord, dist: Distribution, layout: Layout) -> list[str]
     out = []
     if title := _free_text(meta.pop("title", "")):
         out.append(f"#title {title}")
-    described = [meta.pop("description", "")]
+    # a hedge read back from a file is said again as the record's turns have it now
+    described = [d for d in meta.pop("description", "").split("; ") if not d.startswith(f"{TURNS_INFERRED} at ")]
+    described.append(doubt or "")
     # '#note' before the first turn: macondo has no event to hang it on
     described += (meta.pop("note", "") or "").splitlines()
     ident = _one_line(meta.pop("id", "")).split()
@@ -133,7 +137,10 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     Every line has a rack, never the word UNKNOWN: the rack when known, else a play's own tiles,
     a withdrawn play's tiles, or placeholder tiles from those not on the board (`_placeholder`).
     A blank nobody named gets a letter (`scoring.blanks.designate`, with `lexicon` when given) and,
-    unless the lexicon left only that letter, a '#note' with BLANK_NOT_READ.
+    unless the lexicon left only that letter, a '#note' with BLANK_NOT_READ. A play whose turn was
+    inferred (no clock press said whose it was) has a '#note' with TURN_INFERRED_NOTE, and the
+    '#description' says the turns were inferred (scoring.turns.hedge): who played which move, and
+    so the result, is a guess.
 
     No field can start a line of its own: nicknames must pass check_nick, racks and words
     be one word (GcgError otherwise); names and other text are kept to one line, and a
@@ -145,11 +152,14 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     for i, (pl, nick) in enumerate(zip(record.players, nicks), start=1):
         # macondo needs a name after the nickname; our reader gives the nickname when none
         out.append(f"#player{i} {nick} {_one_line(pl.name) or nick}")
-    out.extend(_header(record, dist, layout))
+    order = turn_order(record.events, profile, dist, layout, len(record.players))
+    out.extend(_header(record, dist, layout, hedge(order)))
     game = Game(profile, dist, layout, len(record.players))
-    for ev in record.events:
+    for i, ev in enumerate(record.events):
         nick = nicks[ev.player]
         note_lines = _note_lines(ev.note or "")
+        if i in order.inferred:  # read back as Play.turn_inferred
+            note_lines.append(f"#note {TURN_INFERRED_NOTE}: no clock press seen; who played this move is a guess")
         # (a withdrawn play's rack holds its tiles, still on the board; a penalty's rack is its point)
         if (not isinstance(ev, (EndRackPenalty, PhonyWithdrawn)) and getattr(ev, "rack", None)
                 and not _drawable(one_word(ev.rack, "rack", ev.rack), game)):

@@ -92,3 +92,30 @@ def test_a_high_certainty_play_with_an_unnamed_blank_flags_its_table(api, client
     assert r.status_code == 200, r.text
     [t] = [t for t in client.get("/api/tables").json()["tables"] if t["table"] == 42]
     assert t["flags"] == []
+
+
+def test_undoing_a_letter_correction_puts_the_play_back_under_review(api, client):
+    """Issue 35: a letter fixed on a play under review, then undone at the console: the reading is
+    the camera's again and so is its review (in /moves' review queue, /live's unconfirmed and the
+    table's flags); undoing the undo is the person's word again."""
+    gid = new_game(client, table=61)
+    camera_play(api, gid)
+
+    def state():
+        [m] = client.get(f"/api/games/{gid}/moves").json()
+        live = client.get(f"/api/games/{gid}/live").json()
+        [t] = [t for t in client.get("/api/tables").json()["tables"] if t["table"] == 61]
+        return m["word"], m["review"], live["unconfirmed"], "review" in t["flags"]
+
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "letter", "square": "8H", "letter": "O"})
+    assert r.status_code == 200, r.text
+    assert state() == ("COT", False, [], False)
+    undo = client.post(f"/api/games/{gid}/corrections/{r.json()['seqs'][0]}/undo", headers=AUTH, json={})
+    assert undo.status_code == 200, undo.text
+    assert state() == ("CAT", True, [0], True)
+    again = client.post(f"/api/games/{gid}/corrections/{undo.json()['seqs'][0]}/undo", headers=AUTH, json={})
+    assert again.status_code == 200, again.text
+    assert state() == ("COT", False, [], False)
+    log = client.get(f"/api/games/{gid}.json").json()["log"]
+    assert [e.get("undoes") for e in log] == [None, None, 1, 2]  # the undos name what they take back

@@ -78,3 +78,30 @@ def test_a_rack_read_the_tiles_off_the_board_cannot_make_is_noted_not_written():
     assert check_gcg(text) == []
     back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
     assert back.events[1].kind == "pass" and back.events[1].rack is None
+
+
+def test_plays_credited_without_a_clock_press_say_so_and_the_description_hedges_the_result():
+    """Issue 35: turns the camera inferred are said on each play and on the game (its result is a
+    guess); macondo and Quackle load the file, and it reads back to the same record, the flags with
+    it, and writes again the same (the description's hedge is not said twice)."""
+    def build(g):
+        g.play(1, Placement(tuple(PlacedTile(Square(8 + i, 6), ch) for i, ch in enumerate("OW")), Direction.DOWN),
+               turn_inferred=True)
+        g.play(0, Placement(tuple(PlacedTile(Square(8 + i, 8), ch) for i, ch in enumerate("ON")), Direction.DOWN),
+               turn_inferred=True)
+    game = Game(NASPA, EN)
+    game.play(0, Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate("CAT")), Direction.ACROSS))
+    build(game)
+    record = GameRecord((Player("cesar", "Cesar"), Player("josh", "Josh")), tuple(game.events),
+                        {"description": "round 3; board 2"}, "naspa", "en", "standard")
+    text = write_gcg(record, NASPA, EN)
+    lines = text.splitlines()
+    assert ("#description round 3; board 2; turns inferred at moves 2-3 (no clock press seen): who played which "
+            "move is a guess") in lines
+    notes = [lines[i + 1] for i, ln in enumerate(lines) if ln.startswith(">")]
+    assert notes[1:] == ["#note turn inferred: no clock press seen; who played this move is a guess"] * 2
+    assert not notes[0].startswith("#note")  # the first move is the seating's
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    assert [(e.player, e.turn_inferred, e.note) for e in back.events] == [(0, False, ""), (1, True, ""), (0, True, "")]
+    assert write_gcg(back, NASPA, EN) == text
