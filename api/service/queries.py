@@ -107,7 +107,7 @@ class Queries:
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
         made_from = self.played_from(view.events, view.players, view.dist, self.racks(view.row.id))
-        on = racks.moves_shown(view.events)
+        on = racks.moves_shown(view.events, _over(view))
         confirmed = _confirmed(view)
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
@@ -158,14 +158,14 @@ class Queries:
         event = meta.pop("event", "")
         meta.setdefault("title", f"{event}: {names}" if event else names)
         meta.setdefault("date", view.row.created[:10])
-        on = racks.moves_shown(record.events)
+        on = racks.moves_shown(record.events, _over(view))
         events = tuple(ev if on[i] else without_rack(ev) for i, ev in enumerate(record.events))
         return write_gcg(dataclasses.replace(record, meta=meta, events=events), view.profile, view.dist, view.layout)
 
     def record_json(self, view: GameView, racks: RackPolicy = LIVE) -> dict:
         """The whole record (the .json export): the game, the append-only log and the events as
         they stand; a rack `racks` hides is left out of the log entry and the event it is in."""
-        on = racks.moves_shown(view.events)
+        on = racks.moves_shown(view.events, _over(view))
         index_of = {seq: i for i, seq in enumerate(view.seqs)}
         log = []
         for e in view.entries:
@@ -208,7 +208,7 @@ class Queries:
             except (GameError, ValueError):  # a read the set cannot hold beside the board: no pool
                 return None
         live = self._with_racks(game_id, live, moves, racks, unseen_of, lambda pool: _grouped(pool, dist),
-                                view.events, dist)
+                                view.events, dist, state.ended or view.closed)
         return self._with_clock(game_id, live, row.meta)
 
     def _compute_live(self, view: GameView) -> s.LiveOut:
@@ -312,6 +312,11 @@ class Queries:
         first = next((r for r in rows if not r.agrees), None)
         return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
                                first_mismatch=first)
+
+
+def _over(view: GameView) -> bool:
+    """The game has ended or a director closed it: no rack is held any more."""
+    return view.closed or view.game_at().state.ended
 
 
 def _move_rack(game_id: int, ev, read, shown: bool) -> dict:

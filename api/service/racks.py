@@ -58,12 +58,13 @@ class RackPolicy:
         """The rack move `index` (counted from 0) was made from, now that the record holds `moves` moves."""
         return self.shown and (self.current or moves - index - 1 >= self.delay)
 
-    def moves_shown(self, events) -> list[bool]:
-        """Per event, whether a response may carry the rack it was made with: the operator's always;
-        else once the play or exchange that took that rack out of the player's hands
-        (scoring.racks.spent_at) has `delay` moves after it. A pass's rack, or a withdrawn play's,
-        waits for the player's next play or exchange: until then the player holds it."""
-        if self.current:
+    def moves_shown(self, events, over: bool = False) -> list[bool]:
+        """Per event, whether a response may carry the rack it was made with: the operator's always,
+        and every one once the game is `over` (nobody holds a rack to hide); else once the play or
+        exchange that took that rack out of the player's hands (scoring.racks.spent_at) has `delay`
+        moves after it. A pass's rack, or a withdrawn play's, waits for the player's next play or
+        exchange: until then the player holds it."""
+        if self.current or over:
             return [self.shown] * len(events)
         n = len(events)
         return [j is not None and self.allows(j, n) for j in spent_at(events)]
@@ -268,7 +269,8 @@ class Racks:
         return out
 
     def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE,
-                      players: int | None = None, events=None, dist=None) -> list[tuple[RackRead, int | None] | None]:
+                      players: int | None = None, events=None, dist=None,
+                      over: bool = False) -> list[tuple[RackRead, int | None] | None]:
         """Each player's rack `policy` lets out now that the record holds `moves` moves, with the
         move it was made from (None: the operator's latest read, live). Without `current`, the rack
         of the player's latest play or exchange the policy allows (`events` and `dist` needed)."""
@@ -283,7 +285,7 @@ class Racks:
                 if 0 <= r.player < players:
                     latest[r.player] = (r, None)
             return latest
-        on = policy.moves_shown(events)
+        on = policy.moves_shown(events, over)
         for i, r in sorted(self.played_from(events, players, dist, reads).items()):
             if on[i]:
                 latest[r.player] = (r, i)
@@ -301,11 +303,11 @@ class Racks:
 
     def _with_racks(self, game_id: int, live: s.LiveOut, view_moves: int, policy: RackPolicy,
                     unseen_of: Callable[[str, int | None], Counter | None], grouped: Callable[[Counter], str],
-                    events=None, dist=None) -> s.LiveOut:
+                    events=None, dist=None, over: bool = False) -> s.LiveOut:
         """`live` with the racks `policy` lets out: `racks` and the OBS fields rack1.. and unseen1..
         (empty for a rack not shown). `unseen_of(rack, index)`: what a player holding it cannot
         see, before move `index` (None: now)."""
-        current = self.current_racks(game_id, view_moves, policy, len(live.players), events, dist)
+        current = self.current_racks(game_id, view_moves, policy, len(live.players), events, dist, over)
         fields = dict(live.fields)
         shown = []
         for i in range(s.MAX_PLAYERS):
