@@ -1,4 +1,5 @@
-"""Shared dependencies as Annotated aliases: the service, the loaded game, the operator's token."""
+"""Shared dependencies as Annotated aliases: the service, the loaded game, the operator's token
+(`token_holder`: the one check of a token, for every route that reads one)."""
 from __future__ import annotations
 
 import math
@@ -42,11 +43,16 @@ GameDep = Annotated[GameView, Depends(get_game)]
 _bearer = HTTPBearer(auto_error=False, description="Operator token (docs/api.md, Security).")
 
 
-def operator_name(request: Request,
-                  creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str:
-    """The name of the token that authorised this write; it is written into corrections.
+def token_holder(request: Request,
+                 creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
+    """The name of the operator token the request carries; None when it carries none (the public view).
 
-    A client that sent too many wrong tokens gets 429 without its token being checked."""
+    The one check of a token, on every route that reads one (writes through `operator_name`, reads
+    that show more to an operator through this): a wrong token is a 401 counted toward the
+    address's back-off, and while it lasts any token gets a 429 unchecked, so no route answers a
+    guess with a yes or a no. A request without a token is never counted nor held up."""
+    if creds is None:
+        return None
     guard = request.app.state.guard
     client = request.client.host if request.client else "unknown"
     wait_s = guard.wait_s(client)
@@ -55,16 +61,23 @@ def operator_name(request: Request,
         raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
                             f"too many wrong operator tokens; try again in {seconds} s",
                             headers={"Retry-After": str(seconds)})
-    if creds is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "writes need 'Authorization: Bearer <token>'",
-                            headers={"WWW-Authenticate": "Bearer"})
     for name, token in request.app.state.tokens.items():
         if secrets.compare_digest(creds.credentials.encode(), token.encode()):
             guard.succeeded(client)
             return name
     guard.failed(client)
-    raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown operator token",
-                        headers={"WWW-Authenticate": "Bearer"})
+    raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown operator token", headers={"WWW-Authenticate": "Bearer"})
+
+
+TokenDep = Annotated[str | None, Depends(token_holder)]
+
+
+def operator_name(who: TokenDep) -> str:
+    """The name of the token that authorised this write; it is written into corrections."""
+    if who is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "writes need 'Authorization: Bearer <token>'",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return who
 
 
 OperatorDep = Annotated[str, Depends(operator_name)]

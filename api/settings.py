@@ -178,11 +178,12 @@ class RackSettings(Section):
         "A rack counts as read once it has been still this long (vision's RackWatch): a hand "
         "arranging tiles is not a rack."))
     on_air: Literal["live", "delay", "off"] = Field("delay", description=(
-        "What the overlays and live fields show of the racks unless a page asks otherwise: 'live' as "
-        "read, 'delay' only once delay_turns turns have gone by since the rack was read (players in "
-        "the room may see the stream), 'off' never."))
+        "What a request without the operator token gets of the racks (overlays, fields, moves, "
+        "exports) unless it asks for less: only the rack a stored play or exchange was made from, "
+        "never the rack a player holds now; 'live' once that move is stored, 'delay' once "
+        "delay_turns more moves followed it (players in the room may see the stream), 'off' never."))
     delay_turns: int = Field(1, ge=1, le=10, description=(
-        "With on_air = 'delay': how many turns after it was read a rack may be shown."))
+        "With on_air = 'delay': how many moves after the move made from it a rack may be shown."))
     review_below: float = Field(0.9, ge=0, le=1, description=(
         "A rack read with a tile read less surely than this waits for the operator console's review, "
         "and scoring takes such a tile as not seen: the one threshold (the station passes it on)."))

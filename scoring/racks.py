@@ -27,7 +27,7 @@ from .tally import excess, tally, unseen
 from .tiles import BLANK, Distribution
 
 __all__ = ["Fitted", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
-           "from_rack", "moves", "rack_string"]
+           "from_rack", "moves", "rack_string", "spent_at"]
 
 # The reader's runner-ups tried per slot when a read breaks the set's counts (RackBook.fit).
 _RUNNER_UPS = 3
@@ -207,6 +207,27 @@ def moves(events: Sequence[Event], dist: Distribution, players: int) -> tuple[li
         elif isinstance(e, (Pass, TurnLost)):
             out.append(Move(p, "pass", "", sizes[p]))
     return out, sizes
+
+
+def spent_at(events: Sequence[Event]) -> list[int | None]:
+    """For each event, the index of the move that took the rack it was made with out of the
+    player's hands: the event itself for a play or an exchange, else that player's next one (a
+    pass, a lost turn, a challenge bonus or a penalty leave the rack as it was; a withdrawn play
+    gives its tiles back). None: the player holds that rack still."""
+    out: list[int | None] = [None] * len(events)
+    nxt: dict[int, int | None] = {}
+    withdrawn: set[int] = set()
+    for i in range(len(events) - 1, -1, -1):
+        ev = events[i]
+        p = ev.player
+        if isinstance(ev, (Play, Exchange)) and p not in withdrawn:
+            nxt[p] = i
+        elif isinstance(ev, Play):
+            withdrawn.discard(p)   # the play taken back: its rack went at the player's next move
+        elif isinstance(ev, PhonyWithdrawn):
+            withdrawn.add(p)
+        out[i] = nxt.get(p)
+    return out
 
 
 @dataclass(frozen=True)
@@ -394,6 +415,15 @@ class RackBook:
                 if m.kind == "play":
                     played_before.append(i)
         return w, reads, sizes[player]
+
+    def played_from(self, player: int, events: Sequence[Event]) -> dict[int, int]:
+        """The player's turns in `events` (by event index) with the read their rack was, by its
+        position in `reads(player)`: aligned by the tiles, never by when a read came; a turn whose
+        rack no read shows is left out."""
+        w, _, _ = self._walk(player, events)
+        turns = [i for i, e in enumerate(events)  # the events `moves` makes a turn of, in its order
+                 if e.player == player and isinstance(e, (Play, PhonyWithdrawn, Exchange, Pass, TurnLost))]
+        return {i: j for i, j in zip(turns, w.before) if j is not None}
 
     def rack_before(self, player: int, played: str, events: Sequence[Event]) -> RackSeen | None:
         """The rack the player chose `played` from, as read, for a play about to follow `events`

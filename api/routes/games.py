@@ -8,8 +8,6 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
 
-from tilecam.scoring.events import to_json
-
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import GameDep, ServiceDep
@@ -34,9 +32,11 @@ def list_games(service: ServiceDep):
             description="The record as GCG (UTF-8), loadable by Quackle, macondo and Woogles, sent as a "
                         "download named for the date and the players (`2026-11-25_Cesar_vs_Josh.gcg`). "
                         "Corrections are applied; a lost turn is written as a pass with a note; '#title' "
-                        "names the players (and the event), '#description' the date and table.")
-def export_gcg(game: GameDep, service: ServiceDep):
-    return PlainTextResponse(service.gcg(game), media_type="text/plain; charset=utf-8",
+                        "names the players (and the event), '#description' the date and table. A move whose "
+                        "rack is not on air for this request is written as a rack nobody saw (the play's own "
+                        "tiles, or stand-ins, with a '#note rack not seen' line). " + RACKS_DOC)
+def export_gcg(game: GameDep, service: ServiceDep, racks: RacksDep):
+    return PlainTextResponse(service.gcg(game, racks), media_type="text/plain; charset=utf-8",
                              headers={"Content-Disposition": attachment(service.gcg_filename(game))})
 
 
@@ -58,13 +58,10 @@ def attachment(name: str) -> str:
 
 @router.get("/{game_id}.json", summary="JSON record", responses=READ,
             description="The whole record: the game, the append-only log (corrections included, "
-                        "each with its kind tag) and the events as they stand.")
-def export_json(game: GameDep, service: ServiceDep) -> dict:
-    return {
-        "game": service.summary(game),
-        "log": [{"seq": e.seq, "created": e.created, **to_json(e.entry)} for e in game.entries],
-        "events": [to_json(ev) for ev in game.events],
-    }
+                        "each with its kind tag) and the events as they stand; a rack not on air for this "
+                        "request is null in the log and the events. " + RACKS_DOC)
+def export_json(game: GameDep, service: ServiceDep, racks: RacksDep) -> dict:
+    return service.record_json(game, racks)
 
 
 @router.get("/{game_id}", response_model=s.GameDetail, summary="Game detail", responses=READ)

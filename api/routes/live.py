@@ -7,58 +7,49 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
+from tilecam.scoring.events import from_json, to_json
+
 from .. import schemas as s
 from ..bus import BusMessage
-from ..deps import BusDep, ServiceDep, SettingsDep
-from ..service import LIVE, RackPolicy, on_air
+from ..deps import BusDep, ServiceDep, SettingsDep, TokenDep
+from ..service import LIVE, RackPolicy, entry_without_rack, on_air
 
 router = APIRouter(prefix="/api/games", tags=["live"])
 READ = s.errors(404, 409, 422)
 MAX_RACKS_DELAY = 100  # moves; a whole game has fewer
 
-RACKS_DOC = ("`racks=off` leaves every rack out (the racks, the rack and unseen-per-player fields, the racks "
-             "in the stream's entries); `racks_delay=N` shows a rack only once N more moves have been played "
-             "after it was seen. The server's `[racks] on_air` and `delay_turns` are the least hidden: a query "
-             "can hide more, never less. A request with an operator token sees the racks live.")
+RACKS_DOC = ("Without an operator token a rack is shown only once a play or exchange made from it is in the "
+             "record, never the tiles a player holds now. `racks=off` leaves every rack out (the racks, the rack "
+             "and unseen-per-player fields, the racks in the stream's entries, the exports' racks); "
+             "`racks_delay=N` shows a move's rack only once N more moves have been played after it. The "
+             "server's `[racks] on_air` and `delay_turns` are the least hidden: a query can hide more, never "
+             "less. A request with an operator token sees the racks live; a wrong token is a 401 counted "
+             "toward the same back-off as the writes (429 while it lasts).")
 
 
-def is_operator(request: Request) -> bool:
-    """Whether the request carries a valid operator token (a read does not need one: no 401 here)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        return False
-    return any(secrets.compare_digest(token.strip().encode(), known.encode())
-               for known in request.app.state.tokens.values())
-
-
-def rack_policy(request: Request, settings: SettingsDep,
+def rack_policy(settings: SettingsDep, who: TokenDep,
                 racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack leaves the server."),
                 racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
-                                                description="Show a rack only once this many more moves were "
-                                                            "played after it was seen.")) -> RackPolicy:
-    """Which racks this response may carry: the operator's live, else the server's on-air
-    setting; then what the query hides on top (docs/racks.md, "Racks on air and in the API")."""
-    base = LIVE if is_operator(request) else on_air(settings)
+                                                description="Show a move's rack only once this many more moves "
+                                                            "were played after it.")) -> RackPolicy:
+    """Which racks this response may carry: an operator token's live (a wrong token is refused and
+    counted, `deps.token_holder`), else the server's on-air setting; then what the query hides on
+    top (docs/racks.md, "Racks on air and in the API")."""
+    base = LIVE if who is not None else on_air(settings)
     return base.join(racks, racks_delay)
 
 
 RacksDep = Annotated[RackPolicy, Depends(rack_policy)]
 
 
-def without_racks(value: Any) -> Any:
-    """A log entry's JSON with every `rack` emptied (a move's rack holds the tiles the player kept)."""
-    if isinstance(value, dict):
-        return {k: (None if k == "rack" else without_racks(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [without_racks(v) for v in value]
-    return value
+def without_racks(entry: dict | None) -> dict | None:
+    """A log entry's JSON (scoring.events.to_json) without its rack (service.entry_without_rack)."""
+    return None if entry is None else to_json(entry_without_rack(from_json(entry)))
 
 
 def sse(event: str, seq: int, data: dict) -> bytes:
@@ -98,7 +89,7 @@ async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDe
     async def shown(msg: BusMessage) -> dict:
         # The bus carries the racks live; a stream that may not see them gets the state under its
         # policy instead, and the entry without its rack.
-        if racks == LIVE:
+        if racks.current:
             return msg.data
         now = await asyncio.to_thread(service.live, game_id, racks)
         return {**msg.data, "live": now.model_dump(), "entry": without_racks(msg.data.get("entry"))}

@@ -67,8 +67,14 @@ def move_frame(index: int, game: GameDep, service: ServiceDep,
                         "as if no frame were kept. " + RACKS_DOC)
 def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
                seq: int = FastPath(ge=0, le=2**62, description="The read's seq in the game's rack log.")):
-    read = next((r for r in service.racks(game.row.id) if r.seq == seq), None)
-    if read is None or not read.frame or not racks.allows(read.turn, len(game.events)):
+    reads = service.racks(game.row.id)
+    read = next((r for r in reads if r.seq == seq), None)
+    if read is not None and not racks.current:  # on air only as the rack of a stored move
+        on = racks.moves_shown(game.events, game.closed or game.game_at().state.ended)
+        made = [i for i, r in service.played_from(game.events, game.players, game.dist, reads).items()
+                if r.seq == seq and on[i]]
+        read = read if made else None
+    if read is None or not read.frame or not racks.shown:
         raise NotFound(f"no evidence frame for rack read {seq} of game {game.row.id}")
     frame = service.rack_frame(game.row.id, seq)
     if frame.jpeg is not None:

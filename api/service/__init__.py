@@ -23,12 +23,12 @@ from .clock import ClockGlue
 from .ingest import Ingest
 from .operator import Operator
 from .queries import Queries
-from .racks import LIVE, RackPolicy, Racks, on_air
+from .racks import LIVE, RackPolicy, Racks, entry_without_rack, on_air
 from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
 
-__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "load_view", "nick_of",
-           "on_air", "parse_square", "players_of"]
+__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "entry_without_rack",
+           "load_view", "nick_of", "on_air", "parse_square", "players_of"]
 
 
 class GameService(Queries, Tournament, Operator, ClockGlue, Ingest, Racks):
@@ -39,7 +39,8 @@ class GameService(Queries, Tournament, Operator, ClockGlue, Ingest, Racks):
         self._locks: dict[int, threading.RLock] = defaultdict(threading.RLock)
         self._locks_guard = threading.Lock()
         self._live: dict[int, tuple[int, str, s.LiveOut]] = {}  # game -> (entries, meta key, live)
-        self._live_state: dict[int, tuple] = {}  # game -> (moves, GameState, Distribution) of that live state
+        self._live_state: dict[int, tuple] = {}  # game -> (moves, GameState, Distribution, GameView, {move: state
+        # before it}) of that live state
         self._tables: dict = {}  # game -> (its key, its replayed part of a table row): see Tournament
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
         self._clocks_shown: dict[int, tuple | None] = {}  # game -> its clock's state in that update

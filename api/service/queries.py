@@ -10,8 +10,8 @@ from typing import Callable
 
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.amend import changes, confirmed as confirmed_moves, reading_excess
-from tilecam.scoring.events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Event, Exchange, Pass,
-                                    PhonyWithdrawn, Play, TimePenalty, TurnLost)
+from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, to_json)
 from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
@@ -24,7 +24,7 @@ from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hed
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow, Store
-from .racks import LIVE, RackPolicy, rack_text
+from .racks import LIVE, RackPolicy, entry_without_rack, rack_text, without_rack
 from .view import DAMAGE, GameView, load_view
 
 __all__ = ["Queries"]
@@ -42,7 +42,7 @@ class Queries:
     _live: dict[int, tuple[int, str, s.LiveOut]]
     _live_state: dict[int, tuple]
     racks: Callable
-    rack_before: Callable
+    played_from: Callable
     _with_racks: Callable
 
     def games(self) -> list[GameRow]:
@@ -107,9 +107,8 @@ class Queries:
         played from. `racks`: which racks the request may see (a move's rack, kept tiles and all,
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
-        reads = self.racks(view.row.id)
-        moves_now = len(view.events)
-        after: dict[int, int] = {}  # player -> the turn after their last move: their reads since
+        made_from = self.played_from(view.events, view.players, view.dist, self.racks(view.row.id))
+        on = racks.moves_shown(view.events, _over(view))
         confirmed = _confirmed(view)
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
@@ -120,15 +119,14 @@ class Queries:
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
-                **_move_rack(view.row.id, ev, self.rack_before(reads, ev.player, i, after.get(ev.player, 0)),
-                             racks.allows(i, moves_now)),
+                **_move_rack(view.row.id, ev, made_from.get(i), on[i]),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
-                totals=list(ln.totals), note=ev.note, corrected=seq in view.corrected, frame=seq in frames,
+                totals=list(ln.totals), note=ev.note if on[i] else without_rack(ev).note,
+                corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
                 turn_inferred=i in order.inferred, out_of_turn=i in wrong,
                 **_reading(ev, seq in confirmed, game, view, i, peak)))
             game.append(ev)
-            after[ev.player] = i + 1
         return out
 
     def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
@@ -151,16 +149,35 @@ class Queries:
                            tiles={t: pool[t] for t in view.dist.counts if pool.get(t)},
                            vowels=vowels, consonants=consonants, blanks=blanks)
 
-    def gcg(self, view: GameView) -> str:
+    def gcg(self, view: GameView, racks: RackPolicy = LIVE) -> str:
         """The record as GCG, with a '#title' (the event, if named, and the players) and the date
-        and table in '#description' unless the game's meta says otherwise."""
+        and table in '#description' unless the game's meta says otherwise. A move whose rack
+        `racks` hides is written as the writer writes a rack nobody saw (the play's own tiles, or
+        stand-ins, with a RACK_NOT_SEEN note saying so)."""
         record = view.record()
         meta = dict(record.meta)
         names = " vs ".join(p.name for p in record.players)
         event = meta.pop("event", "")
         meta.setdefault("title", f"{event}: {names}" if event else names)
         meta.setdefault("date", view.row.created[:10])
-        return write_gcg(dataclasses.replace(record, meta=meta), view.profile, view.dist, view.layout)
+        on = racks.moves_shown(record.events, _over(view))
+        events = tuple(ev if on[i] else without_rack(ev) for i, ev in enumerate(record.events))
+        return write_gcg(dataclasses.replace(record, meta=meta, events=events), view.profile, view.dist, view.layout)
+
+    def record_json(self, view: GameView, racks: RackPolicy = LIVE) -> dict:
+        """The whole record (the .json export): the game, the append-only log and the events as
+        they stand; a rack `racks` hides is left out of the log entry and the event it is in."""
+        on = racks.moves_shown(view.events, _over(view))
+        index_of = {seq: i for i, seq in enumerate(view.seqs)}
+        log = []
+        for e in view.entries:
+            entry = e.entry
+            i = index_of.get(entry.target if isinstance(entry, (Correction, Void)) else e.seq)
+            if i is None or not on[i]:  # a voided move's rack is no stored move's
+                entry = entry_without_rack(entry)
+            log.append({"seq": e.seq, "created": e.created, **to_json(entry)})
+        return {"game": self.summary(view), "log": log,
+                "events": [to_json(ev if on[i] else without_rack(ev)) for i, ev in enumerate(view.events)]}
 
     def gcg_filename(self, view: GameView) -> str:
         """A download's name: the date and the players, '2026-11-25_Cesar_vs_Josh.gcg' (Unicode
@@ -181,15 +198,19 @@ class Queries:
             view = self.load(game_id)
             live = self._compute_live(view)
             self._live[game_id] = (n, key, live)
-            self._live_state[game_id] = (len(view.events), view.game_at().state, view.dist)
-        moves, state, dist = self._live_state[game_id]
+            self._live_state[game_id] = (len(view.events), view.game_at().state, view.dist, view, {})
+        moves, state, dist, view, before = self._live_state[game_id]
 
-        def unseen_of(rack: str):
+        def unseen_of(rack: str, at: int | None):
+            # a move's rack shown after it: what its player could not see then, the board before it
+            if at is not None and at not in before:
+                before[at] = view.game_at(at).state
             try:
-                return state.unseen_for(dist, rack)
+                return (state if at is None else before[at]).unseen_for(dist, rack)
             except (GameError, ValueError):  # a read the set cannot hold beside the board: no pool
                 return None
-        live = self._with_racks(game_id, live, moves, racks, unseen_of, lambda pool: _grouped(pool, dist))
+        live = self._with_racks(game_id, live, moves, racks, unseen_of, lambda pool: _grouped(pool, dist),
+                                view.events, dist, state.ended or view.closed)
         return self._with_clock(game_id, live, row.meta)
 
     def _compute_live(self, view: GameView) -> s.LiveOut:
@@ -294,6 +315,11 @@ class Queries:
         first = next((r for r in rows if not r.agrees), None)
         return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
                                first_mismatch=first)
+
+
+def _over(view: GameView) -> bool:
+    """The game has ended or a director closed it: no rack is held any more."""
+    return view.closed or view.game_at().state.ended
 
 
 def _move_rack(game_id: int, ev, read, shown: bool) -> dict:

@@ -11,9 +11,11 @@ a row of the log; a read that ``breaks`` the counts is off air until then. ``rac
 every read with its confirmation.
 
 On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
-carry (none, or only those seen at least `delay` moves ago), ``on_air`` reads the station's
-default from the settings in one place, and ``_with_racks`` fills a live state under a policy. The
-console (an operator token) sees them live.
+carry (none, or the rack a stored move was made from, ``played_from`` tying reads to moves by their
+tiles, once `delay` more moves followed it; never the rack a player holds now), ``on_air`` reads
+the station's default from the settings in one place, ``_with_racks`` fills a live state under a
+policy and ``without_rack`` takes a rack out of an event. The console (an operator token) sees
+them live.
 """
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tilecam.scoring.errors import ScoringError
-from tilecam.scoring.events import Play
+from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Play
+from tilecam.scoring.gcg import RACK_NOT_SEEN
+from tilecam.scoring.racks import RackBook, RackSeen, spent_at
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
@@ -33,7 +37,8 @@ from ..store import RackRow, Store
 from .ingest import refuse_mirror
 from .view import GameView
 
-__all__ = ["LIVE", "RACK_FIELDS", "RackPolicy", "RackRead", "Racks", "on_air", "rack_text"]
+__all__ = ["LIVE", "RACK_FIELDS", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
+           "on_air", "rack_text", "without_rack"]
 
 NOT_FROM_RACK = "not on the rack read"  # in the note scoring puts on a play not from the rack (scoring/racks.py)
 UNSEEN_TILE = "·"    # a rack position the camera could not see (a hand over it), in the text shown
@@ -42,30 +47,68 @@ MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every se
 
 @dataclass(frozen=True, slots=True)
 class RackPolicy:
-    """Which racks a response may carry: none (`shown` False), or those seen `delay` or more moves ago."""
+    """Which racks a response may carry. `current` (an operator token's, LIVE): every read as it
+    comes, the racks players hold now included. Otherwise only the rack a stored play or exchange
+    was made from (`Racks.played_from`: tied to the move by its tiles), once `delay` more moves
+    followed that move; nothing at all when `shown` is False."""
     shown: bool = True
     delay: int = 0
+    current: bool = False   # the operator's: every read live
 
-    def allows(self, turn: int, moves: int) -> bool:
-        """A rack seen when the record held `turn` moves, now that it holds `moves`."""
-        return self.shown and moves - turn >= self.delay
+    def allows(self, index: int, moves: int) -> bool:
+        """The rack move `index` (counted from 0) was made from, now that the record holds `moves` moves."""
+        return self.shown and (self.current or moves - index - 1 >= self.delay)
+
+    def moves_shown(self, events, over: bool = False) -> list[bool]:
+        """Per event, whether a response may carry the rack it was made with: the operator's always,
+        and every one once the game is `over` (nobody holds a rack to hide); else once the play or
+        exchange that took that rack out of the player's hands (scoring.racks.spent_at) has `delay`
+        moves after it. A pass's rack, or a withdrawn play's, waits for the player's next play or
+        exchange: until then the player holds it."""
+        if self.current or over:
+            return [self.shown] * len(events)
+        n = len(events)
+        return [j is not None and self.allows(j, n) for j in spent_at(events)]
 
     def join(self, racks: str | None, racks_delay: int | None) -> "RackPolicy":
         """This policy with a request's own asking: it can hide more, never show more."""
-        return RackPolicy(self.shown and racks != "off", max(self.delay, racks_delay or 0))
+        hides = racks == "off" or bool(racks_delay)
+        return RackPolicy(self.shown and racks != "off", max(self.delay, racks_delay or 0), self.current and not hides)
 
 
-LIVE = RackPolicy()
+LIVE = RackPolicy(current=True)
 HIDDEN = RackPolicy(False)
 
 
 def on_air(settings: Any) -> RackPolicy:
-    """The racks a page without an operator token gets by default: [racks] on_air ("live" as read,
-    "delay": only once delay_turns moves have gone by since the rack was read, "off" never)."""
+    """The racks a request without an operator token gets by default: [racks] on_air ("live": a
+    move's rack once the move is stored, "delay": once delay_turns more moves followed it, "off"
+    never). Never the rack a player holds now: that is the operator's alone."""
     racks = settings.racks
     if racks.on_air == "off":
         return HIDDEN
     return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0)
+
+
+def without_rack(ev):
+    """An event as a response that may not see its rack carries it: no `rack`, no note line quoting
+    a rack read (those start RACK_NOT_SEEN). An exchange keeps its tiles (the move, as the recount
+    says it, gone from the rack); the end's rack points and penalty keep theirs (the score of a
+    game that is over)."""
+    if isinstance(ev, (EndRackPoints, EndRackPenalty)) or not hasattr(ev, "rack"):
+        return ev
+    changes: dict[str, Any] = {"rack": None}
+    note = getattr(ev, "note", "")
+    if note and RACK_NOT_SEEN in note:
+        changes["note"] = "\n".join(line for line in note.split("\n") if not line.startswith(RACK_NOT_SEEN))
+    return dataclasses.replace(ev, **changes)
+
+
+def entry_without_rack(entry):
+    """A log entry without the rack of the event it holds (a correction's replacement included)."""
+    if isinstance(entry, Correction):
+        return dataclasses.replace(entry, replacement=without_rack(entry.replacement))
+    return without_rack(entry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,17 +252,54 @@ class Racks:
         """The evidence frame of rack read `seq`; NotFound when none was kept."""
         return self.store.rack_frame(game_id, seq)
 
+    def played_from(self, events, players: int, dist, reads: list[RackRead] | None = None,
+                    game_id: int | None = None) -> dict[int, RackRead]:
+        """Each play and exchange of `events` (by index) with the rack read it was made from, tied
+        to the move by its tiles (scoring.racks.RackBook), never by the move count a read was stored
+        with: the only reads a response without an operator token may carry. A read no stored move
+        was made from (the rack a player holds now; the tiles left on it while a play goes down) is
+        in none, nor is a pass's or a withdrawn play's, whose tiles the player still holds."""
+        if reads is None:
+            reads = fold(self.store.racks(game_id))
+        book = RackBook(dist, players)
+        kept: list[list[RackRead]] = [[] for _ in range(players)]
+        for r in reads:
+            if not 0 <= r.player < players:
+                continue
+            sure = r.confirmed_by is not None  # the operator's word: no doubt left
+            try:
+                book.add(RackSeen(r.player, r.t, tuple(r.tiles), () if sure else tuple(r.certainty)))
+            except ValueError:
+                continue  # a read scoring cannot take is no move's rack
+            kept[r.player].append(r)
+        out: dict[int, RackRead] = {}
+        for p in range(players):
+            for i, j in book.played_from(p, events).items():
+                if isinstance(events[i], (Play, Exchange)):
+                    out[i] = kept[p][j]
+        return out
+
     def current_racks(self, game_id: int, moves: int, policy: RackPolicy = LIVE,
-                      players: int | None = None) -> list[RackRead | None]:
-        """Each player's latest read that `policy` lets out now that the record holds `moves` moves."""
+                      players: int | None = None, events=None, dist=None,
+                      over: bool = False) -> list[tuple[RackRead, int | None] | None]:
+        """Each player's rack `policy` lets out now that the record holds `moves` moves, with the
+        move it was made from (None: the operator's latest read, live). Without `current`, the rack
+        of the player's latest play or exchange the policy allows (`events` and `dist` needed)."""
         if players is None:
             players = len(self.store.game(game_id).players)
-        latest: list[RackRead | None] = [None] * players
+        latest: list[tuple[RackRead, int | None] | None] = [None] * players
         if not policy.shown:
             return latest  # nothing read from the store: nothing to leave out
-        for r in fold(self.store.racks(game_id)):
-            if 0 <= r.player < players and policy.allows(r.turn, moves):
-                latest[r.player] = r if r.on_air else None   # the rack as read is no rack: none shown
+        reads = fold(self.store.racks(game_id))
+        if policy.current:
+            for r in reads:
+                if 0 <= r.player < players:
+                    latest[r.player] = (r, None)
+            return latest
+        on = policy.moves_shown(events, over)
+        for i, r in sorted(self.played_from(events, players, dist, reads).items()):
+            if on[i] and r.on_air:   # the rack as read is no rack (it breaks the counts): none shown
+                latest[r.player] = (r, i)
         return latest
 
     def rack_before(self, reads: list[RackRead], player: int, index: int, since: int = 0) -> RackRead | None:
@@ -233,16 +313,18 @@ class Racks:
         return found
 
     def _with_racks(self, game_id: int, live: s.LiveOut, view_moves: int, policy: RackPolicy,
-                    unseen_of: Callable[[str], Counter | None], grouped: Callable[[Counter], str]) -> s.LiveOut:
+                    unseen_of: Callable[[str, int | None], Counter | None], grouped: Callable[[Counter], str],
+                    events=None, dist=None, over: bool = False) -> s.LiveOut:
         """`live` with the racks `policy` lets out: `racks` and the OBS fields rack1.. and unseen1..
-        (empty for a rack not shown). `unseen_of(rack)`: what a player holding it cannot see."""
-        current = self.current_racks(game_id, view_moves, policy, len(live.players))
+        (empty for a rack not shown). `unseen_of(rack, index)`: what a player holding it cannot
+        see, before move `index` (None: now)."""
+        current = self.current_racks(game_id, view_moves, policy, len(live.players), events, dist, over)
         fields = dict(live.fields)
         shown = []
         for i in range(s.MAX_PLAYERS):
-            r = current[i] if i < len(current) else None
+            r, at = (current[i] if i < len(current) else None) or (None, None)
             fields[f"rack{i + 1}"] = rack_text(r.tiles) if r else ""
-            pool = unseen_of("".join(t for t in r.tiles if t)) if r else None
+            pool = unseen_of("".join(t for t in r.tiles if t), at) if r else None
             fields[f"unseen{i + 1}"] = grouped(pool) if pool is not None else ""
             if i < len(current):
                 shown.append(None if r is None else s.RackShownOut(

@@ -1,6 +1,7 @@
-"""Racks on the pages, end to end in headless Debian chromium (issue 30): the overlay shows both
-players' racks, `?racks=off` shows none (and none reached the page), `?racks_delay=1` only the rack
-seen before the last move; the console confirms a rack read under review with one click.
+"""Racks on the pages, end to end in headless Debian chromium (issue 30): the overlay shows the rack
+of a stored move and never a rack a player holds now (issue 35), `?racks=off` shows none (and none
+reached the page), `?racks_delay=1` none until a move follows; the console sees the racks live and
+confirms a rack read under review with one click.
 
 The screenshots go to $TILECAM_ARTIFACTS (default: a temporary folder)."""
 from __future__ import annotations
@@ -80,11 +81,11 @@ def load_overlay(page, url: str) -> str:
     return "".join(got)
 
 
-def test_the_overlay_shows_both_racks(api, game, page, shots):
+def test_the_overlay_shows_the_rack_of_the_stored_move_and_no_current_rack(api, game, page, shots):
     load_overlay(page, f"{api.url}/overlay/{game}")
-    page.wait_for_function("() => document.querySelectorAll('#racks .rack:not([hidden])').length === 2")
-    assert racks_shown(page) == [NOW0, NOW1]
-    assert page.locator("#rack1").get_attribute("class").split() == ["rack", "review"]  # marked unconfirmed
+    page.wait_for_function("() => document.querySelectorAll('#racks .rack:not([hidden])').length === 1")
+    assert racks_shown(page) == [FIRST]  # Ann's move 1 was made from it; Ann's and Ben's racks now are not shown
+    assert NOW0 not in page.content() and NOW1 not in page.content()
     page.screenshot(path=str(shots / "overlay_racks.png"))
     print(f"screenshot: {shots / 'overlay_racks.png'}")
     assert page.errors == []
@@ -99,11 +100,10 @@ def test_racks_off_shows_none_and_none_reached_the_page(api, game, page):
     assert page.errors == []
 
 
-def test_racks_delay_shows_only_the_rack_seen_before_the_last_move(api, game, page):
+def test_racks_delay_shows_no_rack_until_a_move_follows_the_one_made_from_it(api, game, page):
     load_overlay(page, f"{api.url}/overlay/{game}?racks_delay=1")
-    page.wait_for_function("() => document.querySelectorAll('#racks .rack:not([hidden])').length === 1")
-    assert racks_shown(page) == [FIRST]
-    assert NOW0 not in page.content() and NOW1 not in page.content()
+    assert racks_shown(page) == []
+    assert all(r not in page.content() for r in (FIRST, NOW0, NOW1))
     assert page.errors == []
 
 

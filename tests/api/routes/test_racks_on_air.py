@@ -1,8 +1,10 @@
 """Racks over real HTTP (issue 30): on air as the request may see them, applied on the server.
 
-With `racks=off` or `racks_delay` a hidden rack's letters are in NO response body the overlay, the
-OBS fields, the stream or the moves give (the bytes are searched); an operator token sees them
-live; the console's review list and one-click confirmation; the rack evidence frames."""
+Without an operator token a rack is on air only once a play or exchange made from it is stored
+(tied to the move by its tiles), never the rack a player holds now (issue 35); with `racks=off` or
+`racks_delay` a hidden rack's letters are in NO response body the overlay, the OBS fields, the
+stream, the moves or the exports give (the bytes are searched); an operator token sees them live;
+the console's review list and one-click confirmation; the rack evidence frames."""
 from __future__ import annotations
 
 import threading
@@ -45,10 +47,11 @@ def game(api, client) -> int:
     return gid
 
 
-def sse_bytes(url: str, events: int, then=None, timeout: float = 10.0) -> bytes:
+def sse_bytes(url: str, events: int, then=None, timeout: float = 10.0, headers=None) -> bytes:
     """The raw bytes of a stream up to `events` events; `then()` runs once the first has come."""
     got, done = bytearray(), threading.Event()
-    with httpx.Client(timeout=httpx.Timeout(timeout, read=timeout)) as c, c.stream("GET", url) as r:
+    with httpx.Client(timeout=httpx.Timeout(timeout, read=timeout)) as c, \
+            c.stream("GET", url, headers=headers or {}) as r:
         assert r.status_code == 200
         deadline = time.monotonic() + timeout
         for chunk in r.iter_bytes():
@@ -61,10 +64,12 @@ def sse_bytes(url: str, events: int, then=None, timeout: float = 10.0) -> bytes:
     return bytes(got)
 
 
-def bodies(client, gid: int, query: str, headers=None) -> bytes:
+def bodies(client, gid: int, query: str, headers=None, table: int = 9) -> bytes:
+    """Every body a page without a token can fetch of the game (exports included), joined."""
     paths = [f"/api/games/{gid}/live", f"/api/games/{gid}/fields", f"/api/games/{gid}/fields/rack1",
              f"/api/games/{gid}/fields/rack2", f"/api/games/{gid}/fields/unseen1", f"/api/games/{gid}/moves",
-             "/api/tables/9/live", "/api/tables/9/fields/rack1", f"/overlay/{gid}", f"/overlay/{gid}/rack1"]
+             f"/api/games/{gid}.gcg", f"/api/games/{gid}.json", f"/api/games/{gid}",
+             f"/api/tables/{table}/live", f"/api/tables/{table}/fields/rack1", f"/overlay/{gid}", f"/overlay/{gid}/rack1"]
     out = b""
     for p in paths:
         r = client.get(f"{p}?{query}", headers=headers or {})
@@ -73,15 +78,22 @@ def bodies(client, gid: int, query: str, headers=None) -> bytes:
     return out
 
 
-def test_the_live_state_and_fields_carry_each_players_current_rack(client, game):
+def test_without_a_token_only_the_rack_a_stored_move_was_made_from_is_on_air(client, game):
     live = client.get(f"/api/games/{game}/live").json()
-    assert [r["text"] for r in live["racks"]] == [NOW0, NOW1] and live["racks"][1]["review"]
-    assert client.get(f"/api/games/{game}/fields/rack1").text == NOW0
-    assert client.get(f"/api/games/{game}/fields").json()["unseen2"].startswith("AAAAAAAA ")
+    assert [r and r["text"] for r in live["racks"]] == [FIRST, None]  # Ann's move 1; nobody's current rack
+    assert client.get(f"/api/games/{game}/fields/rack1").text == FIRST
+    assert client.get(f"/api/games/{game}/fields").json()["unseen1"].startswith("AAAAAAAA ")  # before move 1
+    found = bodies(client, game, "")
+    assert FIRST.encode() in found and NOW0.encode() not in found and NOW1.encode() not in found
     move = client.get(f"/api/games/{game}/moves").json()[0]
     assert (move["rack"], move["rack_seq"], move["rack_frame"]) == (FIRST, 0, f"/api/games/{game}/racks/0/frame.jpg")
     r = client.get(move["rack_frame"])
     assert r.status_code == 200 and r.content == b"\xff\xd8first"
+    assert client.get(f"/api/games/{game}/racks/1/frame.jpg").status_code == 404  # Ann's rack now
+    # the operator: every rack live
+    live = client.get(f"/api/games/{game}/live", headers=AUTH).json()
+    assert [r["text"] for r in live["racks"]] == [NOW0, NOW1] and live["racks"][1]["review"]
+    assert client.get(f"/api/games/{game}/fields/rack1", headers=AUTH).text == NOW0
 
 
 def test_racks_off_leaves_no_rack_letter_in_any_response_and_the_stream(client, game, api):
@@ -96,31 +108,40 @@ def test_racks_off_leaves_no_rack_letter_in_any_response_and_the_stream(client, 
     assert stream.count(b"event: update") == 2
     for rack in (FIRST, NOW0, NOW1, LATER):
         assert rack.encode() not in stream
-    # the same stream without the query carries them (live by default)
-    assert LATER.encode() in sse_bytes(f"{client.base_url}/api/games/{game}/events", 1)
+    # Ben's rack now: on the operator's stream, never on a page's
+    assert LATER.encode() not in sse_bytes(f"{client.base_url}/api/games/{game}/events", 1)
+    assert LATER.encode() in sse_bytes(f"{client.base_url}/api/games/{game}/events", 1, headers=AUTH)
 
 
-def test_racks_delay_shows_a_rack_only_once_as_many_moves_followed_it(client, game):
-    found = bodies(client, game, "racks_delay=1")
-    assert FIRST.encode() in found  # seen before move 1, which has been played
-    assert NOW0.encode() not in found and NOW1.encode() not in found and LATER.encode() not in found
-    live = client.get(f"/api/games/{game}/live?racks_delay=1").json()
+def test_racks_delay_shows_a_moves_rack_only_once_as_many_moves_followed_it(api, client):
+    r = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}], "meta": {"table": "8"}},
+                    headers=AUTH)
+    gid = r.json()["id"]
+    api.service.add_rack(gid, seen(0, FIRST), jpeg=b"\xff\xd8first")
+    assert client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST},
+                       headers=AUTH).status_code == 200
+    api.service.add_rack(gid, seen(0, NOW0), jpeg=b"\xff\xd8now0")
+    assert FIRST.encode() not in bodies(client, gid, "racks_delay=1", table=8)  # no move after move 1 yet
+    assert client.get(f"/api/games/{gid}/racks/0/frame.jpg?racks_delay=1").status_code == 404
+    assert client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200  # Ben
+    found = bodies(client, gid, "racks_delay=1", table=8)
+    assert FIRST.encode() in found and NOW0.encode() not in found
+    live = client.get(f"/api/games/{gid}/live?racks_delay=1").json()
     assert live["fields"]["rack1"] == FIRST and live["racks"][1] is None and live["fields"]["unseen2"] == ""
-    stream = sse_bytes(f"{client.base_url}/api/games/{game}/events?racks_delay=1", 1)
+    stream = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=1", 1)
     assert FIRST.encode() in stream and NOW0.encode() not in stream
-    assert client.get(f"/api/games/{game}/racks/0/frame.jpg?racks_delay=1").status_code == 200
-    assert client.get(f"/api/games/{game}/racks/1/frame.jpg?racks_delay=1").status_code == 404
-    moves = bodies(client, game, "racks_delay=2")
-    assert FIRST.encode() not in moves
+    assert client.get(f"/api/games/{gid}/racks/0/frame.jpg?racks_delay=1").status_code == 200
+    assert client.get(f"/api/games/{gid}/racks/1/frame.jpg?racks_delay=1").status_code == 404
+    assert FIRST.encode() not in bodies(client, gid, "racks_delay=2", table=8)
 
 
 def test_an_operator_token_sees_the_racks_live_and_a_wrong_one_does_not(client, game):
     assert NOW0.encode() in bodies(client, game, "", headers=AUTH)
     assert client.get(f"/api/games/{game}/racks/1/frame.jpg", headers=AUTH).content == b"\xff\xd8now0"
-    # a query can still hide them for an operator; a wrong token is only a viewer
+    # a query can still hide them for an operator; a wrong token is refused, never served as a viewer
     assert NOW0.encode() not in client.get(f"/api/games/{game}/live?racks=off", headers=AUTH).content
-    assert NOW0.encode() not in client.get(f"/api/games/{game}/live?racks_delay=1",
-                                           headers={"Authorization": "Bearer wrong"}).content
+    r = client.get(f"/api/games/{game}/live?racks_delay=1", headers={"Authorization": "Bearer wrong"})
+    assert r.status_code == 401 and NOW0.encode() not in r.content
 
 
 @pytest.mark.parametrize("query", ["racks=maybe", "racks_delay=-1", "racks_delay=1000", "racks_delay=x"])
@@ -161,9 +182,9 @@ def test_a_streams_entries_carry_no_rack_when_racks_are_hidden(api, client):
         assert client.post(f"/api/games/{gid}/passes", json={"rack": kept}, headers=AUTH).status_code == 200
     hidden = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks=off", 3, then=moves)
     assert hidden.count(b"event: update") == 3 and b'"kind":"pass"' in hidden and kept.encode() not in hidden
-    delayed = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=2", 1)
-    assert kept.encode() not in delayed
-    assert kept.encode() in sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=1", 1)
+    # a pass leaves the rack in the player's hands: on no page's stream, the operator's only
+    assert kept.encode() not in sse_bytes(f"{client.base_url}/api/games/{gid}/events", 1)
+    assert kept.encode() in sse_bytes(f"{client.base_url}/api/games/{gid}/events", 1, headers=AUTH)
 
 
 def test_by_default_a_rack_is_on_air_a_turn_late_and_off_means_never(tmp_path):
@@ -175,13 +196,17 @@ def test_by_default_a_rack_is_on_air_a_turn_late_and_off_means_never(tmp_path):
                        headers=AUTH)
             gid = r.json()["id"]
             server.service.add_rack(gid, seen(0, FIRST))
-            assert c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT"}, headers=AUTH).status_code == 200
+            assert c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST},
+                          headers=AUTH).status_code == 200
             server.service.add_rack(gid, seen(0, NOW0))
+            assert FIRST.encode() not in bodies(c, gid, "")  # a turn late: Ben has not moved yet
+            assert c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200
             found = bodies(c, gid, "")
             assert [rack for rack in (FIRST, NOW0) if rack.encode() in found] == shown
             # a page cannot ask for more than the server's setting
             assert c.get(f"/api/games/{gid}/live?racks=on").json()["fields"]["rack1"] == (FIRST if shown else "")
             assert NOW0.encode() in c.get(f"/api/games/{gid}/live", headers=AUTH).content  # the operator: live
+            assert FIRST.encode() in c.get(f"/api/games/{gid}.gcg", headers=AUTH).content  # and the whole record
 
 
 def test_a_rack_read_that_breaks_the_counts_is_in_no_live_body_and_waits_in_the_console(api, client):
@@ -194,3 +219,66 @@ def test_a_rack_read_that_breaks_the_counts_is_in_no_live_body_and_waits_in_the_
     assert b"XNUXEEO" not in bodies(client, gid, "")
     console = client.get(f"/api/games/{gid}/racks", headers=AUTH).json()
     assert console["review"] == [0] and console["reads"][0]["breaks"].startswith("the set has 1 X")
+
+
+def test_off_leaves_every_rack_out_of_the_exports_and_the_gcg_still_loads(tmp_path):
+    """[racks] on_air = "off": the .gcg and .json without a token carry no rack at all, the GCG
+    written as for a rack nobody saw (a play's own tiles; a stand-in with a '#note rack not seen'
+    line), which macondo's and Quackle's rules still load; with the token, the racks."""
+    from gcgcheck import check_gcg
+    with LiveServer(tmp_path / "off.sqlite3").with_racks_on_air("off") as server, \
+            httpx.Client(base_url=server.url, timeout=10) as c:
+        gid = c.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}]}, headers=AUTH).json()["id"]
+        server.service.add_rack(gid, seen(0, FIRST))
+        assert c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST},
+                      headers=AUTH).status_code == 200
+        server.service.add_rack(gid, seen(1, LATER))
+        assert c.post(f"/api/games/{gid}/passes", json={"rack": LATER}, headers=AUTH).status_code == 200
+        assert c.post(f"/api/games/{gid}/plays", json={"position": "9H", "word": "XI", "rack": NOW0},
+                      headers=AUTH).status_code == 200
+        gcg = c.get(f"/api/games/{gid}.gcg").text
+        record = c.get(f"/api/games/{gid}.json").json()
+        for rack in (FIRST, LATER, NOW0, "ACETXYZ", "BFIKNOV", "EJKLXYZ"):  # as read, and as a rack is written
+            assert rack not in gcg and rack not in str(record), rack
+        assert check_gcg(gcg) == [], gcg
+        # as the writer writes a rack nobody saw
+        assert ">Ann: CAT 8H CAT +10" in gcg and "#note rack not seen: E stands in" in gcg
+        assert all(e.get("rack") is None for e in record["log"] + record["events"])
+        full = c.get(f"/api/games/{gid}.gcg", headers=AUTH).text
+        assert f">Ann: {FIRST} 8H CAT" in full and check_gcg(full) == []
+        assert c.get(f"/api/games/{gid}.json", headers=AUTH).json()["events"][0]["rack"] == FIRST
+
+
+# Sam's turn as the issue saw it: his rack read before the play, the four tiles he kept read while
+# the play went down, and his new rack read 1.1 s before the move was saved, all stamped with the
+# move before. Letters no other rack or pool spells.
+BEFORE, KEPT, NEW = "CATMOWD", "DWOM", "JDWKOML"
+
+
+@pytest.mark.parametrize("on_air", ["live", "delay"])
+def test_a_players_current_rack_is_on_no_public_response_whatever_was_read_when(tmp_path, on_air):
+    with LiveServer(tmp_path / "sam.sqlite3").with_racks_on_air(on_air) as server, \
+            httpx.Client(base_url=server.url, timeout=10) as c:
+        gid = c.post("/api/games", json={"players": [{"name": "Sam"}, {"name": "Kim"}], "meta": {"table": "9"}},
+                     headers=AUTH).json()["id"]
+        reads = [server.service.add_rack(gid, seen(0, BEFORE), jpeg=b"\xff\xd8before")]
+        for tiles in (KEPT, NEW):
+            reads.append(server.service.add_rack(gid, seen(0, tiles), jpeg=b"\xff\xd8" + tiles.encode()))
+        assert [r.turn for r in server.service.racks(gid)] == [0, 0, 0]  # all stamped before the move
+        assert c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": "ACDMOTW"},
+                      headers=AUTH).status_code == 200
+
+        def public() -> bytes:
+            out = bodies(c, gid, "") + sse_bytes(f"{server.url}/api/games/{gid}/events", 1)
+            for seq in reads:
+                r = c.get(f"/api/games/{gid}/racks/{seq}/frame.jpg")
+                out += r.content if r.status_code == 200 else b""
+            return out
+        found = public()
+        assert KEPT.encode() not in found and NEW.encode() not in found
+        assert (BEFORE.encode() in found) == (on_air == "live")  # the move's rack: a turn late by default
+        assert c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200  # Kim
+        found = public()
+        assert BEFORE.encode() in found and KEPT.encode() not in found and NEW.encode() not in found
+        assert c.get(f"/api/games/{gid}/fields/rack1").text == BEFORE
+        assert c.get(f"/api/games/{gid}/fields/rack1", headers=AUTH).text == NEW  # the operator: what Sam holds

@@ -40,14 +40,20 @@ def test_racks_off_and_delayed_leave_no_letter_in_the_live_state(service):
     service.add_rack(gid, seen(0, "XYZEJKL"))  # after the draw, at turn 1
     hidden = service.live(gid, RackPolicy(False))
     assert hidden.racks == [None, None] and "CATXYZE" not in hidden.model_dump_json() and "XYZEJKL" not in hidden.model_dump_json()
-    delayed = service.live(gid, RackPolicy(True, 1))  # only the rack seen a move ago
-    assert delayed.fields["rack1"] == "CATXYZE" and "XYZEJKL" not in delayed.model_dump_json()
-    assert service.live(gid).fields["rack1"] == "XYZEJKL"
+    public = service.live(gid, RackPolicy(True, 0))  # the move's rack once it is stored; never the rack held now
+    assert public.fields["rack1"] == "CATXYZE" and "XYZEJKL" not in public.model_dump_json()
+    assert public.racks[0].unseen_count == 93  # what Ann could not see then: the board before move 1
+    delayed = service.live(gid, RackPolicy(True, 1))  # a turn late: one more move after move 1
+    assert delayed.fields["rack1"] == "" and "CATXYZE" not in delayed.model_dump_json()
+    assert service.live(gid).fields["rack1"] == "XYZEJKL"  # the operator's: live
     # the moves: the rack a move was played from, hidden as its read is
     assert service.moves(service.load(gid))[0].rack == "CATXYZE"
     assert service.moves(service.load(gid))[0].rack_seq == 0
-    late = service.moves(service.load(gid), RackPolicy(True, 2))[0]
+    late = service.moves(service.load(gid), RackPolicy(True, 1))[0]
     assert (late.rack, late.rack_seq, late.rack_frame) == (None, None, None)
+    service.pass_turn(gid, player=1)
+    assert service.live(gid, RackPolicy(True, 1)).fields["rack1"] == "CATXYZE"
+    assert service.moves(service.load(gid), RackPolicy(True, 1))[0].rack == "CATXYZE"
 
 
 def test_an_unsure_or_flagged_read_waits_for_one_click_and_a_fix_is_recorded(service):

@@ -226,7 +226,9 @@ def assert_mirrored(station: StationSide, game_id: int, central_db: Path | str, 
         assert row.players == local.game(game_id).players
         assert (row.meta["station"], row.meta["table"], row.meta["station_uid"]) == (STATION, "7", uid)
         assert int(row.meta["station_heard_at"]) >= int(time.time()) - 60
-        assert httpx.get(f"{url}/api/games/{cid}.gcg").text == local.gcg(local.load(game_id))
+        # the whole record, racks and all, as the director's token gets it (a page gets what is on air)
+        assert httpx.get(f"{url}/api/games/{cid}.gcg",
+                         headers={"Authorization": f"Bearer {DIRECTOR_TOKEN}"}).text == local.gcg(local.load(game_id))
         assert mirror.live(cid).scores == local.live(game_id).scores
     finally:
         store.close()
