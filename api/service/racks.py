@@ -261,14 +261,15 @@ class Racks:
         in none, nor is a pass's or a withdrawn play's, whose tiles the player still holds."""
         if reads is None:
             reads = fold(self.store.racks(game_id))
-        book = RackBook(dist, players)
+        # Only reads the station found sure (or the operator confirmed) are any move's public rack: a
+        # read under review is not on air as read, so its tiles go in as sure or not at all.
+        book = RackBook(dist, players, review_below=1.0)
         kept: list[list[RackRead]] = [[] for _ in range(players)]
         for r in reads:
-            if not 0 <= r.player < players:
+            if not 0 <= r.player < players or r.review or not r.on_air:
                 continue
-            sure = r.confirmed_by is not None  # the operator's word: no doubt left
             try:
-                book.add(RackSeen(r.player, r.t, tuple(r.tiles), () if sure else tuple(r.certainty)))
+                book.add(RackSeen(r.player, r.t, tuple(r.tiles), ()))
             except ValueError:
                 continue  # a read scoring cannot take is no move's rack
             kept[r.player].append(r)
@@ -293,8 +294,8 @@ class Racks:
         reads = fold(self.store.racks(game_id))
         if policy.current:
             for r in reads:
-                if 0 <= r.player < players:
-                    latest[r.player] = (r, None)
+                if 0 <= r.player < players:   # a read that breaks the counts is no rack: none shown
+                    latest[r.player] = (r, None) if r.on_air else None
             return latest
         on = policy.moves_shown(events, over)
         for i, r in sorted(self.played_from(events, players, dist, reads).items()):
