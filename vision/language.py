@@ -92,7 +92,7 @@ def decide_set(frames: Sequence[FrameTiles]) -> SetDecision:
         if over[MARKED] < over[DEFAULT]:
             return SetDecision(MARKED, f"{umlauts}; {fit}")
         return SetDecision(DEFAULT, f"{fit}", doubt=f"{umlauts}, yet {fit}: is this a German set?")
-    why = f"no Ä, Ö or Ü read on {need} of {len(seen)} frames" + \
+    why = f"no Ä, Ö or Ü read on the same square on {need} of {len(seen)} frames" + \
           (f" ({', '.join(f'{t} at {_sq(sq)}' for sq, t in stray)} on one only)" if stray else "") + f"; {fit}"
     return SetDecision(DEFAULT, why)
 

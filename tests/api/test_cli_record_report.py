@@ -101,7 +101,7 @@ def test_the_demo_game_without_lang_is_english_and_every_play_as_played(tmp_path
     photos = demo_photos(tmp_path / "photos")
     r = record(photos, "--db", db, "--gcg", gcg, "--players", "Cesar", "Josh")
     assert r.returncode == 0, r.stderr
-    assert "tile set: en (no Ä, Ö or Ü read on 2 of " in r.stderr and "--lang de to override" in r.stderr, r.stderr
+    assert "tile set: en (no Ä, Ö or Ü read on the same square on 2 of " in r.stderr and "--lang de to override" in r.stderr, r.stderr
     assert "in doubt" not in r.stderr + r.stdout
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT lang FROM games").fetchall() == [("en",)]
