@@ -522,9 +522,10 @@ class TableRowOut(BaseModel):
                                                      "service, or the one its station forwards (as of its "
                                                      "last heartbeat, run down since); null without one.")
     clocks: list[str] = Field(description="Each player's time as m:ss (-m:ss in overtime); empty without a clock.")
-    flags: list[Literal["score", "review", "stale", "damaged", "lost", "order", "blank", "inferred"]] = Field(
+    flags: list[Literal["score", "review", "stale", "damaged", "lost", "tileset", "order", "blank", "inferred"]] = Field(
         description="What needs the director: `lost` the station's camera no longer follows the game "
-                    "(see `lost`), `order` a move taken by a player who was not on turn by the record: a "
+                    "(see `lost`), `tileset` the frames' evidence disagrees with the game's tile set, on "
+                    "which every score rests (see `tileset`), `order` a move taken by a player who was not on turn by the record: a "
                     "turn missed or a play credited to the wrong player (see `turns`), `score` a claimed "
                     "score the engine disagrees with (see "
                     "`disagreements`), `review` plays read under the review threshold that nobody has "
@@ -540,6 +541,9 @@ class TableRowOut(BaseModel):
     lost: str | None = Field(None, description="What the station's camera sees that the record does not "
                                                 "follow (tiles no recorded play explains, no snapshot while hands "
                                                 "came and went): the recorder's lost-game alert; null when none.")
+    tileset: str | None = Field(None, description="Why the game's tile set is in doubt (umlauts read again and "
+                                                   "again on a board whose letter counts are English, say); null "
+                                                   "when it is not.")
     disagreements: list[DiscrepancyOut] = Field(
         description="The recount's discrepancies: moves whose claimed score the engine disagrees with, or "
                     "whose standing score is neither.")

@@ -6,7 +6,7 @@ modules it names may move without breaking anyone (import from ``tilecam.vision`
     locate a board  build_locator(settings, ...)        per frame: fixed, pre-warped or tracked
                     locate_board(settings, image)       in one still image (a BoardFix)
     read a still    still_corners, warp_still, read_still
-    the tile set    detect_german(settings, source)     German or not, read off the last frames
+    the tile set    read_tile_set(settings, source)     English or German, from frames over the whole game
     learn a table   enroll_labelled, enroll_tile_check, EmptyBoardRef, load_tileset, save_tileset
     read a rack     build_rack_reader(settings, lang, table=...) -> RackReader.read(image) -> RackView;
                     RackWatch(reader).feed(image, t) -> a settled RackView or None
@@ -26,7 +26,7 @@ _FACE = {
     "load_tile_reader": "assemble", "locate_board": "assemble",
     "BoardNotFound": "errors", "SetupError": "errors", "VisionError": "errors",
     "Still": "still", "read_still": "still", "still_corners": "still", "warp_still": "still",
-    "DETECT_CONF": "language", "detect_german": "language",
+    "DETECT_CONF": "language", "read_tile_set": "language", "decide_set": "language",
     "enroll_labelled": "enroll", "enroll_tile_check": "enroll", "EmptyBoardRef": "reference",
     "load_tileset": "tileset", "save_tileset": "tileset",
 }

@@ -5,9 +5,11 @@ data, and the GCG and JSON sidecar are rewritten from the store after each commi
 loses nothing committed. `--game ID` resumes a recording: the game's tile set, rules and players
 come from the store, and the source may start over from its first frame or from the last photo.
 
-Without --lang, the tile set is read off the frames: a German board shows Ä, Ö or Ü, which no
-English set has (the model knows no other language's own letters, so French, Spanish and Polish
-need --lang). At the end it says where everything went (the store and the game id, the GCG, the
+Without --lang, the tile set is decided from frames over the whole game (vision.language): German
+when Ä, Ö or Ü are read on the same square on several frames and the board's letter counts fit the
+German set better than the English, else English (the model knows no other language's own letters,
+so French, Spanish and Polish need --lang); evidence against the choice is flagged (needs review,
+exit status 4), never followed silently. At the end it says where everything went (the store and the game id, the GCG, the
 JSON), which blanks' letters were guessed and which plays need a look; when the camera lost the
 game (tiles on the board that no recorded play explains, no snapshot while hands came and went) the
 last line says what it sees and the exit status is 3 (EXIT_LOST), the moment it happens a LOST line
@@ -34,8 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a video file, a folder of frames (natural order), a camera index or URL, or 'picam'")
     from tilecam.scoring.tiles import DISTRIBUTIONS
 
-    p.add_argument("--lang", help=f"tile set: {', '.join(DISTRIBUTIONS)} (default: de when the frames show "
-                                  "Ä, Ö or Ü read with confidence, else en; a resumed game keeps its own)")
+    p.add_argument("--lang", help=f"tile set: {', '.join(DISTRIBUTIONS)} (default: de when frames over the whole game "
+                                  "show Ä, Ö or Ü on the same square and the board's letter counts fit the "
+                                  "German set, else en; a resumed game keeps its own)")
     p.add_argument("--rules", help="rule profile: naspa, naspa-csw, nsa, wespa, box (default naspa; a resumed "
                                    "game keeps its own)")
     p.add_argument("--lexicon", metavar="FILE", help="word list: a soft prior for misreads and blank letters")
@@ -114,13 +117,14 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 
     from tilecam.api.bus import Bus
     from tilecam.api.service import DAMAGE, GameService
+    from tilecam.api.service.view import TILESET_META
     from tilecam.api.station import Hooks, Job, SetupError, Station
     from tilecam.scoring.lexicon import Lexicon, LexiconError
     from tilecam.scoring.rules import get_profile
     from tilecam.scoring.tiles import DISTRIBUTIONS
 
     service = GameService(store, Bus())
-    row = None
+    row, doubt = None, None
     if args.game is not None:
         try:
             row = service.game(args.game)
@@ -137,11 +141,14 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     else:
         lang, rules = args.lang or "en", args.rules or "naspa"
         if args.lang is None:
-            found = detect_german(args, args.settings)
-            if found:
-                lang = "de"
-                print(f"tile set: de ({found}; no English set has these letters); --lang en to override",
+            decided = read_tile_set(args, args.settings)
+            if decided is not None:
+                lang = decided.lang
+                print(f"tile set: {lang} ({decided.why}); --lang {'en' if lang == 'de' else 'de'} to override",
                       file=sys.stderr)
+                if decided.doubt:  # said now, kept with the game, said again at the end
+                    doubt = f"tile set {lang} in doubt: {decided.doubt}"
+                    print(f"needs review: {doubt}", file=sys.stderr)
             elif not Path(args.source).exists():  # a camera: its frames are still to come
                 print("tile set: en (not read off a camera); give --lang de (or fr, es, pl) for another set",
                       file=sys.stderr)
@@ -224,6 +231,8 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         station.close()
         return fail(str(exc))
     game_id, keeper = station.recording.game_id, station.recording.scorekeeper
+    if doubt:  # the game's flag (api.service.view.TILESET_META): /tournament and the report show it
+        service.set_meta(game_id, {TILESET_META: doubt})
     if station.racks:
         print("rack sources: " + ", ".join(f"player {p} {src}" for p, src in sorted(station.rack_sources.items()))
               + f"; their racks go to {args.store_shown} with game {game_id}, each with its evidence frame",
@@ -276,10 +285,14 @@ def _record(args: argparse.Namespace, store, fail) -> int:
 # `tilecam record`'s exit status when the camera lost the game (tiles no play explains at the end,
 # or no snapshot while hands came and went): the record is kept, and it is not the game.
 EXIT_LOST = 3
+# ... and when the evidence for the game's tile set disagrees (vision.language: umlauts read again and
+# again on a board whose counts are English): every score rests on the set, so it is not the game either.
+EXIT_TILESET = 4
 
 
 def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None) -> int:
     from tilecam.api.service.racks import rack_text
+    from tilecam.api.service.view import TILESET_META
 
     view = service.load(game_id)
     hedge = service.summary(view)["turns"]  # the final scores' credit is a guess where turns were inferred
@@ -315,11 +328,18 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None
         why = r.flag or "a tile read unsurely"
         print(f"needs review: rack of {view.row.players[r.player]['name']} read at {r.t:.1f} s: "
               f"{rack_text(r.tiles)} ({why})")
+    doubt = view.row.meta.get(TILESET_META)
     lost = recorder.lost if recorder is not None else None
     if lost:
         print(f"LOST: the camera does not follow the game: {lost}; the record stops short of the board "
               f"(exit status {EXIT_LOST})")
+    if doubt:   # every play is scored with this set's values: the whole record rests on it
+        print(f"needs review: {doubt}; every play is scored with the {view.row.lang} values "
+              f"(exit status {EXIT_TILESET})")
+    if lost:
         return EXIT_LOST
+    if doubt:
+        return EXIT_TILESET
     if not guessed and not review and not alerts and not turns and not rack_reviews:
         print("nothing to review: every blank named, every play read with confidence")
     return 0
@@ -366,18 +386,18 @@ def _sq(square) -> str:
     return f"{chr(ord('A') + square.col)}{square.row + 1}"
 
 
-def detect_german(args, settings) -> str | None:
-    """vision.detect_german on the source's last frames, located as the recording will locate them
-    (--corners, --prewarped); None when --corners does not parse (the recording says why)."""
+def read_tile_set(args, settings):
+    """vision.read_tile_set on frames over the source's whole game, located as the recording will
+    locate them (--corners, --prewarped); None when --corners does not parse (the recording says why)."""
     from tilecam.api.commands.read import parse_corners
-    from tilecam.vision import detect_german as guess
+    from tilecam.vision import read_tile_set as decide
 
     try:
         corners = parse_corners(args.corners) if args.corners else None
     except ValueError:
         return None
-    return guess(settings, args.source, model=args.model, tileset=args.tileset, corners=corners,
-                 prewarped=args.prewarped)
+    return decide(settings, args.source, model=args.model, tileset=args.tileset, corners=corners,
+                  prewarped=args.prewarped)
 
 
 def write_records(service, game_id: int, gcg: str | None, sidecar: str | None, timings: dict,

@@ -20,7 +20,7 @@ from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
 from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
-from .view import DAMAGE, LOST_META, GameView
+from .view import DAMAGE, LOST_META, TILESET_META, GameView
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
 
@@ -83,7 +83,7 @@ class Tournament:
         station = _station(row.meta, now, stale_after_s, live=not done.fields["ended"])
         # the recorder says it lost the game (api.service.view.LOST_META, written by api/station/lostwatch.py): the director sees it at once
         flags = [*done.flags, *(["stale"] if station and station.stale else []),
-                 *(["lost"] if row.meta.get(LOST_META) else [])]
+                 *(["lost"] if row.meta.get(LOST_META) else []), *(["tileset"] if row.meta.get(TILESET_META) else [])]
         clock, clocks = None, []
         if done.live is not None:  # this service's clock, or the one the station forwarded
             live = self._with_clock(row.id, done.live, row.meta)  # the clock as of now: never cached
@@ -95,7 +95,8 @@ class Tournament:
         console = station.console if station is not None else f"/operator?game={gid}"
         return s.TableRowOut(
             table=table, game_id=gid, games=games, clock=clock, clocks=clocks, station=station,
-            flags=sorted(flags, key=FLAG_ORDER.index), lost=row.meta.get(LOST_META) or None, **done.fields,
+            flags=sorted(flags, key=FLAG_ORDER.index), lost=row.meta.get(LOST_META) or None,
+            tileset=row.meta.get(TILESET_META) or None, **done.fields,
             links={"recount": f"/recount/{gid}", "replay": f"/replay/{gid}",
                    **({"operator": console} if console else {}),
                    "overlay": f"/overlay/table/{table}", "live": f"/api/tables/{table}/live"})
@@ -125,7 +126,7 @@ class Tournament:
             "disagreements": found, "review": review, "damaged": None, "turns": live.turns, "blanks": blanks})
 
 
-FLAG_ORDER = ["damaged", "lost", "order", "score", "review", "blank", "inferred", "stale"]
+FLAG_ORDER = ["damaged", "lost", "tileset", "order", "score", "review", "blank", "inferred", "stale"]
 
 
 

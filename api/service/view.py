@@ -19,19 +19,23 @@ from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 from ..errors import NotFound, StoreError
 from ..store import EntryRow, GameRow, Store
 
-__all__ = ["DAMAGE", "LOST_META", "SERVICE_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+__all__ = ["DAMAGE", "LOST_META", "SERVICE_META", "TILESET_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
 # The game's meta key holding what the camera sees that the record does not follow (absent: nothing);
 # the station's lost-game watch (api/station/lostwatch.py) writes it, /tournament shows it.
 LOST_META = "camera_lost"
+# The game's meta key holding why its tile set is in doubt (absent: it is not): `tilecam record`
+# writes it when the frames' evidence disagrees (vision.language), /tournament shows it.
+TILESET_META = "tileset_doubt"
 # Who did what to the game row; kept out of GCG exports.
 SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
                 # a tournament's (api/service/ingest.py): the station's game id, and the central's keys
                 "station_uid", "station", "station_token", "station_heard_at",
                 "station_url", "station_game", "station_clock",  # the heartbeat's (ingest.CENTRAL_META)
-                LOST_META}  # the recorder's lost-game alert: the station's, not the game's
+                LOST_META,  # the recorder's lost-game alert: the station's, not the game's
+                TILESET_META}  # the tile set's doubt: the recording's, not the game's
 
 
 @dataclass

@@ -37,6 +37,7 @@
     const out = [];
     if (t.damaged) out.push(flag("damaged", "log damaged", t.damaged));
     if (t.lost) out.push(flag("lost", "camera lost", t.lost));
+    if (t.tileset) out.push(flag("tileset", "tile set", t.tileset));
     if (t.disagreements.length) {
       const d = t.disagreements[0];
       const who = t.players[d.player] || `player ${d.player + 1}`;

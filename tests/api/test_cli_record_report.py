@@ -61,13 +61,70 @@ def test_the_report_names_the_guessed_blanks_and_the_doubtful_plays(shared_data,
 
 
 def test_english_photos_are_not_taken_for_german(shared_data, tmp_path):
-    from tilecam.api.commands.record import detect_german
+    from tilecam.api.commands.record import read_tile_set
     from tilecam.api.settings import load_settings
 
     frames = sorted((shared_data / "english" / "frames").glob("*.jpg"))[-3:]
     for f in frames:
         shutil.copy(f, tmp_path / f.name)
     args = argparse.Namespace(source=str(tmp_path), model=None, tileset=None, corners=None, prewarped=False)
-    assert detect_german(args, load_settings(None)) is None
-    german = argparse.Namespace(**{**vars(args), "source": str(shared_data / "scrabscrap" / "game05")})
-    assert detect_german(german, load_settings(None)).startswith("Ä, Ö, Ü read on image-")
+    english = read_tile_set(args, load_settings(None))
+    assert english.lang == "en" and english.doubt is None, english
+    german = read_tile_set(argparse.Namespace(**{**vars(args), "source": str(shared_data / "scrabscrap" / "game05")}),
+                           load_settings(None))
+    assert german.lang == "de" and german.doubt is None, german
+    assert german.why.startswith("Ü at C7, Ä at O9, Ö at B10 read on at least 2 of "), german.why
+
+
+def demo_photos(folder: Path) -> Path:
+    """The demo's English game (api/demo/vs_josh.gcg) as photos, one after each turn, rendered as its
+    video renders it: the board after move 20 holds 9 A's and 7 O's, which a German set's reader
+    capped (5 A's, 3 O's) and read the surplus as Ä and Ö at 0.98-0.99, frame after frame."""
+    import cv2
+
+    from tilecam.api.demo.game import make_demo_game
+    from tilecam.api.demo.video import boards_after_each_play
+    from tilecam.models.synth import SceneConfig, render_scene
+
+    cfg = SceneConfig(out_w_px=1280, out_h_px=960, max_tilt_deg=12, hands="never", glare_prob=0.0,
+                      fill_min=0.8, fill_max=0.92, style="wood", quarter_turn_prob=0.08, design="hasbro",
+                      labels="full", font="dejavu-sans", line_frac=0.045)
+    folder.mkdir()
+    for n, rows in enumerate(boards_after_each_play(make_demo_game())[1:], start=1):
+        cv2.imwrite(str(folder / f"board-{n:02d}.jpg"), render_scene(rows, 7, cfg, frame=n).image)
+    return folder
+
+
+def test_the_demo_game_without_lang_is_english_and_every_play_as_played(tmp_path):
+    # issue 35: one Ä on one frame re-scored the whole English game with German values, exit 0
+    db, gcg = tmp_path / "g.sqlite3", tmp_path / "demo.gcg"
+    photos = demo_photos(tmp_path / "photos")
+    r = record(photos, "--db", db, "--gcg", gcg, "--players", "Cesar", "Josh")
+    assert r.returncode == 0, r.stderr
+    assert "tile set: en (no Ä, Ö or Ü read on the same square on 2 of " in r.stderr and "--lang de to override" in r.stderr, r.stderr
+    assert "in doubt" not in r.stderr + r.stdout
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT lang FROM games").fetchall() == [("en",)]
+    assert "final [457, 397]" in r.stdout, r.stdout
+    text = gcg.read_text(encoding="utf-8")
+    assert "#tile-distribution english" in text
+    truth = (REPO / "api" / "demo" / "vs_josh.gcg").read_text(encoding="utf-8")
+    # every turn where and how much as played: the blanks' letters (nobody read them: said as guessed)
+    # and the exchanged tiles (never on camera: a pass) aside
+    def turns(gcg_text):   # (where, word with its blanks as ?, score, the player's total) of every turn
+        return [(f[2], "".join("?" if c.islower() else c for c in f[3]), *f[-2:]) if f[2][0].isalnum()
+                else (f[2][:1], *f[-2:]) for f in (ln.split() for ln in gcg_text.splitlines() if ln.startswith(">"))]
+    assert turns(text) == turns(truth)
+    assert sum(1 for ln in text.splitlines() if ln.startswith("#note blank's letter not read")) == 2
+
+    # a game whose tile set is in doubt says so in its last lines, and exits 4 (resumed: the ended game's report)
+    from tilecam.api.service.view import TILESET_META
+    with sqlite3.connect(db) as raw:
+        (meta,) = raw.execute("SELECT meta FROM games").fetchone()
+        raw.execute("UPDATE games SET meta = ?",
+                    (json.dumps({**json.loads(meta), TILESET_META: "tile set en in doubt: Ä at A7 read on 5 of 8"}),))
+    again = record(photos, "--db", db, "--game", "1")
+    assert again.returncode == 4, again.stdout + again.stderr
+    last = again.stdout.splitlines()[-1]
+    assert last.startswith("needs review: tile set en in doubt: Ä at A7") and "(exit status 4)" in last, last
+    assert "nothing to review" not in again.stdout

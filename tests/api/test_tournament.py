@@ -128,6 +128,21 @@ def test_a_station_not_heard_from_is_flagged_with_how_long(api, client):
     assert t["flags"] == ["stale"] and t["station"]["heard_at"] is None and t["station"]["silent_s"] is None
 
 
+def test_a_tile_set_in_doubt_is_flagged_and_kept_out_of_the_gcg(api, client):
+    # issue 35: every score rests on the set; evidence against it is the director's to see
+    from tilecam.api.service.view import TILESET_META
+
+    gid = new_game(client, table=12)
+    play(client, gid, "8D", "ZEBRA")
+    assert by_table(client)[12]["flags"] == [] and by_table(client)[12]["tileset"] is None
+    doubt = "tile set en in doubt: Ä at A7 read on at least 2 of 8 frames, yet the board's counts are English"
+    api.service.set_meta(gid, {TILESET_META: doubt})
+    t = by_table(client)[12]
+    assert t["flags"] == ["tileset"] and t["tileset"] == doubt
+    assert 12 in by_table(client, flagged=True)
+    assert TILESET_META not in api.service.load(gid).record().meta   # the recording's, never the GCG's
+
+
 def test_a_heartbeat_does_not_replay_the_game(api, client, monkeypatch):
     gid = new_game(client, table=7)
     play(client, gid, "8D", "ZEBRA")
