@@ -39,9 +39,11 @@ __all__ = [
     "PACKAGE",
     "PREPS",
     "SQUARE_PX",
+    "STROKES",
     "LetterProbs",
     "LetterRecognizer",
     "RecognizerError",
+    "bare_stroke",
     "centre_on_letter",
     "erase_subscript",
     "find_model",
@@ -57,6 +59,11 @@ INPUT_PX = 48    # the recogniser's input height (and our square width)
 
 # letters whose base letter unicodedata cannot give (no canonical decomposition)
 _BASE_EXTRA = {"Ł": "L", "Ø": "O", "Đ": "D"}
+
+# The recogniser's characters for a bare vertical stroke. On a capital tile a bare stroke is an I,
+# whatever the recogniser calls it: it reads a narrow I with a dot or its value beside it as "!" or
+# "1" (a real unseen edition: I right 15 of 73 alone), and a sans-serif I is the glyph of "l".
+STROKES = ("!", "1", "|", "l", "i", "丨", "│", "｜", "！", "Ｉ", "ｉ", "ｌ")
 
 
 class RecognizerError(VisionError):
@@ -112,7 +119,7 @@ def _ink_components(crop: np.ndarray, min_contrast: float):
     when the crop has no clear ink (empty square, blank tile)."""
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     t, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    hi, lo = grey >= t, grey < t
+    hi, lo = grey > t, grey <= t   # as THRESH_BINARY splits (two flat grey levels: t is the lower)
     if not hi.any() or not lo.any() or grey[hi].mean() - grey[lo].mean() < min_contrast:
         return None
     ring = np.concatenate([mask[:2].ravel(), mask[-2:].ravel(), mask[:, :2].ravel(), mask[:, -2:].ravel()])
@@ -135,6 +142,23 @@ def _ink_components(crop: np.ndarray, min_contrast: float):
         return None
     background = np.median(crop[~ink], axis=0) if (~ink).any() else np.median(crop.reshape(-1, 3), axis=0)
     return ink, labels, stats, cent, best, background
+
+
+def bare_stroke(crop: np.ndarray, min_contrast: float = 40.0) -> bool:
+    """The crop's letter is a bare vertical stroke: its main ink component (the tallest in the middle,
+    as for erase_subscript) is narrow (width at most 0.3 of its height), solid (at least 0.75 of its
+    box inked: no foot, no bar, no serif) and tall (at least 0.35 of the crop). On capital tiles only
+    an I is that; an L's foot or a T's bar widens the box, and dots or a value beside the stroke are
+    other components. A stroke the crop's top or bottom edge cuts may be the stem of a larger letter
+    (a tile leaning off its square shows a T's stem without its bar), so it is not bare. Fixed by
+    reasoning, not fitted."""
+    found = _ink_components(crop, min_contrast)
+    if found is None:
+        return False
+    _, _, stats, _, main, _ = found
+    _, y, bw, bh, area = stats[main]
+    whole = y > 0 and y + bh < crop.shape[0]
+    return bool(whole and bh >= 0.35 * crop.shape[0] and bw <= 0.3 * bh and area >= 0.75 * bw * bh)
 
 
 def erase_subscript(crop: np.ndarray, min_contrast: float = 40.0) -> np.ndarray:
@@ -224,7 +248,7 @@ class LetterRecognizer:
 
     def __init__(self, alphabet: Sequence[str], model_path: str | Path | None = None,
                  threads: int = 1, case_fold: bool = False, floor: float = 1e-4,
-                 prep: str = "erase+centre", tie_diacritics: bool = True) -> None:
+                 prep: str = "erase+centre", tie_diacritics: bool = True, strokes: bool = True) -> None:
         import onnxruntime as ort  # heavy; only readers pay for it
 
         path = Path(model_path) if model_path is not None else find_model()
@@ -264,6 +288,9 @@ class LetterRecognizer:
                     self.borrow[k] = self.alphabet.index(b)
         self.ties = [(k, self.alphabet.index(base_letter(a))) for k, a in enumerate(self.alphabet)
                      if tie_diacritics and base_letter(a) in self.alphabet] if tie_diacritics else []
+        stroke_cols = [index[ch] for ch in STROKES if ch in index] if strokes and "I" in self.alphabet else []
+        self._stroke_cols = np.array(stroke_cols, np.int64)
+        self._stroke_letter = self.alphabet.index("I") if stroke_cols else -1
         self._flat = np.array([c for cols in self.columns for c in cols], np.int64)
         self._owner = np.array([k for k, cols in enumerate(self.columns) for _ in cols], np.int64)
         self.run(np.zeros((1, INPUT_PX, INPUT_PX, 3), np.uint8))  # warm-up
@@ -300,16 +327,29 @@ class LetterRecognizer:
         batch = np.concatenate([self.prepare(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))
                                 for k in turns])
         p = self.run(batch)                                   # (N*R, T, C)
+        bare = np.array([bare_stroke(c) for k in turns for c in np.rot90(crops, k, axes=(1, 2))], bool) \
+            if self._stroke_letter >= 0 else None   # the shape before prep: centring re-scales it
         ink = (1.0 - p[:, :, 0] - p[:, :, -1]).max(axis=1)
         sel = p[:, :, self._flat]                             # (N*R, T, cols)
         col_scores = sel.max(axis=1)                          # max over time, per column
         scores = np.zeros((p.shape[0], len(self.alphabet)), np.float32)
         np.add.at(scores.T, self._owner, col_scores.T)        # sum a letter's columns (case fold)
+        if self._stroke_letter >= 0:
+            # per time step: the strokes' probability; a stroke beside a letter read at another
+            # step (an A and its value 1) is discounted by how surely that letter is read
+            stroke = p[:, :, self._stroke_cols].sum(axis=2).max(axis=1)
+            others = np.delete(scores, self._stroke_letter, axis=1).max(axis=1)
+            i = self._stroke_letter
+            scores[:, i] = np.minimum(1.0, scores[:, i] + stroke * (1.0 - others))
         mass = scores.sum(axis=1)
         for k in np.flatnonzero(~self.present):
             scores[:, k] = scores[:, self.borrow[k]] if self.borrow[k] >= 0 else scores.max(axis=1)
         for k, b in self.ties:
             scores[:, k] = scores[:, b] = np.maximum(scores[:, k], scores[:, b])
+        if bare is not None and bare.any():
+            # the shape decides: the recogniser reads a clean bar as '-', '.' or nothing at all
+            scores[bare] = 0.0
+            scores[bare, self._stroke_letter] = 1.0
         scores += self.floor
         probs = scores / scores.sum(axis=1, keepdims=True)
         r = len(turns)

@@ -124,3 +124,37 @@ def test_fusion_keeps_occupancy_and_resplits_letters():
     assert out[0, 3] > out[0, 2]                                                   # O wins now
     assert out[1, 2] > out[1, 3]                   # no opinion from the recogniser: the classifier's order
     np.testing.assert_allclose(fuse_letter_probs(probs, classes, p_ocr, ["D", "O"], weight=0.0), probs, atol=1e-6)
+
+
+def bare_stroke(value: str | None = "1", dots: bool = False, size: int = 48) -> np.ndarray:
+    """A narrow I with nothing but a stroke (no serifs), its value at its foot, raised dots
+    above and below when ``dots`` (the look of a real edition whose I the recogniser read as
+    '!' or '1')."""
+    img = np.full((size, size, 3), TILE, np.uint8)
+    x = size // 2 - 3
+    cv2.rectangle(img, (x, 10), (x + 4, size - 11), INK, -1)
+    if value:
+        cv2.putText(img, value, (x + 9, size - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.35, INK, 1, cv2.LINE_AA)
+    if dots:
+        cv2.circle(img, (x + 2, 5), 2, INK, -1)
+        cv2.circle(img, (x + 2, size - 5), 2, INK, -1)
+    return img
+
+
+def test_a_bare_stroke_is_an_I_whatever_sits_at_its_foot(rec):
+    """Issue 36: the recogniser's own top reading of a bare stroke is '!' or '1' (no letter), and
+    among the letters T or L; on capital tiles it is an I."""
+    crops = np.stack([bare_stroke("1"), bare_stroke("1", dots=True), bare_stroke(None, dots=True),
+                      bare_stroke("10")])
+    plain = LetterRecognizer(DISTRIBUTIONS["en"].letters, strokes=False)
+    without = [plain.alphabet[k] for k in plain.letter_probs(crops).probs[:, 0].argmax(axis=1)]
+    read = [rec.alphabet[k] for k in rec.letter_probs(crops).probs[:, 0].argmax(axis=1)]
+    assert read == ["I"] * len(crops), (read, without)
+
+
+def test_a_value_one_beside_another_letter_does_not_make_it_an_I(rec):
+    """The stroke rule counts a stroke as I only in so far as no letter is read: an A, L or T
+    with a '1' beside it (the value left after erasing fails) stays itself."""
+    crops = np.stack([tile(ch, "1") for ch in "ALTEN"])
+    read = "".join(rec.alphabet[k] for k in rec.letter_probs(crops, ).probs[:, 0].argmax(axis=1))
+    assert read == "ALTEN"
