@@ -41,7 +41,8 @@ from tilecam.api.station.link import GameLink
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.decode import DecodeConfig
 from tilecam.scoring.game import Game
-from tilecam.scoring.racks import RACK_REVIEW_BELOW, RackSeen
+from tilecam.api.settings import Settings
+from tilecam.scoring.racks import RackSeen
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.snapshot import Snapshot, classes_for
@@ -50,18 +51,9 @@ from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
 # Invariants that fail on this branch because of a bug another branch of issue 35 fixes: each is
 # still checked, and a failure of one named here is noted instead of raised. The lead empties this
 # set once those branches are merged (then every invariant fails the test again).
-KNOWN_FAILING: set[str] = {
-    # known: issue 35 item "exchanges past the tile set's counts", fixed on branch i35-counts
-    "exchange within the set",
-    # known: issue 35 item "runner-ups that break the counts", fixed on branch i35-counts
-    "runner-up within the set",
-    # known: issue 35 item "undo of a correction takes a play out of review", fixed on branch i35-hedge
-    "review until a person confirms",
-    # known: issue 35 item "rack reads that break the counts go on air unflagged", fixed on branch i35-racks
-    "rack read within the set or flagged",
-    # known: issue 35 item "racks public too early", fixed on branch i35-privacy
-    "no rack public before its delay",
-}
+# the station's one threshold for rack reads ([racks] review_below, its default)
+RACK_REVIEW_BELOW = Settings().racks.review_below
+KNOWN_FAILING: set[str] = set()   # emptied once issue 35's fixes were merged; a new known bug goes here, named
 SEEN_KNOWN: Counter = Counter()  # how often each known invariant failed in this run (the report's)
 BROKEN: set[str] = set()  # the known invariants that failed in this check: what follows from them is theirs
 TRIED: Counter = Counter()  # (what, outcome) of every step: a run that only meets refusals tests little
@@ -447,12 +439,15 @@ class RecordMachine(RuleBasedStateMachine):
             tiles[0] = None  # a hand over one slot
         seen = RackSeen(player, float(len(self.keeper.entries)), tuple(tiles), tuple(certainty for _ in tiles))
         board = tiles_of(self.get("/board").json()["rows"])
-        seq = self.link.rack(seen, None, review=bool(seen.doubtful(0.9)))
+        fitted = self.keeper.rack_fit(seen, RACK_REVIEW_BELOW)   # as Recorder.rack_seen takes a read
+        review = bool(fitted.breaks or fitted.logged.doubtful(RACK_REVIEW_BELOW))
+        seq = self.link.rack(fitted.logged, None, review, read=fitted.read if fitted.changed and not fitted.breaks
+                             else None, breaks=fitted.breaks or None)
         TRIED[("rack camera", "read", "")] += 1
         if over(board + Counter(t for t in tiles if t), self.dist):
             self.rack_must_flag.add(seq)
         self._follow()
-        self._commit(self.keeper.rack_seen(seen))
+        self._commit(self.keeper.rack_seen(fitted.rack, RACK_REVIEW_BELOW))
 
     @rule(data=st.data(), fix=st.booleans())
     def confirm_rack(self, data, fix):
