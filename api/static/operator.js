@@ -704,8 +704,21 @@ form("fix", (d) => {
     .then((r) => loadMoves().then(() => [`move ${d.number} corrected`, undoCorrection(r.seqs[0], m || { index, number: Number(d.number) })]));
 });
 
+// On the station recording the game followed: what its camera cannot follow (/api/status "lost": no
+// board in view, tiles no play explains, ...) stands above the page until it follows again. Elsewhere
+// (a central service, a plain server) /api/status names no game and nothing shows.
+async function watchCamera() {
+  try {
+    const st = await (await fetch("/api/status")).json();
+    const lost = st.lost && String(st.game_id) === gameId() ? st.lost : "";
+    $("camera-lost").textContent = lost ? `CAMERA LOST: ${lost}` : "";
+    $("camera-lost").hidden = !lost;
+  } catch (e) { /* the next look says it */ }
+}
+setInterval(watchCamera, 3000);
+$("game").addEventListener("change", watchCamera);
 $("game").addEventListener("change", follow);
 $("refresh").addEventListener("click", () => loadGames().catch((e) => say(e.message, true)));
 // /operator?game=7 (the tournament page's "Console" link) opens on that game.
-loadGames(new URLSearchParams(location.search).get("game") || undefined).catch((e) => say(e.message, true));
+loadGames(new URLSearchParams(location.search).get("game") || undefined).then(watchCamera).catch((e) => say(e.message, true));
 checkToken();
