@@ -117,6 +117,11 @@ class GameSummary(BaseModel):
     moves: int = Field(description="Events in the record as it stands (corrections applied).")
     scores: list[int]
     ended: bool
+    station: str | None = Field(None, description="On a central service, the station that records this game "
+                                                  "and forwards it here: it is corrected at that station, and "
+                                                  "every write to it here is a 409. Null for a game recorded here.")
+    station_console: str | None = Field(None, description="That station's operator console on this game; null "
+                                                          "when the station gave no address ([tournament] url).")
 
 
 class GameDetail(GameSummary):

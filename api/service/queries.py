@@ -24,6 +24,7 @@ from tilecam.scoring.turns import TurnOrder, describe_turns, turn_order
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow, Store
+from .ingest import forwarded_by, station_console
 from .racks import LIVE, RackPolicy, rack_text
 from .view import DAMAGE, GameView, load_view
 
@@ -98,7 +99,8 @@ class Queries:
                     layout=view.row.layout, created=view.row.created, meta=view.row.meta,
                     moves=len(view.events), scores=state.scores, ended=state.ended or view.closed,
                     entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
-                    end_reason=state.end_reason or view.row.meta.get("closed_reason"))
+                    end_reason=state.end_reason or view.row.meta.get("closed_reason"),
+                    station=forwarded_by(view.row.meta), station_console=station_console(view.row.meta))
 
     def moves(self, view: GameView, racks: RackPolicy = LIVE) -> list[s.MoveOut]:
         """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the

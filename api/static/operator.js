@@ -565,6 +565,7 @@ function follow() {
   followed = id;
   $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/recount/${id}`;
   live = null; clearPlay();
+  showMirror();
   source = followGame(id, (state) => {
     live = state;
     relabel(live);
@@ -703,6 +704,24 @@ form("fix", (d) => {
   return api("POST", `/api/games/${gameId()}/moves/${index}/corrections`, { kind: d.kind, reason: d.reason, ...bodies[d.kind] })
     .then((r) => loadMoves().then(() => [`move ${d.number} corrected`, undoCorrection(r.seqs[0], m || { index, number: Number(d.number) })]));
 });
+
+// A central service's mirror of a station's game (/api/games "station"): every write is the station's,
+// so the write controls go and the note links the station's console, where the game is corrected.
+function showMirror() {
+  const g = gamesNow.find((x) => String(x.id) === gameId());
+  const station = g && g.station;
+  document.body.classList.toggle("mirror", !!station);
+  const note = $("mirror-note");
+  note.hidden = !station;
+  if (!station) return;
+  note.replaceChildren(`Game ${g.id} is recorded by station ${station}${g.meta.table ? ` at table ${g.meta.table}` : ""}: `
+    + "this service only mirrors it; correct it at the station's console");
+  if (g.station_console) {
+    const a = document.createElement("a");
+    a.href = g.station_console; a.textContent = g.station_console; a.target = "_blank";
+    note.append(": ", a);
+  } else note.append(" (the station gave no address)");
+}
 
 // On the station recording the game followed: what its camera cannot follow (/api/status "lost": no
 // board in view, tiles no play explains, ...) stands above the page until it follows again. Elsewhere
