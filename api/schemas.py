@@ -119,6 +119,11 @@ class GameSummary(BaseModel):
     ended: bool
     turns: str | None = Field(None, description="Said with the scores when any turn was inferred (LiveOut.hedge): "
                                                 "who played which move is a guess; null when no turn was.")
+    station: str | None = Field(None, description="On a central service, the station that records this game "
+                                                  "and forwards it here: it is corrected at that station, and "
+                                                  "every write to it here is a 409. Null for a game recorded here.")
+    station_console: str | None = Field(None, description="That station's operator console on this game; null "
+                                                          "when the station gave no address ([tournament] url).")
 
 
 class GameDetail(GameSummary):

@@ -360,7 +360,7 @@ class Scorekeeper:
             if isinstance(change, ProposedWithdrawal):
                 ev = self.game.withdraw(last[1].player)
                 added.append(self._append(ev))
-                return Observation(tuple(added), "withdrawn")
+                return Observation(tuple(added), "withdrawn", f"{' '.join(last[1].words)} taken off the board")
             if isinstance(change, Unclear):
                 return Observation(tuple(added), "unclear", change.reason)
             if pressed and not g.state.ended:

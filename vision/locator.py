@@ -21,12 +21,15 @@ __all__ = ["BoardLocator", "FixedBoard", "Located", "PrewarpedBoard", "TrackedBo
 @dataclass(frozen=True)
 class Located:
     """One frame's board: ``state`` ("tracked", "redetected", "occluded", "lost", ...), the
-    homography to the canonical grid image (None: no board) and how well the grid fits (0..1)."""
+    homography to the canonical grid image (None: no board), how well the grid fits (0..1) and
+    whether a board was seen in the frame at all (False: the last look for one found none, as when
+    the camera was knocked off the board; the homography is then the last good one, kept)."""
 
     state: str
     homography: np.ndarray | None
     quality: float
     square_px: int
+    in_view: bool = True
 
     def __post_init__(self) -> None:
         if self.homography is not None and np.shape(self.homography) != (3, 3):
@@ -83,5 +86,6 @@ class TrackedBoard:
     def update(self, image: np.ndarray) -> Located:
         kept = self.guard.update(image)
         if kept.fix is None:
-            return Located(kept.status, None, 0.0, self.square_px)
-        return Located(kept.status, self._homography(kept.fix), kept.quality, self.square_px)
+            return Located(kept.status, None, 0.0, self.square_px, False)
+        return Located(kept.status, self._homography(kept.fix), kept.quality, self.square_px,
+                       not self.guard.tracker.unseen)

@@ -116,6 +116,7 @@ class BoardTracker:
         self._prev: np.ndarray | None = None       # the last frame's thumbnail
         self._tried: np.ndarray | None = None      # the thumbnail a re-detection last failed on
         self._skipped = 0                          # frames since then without a detection
+        self.unseen = False    # the last detection found no board at all (not one it did not trust)
 
     @property
     def fix(self) -> BoardFix | None:
@@ -142,6 +143,7 @@ class BoardTracker:
         self._thumb, self._lines = self._probe(image)
         self._last_good = image
         self._prev, self._tried = self._thumb, None
+        self.unseen = False
 
     def _follow(self, image: np.ndarray, probe: tuple[np.ndarray, float]) -> None:
         """Accept slow scene changes (new tiles, light) into the references (`probe`: the frame's
@@ -149,6 +151,7 @@ class BoardTracker:
         self._thumb, self._lines = probe
         self._last_good = image
         self._tried = None
+        self.unseen = False
 
     def _changed(self, thumb: np.ndarray, ref: np.ndarray | None) -> float:
         if ref is None:
@@ -189,8 +192,9 @@ class BoardTracker:
         try:
             fix = find_board(image, self.cfg)
         except BoardNotFound:
-            self._tried = thumb
+            self._tried, self.unseen = thumb, True
             return TrackResult("occluded", self._fix)
+        self.unseen = False
         side = float(np.sqrt(abs(cv2.contourArea(self._fix.corners))))
         shift = float(np.linalg.norm(fix.corners - self._fix.corners, axis=1).max())
         if shift <= self.track.moved_frac * side:

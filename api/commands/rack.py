@@ -7,7 +7,8 @@ box in the image. With --json one object {"tiles": "AEIN?ST", "certainty": [...]
 Settings (--config FILE, the file `tilecam run` takes): [read] names the model and the tile set (an
 enrolled set reads the racks too); --model and --tileset override their keys. The reader is
 vision's (tilecam.vision.build_rack_reader), as the station's.
-Exit 3 when no rack is found; 2 on bad arguments and bad files.
+Exit 3 when no rack is found (a photo of the board is not a rack: tiles on the board would read as
+a row of them); 2 on bad arguments and bad files.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tilecam.api.commands.read import load_reader, load_settings_into
     from tilecam.capture.still import ImageError, read_image
-    from tilecam.vision import RackNotFound, RackReader
+    from tilecam.vision import BoardNotFound, RackNotFound, RackReader, locate_board
 
     def fail(msg: str, code: int = NO_RACK) -> int:
         print(f"tilecam rack: {msg}", file=sys.stderr)
@@ -55,6 +56,13 @@ def run(args: argparse.Namespace) -> int:
         view = RackReader(reader, getattr(args.settings, "rack_read", None)).read_found(image)
     except RackNotFound as exc:
         return fail(f"{args.image}: {exc}")
+    try:   # tiles on a board lie in rows too: a frame the board's grid fills is no rack
+        fix = locate_board(args.settings, image)
+    except BoardNotFound:
+        pass
+    else:
+        return fail(f"{args.image}: no rack found: the image shows a board (grid quality {fix.quality:.2f}); "
+                    "`tilecam read` reads a board")
     text = "".join("." if t.letter is None else t.letter for t in view.tiles)
     if args.json:
         print(json.dumps({"tiles": text,

@@ -60,8 +60,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="grid corners (fixed camera), skips detection")
     p.add_argument("--prewarped", action="store_true",
                    help="frames already show the board from above, edge to edge (ScrabScrap's warps)")
-    p.add_argument("--every-frame", action="store_true",
-                   help="each frame is a clock press (one photo per move); default for a folder")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--every-frame", action="store_true",
+                      help="each frame is a clock press (one photo per move); default for a folder")
+    what.add_argument("--video-frames", action="store_true",
+                      help="the folder holds a video's frames, [capture] fps apart (--fps): recorded as a "
+                           "video, each move taken when the board stands still")
+    p.add_argument("--fps", type=float, metavar="N",
+                   help="frames per second of a folder of video frames (default: the settings' [capture] fps, 10)")
     p.add_argument("--model", help="the tile classifier (ONNX; default: the settings' model, else models/tiles.onnx)")
     p.add_argument("--keys", action="store_true",
                    help="clock presses from the keyboard: 1-4 = that player ended the turn, space = whoever is on turn, p = pause")
@@ -92,6 +98,15 @@ def run(args: argparse.Namespace) -> int:
         args.settings = load_settings(args.config)
     except SettingsError as exc:
         return fail(str(exc))
+    if args.video_frames and not Path(args.source).is_dir():
+        return fail(f"--video-frames: {args.source} is not a folder (a video file is recorded as a video)")
+    if args.fps is not None:
+        if not args.video_frames:
+            return fail("--fps is the frame rate of a folder of video frames: give --video-frames too")
+        if not 0 < args.fps <= 120:
+            return fail(f"--fps {args.fps:g}: between 0 and 120 frames per second")
+        capture = args.settings.capture.model_copy(update={"fps": args.fps})
+        args.settings = args.settings.model_copy(update={"capture": capture})
     for flag, path in (("--gcg", args.gcg), ("--json", args.json)):
         problem = path and unwritable(Path(path))
         if problem:
@@ -220,7 +235,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     job = Job(args.source, game_id=args.game, new_game=args.game is None,
               players=list(args.players) if args.players else None, rules=rules, lang=lang, pace=False,
               model=args.model, lexicon=lexicon, tileset=args.tileset, corners=corners, prewarped=args.prewarped,
-              photos=args.every_frame or Path(args.source).is_dir(), clock=bool(args.keys or args.buttons),
+              photos=args.every_frame or (Path(args.source).is_dir() and not args.video_frames), clock=bool(args.keys or args.buttons),
               own=False, quiet=True, racks=args.racks or {})
     station = state["station"] = Station(settings, job, Hooks(on_outcome=progress, on_commit=write_outputs,
                                                               on_notice=notice),

@@ -11,6 +11,7 @@ the turn."""
 from __future__ import annotations
 
 from tilecam.scoring.events import Exchange, Pass, Play
+from tilecam.scoring.gcg.notation import format_square
 
 __all__ = ["DemoOperator", "event_key", "TURN_KINDS"]
 
@@ -24,10 +25,6 @@ def event_key(ev) -> tuple:
     """What must match for an event to count as recorded exactly: who, what, the tiles, the score."""
     tiles = frozenset(ev.placement.tiles) if isinstance(ev, Play) else None
     return (ev.kind, ev.player, tiles, getattr(ev, "count", None), getattr(ev, "engine", None))
-
-
-def square_name(sq) -> str:
-    return f"{sq.row + 1}{chr(ord('A') + sq.col)}"
 
 
 class DemoOperator:
@@ -105,6 +102,6 @@ class DemoOperator:
             letters = {t.square: t.letter for t in want.placement.tiles if t.blank}
             for t in got.placement.tiles:
                 if t.blank and t.square in letters and t.letter != letters[t.square]:
-                    service.correct(gid, index, BlankFix(kind="blank", square=square_name(t.square),
+                    service.correct(gid, index, BlankFix(kind="blank", square=format_square(t.square),
                                                          letter=letters[t.square].lower()), by=BY)
-                    self.actions.append(f"blank on {square_name(t.square)} named {letters[t.square]}")
+                    self.actions.append(f"blank on {format_square(t.square)} named {letters[t.square]}")

@@ -31,7 +31,8 @@ OPTIONS = """
 
 Options in the query string (the page reads them; the server only checks them, so a typo is a
 422 rather than a page that silently ignores it): `scale` (0.25 to 4, default 1), `parts`
-(comma-separated: board, scores, last, unseen, clocks; default all), `theme` (transparent, dark,
+(comma-separated: board, scores, last, unseen, clocks, racks; default all; `racks` named shows each
+player's empty slots until a rack is on air), `theme` (transparent, dark,
 light; default transparent), `rotate` (quarter turns of the board display, clockwise, 0 to 3), `racks` (`off`: no rack is ever sent to
 the page) and `racks_delay` (a rack is shown only once that many more moves were played after it; the
 server strips what these hide from every response the page gets, and its `[racks] on_air` and

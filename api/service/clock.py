@@ -39,16 +39,24 @@ class ClockGlue(Writer):
         return game_id in self._clocks
 
     def game_clock(self, game_id: int) -> GameClock:
-        self.store.game(game_id)  # no such game: 404
+        row = self.store.game(game_id)  # no such game: 404
         clock = self._clocks.get(game_id)
         if clock is None:
+            refuse_mirror(row)  # a station's game: its clock runs there (the mirror only shows it)
             raise NotFound(f"game {game_id} has no clock; start one first")
         return clock
 
     def clock_press(self, game_id: int, player: int | None, t: float | None = None) -> ClockPress:
-        """`player` hit their side of the clock at `t` (steady time; default now)."""
+        """`player` hit their side of the clock at `t` (steady time; default now). The first press
+        starts the clock of the player on turn by the record (moves entered before the clock was
+        started, or a second player to open): the clock and the record's ▶ agree."""
+        on_turn = self.load(game_id).game_at().state.on_turn
+        t = self.steady() if t is None else t
         with self._lock(game_id):
-            press = self.game_clock(game_id).press(player, self.steady() if t is None else t)
+            clock = self.game_clock(game_id)
+            if not clock.state(t).started:
+                clock.first = on_turn
+            press = clock.press(player, t)
         self._publish(game_id)
         return press
 

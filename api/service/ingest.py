@@ -108,14 +108,32 @@ def _check_forwarded_rack(kind: str, data: dict, held: list, seq: int) -> None:
         raise InvalidInput(f"rack read {seq}: kind {kind!r} is neither 'seen' nor 'confirm'")
 
 
+def station_console(meta: dict) -> str | None:
+    """The forwarding station's operator console on its game (its heartbeat's address and game id),
+    or None when it gave no address."""
+    url = meta.get(STATION_URL) or None
+    local = meta.get(STATION_GAME, "")
+    return f"{url.rstrip('/')}/operator{f'?game={local}' if local.isdecimal() else ''}" if url else None
+
+
+def forwarded_by(meta: dict) -> str | None:
+    """The station a game is the central's mirror of (its name, "?" when it gave none), or None for
+    a game recorded here: such a game is written only by that station's forwarding."""
+    return meta.get("station") or "?" if "station_token" in meta else None
+
+
 def refuse_mirror(row: GameRow) -> None:
-    """A Conflict naming the station and table when `row` is a game a station forwards here:
-    its record is the station's, corrected at the station, and the mirror only follows."""
-    if "station_token" in row.meta:
+    """A Conflict naming the station and table (and its console, when the station gave its address)
+    when `row` is a game a station forwards here: its record is the station's, corrected at the
+    station, and the mirror only follows."""
+    station = forwarded_by(row.meta)
+    if station is not None:
         table = row.meta.get("table")
-        raise Conflict(f"game {row.id} is recorded by station {row.meta.get('station', '?')}"
+        console = station_console(row.meta)
+        raise Conflict(f"game {row.id} is recorded by station {station}"
                        f"{f' at table {table}' if table else ''}; correct it at that station (its operator "
-                       "console): the central service only mirrors what the station forwards")
+                       f"console{f', {console}' if console else ''}): the central service only mirrors what "
+                       "the station forwards")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hed
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow, Store
+from .ingest import forwarded_by, station_console
 from .racks import LIVE, RackPolicy, entry_without_rack, rack_text, without_rack
 from .view import DAMAGE, GameView, load_view
 
@@ -99,7 +100,8 @@ class Queries:
                     moves=len(view.events), scores=state.scores, ended=state.ended or view.closed,
                     entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
                     end_reason=state.end_reason or view.row.meta.get("closed_reason"),
-                    turns=hedge(_turn_order(view)))
+                    turns=hedge(_turn_order(view)),
+                    station=forwarded_by(view.row.meta), station_console=station_console(view.row.meta))
 
     def moves(self, view: GameView, racks: RackPolicy = LIVE) -> list[s.MoveOut]:
         """The recount's lines (scoring.recount, as `tilecam verify` prints them) with what the

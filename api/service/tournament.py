@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .. import schemas as s
 from ..errors import NotFound
 from ..store import GameRow, Store
-from .ingest import STATION_CLOCK, STATION_GAME, STATION_URL
+from .ingest import STATION_CLOCK, STATION_URL, station_console
 from .view import DAMAGE, LOST_META, TILESET_META, GameView
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
@@ -153,8 +153,6 @@ def _station(meta: dict, now: float, stale_after_s: float, live: bool) -> s.Stat
     if heard is not None and not math.isfinite(heard):  # 'nan', 'inf': no time at all
         heard = None
     silent = None if heard is None else max(0.0, now - heard)
-    url = meta.get(STATION_URL) or None
-    local = meta.get(STATION_GAME, "")
-    console = f"{url.rstrip('/')}/operator{f'?game={local}' if local.isdecimal() else ''}" if url else None
-    return s.StationOut(name=name, heard_at=heard, silent_s=silent, url=url, console=console,
+    return s.StationOut(name=name, heard_at=heard, silent_s=silent, url=meta.get(STATION_URL) or None,
+                        console=station_console(meta),
                         stale=live and (silent is None or silent > stale_after_s))

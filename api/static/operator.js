@@ -565,6 +565,7 @@ function follow() {
   followed = id;
   $("overlay-link").href = `/overlay/${id}`; $("gcg-link").href = `/api/games/${id}.gcg`; $("recount-link").href = `/recount/${id}`;
   live = null; clearPlay();
+  showMirror();
   source = followGame(id, (state) => {
     live = state;
     relabel(live);
@@ -704,8 +705,39 @@ form("fix", (d) => {
     .then((r) => loadMoves().then(() => [`move ${d.number} corrected`, undoCorrection(r.seqs[0], m || { index, number: Number(d.number) })]));
 });
 
+// A central service's mirror of a station's game (/api/games "station"): every write is the station's,
+// so the write controls go and the note links the station's console, where the game is corrected.
+function showMirror() {
+  const g = gamesNow.find((x) => String(x.id) === gameId());
+  const station = g && g.station;
+  document.body.classList.toggle("mirror", !!station);
+  const note = $("mirror-note");
+  note.hidden = !station;
+  if (!station) return;
+  note.replaceChildren(`Game ${g.id} is recorded by station ${station}${g.meta.table ? ` at table ${g.meta.table}` : ""}: `
+    + "this service only mirrors it; correct it at the station's console");
+  if (g.station_console) {
+    const a = document.createElement("a");
+    a.href = g.station_console; a.textContent = g.station_console; a.target = "_blank";
+    note.append(": ", a);
+  } else note.append(" (the station gave no address)");
+}
+
+// On the station recording the game followed: what its camera cannot follow (/api/status "lost": no
+// board in view, tiles no play explains, ...) stands above the page until it follows again. Elsewhere
+// (a central service, a plain server) /api/status names no game and nothing shows.
+async function watchCamera() {
+  try {
+    const st = await (await fetch("/api/status")).json();
+    const lost = st.lost && String(st.game_id) === gameId() ? st.lost : "";
+    $("camera-lost").textContent = lost ? `CAMERA LOST: ${lost}` : "";
+    $("camera-lost").hidden = !lost;
+  } catch (e) { /* the next look says it */ }
+}
+setInterval(watchCamera, 3000);
+$("game").addEventListener("change", watchCamera);
 $("game").addEventListener("change", follow);
 $("refresh").addEventListener("click", () => loadGames().catch((e) => say(e.message, true)));
 // /operator?game=7 (the tournament page's "Console" link) opens on that game.
-loadGames(new URLSearchParams(location.search).get("game") || undefined).catch((e) => say(e.message, true));
+loadGames(new URLSearchParams(location.search).get("game") || undefined).then(watchCamera).catch((e) => say(e.message, true));
 checkToken();

@@ -79,14 +79,19 @@ function renderLastPlay(fields) {
 
 // Each player's rack as far as the server lets it out (?racks=off, ?racks_delay=N, [racks] on_air):
 // tiles with their points, an unseen position dimmed, a rack waiting for the operator marked.
+// Racks asked for by name (?parts=...,racks): a player with none to show (no rack camera, none on
+// air yet) keeps their name and seven empty slots, so that such a page is never blank.
+const RACKS_ASKED = (new URLSearchParams(location.search).get("parts") || "").split(",").includes("racks");
+const EMPTY_RACK = { text: "", review: false, tiles: Array(7).fill(null), empty: true };
 function renderRacks(live) {
-  const racks = live.racks || [];
+  const racks = (live.racks || []).map((r, p) => r || (RACKS_ASKED && live.players[p] ? EMPTY_RACK : null));
   document.getElementById("racks").hidden = !racks.some((r) => r);
   [0, 1, 2, 3].forEach((p) => {
     const el = document.getElementById(`rack${p}`);
     const rack = racks[p];
     el.hidden = !rack;
     if (!rack) { el.replaceChildren(); delete el.dataset.rack; return; }
+    el.classList.toggle("empty", !!rack.empty);
     if (el.dataset.rack === rack.text + rack.review) return;
     el.dataset.rack = rack.text + rack.review;
     el.classList.toggle("review", rack.review);

@@ -63,6 +63,7 @@
     note.textContent = `Move ${moveNumber(m)}, ${who(m)}: ${moveText(m, moves, finalRows)}. The photo rectified, the new tiles outlined.`;
   }
 
+  let opened = false;
   async function go(n) {
     n = Math.max(0, Math.min(moves.length, n));
     const ticket = ++pending;  // a later step wins over a slower earlier fetch
@@ -76,7 +77,14 @@
                                     : `Move 0/${moves.length}: the empty board`;
     for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.turn) === turn);
     const cur = $("moves").querySelector("li.current");
-    if (cur) cur.scrollIntoView({block: "nearest"});
+    if (cur) {
+      // the current move in view: the list's own box scrolls (a wide screen); the page follows a
+      // step, but not the opening (it opened scrolled past its title, to the last move)
+      const y = scrollY;
+      cur.scrollIntoView({block: "nearest"});
+      if (!opened) scrollTo(scrollX, y);
+    }
+    opened = true;
     history.replaceState(null, "", `#turn=${turn}`);
     document.body.dataset.turn = String(turn);
   }

@@ -116,6 +116,7 @@
     const who = lines(t.players, "who");
     if (t.on_turn !== null) who.children[t.on_turn].classList.add("on-turn");
     const clock = lines(t.clocks.length ? t.clocks : [], "num clock");
+    if (!t.clocks.length) clock.append(el("div", "no clock", "none"));  // said, not a blank cell
     const fl = el("td", null, "flags");
     fl.append(...flags(t));
     const links = el("td", null, "links noprint");

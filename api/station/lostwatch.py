@@ -11,9 +11,12 @@ decided) and raises an alert the moment the record stops following the board:
   board, or the cover test trips on this table);
 * **restless**: the board judged moving for `restless_s` without a break (sensor noise or a
   flickering lamp taken for hands);
-* **blind**: the frame stands still but the board's grid is not found (or fits too poorly) for
-  `blind_s`: the board is there and the camera cannot see it (a board turned where the locator
-  does not find it again, a dark board in a dark room).
+* **blind**: the frame stands still but the board's grid is not found where it was (or fits too
+  poorly) for `blind_s`: said as what the locator saw, a board elsewhere (turned where the grid is
+  not found again, a dark board in a dark room) or no board at all (the camera knocked off it);
+* **no_board**: no board has been found in the frames for `no_board_s` (a station started over a
+  table top, a camera pointed away before the game): without it the watch only began once a grid
+  was found, and such a station said nothing for as long as it ran.
 
 An alert stands until what raised it is over (a snapshot that leaves no unexplained tiles, a
 snapshot decided, a still frame); each is kept with when it was raised and cleared. The recorder
@@ -23,6 +26,7 @@ which /tournament flags and the forwarder carries to the central), the status LE
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,11 +53,14 @@ class LostConfig(BaseModel):
     blind_s: float = Field(1.0, gt=0, le=3600, description=(
         "seconds the frame stands still while the board's grid is not found that raise the alert (a "
         "hand moves; a still frame without the board is the camera lost)"))
+    no_board_s: float = Field(10.0, gt=0, le=3600, description=(
+        "seconds of frames in which no board is found at all that raise the alert (a station looking "
+        "at a table top, a camera pointed away)"))
 
 
 @dataclass
 class Alert:
-    kind: str           # "unexplained" | "no_snapshot" | "dropped" | "restless" | "blind"
+    kind: str           # "unexplained" | "no_snapshot" | "dropped" | "restless" | "blind" | "no_board"
     what: str           # what the camera sees, in words
     frame_index: int
     t: float
@@ -73,6 +80,7 @@ class LostWatch:
     _moving_since: float | None = None
     _dropped: int = 0
     _blind_since: float | None = None
+    _absent: tuple[float, int, str] | None = None   # no board since: (t, frame, wall clock)
 
     @property
     def open(self) -> list[Alert]:
@@ -96,16 +104,29 @@ class LostWatch:
             if a.kind == kind:
                 a.cleared_at = index
 
-    def frame(self, index: int, t: float, state: str) -> Alert | None:
-        """A frame the gate judged (state: "moving", "clear", "occluded", "no_board", or "snapshot"
-        when the gate took one). Returns the alert raised, if any."""
+    def frame(self, index: int, t: float, state: str, in_view: bool = True) -> Alert | None:
+        """A frame the gate judged (state: "moving", "clear", "occluded", "no_board" (no grid found
+        yet), "blind" (occluded yet still), or "snapshot" when the gate took one; `in_view`: the
+        locator saw a board in this frame, when blind). Returns the alert raised, if any."""
         raised = None
+        if state == "no_board":
+            if self._absent is None:
+                self._absent = (t, index, time.strftime("%H:%M:%S"))
+            since, first, wall = self._absent
+            if t - since >= self.cfg.no_board_s:   # the words never change: the meta is written once
+                return self._raise("no_board", f"no board in view since {wall} (frame {first}): the camera "
+                                               "finds no board's grid", index, t)
+            return None
+        self._absent = None
+        self._clear("no_board", index)
         if state == "blind":
             if self._blind_since is None:
                 self._blind_since = t
             if t - self._blind_since >= self.cfg.blind_s:
-                return self._raise("blind", f"the board stands still but its grid has not been found for "
-                                            f"{t - self._blind_since:.0f} s", index, t)
+                what = ("the board is in view but its grid is not found where it was (the board moved or "
+                        "turned?)" if in_view else
+                        "no board in view where it was (the camera moved off the board, or something covers it)")
+                return self._raise("blind", f"{what} for {t - self._blind_since:.0f} s", index, t)
             return None
         if state in ("clear", "snapshot", "moving"):
             self._blind_since = None

@@ -225,7 +225,7 @@ class Recorder:
         photos = self.cfg.every_frame_is_a_press
         if not photos:
             self._alert(self.watch.frame(frame.index, frame.t, "blind" if state == "occluded" and self._blind
-                                         else state or "snapshot"))
+                                         else state or "snapshot", located.in_view))
             if state == "moving":
                 self._retries = self._covered = 0
                 with self._lock:   # a kept press is for the still board it was made at, not the next turn's

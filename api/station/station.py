@@ -297,7 +297,7 @@ class Station:
         if obs is not None:  # an unclear read keeps the LED blinking until a later decision commits
             self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
             if obs.entries and not self.job.quiet:
-                _say(f"frame {frame.index}: {obs.status}: {obs.detail}")
+                _say(f"frame {frame.index}: {obs.status}" + (f": {obs.detail}" if obs.detail else ""))
             if obs.entries and self.recording.scorekeeper.game.state.ended:
                 self._between_games()
         lost = self.recorder.lost

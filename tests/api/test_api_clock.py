@@ -96,6 +96,18 @@ def test_presses_switch_the_clock_and_the_fields_count_down(client, t):
     assert clock["running"] == 0 and clock["remaining_ms"] == [25 * 60_000 - 100_500, 25 * 60_000]
 
 
+def test_the_first_press_starts_the_clock_of_the_player_on_turn(client, t):
+    """Issue 35: a play entered before the clock was started left player 2 on turn (the pages' ▶),
+    and the first press started player 1's clock."""
+    gid = clock_game(client)
+    r = client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8G", "word": "CAT"})
+    assert r.status_code == 200 and r.json()["live"]["on_turn"] == 1, r.text
+    clock = post(client, gid, "press", {})["clock"]
+    assert (clock["started"], clock["running"]) == (True, 1)
+    clock = post(client, gid, "press", {"player": 1})["clock"]   # then turn by turn, as ever
+    assert clock["running"] == 0
+
+
 def test_pause_and_resume(client, t):
     gid = clock_game(client)
     assert client.post(f"/api/games/{gid}/clock/pause", headers=AUTH).status_code == 409  # not started

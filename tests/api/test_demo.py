@@ -33,6 +33,10 @@ def test_demo_records_its_real_game_exactly_and_caches_the_video(tmp_path):
         in first.stdout, first.stdout
     assert "scores [260, 287] (true [260, 287])" in first.stdout
     assert "exchange of 5 entered for player 1" in first.stdout and "clock press (pass) by player 2" in first.stdout
+    # issue 35: squares as the pages write them (J1, not 1J), and a withdrawal says what came off
+    assert not re.search(r"blank on \d", first.stdout), first.stdout
+    assert re.search(r"withdrawn: MAZEY\b.* taken off the board", first.stderr), first.stderr
+    assert not re.search(r"withdrawn:\s*$", first.stderr, re.M), first.stderr
     video = next(tmp_path.glob("demo-v3-m15-*.avi"))
     made = video.stat().st_mtime_ns
     again = cli("demo", "--render-only", "--moves", "15", "--cache", str(tmp_path), timeout=120)

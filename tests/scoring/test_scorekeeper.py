@@ -268,3 +268,16 @@ def test_a_photo_whose_grid_slipped_is_not_joined():
         obs = keeper.observe(Snapshot.from_board(slipped, CLASSES, 0.95), pressed=True)
         assert not obs.detail.startswith("joined")
     assert len([e for e in keeper.game.events if isinstance(e, Play)]) == 1
+
+
+def test_a_withdrawal_says_which_play_came_off():
+    """Issue 35: the demo printed `withdrawn:` with nothing after it."""
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    empty = ["." * 15] * 15
+    cat = empty[:7] + ["......CAT......"] + empty[8:]
+    phony = cat[:8] + ["........Z......", "........Z......"] + cat[10:]
+    keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=0, pressed=True)
+    word = keeper.observe(Snapshot.from_board(phony, CLASSES, 0.95), player=1, pressed=True).detail
+    assert word.startswith("TZ")
+    obs = keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=1, pressed=True)
+    assert obs.status == "withdrawn" and obs.detail == f"{word} taken off the board", obs

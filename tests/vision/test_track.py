@@ -214,3 +214,18 @@ def test_grid_guard_takes_a_weak_redetection_when_the_board_was_turned_off_the_o
     guard.update(image)
     kept = guard.update(turned)
     assert kept.fix is weak and kept.status == "redetected"
+
+
+def test_a_camera_knocked_off_the_board_keeps_the_grid_and_says_no_board_is_in_view(shared_data):
+    """Issue 35: the lost-camera alert said "the board stands still" with no board in view. The locator
+    now says whether its last look found a board at all (Located.in_view), and the alert's words follow."""
+    from tilecam.vision.locator import TrackedBoard
+    image = load(shared_data, "game05", "image-10.jpg")
+    board = TrackedBoard(BoardTracker(LocateConfig()), 40)
+    assert board.update(image).in_view
+    table = np.full_like(image, 0)
+    table[..., 2], table[..., 1], table[..., 0] = 150, 105, 70     # a plain wooden table
+    seen = [board.update(table) for _ in range(3)]                  # moving, then still: looked for, none
+    assert all(s.homography is not None and s.state == "occluded" for s in seen)   # the last grid kept
+    assert not seen[-1].in_view
+    assert board.update(image).in_view                              # back over the board

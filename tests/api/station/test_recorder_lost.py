@@ -275,7 +275,7 @@ def test_a_still_board_whose_grid_is_lost_raises_the_flag():
     frames(rec, HAND, 6, 4)                    # a hand moving over it: occluded, not blind
     assert rec.lost is None
     frames(rec, picture(table.rows), 10, 14)   # still, and the grid still not found
-    assert rec.lost and "its grid has not been found" in rec.lost
+    assert rec.lost and "the board is in view but its grid is not found where it was" in rec.lost
     table.quality = 1.0
     frames(rec, picture(table.rows), 24, 3)
     assert rec.lost is None
