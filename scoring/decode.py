@@ -50,6 +50,10 @@ class DecodeConfig(BaseModel):
                                                   "misreads (a shadow, a tile's edge)")
     max_plays_at_once: int = Field(2, description="most plays taken from one snapshot when snapshots were "
                                                    "missed; more at once is a hand or a bag on the board")
+    join_min_certainty: float = Field(0.5, ge=0.0, le=1.0, description=(
+        "a catch-up (scoring.join: several plays from one snapshot) records its plays only when each is "
+        "at least this certain, a rack could make it (no more tiles than a rack, letters the unseen pool "
+        "holds) and it is legal; else the board is flagged as unexplained and no play recorded (issue 36)"))
     max_gap_fill: int = Field(2, description="empty-looking squares inside a play's line taken as tiles: a play "
                                              "has no gaps, and a plain blank tile is easily read as an empty square")
 

@@ -24,7 +24,7 @@ from .lexicon import Lexicon
 from .snapshot import BLANK_TILE, Snapshot
 from .tiles import Distribution
 
-__all__ = ["JoinCosts", "explain"]
+__all__ = ["JoinCosts", "explain", "unlikely"]
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 HOOKS = frozenset("S")   # the tile a longer word across a line most often hooked onto it (a plural)
@@ -205,3 +205,21 @@ def explain(board: Board, snap: Snapshot, dist: Distribution, squares, lexicon: 
         for t in out[-1].placement.tiles:
             current.put(t.square, t.tile)
     return out
+
+
+def unlikely(plays: list[ProposedPlay], dist: Distribution, cfg: DecodeConfig | None = None) -> str | None:
+    """Why the plays `explain` found are no catch-up a game could have made, or None when each is one a
+    rack could make: no more new tiles than a rack holds, letters the unseen pool still held (the
+    reading was not forced onto the pool: ProposedPlay.from_pool) and a certainty of at least
+    `cfg.join_min_certainty`. Legality is the game's to check as they go down. A board no such
+    sequence explains is flagged, never recorded as plays that never happened (issue 36)."""
+    cfg = cfg or DecodeConfig()
+    for p in plays:
+        word = "".join(t.letter for t in p.placement.tiles)
+        if len(p.placement.tiles) > dist.rack_size:
+            return f"{word}: {len(p.placement.tiles)} new tiles, more than a rack holds"
+        if p.from_pool:
+            return f"{word}: letters the unseen tiles cannot supply"
+        if p.certainty < cfg.join_min_certainty:
+            return f"{word}: read with certainty {p.certainty:.2f}, under {cfg.join_min_certainty:.2f}"
+    return None

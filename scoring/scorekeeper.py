@@ -20,7 +20,7 @@ from .belief import BoardBelief
 from .game import Game, GameError, TurnDetailsError, check_within_set, effective_events
 from .gcg.notation import placement_from_gcg, play_notation, played_tiles
 from .gcg.records import RACK_NOT_SEEN
-from .join import explain
+from .join import explain, unlikely
 from .lexicon import Lexicon
 from .placement import PlacedTile, Placement, PlacementError, tile_changes
 from .racks import Fitted, Judged, RackBook, RackSeen
@@ -114,6 +114,9 @@ class Scorekeeper:
         self._contradicted: tuple | None = None
         # The new squares of the last press that showed more of them than a rack holds (_beyond_a_turn).
         self._beyond: frozenset[Square] = frozenset()
+        # The new squares of the last catch-up refused (scoring.join.unlikely: no plays a rack could
+        # make lay them): unexplained, so the lost-game watch flags them, until a catch-up succeeds.
+        self.refused: frozenset[Square] = frozenset()
         self.tile_check_cfg = TileCheckConfig()
         # What the rack cameras saw (scoring.racks); None until the first read: without one the
         # scorekeeper decides exactly as it does without rack cameras.
@@ -352,9 +355,16 @@ class Scorekeeper:
                 added.append(ev)
                 return Observation(tuple(added), "play", " ".join(ev.words))
             if isinstance(change, ProposedSequence):
-                # A missed snapshot: both plays, in turn order.
+                # A missed snapshot: both plays, in turn order, a catch-up like the join's: recorded
+                # only when a rack could make each (else flagged, scoring.join.unlikely), and each
+                # under review (the split between them is inferred)
+                why = unlikely(list(change.plays), g.dist, self.cfg)
+                if why is not None:
+                    self.refused = frozenset(t.square for p in change.plays for t in p.placement.tiles)
+                    return Observation(tuple(added), "unclear", f"the board's change fits no plays a rack could "
+                                                                f"make ({why})")
                 added += self._rack_exchanges(change.plays[0], player)
-                plays = self._credit(list(change.plays), player, pressed)
+                plays = self._credit(list(change.plays), player, pressed, review=True)
                 added += plays
                 return Observation(tuple(added), "play", " / ".join(" ".join(ev.words) for ev in plays))
             if isinstance(change, ProposedWithdrawal):
@@ -399,6 +409,13 @@ class Scorekeeper:
         plays = explain(board, seen, g.dist, new, self.lexicon, self.cfg)
         if plays is None:
             return None
+        why = unlikely(plays, g.dist, self.cfg)
+        if why is not None:
+            # no plays a rack could make lay this board: flagged (unexplained), none recorded
+            self.refused = frozenset(new)
+            return Observation((), "unclear", f"the board's change fits no plays a rack could make ({why}): "
+                                              f"{len(new)} new tiles left unexplained")
+        self.refused = frozenset()
         added = []
         try:
             added = self._credit(list(plays), player, pressed, review=True, done=added)
@@ -408,6 +425,7 @@ class Scorekeeper:
                     self.entries.remove(e)
                 self._rebuild()
                 self.turn_known, self._unpressed = self._turn_before
+                self.refused = frozenset(new)
                 return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
             # a player went out part way: the plays up to the end stand; tiles laid after the game
             # ended stay unexplained (the lost-game watch says so)
@@ -519,6 +537,7 @@ class Scorekeeper:
                     self.entries.remove(e)
                 self._rebuild()
                 self.turn_known, self._unpressed = self._turn_before
+                self.refused = frozenset(new)
                 return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
         words = [" ".join(e.words) for e in added[1:]]
         self.doubts = frozenset(set(new) - now)
@@ -535,8 +554,11 @@ class Scorekeeper:
         seen = self.belief.posterior()
         board = self.game.state.board
         tiles = occupied(seen, self.tile_check_cfg.tile_prob)
-        return [sq for r, c in np.argwhere(tiles)
-                if (sq := Square(int(r), int(c))) not in board and sq not in self.doubts]
+        # a catch-up refused (no plays a rack could make): its new tiles, while they still read as tiles
+        refused = occupied(seen, self.cfg.tile_min_prob)
+        return sorted(sq for r, c in np.argwhere(tiles | refused)
+                      if (sq := Square(int(r), int(c))) not in board and
+                      (sq in self.refused or (tiles[r, c] and sq not in self.doubts)))
 
     def _credit(self, plays: list[ProposedPlay], player: int | None, pressed: bool, review: bool = False,
                 done: list | None = None) -> list[Play]:

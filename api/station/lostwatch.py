@@ -5,8 +5,11 @@ decided) and raises an alert the moment the record stops following the board:
 
 * **unexplained**: a decided snapshot leaves tiles on the board, read with confidence, that no
   committed play explains (a play it could not decode, plays missed while the gate stood still);
-* **no_snapshot**: hands came and went over the board `hand_visits` times and the gate took no
-  snapshot (the board is never judged still);
+* **no_snapshot**: hands came and went over the board `hand_visits` times over `no_snapshot_s` and
+  the gate took no snapshot (the board is never judged still long enough). A hand laying a play
+  tile by tile comes and goes several times within a turn, the board still a moment between (less
+  than the gate's still time: a half-laid play is no snapshot), and the board then rests: a turn,
+  not a lost game (issue 36);
 * **dropped**: `max_dropped` snapshots in a row thrown away as covered (something lies on the
   board, or the cover test trips on this table);
 * **restless**: the board judged moving for `restless_s` without a break (sensor noise or a
@@ -46,6 +49,9 @@ class LostConfig(BaseModel):
     hand_visits: int = Field(3, ge=1, le=100, description=(
         "moving spells over the board (hands), each followed by a still board, with no snapshot taken, "
         "that raise the alert"))
+    no_snapshot_s: float = Field(20.0, gt=0, le=3600, description=(
+        "seconds from the first of those visits before they raise the alert: a hand laying a play tile by "
+        "tile comes and goes within a turn and the board then rests for a snapshot"))
     max_dropped: int = Field(3, ge=1, le=100, description=(
         "snapshots in a row dropped as covered that raise the alert"))
     restless_s: float = Field(20.0, gt=0, le=3600, description=(
@@ -75,7 +81,12 @@ class Alert:
 class LostWatch:
     cfg: LostConfig = field(default_factory=LostConfig)
     alerts: list[Alert] = field(default_factory=list)   # every alert raised, open or cleared
+    # the gate's still time (seconds): a board still this long was judged still, and a snapshot not
+    # taken then is a board unchanged since the last (a hand passed over it), not one never still
+    still_s: float | None = None
+    _still_since: float | None = None
     _visits: int = 0            # moving spells that ended in a still board, since the last snapshot
+    _first_visit: float | None = None   # when the first of them ended
     _was_moving: bool = False
     _moving_since: float | None = None
     _dropped: int = 0
@@ -141,12 +152,18 @@ class LostWatch:
             return raised
         if self._was_moving and state in ("clear", "snapshot"):
             self._visits += 1   # something moved over the board, and it stands still again
+            if self._first_visit is None:
+                self._first_visit = t
+        if self._was_moving or self._still_since is None:
+            self._still_since = t
         self._was_moving, self._moving_since = False, None
         self._clear("restless", index)
+        if state != "snapshot" and self.still_s is not None and t - self._still_since >= self.still_s:
+            self._visits, self._first_visit = 0, None   # judged still long enough: nothing new to take
         if state == "snapshot":
-            self._visits = 0
+            self._visits, self._first_visit = 0, None
             self._clear("no_snapshot", index)
-        elif self._visits >= self.cfg.hand_visits:
+        elif self._visits >= self.cfg.hand_visits and t - self._first_visit >= self.cfg.no_snapshot_s:
             raised = self._raise("no_snapshot", f"something moved over the board {self._visits} times and no "
                                                 "snapshot was taken: the board was never judged still long enough",
                                  index, t)

@@ -120,7 +120,7 @@ class Recorder:
         self.board_status: str | None = None
         self.camera_status: str | None = None   # set by whoever owns the frame source
         self.notices: list[str] = []
-        self.watch = LostWatch(self.cfg.lost)
+        self.watch = LostWatch(self.cfg.lost, still_s=self.gate.cfg.stable_ms / 1000.0)
         # gate: snapshots the gate took; dropped: thrown away as covered; decoded: reached the decoder
         self.counts = {"gate": 0, "dropped": 0, "decoded": 0, "retried": 0}
         self._retries = 0       # snapshots retaken on this still board

@@ -457,6 +457,11 @@ LOST_VIDEOS = [
          tile_check=True, base_rot=52.0),
     dict(name="white-wood-labels-late-dark", split="held-out", game=57, design="white", style="wood",
          labels="full", start_at=7, room_light=0.5, base_rot=143.0),
+    # issue 36: a whole game (27 plays, a phony played and taken back at change 12) on a green board
+    # with wooden tiles, each tile laid (or taken back) by a hand of its own, the board still for
+    # 1-4 frames between them (under the gate's still time)
+    dict(name="green-wood-phony-by-hand", split="held-out", game=17, design="tournament_green", style="wood",
+         labels="none", one_by_one=True, moves=28, base_rot=205.0),
 ]
 LOST_CACHE = Path(os.environ.get("TILECAM_BENCH_CACHE", Path.home() / ".cache" / "tilecam" / "bench_record"))
 
@@ -509,14 +514,26 @@ def lost_video(spec: dict, moves: int = 12) -> tuple[list, list, list, list]:
     if spec.get("hands_at_start"):
         plan += [(boards[start], True, start, "hands")] * 3
     for k in range(start, len(boards)):
-        if k > start:
+        if k > start and spec.get("one_by_one"):
+            # a hand per tile, the board still a moment between them: what lies there so far
+            rows = [list(r) for r in boards[k - 1]]
+            changed = sorted((r, c) for r in range(15) for c in range(15) if boards[k][r][c] != boards[k - 1][r][c])
+            plan += [(boards[k - 1], True, k, "hands")]
+            for n, (r, c) in enumerate(changed):
+                before = ["".join(x) for x in rows]
+                rows[r][c] = boards[k][r][c]
+                after = ["".join(x) for x in rows]
+                plan += [(before, True, k, "hands"), (after, True, k, "hands")]
+                if n < len(changed) - 1:
+                    plan += [(after, False, k, "laying")] * int(rng.integers(1, 5))
+        elif k > start:
             plan += [(boards[k - 1], True, k - 1, "hands"), (boards[k - 1], True, k, "hands"),
                      (boards[k], True, k, "hands"), (boards[k], True, k, "hands")]
         plan += [(boards[k], False, k, k)] * 10
     folder.mkdir(parents=True, exist_ok=True)
     marks, gain = [], 1.0
     for i, (board, over, turn, mark) in enumerate(plan):
-        if i and mark != plan[i - 1][3] and mark != "hands" and mark != "check":
+        if i and mark != plan[i - 1][3] and mark not in ("hands", "check", "laying"):
             gain = float(rng.uniform(0.8, 1.15))
         cfg = still.model_copy(update={"hands": "always" if over else "never",
                                        "rotation_deg": float(turns[turn] % 360)})
@@ -551,6 +568,8 @@ def lost_record(spec: dict, moves: int = 12) -> dict:
     key = lambda m: (m[2], m[3])  # noqa: E731 (tiles, score)
     want = [key(m) for m in recorded_moves(changes) if m[0] == "play"]
     got = [key(m) for m in recorded_moves(keeper.game.events) if m[0] == "play"]
+    # each committed play's review flag, in the order of `got` (issue 36: no false play unflagged)
+    flagged = [bool(e.review) for e in keeper.game.events if e.kind == "play"]
     joined, followed = want[:start], want[start:]
     exact = [w in got for w in want]
     covered = {sq for e in keeper.game.events if e.kind == "play" for sq, _ in
@@ -576,7 +595,9 @@ def lost_record(spec: dict, moves: int = 12) -> dict:
     return {"video": spec["name"], "split": spec["split"], "game": frames[0].source, "plays": len(want),
             "joined": len(joined), "joined_recovered": sum(exact[:start]), "followed": len(followed),
             "followed_exact": sum(exact[start:]), "exact": sum(exact), "committed_plays": len(got),
-            "false_plays": sum(1 for g in got if g not in want), "missing": missing,
+            "false_plays": sum(1 for g in got if g not in want),
+            "false_unflagged": sum(1 for g, f in zip(got, flagged) if g not in want and not f),
+            "missing": missing,
             "missing_unflagged_within_turn": unflagged,
             "zero_plays": not got, "gate_snapshots": counts.get("gate"), "decoded": counts.get("decoded"),
             "dropped": counts.get("dropped"),
@@ -584,6 +605,8 @@ def lost_record(spec: dict, moves: int = 12) -> dict:
             "check_recognised": any(o.observation and o.observation.status == "tile_check" for o in check)
             if check else None,
             "committed_from_check": sum(len(o.seqs) for o in check),
+            "alerts_by_kind": {k: sum(a["kind"] == k for a in alerts) for k in sorted({a["kind"] for a in alerts})},
+            "lost_at_end": recorder.lost,
             "alerts": alerts[:20], "first_flag_s": (flag_frames[0] - first_tile) / 8.0
             if flag_frames and first_tile is not None else None,
             "recorded": [" ".join(e.words) for e in keeper.game.events if e.kind == "play"],
@@ -607,11 +630,11 @@ def lost_bench(args) -> dict:
             continue
         if args.videos and spec["name"] not in args.videos:
             continue
-        r = lost_record(spec, args.moves)
+        r = lost_record(spec, spec.get("moves", args.moves))
         rows.append(r)
         print(f"{r['video']} ({r['split']}, {r['game']}): {r['exact']}/{r['plays']} plays exact "
               f"(joined {r['joined_recovered']}/{r['joined']}, followed {r['followed_exact']}/{r['followed']}), "
-              f"{r['false_plays']} false, missing {r['missing']} (unflagged within a turn "
+              f"{r['false_plays']} false ({r['false_unflagged']} unflagged), missing {r['missing']} (unflagged within a turn "
               f"{r['missing_unflagged_within_turn']}), gate {r['gate_snapshots']} ({r['gate_per_play']}/play), "
               f"decoded {r['decoded']}, dropped {r['dropped']}, check {r['check_recognised']} "
               f"(committed {r['committed_from_check']}), first flag {r['first_flag_s']} s, "
@@ -626,6 +649,7 @@ def lost_bench(args) -> dict:
                               "joined": sum(r["joined"] for r in part),
                               "joined_recovered": sum(r["joined_recovered"] for r in part),
                               "false_plays": sum(r["false_plays"] for r in part),
+                              "false_unflagged": sum(r["false_unflagged"] for r in part),
                               "zero_play_games": sum(r["zero_plays"] for r in part),
                               "games_over_2_missing_unflagged": sum(len(r["missing_unflagged_within_turn"]) > 2
                                                                     for r in part),

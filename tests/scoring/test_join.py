@@ -6,10 +6,11 @@ import pytest
 from tilecam.scoring.board import Board, LAYOUTS, Square
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
-from tilecam.scoring.join import explain
+from tilecam.scoring.join import explain, unlikely
 from tilecam.scoring.lexicon import Lexicon
 from tilecam.scoring.placement import score_placement, validate_placement
 from tilecam.scoring.rules import get_profile
+from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.snapshot import Snapshot, classes_for
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
@@ -100,3 +101,48 @@ def test_a_hand_or_the_bag_is_not_a_board(n, shared_data):
     rows = [row if r > 2 else "EEE" + row[3:] for r, row in enumerate(rows)]
     plays, _ = joined(rows)
     assert plays is None
+
+
+def _rows(*words) -> list[str]:
+    rows = [list("." * 15) for _ in range(15)]
+    for r, c, word, down in words:
+        for i, ch in enumerate(word):
+            rows[r + i * down][c + i * (not down)] = ch
+    return ["".join(r) for r in rows]
+
+
+def test_a_board_no_rack_could_lay_is_no_catch_up():
+    """Issue 36: eight Zs across the centre (the set has one) were laid as Z??, AAA and AA, plays
+    that never happened, read with certainty 0; now `unlikely` says why they are no catch-up."""
+    plays, _ = joined(_rows((7, 4, "ZZZZ", False), (8, 4, "ZZZZ", False)))
+    assert plays
+    why = unlikely(plays, EN)
+    assert why is not None and "certainty" in why
+
+
+def test_real_boards_are_catch_ups_a_rack_could_make(shared_data):
+    """The boards of real games after 6 plays, read as one snapshot: every sequence found passes."""
+    for path in sorted((shared_data / "gcg" / "liwords").glob("josh_nationals_round_1*.gcg")):
+        got = board_after(path, 6)
+        if got is None:
+            continue
+        plays, _ = joined(got[0])
+        assert plays and unlikely(plays, EN) is None, path.name
+
+
+def test_a_catch_up_no_rack_could_make_is_flagged_and_records_nothing(shared_data):
+    """The scorekeeper's catch-up: a board change no rack sequence explains is left unexplained (the
+    lost-game watch's flag) and no play is recorded; a board a rack could lay is recorded, every play
+    under review."""
+    keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
+    rows = _rows((7, 4, "ZZZZ", False), (8, 4, "ZZZZ", False))
+    obs = keeper.observe(Snapshot.from_board(rows, CLASSES, 0.95))
+    assert obs.status == "unclear" and "no plays a rack could make" in obs.detail, obs
+    assert not keeper.game.events
+    assert len(keeper.unexplained()) == 8
+    keeper = Scorekeeper(Game(get_profile("naspa-csw"), EN))
+    rows, _ = board_after(shared_data / "gcg" / "liwords" / "josh_nationals_round_1.gcg", 4)
+    obs = keeper.observe(Snapshot.from_board(rows, CLASSES, 0.97))
+    assert obs.status == "play" and "joined" in obs.detail, obs
+    assert len(keeper.game.events) >= 3 and all(e.review for e in keeper.game.events)
+    assert keeper.unexplained() == []

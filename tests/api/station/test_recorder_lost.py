@@ -208,15 +208,42 @@ def test_hands_coming_and_going_with_no_snapshot_raise_the_flag():
     table = Table(EMPTY)
     rec = recorder(table)
     rec.gate.cfg.stable_ms = 60_000   # a gate that never judges the board still long enough
-    for start in (0, 5):   # a hand reaches over the board and leaves it still: twice
-        frames(rec, HAND, start, 1)
-        frames(rec, STILL, start + 1, 4)
-    frames(rec, HAND, 10, 1)
-    assert rec.lost is None
-    frames(rec, STILL, 11, 4)   # the third time: the second still frame after it raises the flag
+    rec.watch.still_s = 60.0
+    dt = 1.0   # a frame a second
+    for start in (0, 5, 10):   # a hand reaches over the board and leaves it still: three times
+        frames(rec, HAND, start, 1, dt)
+        frames(rec, STILL, start + 1, 4, dt)
+    assert rec.lost is None   # 12 s since the first visit ended (t = 2): a hand laying a play takes that long
+    frames(rec, STILL, 15, 8, dt)   # 20 s after it (no_snapshot_s), no snapshot yet: the flag
     assert rec.counts["gate"] == 0
     assert rec.lost and "moved over the board 3 times and no snapshot was taken" in rec.lost
-    assert rec.alerts[0]["frame_index"] == 12
+    assert rec.alerts[0]["frame_index"] == 22
+
+
+def test_a_hand_laying_a_play_tile_by_tile_is_a_turn_not_a_lost_game():
+    """Issue 36: a hand lays a play one tile at a time, the board still a moment between (under the
+    gate's still time: no snapshot of a half-laid play), then the board rests and the gate takes it.
+    The watch said "moved over the board 3-9 times and no snapshot was taken" in every such turn."""
+    table = Table(EMPTY)
+    rec = recorder(table)   # the gate's still time: 300 ms, frames 100 ms apart
+    word, laid, i = "QUARTZ", [], 0
+    for n, ch in enumerate(word):   # a hand per tile, the board still 2 frames between
+        laid.append(ch)
+        table.rows = board((7, 5, "".join(laid), False))
+        frames(rec, HAND, i, 3)
+        frames(rec, picture(table.rows), i + 3, 2)
+        i += 5
+    assert rec.counts["gate"] == 0 and rec.watch._visits >= len(word)   # a visit a tile or more, no snapshot
+    assert rec.lost is None and not rec.alerts
+    out = frames(rec, picture(table.rows), i, 6)   # the board rests: the play
+    assert [o.observation.status for o in out if o.observation] == ["play"]
+    assert rec.lost is None and not rec.alerts
+    # a hand passing over the still board again and again (to the clock, the bag) with nothing new:
+    # the board stood still long enough each time, so no snapshot was due, and nothing is lost
+    for k in range(12):
+        frames(rec, HAND, i + 6 + 8 * k, 1, dt=3.0)
+        frames(rec, picture(table.rows), i + 7 + 8 * k, 7, dt=3.0)
+    assert rec.lost is None and not rec.alerts
 
 
 def test_a_board_judged_moving_for_long_raises_the_flag():
