@@ -298,6 +298,8 @@ class LiveOut(BaseModel):
     out_of_turn: list[int] = Field(default_factory=list,
                                    description="Moves (indexes) taken by a player who was not on turn by the "
                                                "record (MoveOut.out_of_turn).")
+    learning: LearningOut | None = Field(None, description="How far this table's tiles are learned (trust is "
+                                                           "earned per table); null for a game with no camera play.")
     racks: list[RackShownOut | None] = Field(default_factory=list,
                                              description="Each player's rack from the rack cameras, as far as "
                                                          "the request may see it: null for a rack not seen, "
@@ -548,6 +550,7 @@ class TableRowOut(BaseModel):
         description="The recount's discrepancies: moves whose claimed score the engine disagrees with, or "
                     "whose standing score is neither.")
     review: list[int] = Field(description="Numbers (from 1, as the recount counts) of the plays under review.")
+    learning: LearningOut | None = Field(None, description="How far the table's tiles are learned (LiveOut.learning).")
     station: StationOut | None = Field(description="The station forwarding the game; null for a game "
                                                     "recorded or entered here.")
     damaged: str | None = Field(None, description="Why the stored log cannot be replayed; null for a sound game.")

@@ -50,7 +50,7 @@
     const where = t.station ? `at station ${t.station.name}` : "in the console";
     if (t.flags.includes("order")) out.push(flag("order", "turn order", t.turns));
     if (t.review.length) {
-      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure, ${
+      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure or a tile not yet learned, ${
         t.station ? `confirm at station ${t.station.name}` : "confirm in the console"}`));
     }
     if (t.blanks && t.blanks.length) {
@@ -113,6 +113,8 @@
     // The game's id is the one the console and the recount show; the round once the table has had two.
     no.append(el("span", `game ${t.game_id}${t.games > 1 ? ` · round ${t.games}` : ""}`, "game"),
               el("span", `${t.moves} move${t.moves === 1 ? "" : "s"}`, "game"));
+    // trust is earned per table: the camera's plays stay flagged until the table's tiles are learned
+    if (t.learning) no.append(el("span", t.learning.text, t.learning.trusted ? "learning trusted" : "learning"));
     const who = lines(t.players, "who");
     if (t.on_turn !== null) who.children[t.on_turn].classList.add("on-turn");
     const clock = lines(t.clocks.length ? t.clocks : [], "num clock");
