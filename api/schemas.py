@@ -17,7 +17,7 @@ from . import limits as lim
 __all__ = ["BATCH_ENTRIES", "ERROR_TEXT", "FORWARDED_META_KEYS", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
            "Choice", "ClockOut", "CorrectionOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
            "DiscrepancyOut", "EndIn", "Error", "errors", "EntriesIn", "EntryIn", "ExchangeFix", "ExchangeIn", "ForwardedClock", "ForwardedGame", "ForwardedPlayer", "GameCreate", "GameDetail",
-           "GameSummary", "HeaderIn", "HeartbeatIn", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
+           "GameSummary", "HeaderIn", "HeartbeatIn", "In", "LearningOut", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "RackConfirmIn",
            "RackReadOut", "RackShownOut", "RacksOut", "RackForwardIn", "Reason",
            "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
@@ -253,6 +253,19 @@ class ClockOut(BaseModel):
     penalties: list[int] = Field(description="Points each player loses for overtime now, under the rules "
                                              "(e.g. -10 per started minute).")
     lost_on_time: list[bool] = Field(description="Over the rules' limit (NASPA: more than 10 minutes over).")
+
+
+class LearningOut(BaseModel):
+    """Trust is earned per table (scoring.trust): how far this table's tiles are learned. A camera
+    play holding a tile not yet learned goes under review ([decode] learn_table)."""
+
+    seen: int = Field(description="The set's distinct tiles (the blank one of them) learned at this table: "
+                                  "confirmed or corrected by a person in a play, or labelled by its tile check.")
+    of: int = Field(description="The set's distinct tiles, the blank included (27 for English).")
+    confirmed: int = Field(description="Plays of this game a person confirmed or corrected.")
+    missing: list[str] = Field(description="The set's tiles not yet learned ('?' the blank), in the set's order.")
+    trusted: bool = Field(description="Every tile learned: only a reading's certainty flags a play now.")
+    text: str = Field(description="'learning: 23 of 27 tiles seen, 4 plays confirmed', as the pages show it.")
 
 
 class LiveOut(BaseModel):
