@@ -64,6 +64,8 @@
       out.push(f);
     }
     if (!out.length) out.push(el("span", "–", "ok"));
+    // trust is earned per table: the camera's plays stay flagged until the table's tiles are learned
+    if (t.learning) out.push(el("div", t.learning.text, t.learning.trusted ? "learning trusted" : "learning"));
     if (t.station && !t.station.stale) {
       const d = el("div", `${t.station.name}${t.station.url ? ` (${hostOf(t.station.url)})` : ""} · heard `, "station");
       d.append(silentFor(t.station, "ago"));
@@ -113,8 +115,6 @@
     // The game's id is the one the console and the recount show; the round once the table has had two.
     no.append(el("span", `game ${t.game_id}${t.games > 1 ? ` · round ${t.games}` : ""}`, "game"),
               el("span", `${t.moves} move${t.moves === 1 ? "" : "s"}`, "game"));
-    // trust is earned per table: the camera's plays stay flagged until the table's tiles are learned
-    if (t.learning) no.append(el("span", t.learning.text, t.learning.trusted ? "learning trusted" : "learning"));
     const who = lines(t.players, "who");
     if (t.on_turn !== null) who.children[t.on_turn].classList.add("on-turn");
     const clock = lines(t.clocks.length ? t.clocks : [], "num clock");
