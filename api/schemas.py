@@ -17,7 +17,7 @@ from . import limits as lim
 __all__ = ["BATCH_ENTRIES", "ERROR_TEXT", "FORWARDED_META_KEYS", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
            "Choice", "ClockOut", "CorrectionOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
            "DiscrepancyOut", "EndIn", "Error", "errors", "EntriesIn", "EntryIn", "ExchangeFix", "ExchangeIn", "ForwardedClock", "ForwardedGame", "ForwardedPlayer", "GameCreate", "GameDetail",
-           "GameSummary", "HeaderIn", "HeartbeatIn", "In", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
+           "GameSummary", "HeaderIn", "HeartbeatIn", "In", "LearningOut", "LetterFix", "LiveOut", "MoveOut", "Note", "ObsField", "PassFix", "PlayerIn",
            "PlayerNo", "PlayerOut", "Players", "PlayersIn", "PlayFix", "PlayIn", "Points", "Rack", "RackConfirmIn",
            "RackReadOut", "RackShownOut", "RacksOut", "RackForwardIn", "Reason",
            "RecountMoveOut", "RecountOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
@@ -260,6 +260,19 @@ class ClockOut(BaseModel):
     lost_on_time: list[bool] = Field(description="Over the rules' limit (NASPA: more than 10 minutes over).")
 
 
+class LearningOut(BaseModel):
+    """Trust is earned per table (scoring.trust): how far this table's tiles are learned. A camera
+    play holding a tile not yet learned goes under review ([decode] learn_table)."""
+
+    seen: int = Field(description="The set's distinct tiles (the blank one of them) learned at this table: "
+                                  "confirmed or corrected by a person in a play, or labelled by its tile check.")
+    of: int = Field(description="The set's distinct tiles, the blank included (27 for English).")
+    confirmed: int = Field(description="Plays of this game a person confirmed or corrected.")
+    missing: list[str] = Field(description="The set's tiles not yet learned ('?' the blank), in the set's order.")
+    trusted: bool = Field(description="Every tile learned: only a reading's certainty flags a play now.")
+    text: str = Field(description="'learning: 23 of 27 tiles seen, 4 plays confirmed', as the pages show it.")
+
+
 class LiveOut(BaseModel):
     """Everything an overlay shows; sent whole on every SSE update."""
 
@@ -303,6 +316,8 @@ class LiveOut(BaseModel):
     out_of_turn: list[int] = Field(default_factory=list,
                                    description="Moves (indexes) taken by a player who was not on turn by the "
                                                "record (MoveOut.out_of_turn).")
+    learning: LearningOut | None = Field(None, description="How far this table's tiles are learned (trust is "
+                                                           "earned per table); null for a game with no camera play.")
     racks: list[RackShownOut | None] = Field(default_factory=list,
                                              description="Each player's rack from the rack cameras, as far as "
                                                          "the request may see it: null for a rack not seen, "
@@ -553,6 +568,7 @@ class TableRowOut(BaseModel):
         description="The recount's discrepancies: moves whose claimed score the engine disagrees with, or "
                     "whose standing score is neither.")
     review: list[int] = Field(description="Numbers (from 1, as the recount counts) of the plays under review.")
+    learning: LearningOut | None = Field(None, description="How far the table's tiles are learned (LiveOut.learning).")
     station: StationOut | None = Field(description="The station forwarding the game; null for a game "
                                                     "recorded or entered here.")
     damaged: str | None = Field(None, description="Why the stored log cannot be replayed; null for a sound game.")

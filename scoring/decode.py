@@ -44,6 +44,10 @@ class DecodeConfig(BaseModel):
                                             "right) is below this is marked for review; chosen on the dev sweep "
                                             "of tests/bench/bench_record.py (ScrabScrap dev games and rendered "
                                             "videos, e626607: 8% of plays flagged; docs/recording.md)")
+    learn_table: bool = Field(True, description="trust is earned per table (scoring.trust): a camera play holding a "
+                                                "tile no person has confirmed or corrected at this table yet (nor "
+                                                "its tile check labelled) is marked for review, whatever its "
+                                                "certainty; off: certainty alone decides")
     split_two_plays: bool = Field(True, description="new tiles in two lines may be two plays whose snapshot "
                                                     "between was missed (off when every frame is one move)")
     max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "

@@ -26,6 +26,7 @@ from .placement import PlacedTile, Placement, PlacementError, tile_changes
 from .racks import Fitted, Judged, RackBook, RackSeen
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 from .tilecheck import TileCheckConfig, first_play_down, printed, tile_check
+from .trust import learned, unlearned
 
 __all__ = ["Fused", "Observation", "Scorekeeper"]
 
@@ -122,6 +123,9 @@ class Scorekeeper:
         # scorekeeper decides exactly as it does without rack cameras.
         self.racks: RackBook | None = None
         self._own_turns: set[int] = set()   # log indexes of the passes and exchanges the camera entered
+        # Tiles learned at this table before this game's log says so (scoring.trust): the tile
+        # check's, and those an earlier game the same reader recorded here learned. The station sets it.
+        self.given: frozenset[str] = frozenset()
 
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
@@ -646,7 +650,8 @@ class Scorekeeper:
             runner_ups.append((pos, word, round(r.probability, 4)))
         certainty = round(proposed.certainty, 4)
         rack = self._rack_for(player, proposed.placement)
-        review = review or certainty < self.cfg.review_below or rack.review or proposed.from_pool
+        review = review or certainty < self.cfg.review_below or rack.review or proposed.from_pool \
+            or self._untrusted(proposed.placement)
         try:
             return self.game.play(player, proposed.placement, rack=rack.rack, note=rack.note, certainty=certainty,
                                   review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
@@ -658,6 +663,14 @@ class Scorekeeper:
         return self.game.play(player, proposed.placement, note=f"{RACK_NOT_SEEN}: the rack read holds more of a "
                                                               "tile than the set has beside this play", certainty=certainty,
                               review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
+
+    def learned(self) -> frozenset[str]:
+        """The tiles learned at this table so far (scoring.trust.learned)."""
+        return learned(self.entries, self.given, self.camera_name)
+
+    def _untrusted(self, placement: Placement) -> bool:
+        """The play holds a tile not yet learned at this table ([decode] learn_table): for review."""
+        return self.cfg.learn_table and bool(unlearned(placement, self.learned()))
 
     # -- the rack cameras (scoring.racks) ---------------------------------------------------
     def watch_racks(self, review_below: float) -> RackBook:
@@ -777,7 +790,8 @@ class Scorekeeper:
             tiles = tuple(PlacedTile(t.square, letters[t.square], letters[t.square] == BLANK_TILE)
                           if t.square in letters else t for t in play.placement.tiles)
             placement = Placement(tiles, play.placement.direction)
-            fixed = replace(play, placement=placement, review=play.review or review, **self._reread(i, play, placement))
+            fixed = replace(play, placement=placement, review=play.review or review or self._untrusted(placement),
+                            **self._reread(i, play, placement))
             entry = Correction(self._log_index(i), fixed, by=self.camera_name, reason=reason)
             out.append(self._append(entry))
         before = self.game
@@ -829,12 +843,14 @@ class Scorekeeper:
         return out
 
     def operator_squares(self) -> list[Square]:
-        """The squares of plays an operator (anyone but the camera) corrected since the last call,
-        each handed over once: the reader learns them with the operator's word as the label."""
+        """The squares of plays an operator (anyone but the camera) corrected or confirmed since the
+        last call, each handed over once: the reader learns them with the operator's word as the
+        label. An undo is no one's word on the tiles (it puts back what stood before, the camera's
+        reading perhaps): its squares are not handed over."""
         new = self.entries[self._handed_over:]
         self._handed_over = len(self.entries)
         return [t.square for e in new
-                if by_operator(e, self.camera_name) and e.replacement.kind == "play"
+                if by_operator(e, self.camera_name) and e.undoes is None and e.replacement.kind == "play"
                 for t in e.replacement.placement.tiles]
 
     def finish(self) -> list[LogEntry]:

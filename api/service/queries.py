@@ -19,6 +19,7 @@ from tilecam.scoring.placement import PlacementError, score_placement, tile_chan
 from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet, turns_hedge
 from tilecam.scoring.tally import format_pool, vowel_split
 from tilecam.scoring.tiles import Distribution
+from tilecam.scoring.trust import learning
 from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hedge, turn_order
 
 from .. import schemas as s
@@ -26,7 +27,7 @@ from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow, Store
 from .ingest import forwarded_by, station_console
 from .racks import LIVE, RackPolicy, entry_without_rack, rack_text, without_rack
-from .view import DAMAGE, GameView, load_view
+from .view import DAMAGE, GameView, given_tiles, load_view
 
 __all__ = ["Queries"]
 
@@ -287,7 +288,7 @@ class Queries:
             values=dict(view.dist.values), fields=fields, blank_undecided=undecided, unconfirmed=unconfirmed,
             last_unconfirmed=bool(view.events) and len(view.events) - 1 in unconfirmed,
             turns=describe_turns(order, names), turns_inferred=list(order.inferred), hedge=hedge(order),
-            out_of_turn=[w.index for w in order.out_of_turn])
+            out_of_turn=[w.index for w in order.out_of_turn], learning=_learning(view))
 
     def recount(self, view: GameView) -> s.RecountOut:
         """scoring.recount's report, with each line's log row."""
@@ -380,6 +381,17 @@ def _confirmed(view: GameView) -> set[int]:
     """Seqs of moves a person has corrected or confirmed, as the corrections and undos of the log
     leave them (scoring.amend.confirmed)."""
     return {view.entries[i].seq for i in confirmed_moves([e.entry for e in view.entries])}
+
+
+def _learning(view: GameView) -> s.LearningOut | None:
+    """How far the table's tiles are learned (scoring.trust), for a game the camera reads: one
+    with a camera play, or tiles its table learned before; None for a game entered by hand."""
+    given = given_tiles(view.row.meta)
+    if not given and not any(isinstance(ev, Play) and ev.certainty is not None for ev in view.events):
+        return None
+    got = learning([e.entry for e in view.entries], view.dist, given)
+    return s.LearningOut(seen=got.seen, of=got.of, confirmed=got.confirmed, missing=list(got.missing),
+                         trusted=got.trusted, text=got.text)
 
 
 def _turn_order(view: GameView) -> TurnOrder:

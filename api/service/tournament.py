@@ -123,7 +123,8 @@ class Tournament:
             "players": names, "scores": live.scores, "on_turn": None if live.ended else live.on_turn,
             "ended": live.ended, "result": live.fields["result"], "moves": len(view.events),
             "last_play": live.fields["last_play"], "last_word": live.fields["last_word"],
-            "disagreements": found, "review": review, "damaged": None, "turns": live.turns, "blanks": blanks})
+            "disagreements": found, "review": review, "damaged": None, "turns": live.turns, "blanks": blanks,
+            "learning": live.learning})
 
 
 FLAG_ORDER = ["damaged", "lost", "tileset", "order", "score", "review", "blank", "inferred", "stale"]

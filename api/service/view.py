@@ -19,7 +19,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 from ..errors import NotFound, StoreError
 from ..store import EntryRow, GameRow, Store
 
-__all__ = ["DAMAGE", "LOST_META", "SERVICE_META", "TILESET_META", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "SERVICE_META", "TILESET_META", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
@@ -29,13 +29,31 @@ LOST_META = "camera_lost"
 # The game's meta key holding why its tile set is in doubt (absent: it is not): `tilecam record`
 # writes it when the frames' evidence disagrees (vision.language), /tournament shows it.
 TILESET_META = "tileset_doubt"
+# The game's meta key holding the tiles learned at its table before its log says so (scoring.trust:
+# the tile check's, those an earlier game of the same station's reader learned), space-separated;
+# the station writes it (api/station/station.py), the live state's `learning` reads it.
+LEARNED_META = "learned_at_table"
+
+
+def given_tiles(meta: dict) -> frozenset[str]:
+    """The tiles LEARNED_META names."""
+    value = meta.get(LEARNED_META)
+    return frozenset(value.split()) if isinstance(value, str) else frozenset()
+
+
+def learned_meta(tiles) -> str:
+    """LEARNED_META's value for `tiles`."""
+    return " ".join(sorted(set(tiles)))
+
+
 # Who did what to the game row; kept out of GCG exports.
 SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
                 # a tournament's (api/service/ingest.py): the station's game id, and the central's keys
                 "station_uid", "station", "station_token", "station_heard_at",
                 "station_url", "station_game", "station_clock",  # the heartbeat's (ingest.CENTRAL_META)
                 LOST_META,  # the recorder's lost-game alert: the station's, not the game's
-                TILESET_META}  # the tile set's doubt: the recording's, not the game's
+                TILESET_META,  # the tile set's doubt: the recording's, not the game's
+                LEARNED_META}  # what the table's reader learned: the station's, not the game's
 
 
 @dataclass

@@ -555,6 +555,13 @@ function showTurn() {
   // "turns inferred since move 12: no clock press seen" (the API's words), above the move list
   $("turns-note").textContent = live.turns || "";
   $("turns-note").hidden = !live.turns;
+  // trust is earned per table: "learning: 23 of 27 tiles seen, 4 plays confirmed · not yet: J Q X ?"
+  const l = live.learning;
+  $("learning").hidden = !l;
+  if (l) {
+    $("learning").textContent = l.trusted ? l.text : `${l.text} · not yet: ${l.missing.join(" ")}`;
+    $("learning").classList.toggle("trusted", l.trusted);
+  }
 }
 
 let followed = null;

@@ -50,7 +50,7 @@
     const where = t.station ? `at station ${t.station.name}` : "in the console";
     if (t.flags.includes("order")) out.push(flag("order", "turn order", t.turns));
     if (t.review.length) {
-      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure, ${
+      out.push(flag("review", "review", `${t.review.length === 1 ? "move" : "moves"} ${t.review.join(", ")}: camera unsure or a tile not yet learned, ${
         t.station ? `confirm at station ${t.station.name}` : "confirm in the console"}`));
     }
     if (t.blanks && t.blanks.length) {
@@ -64,6 +64,8 @@
       out.push(f);
     }
     if (!out.length) out.push(el("span", "–", "ok"));
+    // trust is earned per table: the camera's plays stay flagged until the table's tiles are learned
+    if (t.learning) out.push(el("div", t.learning.text, t.learning.trusted ? "learning trusted" : "learning"));
     if (t.station && !t.station.stale) {
       const d = el("div", `${t.station.name}${t.station.url ? ` (${hostOf(t.station.url)})` : ""} · heard `, "station");
       d.append(silentFor(t.station, "ago"));

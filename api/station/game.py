@@ -42,6 +42,7 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
     from tilecam.scoring.rules import get_profile
     from tilecam.scoring.scorekeeper import Scorekeeper
     from tilecam.scoring.tiles import DISTRIBUTIONS
+    from ..service.view import given_tiles
 
     resumed = game_id is not None
     if resumed:
@@ -52,6 +53,7 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
         row = service.create_game(named, rules, lang, meta=meta)
     keeper = Scorekeeper(Game(get_profile(row.rules), DISTRIBUTIONS[row.lang], LAYOUTS[row.layout], len(row.players)),
                          lexicon, decode or DecodeConfig())
+    keeper.given = given_tiles(row.meta)  # what the table learned before this game's log says (scoring.trust)
     link = GameLink(service, row.id, JpegEvidence(jpeg_quality), on_commit=on_commit)
     if resumed:
         keeper.resume(link.entries())

@@ -7,7 +7,7 @@ from tilecam.api.errors import Conflict
 from tilecam.capture.frame import Frame
 from tilecam.scoring.events import LogEntry
 
-from tilecam.api.service.view import LOST_META
+from tilecam.api.service.view import LEARNED_META, LOST_META, learned_meta
 from .sinks import JpegEvidence
 
 __all__ = ["GameLink", "MemoryLink"]
@@ -38,6 +38,11 @@ class GameLink:
     def flag(self, lost: str | None) -> None:
         """The recorder's lost-game alert (None: cleared), kept in the game's meta as LOST_META."""
         self.service.set_meta(self.game_id, {LOST_META: lost})
+
+    def learned(self, tiles) -> None:
+        """The tiles the table learned outside the log (its tile check: scoring.trust's `given`),
+        kept in the game's meta as LEARNED_META, so the live state and a restart see them."""
+        self.service.set_meta(self.game_id, {LEARNED_META: learned_meta(tiles)})
 
     def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
                sidecar: dict | None = None) -> list[int]:
@@ -99,6 +104,9 @@ class MemoryLink(GameLink):
             self.meta.pop(LOST_META, None)
         else:
             self.meta[LOST_META] = lost
+
+    def learned(self, tiles) -> None:
+        self.meta[LEARNED_META] = learned_meta(tiles)
 
     def count(self) -> int:
         return len(self.log)

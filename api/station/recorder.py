@@ -32,6 +32,7 @@ from tilecam.scoring.game import GameError
 from tilecam.scoring.gcg.notation import format_square
 from tilecam.scoring.placement import PlacementError
 from tilecam.scoring.scorekeeper import Fused, Observation, Scorekeeper
+from tilecam.scoring.snapshot import EMPTY
 from tilecam.api.errors import Conflict
 from tilecam.vision.stability import RepeatedPhoto, StabilityConfig, StabilityGate
 
@@ -269,8 +270,9 @@ class Recorder:
             self._alert(self.watch.decided(frame.index, frame.t, unexplained))
         if obs.status == "tile_check":  # calibration, never a play: the check's tiles teach the reader
             with self.timings.stage("calibrate"):
-                if hasattr(self.reader, "learn_tile_check"):
-                    self.reader.learn_tile_check()
+                labels = self.reader.learn_tile_check() if hasattr(self.reader, "learn_tile_check") else None
+            if labels is not None:  # every tile it labelled is learned at this table (scoring.trust)
+                self._learned_outside_log(t for t in labels if t != EMPTY)
         elif obs.status != "behind":
             with self.timings.stage("calibrate"):
                 state = self.scorekeeper.game.state
@@ -280,6 +282,13 @@ class Recorder:
             if changed:  # the game's tile set re-read committed tiles: their plays re-decided, for review
                 seqs = seqs + self._retile(changed, frame)
         return FrameOutcome(frame.index, frame.t, "snapshot", obs, seqs)
+
+    def _learned_outside_log(self, tiles) -> None:
+        """Tiles the table learned that no log entry says (a tile check): the scorekeeper trusts
+        them from now on, and the game's meta keeps them (the live state's `learning`, a restart)."""
+        keeper = self.scorekeeper
+        keeper.given = keeper.given | frozenset(tiles)
+        self.link.learned(keeper.given)
 
     def _turn_notice(self, frame: Frame, obs: Observation) -> None:
         """Say on the console's notices when the turn order becomes a guess (a play credited to the

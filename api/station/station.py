@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from tilecam.api.service.view import LEARNED_META, learned_meta
+from tilecam.scoring.trust import learned
+
 from .boot import SetupError, app_server, base_url, open_store, serve_until_signal
 from .frames import build_recorder, recorder_config, run_frames
 from .game import STATION_META, Recording, attach_game, clock_trigger, game_to_resume
@@ -234,10 +237,12 @@ class Station:
         if self.hooks.wrap_source is not None:
             self.source = self.hooks.wrap_source(self.source)
 
-    def _attach(self, game_id: int | None) -> None:
-        """The game (`game_id`, or a new one at the station's table), its recorder and its clock."""
+    def _attach(self, game_id: int | None, carried: frozenset[str] = frozenset()) -> None:
+        """The game (`game_id`, or a new one at the station's table), its recorder and its clock;
+        `carried`: the tiles this station's reader learned at the table in an earlier game."""
         job, rcfg = self.job, recorder_config(self.settings)
-        meta = {**(STATION_META if job.own else {}), **({"table": str(self.table)} if self.table is not None else {})}
+        meta = {**(STATION_META if job.own else {}), **({"table": str(self.table)} if self.table is not None else {}),
+                **({LEARNED_META: learned_meta(carried)} if carried else {})}
         try:
             self.recording = attach_game(self.service, game_id, players=job.players, rules=job.rules,
                                          lang=job.lang, lexicon=job.lexicon, decode=self.settings.decode,
@@ -361,7 +366,10 @@ class Station:
         self._record()
         while self.job.loop and self.ended == "ended" and not self.stop_event.is_set():
             self._open_source()
-            self._attach(None)
+            # the next game at this table is read by the same reader, which keeps what it learned:
+            # so are the tiles learned here so far (scoring.trust), given to the new game's meta
+            done = self.recording   # as the store holds it: a confirmation after the last frame counts
+            self._attach(None, carried=learned(done.link.entries(), done.scorekeeper.given))
             self.ended = None
             if self.hooks.on_new_game is not None:
                 self.hooks.on_new_game(self)

@@ -99,7 +99,7 @@ def test_the_director_sees_every_table_and_what_needs_attention(api, client, pag
 
     # Each flag says what to act on.
     assert "SCORE" in shown[3]["text"].upper() and "move 15, Peter: claimed 115, engine 113" in shown[3]["text"]
-    assert "move 1: camera unsure, confirm in the console" in shown[5]["text"]
+    assert "move 1: camera unsure or a tile not yet learned, confirm in the console" in shown[5]["text"]
     assert re.search(r"pi-06 silent 10 min 0[5-9] s", shown[6]["text"])
     assert re.search(r"pi-02 · heard \d+ s ago", shown[2]["text"]) and "–" in shown[2]["flags"] + shown[2]["text"]
     # Players, scores, the player on turn, the last play with its word whole, the round.

@@ -238,19 +238,94 @@ def enroll_on(game: str) -> dict:
     return enroll_labelled(reader, pairs)
 
 
-def scrabscrap(game: str, tileset=None) -> dict:
+class Oracle:
+    """A person at the console who knows the truth (issue 36: how flags fall over a game): after each
+    photo, every camera play it committed under review is confirmed when it is the photo's play,
+    else corrected to it (the play's tiles as the truth has them), as the console's one click and
+    fix do: a Correction by a person, which the recorder hands the reader as labels at the next
+    photo. Each camera play is kept as committed: (photo, flagged, right), what a broadcaster put on
+    air unflagged. One photo, one move (ScrabScrap): a play is matched to its own photo's."""
+
+    def __init__(self, link: MemoryLink, photos: list[list[tuple]], act: bool = True) -> None:
+        self.link, self.photos, self.act = link, photos, act
+        self.seen = 0
+        self.plays: list[tuple[int, bool, bool]] = []
+        self.confirmed = self.corrected = 0
+
+    def __call__(self, frame, outcome) -> None:
+        from tilecam.scoring.amend import admit_amendment
+        from tilecam.scoring.events import Correction
+        from tilecam.scoring.game import effective_events
+        k = frame.index + 1   # the photo (1-based, as compare counts them)
+        log = self.link.log
+        new = [(i, e) for i, e in enumerate(log[self.seen:], self.seen) if e.kind == "play" and e.certainty is not None]
+        self.seen = len(log)
+        want = [m for m in (self.photos[k - 1] if k - 1 < len(self.photos) else []) if m[0] == "play"]
+        for i, play in new:
+            got = recorded_moves([play])[0]
+            right = bool(want) and got[1:3] == want[0][1:3]
+            self.plays.append((k, play.review, right))
+            if not play.review or not self.act or not want:
+                continue
+            if right:
+                replacement, self.confirmed = play, self.confirmed + 1
+            else:
+                tiles = tuple(PlacedTile(Square(*sq), ch, ch == "?") for sq, ch in want[0][2])
+                rows = {t.square.row for t in tiles}
+                direction = Direction.ACROSS if len(rows) == 1 and len(tiles) > 1 or len(tiles) == 1 else Direction.DOWN
+                from dataclasses import replace
+                replacement = replace(play, placement=Placement(tiles, direction))
+            entry = Correction(i, replacement, by="oracle", reason="confirmed as read" if right else "the truth")
+            profile, dist = get_profile("naspa"), DISTRIBUTIONS["de"]
+            try:
+                admit_amendment(log, entry, profile, dist)
+                effective_events(log + [entry], profile, dist)
+            except Exception:   # the truth no longer fits the record as it stands: left flagged
+                continue
+            log.append(entry)
+            self.link.sidecars.append(None)
+            self.corrected += not right
+        self.seen = len(log)
+
+    def report(self) -> dict:
+        n = len(self.plays)
+        half = max(k for k, _, _ in self.plays) / 2 if self.plays else 0
+        first = [p for p in self.plays if p[0] <= half]
+        second = [p for p in self.plays if p[0] > half]
+        share = lambda ps: round(sum(f for _, f, _ in ps) / max(len(ps), 1), 3)  # noqa: E731
+        return {"plays": n, "flagged": sum(f for _, f, _ in self.plays),
+                "unflagged_wrong": sum(1 for _, f, ok in self.plays if not f and not ok),
+                "wrong": sum(1 for _, _, ok in self.plays if not ok),
+                "flagged_share_first_half": share(first), "flagged_share_second_half": share(second),
+                "confirmed": self.confirmed, "corrected": self.corrected,
+                "flags": "".join("F" if f else "." for _, f, _ in self.plays)}
+
+
+def scrabscrap(game: str, tileset=None, oracle: bool = False, learn_table: bool | None = None) -> dict:
+    """`oracle`: a person confirms the flagged plays that are right and corrects the others
+    (Oracle), and the result has its report; `learn_table`: [decode] learn_table (None: the
+    settings')."""
     truth, frames = load_game(game)
     dist = DISTRIBUTIONS["de"]
     settings = Settings()
+    if learn_table is not None:
+        settings.decode.learn_table = learn_table
     keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=settings.decode)
+    link = MemoryLink()
     # one photo per move; ScrabScrap's warped photos show the board edge to edge
-    recorder = build_recorder(settings, keeper, MemoryLink(),
+    recorder = build_recorder(settings, keeper, link,
                               reader=build_reader(settings, "de", tileset=tileset), photos=True,
                               prewarped=not truth[0]["raw"])
     # The first frame is the board after move 1 (or the empty board): compare from an empty board.
     boards = [["." * 15] * 15] + [t["board"] for t in truth]
-    outcomes = [None] + record_frames(frames, recorder)
+    person = Oracle(link, truth_moves(boards, dist), act=oracle)
+    outcomes = []
+    run_frames(frames, recorder, lambda frame, outcome: (outcomes.append(outcome), person(frame, outcome)))
+    recorder.finish()
+    outcomes = [None] + outcomes
+    # the record as it stands (with the oracle: its corrections too); the plays as committed are its report's
     result = compare(boards, outcomes, keeper.game.events, dist)
+    result["table"] = person.report()
     result["game"] = game
     result["final_engine"] = keeper.game.state.scores
     result["final"] = final_score_check(game, keeper.game.events)

@@ -60,13 +60,23 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="*", default=["game06", "game07", "game08", "game05", "game12"])
     ap.add_argument("--out", default=str(REPO / "docs" / "results" / "record_loo.json"))
+    ap.add_argument("--oracle", action="store_true",
+                    help="a person confirms each flagged play that is right and corrects the others, after "
+                         "its photo (bench_record.Oracle): how flags fall over a game as trust is earned")
+    ap.add_argument("--learn-table", choices=("on", "off"), default=None,
+                    help="[decode] learn_table for this run (default: the settings')")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    learn = None if args.learn_table is None else args.learn_table == "on"
     results = {}
     for game in args.games:
-        r = scrabscrap(game)
+        r = scrabscrap(game, oracle=args.oracle, learn_table=learn)
         results[game] = r
-        print(f"{game}: {r['right']}/{r['moves']} moves exactly right", flush=True)
+        t = r["table"]
+        print(f"{game}: {r['right']}/{r['moves']} moves exactly right; camera plays as committed: {t['flagged']}/"
+              f"{t['plays']} flagged, {t['unflagged_wrong']} unflagged wrong ({t['wrong']} wrong); flagged share "
+              f"{t['flagged_share_first_half']} first half, {t['flagged_share_second_half']} second; "
+              f"{t['confirmed']} confirmed, {t['corrected']} corrected; {t['flags']}", flush=True)
     default = Settings().decode.review_below
     rows = []
     for game, r in results.items():
@@ -77,7 +87,8 @@ def main(argv=None) -> int:
                      "plays": len(mine), "plays_right": sum(ok for _, ok in mine),
                      "review_below_chosen_on_others": chosen, "left_out": under(mine, chosen),
                      "settings_review_below": default, "with_settings": under(mine, default),
-                     "final_exact": r["final"]["exact"], "recorded": r["recorded"], "rows": r["rows"]})
+                     "final_exact": r["final"]["exact"], "recorded": r["recorded"], "rows": r["rows"],
+                     "table": r["table"]})
         lo = rows[-1]["left_out"]
         print(f"{game}: review_below {chosen} (chosen on the others): {lo['flagged']}/{lo['plays']} plays flagged, "
               f"{lo['unflagged_wrong']} unflagged wrong; with the settings' {default}: "
@@ -85,12 +96,14 @@ def main(argv=None) -> int:
     total = {k: sum(row[k] for row in rows) for k in ("moves", "right", "plays", "plays_right")}
     total.update({k: sum(row["left_out"][k] for row in rows) for k in ("flagged", "unflagged_wrong")})
     total["with_settings"] = {k: sum(row["with_settings"][k] for row in rows) for k in ("flagged", "unflagged_wrong")}
+    total["table"] = {k: sum(row["table"][k] for row in rows)
+                      for k in ("plays", "flagged", "unflagged_wrong", "wrong", "confirmed", "corrected")}
     print(f"total: {total}")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                             text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "vision", "scoring", "api"], cwd=REPO,
                                 capture_output=True, text=True).stdout.strip())
-    out = {"commit": commit, "tree_dirty": dirty, "machine": f"{platform.machine()} {os.cpu_count()} cpus",
+    out = {"commit": commit, "tree_dirty": dirty, "oracle": args.oracle, "learn_table": args.learn_table, "machine": f"{platform.machine()} {os.cpu_count()} cpus",
            "total": total, "games": rows}
     Path(args.out).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

@@ -83,7 +83,7 @@ def test_the_lexicon_picks_between_readings_and_the_certainty_follows(enable):
 
 
 def test_every_camera_play_carries_its_certainty_and_review_below_the_threshold():
-    keeper = Scorekeeper(Game(get_profile("naspa"), EN), cfg=DecodeConfig(review_below=0.5))
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN), cfg=DecodeConfig(review_below=0.5, learn_table=False))
     keeper.observe(Snapshot.from_board(rows_with(((7, 6), "CAT", "a")), CLASSES, 0.99), pressed=True)
     snap = Snapshot.from_board(rows_with(((7, 6), "CAT", "a"), ((8, 6), "O", "a"), ((9, 6), "W", "a")), CLASSES, 0.99)
     probs = snap.probs.copy()
