@@ -39,6 +39,8 @@ __all__ = [
     "PACKAGE",
     "PREPS",
     "SQUARE_PX",
+    "RINGS",
+    "SHAPES",
     "STROKES",
     "LetterProbs",
     "LetterRecognizer",
@@ -64,6 +66,11 @@ _BASE_EXTRA = {"Ł": "L", "Ø": "O", "Đ": "D"}
 # whatever the recogniser calls it: it reads a narrow I with a dot or its value beside it as "!" or
 # "1" (a real unseen edition: I right 15 of 73 alone), and a sans-serif I is the glyph of "l".
 STROKES = ("!", "1", "|", "l", "i", "丨", "│", "｜", "！", "Ｉ", "ｉ", "ｌ")
+# Likewise a ring is an O: the recogniser reads a capital O alone on a tile as the digit 0 (a drawn O:
+# O's own score 0.06), and no tile set has digits.
+RINGS = ("0", "o", "〇", "○", "Ｏ", "ｏ", "０")
+# letter -> the recogniser's characters of the same shape, counted as that letter
+SHAPES = {"I": STROKES, "O": RINGS}
 
 
 class RecognizerError(VisionError):
@@ -288,9 +295,10 @@ class LetterRecognizer:
                     self.borrow[k] = self.alphabet.index(b)
         self.ties = [(k, self.alphabet.index(base_letter(a))) for k, a in enumerate(self.alphabet)
                      if tie_diacritics and base_letter(a) in self.alphabet] if tie_diacritics else []
-        stroke_cols = [index[ch] for ch in STROKES if ch in index] if strokes and "I" in self.alphabet else []
-        self._stroke_cols = np.array(stroke_cols, np.int64)
-        self._stroke_letter = self.alphabet.index("I") if stroke_cols else -1
+        # (letter index, the recogniser's columns of its shape) for the set's letters in SHAPES
+        self._shapes = [(self.alphabet.index(a), np.array([index[ch] for ch in chars if ch in index], np.int64))
+                        for a, chars in SHAPES.items() if strokes and a in self.alphabet]
+        self._stroke_letter = self.alphabet.index("I") if strokes and "I" in self.alphabet else -1
         self._flat = np.array([c for cols in self.columns for c in cols], np.int64)
         self._owner = np.array([k for k, cols in enumerate(self.columns) for _ in cols], np.int64)
         self.run(np.zeros((1, INPUT_PX, INPUT_PX, 3), np.uint8))  # warm-up
@@ -334,13 +342,13 @@ class LetterRecognizer:
         col_scores = sel.max(axis=1)                          # max over time, per column
         scores = np.zeros((p.shape[0], len(self.alphabet)), np.float32)
         np.add.at(scores.T, self._owner, col_scores.T)        # sum a letter's columns (case fold)
-        if self._stroke_letter >= 0:
-            # per time step: the strokes' probability; a stroke beside a letter read at another
-            # step (an A and its value 1) is discounted by how surely that letter is read
-            stroke = p[:, :, self._stroke_cols].sum(axis=2).max(axis=1)
-            others = np.delete(scores, self._stroke_letter, axis=1).max(axis=1)
-            i = self._stroke_letter
-            scores[:, i] = np.minimum(1.0, scores[:, i] + stroke * (1.0 - others))
+        raw = scores.copy()
+        for k, cols in self._shapes:
+            # a shape character beside a letter read at another time step (an A and its value 1) is
+            # discounted by how surely that letter is read
+            shape = p[:, :, cols].sum(axis=2).max(axis=1)
+            others = np.delete(raw, k, axis=1).max(axis=1)
+            scores[:, k] = np.minimum(1.0, scores[:, k] + shape * (1.0 - others))
         mass = scores.sum(axis=1)
         for k in np.flatnonzero(~self.present):
             scores[:, k] = scores[:, self.borrow[k]] if self.borrow[k] >= 0 else scores.max(axis=1)
@@ -350,6 +358,7 @@ class LetterRecognizer:
             # the shape decides: the recogniser reads a clean bar as '-', '.' or nothing at all
             scores[bare] = 0.0
             scores[bare, self._stroke_letter] = 1.0
+            mass[bare] = 1.0   # a letter's shape: no face (vision.fuse.printed_face)
         scores += self.floor
         probs = scores / scores.sum(axis=1, keepdims=True)
         r = len(turns)
