@@ -32,7 +32,7 @@ import numpy as np
 from tilecam.scoring.snapshot import BLANK_TILE, EMPTY
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.classify import BoardRead, TileReader, square_colours
-from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, square_crops_ocr
+from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, enclosed_ink, square_crops_ocr
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
@@ -203,6 +203,7 @@ class FusedTileReader(TileReader):
     recognizer: LetterRecognizer
     calibration: Calibration
     pool_weight: float | None = None   # set: the log-linear pool of fuse_letter_probs instead (benches only)
+    faces: bool = True                 # off: no printed face is taken for a blank (benches' comparison only)
 
     @classmethod
     def around(cls, reader: TileReader, recognizer: LetterRecognizer, calibration: Calibration,
@@ -292,12 +293,14 @@ class FusedTileReader(TileReader):
             read = lp.probs[:, 0]
             # a face, not a letter: read at every other turn too before saying so (a letter read a
             # quarter turn off can read as no letter)
-            maybe = [j for j in range(len(misses)) if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
-            faces = set()
+            maybe = [j for j in range(len(misses)) if self.faces and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
+            # or ink inside the hole of its main mark (a smiley's eyes in its ring), which no letter has
+            faces = {j for j in range(len(misses)) if self.faces and enclosed_ink(batch[j])}
+            maybe = [j for j in maybe if j not in faces]
             if maybe:
                 more = self.recognizer.letter_probs(batch[maybe], turns=(1, 2, 3))
-                faces = {j for j, m in zip(maybe, more.letter_mass.max(axis=1))
-                         if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
+                faces |= {j for j, m in zip(maybe, more.letter_mass.max(axis=1))
+                          if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
             for j, i in enumerate(misses):
                 p_ocr[i] = read[j]
                 face[i] = j in faces

@@ -47,6 +47,7 @@ __all__ = [
     "RecognizerError",
     "bare_stroke",
     "centre_on_letter",
+    "enclosed_ink",
     "erase_subscript",
     "find_model",
     "prepare",
@@ -153,19 +154,47 @@ def _ink_components(crop: np.ndarray, min_contrast: float):
 
 def bare_stroke(crop: np.ndarray, min_contrast: float = 40.0) -> bool:
     """The crop's letter is a bare vertical stroke: its main ink component (the tallest in the middle,
-    as for erase_subscript) is narrow (width at most 0.3 of its height), solid (at least 0.75 of its
-    box inked: no foot, no bar, no serif) and tall (at least 0.35 of the crop). On capital tiles only
-    an I is that; an L's foot or a T's bar widens the box, and dots or a value beside the stroke are
-    other components. A stroke the crop's top or bottom edge cuts may be the stem of a larger letter
-    (a tile leaning off its square shows a T's stem without its bar), so it is not bare. Fixed by
-    reasoning, not fitted."""
+    as for erase_subscript) is narrow (width at most 0.3 of its height) and no row of it is much
+    wider than its stem (at most 1.8 times the median row: no foot, no bar, no hook, no serif;
+    dots printed above or below it, as wide as the stem, may touch it), and tall (at least 0.35 of
+    the crop). On capital tiles only an I is that; an L's foot, a T's bar or a J's hook is a row
+    wider than the stem, and a value beside the stroke is another component. A stroke the crop's top
+    or bottom edge cuts may be the stem of a larger letter (a tile leaning off its square shows a T's
+    stem without its bar), so it is not bare. Fixed by reasoning, not fitted."""
     found = _ink_components(crop, min_contrast)
     if found is None:
         return False
-    _, _, stats, _, main, _ = found
-    _, y, bw, bh, area = stats[main]
-    whole = y > 0 and y + bh < crop.shape[0]
-    return bool(whole and bh >= 0.35 * crop.shape[0] and bw <= 0.3 * bh and area >= 0.75 * bw * bh)
+    _, labels, stats, _, main, _ = found
+    x, y, bw, bh, _ = stats[main]
+    if not (y > 0 and y + bh < crop.shape[0] and bh >= 0.35 * crop.shape[0] and bw <= 0.3 * bh):
+        return False
+    rows = (labels[y:y + bh, x:x + bw] == main).sum(axis=1)
+    rows = rows[rows > 0]
+    return bool(rows.size and rows.max() <= 1.8 * np.median(rows))
+
+
+def enclosed_ink(crop: np.ndarray, min_contrast: float = 40.0, min_area: float = 0.008) -> bool:
+    """Ink inside a hole of the crop's main ink component: a smiley's eyes inside its ring. No
+    capital letter holds a mark inside its own hole (an O's, A's or R's hole is clear; Ö's dots
+    stand above it), so such a crop is a printed face, not a letter. Marks smaller than
+    ``min_area`` of the crop are grain, not print. Fixed by reasoning, not fitted."""
+    found = _ink_components(crop, min_contrast)
+    if found is None:
+        return False
+    _, labels, stats, _, main, _ = found
+    outside = (labels != main).astype(np.uint8)
+    h, w = outside.shape
+    # what the border reaches around the main component: the rest of the non-main area is its holes
+    reach = np.zeros((h + 2, w + 2), np.uint8)
+    flood = outside.copy()
+    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+        if flood[y, x] == 1:
+            cv2.floodFill(flood, reach, (x, y), 2)
+    holes = flood == 1
+    for i in range(1, stats.shape[0]):
+        if i != main and stats[i, cv2.CC_STAT_AREA] >= min_area * h * w and holes[labels == i].all():
+            return True
+    return False
 
 
 def erase_subscript(crop: np.ndarray, min_contrast: float = 40.0) -> np.ndarray:
@@ -335,8 +364,11 @@ class LetterRecognizer:
         batch = np.concatenate([self.prepare(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))
                                 for k in turns])
         p = self.run(batch)                                   # (N*R, T, C)
-        bare = np.array([bare_stroke(c) for k in turns for c in np.rot90(crops, k, axes=(1, 2))], bool) \
-            if self._stroke_letter >= 0 else None   # the shape before prep: centring re-scales it
+        # the shape before prep (centring re-scales it), upright or lying: a bare bar is an I read a
+        # quarter turn off (an I's own turn is the one a rotation head is least sure of)
+        bare = np.array([bare_stroke(c) or bare_stroke(np.ascontiguousarray(np.rot90(c)))
+                         for k in turns for c in np.rot90(crops, k, axes=(1, 2))], bool) \
+            if self._stroke_letter >= 0 else None
         ink = (1.0 - p[:, :, 0] - p[:, :, -1]).max(axis=1)
         sel = p[:, :, self._flat]                             # (N*R, T, cols)
         col_scores = sel.max(axis=1)                          # max over time, per column

@@ -186,3 +186,11 @@ def test_a_printed_face_reads_as_no_letter_and_a_ring_as_O(rec):
     faces = [printed_face(lp.ink[n, 0], lp.letter_mass[n, 0], lp.letter_mass[n, 1:].max()) for n in range(len(crops))]
     assert faces == [True, True, False, False, False]
     assert rec.alphabet[lp.probs[2, 0].argmax()] == "O"
+
+
+def test_ink_inside_a_letters_hole_is_a_face_not_a_letter():
+    """A smiley's eyes sit inside its ring; no capital letter holds a mark inside its own hole."""
+    from tilecam.vision.recognizer import enclosed_ink
+    assert enclosed_ink(printed("smiley"))
+    assert not any(enclosed_ink(tile(ch, "1")) for ch in "OABDPQR")
+    assert not enclosed_ink(printed("star")) and not enclosed_ink(bare_stroke("1", dots=True))
