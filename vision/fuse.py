@@ -29,10 +29,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.scoring.snapshot import EMPTY
+from tilecam.scoring.snapshot import BLANK_TILE, EMPTY
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.classify import BoardRead, TileReader, square_colours
-from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, square_crops_ocr
+from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, enclosed_ink, square_crops_ocr
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
@@ -159,6 +159,21 @@ def thumbnails(crops: np.ndarray, side: int = 8) -> np.ndarray:
     return np.stack([cv2.resize(g, (side, side), interpolation=cv2.INTER_AREA).ravel() for g in grey])
 
 
+# A printed face on a blank (a smiley, a star, a logo): the recogniser reads ink there (the
+# largest probability of any character) but no letter of the set at any quarter turn. Fixed by
+# reasoning (a face reads as '@', '★' or a CJK sign with letter mass 0.00-0.02 upright and under
+# 0.3 turned; no letter of the 53 English photos read under 0.18 at its best turn), not fitted.
+FACE_INK = 0.9
+FACE_LETTERS = 0.1
+FACE_TURNED = 0.5   # nor does any other quarter turn read a letter surely
+
+
+def printed_face(ink: float, letters: float, turned: float = 0.0) -> bool:
+    """The recogniser reads something there and no letter of the set (``letters``: the letter
+    mass at the tile's turn), nor surely one at another turn (``turned``: the largest there)."""
+    return ink > FACE_INK and letters < FACE_LETTERS and turned < FACE_TURNED
+
+
 # A tile's own turn (the rotation head's) is used for the recogniser's crop when at least this sure;
 # fixed by reasoning (a majority over the four turns), not fitted.
 TURN_SURE = 0.5
@@ -188,6 +203,7 @@ class FusedTileReader(TileReader):
     recognizer: LetterRecognizer
     calibration: Calibration
     pool_weight: float | None = None   # set: the log-linear pool of fuse_letter_probs instead (benches only)
+    faces: bool = True                 # off: no printed face is taken for a blank (benches' comparison only)
 
     @classmethod
     def around(cls, reader: TileReader, recognizer: LetterRecognizer, calibration: Calibration,
@@ -261,26 +277,49 @@ class FusedTileReader(TileReader):
         looks = thumbnails(crops[rows])
         tops = np.asarray(letters)[probs[np.ix_(rows, letters)].argmax(axis=1)] if len(rows) else np.zeros(0, int)
         misses = []
+        face = np.zeros(len(rows), bool)
         for i, (sq, look, top) in enumerate(zip(rows, looks, tops)):
             hit = self._cache.get(int(sq))
             if hit is not None and hit[0] == own[sq] and hit[1] == top and self.same_look(hit[2], look):
                 p_ocr[i] = hit[3]
+                face[i] = hit[4]
             else:
                 misses.append(i)
         if misses:
             big = self._warp64(warped, source)
             cut = square_crops_ocr(big)
             batch = np.stack([np.ascontiguousarray(np.rot90(cut[rows[i]], own[rows[i]])) for i in misses])
-            read = self.recognizer.letter_probs(batch).probs[:, 0]
+            lp = self.recognizer.letter_probs(batch)
+            read = lp.probs[:, 0]
+            # a face, not a letter: read at every other turn too before saying so (a letter read a
+            # quarter turn off can read as no letter)
+            maybe = [j for j in range(len(misses)) if self.faces and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
+            # or ink inside the hole of its main mark (a smiley's eyes in its ring), which no letter has
+            faces = {j for j in range(len(misses)) if self.faces and enclosed_ink(batch[j])}
+            maybe = [j for j in maybe if j not in faces]
+            if maybe:
+                more = self.recognizer.letter_probs(batch[maybe], turns=(1, 2, 3))
+                faces |= {j for j, m in zip(maybe, more.letter_mass.max(axis=1))
+                          if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
             for j, i in enumerate(misses):
                 p_ocr[i] = read[j]
-                self._cache[int(rows[i])] = (int(own[rows[i]]), int(tops[i]), looks[i], read[j])
+                face[i] = j in faces
+                self._cache[int(rows[i])] = (int(own[rows[i]]), int(tops[i]), looks[i], read[j], face[i])
         if self.pool_weight is None:
             fused = fuse_calibrated(probs, self.classes, p_ocr, self.recognizer.alphabet, self.calibration, rows)
         else:   # the earlier rule, kept for the benches' comparison
             fused = fuse_letter_probs(probs, self.classes, p_ocr, self.recognizer.alphabet, self.pool_weight, rows)
+        if face.any():
+            # A face that is no letter of the set is the set's blank look: its letter mass goes to the
+            # blank, and the count caps (finish) hold it to the set's blanks.
+            sq = rows[face]
+            letters_at = np.array(letters)
+            mass = fused[np.ix_(sq, letters_at)].sum(axis=1)
+            fused[np.ix_(sq, letters_at)] *= 0.1
+            fused[sq, self.classes.index(BLANK_TILE)] += 0.9 * mass
         return self.finish(fused, rot, t0, t=t, frame_index=frame_index,
-                           meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k}})
+                           meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k,
+                                                "faces": int(face.sum())}})
 
     def same_look(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Two thumbnails of a square show the same thing: no block changed by more than

@@ -39,12 +39,15 @@ __all__ = [
     "PACKAGE",
     "PREPS",
     "SQUARE_PX",
+    "RINGS",
+    "SHAPES",
     "STROKES",
     "LetterProbs",
     "LetterRecognizer",
     "RecognizerError",
     "bare_stroke",
     "centre_on_letter",
+    "enclosed_ink",
     "erase_subscript",
     "find_model",
     "prepare",
@@ -64,6 +67,11 @@ _BASE_EXTRA = {"Ł": "L", "Ø": "O", "Đ": "D"}
 # whatever the recogniser calls it: it reads a narrow I with a dot or its value beside it as "!" or
 # "1" (a real unseen edition: I right 15 of 73 alone), and a sans-serif I is the glyph of "l".
 STROKES = ("!", "1", "|", "l", "i", "丨", "│", "｜", "！", "Ｉ", "ｉ", "ｌ")
+# Likewise a ring is an O: the recogniser reads a capital O alone on a tile as the digit 0 (a drawn O:
+# O's own score 0.06), and no tile set has digits.
+RINGS = ("0", "o", "〇", "○", "Ｏ", "ｏ", "０")
+# letter -> the recogniser's characters of the same shape, counted as that letter
+SHAPES = {"I": STROKES, "O": RINGS}
 
 
 class RecognizerError(VisionError):
@@ -146,19 +154,47 @@ def _ink_components(crop: np.ndarray, min_contrast: float):
 
 def bare_stroke(crop: np.ndarray, min_contrast: float = 40.0) -> bool:
     """The crop's letter is a bare vertical stroke: its main ink component (the tallest in the middle,
-    as for erase_subscript) is narrow (width at most 0.3 of its height), solid (at least 0.75 of its
-    box inked: no foot, no bar, no serif) and tall (at least 0.35 of the crop). On capital tiles only
-    an I is that; an L's foot or a T's bar widens the box, and dots or a value beside the stroke are
-    other components. A stroke the crop's top or bottom edge cuts may be the stem of a larger letter
-    (a tile leaning off its square shows a T's stem without its bar), so it is not bare. Fixed by
-    reasoning, not fitted."""
+    as for erase_subscript) is narrow (width at most 0.3 of its height) and no row of it is much
+    wider than its stem (at most 1.8 times the median row: no foot, no bar, no hook, no serif;
+    dots printed above or below it, as wide as the stem, may touch it), and tall (at least 0.35 of
+    the crop). On capital tiles only an I is that; an L's foot, a T's bar or a J's hook is a row
+    wider than the stem, and a value beside the stroke is another component. A stroke the crop's top
+    or bottom edge cuts may be the stem of a larger letter (a tile leaning off its square shows a T's
+    stem without its bar), so it is not bare. Fixed by reasoning, not fitted."""
     found = _ink_components(crop, min_contrast)
     if found is None:
         return False
-    _, _, stats, _, main, _ = found
-    _, y, bw, bh, area = stats[main]
-    whole = y > 0 and y + bh < crop.shape[0]
-    return bool(whole and bh >= 0.35 * crop.shape[0] and bw <= 0.3 * bh and area >= 0.75 * bw * bh)
+    _, labels, stats, _, main, _ = found
+    x, y, bw, bh, _ = stats[main]
+    if not (y > 0 and y + bh < crop.shape[0] and bh >= 0.35 * crop.shape[0] and bw <= 0.3 * bh):
+        return False
+    rows = (labels[y:y + bh, x:x + bw] == main).sum(axis=1)
+    rows = rows[rows > 0]
+    return bool(rows.size and rows.max() <= 1.8 * np.median(rows))
+
+
+def enclosed_ink(crop: np.ndarray, min_contrast: float = 40.0, min_area: float = 0.008) -> bool:
+    """Ink inside a hole of the crop's main ink component: a smiley's eyes inside its ring. No
+    capital letter holds a mark inside its own hole (an O's, A's or R's hole is clear; Ö's dots
+    stand above it), so such a crop is a printed face, not a letter. Marks smaller than
+    ``min_area`` of the crop are grain, not print. Fixed by reasoning, not fitted."""
+    found = _ink_components(crop, min_contrast)
+    if found is None:
+        return False
+    _, labels, stats, _, main, _ = found
+    outside = (labels != main).astype(np.uint8)
+    h, w = outside.shape
+    # what the border reaches around the main component: the rest of the non-main area is its holes
+    reach = np.zeros((h + 2, w + 2), np.uint8)
+    flood = outside.copy()
+    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+        if flood[y, x] == 1:
+            cv2.floodFill(flood, reach, (x, y), 2)
+    holes = flood == 1
+    for i in range(1, stats.shape[0]):
+        if i != main and stats[i, cv2.CC_STAT_AREA] >= min_area * h * w and holes[labels == i].all():
+            return True
+    return False
 
 
 def erase_subscript(crop: np.ndarray, min_contrast: float = 40.0) -> np.ndarray:
@@ -288,9 +324,10 @@ class LetterRecognizer:
                     self.borrow[k] = self.alphabet.index(b)
         self.ties = [(k, self.alphabet.index(base_letter(a))) for k, a in enumerate(self.alphabet)
                      if tie_diacritics and base_letter(a) in self.alphabet] if tie_diacritics else []
-        stroke_cols = [index[ch] for ch in STROKES if ch in index] if strokes and "I" in self.alphabet else []
-        self._stroke_cols = np.array(stroke_cols, np.int64)
-        self._stroke_letter = self.alphabet.index("I") if stroke_cols else -1
+        # (letter index, the recogniser's columns of its shape) for the set's letters in SHAPES
+        self._shapes = [(self.alphabet.index(a), np.array([index[ch] for ch in chars if ch in index], np.int64))
+                        for a, chars in SHAPES.items() if strokes and a in self.alphabet]
+        self._stroke_letter = self.alphabet.index("I") if strokes and "I" in self.alphabet else -1
         self._flat = np.array([c for cols in self.columns for c in cols], np.int64)
         self._owner = np.array([k for k, cols in enumerate(self.columns) for _ in cols], np.int64)
         self.run(np.zeros((1, INPUT_PX, INPUT_PX, 3), np.uint8))  # warm-up
@@ -327,20 +364,23 @@ class LetterRecognizer:
         batch = np.concatenate([self.prepare(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))
                                 for k in turns])
         p = self.run(batch)                                   # (N*R, T, C)
-        bare = np.array([bare_stroke(c) for k in turns for c in np.rot90(crops, k, axes=(1, 2))], bool) \
-            if self._stroke_letter >= 0 else None   # the shape before prep: centring re-scales it
+        # the shape before prep (centring re-scales it), upright or lying: a bare bar is an I read a
+        # quarter turn off (an I's own turn is the one a rotation head is least sure of)
+        bare = np.array([bare_stroke(c) or bare_stroke(np.ascontiguousarray(np.rot90(c)))
+                         for k in turns for c in np.rot90(crops, k, axes=(1, 2))], bool) \
+            if self._stroke_letter >= 0 else None
         ink = (1.0 - p[:, :, 0] - p[:, :, -1]).max(axis=1)
         sel = p[:, :, self._flat]                             # (N*R, T, cols)
         col_scores = sel.max(axis=1)                          # max over time, per column
         scores = np.zeros((p.shape[0], len(self.alphabet)), np.float32)
         np.add.at(scores.T, self._owner, col_scores.T)        # sum a letter's columns (case fold)
-        if self._stroke_letter >= 0:
-            # per time step: the strokes' probability; a stroke beside a letter read at another
-            # step (an A and its value 1) is discounted by how surely that letter is read
-            stroke = p[:, :, self._stroke_cols].sum(axis=2).max(axis=1)
-            others = np.delete(scores, self._stroke_letter, axis=1).max(axis=1)
-            i = self._stroke_letter
-            scores[:, i] = np.minimum(1.0, scores[:, i] + stroke * (1.0 - others))
+        raw = scores.copy()
+        for k, cols in self._shapes:
+            # a shape character beside a letter read at another time step (an A and its value 1) is
+            # discounted by how surely that letter is read
+            shape = p[:, :, cols].sum(axis=2).max(axis=1)
+            others = np.delete(raw, k, axis=1).max(axis=1)
+            scores[:, k] = np.minimum(1.0, scores[:, k] + shape * (1.0 - others))
         mass = scores.sum(axis=1)
         for k in np.flatnonzero(~self.present):
             scores[:, k] = scores[:, self.borrow[k]] if self.borrow[k] >= 0 else scores.max(axis=1)
@@ -350,6 +390,7 @@ class LetterRecognizer:
             # the shape decides: the recogniser reads a clean bar as '-', '.' or nothing at all
             scores[bare] = 0.0
             scores[bare, self._stroke_letter] = 1.0
+            mass[bare] = 1.0   # a letter's shape: no face (vision.fuse.printed_face)
         scores += self.floor
         probs = scores / scores.sum(axis=1, keepdims=True)
         r = len(turns)

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .fonts import available_fonts
 from .layout import LETTER_VALUES, PREMIUM_ROWS, check_board
-from .looks import (BRAILLE_DOTS, FOREIGN_LABELS, FULL_LABELS, LABEL_STYLES, LEGEND_TEXT, NAMED_ONLY, PLACEMENT_JITTER,
+from .looks import (BRAILLE_DOTS, FOREIGN_LABELS, FULL_LABELS, LABEL_STYLES, LATER_FACTORS, LEGEND_TEXT, NAMED_ONLY,
+                    PLACEMENT_JITTER,
                     RENDER_FACTORS, SCHEMES, SHORT_LABELS, STAR_FORMS, STYLES, TILE_STYLES)
 
 DESIGNS = tuple(SCHEMES)
@@ -46,6 +47,7 @@ class SceneConfig(BaseModel):
     placement: str = Field("neat", description=f"tiles off their squares: one of {RENDER_FACTORS['placement']} or 'random'")
     fold: str = Field("occasional", description=f"fold lines: one of {RENDER_FACTORS['fold']} or 'random'")
     legend: str = Field("none", description=f"print beside the grid: one of {RENDER_FACTORS['legend']} or 'random'")
+    marks: str = Field("none", description=f"print above and below each letter: one of {RENDER_FACTORS['marks']} or 'random'")
     line_frac: float | None = Field(None, description="grid line width as a fraction of a square; None = random 0.02-0.07")
     out_w_px: int = Field(1280, description="width of the camera frame")
     out_h_px: int = Field(960, description="height of the camera frame")
@@ -169,6 +171,7 @@ class TileLook:
     blank_print: str = "plain"
     braille: bool = False
     braille_left: bool = False
+    marks: bool = False  # a printed dot above and below the letter
 
 
 def _tile_look(style: str, rng: np.random.Generator, value_prob: float, factors: dict | None = None,
@@ -202,7 +205,7 @@ def _tile_look(style: str, rng: np.random.Generator, value_prob: float, factors:
                        "value_size": float(frng.uniform(0.16, 0.32)), "value_side": side,
                        "stroke": float(frng.uniform(0.015, 0.04)) if factors["weight"] == "bold" else 0.0,
                        "blank_print": factors["blank_print"], "braille": factors["braille"] == "dots",
-                       "braille_left": bool(frng.random() < 0.3)})
+                       "braille_left": bool(frng.random() < 0.3), "marks": factors.get("marks") == "dots"})
 
 
 def _luma(rgb) -> float:
@@ -244,6 +247,8 @@ def _tile_face(letter: str, font_path: str, tile_px: int, look: TileLook) -> tup
             lm, vm = _glyph_masks(font_path, letter, tile_px, look.values, round(look.size, 2),
                                   round(look.dx, 2), round(look.dy, 2), look.value_place,
                                   round(look.value_size, 2), look.value_side, round(look.stroke, 3))
+        if look.marks:
+            lm = _with_marks(lm, tile_px)
         for m in (lm, vm):
             if look.engraved:  # the groove's lit lower edge and shaded upper edge
                 s = max(1, tile_px // 40)
@@ -277,6 +282,12 @@ def _blank_print(kind: str, tile_px: int) -> np.ndarray:
         cv2.ellipse(m, (int(c), int(c + 0.02 * t)), (int(t * 0.15), int(t * 0.13)), 0, 20, 160, 1.0, th, cv2.LINE_AA)
     elif kind == "star":
         _star(m, c, c * 1.02, t * 0.3, 1.0)
+    elif kind == "heart":  # two lobes and a point: no letter's shape
+        r = int(t * 0.12)
+        cv2.circle(m, (int(c - 0.11 * t), int(c - 0.06 * t)), r, 1.0, -1, cv2.LINE_AA)
+        cv2.circle(m, (int(c + 0.11 * t), int(c - 0.06 * t)), r, 1.0, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.int32([(c - 0.225 * t, c - 0.02 * t), (c + 0.225 * t, c - 0.02 * t), (c, c + 0.26 * t)])],
+                     1.0, cv2.LINE_AA)
     elif kind == "logo":  # a ring around a diamond, with a bar through: no letter's shape
         cv2.circle(m, (int(c), int(c)), int(t * 0.28), 1.0, th, cv2.LINE_AA)
         h = t * 0.13
@@ -286,6 +297,21 @@ def _blank_print(kind: str, tile_px: int) -> np.ndarray:
         raise ValueError(f"unknown blank print {kind!r}")
     m.flags.writeable = False
     return m
+
+
+def _with_marks(letter: np.ndarray, tile_px: int) -> np.ndarray:
+    """The letter's mask with a round dot printed above and below its ink, centred on it."""
+    ys, xs = np.nonzero(letter > 0.5)
+    if ys.size == 0:
+        return letter
+    out = np.array(letter, np.float32, copy=True)
+    r, gap = max(1, int(round(tile_px * 0.03))), tile_px * 0.07
+    cx = int(round((xs.min() + xs.max()) / 2))
+    for cy in (ys.min() - gap, ys.max() + gap):
+        cy = int(round(min(max(cy, r + 1), tile_px - r - 2)))
+        cv2.circle(out, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
+    out.flags.writeable = False
+    return out
 
 
 def _braille(face_arr: np.ndarray, dots: str, tile_px: int, left: bool) -> np.ndarray:
@@ -490,7 +516,10 @@ def render_topdown(board: list[str], seed: int, cfg: SceneConfig | None = None) 
     rng = np.random.default_rng(seed)
     # issue 28's factors draw from their own stream: the old draws, and the old looks, stay put
     frng = np.random.default_rng([seed, 28])
-    factors = {name: _pick(frng, getattr(cfg, name), options) for name, options in RENDER_FACTORS.items()}
+    factors = {name: _pick(frng, getattr(cfg, name), options) for name, options in RENDER_FACTORS.items()
+               if name not in LATER_FACTORS}
+    factors.update({name: _pick(np.random.default_rng([seed, stream]), getattr(cfg, name), RENDER_FACTORS[name])
+                    for name, stream in LATER_FACTORS.items()})
     design = _pick(rng, cfg.design, DESIGNS)
     style = _pick(rng, cfg.style, STYLES)
     fonts = available_fonts()

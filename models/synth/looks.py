@@ -33,7 +33,7 @@ SCHEMES: dict[str, dict[str, tuple[int, int, int]]] = {
 
 # Looks added with issue 28's factors: drawn by name (the training data names every look), not
 # by SceneConfig's 'random', so seeded renders that name no look stay as they were.
-NAMED_ONLY = ("light_grey", "ebony", "red_ink")
+NAMED_ONLY = ("light_grey", "ebony", "red_ink", "heart")
 
 # Premium labels. "short" and "full" are English; "foreign" prints other languages' boards.
 LABEL_STYLES = ("none", "short", "full", "foreign", "dots")
@@ -86,8 +86,8 @@ RENDER_FACTORS: dict[str, tuple[str, ...]] = {
     # where the point value sits: the old subscript (bottom right, fixed size), any corner, close
     # beside the letter (a narrow I gets its value right against it), above or below it, or none
     "value_place": ("subscript", "corner", "beside", "stacked", "none"),
-    # what a blank carries: nothing, a face, a star, a maker's logo
-    "blank_print": ("plain", "face", "star", "logo"),
+    # what a blank carries: nothing, a face, a star, a maker's logo, a heart (issue 36, named only)
+    "blank_print": ("plain", "face", "star", "logo", "heart"),
     # Braille tiles: the letter's cell embossed in a top corner
     "braille": ("none", "dots"),
     # letter stroke: the font's own, or thickened (bold sets)
@@ -98,7 +98,13 @@ RENDER_FACTORS: dict[str, tuple[str, ...]] = {
     "fold": ("occasional", "middle"),
     # print just outside the grid: none, column letters and row numbers, lines of text
     "legend": ("none", "coordinates", "text"),
+    # issue 36: printed dots above and below the letter (a real edition's raised dots, which beside a
+    # bare I and its value made the readers say L, T, '!' or '1')
+    "marks": ("none", "dots"),
 }
+# Factors added after issue 28 draw from their own stream (render_topdown), so the draws of the
+# others, and every earlier render, stay as they were.
+LATER_FACTORS = {"marks": 36}
 # how far a tile may sit off its square's centre, in squares, per placement
 PLACEMENT_JITTER = {"neat": None, "loose": (0.15, 0.34)}   # None: SceneConfig.tile_jitter_frac
 LEGEND_TEXT = ("PREMIUM WORD SQUARES", "DOUBLE WORD SCORE", "TRIPLE LETTER SCORE", "CROSSWORD GAME",

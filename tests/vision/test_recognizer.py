@@ -158,3 +158,39 @@ def test_a_value_one_beside_another_letter_does_not_make_it_an_I(rec):
     crops = np.stack([tile(ch, "1") for ch in "ALTEN"])
     read = "".join(rec.alphabet[k] for k in rec.letter_probs(crops, ).probs[:, 0].argmax(axis=1))
     assert read == "ALTEN"
+
+
+def printed(kind: str, size: int = 48) -> np.ndarray:
+    """A blank with a printed face: no letter of any set."""
+    img = np.full((size, size, 3), TILE, np.uint8)
+    c = size // 2
+    if kind == "smiley":
+        cv2.circle(img, (c, c), 14, INK, 2)
+        cv2.circle(img, (c - 5, c - 4), 2, INK, -1)
+        cv2.circle(img, (c + 5, c - 4), 2, INK, -1)
+        cv2.ellipse(img, (c, c + 2), (8, 6), 0, 20, 160, INK, 2)
+    elif kind == "star":
+        pts = [(c + (15 if k % 2 == 0 else 6) * np.cos(-np.pi / 2 + k * np.pi / 5),
+                c + (15 if k % 2 == 0 else 6) * np.sin(-np.pi / 2 + k * np.pi / 5)) for k in range(10)]
+        cv2.fillPoly(img, [np.int32(pts)], INK)
+    return img
+
+
+def test_a_printed_face_reads_as_no_letter_and_a_ring_as_O(rec):
+    """Issue 36: a blank with a printed face was read as G, O or B. The recogniser reads ink there
+    but no letter of the set (vision.fuse.printed_face), at every turn; a drawn O (which it reads as
+    the digit 0) is a letter."""
+    from tilecam.vision.fuse import printed_face
+    crops = np.stack([printed("smiley"), printed("star"), tile("O"), tile("G"), bare_stroke("1")])
+    lp = rec.letter_probs(crops, turns=(0, 1, 2, 3))
+    faces = [printed_face(lp.ink[n, 0], lp.letter_mass[n, 0], lp.letter_mass[n, 1:].max()) for n in range(len(crops))]
+    assert faces == [True, True, False, False, False]
+    assert rec.alphabet[lp.probs[2, 0].argmax()] == "O"
+
+
+def test_ink_inside_a_letters_hole_is_a_face_not_a_letter():
+    """A smiley's eyes sit inside its ring; no capital letter holds a mark inside its own hole."""
+    from tilecam.vision.recognizer import enclosed_ink
+    assert enclosed_ink(printed("smiley"))
+    assert not any(enclosed_ink(tile(ch, "1")) for ch in "OABDPQR")
+    assert not enclosed_ink(printed("star")) and not enclosed_ink(bare_stroke("1", dots=True))
