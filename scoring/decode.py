@@ -480,10 +480,12 @@ def _seen_first(board, added, seen_first, snap, dist, lexicon, cfg) -> tuple[Pro
 
 
 def _split_in_two(board, added, snap, dist, lexicon, cfg) -> tuple[ProposedPlay, ProposedPlay] | None:
-    """New tiles in two lines: the two plays, if exactly one order makes both legal."""
+    """New tiles in two lines: the two plays in the order that makes both legal, the likeliest when
+    more than one does (a line through a square read empty, O?O across COW's O and TO's O, is
+    legal but unlikely; two orders equally likely lay the same tiles, and either is under review)."""
     found = [plays for first in _lines(added)
              if (plays := _in_order(board, first, added, snap, dist, lexicon, cfg)) is not None]
-    return found[0] if len(found) == 1 else None
+    return max(found, key=lambda plays: plays[0].certainty * plays[1].certainty) if found else None
 
 
 def _placement(squares: list[Square], labels: list[str], direction: Direction) -> Placement:
