@@ -16,6 +16,8 @@ from .live import RACKS_DOC, RacksDep
 router = APIRouter(prefix="/api/games", tags=["games"])
 # A game id that names no game is a 404; a log that no longer replays, a 409.
 READ = s.errors(404, 409, 422)
+# a read that shows more to an operator token: a wrong token is a 401, then 429 (api/deps.token_holder)
+TOKEN_READ = s.errors(401, 404, 409, 422, 429)
 
 
 @router.get("", response_model=list[s.GameSummary], summary="List games",
@@ -28,7 +30,7 @@ def list_games(service: ServiceDep):
 
 # The suffixed exports come before /{game_id} so that "7.gcg" is not read as an id.
 @router.get("/{game_id}.gcg", response_class=PlainTextResponse, summary="GCG export",
-            responses=s.errors(404, 409, 422, json_route=False),
+            responses=s.errors(401, 404, 409, 422, 429, json_route=False),
             description="The record as GCG (UTF-8), loadable by Quackle, macondo and Woogles, sent as a "
                         "download named for the date and the players (`2026-11-25_Cesar_vs_Josh.gcg`). "
                         "Corrections are applied; a lost turn is written as a pass with a note; '#title' "
@@ -56,7 +58,7 @@ def attachment(name: str) -> str:
     return header
 
 
-@router.get("/{game_id}.json", summary="JSON record", responses=READ,
+@router.get("/{game_id}.json", summary="JSON record", responses=TOKEN_READ,
             description="The whole record: the game, the append-only log (corrections included, "
                         "each with its kind tag) and the events as they stand; a rack not on air for this "
                         "request is null in the log and the events. " + RACKS_DOC)
@@ -82,7 +84,7 @@ def board(game: GameDep, service: ServiceDep,
     return service.board(game, turn)
 
 
-@router.get("/{game_id}/moves", response_model=list[s.MoveOut], summary="Moves with scores", responses=READ,
+@router.get("/{game_id}/moves", response_model=list[s.MoveOut], summary="Moves with scores", responses=TOKEN_READ,
             description="Every event with its claimed, engine and agreed score and the running totals, and the "
                         "rack it was played from (the event's, and the rack camera's read with its evidence "
                         "frame). A move's rack is on air as its rack read is: " + RACKS_DOC)

@@ -20,7 +20,7 @@ from ..deps import BusDep, ServiceDep, SettingsDep, TokenDep
 from ..service import LIVE, RackPolicy, entry_without_rack, on_air
 
 router = APIRouter(prefix="/api/games", tags=["live"])
-READ = s.errors(404, 409, 422)
+READ = s.errors(401, 404, 409, 422, 429)   # every read here takes a token (api/deps.token_holder)
 MAX_RACKS_DELAY = 100  # moves; a whole game has fewer
 
 RACKS_DOC = ("Without an operator token a rack is shown only once a play or exchange made from it is in the "
@@ -70,7 +70,7 @@ def fields(game_id: int, service: ServiceDep, racks: RacksDep):
 
 
 @router.get("/{game_id}/fields/{field}", response_class=PlainTextResponse, summary="One OBS field as text",
-            responses=s.errors(404, 409, 422, json_route=False),
+            responses=s.errors(401, 404, 409, 422, 429, json_route=False),
             description="For OBS text sources: " + ", ".join(s.OBS_FIELDS) + ". " + RACKS_DOC)
 def field_text(game_id: int, field: s.ObsField, service: ServiceDep, racks: RacksDep):
     return PlainTextResponse(service.live(game_id, racks).fields[field])
@@ -80,7 +80,7 @@ def field_text(game_id: int, field: s.ObsField, service: ServiceDep, racks: Rack
             description="`update` events, each with the whole live state, the log entry that caused it "
                         "and when it was committed. The first event is the current state. " + RACKS_DOC,
             response_class=StreamingResponse,
-            responses={200: {"content": {"text/event-stream": {}}}, **s.errors(404, 409, 422, json_route=False)})
+            responses={200: {"content": {"text/event-stream": {}}}, **s.errors(401, 404, 409, 422, 429, json_route=False)})
 async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDep, settings: SettingsDep,
                  racks: RacksDep):
     await asyncio.to_thread(service.live, game_id)  # an unknown game is a 404 before the stream starts

@@ -61,7 +61,7 @@ def move_frame(index: int, game: GameDep, service: ServiceDep,
 
 
 @router.get("/games/{game_id}/racks/{seq}/frame.jpg", response_class=Response,
-            responses={**JPEG, **s.errors(404, 409, 422)}, summary="Evidence frame of a rack read",
+            responses={**JPEG, **s.errors(401, 404, 409, 422, 429)}, summary="Evidence frame of a rack read",
             description="The rack camera's frame a rack read (its `seq` in `/racks`, a move's `rack_seq`) was "
                         "settled from. On air as the rack itself: a rack not shown to this request is a 404, "
                         "as if no frame were kept. " + RACKS_DOC)

@@ -62,14 +62,15 @@ def table_summary(table: s.TableNo, service: ServiceDep):
                              "events": f"/api/games/{gid}/events"})
 
 
-@router.get("/{table}/live", response_model=s.LiveOut, summary="A table's live state", responses=READ,
+@router.get("/{table}/live", response_model=s.LiveOut, summary="A table's live state",
+            responses=s.errors(401, 404, 409, 422, 429),
             description="The live state of the table's current game (as `/api/games/{id}/live`).")
 def table_live(table: s.TableNo, service: ServiceDep, racks: RacksDep):
     return service.live(service.current_game(table), racks)
 
 
 @router.get("/{table}/fields/{field}", response_class=PlainTextResponse, summary="One OBS field of a table",
-            responses=s.errors(404, 409, 422, json_route=False),
+            responses=s.errors(401, 404, 409, 422, 429, json_route=False),
             description="For OBS text sources that poll: the field of the table's current game.")
 def table_field(table: s.TableNo, field: s.ObsField, service: ServiceDep, racks: RacksDep):
     return PlainTextResponse(service.live(service.current_game(table), racks).fields[field])

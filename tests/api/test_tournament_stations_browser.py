@@ -129,8 +129,8 @@ def test_the_director_walks_the_tournament_of_three_forwarding_stations(tmp_path
     try:
         g1 = one.record(liwords / "vs_josh.gcg", 14)
         one.recorder.start_clock(g1)
-        one.recorder.clock_press(g1, None)       # started: the first player's clock runs ...
-        one.recorder.clock_press(g1, 0)          # ... and after the 14th move, the second player's
+        one.recorder.clock_press(g1, None)       # started: the clock of the player on turn after the
+                                                 # 14th move runs (the second player's)
         g2 = two.record(liwords / "doug_vs_emely.gcg", None)   # the whole game: over
         g3 = three.record(liwords / "r20_peter.gcg", 9)
         for st in stations:
