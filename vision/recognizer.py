@@ -158,15 +158,20 @@ def bare_stroke(crop: np.ndarray, min_contrast: float = 40.0) -> bool:
     wider than its stem (at most 1.8 times the median row: no foot, no bar, no hook, no serif;
     dots printed above or below it, as wide as the stem, may touch it), and tall (at least 0.35 of
     the crop). On capital tiles only an I is that; an L's foot, a T's bar or a J's hook is a row
-    wider than the stem, and a value beside the stroke is another component. A stroke the crop's top
-    or bottom edge cuts may be the stem of a larger letter (a tile leaning off its square shows a T's
-    stem without its bar), so it is not bare. Fixed by reasoning, not fitted."""
+    wider than the stem, and a value beside the stroke is another component. A stroke an edge of the
+    crop cuts or touches may be the stem of a larger letter (a tile leaning off its square shows a
+    T's stem without its bar, a B's without its bowls), so it is not bare. Fixed by reasoning, not fitted."""
     found = _ink_components(crop, min_contrast)
     if found is None:
         return False
     _, labels, stats, _, main, _ = found
     x, y, bw, bh, _ = stats[main]
-    if not (y > 0 and y + bh < crop.shape[0] and bh >= 0.35 * crop.shape[0] and bw <= 0.3 * bh):
+    h, w = crop.shape[:2]
+    whole = y > 0 and y + bh < h and x > 0 and x + bw < w
+    # the crop's main ink: no other mark outweighs it (a tile's seam in the middle of a crop that
+    # caught a leaning B beside it is a thin line, the B the larger mark)
+    heaviest = stats[1:, cv2.CC_STAT_AREA].max()
+    if not (whole and bh >= 0.35 * h and bw <= 0.3 * bh and stats[main, cv2.CC_STAT_AREA] >= 0.5 * heaviest):
         return False
     rows = (labels[y:y + bh, x:x + bw] == main).sum(axis=1)
     rows = rows[rows > 0]

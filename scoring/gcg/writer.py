@@ -221,6 +221,10 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
         if isinstance(ev, (PhonyWithdrawn, TurnLost, Pass, Exchange, ChallengeBonus, TimePenalty)) \
                 and written != ev.rack:
             note_lines.append(f"#note {_stand_in(ev, written)}")
+        elif isinstance(ev, Play) and not ev.rack and not any(n.startswith(f"#note {RACK_NOT_SEEN}") for n in note_lines):
+            # a play's line needs a rack too: its own tiles stand in, and the file says so as it does
+            # for a pass or an exchange (a reader would otherwise take them for the rack seen)
+            note_lines.append(f"#note {RACK_NOT_SEEN}: the rack field holds the play's own tiles {written}")
         out.append(line)
         out.extend(note_lines)
         game.append(ev)

@@ -100,8 +100,25 @@ def test_plays_credited_without_a_clock_press_say_so_and_the_description_hedges_
             "move is a guess") in lines
     notes = [lines[i + 1] for i, ln in enumerate(lines) if ln.startswith(">")]
     assert notes[1:] == ["#note turn inferred: no clock press seen; who played this move is a guess"] * 2
-    assert not notes[0].startswith("#note")  # the first move is the seating's
+    assert "turn inferred" not in notes[0]  # the first move is the seating's
     assert check_gcg(text) == []
     back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
     assert [(e.player, e.turn_inferred, e.note) for e in back.events] == [(0, False, ""), (1, True, ""), (0, True, "")]
     assert write_gcg(back, NASPA, EN) == text
+
+
+def test_a_play_without_a_seen_rack_says_its_rack_field_is_the_plays_tiles():
+    """Issue 35's frictions: a play's line needs a rack; its own tiles stand in, said in a note as for
+    a pass or an exchange, and read back the play has no rack (not the played tiles as if seen)."""
+    text, record = written(lambda g: g.play(1, Placement((PlacedTile(Square(8, 7), "X"),), Direction.DOWN),
+                                            rack="AEXZ"))
+    lines = text.splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith(">cesar: "))
+    assert lines[i].startswith(">cesar: CAT ") and lines[i + 1] == \
+        "#note rack not seen: the rack field holds the play's own tiles CAT"
+    j = next(n for n, line in enumerate(lines) if line.startswith(">josh: "))
+    assert lines[j].startswith(">josh: AEXZ ") and (j + 1 == len(lines) or not lines[j + 1].startswith("#note"))
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    assert back.events[0].rack is None and back.events[1].rack == "AEXZ"
+    assert [e.note for e in back.events] == ["", ""]   # the note is the writer's: read back, it goes
