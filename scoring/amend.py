@@ -19,8 +19,9 @@ from typing import Iterable, Sequence
 
 from .board import Layout, LAYOUTS, Square
 from .errors import ScoringError
-from .events import (BLANK_NOT_READ, CAMERA, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
-                     PhonyWithdrawn, Play, TurnLost, Void, by_operator, voided)
+from .events import (BLANK_NOT_READ, CAMERA, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event,
+                     Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, by_operator,
+                     voided)
 from .game import Game, GameError, check_exchange, check_within_set, effective_events, replay
 from .gcg.notation import format_square, placement_from_gcg, shown_play
 from .placement import PlacedTile, Placement
@@ -163,6 +164,13 @@ def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: Ru
         case RuleScore():
             if not hasattr(ev, "agreed"):
                 raise CorrectionError(f"move {n} is a {ev.kind}, which scores nothing")
+            # a penalty takes points, rack points and a challenge bonus give them: the rules (and GCG,
+            # whose lines for them carry one sign) know no other (a model-based hunt ruled an end-rack
+            # penalty +29, a line macondo cannot read)
+            if isinstance(ev, (EndRackPenalty, TimePenalty, PhonyWithdrawn)) and fix.agreed > 0:
+                raise CorrectionError(f"move {n} is a {ev.kind}: it takes points, so it cannot stand at +{fix.agreed}")
+            if isinstance(ev, (EndRackPoints, ChallengeBonus)) and fix.agreed < 0:
+                raise CorrectionError(f"move {n} is a {ev.kind}: it gives points, so it cannot stand at {fix.agreed}")
             replacement, agreed = ev, fix.agreed
         case _:
             raise TypeError(f"not an amendment: {fix!r}")

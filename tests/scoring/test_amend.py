@@ -135,3 +135,15 @@ def test_void_of_a_challenged_play_is_refused():
     with pytest.raises(VoidRefused, match="^move 1 cannot be voided: a later move no longer follows"):
         void(g.events, 0, NASPA, EN, by="op")
     assert void(g.events, 1, NASPA, EN, by="op").target == 1  # the withdrawal itself can go
+
+
+def test_a_ruling_keeps_the_sign_of_what_the_move_is():
+    """A penalty takes points and rack points give them: a ruled score of the other sign is refused
+    (the model-based test's hunt ruled an end-rack penalty +29, a GCG line macondo cannot read)."""
+    g = Game(NASPA, EN)
+    g.play(0, across(7, 6, "CAT"))
+    g.time_penalty(1, 1)
+    log = list(g.events)
+    with pytest.raises(CorrectionError, match=r"^move 2 is a .*: it takes points, so it cannot stand at \+29"):
+        correct(log, 1, RuleScore(29), NASPA, EN, by="td")
+    assert correct(log, 1, RuleScore(-20), NASPA, EN, by="td").agreed == -20
