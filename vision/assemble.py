@@ -67,20 +67,24 @@ def with_recogniser(reader):
     from tilecam.vision.fuse import CARD_PATH, FusedTileReader, load_calibration
     from tilecam.vision.recognizer import LetterRecognizer, RecognizerError
 
-    key = (tuple(reader.classes), reader.cfg.threads)
+    shapes = reader.cfg.shape_rules
+    key = (tuple(reader.classes), reader.cfg.threads, shapes)
     try:
         calibration = load_calibration(CARD_PATH)
         rec = _RECOGNISERS.get(key)
         if rec is None:
             from tilecam.scoring.tiles import DISTRIBUTIONS
-            rec = _RECOGNISERS[key] = LetterRecognizer(DISTRIBUTIONS[reader.lang].letters, threads=reader.cfg.threads)
+            rec = _RECOGNISERS[key] = LetterRecognizer(DISTRIBUTIONS[reader.lang].letters, threads=reader.cfg.threads,
+                                                       strokes=shapes)
     except (RecognizerError, OSError, ValueError, KeyError) as exc:
         msg = f"warning: the text recogniser is off, the classifier reads alone ({exc})"
         if msg not in _WARNED:
             _WARNED.add(msg)
             print(msg, file=sys.stderr, flush=True)
         return reader
-    return FusedTileReader.around(reader, rec, calibration)
+    fused = FusedTileReader.around(reader, rec, calibration)
+    fused.faces = shapes
+    return fused
 
 
 def build_reader(settings, lang: str, *, model: str | Path | None = None, tileset=None):

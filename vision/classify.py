@@ -141,6 +141,12 @@ class ReadConfig(BaseModel):
         default=0.5, gt=0.0, le=1.0,
         description="The recogniser reads only the squares the classifier gives P(empty) below this "
                     "(the squares that may hold a tile).")
+    shape_rules: bool = Field(
+        default=True,
+        description="Letters by their shape, whatever the set (issue 36): a bare stroke is an I and the "
+                    "recogniser's stroke and ring characters count as I and O; a printed face (ink in a "
+                    "letter's hole, or ink that reads as no letter at any turn) is the set's blank. Off: "
+                    "the recogniser's letters alone, as before (for comparison).")
 
 
 # The squares that share a print (the reader reads 15 x 15 boards of the standard premium layout,

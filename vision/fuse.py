@@ -203,7 +203,7 @@ class FusedTileReader(TileReader):
     recognizer: LetterRecognizer
     calibration: Calibration
     pool_weight: float | None = None   # set: the log-linear pool of fuse_letter_probs instead (benches only)
-    faces: bool = True                 # off: no printed face is taken for a blank (benches' comparison only)
+    faces: bool = True                 # off ([read] shape_rules): no printed face is taken for a blank
 
     @classmethod
     def around(cls, reader: TileReader, recognizer: LetterRecognizer, calibration: Calibration,

@@ -115,6 +115,7 @@ def main(argv=None) -> int:
                          "(the earlier log-linear pool at weight W, e.g. pool0.2)")
     ap.add_argument("--modes", default="plain,self,enrolled,tile_check,empty_ref",
                     help="comma-separated: plain, self, enrolled, tile_check, empty_ref")
+    ap.add_argument("--no-shapes", action="store_true", help="[read] shape_rules off (issue 36's comparison)")
     ap.add_argument("--ways", default="true,pipeline",
                     help="comma-separated: true (labelled corners), pipeline (vision.locate); true alone skips the locator")
     args = ap.parse_args(argv)
@@ -132,7 +133,8 @@ def main(argv=None) -> int:
         from tilecam.vision import load_tile_reader
         from tilecam.vision.classify import ReadConfig
         from tilecam.vision.fuse import FusedTileReader
-        reader = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(model_path=str(model))}), "en")
+        reader = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(
+            model_path=str(model), shape_rules=not args.no_shapes)}), "en")
         if not isinstance(reader, FusedTileReader):
             raise SystemExit("the recogniser is not available")
         if args.reader.startswith("pool"):

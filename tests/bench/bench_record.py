@@ -301,16 +301,19 @@ class Oracle:
                 "flags": "".join("F" if f else "." for _, f, _ in self.plays)}
 
 
-def scrabscrap(game: str, tileset=None, oracle: bool = False, learn_table: bool | None = None) -> dict:
+def scrabscrap(game: str, tileset=None, oracle: bool = False, learn_table: bool | None = None,
+               given: frozenset = frozenset()) -> dict:
     """`oracle`: a person confirms the flagged plays that are right and corrects the others
     (Oracle), and the result has its report; `learn_table`: [decode] learn_table (None: the
-    settings')."""
+    settings'); `given`: the tiles learned at this table before this game (an earlier game's, as
+    the station carries them: Scorekeeper.given); the result's "learned" what the table knows after."""
     truth, frames = load_game(game)
     dist = DISTRIBUTIONS["de"]
     settings = Settings()
     if learn_table is not None:
         settings.decode.learn_table = learn_table
     keeper = Scorekeeper(Game(get_profile("naspa"), dist), cfg=settings.decode)
+    keeper.given = frozenset(given)
     link = MemoryLink()
     # one photo per move; ScrabScrap's warped photos show the board edge to edge
     recorder = build_recorder(settings, keeper, link,
@@ -329,6 +332,7 @@ def scrabscrap(game: str, tileset=None, oracle: bool = False, learn_table: bool 
     result["game"] = game
     result["final_engine"] = keeper.game.state.scores
     result["final"] = final_score_check(game, keeper.game.events)
+    result["learned"] = sorted(keeper.learned())
     return result
 
 

@@ -63,15 +63,21 @@ def main(argv=None) -> int:
     ap.add_argument("--oracle", action="store_true",
                     help="a person confirms each flagged play that is right and corrects the others, after "
                          "its photo (bench_record.Oracle): how flags fall over a game as trust is earned")
+    ap.add_argument("--carry", action="store_true",
+                    help="the games one after another at one table (game08, the same game as game07, left "
+                         "out): what a game learned is the next one's start, as a station carries it")
     ap.add_argument("--learn-table", choices=("on", "off"), default=None,
                     help="[decode] learn_table for this run (default: the settings')")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     learn = None if args.learn_table is None else args.learn_table == "on"
     results = {}
-    for game in args.games:
-        r = scrabscrap(game, oracle=args.oracle, learn_table=learn)
+    given: frozenset = frozenset()
+    games = [g for g in args.games if not (args.carry and g == "game08")]
+    for game in games:
+        r = scrabscrap(game, oracle=args.oracle, learn_table=learn, given=given if args.carry else frozenset())
         results[game] = r
+        given = frozenset(r["learned"])
         t = r["table"]
         print(f"{game}: {r['right']}/{r['moves']} moves exactly right; camera plays as committed: {t['flagged']}/"
               f"{t['plays']} flagged, {t['unflagged_wrong']} unflagged wrong ({t['wrong']} wrong); flagged share "
@@ -103,7 +109,8 @@ def main(argv=None) -> int:
                             text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "vision", "scoring", "api"], cwd=REPO,
                                 capture_output=True, text=True).stdout.strip())
-    out = {"commit": commit, "tree_dirty": dirty, "oracle": args.oracle, "learn_table": args.learn_table, "machine": f"{platform.machine()} {os.cpu_count()} cpus",
+    out = {"commit": commit, "tree_dirty": dirty, "oracle": args.oracle, "carry": args.carry,
+           "learn_table": args.learn_table, "machine": f"{platform.machine()} {os.cpu_count()} cpus",
            "total": total, "games": rows}
     Path(args.out).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

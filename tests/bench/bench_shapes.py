@@ -41,7 +41,6 @@ from tilecam.api.settings import Settings  # noqa: E402
 from tilecam.models.synth import SceneConfig, render_scene  # noqa: E402
 from tilecam.scoring.tiles import DISTRIBUTIONS  # noqa: E402
 from tilecam.vision import load_tile_reader  # noqa: E402
-from tilecam.vision import recognizer as rec_mod  # noqa: E402
 from tilecam.vision.rectify import homography_from_corners, warp_board  # noqa: E402
 
 LOOKS = {
@@ -68,22 +67,10 @@ def board(rng: np.random.Generator, others: int = 30) -> list[str]:
 
 
 def readers():
-    """(shape rules on, off): the product's reader, and one with the rules switched off."""
+    """(shape rules on, off): the product's reader, and one with [read] shape_rules off."""
+    from tilecam.vision.classify import ReadConfig
     on = load_tile_reader(Settings(), "en")
-    real_init = rec_mod.LetterRecognizer.__init__
-
-    def plain_init(self, *a, **k):
-        k["strokes"] = False
-        real_init(self, *a, **k)
-
-    rec_mod.LetterRecognizer.__init__ = plain_init
-    try:
-        from tilecam.vision import assemble
-        assemble._RECOGNISERS.clear()   # a recogniser of its own, not the shared one
-        off = load_tile_reader(Settings(), "en")
-    finally:
-        rec_mod.LetterRecognizer.__init__ = real_init
-    off.faces = False
+    off = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(shape_rules=False)}), "en")
     return on, off
 
 
