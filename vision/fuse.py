@@ -161,17 +161,17 @@ def thumbnails(crops: np.ndarray, side: int = 8) -> np.ndarray:
 
 # A printed face on a blank (a smiley, a star, a logo): the recogniser reads ink there (the
 # largest probability of any character) but no letter of the set at any quarter turn. Fixed by
-# reasoning (a face reads as '@', '★' or a CJK sign with letter mass 0.00-0.02 upright and under
-# 0.3 turned; no letter of the 53 English photos read under 0.18 at its best turn), not fitted.
+# reasoning (a drawn star reads as '★' with letter mass 0.00-0.03 at every turn), not fitted; a
+# soft photo's S or J can read as no letter at its own turn but reads some letter (0.19, 0.39) at
+# another, so every turn must read none (a bound of 0.5 there took both for blanks).
 FACE_INK = 0.9
 FACE_LETTERS = 0.1
-FACE_TURNED = 0.5   # nor does any other quarter turn read a letter surely
 
 
 def printed_face(ink: float, letters: float, turned: float = 0.0) -> bool:
     """The recogniser reads something there and no letter of the set (``letters``: the letter
-    mass at the tile's turn), nor surely one at another turn (``turned``: the largest there)."""
-    return ink > FACE_INK and letters < FACE_LETTERS and turned < FACE_TURNED
+    mass at the tile's turn; ``turned``: the largest at the other three)."""
+    return ink > FACE_INK and max(letters, turned) < FACE_LETTERS
 
 
 # A tile's own turn (the rotation head's) is used for the recogniser's crop when at least this sure;

@@ -177,15 +177,16 @@ def printed(kind: str, size: int = 48) -> np.ndarray:
 
 
 def test_a_printed_face_reads_as_no_letter_and_a_ring_as_O(rec):
-    """Issue 36: a blank with a printed face was read as G, O or B. The recogniser reads ink there
-    but no letter of the set (vision.fuse.printed_face), at every turn; a drawn O (which it reads as
-    the digit 0) is a letter."""
+    """Issue 36: a blank with a printed face was read as G, O or B. A star reads as ink but no letter
+    of the set at any turn (vision.fuse.printed_face); a drawn O (which the recogniser reads as the
+    digit 0), a G and a bare stroke are letters. (A smiley is told by the ink in its ring:
+    enclosed_ink.)"""
     from tilecam.vision.fuse import printed_face
-    crops = np.stack([printed("smiley"), printed("star"), tile("O"), tile("G"), bare_stroke("1")])
+    crops = np.stack([printed("star"), tile("O"), tile("G"), bare_stroke("1")])
     lp = rec.letter_probs(crops, turns=(0, 1, 2, 3))
     faces = [printed_face(lp.ink[n, 0], lp.letter_mass[n, 0], lp.letter_mass[n, 1:].max()) for n in range(len(crops))]
-    assert faces == [True, True, False, False, False]
-    assert rec.alphabet[lp.probs[2, 0].argmax()] == "O"
+    assert faces == [True, False, False, False]
+    assert rec.alphabet[lp.probs[1, 0].argmax()] == "O"
 
 
 def test_ink_inside_a_letters_hole_is_a_face_not_a_letter():
