@@ -31,3 +31,13 @@ def chromium_page(profile_dir: Path, width: int, height: int):
             yield page
         finally:
             context.close()
+
+
+def open_console_game(page, url: str, token: str, game_id: int) -> None:
+    """The operator console at `url` with `token` given, on game `game_id` (the steps an operator
+    takes: the token, then the game from the list once it is there)."""
+    page.goto(f"{url}/operator")
+    page.fill("#token", token)
+    page.dispatch_event("#token", "change")
+    page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some((o) => o.value === '{game_id}')")
+    page.select_option("#game", str(game_id))

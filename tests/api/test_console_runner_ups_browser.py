@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from apiserver import AUTH, TOKEN, api, client  # noqa: F401  (fixtures)
-from browser import chromium_page
+from browser import chromium_page, open_console_game
 from tilecam.scoring.gcg import placement_from_gcg
 
 SHOT = Path(os.environ.get("TILECAM_SHOT_DIR", "/tmp")) / "console-runner-ups.png"
@@ -26,11 +26,7 @@ def test_the_review_queue_offers_only_runner_ups_the_counts_allow(api, client, t
     assert client.post(f"/api/games/{gid}/plays", headers=AUTH,
                        json={"position": "H7", "word": "V."}).status_code == 200
     with chromium_page(tmp_path / "profile", 1280, 800) as page:
-        page.goto(f"{api.url}/operator")
-        page.fill("#token", TOKEN)
-        page.dispatch_event("#token", "change")
-        page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some((o) => o.value === '{gid}')")
-        page.select_option("#game", str(gid))
+        open_console_game(page, api.url, TOKEN, gid)
         page.wait_for_selector("#review:not([hidden]) #review-queue li")
         item = page.locator("#review-queue li")
         assert item.count() == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apiserver import TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
-from browser import chromium_page
+from browser import chromium_page, open_console_game
 from test_api_learning import camera_play
 
 pytestmark = pytest.mark.slow
@@ -16,11 +16,7 @@ def test_the_console_and_the_tournament_show_the_learning(api, client, tmp_path)
     gid = new_game(client, "Nigel Richards", "Jackson Smylie", table=4)
     camera_play(api, gid)
     with chromium_page(tmp_path / "profile", 1280, 800) as page:
-        page.goto(f"{api.url}/operator")
-        page.fill("#token", TOKEN)
-        page.dispatch_event("#token", "change")
-        page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some((o) => o.value === '{gid}')")
-        page.select_option("#game", str(gid))
+        open_console_game(page, api.url, TOKEN, gid)
         page.wait_for_selector("#learning:not([hidden])")
         assert page.locator("#learning").text_content().startswith("learning: 0 of 27 tiles seen, 0 plays confirmed"
                                                                      " · not yet: A B C")

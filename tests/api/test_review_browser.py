@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apiserver import TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
-from browser import chromium_page
+from browser import chromium_page, open_console_game
 from test_api_review import camera_play
 
 pytestmark = pytest.mark.slow
@@ -15,11 +15,7 @@ def test_the_review_queue_takes_a_runner_up_after_its_question(api, client, tmp_
     gid = new_game(client)
     camera_play(api, gid)
     with chromium_page(tmp_path / "profile", 1280, 800) as page:
-        page.goto(f"{api.url}/operator")
-        page.fill("#token", TOKEN)
-        page.dispatch_event("#token", "change")
-        page.wait_for_function(f"() => [...document.querySelectorAll('#game option')].some((o) => o.value === '{gid}')")
-        page.select_option("#game", str(gid))
+        open_console_game(page, api.url, TOKEN, gid)
         page.wait_for_selector("#review:not([hidden]) #review-queue li")
         assert "certainty 42.0 %" in page.locator("#review-queue li").text_content()
         page.locator("#review-queue button", has_text="8G COT").click()
