@@ -101,3 +101,12 @@ class LocateConfig(BaseModel):
                                  description="... within this fraction of a square of its finished corners ...")
     agree_min_fit: float = Field(0.4, ge=0, le=1,
                                  description="... and its fit is at least this")
+    agree_low_fit: float = Field(0.3, ge=0, le=1,
+                                 description="... or at least this, when its line pieces are found all over the "
+                                             "board (agree_min_balance; finished grids on synthetic seeds 1000-9199: "
+                                             "a wrong grid with its pieces spread had 3+ quads at fit 0.24, right "
+                                             "ones from 0.31)")
+    agree_min_balance: float = Field(0.5, ge=0, le=1,
+                                     description="... spread: every quarter of the grid finds at least this share "
+                                                 "of the four quarters' mean rate of line pieces (a grid dragged off "
+                                                 "at one corner finds them where it fits)")

@@ -272,6 +272,33 @@ def line_support(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float,
     return out
 
 
+def quadrant_balance(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float, strength_frac: float) -> float:
+    """The least share of line pieces found in a quarter of the grid over the mean share of the four
+    (pieces counted as for the fit). Tiles hide pieces all over a crowded board, so a right grid
+    finds its pieces in every quarter; a grid right in one part and dragged off in another (one
+    corner off) finds them where it fits."""
+    _, warp = grid_warp(grey, corners, sq, 1)
+    pieces = _line_pieces(warp, sq, 0.3, sigma=0.0)
+    if len(pieces) == 0:
+        return 0.0
+    along, across, k, axis, strength = pieces.T
+    ok = (np.abs(across - (k + 1) * sq) < tol * sq) & (strength > strength_frac * np.percentile(strength, 90))
+    # where a piece is, in squares from the grid's corner: its line's place across, its cell's along
+    line_at, cell_at = k, along / sq - 1.0
+    x = np.where(axis == 0, line_at, cell_at)
+    y = np.where(axis == 0, cell_at, line_at)
+    slot_line, slot_cell = (a.ravel() for a in np.meshgrid(np.arange(LINES), np.arange(GRID) + 0.5))
+    half = GRID / 2
+    shares = []
+    for hi_x in (False, True):
+        for hi_y in (False, True):
+            found = ok & ((x >= half) == hi_x) & ((y >= half) == hi_y)
+            slots = sum((((np.where(a == 0, slot_line, slot_cell) >= half) == hi_x)
+                         & ((np.where(a == 0, slot_cell, slot_line) >= half) == hi_y)).sum() for a in (0, 1))
+            shares.append(found.sum() / slots)
+    return float(min(shares) / max(np.mean(shares), 1e-9))
+
+
 def _quality(grey: np.ndarray, corners: np.ndarray, sq: int, tol: float) -> float:
     """BoardFix.quality: line pieces found, the strong ones only (how clearly the grid is seen)."""
     return line_support(grey, corners, sq, tol, (QUALITY_STRENGTH_FRAC,))[0]

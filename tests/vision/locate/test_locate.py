@@ -243,6 +243,35 @@ def test_weak_grid_needs_several_agreeing_quads():
     assert agreed_grid([too_weak], [grid] * 6, cfg) is None
 
 
+def test_weak_agreed_grid_needs_its_lines_all_over_the_board():
+    """Under agree_min_fit (down to agree_low_fit) an agreed grid is taken only when its line
+    pieces are found in every quarter: tiles hide pieces all over a crowded board (170755), a
+    grid dragged off at one corner finds them where it fits (synthetic seed 1182)."""
+    from tilecam.vision.locate.search import agreed_grid
+
+    cfg = LocateConfig()
+    sq, m = 20, 40
+    corners = np.float32([[m, m], [m + 15 * sq, m], [m + 15 * sq, m + 15 * sq], [m, m + 15 * sq]])
+
+    def board(blank_quarter: bool) -> np.ndarray:
+        rng = np.random.default_rng(3)
+        img = np.full((15 * sq + 2 * m,) * 2, 120, np.uint8)
+        for k in range(16):
+            p = m + k * sq
+            img[m:m + 15 * sq, p - 1:p + 1] = img[p - 1:p + 1, m:m + 15 * sq] = 160
+        for r, c in rng.integers(0, 15, (90, 2)):  # tiles all over: they hide the pieces beside them
+            img[m + r * sq + 2:m + (r + 1) * sq - 1, m + c * sq + 2:m + (c + 1) * sq - 1] = 215
+        if blank_quarter:  # no line found in one quarter, as where a dragged grid misses them
+            img[m + 8 * sq:m + 15 * sq + 2, m + 8 * sq:m + 15 * sq + 2] = 120
+        return cv2.GaussianBlur(img, (0, 0), 1.0)
+
+    weak = (corners, 0.2, (cfg.agree_low_fit + cfg.agree_min_fit) / 2)
+    quads = [corners] * cfg.agree_min_quads
+    assert agreed_grid([weak], quads, cfg, grey=board(False)) is weak
+    assert agreed_grid([weak], quads, cfg, grey=board(True)) is None
+    assert agreed_grid([weak], quads, cfg) is None  # without the image: the agree_min_fit floor
+
+
 def _english_truth(shared_data, frame: str) -> dict:
     for line in (shared_data / "english" / "truth.jsonl").read_text("utf-8").splitlines():
         row = json.loads(line)
@@ -266,11 +295,12 @@ def _error_squares(found: np.ndarray, truth) -> float:
 # order is a rotation of the camera order), the finished board with all 100 tiles (170757), and a
 # soft photo of a crowded board (170317, 69 tiles; found since the outer lines keep the inner pitch).
 # 170746 (grazing view) and 170725 (steep) on a carpet: only the segments' vanishing-point quad
-# reaches them; 170032: out of focus, found since the fit measures pieces at the lines' own width.
+# reaches them; 170032: out of focus, found since the fit measures pieces at the lines' own width;
+# 170755: soft and finished, fit 0.375, taken since its pieces are found in every quarter.
 @pytest.mark.parametrize("frame", ["IMG_20141025_163929.jpg", "IMG_20151016_170028.jpg",
                                    "IMG_20151016_170757.jpg", "IMG_20151016_170317.jpg",
                                    "IMG_20151016_170746.jpg", "IMG_20151016_170725.jpg",
-                                   "IMG_20151016_170032.jpg"])
+                                   "IMG_20151016_170032.jpg", "IMG_20151016_170755.jpg"])
 def test_english_phone_photos_line_up(shared_data, frame):
     truth = _english_truth(shared_data, frame)
     image = cv2.imread(str(shared_data / "english" / "frames" / frame))
