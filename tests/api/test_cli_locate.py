@@ -79,7 +79,7 @@ def test_settings_file_tunes_the_detection(shared_data, tmp_path):
     reaches finds no board; given corners need no detection; a key that is not a setting is named."""
     frame = shared_data / "scrabscrap" / "game05" / "image-3.jpg"
     config = tmp_path / "tilecam.toml"
-    config.write_text("[locate]\nmin_fit = 1.0\nagree_min_fit = 1.0\n")
+    config.write_text("[locate]\nmin_fit = 1.0\nagree_min_fit = 1.0\nagree_low_fit = 1.0\n")
     res = locate(str(frame), "--config", str(config))
     assert res.returncode == 3 and "grid lines too weak" in res.stderr and "Traceback" not in res.stderr
     res = locate(str(frame), "--config", str(config), "--json", "--corners", "42,48,936,29,963,931,49,946")

@@ -198,7 +198,7 @@ def test_read_honours_the_settings_file(shared_data, tmp_path):
     assert given.returncode == 0, given.stderr
     assert given.stdout.splitlines() == json.loads(base.stdout)["board"]
     # [locate]: a fit no grid reaches finds no board (--prewarped and --corners need no detection)
-    config.write_text("[locate]\nmin_fit = 1.0\nagree_min_fit = 1.0\n")
+    config.write_text("[locate]\nmin_fit = 1.0\nagree_min_fit = 1.0\nagree_low_fit = 1.0\n")
     photo = shared_data / "scrabscrap" / "game05" / "image-3.jpg"
     assert tilecam("read", str(photo), "--plain").returncode == 0
     strict = tilecam("read", str(photo), "--plain", "--config", str(config))
