@@ -291,16 +291,7 @@ class FusedTileReader(TileReader):
             batch = np.stack([np.ascontiguousarray(np.rot90(cut[rows[i]], own[rows[i]])) for i in misses])
             lp = self.recognizer.letter_probs(batch)
             read = lp.probs[:, 0]
-            # a face, not a letter: read at every other turn too before saying so (a letter read a
-            # quarter turn off can read as no letter)
-            maybe = [j for j in range(len(misses)) if self.faces and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
-            # or ink inside the hole of its main mark (a smiley's eyes in its ring), which no letter has
-            faces = {j for j in range(len(misses)) if self.faces and enclosed_ink(batch[j])}
-            maybe = [j for j in maybe if j not in faces]
-            if maybe:
-                more = self.recognizer.letter_probs(batch[maybe], turns=(1, 2, 3))
-                faces |= {j for j, m in zip(maybe, more.letter_mass.max(axis=1))
-                          if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
+            faces = self._faces(batch, lp) if self.faces else set()
             for j, i in enumerate(misses):
                 p_ocr[i] = read[j]
                 face[i] = j in faces
@@ -320,6 +311,18 @@ class FusedTileReader(TileReader):
         return self.finish(fused, rot, t0, t=t, frame_index=frame_index,
                            meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k,
                                                 "faces": int(face.sum())}})
+
+    def _faces(self, batch: np.ndarray, lp) -> set[int]:
+        """Which upright crops of `batch` (read as `lp` at their own turn) are a printed face, not a
+        letter: ink inside the hole of the main mark (a smiley's eyes in its ring; no letter has
+        that), or ink that reads as no letter at this turn nor, read again, at the other three (a
+        letter read a quarter turn off can read as no letter)."""
+        faces = {j for j in range(len(batch)) if enclosed_ink(batch[j])}
+        maybe = [j for j in range(len(batch)) if j not in faces and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
+        if maybe:
+            turned = self.recognizer.letter_probs(batch[maybe], turns=(1, 2, 3)).letter_mass.max(axis=1)
+            faces |= {j for j, m in zip(maybe, turned) if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
+        return faces
 
     def same_look(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Two thumbnails of a square show the same thing: no block changed by more than

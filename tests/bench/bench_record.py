@@ -431,7 +431,11 @@ def synthetic(gcg_path: Path, moves: int, seed: int, turntable: bool = True, loo
     check_labels = []
     if tile_check:
         learn_check = getattr(reader, "learn_tile_check", None)
-        reader.learn_tile_check = (lambda: check_labels.append(learn_check())) if enroll_check else (lambda: None)
+
+        def learn_and_keep():   # the labels go back to the recorder too: they are what the table learned
+            check_labels.append(learn_check())
+            return check_labels[-1]
+        reader.learn_tile_check = learn_and_keep if enroll_check else (lambda: None)
     recorder = build_recorder(settings, keeper, MemoryLink(), reader=reader)
     t0 = time.perf_counter()
     outcomes = []
