@@ -223,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout-style", default="jewel", help="tile style never used in training")
     ap.add_argument("--holdout-scheme", default="white", help="board scheme never used in training")
     ap.add_argument("--holdout-labels", default="foreign", help="premium-label style never used in training")
-    ap.add_argument("--holdout-render", default="braille=dots,blank_print=logo,legend=coordinates,legend=text",
+    ap.add_argument("--holdout-render",
+                    default="braille=dots,blank_print=logo,blank_print=face,blank_print=heart,marks=dots,"
+                            "legend=coordinates,legend=text",
                     help="render factor options (models.synth.looks.RENDER_FACTORS) never used in training, "
                          "as factor=option,...")
     ap.add_argument("--eval-boards", type=int, default=40, help="boards per validation and held-out set")
