@@ -74,9 +74,18 @@ async function api(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const d = data.detail;
-    throw new Error(typeof d === "string" ? d : (d || []).map((e) => `${e.loc.slice(1).join(".")}: ${e.msg}`).join("; ") || res.statusText);
+    const err = new Error(typeof d === "string" ? d : (d || []).map((e) => `${e.loc.slice(1).join(".")}: ${e.msg}`).join("; ") || res.statusText);
+    err.status = res.status;
+    throw err;
   }
   return data;
+}
+
+// A load the operator did not ask for (the live feed's move list, the game list): a refused token
+// is the token check's to say (one message, "token refused: ..."), not each load's own 401.
+function loadFailed(e) {
+  if (e.status === 401) { if (!tokenInput.classList.contains("token-bad")) { tokenChecked = ""; checkToken(); } return; }
+  say(e.message, true);
 }
 
 // A game in the menu: which table, when, live or finished, and the score, so four games of the
@@ -581,7 +590,7 @@ function follow() {
     renderBoard();
     fillFields($("clock"), live.fields);
     tickClocks($("clock"), live);
-    loadMoves().catch((e) => say(e.message, true));
+    loadMoves().catch(loadFailed);
   });
 }
 
@@ -744,7 +753,7 @@ async function watchCamera() {
 setInterval(watchCamera, 3000);
 $("game").addEventListener("change", watchCamera);
 $("game").addEventListener("change", follow);
-$("refresh").addEventListener("click", () => loadGames().catch((e) => say(e.message, true)));
+$("refresh").addEventListener("click", () => loadGames().catch(loadFailed));
 // /operator?game=7 (the tournament page's "Console" link) opens on that game.
-loadGames(new URLSearchParams(location.search).get("game") || undefined).then(watchCamera).catch((e) => say(e.message, true));
+loadGames(new URLSearchParams(location.search).get("game") || undefined).then(watchCamera).catch(loadFailed);
 checkToken();
