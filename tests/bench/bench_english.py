@@ -104,6 +104,21 @@ def camera_turn(cam: np.ndarray, game: np.ndarray) -> int:
     return int(np.argmin([np.abs(np.roll(cam, -k, axis=0) - game).max() for k in range(4)]))
 
 
+def degrade(image: np.ndarray, corners: np.ndarray, square_px: float, blur: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as a farther, softer camera would take it: shrunk (area averaging) until a grid
+    square is ``square_px`` pixels, blurred, and saved as a JPEG again (quality 85)."""
+    if square_px > 0:
+        side = np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]) / 15
+        f = min(1.0, square_px / side)
+        image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        corners = corners * np.float32(f)
+    if blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    if square_px > 0 or blur > 0:
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    return image, corners
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default=str(REPO / "models" / "tiles.onnx"))
@@ -115,6 +130,11 @@ def main(argv=None) -> int:
                          "(the earlier log-linear pool at weight W, e.g. pool0.2)")
     ap.add_argument("--modes", default="plain,self,enrolled,tile_check,empty_ref",
                     help="comma-separated: plain, self, enrolled, tile_check, empty_ref")
+    ap.add_argument("--square-px", type=float, default=0,
+                    help="shrink each photo so a grid square is this many pixels (a far, low-resolution "
+                         "camera: issue 36's ~50 px squares); 0 keeps the photo as taken")
+    ap.add_argument("--blur", type=float, default=0, help="Gaussian blur sigma, in the shrunk photo's pixels (a soft lens)")
+    ap.add_argument("--sessions", default="", help="comma-separated sessions to read (2014 wood on beige, 2015); all if empty")
     ap.add_argument("--no-shapes", action="store_true", help="[read] shape_rules off (issue 36's comparison)")
     ap.add_argument("--ways", default="true,pipeline",
                     help="comma-separated: true (labelled corners), pipeline (vision.locate); true alone skips the locator")
@@ -145,9 +165,12 @@ def main(argv=None) -> int:
 
     t0 = time.time()
     photos = []   # dict per photo: name, session, truth, warped (true), cam warp, cam corners, turn
+    if args.sessions:
+        rows = [r for r in rows if r["session"] in args.sessions.split(",")]
     for i, row in enumerate(rows):
         image = cv2.imread(str(data / "frames" / row["frame"]), cv2.IMREAD_COLOR)
         true = np.float32(row["corners"])
+        image, true = degrade(image, true, args.square_px, args.blur)
         ph = {"name": row["frame"], "session": row["session"], "truth": row["board"],
               "image": image, "true_h": homography_from_corners(true, px),
               "true_warp": warp_board(image, homography_from_corners(true, px), px),
@@ -270,6 +293,7 @@ def main(argv=None) -> int:
            "not_found": [p["name"] for p in photos if p["cam"] is None],
            "pipeline_orientation_on_photos_with_tiles": dict(orient),
            "enrollment_photos": pairs, "tile_check_photos": checks, "empty_reference": ref_info,
+           "degraded": {"square_px": args.square_px, "blur": args.blur, "sessions": args.sessions or "all"},
            "results": results,
            "machine": f"{platform.machine()} {platform.system()}, {len(__import__('os').sched_getaffinity(0))} cpus",
            "commit": git_commit(), "date": time.strftime("%Y-%m-%d"),

@@ -19,6 +19,13 @@ against the record's, and the record's plays: each play right when every tile it
 that stage's truth diff, letter included; flagged for review or not.
 The truth has no GCG (which plays made a stage is not known), so plays are judged by their tiles.
 
+With --oracle the game is recorded in this process (the recorder `tilecam record` builds, photo
+by photo) beside a person at the console who knows the truth (bench_record.Oracle, issue 36):
+after each photo every flagged camera play is confirmed when each tile it laid is the truth's
+tile there, or, when its squares hold tiles in the truth, corrected to the truth's letters; a play
+on squares the truth has empty stays flagged. Its report: each camera play as committed (flagged,
+right), unflagged-and-wrong, and the flags photo by photo as the table's trust is earned.
+
 Writes docs/results/family_game.json (commit, machine, per photo, per stage, the recorder's last
 lines and exit status).
 """
@@ -192,6 +199,62 @@ DIST = DISTRIBUTIONS["en"]
 FIELDS = {kind: set(cls.__slots__) | {"kind"} for kind, cls in EVENT_TYPES.items()}  # the sidecar's keys dropped
 
 
+def oracle_run(truth: list[dict], data: Path) -> dict:
+    """The game recorded in this process with a person confirming and correcting (see the module's doc)."""
+    import cv2
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_record import Oracle
+    from tilecam.api.settings import Settings
+    from tilecam.api.station import build_recorder, run_frames
+    from tilecam.api.station.link import MemoryLink
+    from tilecam.capture.frame import Frame
+    from tilecam.scoring.board import Square
+    from tilecam.scoring.game import Game
+    from tilecam.scoring.placement import PlacedTile
+    from tilecam.scoring.scorekeeper import Scorekeeper
+    from tilecam.vision import build_reader
+
+    class FamilyOracle(Oracle):
+        """Plays judged by their tiles against the photo's truth board (several plays may go down
+        between two photos, so there is no one play per photo to compare with)."""
+
+        def judge(self, k, play):
+            board = truth[k - 1]["board"]
+            laid = [(t, board[t.square.row][t.square.col]) for t in play.placement.tiles]
+            right = all(want == ("?" if t.blank else t.letter) for t, want in laid)
+            if right or any(want == "." for _, want in laid):
+                return right, None
+            return False, tuple(PlacedTile(Square(t.square.row, t.square.col), want, want == "?") for t, want in laid)
+
+    settings = Settings()
+    keeper = Scorekeeper(Game(PROFILE, DIST), cfg=settings.decode)
+    link = MemoryLink()
+    recorder = build_recorder(settings, keeper, link, reader=build_reader(settings, "en"), photos=True)
+    person = FamilyOracle(link, [], lang="en")
+    frames = [Frame(cv2.imread(str(data / "english" / "frames" / row["frame"])), float(i), i, "family")
+              for i, row in enumerate(truth)]
+    per_photo = []
+
+    def after(frame, outcome):
+        n = len(person.plays)
+        person(frame, outcome)
+        new = person.plays[n:]
+        per_photo.append({"photo": frame.index, "plays": len(new), "flagged": sum(f for _, f, _ in new),
+                          "unflagged_wrong": sum(1 for _, f, ok in new if not f and not ok),
+                          "learned": len(keeper.learned())})
+        if new:
+            print(f"  photo {frame.index}: {''.join('F' if f else '.' for _, f, _ in new)} "
+                  f"({sum(ok for _, _, ok in new)}/{len(new)} right; table knows {len(keeper.learned())} tiles)",
+                  flush=True)
+
+    run_frames(frames, recorder, after)
+    recorder.finish()
+    events = effective_events(link.log, PROFILE, DIST)
+    final = compare(replay(events, PROFILE, DIST).board.rows(), truth[-1]["board"])
+    return {"table": person.report(), "per_photo": per_photo, "final": final,
+            "learned": sorted(keeper.learned())}
+
+
 def git_commit() -> str:
     return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                           text=True).stdout.strip()
@@ -202,8 +265,21 @@ def main(argv=None) -> int:
     ap.add_argument("--lexicon", action="store_true", help="also record with ../shared/data/lexicon/enable.txt")
     ap.add_argument("--out", default=str(REPO / "docs" / "results" / "family_game.json"))
     ap.add_argument("--config", help="a settings file for tilecam record (e.g. [reader] one_set = false)")
+    ap.add_argument("--oracle", action="store_true",
+                    help="record in this process with a person confirming and correcting (the flags over the game)")
     args = ap.parse_args(argv)
     truth = load_truth(DATA)
+    if args.oracle:
+        res = oracle_run(truth, DATA)
+        t = res["table"]
+        print(f"oracle: plays {t['plays']}, {t['wrong']} wrong, {t['flagged']} flagged, {t['unflagged_wrong']} unflagged "
+              f"wrong; flagged share first half {t['flagged_share_first_half']}, second {t['flagged_share_second_half']}; "
+              f"{t['confirmed']} confirmed, {t['corrected']} corrected; final board {res['final']}")
+        path = Path(args.out)
+        path.write_text(json.dumps({"commit": git_commit(), "machine": f"{platform.machine()} {os.cpu_count()} cpus",
+                                    "oracle": res}, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+        return 0
     out = {"commit": git_commit(), "machine": f"{platform.machine()} {os.cpu_count()} cpus",
            "config": Path(args.config).name if args.config else None,
            "runs": {}}

@@ -246,13 +246,23 @@ class Oracle:
     photo. Each camera play is kept as committed: (photo, flagged, right), what a broadcaster put on
     air unflagged. One photo, one move (ScrabScrap): a play is matched to its own photo's."""
 
-    def __init__(self, link: MemoryLink, photos: list[list[tuple]], act: bool = True) -> None:
+    def __init__(self, link: MemoryLink, photos: list[list[tuple]], act: bool = True, lang: str = "de") -> None:
         self.link, self.photos, self.act = link, photos, act
+        self.profile, self.dist = get_profile("naspa"), DISTRIBUTIONS[lang]
         self.seen = 0
         self.plays: list[tuple[int, bool, bool]] = []
         self.confirmed = self.corrected = 0
 
+    def judge(self, k: int, play) -> tuple[bool, tuple | None]:
+        """(the play is this photo's play, the tiles the truth has for it or None when it has none)."""
+        want = [m for m in (self.photos[k - 1] if k - 1 < len(self.photos) else []) if m[0] == "play"]
+        if not want:
+            return False, None
+        got = recorded_moves([play])[0]
+        return got[1:3] == want[0][1:3], tuple(PlacedTile(Square(*sq), ch, ch == "?") for sq, ch in want[0][2])
+
     def __call__(self, frame, outcome) -> None:
+        from dataclasses import replace
         from tilecam.scoring.amend import admit_amendment
         from tilecam.scoring.events import Correction
         from tilecam.scoring.game import effective_events
@@ -260,26 +270,21 @@ class Oracle:
         log = self.link.log
         new = [(i, e) for i, e in enumerate(log[self.seen:], self.seen) if e.kind == "play" and e.certainty is not None]
         self.seen = len(log)
-        want = [m for m in (self.photos[k - 1] if k - 1 < len(self.photos) else []) if m[0] == "play"]
         for i, play in new:
-            got = recorded_moves([play])[0]
-            right = bool(want) and got[1:3] == want[0][1:3]
+            right, tiles = self.judge(k, play)
             self.plays.append((k, play.review, right))
-            if not play.review or not self.act or not want:
+            if not play.review or not self.act or (not right and not tiles):
                 continue
             if right:
                 replacement, self.confirmed = play, self.confirmed + 1
             else:
-                tiles = tuple(PlacedTile(Square(*sq), ch, ch == "?") for sq, ch in want[0][2])
                 rows = {t.square.row for t in tiles}
                 direction = Direction.ACROSS if len(rows) == 1 and len(tiles) > 1 or len(tiles) == 1 else Direction.DOWN
-                from dataclasses import replace
                 replacement = replace(play, placement=Placement(tiles, direction))
             entry = Correction(i, replacement, by="oracle", reason="confirmed as read" if right else "the truth")
-            profile, dist = get_profile("naspa"), DISTRIBUTIONS["de"]
             try:
-                admit_amendment(log, entry, profile, dist)
-                effective_events(log + [entry], profile, dist)
+                admit_amendment(log, entry, self.profile, self.dist)
+                effective_events(log + [entry], self.profile, self.dist)
             except Exception:   # the truth no longer fits the record as it stands: left flagged
                 continue
             log.append(entry)

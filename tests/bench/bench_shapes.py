@@ -66,11 +66,13 @@ def board(rng: np.random.Generator, others: int = 30) -> list[str]:
     return ["".join(cells[r * 15:(r + 1) * 15]) for r in range(15)]
 
 
-def readers():
-    """(shape rules on, off): the product's reader, and one with [read] shape_rules off."""
+def readers(model: str = ""):
+    """(shape rules on, off): the product's reader, and one with [read] shape_rules off; `model`: a
+    tile model other than the committed one (a retrained candidate)."""
     from tilecam.vision.classify import ReadConfig
-    on = load_tile_reader(Settings(), "en")
-    off = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(shape_rules=False)}), "en")
+    path = {"model_path": model} if model else {}
+    on = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(**path)}), "en")
+    off = load_tile_reader(Settings().model_copy(update={"read": ReadConfig(shape_rules=False, **path)}), "en")
     return on, off
 
 
@@ -79,8 +81,9 @@ def main(argv=None) -> int:
     ap.add_argument("--boards", type=int, default=12, help="boards per look")
     ap.add_argument("--seed", type=int, default=3600)
     ap.add_argument("--out", default=str(REPO / "docs" / "results" / "shapes.json"))
+    ap.add_argument("--model", default="", help="a tile model other than the committed one")
     args = ap.parse_args(argv)
-    on, off = readers()
+    on, off = readers(args.model)
     px = int(on.card["square_px"])
     t0 = time.time()
     results: dict = {}
@@ -120,7 +123,7 @@ def main(argv=None) -> int:
                          for name, t in tallies.items()}
         print(look, json.dumps(results[look]), flush=True)
     out = {"what": __doc__.splitlines()[0], "looks": LOOKS, "boards_per_look": args.boards, "seed": args.seed,
-           "results": results, "machine": platform.platform(), "commit": git_commit(),
+           "model": args.model or "models/tiles.onnx", "results": results, "machine": platform.platform(), "commit": git_commit(),
            "date": time.strftime("%Y-%m-%d")}
     Path(args.out).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"written to {args.out}")
