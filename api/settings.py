@@ -175,8 +175,8 @@ class RackSettings(Section):
     height_px: int = Field(720, ge=0, le=10000,
                            description="Image height asked of a rack camera (0: the camera's default).")
     settle_s: float = Field(SETTLE_S, gt=0, le=30, description=(
-        "A rack counts as read once it has been still this long (vision's RackWatch decides it, "
-        "with this): a hand arranging tiles is not a rack."))
+        "A rack counts as read once it has been still this long (vision's RackWatch): a hand "
+        "arranging tiles is not a rack."))
     on_air: Literal["live", "delay", "off"] = Field("delay", description=(
         "What a request without the operator token gets of the racks (overlays, fields, moves, "
         "exports) unless it asks for less: only the rack a stored play or exchange was made from, "
