@@ -29,7 +29,7 @@ from tilecam.scoring.decode import DecodeConfig
 from tilecam.vision.classify import ReadConfig
 from tilecam.vision.enroll import EnrollConfig
 from tilecam.vision.locate import LocateConfig
-from tilecam.vision.rack import RackConfig
+from tilecam.vision.rack import SETTLE_S, RackConfig
 from tilecam.vision.reader import ReaderConfig
 from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
@@ -174,7 +174,7 @@ class RackSettings(Section):
         "picture than the board does."))
     height_px: int = Field(720, ge=0, le=10000,
                            description="Image height asked of a rack camera (0: the camera's default).")
-    settle_s: float = Field(1.0, gt=0, le=30, description=(
+    settle_s: float = Field(SETTLE_S, gt=0, le=30, description=(
         "A rack counts as read once it has been still this long (vision's RackWatch): a hand "
         "arranging tiles is not a rack."))
     on_air: Literal["live", "delay", "off"] = Field("delay", description=(

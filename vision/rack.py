@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tilecam.vision.errors import RackNotFound
 from tilecam.vision.rackfind import FindConfig, RackFix, find_rack
 
-__all__ = ["BLANK", "RULES", "UNSEEN", "RackConfig", "RackNotFound", "RackReader", "RackTile", "RackView", "RackWatch",
+__all__ = ["BLANK", "RULES", "SETTLE_S", "UNSEEN", "RackConfig", "RackNotFound", "RackReader", "RackTile", "RackView", "RackWatch",
            "RawReads", "WatchConfig", "tile_crop"]
 
 BLANK = "?"
@@ -241,10 +241,15 @@ class RackReader:
         return self.view(fix, probs, (time.perf_counter() - t0) * 1000.0)
 
 
+# How long a rack must be read the same way to count as settled, unless told otherwise: the one
+# default ([racks] settle_s starts from it; the station passes that on to RackWatch).
+SETTLE_S = 1.0
+
+
 class WatchConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    settle_s: float = Field(default=1.0, ge=0.0, le=60.0,
+    settle_s: float = Field(default=SETTLE_S, ge=0.0, le=60.0,
                             description="A rack read the same way for this long is settled.")
     move_frac: float = Field(default=0.35, gt=0.0, le=2.0,
                              description="A slot that moved more than this share of the pitch: the rack moved.")

@@ -44,6 +44,19 @@ def warp_board(image: np.ndarray, homography: np.ndarray, square_px: int, out_px
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def warp_board_framed(image: np.ndarray, corners, square_px: int, margin_px: int,
+                      fill: tuple[int, int, int] = (90, 90, 90)) -> np.ndarray:
+    """The board whose outer grid corners are `corners` (in the image; the first becomes the
+    top-left) warped upright at `square_px` a square, with `margin_px` of the photo kept round the
+    grid (tiles lean, and an edge row's tops stand past the line); beyond the photo, `fill`.
+    Square A1's top-left corner lands at (margin_px, margin_px). An evidence photo's board view."""
+    grid = homography_from_corners(np.asarray(corners, np.float32), square_px)
+    shift = np.array([[1, 0, margin_px], [0, 1, margin_px], [0, 0, 1]], np.float64)
+    side = GRID * int(square_px) + 2 * int(margin_px)
+    return cv2.warpPerspective(image, shift @ grid, (side, side), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+
+
 def image_corners(homography: np.ndarray, square_px: float) -> np.ndarray:
     """The 4 outer grid corners in the image (TL, TR, BR, BL of the canonical grid image)."""
     inv = np.linalg.inv(np.asarray(homography, np.float64))

@@ -27,6 +27,21 @@ from pydantic import BaseModel, ConfigDict, Field
 SCENE_CHANGE = 28
 
 
+def moved_share(a: np.ndarray, b: np.ndarray, level: float) -> float:
+    """The one measure of how much of a scene moved between two images of it (same size and type):
+    the share of pixels that changed by more than `level` in any colour channel."""
+    diff = cv2.absdiff(a, b)
+    return float(np.mean((diff.max(axis=2) if diff.ndim == 3 else diff) > level))
+
+
+def stands_still(share: float, limit: float) -> bool:
+    """The one rule of "it stands still": at most `limit` of it moved (`share`, moved_share's). The
+    gate ([stability] moving_frac, on the warped board) and the tracker ([track] max_changed_frac,
+    on its grid thumbnail, before it spends a re-detection) both decide with it; whoever needs
+    to know whether the board stood still at a frame reads the gate's GateResult.still."""
+    return share <= limit
+
+
 class StabilityConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -63,6 +78,7 @@ class GateResult:
     snapshot: bool        # take a snapshot of this frame now
     clear_ms: float       # how long the board has been clear and still
     moved_frac: float     # fraction of pixels that changed since the previous frame
+    still: bool = False   # the frame stands still against the previous one (stands_still), occluded or not
 
 
 class StabilityGate:
@@ -115,7 +131,8 @@ class StabilityGate:
         return diff.max(axis=2) if diff.ndim == 3 else diff
 
     def _changed(self, a: np.ndarray, b: np.ndarray, diff: np.ndarray | None = None) -> float:
-        diff = self._diff(a, b) if diff is None else diff
+        if diff is None:
+            return moved_share(a, b, self._delta())
         return float(np.mean(diff > self._delta()))
 
     def _delta(self) -> float:
@@ -146,7 +163,7 @@ class StabilityGate:
             small = self._small(board_img)
             moved = 1.0 if self._prev is None or self._prev.shape != small.shape else self._changed(small, self._prev)
             self._prev, self._clear_since = small, None
-            return GateResult("occluded", False, 0.0, moved)
+            return GateResult("occluded", False, 0.0, moved, stands_still(moved, cfg.moving_frac))
         small = self._small(board_img)
         if self._prev is None:
             moved = 1.0
@@ -157,7 +174,7 @@ class StabilityGate:
             self._noise = 0.8 * self._noise + 0.2 * level if self._noise else level
             moved = self._changed(small, self._prev, diff)
         self._prev = small
-        if moved > cfg.moving_frac:
+        if not stands_still(moved, cfg.moving_frac):
             self._clear_since = None
             return GateResult("moving", False, 0.0, moved)
         if self._clear_since is None:
@@ -172,7 +189,7 @@ class StabilityGate:
         if due:
             self._before_snap = self._last_snap
             self._last_snap, self._pending_trigger, self._retake = small, False, False
-        return GateResult("clear", due, clear_ms, moved)
+        return GateResult("clear", due, clear_ms, moved, True)
 
 
 class RepeatedPhoto:

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tilecam.vision.errors import BoardNotFound
 from tilecam.vision.locate import BoardFix, LocateConfig, find_board, grid_quality
 from tilecam.vision.rectify import GRID
-from tilecam.vision.stability import SCENE_CHANGE
+from tilecam.vision.stability import SCENE_CHANGE, moved_share, stands_still
 
 Status = Literal["tracked", "redetected", "occluded", "lost"]
 
@@ -156,7 +156,7 @@ class BoardTracker:
     def _changed(self, thumb: np.ndarray, ref: np.ndarray | None) -> float:
         if ref is None:
             return 1.0
-        return float((np.abs(thumb - ref) > self.track.changed_level).mean())
+        return moved_share(thumb, ref, self.track.changed_level)
 
     def _compare(self, probe: tuple[np.ndarray, float]) -> tuple[float, float]:
         thumb, lines = probe
@@ -175,16 +175,17 @@ class BoardTracker:
         changed, line_ratio = self._compare(probe)
         lines_ok = line_ratio >= self.track.min_line_ratio
         prev, self._prev = self._prev, thumb
-        if changed <= self.track.max_changed_frac and lines_ok:
+        if stands_still(changed, self.track.max_changed_frac) and lines_ok:
             self._follow(image, probe)
             return TrackResult("tracked", self._fix)
-        moving = self.track.wait_until_still and self._changed(thumb, prev) > self.track.max_changed_frac
+        moving = self.track.wait_until_still and not stands_still(self._changed(thumb, prev),
+                                                                  self.track.max_changed_frac)
         # A full detection costs tens of milliseconds. While something moves over the board (an
         # arm, the bag, the board being turned) nothing can be snapshotted anyway, and a scene
         # that stands still where a detection already failed would fail again: wait for it to
         # settle, or to change.
         same = (self._tried is not None and self._skipped < self.track.retry_frames
-                and self._changed(thumb, self._tried) <= self.track.same_scene_frac)
+                and stands_still(self._changed(thumb, self._tried), self.track.same_scene_frac))
         if moving or same:
             self._skipped += 1
             return TrackResult("occluded", self._fix)

@@ -5,16 +5,13 @@ import asyncio
 from pathlib import Path
 from typing import Literal
 
-import cv2
-import numpy as np
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as FastPath
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
 from tilecam.scoring.events import Play
 from tilecam.scoring.gcg.notation import format_square
-from tilecam.vision.draw import BLANK_BGR
-from tilecam.vision.rectify import GRID, homography_from_corners
+from tilecam.vision.draw import BOARD_PX, PHOTO_MARGIN_PX, board_evidence
 
 from .. import limits as lim
 from .. import schemas as s
@@ -27,14 +24,6 @@ JPEG = {200: {"content": {"image/jpeg": {"schema": {"type": "string", "format": 
 JPEG_BODY = {"requestBody": {"required": True, "content": {
     "image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}}
 BOUNDARY = "tilecamframe"
-BOARD_PX = 48            # pixels per square of the rectified evidence photo (720 px for 15x15)
-PHOTO_MARGIN_PX = 24     # photo kept round the grid: tiles lean, and an edge row's tops stand past the line
-LABEL_PX = 24            # the band round that for the coordinates, so no label covers a tile
-GRID_ORIGIN = PHOTO_MARGIN_PX + LABEL_PX  # where square A1's top-left corner lands, in x and in y
-CAPTION_PX = 30          # a line under the board: the move's new tiles as the record has them
-NEW_TILE_BGR = (0, 160, 255)
-BAND_BGR = (40, 48, 32)
-LABEL_BGR = (220, 235, 225)
 
 
 @router.get("/games/{game_id}/moves/{index}/frame.jpg", response_class=Response,
@@ -94,72 +83,24 @@ def _frame_bytes(frame, index: int) -> bytes:
 
 
 def _board_view(game, index: int, seq: int, jpeg: bytes) -> bytes:
-    """The frame warped to the board by the corners the recorder kept, with some photo round the
-    grid and the coordinates outside that; the new tiles outlined, their letters listed below."""
+    """The frame warped to the board by the corners the recorder kept, the new tiles outlined and
+    listed below with the letters the record has (the pixels are vision's: vision.draw.board_evidence)."""
     side = next((e.sidecar for e in game.entries if e.seq == seq), None) or {}
     corners = side.get("corners")
     if not corners:
         raise InvalidInput(f"the evidence frame of move {index + 1} has no grid corners (not read by the "
                            f"recorder), so it cannot be rectified; the raw frame is at ?view=raw")
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise InvalidInput(f"the evidence frame of move {index + 1} is not a JPEG that decodes")
-    n = GRID  # the reader's grid: the corners are those of a 15x15 board
-    grid = homography_from_corners(np.asarray(corners, np.float32), BOARD_PX)
-    shift = np.array([[1, 0, GRID_ORIGIN], [0, 1, GRID_ORIGIN], [0, 0, 1]], np.float64)
-    side_px = n * BOARD_PX + 2 * GRID_ORIGIN
-    board = cv2.warpPerspective(image, shift @ grid, (side_px, side_px), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=(90, 90, 90))
     ev = game.events[index]
     tiles = list(ev.placement.tiles) if isinstance(ev, Play) else []
-    _label_band(board, n, {t.square.col for t in tiles}, {t.square.row for t in tiles})
-    for t in tiles:
-        x, y = GRID_ORIGIN + t.square.col * BOARD_PX, GRID_ORIGIN + t.square.row * BOARD_PX
-        cv2.rectangle(board, (x + 1, y + 1), (x + BOARD_PX - 2, y + BOARD_PX - 2),
-                      BLANK_BGR if t.blank else NEW_TILE_BGR, 3)
-    board = np.vstack([board, np.full((CAPTION_PX, side_px, 3), BAND_BGR, np.uint8)])
-    _caption(board, index, tiles)
-    ok, buf = cv2.imencode(".jpg", board, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    return buf.tobytes()
-
-
-def _text(img, text: str, centre: tuple[int, int], colour, scale: float = 0.5, bold: int = 1) -> None:
-    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, bold)
-    cv2.putText(img, text, (centre[0] - w // 2, centre[1] + h // 2), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
-                bold, cv2.LINE_AA)
-
-
-def _label_band(board: np.ndarray, n: int, cols: set[int], rows: set[int]) -> None:
-    """The outer band, column letters above and below, row numbers left and right; the columns
-    and rows of the move's new tiles in the outline colour."""
-    side = board.shape[0]
-    for box in ((0, 0, side, LABEL_PX), (0, side - LABEL_PX, side, side),
-                (0, 0, LABEL_PX, side), (side - LABEL_PX, 0, side, side)):
-        cv2.rectangle(board, box[:2], (box[2] - 1, box[3] - 1), BAND_BGR, -1)
-    mid = LABEL_PX // 2
-    for i in range(n):
-        at = GRID_ORIGIN + i * BOARD_PX + BOARD_PX // 2
-        col_colour = NEW_TILE_BGR if i in cols else LABEL_BGR
-        row_colour = NEW_TILE_BGR if i in rows else LABEL_BGR
-        for y in (mid, side - mid):
-            _text(board, chr(65 + i), (at, y), col_colour, bold=2 if i in cols else 1)
-        for x in (mid, side - mid):
-            _text(board, str(i + 1), (x, at), row_colour, 0.45, bold=2 if i in rows else 1)
-
-
-def _caption(board: np.ndarray, index: int, tiles) -> None:
-    """Under the board: the move's new tiles, each square with the letter the record has (a blank
-    in lower case, in the blank's colour), where no label covers the photo."""
-    y = board.shape[0] - CAPTION_PX // 2 + 5
-    x = LABEL_PX
-    parts = [(f"move {index + 1}" + (": " if tiles else ": no new tiles"), LABEL_BGR)]
-    for i, t in enumerate(tiles):
+    caption = [(f"move {index + 1}" + (": " if tiles else ": no new tiles"), "label")]
+    for i, t in enumerate(tiles):  # each square with the letter the record has (a blank in lower case)
         label = t.letter.lower() if t.blank else t.letter
-        parts.append((f"{format_square(t.square)} {label}" + (",  " if i < len(tiles) - 1 else ""),
-                      BLANK_BGR if t.blank else NEW_TILE_BGR))
-    for text, colour in parts:
-        cv2.putText(board, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
-        x += cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1)[0][0]
+        caption.append((f"{format_square(t.square)} {label}" + (",  " if i < len(tiles) - 1 else ""),
+                        "blank" if t.blank else "tile"))
+    out = board_evidence(jpeg, corners, [(t.square.row, t.square.col, t.blank) for t in tiles], caption)
+    if out is None:
+        raise InvalidInput(f"the evidence frame of move {index + 1} is not a JPEG that decodes")
+    return out
 
 
 @router.put("/games/{game_id}/moves/{index}/frame.jpg", status_code=204, summary="Store an evidence frame",

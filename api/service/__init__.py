@@ -43,6 +43,7 @@ class GameService(Queries, Tournament, Operator, ClockGlue, Ingest, Racks):
         # before it}) of that live state
         self._tables: dict = {}  # game -> (its key, its replayed part of a table row): see Tournament
         self._published: dict[int, int] = {}  # game -> log length last announced on the bus
+        self._replays: dict = {}  # game -> its record as the writer last left it (writer.Replayed)
         self._clocks_shown: dict[int, tuple | None] = {}  # game -> its clock's state in that update
         self._changes_mark: int | None = None  # the store's change mark announce_external read last
         self._mirrors: dict[str, int] = {}  # a station's game uid -> the game forwarded here (Ingest)

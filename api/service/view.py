@@ -19,7 +19,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 from ..errors import NotFound, StoreError
 from ..store import EntryRow, GameRow, Store
 
-__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "SERVICE_META", "TILESET_META", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "SERVICE_META", "TILESET_META", "closed_by", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
@@ -97,11 +97,16 @@ class GameView:
     @property
     def closed_by(self) -> str | None:
         """Who closed the game (a director's end, before the rules ended it); None while open."""
-        return self.row.meta.get("closed_by")
+        return closed_by(self.row)
 
     @property
     def closed(self) -> bool:
         return self.closed_by is not None
+
+
+def closed_by(row: GameRow) -> str | None:
+    """Who closed the game `row` is (GameView.closed_by; the writer reads it off the row alone)."""
+    return row.meta.get("closed_by")
 
 
 def load_view(store: Store, game_id: int) -> GameView:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS, Layout
@@ -19,17 +21,69 @@ from tilecam.scoring import amend
 from tilecam.scoring.events import Correction, Event, LogEntry, Void, to_json
 from tilecam.scoring.game import Game, GameError, check_open
 from tilecam.scoring.gcg import GameRecord
-from tilecam.scoring.rules import get_profile
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.rules import RuleProfile, get_profile
+from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 from .. import schemas as s
 from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow, Store
 from .ingest import clock_state, forwarded_clock, refuse_mirror
-from .view import GameView, parse_square, players_of
+from .view import GameView, closed_by, parse_square, players_of
 
-__all__ = ["Writer"]
+__all__ = ["Replayed", "Writer"]
+
+
+@dataclass
+class Replayed:
+    """A game's log as the writer last left it, replayed once and then kept up entry by entry
+    (GameService keeps one per game, used under the game's lock): what the next entry is checked
+    against, with no read of the log and no replay per commit. A correction or a void rewrites
+    history: the log is replayed again at the next write."""
+
+    n: int                      # the log's entries
+    logged: list[LogEntry]
+    events: list[Event]         # the record as it stands (scoring.game.effective_events)
+    profile: RuleProfile
+    dist: Distribution
+    layout: Layout
+    players: int
+    game: Game | None           # the record's state (GameView.game_at()); None: replayed when next needed
+    rebuilder: Game | None      # a log with amendments: effective_events' replay, which rebuilds each new event
+
+    @classmethod
+    def of(cls, view: GameView) -> "Replayed":
+        logged = [e.entry for e in view.entries]
+        amended = any(isinstance(e, (Correction, Void)) for e in logged)
+        rebuilder = Game(view.profile, view.dist, view.layout, view.players, list(view.events),
+                         within_set=False) if amended else None  # as effective_events reads a record
+        return cls(len(logged), logged, list(view.events), view.profile, view.dist, view.layout, view.players,
+                   None, rebuilder)
+
+    def state(self) -> Game:
+        """The record's state to admit the next entry on (replayed only when not kept)."""
+        if self.game is None:
+            self.game = Game(self.profile, self.dist, self.layout, self.players, list(self.events))
+        return self.game
+
+    def appended(self, entry: LogEntry, admitted: Event | None) -> "Replayed | None":
+        """This record with `entry` appended (`admitted`: the event state().admit made of it), or
+        None when the log must be replayed (an amendment)."""
+        if isinstance(entry, (Correction, Void)):
+            return None
+        if self.rebuilder is None:
+            event = entry   # a log without amendments stands as logged
+        else:
+            try:  # what effective_events makes of a new last entry: rebuilt on the record as it stands
+                event = self.rebuilder.rebuild(entry)
+            except (GameError, ValueError):
+                return None
+        if admitted != event:  # the kept state took another event than the record's: replay it next time
+            self.game = None
+        self.n += 1
+        self.logged.append(entry)
+        self.events.append(event)
+        return self
 
 
 class Writer:
@@ -43,6 +97,7 @@ class Writer:
     _locks: dict[int, threading.RLock]
     _locks_guard: threading.Lock
     _published: dict[int, int]
+    _replays: dict[int, "Replayed"]
     _clocks_shown: dict[int, tuple | None]
     _changes_mark: int | None
     _clocks: dict[int, GameClock]
@@ -105,16 +160,21 @@ class Writer:
         `publish=False`: the caller publishes once it has written everything that belongs together."""
         seqs = []
         with self._lock(game_id):
-            with self.store.writing():
-                view = self.load(game_id)
-                refuse_mirror(view.row)
-                if expect is not None and len(view.entries) != expect:
-                    raise Conflict(f"game {game_id} has {len(view.entries)} log entries, not {expect}: "
+            with self._writing(game_id):
+                row = self.store.game(game_id)
+                refuse_mirror(row)
+                record = self._replayed(game_id)
+                if expect is not None and record.n != expect:
+                    raise Conflict(f"game {game_id} has {record.n} log entries, not {expect}: "
                                    "another writer added to it")
                 for entry in entries:
-                    self._check(view, entry)
-                    seqs.append(self.store.append(game_id, entry, len(view.entries), jpeg, path, sidecar))
-                    view = self.load(game_id)  # the next entry follows this one
+                    if record is None:  # an amendment rewrote history: the log replayed once
+                        record = Replayed.of(self.load(game_id))
+                    admitted = self._check(record, row, entry)
+                    seqs.append(self.store.append(game_id, entry, record.n, jpeg, path, sidecar))
+                    record = record.appended(entry, admitted)  # the next entry follows this one
+            if record is not None:  # kept once the transaction is in (a failure drops it: _writing)
+                self._replays[game_id] = record
             if publish:
                 for entry, seq in zip(entries, seqs):
                     self._publish(game_id, entry, seq)
@@ -126,7 +186,7 @@ class Writer:
         operator. A page, or the central service a station forwards to, never shows a result that
         the next entry changes."""
         with self._lock(game_id):
-            with self.store.writing():
+            with self._writing(game_id):
                 seqs = self.commit(game_id, entries, expect=expect, publish=False)
                 if game_id in self._clocks:  # the clock stops; overtime goes into the record
                     seqs += self.clock_finish(game_id, publish=False)
@@ -141,15 +201,34 @@ class Writer:
         if not seqs:
             self._publish(game_id)
 
+    def _replayed(self, game_id: int) -> Replayed:
+        """The game's record as last written here, taken out of the cache for this transaction,
+        while the store holds as many entries (the log only grows: then it is the same log); else
+        read and replayed. One COUNT, inside the write transaction."""
+        record = self._replays.pop(game_id, None)
+        if record is not None and record.n == self.store.count(game_id):
+            return record
+        return Replayed.of(self.load(game_id))
+
+    @contextmanager
+    def _writing(self, game_id: int):
+        """The store's write transaction; when it fails (rolled back), the record kept of the game
+        is dropped, so it never holds an entry the store does not."""
+        try:
+            with self.store.writing():
+                yield
+        except BaseException:
+            self._replays.pop(game_id, None)
+            raise
+
     @staticmethod
-    def _check(view: GameView, entry: LogEntry) -> None:
+    def _check(record: Replayed, row: GameRow, entry: LogEntry) -> Event | None:
         if isinstance(entry, (Correction, Void)):
             # The amended record must still replay and stay within the set (scoring decides).
-            amend.admit_amendment([e.entry for e in view.entries], entry, view.profile, view.dist,
-                                  view.layout, view.players)
-            return
-        check_open(entry, view.closed_by, f"game {view.row.id}")
-        view.game_at().admit(entry)  # rebuilt by the rules, it must come out as given
+            amend.admit_amendment(record.logged, entry, record.profile, record.dist, record.layout, record.players)
+            return None
+        check_open(entry, closed_by(row), f"game {row.id}")
+        return record.state().admit(entry)  # rebuilt by the rules, it must come out as given
 
     def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
               publish: bool = True) -> list[int]:
@@ -257,7 +336,7 @@ class Writer:
         # One transaction: the end is decided on the record as it stands, and the racks, the
         # overtime and the closing go in together; the live update goes out after the commit.
         with self._lock(game_id):
-            with self.store.writing():
+            with self._writing(game_id):
                 view = self.load(game_id)
                 refuse_mirror(view.row)
                 if view.closed:
@@ -276,7 +355,7 @@ class Writer:
                 | s.PassFix | s.ScoreFix, by: str) -> int:
         """A Correction entry amending move `index` (as /moves numbers it), named after the token
         that made it; the rules decide it (scoring.amend.correct)."""
-        with self._lock(game_id), self.store.writing():  # the move amended is the one that stands
+        with self._lock(game_id), self._writing(game_id):  # the move amended is the one that stands
             view = self.load(game_id)
             refuse_mirror(view.row)  # before the rules: the answer is the same for every amendment
             view.event_seq(index)  # no such move: NotFound
@@ -287,7 +366,7 @@ class Writer:
     def undo_correction(self, game_id: int, seq: int, by: str, reason: str = "") -> int:
         """A Correction taking back the correction logged as `seq` (its move as it stood before it),
         named after the token; the log stays append-only (scoring.amend.undo_correction decides)."""
-        with self._lock(game_id), self.store.writing():
+        with self._lock(game_id), self._writing(game_id):
             view = self.load(game_id)
             refuse_mirror(view.row)
             position = next((i for i, e in enumerate(view.entries) if e.seq == seq), None)
@@ -301,7 +380,7 @@ class Writer:
         """A Void entry cancelling move `index` (as /moves numbers it), named after the token; the
         rules decide whether a later move depends on it (scoring.amend.void). `seq`: the log row
         the caller believes move `index` is; another writer having changed the record is a Conflict."""
-        with self._lock(game_id), self.store.writing():
+        with self._lock(game_id), self._writing(game_id):
             view = self.load(game_id)
             refuse_mirror(view.row)
             target = view.event_seq(index)

@@ -377,7 +377,7 @@ class Recorder:
             gate = self.gate.look(frame.t, frame.image, located.homography, located.square_px, located.quality)
         if not gate.snapshot:
             # occluded, yet the frame stands still: the board is there and its grid is not found
-            self._blind = gate.state == "occluded" and gate.moved_frac <= self.gate.cfg.moving_frac
+            self._blind = gate.state == "occluded" and gate.still
             return False, None, gate.state
         with self._lock:
             (pressed, player), self._press, self._kept = self._press, (False, None), False

@@ -155,6 +155,10 @@ class SqliteStore:
         self._depth = 0  # nesting of `writing` on the thread holding the lock
         self._touched: set[int] = set()  # games the open write transaction changed
         self._version_seen: int | None = None  # PRAGMA data_version when changes() last read the rows
+        # Each game's log length as counted at PRAGMA data_version _counted_at: the recorder asks
+        # before every snapshot, and only another connection's commit (or our own write) moves it.
+        self._counts: dict[int, int] = {}
+        self._counted_at: int | None = None
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                        timeout=BUSY_TIMEOUT_S)
@@ -226,6 +230,8 @@ class SqliteStore:
                 raise
             else:
                 self._db.execute("COMMIT")
+                for game_id in self._touched:
+                    self._counts.pop(game_id, None)
             finally:
                 self._depth = 0
                 self._touched.clear()
@@ -320,9 +326,21 @@ class SqliteStore:
         return entry_rows(game_id, rows)
 
     def count(self, game_id: int) -> int:
+        """Counted once, then answered from memory until a write moves it: ours (the commit drops
+        the games it touched) or another connection's (PRAGMA data_version, one read of the WAL
+        index, moves). Inside a write transaction the rows are counted as they stand."""
         _checked(game_id)
         with self._lock:
+            if not self._depth:
+                (version,) = self._db.execute("PRAGMA data_version").fetchone()
+                if version != self._counted_at:
+                    self._counts.clear()
+                    self._counted_at = version
+                if game_id in self._counts:
+                    return self._counts[game_id]
             (n,) = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
+            if not self._depth:
+                self._counts[game_id] = n
         return n
 
     # ---- evidence frames -----------------------------------------------------------

@@ -13,6 +13,18 @@ def test_no_rack_sources_by_default_and_racks_are_delayed_on_air():
     assert racks.on_air == "delay" and racks.delay_turns == 1
 
 
+def test_the_settle_time_is_visions_one_default_and_reaches_the_watch_as_set(monkeypatch):
+    """When a rack counts as still is RackWatch's (vision) to decide; [racks] settle_s starts from its
+    default, and what a station sets is what the watch it builds waits."""
+    import tilecam.vision
+    from tilecam.api.station.racks import rack_watch
+    from tilecam.vision.rack import WatchConfig
+    assert Settings().racks.settle_s == WatchConfig().settle_s
+    monkeypatch.setattr(tilecam.vision, "build_rack_reader", lambda settings, lang, table: object())
+    settings = Settings(racks=RackSettings(settle_s=2.5))
+    assert rack_watch(settings, "en", None).cfg.settle_s == 2.5
+
+
 def test_a_file_gives_each_player_a_source(tmp_path):
     path = tmp_path / "tilecam.toml"
     path.write_text('[capture]\nsource = "picam"\n\n[racks]\nsettle_s = 1.5\non_air = "off"\n\n'

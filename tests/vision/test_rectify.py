@@ -37,3 +37,19 @@ def test_crop_index_is_row_major():
     warped[3 * 10:4 * 10, 7 * 10:8 * 10] = 255  # square (row 3, col 7)
     crops = square_crops(warped, 10, margin_frac=0.0)
     assert int(crops.reshape(GRID * GRID, -1).mean(axis=1).argmax()) == 3 * GRID + 7
+
+
+def test_the_framed_warp_keeps_photo_round_the_grid_and_puts_a1_at_the_margin():
+    """The evidence photo's board view (vision.rectify.warp_board_framed, called by the route
+    /moves/{i}/frame.jpg?view=board through vision.draw.board_evidence): the grid where it belongs,
+    the photo round it kept, beyond the photo the fill."""
+    from tilecam.vision.rectify import warp_board_framed
+    image = np.full((400, 400, 3), 200, np.uint8)
+    image[100:300, 100:300] = 40                       # the board, 200 px a side at (100, 100)
+    image[100:110, 100:110] = (0, 0, 255)              # A1's corner, red
+    out = warp_board_framed(image, [[100, 100], [300, 100], [300, 300], [100, 300]], 10, 20)
+    assert out.shape == (GRID * 10 + 40, GRID * 10 + 40, 3)
+    assert tuple(out[22, 22]) == (0, 0, 255)             # A1 just inside the margin
+    assert out[5, 5].tolist() == [200, 200, 200]        # the photo round the grid (the table)
+    far = warp_board_framed(image, [[100, 100], [300, 100], [300, 300], [100, 300]], 10, 150)
+    assert far[2, 2].tolist() == [90, 90, 90]           # past the photo's edge: the fill

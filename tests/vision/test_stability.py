@@ -64,3 +64,20 @@ def test_trigger_means_snapshot_now():
     gate.trigger()
     assert gate.update(0.1, board()).snapshot
     assert not gate.update(0.2, board()).snapshot
+
+
+def test_whether_the_board_stands_still_is_the_gates_word_occluded_or_not():
+    """One rule (stands_still over moved_share) decides it; a frame the gate calls occluded (its grid
+    fits too poorly) still says whether it stood still, so nobody downstream re-applies moving_frac."""
+    from tilecam.vision.stability import moved_share, stands_still
+    a, b = board(0), board(0, blob=(20, 60))
+    assert moved_share(a, a, 28) == 0.0 and moved_share(a, b, 28) > 0.05
+    assert stands_still(0.004, 0.004) and not stands_still(0.0041, 0.004)
+    gate = StabilityGate(StabilityConfig(min_quality=0.5, relative_quality=1.0))
+    gate.update(0.0, a, 0.9)                 # a good fit first: the floor is min_quality
+    first = gate.update(0.1, a, 0.2)         # a poor fit: occluded
+    still = gate.update(0.2, a, 0.2)
+    moved = gate.update(0.3, b, 0.2)
+    assert (first.state, still.state, moved.state) == ("occluded",) * 3
+    assert still.still and not moved.still
+    assert gate.update(0.4, b, 0.9).still and not gate.update(0.5, a, 0.9).still  # clear, then moving

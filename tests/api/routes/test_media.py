@@ -103,3 +103,19 @@ def test_media_preview_skips_encoding_without_viewers():
     preview = PreviewHub()
     assert preview.publish(np.zeros((8, 8, 3), np.uint8)) is False
     assert preview.encoded == 0 and preview.latest() == (0, None)
+
+
+def test_the_routes_touch_no_pixels():
+    """Decoding, warping and drawing a frame are vision's (vision.draw, vision.rectify): the web's
+    routes import neither OpenCV nor numpy."""
+    import ast
+    from pathlib import Path
+
+    import tilecam.api.routes as routes
+    found = []
+    for path in sorted(Path(routes.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        found += [f"{path.name} imports {m}" for m in sorted(names) if m.split(".")[0] in ("cv2", "numpy")]
+    assert not found, found

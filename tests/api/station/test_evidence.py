@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from tilecam.api.app import create_app
 from tilecam.api.bus import Bus
 from tilecam.api.station.link import GameLink
-from tilecam.api.routes.media import BOARD_PX, CAPTION_PX, GRID_ORIGIN, NEW_TILE_BGR
+from tilecam.vision.draw import BOARD_PX, CAPTION_PX, GRID_ORIGIN, NEW_TILE_BGR
 from tilecam.api.service import GameService
 from tilecam.api.settings import AuthSettings, Settings, StoreSettings
 from tilecam.api.store import open_store

@@ -254,6 +254,19 @@ def test_a_board_judged_moving_for_long_raises_the_flag():
     assert rec.lost and "has not stood still for" in rec.lost
 
 
+def test_whether_an_occluded_frame_stood_still_is_the_gates_word():
+    """The recorder's 'blind' (occluded, yet still) takes the gate's GateResult.still as it is: it
+    re-applies no threshold of its own (a gate that says still at any moved share is believed)."""
+    from tilecam.vision.stability import GateResult
+    rec = recorder(Table(EMPTY))
+    said = []
+    rec.gate.look = lambda *a, **k: said[-1]
+    for still in (True, False, True):
+        said.append(GateResult("occluded", False, 0.0, 0.5, still))
+        assert rec.process(Frame(STILL, len(said) * 0.1, len(said), None)).state == "occluded"
+        assert rec._blind is still
+
+
 def test_the_flag_reaches_the_tournament_view_over_http(api, client):  # noqa: F811
     gid = new_game(client, table=9)
     table = Table(board((7, 6, "CAT", False)))
