@@ -153,6 +153,30 @@ def test_the_web_does_not_import_the_station():
     assert bad == []
 
 
+def reaching(graph: dict[str, set[str]], modules: list[str], targets: tuple[str, ...]) -> list[str]:
+    """'module imports target' for each of `modules` importing one of `targets` (a module, or any
+    module of a package)."""
+    return [f"{m.removeprefix('tilecam.')} imports {t}" for m in modules for t in sorted(graph[m])
+            if any(t == x or t.startswith(x + ".") for x in targets)]
+
+
+def test_the_reach_finder_finds_a_module_and_a_package_s_module():
+    graph = {"tilecam.api.service.a": {"tilecam.api.schemas", "tilecam.api.schemas_x"},
+             "tilecam.api.routes.b": {"tilecam.hardware.triggers", "tilecam.api.service.types"}}
+    assert reaching(graph, sorted(graph), ("tilecam.api.schemas", "tilecam.hardware")) == [
+        "api.routes.b imports tilecam.hardware.triggers", "api.service.a imports tilecam.api.schemas"]
+
+
+# The game service is the core the web, the station and the CLI call: it answers in its own types
+# (api/service/types.py, which api/schemas.py re-exports for the routes), never in the web's.
+WEB = ("tilecam.api.app", "tilecam.api.deps", "tilecam.api.routes", "tilecam.api.schemas", "tilecam.api.security")
+
+
+def test_the_game_service_does_not_import_the_web():
+    service = [module_name(p) for p in sorted((REPO / "api" / "service").rglob("*.py"))]
+    assert reaching(module_graph(), service, WEB) == []
+
+
 def test_a_store_is_opened_in_one_place():
     # the engine's factory is called by the station's boot (every command) and by the app's lifespan
     # only when it was given no store (tests serving the app alone)

@@ -22,7 +22,7 @@ from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow, Store
