@@ -177,6 +177,19 @@ def test_the_game_service_does_not_import_the_web():
     assert reaching(module_graph(), service, WEB) == []
 
 
+# What a press means is the station's table (api/station/triggers.py); hardware only reports presses,
+# and the web hands an HTTP press to the station as JSON (app.state.on_trigger). Who may import
+# hardware in api/: the station, the commands and the demo (what run one), and api/settings.py (the
+# tree holds the buttons' and the LEDs' sections, defined next to their code).
+MAY_IMPORT_HARDWARE = ("api/station/", "api/commands/", "api/demo/", "api/settings.py")
+
+
+def test_only_the_station_reaches_hardware():
+    others = [module_name(p) for p in sorted((REPO / "api").rglob("*.py"))
+              if not p.relative_to(REPO).as_posix().startswith(MAY_IMPORT_HARDWARE)]
+    assert reaching(module_graph(), others, ("tilecam.hardware",)) == []
+
+
 def test_a_store_is_opened_in_one_place():
     # the engine's factory is called by the station's boot (every command) and by the app's lifespan
     # only when it was given no store (tests serving the app alone)
