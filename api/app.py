@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.state.preview = preview
     app.state.service = service
     app.state.status = None      # a recorder in this process sets a callable returning its status
-    app.state.on_trigger = None  # ... and where HTTP triggers go
+    app.state.on_trigger = None  # ... and where HTTP presses go, as JSON (api/station/triggers.py:from_http)
     app.dependency_overrides[get_settings] = lambda: settings
 
     # User input the engine or the service refuses is a 4xx with its reason, never a 500.

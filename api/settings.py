@@ -19,7 +19,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tilecam.api.errors import ApiError
-from tilecam.api.station.recorder import RecorderConfig
 from tilecam.capture.open import device_key
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
@@ -35,8 +34,8 @@ from tilecam.vision.stability import StabilityConfig
 from tilecam.vision.track import TrackConfig
 
 __all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
-           "PreviewSettings", "RackSettings", "read_secret", "Section", "ServerSettings", "Settings", "SettingsError",
-           "StoreSettings", "TournamentSettings"]
+           "LostConfig", "PreviewSettings", "RackSettings", "read_secret", "RecorderConfig", "Section",
+           "ServerSettings", "Settings", "SettingsError", "StoreSettings", "TournamentSettings"]
 
 
 class Section(BaseModel):
@@ -202,6 +201,52 @@ class RackSettings(Section):
                 raise ValueError(f"players {seen[key]} and {player} name the same camera ({uri!r})")
             seen[key] = player
         return sources
+
+
+# The station's own sections (api/station/ runs them): held here, since the web, which reads this
+# tree, never imports the station.
+class LostConfig(BaseModel):
+    """When the recorder says it has lost the game (docs/recording.md, "A lost game is never silent")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_unexplained: int = Field(2, ge=1, le=50, description=(
+        "tiles read with confidence that no committed play explains, after a decided snapshot, that "
+        "raise the alert (one is a misread square more often than a lost play)"))
+    hand_visits: int = Field(3, ge=1, le=100, description=(
+        "moving spells over the board (hands), each followed by a still board, with no snapshot taken, "
+        "that raise the alert"))
+    no_snapshot_s: float = Field(20.0, gt=0, le=3600, description=(
+        "seconds from the first of those visits before they raise the alert: a hand laying a play tile by "
+        "tile comes and goes within a turn and the board then rests for a snapshot"))
+    max_dropped: int = Field(3, ge=1, le=100, description=(
+        "snapshots in a row dropped as covered that raise the alert"))
+    restless_s: float = Field(20.0, gt=0, le=3600, description=(
+        "seconds the board is judged moving without a break that raise the alert"))
+    blind_s: float = Field(1.0, gt=0, le=3600, description=(
+        "seconds the frame stands still while the board's grid is not found that raise the alert (a "
+        "hand moves; a still frame without the board is the camera lost)"))
+    no_board_s: float = Field(10.0, gt=0, le=3600, description=(
+        "seconds of frames in which no board is found at all that raise the alert (a station looking "
+        "at a table top, a camera pointed away)"))
+
+
+class RecorderConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    every_frame_is_a_press: bool = Field(
+        False, description="treat every frame as a clock press (a folder of one photo per move)")
+    evidence_jpeg_quality: int = Field(85, description="JPEG quality of the evidence frame kept per move")
+    preview_every_ms: float = Field(100.0, description="least time between two preview frames")
+    retries: int = Field(3, ge=0, le=100, description=(
+        "a snapshot dropped as covered, or whose decision was unclear, is taken again this many times "
+        "while the board stays still (each after the gate's stable_ms)"))
+    covered_drops: int = Field(1, ge=0, le=100, description=(
+        "snapshots of one still board dropped as covered (vision.reader.covered) before it is read "
+        "anyway: a hand does not rest that still for long, and a table the reader has not seen (dark "
+        "tiles on a light board, a dark room) reads unsure in wide patches with nothing on it; what a "
+        "resting hand shows then is the decoder's doubt and, if it stays, the lost-game alert's"))
+    lost: LostConfig = Field(default_factory=LostConfig, description="when the recorder says it lost the game")
 
 
 class Settings(Section):

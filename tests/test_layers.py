@@ -138,10 +138,10 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 # The station (api/station/) is built on the web's service and store; the web never reaches back up
-# into it. Who may import the station: the station itself, the commands and the demo (what runs one),
-# and api/settings.py (the tree holds the recorder's section).
+# into it. Who may import the station: the station itself, the commands and the demo (what runs one).
+# The settings tree holds the station's sections itself (api/settings.py: RecorderConfig, LostConfig).
 STATION = "tilecam.api.station"
-MAY_IMPORT_STATION = ("api/station/", "api/commands/", "api/demo/", "api/cli.py", "api/settings.py")
+MAY_IMPORT_STATION = ("api/station/", "api/commands/", "api/demo/", "api/cli.py")
 
 
 def test_the_web_does_not_import_the_station():
@@ -151,6 +151,43 @@ def test_the_web_does_not_import_the_station():
            if not p.relative_to(REPO).as_posix().startswith(MAY_IMPORT_STATION)
            for t in sorted(graph[module_name(p)]) if t == STATION or t.startswith(STATION + ".")]
     assert bad == []
+
+
+def reaching(graph: dict[str, set[str]], modules: list[str], targets: tuple[str, ...]) -> list[str]:
+    """'module imports target' for each of `modules` importing one of `targets` (a module, or any
+    module of a package)."""
+    return [f"{m.removeprefix('tilecam.')} imports {t}" for m in modules for t in sorted(graph[m])
+            if any(t == x or t.startswith(x + ".") for x in targets)]
+
+
+def test_the_reach_finder_finds_a_module_and_a_package_s_module():
+    graph = {"tilecam.api.service.a": {"tilecam.api.schemas", "tilecam.api.schemas_x"},
+             "tilecam.api.routes.b": {"tilecam.hardware.triggers", "tilecam.api.service.types"}}
+    assert reaching(graph, sorted(graph), ("tilecam.api.schemas", "tilecam.hardware")) == [
+        "api.routes.b imports tilecam.hardware.triggers", "api.service.a imports tilecam.api.schemas"]
+
+
+# The game service is the core the web, the station and the CLI call: it answers in its own types
+# (api/service/types.py, which api/schemas.py re-exports for the routes), never in the web's.
+WEB = ("tilecam.api.app", "tilecam.api.deps", "tilecam.api.routes", "tilecam.api.schemas", "tilecam.api.security")
+
+
+def test_the_game_service_does_not_import_the_web():
+    service = [module_name(p) for p in sorted((REPO / "api" / "service").rglob("*.py"))]
+    assert reaching(module_graph(), service, WEB) == []
+
+
+# What a press means is the station's table (api/station/triggers.py); hardware only reports presses,
+# and the web hands an HTTP press to the station as JSON (app.state.on_trigger). Who may import
+# hardware in api/: the station, the commands and the demo (what run one), and api/settings.py (the
+# tree holds the buttons' and the LEDs' sections, defined next to their code).
+MAY_IMPORT_HARDWARE = ("api/station/", "api/commands/", "api/demo/", "api/settings.py")
+
+
+def test_only_the_station_reaches_hardware():
+    others = [module_name(p) for p in sorted((REPO / "api").rglob("*.py"))
+              if not p.relative_to(REPO).as_posix().startswith(MAY_IMPORT_HARDWARE)]
+    assert reaching(module_graph(), others, ("tilecam.hardware",)) == []
 
 
 def test_a_store_is_opened_in_one_place():

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Body, Query, Request, status
 
-from tilecam.hardware.triggers import Trigger
-
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
@@ -120,7 +118,8 @@ CLOCK = s.errors(400, 401, 404, 409, 413, 422, 429)
 
 def _station_trigger(request: Request, game_id: int):
     """The trigger path of a recorder in this process when it records this game (the buttons'
-    path: clock first, then the recorder hears whose turn ended); None otherwise."""
+    path: clock first, then the recorder hears whose turn ended; it takes the press as JSON,
+    api/station/triggers.py:from_http); None otherwise."""
     on_trigger = getattr(request.app.state, "on_trigger", None)
     status_of = getattr(request.app.state, "status", None)
     if on_trigger is None or status_of is None or status_of().get("game_id") != game_id:
@@ -147,7 +146,7 @@ def press_clock(game_id: int, body: s.ClockPressIn, request: Request, service: S
     service.game_clock(game_id)  # no clock: 404 before anything
     station = _station_trigger(request, game_id)
     if station is not None:
-        station(Trigger("turn_end", body.player, source="http"))
+        station({"kind": "turn_end", "player": body.player})  # the press as the buttons make it
     else:
         service.clock_press(game_id, body.player)
     return service.live(game_id)

@@ -16,7 +16,7 @@ from typing import Callable
 
 from tilecam.scoring.clock import GameClock
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..bus import Bus
 from ..store import Store
 from .clock import ClockGlue

@@ -9,7 +9,7 @@ from tilecam.scoring.clock import ClockPress, GameClock, format_clock, stop_at_e
 from tilecam.scoring.events import TimePenalty
 from tilecam.scoring.game import GameError
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..errors import NotFound
 from .ingest import forwarded_clock, refuse_mirror
 from .writer import Writer

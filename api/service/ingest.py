@@ -36,7 +36,7 @@ from tilecam.scoring.game import GameError
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..errors import Conflict, InvalidInput, NotFound, OutOfOrder
 from ..store import Changes, GameRow, Store
 from .view import DAMAGE, load_view

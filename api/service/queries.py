@@ -22,7 +22,7 @@ from tilecam.scoring.tiles import Distribution
 from tilecam.scoring.trust import learning
 from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hedge, turn_order
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow, Store
 from .ingest import forwarded_by, station_console

@@ -31,7 +31,7 @@ from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Ex
 from tilecam.scoring.gcg import RACK_NOT_SEEN
 from tilecam.scoring.racks import RackBook, RackSeen, spent_at
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound
 from ..store import RackRow, Store
 from .ingest import refuse_mirror

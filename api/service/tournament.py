@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..errors import NotFound
 from ..store import GameRow, Store
 from .ingest import STATION_CLOCK, STATION_URL, station_console

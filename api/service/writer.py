@@ -24,7 +24,7 @@ from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import RuleProfile, get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
-from .. import schemas as s
+import tilecam.api.service.types as s
 from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow, Store

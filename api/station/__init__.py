@@ -15,8 +15,9 @@ runs frames through the recorder (frames.run_frames). `api/` around it is the we
 The lost-game watch the recorder runs is lostwatch.py; the key it writes (LOST_META) is the game
 service's (api/service/view.py), which /tournament reads: the web never imports the station.
 
-Names are loaded on first use (``from tilecam.api.station import Station``), so api.settings can
-read the recorder's section without pulling in OpenCV.
+Names are loaded on first use (``from tilecam.api.station import Station``): importing one part does
+not pull in the others. The recorder's sections (RecorderConfig, LostConfig) are the settings tree's
+(api/settings.py), which the web reads.
 """
 from __future__ import annotations
 

@@ -32,36 +32,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, ConfigDict, Field
+from tilecam.api.settings import LostConfig  # the tree holds it: the web never imports the station
 
 __all__ = ["Alert", "LostConfig", "LostWatch"]
-
-
-
-class LostConfig(BaseModel):
-    """When the recorder says it has lost the game (docs/recording.md, "A lost game is never silent")."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    min_unexplained: int = Field(2, ge=1, le=50, description=(
-        "tiles read with confidence that no committed play explains, after a decided snapshot, that "
-        "raise the alert (one is a misread square more often than a lost play)"))
-    hand_visits: int = Field(3, ge=1, le=100, description=(
-        "moving spells over the board (hands), each followed by a still board, with no snapshot taken, "
-        "that raise the alert"))
-    no_snapshot_s: float = Field(20.0, gt=0, le=3600, description=(
-        "seconds from the first of those visits before they raise the alert: a hand laying a play tile by "
-        "tile comes and goes within a turn and the board then rests for a snapshot"))
-    max_dropped: int = Field(3, ge=1, le=100, description=(
-        "snapshots in a row dropped as covered that raise the alert"))
-    restless_s: float = Field(20.0, gt=0, le=3600, description=(
-        "seconds the board is judged moving without a break that raise the alert"))
-    blind_s: float = Field(1.0, gt=0, le=3600, description=(
-        "seconds the frame stands still while the board's grid is not found that raise the alert (a "
-        "hand moves; a still frame without the board is the camera lost)"))
-    no_board_s: float = Field(10.0, gt=0, le=3600, description=(
-        "seconds of frames in which no board is found at all that raise the alert (a station looking "
-        "at a table top, a camera pointed away)"))
 
 
 @dataclass

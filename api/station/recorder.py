@@ -24,7 +24,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
 from tilecam.capture.frame import Frame
 from tilecam.scoring.events import LogEntry, by_operator
@@ -36,28 +35,11 @@ from tilecam.scoring.snapshot import EMPTY
 from tilecam.api.errors import Conflict
 from tilecam.vision.stability import RepeatedPhoto, StabilityConfig, StabilityGate
 
-from tilecam.api.station.lostwatch import Alert, LostConfig, LostWatch
+from tilecam.api.settings import RecorderConfig  # the tree holds it: the web never imports the station
+from tilecam.api.station.lostwatch import Alert, LostWatch
 from .triggers import recorder_action
 
 __all__ = ["FrameOutcome", "Recorder", "RecorderConfig", "Timings"]
-
-
-class RecorderConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    every_frame_is_a_press: bool = Field(
-        False, description="treat every frame as a clock press (a folder of one photo per move)")
-    evidence_jpeg_quality: int = Field(85, description="JPEG quality of the evidence frame kept per move")
-    preview_every_ms: float = Field(100.0, description="least time between two preview frames")
-    retries: int = Field(3, ge=0, le=100, description=(
-        "a snapshot dropped as covered, or whose decision was unclear, is taken again this many times "
-        "while the board stays still (each after the gate's stable_ms)"))
-    covered_drops: int = Field(1, ge=0, le=100, description=(
-        "snapshots of one still board dropped as covered (vision.reader.covered) before it is read "
-        "anyway: a hand does not rest that still for long, and a table the reader has not seen (dark "
-        "tiles on a light board, a dark room) reads unsure in wide patches with nothing on it; what a "
-        "resting hand shows then is the decoder's doubt and, if it stays, the lost-game alert's"))
-    lost: LostConfig = Field(default_factory=LostConfig, description="when the recorder says it lost the game")
 
 
 @dataclass

@@ -21,6 +21,7 @@ from .boot import SetupError, app_server, base_url, open_store, serve_until_sign
 from .frames import build_recorder, recorder_config, run_frames
 from .game import STATION_META, Recording, attach_game, clock_trigger, game_to_resume
 from .sinks import PreviewSink
+from .triggers import from_http
 
 __all__ = ["Hooks", "Job", "SetupError", "Station"]
 
@@ -272,7 +273,7 @@ class Station:
         from tilecam.api.app import create_app
         self.app = create_app(self.settings, service=self.service, preview=self.preview)
         self.app.state.status = self.status
-        self.app.state.on_trigger = self.on_trigger
+        self.app.state.on_trigger = from_http(self.on_trigger)  # the web hands presses over as JSON
         return self.app
 
     # -- running ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""What a trigger means: the one table. Hardware (buttons, keyboard) and the HTTP routes only
-report presses as ``hardware.triggers.Trigger``; this decides what the game clock and the recorder
-do with each kind.
+"""What a trigger means: the one table. Hardware (buttons, keyboard) only reports presses as
+``hardware.triggers.Trigger``, and the HTTP routes as JSON, which ``from_http`` turns into one (the
+web never reaches hardware); this decides what the game clock and the recorder do with each kind.
 
 | kind      | the game clock                            | the recorder                                |
 |-----------|-------------------------------------------|---------------------------------------------|
@@ -13,11 +13,13 @@ do with each kind.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 from tilecam.hardware.triggers import Trigger
 
-__all__ = ["MEANING", "Meaning", "connect", "recorder_action"]
+from tilecam.api.errors import InvalidInput
+
+__all__ = ["MEANING", "Meaning", "connect", "from_http", "recorder_action"]
 
 
 @dataclass(frozen=True)
@@ -68,4 +70,18 @@ def connect(on_trigger: Callable[[Trigger], str], on_press: Callable[[int | None
         elif meaning.clock == "undo":
             on_undo(trigger.player, trigger.t)
         return on_trigger(trigger)
+    return handle
+
+
+def from_http(on_trigger: Callable[[Trigger], str]) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """What the station hands the web as `app.state.on_trigger`: the routes pass a press as JSON
+    (`{"kind": "turn_end", "player": 0}`) and never build a Trigger (the web does not reach
+    hardware). A press that is no trigger is InvalidInput (a 422 naming why); what `on_trigger`
+    raises goes on as it is. Returns the trigger as built and what was done with it."""
+    def handle(press: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            trigger = Trigger.from_dict(press, source="http")
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+        return {"trigger": trigger.to_dict(), "action": on_trigger(trigger)}
     return handle

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apiserver import AUTH, SseReader, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.api.station.triggers import connect
+from tilecam.api.station.triggers import connect, from_http
 from tilecam.hardware.triggers import Trigger
 
 MIN = 60.0
@@ -165,7 +165,7 @@ def test_a_press_is_sent_to_overlays_over_sse(api, client, t):
 
 
 def test_the_station_path_the_recorder_hears_whose_turn_ended(api, client, t):
-    """As api/station/game.py wires it: connect(recorder.on_trigger, **service.clock_handlers(game))."""
+    """As the station wires it: from_http(connect(recorder.on_trigger, **service.clock_handlers(game)))."""
     gid = clock_game(client)
     heard: list[Trigger] = []
 
@@ -173,7 +173,7 @@ def test_the_station_path_the_recorder_hears_whose_turn_ended(api, client, t):
         heard.append(trigger)
         return "snapshot"
 
-    api.app.state.on_trigger = connect(recorder, **api.service.clock_handlers(gid))
+    api.app.state.on_trigger = from_http(connect(recorder, **api.service.clock_handlers(gid)))
     api.app.state.status = lambda: {"game_id": gid}
     try:
         post(client, gid, "press", {"player": 1})                       # starts the clock: no turn end

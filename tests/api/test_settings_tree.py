@@ -26,7 +26,7 @@ SECTIONS = {  # section -> the class that owns it, next to its stage's code
     "stability": "tilecam.vision.stability.StabilityConfig",
     "decode": "tilecam.scoring.decode.DecodeConfig",
     "reader": "tilecam.vision.reader.ReaderConfig",
-    "recorder": "tilecam.api.station.recorder.RecorderConfig",
+    "recorder": "tilecam.api.settings.RecorderConfig",
     "racks": "tilecam.api.settings.RackSettings",
     "rack_read": "tilecam.vision.rack.RackConfig",
     "clock": "tilecam.scoring.clock.ClockConfig",

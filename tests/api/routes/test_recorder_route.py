@@ -4,6 +4,7 @@ from __future__ import annotations
 import httpx
 
 from apiserver import AUTH, LiveServer
+from tilecam.api.station.triggers import from_http
 
 
 def test_http_trigger_reaches_the_recorder_and_status_shows_it(tmp_path):
@@ -12,7 +13,7 @@ def test_http_trigger_reaches_the_recorder_and_status_shows_it(tmp_path):
         assert client.get("/api/status").json() == {}
         r = client.post("/api/trigger", json={"kind": "turn_end", "player": 0}, headers=AUTH)
         assert r.status_code == 409 and "no recorder" in r.json()["detail"]
-        server.app.state.on_trigger = lambda t: received.append(t) or "snapshot"
+        server.app.state.on_trigger = from_http(lambda t: received.append(t) or "snapshot")  # as the station does
         server.app.state.status = lambda: {"camera": "connected", "frames": len(received)}
         assert client.post("/api/trigger", json={"kind": "turn_end", "player": 0}).status_code in (401, 403)
         r = client.post("/api/trigger", json={"kind": "turn_end", "player": 1}, headers=AUTH)

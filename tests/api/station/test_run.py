@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,8 +19,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tilecam.api.demo.game import make_demo_game
-from tilecam.api.settings import load_settings
-from tilecam.api.station import Hooks, Job, Station
+from tilecam.api.settings import ServerSettings, load_settings
+from tilecam.api.station import Hooks, Job, Station, app_server
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
@@ -215,6 +216,27 @@ def test_the_buttons_run_the_clock_then_the_recorder_and_the_led_shows_its_state
         assert fields["p1_clock"] in ("25:00", "24:59") and fields["p2_clock"] in ("25:00", "24:59")
         press(settings.buttons.challenge_pin)
         until(lambda: any("challenge" in n for n in station.recorder.notices), "no challenge notice")
+
+        # The station's app over real HTTP: a press from the console or /api/trigger takes the buttons'
+        # path, handed over as JSON (the web builds no hardware Trigger; station/triggers.py:from_http)
+        app, port = station.create_app(), free_port()
+        server = app_server(app, ServerSettings(port=port))
+        threading.Thread(target=server.run, daemon=True).start()
+        until(lambda: server.started, "the station's app did not start")
+        token = next(iter(app.state.tokens.values()))
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10,
+                              headers={"Authorization": f"Bearer {token}"}) as http:
+                r = http.post(f"/api/games/{gid}/clock/press", json={"player": 1})
+                assert r.status_code == 200 and r.json()["clock"]["running"] == 0
+                assert snapshots == [0, 1]  # the recorder heard player 2's turn end, as from their button
+                r = http.post("/api/trigger", json={"kind": "challenge", "player": 0})
+                assert r.status_code == 200 and r.json()["action"] == "notice"
+                assert r.json()["trigger"]["source"] == "http" and r.json()["trigger"]["player"] == 0
+                r = http.post("/api/trigger", json={"kind": "teleport"})
+                assert r.status_code == 422 and "unknown trigger kind" in r.json()["detail"]
+        finally:
+            server.should_exit = True
     finally:
         station.close()
 
