@@ -515,11 +515,6 @@ def check_exchange(count: int, dist: Distribution, rack: int | None = None) -> N
         raise GameError(f"cannot exchange {count} tiles from a rack of {rack}")
 
 
-def overtime_minutes(overtime_ms: int) -> int:
-    """Started minutes over: 1 ms over is a whole minute."""
-    return max(0, math.ceil(overtime_ms / 60000))
-
-
 def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Distribution,
                      layout: Layout | None = None, players: int = 2) -> list[Event]:
     """The log as it stands after its corrections and voids: each corrected event replaced by its
@@ -556,4 +551,4 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
 
 
 __all__ = ["TURN_EVENTS", "Game", "GameError", "GameState", "SetExceeded", "TurnDetailsError", "check_exchange",
-           "check_open", "check_within_set", "effective_events", "overtime_minutes", "replay"]
+           "check_open", "check_within_set", "effective_events", "replay"]
