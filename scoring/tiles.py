@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .errors import TileError
 
@@ -47,7 +48,7 @@ class Distribution:
         if odd:
             raise ValueError(f"distribution {self.name}: vowels {sorted(odd)} are not its tiles")
 
-    @property
+    @cached_property
     def vowels(self) -> frozenset[str]:
         return frozenset(t for t in self.letters if _base_vowel(t) or t in self.extra_vowels)
 
