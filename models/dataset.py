@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from tilecam.models.synth.layout import PREMIUM_ROWS
+from tilecam.models.synth.layout import LETTERS, PREMIUM_ROWS
 from tilecam.vision.rectify import GRID, homography_from_corners, square_crops, warp_board
 
 # Class labels are strings so multi-letter tiles (Spanish CH, LL, RR) and more letters (Ñ)
-# are appended later without renumbering the rest; the reader maps by name.
-LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ") + ("Ä", "Ö", "Ü")
+# are appended later without renumbering the rest; the reader maps by name. The letters are the trained
+# sets' (models.synth.layout.TRAINED_SETS, read off scoring.tiles): A-Z, Ä, Ö, Ü.
 CLASSES = (".", "?") + LETTERS
 INDEX = {c: i for i, c in enumerate(CLASSES)}
 NO_ROTATION = -1

@@ -14,15 +14,21 @@ from typing import ClassVar, Union
 from .placement import Placement
 from .tiles import BLANK
 
-__all__ = ["BLANK_NOT_READ", "CAMERA", "by_operator", "ChallengeBonus", "Correction", "EndRackPenalty", "EndRackPoints", "Event",
-           "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play", "TimePenalty", "TurnLost", "Void", "from_json",
-           "points", "to_json", "voided"]
+__all__ = ["BLANK_NOT_READ", "CAMERA", "PRESS_CAUSE", "RACK_CAUSE", "by_operator", "ChallengeBonus", "Correction",
+           "EndRackPenalty", "EndRackPoints", "Event", "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play",
+           "TimePenalty", "TurnLost", "Void", "from_json", "points", "to_json", "voided"]
 
 # A blank whose letter nobody named: on the board as '?' (decode leaves it so when the lexicon
 # does not decide), or, in a record the GCG writer had to give a letter, a play whose note says
 # so. The writer (scoring.gcg) puts this phrase in that '#note'; the operator fixes the blank with
 # a blank correction, which takes the phrase out of the note.
 BLANK_NOT_READ = "blank's letter not read"
+
+# Correction.cause of the camera's own corrections that others act on: a clock press named another
+# player than the one a play was credited to by turn order alone (scoring.turns follows it, the
+# console says it); a rack camera's read settled after the move was committed (once per move).
+PRESS_CAUSE = "clock_press"
+RACK_CAUSE = "rack_read"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +56,9 @@ class Play:
     # it was (none since the turn before: an exchange or a pass in between would go unseen).
     # scoring.turns reads it; scores and GCG ignore it. False: a press said so, or a person did.
     turn_inferred: bool = False
+    # The play's tiles were not on the rack read before it (scoring.racks.RackBook.judge): the play
+    # and that read are for review. A fact of the reading, decided in scoring; scores and GCG ignore it.
+    not_from_rack: bool = False
     kind: ClassVar[str] = "play"
 
     @property
@@ -185,6 +194,9 @@ class Correction:
     # An undo (scoring.amend.undo_correction): the log index of the correction it takes back. The
     # move stands as it did before that one, its review state too (scoring.amend.confirmed).
     undoes: int | None = None
+    # What made the camera amend the move (PRESS_CAUSE, RACK_CAUSE; None: anything else, or a person):
+    # who follows the camera's corrections reads this, never the words of `reason`.
+    cause: str | None = None
     kind: ClassVar[str] = "correction"
 
 
@@ -233,14 +245,20 @@ def points(event: Event) -> int:
 
 # Fields added after logs were kept, left out while unset: a log entry without them reads the same
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
-_LATER_FIELDS = {"undoes"}
+_LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False}
+
+# Before `cause` and `not_from_rack` were kept, the log said them only in words. An entry stored
+# then without them is read by those words, as they were written then (frozen: old logs' text,
+# never reworded with the messages of today).
+_OLD_CAUSES = (("the clock press", PRESS_CAUSE), ("the rack camera", RACK_CAUSE))
+_OLD_NOT_FROM_RACK = "not on the rack read"
 
 
 def to_json(entry: LogEntry) -> dict:
     out: dict = {"kind": entry.kind}
     for name in entry.__slots__:
         value = getattr(entry, name)
-        if value is None and name in _LATER_FIELDS:
+        if name in _LATER_FIELDS and value == _LATER_FIELDS[name]:
             continue
         if isinstance(value, Placement):
             value = {"direction": value.direction.value,
@@ -275,6 +293,10 @@ def from_json(data: dict) -> LogEntry:
             data["runner_ups"] = tuple((str(pos), str(word), float(p)) for pos, word, p in data["runner_ups"])
         if "replacement" in data:
             data["replacement"] = from_json(data["replacement"])
+        if kind == "correction" and "cause" not in data:
+            data["cause"] = next((c for words, c in _OLD_CAUSES if str(data.get("reason", "")).startswith(words)), None)
+        if kind == "play" and "not_from_rack" not in data:
+            data["not_from_rack"] = _OLD_NOT_FROM_RACK in str(data.get("note", ""))
         return cls(**data)
     except (TypeError, KeyError, ValueError) as exc:
         raise ValueError(f"bad {kind} event: {exc}") from None

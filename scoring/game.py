@@ -277,18 +277,18 @@ class Game:
     def play(self, player: int, placement: Placement, claimed: int | None = None,
              rack: str | None = None, note: str = "", agreed: int | None = None,
              engine_stands: bool = False, certainty: float | None = None, review: bool = False,
-             runner_ups: tuple = (), turn_inferred: bool = False) -> Play:
+             runner_ups: tuple = (), turn_inferred: bool = False, not_from_rack: bool = False) -> Play:
         """``engine_stands``: the announced score is kept as claimed, but the engine's stands until
         someone rules otherwise (an operator entering a play while the broadcast is live).
-        ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``: how the camera read it (kept,
-        never scored)."""
+        ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``: how the camera
+        read it (kept, never scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
         if engine_stands and agreed is None:
             agreed = scored.score
         agreed = self._stand(claimed, scored.score, agreed)
         return self._enter(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note,
-                                engine_stands, certainty, review, tuple(runner_ups), turn_inferred))
+                                engine_stands, certainty, review, tuple(runner_ups), turn_inferred, not_from_rack))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
                  note: str = "", agreed: int | None = None) -> PhonyWithdrawn:
@@ -388,7 +388,7 @@ class Game:
             case Play():
                 return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed,
                                  event.engine_stands, event.certainty, event.review, event.runner_ups,
-                                 event.turn_inferred)
+                                 event.turn_inferred, event.not_from_rack)
             case PhonyWithdrawn():
                 return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
             case Pass():
@@ -515,11 +515,6 @@ def check_exchange(count: int, dist: Distribution, rack: int | None = None) -> N
         raise GameError(f"cannot exchange {count} tiles from a rack of {rack}")
 
 
-def overtime_minutes(overtime_ms: int) -> int:
-    """Started minutes over: 1 ms over is a whole minute."""
-    return max(0, math.ceil(overtime_ms / 60000))
-
-
 def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Distribution,
                      layout: Layout | None = None, players: int = 2) -> list[Event]:
     """The log as it stands after its corrections and voids: each corrected event replaced by its
@@ -556,4 +551,4 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
 
 
 __all__ = ["TURN_EVENTS", "Game", "GameError", "GameState", "SetExceeded", "TurnDetailsError", "check_exchange",
-           "check_open", "check_within_set", "effective_events", "overtime_minutes", "replay"]
+           "check_open", "check_within_set", "effective_events", "replay"]

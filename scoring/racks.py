@@ -247,7 +247,8 @@ class TurnChange:
 class Judged:
     """What a move's event says of the rack read before it: `rack` for the event (None: none that
     can be written), a `note` (a RACK_NOT_SEEN line when the rack field is not the rack seen
-    whole), `review` when the play's tiles were not on it."""
+    whole), `review` when the play's tiles were not on it (the play's `not_from_rack`: the note says it to
+    people, this field to the code)."""
 
     rack: str | None
     note: str = ""
@@ -429,10 +430,15 @@ class RackBook:
         """The rack the player chose `played` from, as read, for a play about to follow `events`
         (the game's effective events); None when no read of this turn's rack came. The read
         returned may not hold the tiles (`from_rack` says which): the caller flags that play."""
+        i = self.read_before(player, played, events)
+        return None if i is None else self._reads[player][i]
+
+    def read_before(self, player: int, played: str, events: Sequence[Event]) -> int | None:
+        """`rack_before`'s read by its position in `reads(player)`: the one rule of which read a play
+        was made from, for the play being committed and for a stored one (`events`: those before it)."""
         w, _, size = self._walk(player, events)
-        reads = self._reads[player]
         i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None, now=True)
-        return None if i is None else reads[i]
+        return i
 
     def departed(self, player: int, played: str, events: Sequence[Event]) -> bool:
         """A read after the rack before this play showed it gone (rack - played + drawn): the reads of

@@ -15,7 +15,8 @@ import numpy as np
 
 from .board import Square
 from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode_move
-from .events import CAMERA, Correction, Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, Void, by_operator, voided
+from .events import (CAMERA, PRESS_CAUSE, RACK_CAUSE, Correction, Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play,
+                     Void, by_operator, voided)
 from .belief import BoardBelief
 from .game import Game, GameError, TurnDetailsError, check_within_set, effective_events
 from .gcg.notation import placement_from_gcg, play_notation, played_tiles
@@ -31,7 +32,8 @@ from .trust import learned, unlearned
 __all__ = ["Fused", "Observation", "Scorekeeper"]
 
 
-# How the camera's corrections from a rack read begin (Correction.reason): one per move at most.
+# The words the camera's corrections from a rack read begin with, for people; the code reads their
+# Correction.cause (RACK_CAUSE): one such correction per move at most.
 _RACK_REASON = "the rack camera"
 
 
@@ -631,7 +633,7 @@ class Scorekeeper:
                 or any(e.kind not in ("phony_withdrawn", "challenge_bonus") for e in events[i + 1:])):
             return None
         fixed = replace(events[i], player=player, turn_inferred=False)
-        entry = Correction(self._log_index(i), fixed, by=self.camera_name,
+        entry = Correction(self._log_index(i), fixed, by=self.camera_name, cause=PRESS_CAUSE,
                            reason=f"the clock press of player {player + 1} ended this turn, credited to player "
                                   f"{events[i].player + 1} by turn order alone: a turn before it went unseen")
         return self._amend(entry)
@@ -654,7 +656,8 @@ class Scorekeeper:
             or self._untrusted(proposed.placement)
         try:
             return self.game.play(player, proposed.placement, rack=rack.rack, note=rack.note, certainty=certainty,
-                                  review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
+                                  review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
+                                  not_from_rack=rack.review)
         except GameError:
             if rack.rack is None:
                 raise
@@ -734,7 +737,7 @@ class Scorekeeper:
             return None  # no move yet, or their next turn has begun: its reads are that turn's
         ev, at = g.events[k], self._log_index(k)
         if any(isinstance(e, (Correction, Void)) and e.target == at and (
-                e.kind == "void" or by_operator(e, self.camera_name) or e.reason.startswith(_RACK_REASON))
+                e.kind == "void" or by_operator(e, self.camera_name) or e.cause == RACK_CAUSE)
                for e in self.entries):
             return None  # voided, a person's word on it, or amended by a rack once already
         before = g.events[:k]
@@ -756,11 +759,11 @@ class Scorekeeper:
                 seen = self.racks.rack_before(player, played, before)
                 judged = self.racks.judge(seen, played, board)
                 fixed = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note),
-                                review=ev.review or judged.review)
+                                review=ev.review or judged.review, not_from_rack=judged.review)
                 reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
         if fixed is None:
             return None
-        return self._amend(Correction(at, fixed, by=self.camera_name, reason=reason))
+        return self._amend(Correction(at, fixed, by=self.camera_name, reason=reason, cause=RACK_CAUSE))
 
     def _amend(self, entry: Correction) -> Correction | None:
         """Append the camera's correction, or take it back when the game it makes is no game."""

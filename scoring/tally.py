@@ -6,13 +6,14 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from .board import Board
-from .tiles import BLANK, Distribution
+from .tiles import BLANK, DISTRIBUTIONS, Distribution
 
 __all__ = ["VOWELS", "Excess", "check_set", "excess", "format_pool", "holding", "kept_back", "over_set", "rack_tiles",
            "tally", "unseen", "vowel_split"]
 
-# The vowels of every tile set, accented ones included; any other letter tile is a consonant.
-VOWELS = frozenset("AEIOUÄÖÜÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛĄĘÓ")
+# The vowels of every tile set (each set says its own: Distribution.vowels); any other letter tile is
+# a consonant.
+VOWELS = frozenset().union(*(d.vowels for d in DISTRIBUTIONS.values()))
 
 
 def tally(board: Board, racks: Iterable[str] = (), dist: Distribution | None = None) -> Counter:
@@ -31,10 +32,11 @@ def unseen(board: Board, dist: Distribution, rack: str = "") -> Counter:
     return +remaining
 
 
-def vowel_split(pool: Counter) -> tuple[int, int, int]:
-    """(vowels, consonants, blanks) among the tiles of `pool` ({tile: count}): a blank is neither
-    a vowel nor a consonant, whatever it may stand for."""
-    vowels = sum(n for tile, n in pool.items() if tile in VOWELS)
+def vowel_split(pool: Counter, dist: Distribution | None = None) -> tuple[int, int, int]:
+    """(vowels, consonants, blanks) among the tiles of `pool` ({tile: count}) of the set `dist`
+    (None: any set's vowels): a blank is neither a vowel nor a consonant, whatever it may stand for."""
+    known = dist.vowels if dist is not None else VOWELS
+    vowels = sum(n for tile, n in pool.items() if tile in known)
     blanks = pool.get(BLANK, 0)
     return vowels, sum(pool.values()) - vowels - blanks, blanks
 

@@ -53,11 +53,23 @@ def load_tile_reader(settings, lang: str, *, model: str | Path | None = None, ti
         reader = TileReader(path, card, tileset=tileset, lang=lang, cfg=read, empty_ref=read.empty_reference_path)
     except (ReaderError, OSError, ValueError) as exc:
         raise SetupError(f"cannot load the tile reader ({path}): {exc}") from None
+    if reader.unreadable:
+        # said at start, never a silent mask: every such tile on the table would be read as another
+        _warn(f"warning: the tile model has no class for {' '.join(reader.unreadable)} of the {lang!r} set "
+              f"({path.name}): those tiles are never read as themselves until a tile set teaches them "
+              "(`tilecam enroll`, [read] tileset_path)")
     return with_recogniser(reader) if read.recogniser else reader
 
 
 _RECOGNISERS: dict = {}   # one onnxruntime session per alphabet and thread count, shared by the readers
 _WARNED: set = set()
+
+
+def _warn(msg: str) -> None:
+    """One line on stderr, once per process: a setup the reader runs on anyway."""
+    if msg not in _WARNED:
+        _WARNED.add(msg)
+        print(msg, file=sys.stderr, flush=True)
 
 
 def with_recogniser(reader):
@@ -77,10 +89,7 @@ def with_recogniser(reader):
             rec = _RECOGNISERS[key] = LetterRecognizer(DISTRIBUTIONS[reader.lang].letters, threads=reader.cfg.threads,
                                                        strokes=shapes)
     except (RecognizerError, OSError, ValueError, KeyError) as exc:
-        msg = f"warning: the text recogniser is off, the classifier reads alone ({exc})"
-        if msg not in _WARNED:
-            _WARNED.add(msg)
-            print(msg, file=sys.stderr, flush=True)
+        _warn(f"warning: the text recogniser is off, the classifier reads alone ({exc})")
         return reader
     fused = FusedTileReader.around(reader, rec, calibration)
     fused.faces = shapes

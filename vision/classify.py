@@ -295,6 +295,16 @@ class TileReader:
         self.embed(np.zeros((GRID * GRID, int(self.card["input_size"]),
                              int(self.card["input_size"]), 3), np.uint8))  # warm-up
 
+    @property
+    def unreadable(self) -> tuple[str, ...]:
+        """The set's letters this reader never reads: the model has no class for them (its card's
+        classes are the sets it was trained on) and no enrolled tile set teaches them (a tile set's
+        readings of a letter, with `recalibrate`, give it its probability; vision.enroll)."""
+        taught = set(self.tileset.get("reading_labels", ())) if self.tileset is not None and self.cfg.recalibrate \
+            else set()
+        return tuple(c for c, i in zip(self.classes, self.logit_index)
+                     if i < 0 and c not in (EMPTY, BLANK_TILE) and c not in taught)
+
     def calibrated_on(self, labels) -> "TileReader":
         """This reader fitted to a table's known tiles (the tile check): the classifier alone
         learns them as exemplars of the tile set (vision.tilecheck), nothing more to fit here

@@ -39,8 +39,9 @@ MIN_FRAMES = 2      # an umlaut square must be read on this many sampled frames 
 # where the game is sampled, as shares of a video's frames or of a folder's photos: the start (a
 # tile check), and more towards the end, where the most tiles lie
 SHARES = (0.02, 0.3, 0.5, 0.65, 0.75, 0.85, 0.9, 0.95, 0.99)
-MARKS = "ÄÖÜ"
 DEFAULT, MARKED = "en", "de"
+# the letters only the marked set has (Ä, Ö, Ü), from the sets themselves
+MARKS = tuple(t for t in DISTRIBUTIONS[MARKED].letters if t not in DISTRIBUTIONS[DEFAULT].counts)
 
 
 @dataclass(frozen=True)

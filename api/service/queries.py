@@ -146,7 +146,7 @@ class Queries:
     def unseen(self, view: GameView, turn: int | None = None, rack: str = "") -> s.UnseenOut:
         game = view.game_at(turn)
         pool = game.state.unseen_for(view.dist, rack)
-        vowels, consonants, blanks = vowel_split(pool)
+        vowels, consonants, blanks = vowel_split(pool, view.dist)
         return s.UnseenOut(game_id=view.row.id, turn=len(game.events), pool=format_pool(pool, view.dist),
                            count=sum(pool.values()), bag=game.state.bag,
                            tiles={t: pool[t] for t in view.dist.counts if pool.get(t)},
@@ -256,7 +256,7 @@ class Queries:
         on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
         pool = st.unseen_for(view.dist)
         unseen = format_pool(pool, view.dist)
-        vowels, consonants, _ = vowel_split(pool)
+        vowels, consonants, _ = vowel_split(pool, view.dist)
         names = [p["name"] for p in view.row.players]
         scores = st.scores
         fields = {"score": " - ".join(str(n) for n in scores)}

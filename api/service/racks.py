@@ -29,6 +29,7 @@ from typing import Any, Callable
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Play
 from tilecam.scoring.gcg import RACK_NOT_SEEN
+from tilecam.scoring.gcg.notation import played_tiles
 from tilecam.scoring.racks import RackBook, RackSeen, spent_at
 
 import tilecam.api.service.types as s
@@ -40,7 +41,6 @@ from .view import GameView
 __all__ = ["LIVE", "RACK_FIELDS", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
            "on_air", "rack_text", "without_rack"]
 
-NOT_FROM_RACK = "not on the rack read"  # in the note scoring puts on a play not from the rack (scoring/racks.py)
 UNSEEN_TILE = "·"    # a rack position the camera could not see (a hand over it), in the text shown
 MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every set; room for a wide rack)
 
@@ -230,17 +230,24 @@ class Racks:
     def rack_reviews(self, game_id: int) -> list[RackRead]:
         """`racks` with scoring's flags on the moves added: the read a play was made from is under
         review (unless confirmed since) when scoring found the play's tiles not on it (the play's
-        note says so, and the play is under review itself)."""
+        `not_from_rack`, and the play is under review itself). Which read that was is scoring's
+        rule (scoring.racks.RackBook.read_before), as when the play was committed."""
         view = self.load(game_id)
         reads = fold(self.store.racks(game_id))
         flagged: dict[int, str] = {}
-        after: dict[int, int] = {}  # player -> the turn after their last move
+        book = RackBook(view.dist, view.players, review_below=1.0)   # no certainties given: each tile as stored
+        kept: list[list[RackRead]] = [[] for _ in range(view.players)]
+        for r in reads:
+            try:
+                book.add(RackSeen(r.player, r.t, tuple(r.tiles), ()))
+            except ValueError:
+                continue  # a read scoring cannot take is no move's rack
+            kept[r.player].append(r)
         for i, ev in enumerate(view.events):
-            if isinstance(ev, Play) and ev.review and NOT_FROM_RACK in (ev.note or ""):
-                read = self.rack_before(reads, ev.player, i, after.get(ev.player, 0))
-                if read is not None:
-                    flagged[read.seq] = f"move {i + 1}: {ev.note}"
-            after[ev.player] = i + 1
+            if isinstance(ev, Play) and ev.review and ev.not_from_rack:
+                j = book.read_before(ev.player, played_tiles(ev.placement, view.dist), view.events[:i])
+                if j is not None:
+                    flagged[kept[ev.player][j].seq] = f"move {i + 1}: {ev.note}"
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
                 if r.seq in flagged else r for r in reads]
 
@@ -302,16 +309,6 @@ class Racks:
             if on[i] and r.on_air:   # the rack as read is no rack (it breaks the counts): none shown
                 latest[r.player] = (r, i)
         return latest
-
-    def rack_before(self, reads: list[RackRead], player: int, index: int, since: int = 0) -> RackRead | None:
-        """The rack read of `player` a move (numbered `index` from 0) was played from: their latest
-        read seen before it and not before move `since` (the turn after their previous move: an
-        older read shows the rack before that one)."""
-        found = None
-        for r in reads:
-            if r.player == player and since <= r.turn <= index:
-                found = r
-        return found
 
     def _with_racks(self, game_id: int, live: s.LiveOut, view_moves: int, policy: RackPolicy,
                     unseen_of: Callable[[str, int | None], Counter | None], grouped: Callable[[Counter], str],

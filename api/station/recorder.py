@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tilecam.capture.frame import Frame
-from tilecam.scoring.events import LogEntry, by_operator
+from tilecam.scoring.events import PRESS_CAUSE, LogEntry, by_operator
 from tilecam.scoring.game import GameError
 from tilecam.scoring.gcg.notation import format_square
 from tilecam.scoring.placement import PlacementError
@@ -279,7 +279,7 @@ class Recorder:
         events = len(self.scorekeeper.game.events)
         for k, e in enumerate(obs.entries):
             if e.kind == "correction" and not by_operator(e, self.scorekeeper.camera_name) \
-                    and e.reason.startswith("the clock press"):
+                    and e.cause == PRESS_CAUSE:
                 note = f"turn order: {e.reason}"
             elif e.kind == "play" and e.turn_inferred and not self._inferring:
                 number = events - sum(1 for x in obs.entries[k + 1:] if x.kind not in ("correction", "void"))

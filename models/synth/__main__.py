@@ -12,9 +12,20 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from tilecam.scoring.tiles import DISTRIBUTIONS
+
 from . import SceneConfig, render_scene
 
-LETTERS = "EEEEEEEEEEEEAAAAAAAAAIIIIIIIIIOOOOOOOONNNNNNRRRRRRTTTTTTLLLLSSSSUUUUDDDDGGGBBCCMMPPFFHHVVWWYYKJXQZ"
+
+def _bag(name: str = "en") -> str:
+    """The set's letter tiles, one character each (no blanks), cheapest first and the commonest
+    first within a value (EEEE...AAAA...QZ): the order seeded renders have always drawn from."""
+    dist = DISTRIBUTIONS[name]
+    letters = sorted(sorted(dist.letters), key=lambda t: (dist.values[t], -dist.counts[t]))
+    return "".join(t * dist.counts[t] for t in letters)
+
+
+LETTERS = _bag()
 
 
 def random_board(rng: np.random.Generator, fill: float) -> list[str]:

@@ -6,7 +6,7 @@ triple word sits or what an X is worth.
 from __future__ import annotations
 
 from tilecam.scoring.board import LAYOUTS
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring.tiles import DISTRIBUTIONS, letters_of
 
 SIZE = 15
 
@@ -15,15 +15,18 @@ PREMIUM_ROWS: tuple[str, ...] = tuple(LAYOUTS["standard"].rows)
 KIND_OF_CHAR = {"=": "TW", "-": "DW", '"': "TL", "'": "DL", "*": "STAR", " ": "", ".": ""}
 CENTRE = (7, 7)
 
-# Letters a synthetic board may hold: English A-Z plus the German umlauts of the ScrabScrap games.
-LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
+# The tile sets a synthetic board is drawn from (and the model is trained on): the English set and
+# the German of the ScrabScrap games. Their letters, A-Z then Ä Ö Ü, are the model's letter classes.
+TRAINED_SETS = ("en", "de")
+LETTERS = letters_of(*TRAINED_SETS)
 TILE_CHARS = frozenset(LETTERS) | {"?"}
 
 
 def _values() -> dict[str, int]:
-    en, de = DISTRIBUTIONS["en"], DISTRIBUTIONS["de"]
-    values = {ch: en.value(ch) for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
-    values.update({ch: de.value(ch) for ch in "ÄÖÜ"})  # Ä=6 Ö=8 Ü=6
+    """Each letter's value in the first of the trained sets that has it: English A-Z, German Ä=6 Ö=8 Ü=6."""
+    values: dict[str, int] = {}
+    for name in reversed(TRAINED_SETS):
+        values.update({ch: DISTRIBUTIONS[name].value(ch) for ch in DISTRIBUTIONS[name].letters})
     return values
 
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from ..errors import ScoringError
 from ..events import Event
+from ..tiles import DISTRIBUTIONS
 
 __all__ = ["GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding", "TURN_LOST_NOTE",
-           "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "NICK_MAX", "MACONDO_DISTRIBUTIONS", "LEXICON_LANGS",
-           "MACONDO_LAYOUTS", "check_nick", "gcg_lang"]
+           "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "NICK_MAX", "MACONDO_LAYOUTS", "check_nick", "gcg_lang"]
 
 TURN_LOST_NOTE = "#unsuccessful-challenge"
 # A line whose rack nobody saw still needs one (every reader does); the writer puts stand-in
@@ -21,16 +21,6 @@ RACK_NOT_SEEN = "rack not seen"
 TURN_INFERRED_NOTE = "turn inferred"
 NICK_MAX = 64           # the longest in the liwords games is 42
 
-# Tile sets as macondo (and so Woogles) names them in '#tile-distribution'; macondo has no Italian
-# or Romanian distribution, and their names follow its pattern (the language in English).
-MACONDO_DISTRIBUTIONS = {"en": "english", "de": "german", "fr": "french", "es": "spanish",
-                         "pl": "polish", "it": "italian", "nl": "dutch", "no": "norwegian",
-                         "ca": "catalan", "ro": "romanian", "en-super": "english_super"}
-# '#lexicon' prefixes that say the tile set (a lexicon is one language's word list): NSF is the
-# Norwegian federation's list, DISC the Catalan one.
-LEXICON_LANGS = (("OSPS", "pl"), ("RD", "de"), ("FRA", "fr"), ("ODS", "fr"), ("FILE", "es"),
-                 ("FISE", "es"), ("NWL", "en"), ("TWL", "en"), ("CSW", "en"), ("COLLINS", "en"),
-                 ("NSF", "no"), ("DISC", "ca"))
 MACONDO_LAYOUTS = {"super": "SuperCrosswordGame"}  # the standard board is macondo's default
 
 
@@ -126,8 +116,8 @@ def gcg_lang(meta: dict[str, str]) -> str | None:
     prefix (OSPS: Polish, RD: German, FRA/ODS: French, FILE/FISE: Spanish, NWL/TWL/CSW: English,
     NSF: Norwegian, DISC: Catalan)."""
     named = meta.get("tile-distribution", "").strip().lower()
-    for lang, name in MACONDO_DISTRIBUTIONS.items():
-        if named == name:
-            return lang
     lexicon = meta.get("lexicon", "").strip().upper()
-    return next((lang for prefix, lang in LEXICON_LANGS if lexicon.startswith(prefix)), None)
+    # the names are the tile sets' own (scoring.tiles: gcg_name, lexicons): a set added there is read here
+    return (next((lang for lang, d in DISTRIBUTIONS.items() if d.gcg_name and named == d.gcg_name), None)
+            or next((lang for lang, d in DISTRIBUTIONS.items() for prefix in d.lexicons if lexicon.startswith(prefix)),
+                    None))

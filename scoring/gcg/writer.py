@@ -22,7 +22,7 @@ from ..tally import unseen
 from ..tiles import Distribution
 from ..turns import TURNS_INFERRED, hedge, turn_order
 from .notation import one_word, play_notation, played_tiles, rack_holds
-from .records import (MACONDO_DISTRIBUTIONS, MACONDO_LAYOUTS, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE,
+from .records import (MACONDO_LAYOUTS, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE,
                       GameRecord, GcgError, Player, check_nick, gcg_lang)
 
 __all__ = ["write_gcg"]
@@ -120,9 +120,9 @@ def _header(record: GameRecord, dist: Distribution, layout: Layout, doubt: str |
         out.append(f"#id {_free_text(ident[0])} {_free_text(ident[1])}")
     if lexicon:
         out.append(f"#lexicon {_free_text(lexicon)}")
-    if dist.name not in MACONDO_DISTRIBUTIONS:
+    if not dist.gcg_name:
         raise GcgError(0, dist.name, "no GCG tile-distribution name for this tile set")
-    out.append(f"#tile-distribution {MACONDO_DISTRIBUTIONS[dist.name]}")
+    out.append(f"#tile-distribution {dist.gcg_name}")
     if layout.name in MACONDO_LAYOUTS:
         out.append(f"#board-layout {MACONDO_LAYOUTS[layout.name]}")
     return out

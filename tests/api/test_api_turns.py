@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
 from tilecam.api.station.link import GameLink
+from tilecam.scoring.events import PRESS_CAUSE
 from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
@@ -69,6 +70,7 @@ def test_a_press_naming_the_other_player_contradicts_the_inferred_order(api, cli
         station.see(rows)
     obs = station.see(TON, player=1, pressed=True)
     assert obs.status == "corrected" and "clock press of player 2" in obs.detail
+    assert obs.entries[-1].cause == PRESS_CAUSE   # what the console follows (station.recorder), not the words
     moves = client.get(f"/api/games/{gid}/moves").json()
     assert [(m["nick"], m["turn_inferred"], m["out_of_turn"]) for m in moves] == [
         ("Cesar", False, False), ("Josh", True, False), ("Josh", False, True)]

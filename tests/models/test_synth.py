@@ -109,3 +109,14 @@ def test_layout_and_values_come_from_scoring():
     assert LETTER_VALUES["Q"] == 10 and (LETTER_VALUES["Ä"], LETTER_VALUES["Ö"], LETTER_VALUES["Ü"]) == (6, 8, 6)
     with pytest.raises(ValueError, match=r"\(7, 3\)"):
         render_topdown(BOARD[:7] + ["...#..........."] + BOARD[8:], 0)
+
+
+def test_the_renderer_s_letters_are_the_trained_sets_read_off_scoring():
+    """Issue 37: the model's letter classes and the synthetic scenes' bag come from scoring.tiles,
+    in the order seeded renders always drew them (so every render stays as it was)."""
+    from tilecam.models.dataset import CLASSES
+    from tilecam.models.synth.__main__ import LETTERS as BAG
+    from tilecam.models.synth.layout import LETTERS
+
+    assert LETTERS == tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ") and CLASSES[2:] == LETTERS
+    assert BAG == "EEEEEEEEEEEEAAAAAAAAAIIIIIIIIIOOOOOOOONNNNNNRRRRRRTTTTTTLLLLSSSSUUUUDDDDGGGBBCCMMPPFFHHVVWWYYKJXQZ"

@@ -2,6 +2,8 @@
 the scorekeeper's learnt squares follow."""
 from __future__ import annotations
 
+import dataclasses
+
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import CAMERA, Correction, Pass, Play, Void, by_operator
 from tilecam.scoring.placement import PlacedTile, Placement
@@ -23,3 +25,34 @@ def test_a_station_naming_its_camera_otherwise_is_told_apart():
 
 def test_only_corrections_are_an_operators_word():
     assert not any(by_operator(e) for e in (PLAY, Pass(1, 0), Void(0, by="desk")))
+
+
+# ---- typed fields, not sentences, between layers (issue 37) ----------------------------------------
+
+def test_the_camera_s_reasons_are_typed_and_unset_ones_stay_out_of_the_json():
+    from tilecam.scoring.events import PRESS_CAUSE, from_json, to_json
+
+    fix = Correction(0, PLAY, by=CAMERA, reason="reworded: any words at all", cause=PRESS_CAUSE)
+    assert from_json(to_json(fix)).cause == PRESS_CAUSE     # the field says it, whatever the words
+    flagged = dataclasses.replace(PLAY, not_from_rack=True, note="any words")
+    assert from_json(to_json(flagged)).not_from_rack
+    # unset, they are not written: a log entry reads the same in a version from before them
+    plain = to_json(Correction(0, PLAY, by="desk", reason="a typo"))
+    assert "cause" not in plain and "not_from_rack" not in plain["replacement"]
+
+
+def test_entries_stored_before_the_typed_fields_are_read_by_their_words():
+    """A log kept before `cause` and `not_from_rack` said them only in words: it loads and acts the same."""
+    from tilecam.scoring.events import PRESS_CAUSE, RACK_CAUSE, from_json, to_json
+
+    old_play = to_json(PLAY)
+    old_play.update(review=True, note="rack not seen with this play's tiles: AX not on the rack read DEGIORS")
+    assert from_json(old_play).not_from_rack
+    assert not from_json(to_json(PLAY)).not_from_rack
+    press = {"kind": "correction", "target": 0, "replacement": to_json(PLAY), "by": "camera", "agreed": None,
+             "reason": "the clock press of player 2 ended this turn, credited to player 1 by turn order alone: "
+                       "a turn before it went unseen"}
+    assert from_json(press).cause == PRESS_CAUSE
+    rack = dict(press, reason="the rack camera's read of the rack at this pass")
+    assert from_json(rack).cause == RACK_CAUSE
+    assert from_json(dict(press, reason="the tiles read differently over more frames")).cause is None

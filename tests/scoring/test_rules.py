@@ -6,7 +6,8 @@ import pytest
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.events import EndRackPenalty, EndRackPoints
 from tilecam.scoring.errors import RulesError
-from tilecam.scoring.game import Game, GameError, TurnDetailsError, overtime_minutes
+from tilecam.scoring.clock import over_minutes
+from tilecam.scoring.game import Game, GameError, TurnDetailsError
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.placement import PlacedTile, Placement
 from tilecam.scoring.gcg import choose_rules
@@ -156,8 +157,9 @@ def test_a_challenge_can_still_withdraw_the_play_that_went_out():
 
 
 def test_overtime_costs_10_per_started_minute():
-    assert overtime_minutes(1) == 1 and overtime_minutes(60000) == 1 and overtime_minutes(60001) == 2
-    assert overtime_minutes(0) == 0
+    # started minutes are the clock's one rule (scoring.clock.over_minutes): 1 ms over is a minute
+    assert over_minutes(0.001) == 1 and over_minutes(60.0) == 1 and over_minutes(60.001) == 2
+    assert over_minutes(0) == 0 and over_minutes(-5.0) == 0
     g = Game(PROFILES["naspa"], EN)
     assert g.time_penalty(0, minutes=3).engine == -30
     assert g.time_penalty(1, claimed=-20).minutes == 2

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import shared_data_dir
 from gcgcheck import check_gcg
-from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Pass, Play
+from tilecam.scoring.events import RACK_CAUSE, Correction, EndRackPenalty, EndRackPoints, Exchange, Pass, Play
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.gcg.notation import placement_from_gcg
@@ -63,8 +63,8 @@ def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
     keeper.rack_seen(seen(0, "AEINRST", 1), SURE)
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
-    assert play.words == ("CAT",) and play.review and play.rack is None
-    assert "C not on the rack" in play.note
+    assert play.words == ("CAT",) and play.review and play.rack is None and play.not_from_rack
+    assert "C not on the rack" in play.note   # said to people; the code reads not_from_rack
 
 
 def test_a_partial_rack_is_written_as_seen_with_the_note():
@@ -126,7 +126,7 @@ def test_a_rack_that_settles_after_the_press_turns_the_pass_into_an_exchange_onc
     assert isinstance(keeper.game.events[1], Pass)
     fixed = keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)
     assert len(fixed) == 1 and isinstance(fixed[0], Correction) and fixed[0].by == "camera"
-    assert fixed[0].target == 1 and "exchange" in fixed[0].reason
+    assert fixed[0].target == 1 and fixed[0].cause == RACK_CAUSE and "exchange" in fixed[0].reason
     ex = keeper.game.events[1]
     assert isinstance(ex, Exchange) and (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU")
     assert keeper.rack_seen(seen(1, "AEIRSTX", 5), SURE) == []   # at most once
@@ -215,7 +215,8 @@ def test_a_game_with_racks_writes_gcg_that_loads_and_reads_back_its_racks():
     events = keeper.game.events
     assert [e.kind for e in events] == ["play", "exchange", "pass", "play", "play"]
     assert [e.rack for e in events] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, "EIOQRSU"]
-    assert events[3].review and "O not on the rack" in events[3].note
+    assert events[3].review and events[3].not_from_rack and "O not on the rack" in events[3].note
+    assert not any(e.not_from_rack for e in events if e.kind == "play" and e is not events[3])
     text = _gcg(events)
     assert check_gcg(text) == [], text
     assert ">ann: ACEIRST 8G CAT +10 10" in text

@@ -106,3 +106,26 @@ def test_the_decoder_reads_a_play_against_the_sets_bag(lang):
     d = decode_move(board, Snapshot(classes, probs), dist)
     assert isinstance(d.change, ProposedPlay)
     assert [t.letter for t in d.change.placement.tiles] == [first, second]
+
+
+def test_a_set_added_as_one_entry_is_seen_by_every_reader_of_the_sets(monkeypatch):
+    """Issue 37: a tile distribution is one entry of scoring.tiles.DISTRIBUTIONS. Added there (a
+    made-up Icelandic-like set with a letter no other set has), the rules score with it, the tally
+    splits its vowels (its own extra vowel too), and GCG writes its name and reads it back, by
+    name and by its lexicon, with nothing else edited."""
+    from tilecam.scoring.tally import vowel_split
+    from tilecam.scoring.tiles import _dist
+
+    xx = _dist("xx", "A:9:1 Á:2:4 Þ:1:7 E:10:1 Ð:1:3 R:8:1 T:8:1 N:8:1 S:8:1 ?:2:0",
+               gcg_name="testish", lexicons=("TST",), extra_vowels="Ð")
+    monkeypatch.setitem(DISTRIBUTIONS, "xx", xx)
+    assert xx.vowels == {"A", "Á", "E", "Ð"}            # Á by its base letter, Ð as the set says
+    assert vowel_split(xx.bag(), xx) == (9 + 2 + 10 + 1, 1 + 8 * 4, 2)
+    g = Game(NASPA, xx)
+    play = g.play(0, placement_from_gcg(g, "8G", "ÞAR"))
+    assert play.engine == (7 + 1 + 1) * 2
+    record = GameRecord((Player("ana", "Ana"), Player("bo", "Bo")), tuple(g.events), {}, "naspa", "xx")
+    text = write_gcg(record, NASPA, xx)
+    assert "#tile-distribution testish" in text
+    assert gcg_lang(read_gcg(text).meta) == "xx"
+    assert gcg_lang({"lexicon": "TST2024"}) == "xx"

@@ -140,12 +140,41 @@ def test_a_play_scoring_found_not_on_its_rack_puts_that_read_under_review(servic
     assert service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7)) == 0  # a RackSeen itself
     game = service.load(gid).game_at()
     play = game.play(0, placement_from_gcg(game, "8H", "CAT"), review=True)
-    service.append(gid, dataclasses.replace(play, note="rack not seen with this play's tiles: CAT not on the rack read DEGIORS"))
+    # scoring's typed word (Play.not_from_rack), whatever its note says in words
+    service.append(gid, dataclasses.replace(play, not_from_rack=True, note="reworded: CAT is missing from DEGIORS"))
     assert [r.review for r in service.racks(gid)] == [False]  # the read alone was sure
     flagged = service.rack_reviews(gid)[0]
     assert flagged.review and flagged.flag.startswith("move 1: ")
     service.confirm_rack(gid, 0, "CATEIRS", "desk")
     assert not service.rack_reviews(gid)[0].review
+
+
+def test_a_play_stored_before_the_flag_was_kept_flags_its_read_by_its_note(service):
+    """A log from before Play.not_from_rack: only the note said it. It reads the same."""
+    import dataclasses
+
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.racks import RackSeen
+
+    gid = new_game(service)
+    service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7))
+    game = service.load(gid).game_at()
+    play = game.play(0, placement_from_gcg(game, "8H", "CAT"), review=True)
+    assert not play.not_from_rack
+    service.append(gid, dataclasses.replace(play, note="rack not seen with this play's tiles: CAT not on the rack read DEGIORS"))
+    assert service.load(gid).events[0].not_from_rack
+    assert service.rack_reviews(gid)[0].review
+
+
+def test_a_play_its_rack_held_flags_no_read(service):
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.racks import RackSeen
+
+    gid = new_game(service)
+    service.add_rack(gid, RackSeen(0, 1.0, tuple("CATEIRS"), (0.99,) * 7))
+    game = service.load(gid).game_at()
+    service.append(gid, game.play(0, placement_from_gcg(game, "8H", "CAT"), review=True))  # under review, from its rack
+    assert not any(r.review or r.flag for r in service.rack_reviews(gid))
 
 
 def test_a_move_takes_no_read_from_before_the_players_previous_move(service):

@@ -121,3 +121,24 @@ def test_a_copied_photo_in_a_folder_is_not_a_second_press():
     outcomes = [rec.process(Frame(img, i, i, "t")) for i, img in enumerate([empty, empty.copy(), again])]
     assert [o.state for o in outcomes] == ["snapshot", "duplicate", "snapshot"]
     assert [e.kind for e in entries] == ["pass", "pass"]
+
+
+def test_the_turn_order_notice_follows_the_corrections_cause_not_its_words():
+    """Issue 37: the console says a press contradicted the turn order when scoring's correction says
+    so in its `cause` (PRESS_CAUSE); rewording its reason changes nothing, and words alone do nothing."""
+    from tilecam.api.station.recorder import Recorder
+    from tilecam.scoring.events import CAMERA, PRESS_CAUSE, RACK_CAUSE, Correction
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.scorekeeper import Observation
+
+    keeper = Scorekeeper(Game(get_profile("naspa"), DISTRIBUTIONS["en"]))
+    play = keeper.game.play(0, placement_from_gcg(keeper.game, "8H", "CAT"))
+    rec = Recorder(keeper, None, None, MemoryLink([play]))
+    frame = Frame(np.zeros((4, 4, 3), np.uint8), 0.0, 7, "test")
+    rec._turn_notice(frame, Observation((Correction(0, play, CAMERA, reason="reworded entirely", cause=PRESS_CAUSE),),
+                                        "corrected"))
+    rec._turn_notice(frame, Observation((Correction(0, play, CAMERA, reason="the clock press, in words only",
+                                                    cause=RACK_CAUSE),), "corrected"))
+    rec._turn_notice(frame, Observation((Correction(0, play, "desk", reason="the clock press", cause=PRESS_CAUSE),),
+                                        "corrected"))
+    assert len(rec.notices) == 1 and "reworded entirely" in rec.notices[0]
