@@ -63,3 +63,15 @@ def test_a_director_closing_the_game_mid_recording_ends_it_at_the_station(tmp_pa
     clock = service.game_clock(gid).state(1e9)
     assert clock.finished and clock.overtime_minutes == (0, 0)
     service.store.close()
+
+
+def test_a_restarted_station_resumes_its_open_game_never_one_a_director_closed(tmp_path):
+    from tilecam.api.station.game import STATION_META, game_to_resume
+    service = GameService(open_store(tmp_path / "games.sqlite3"), Bus())
+    older, newer = (service.create_game([("Ann", None), ("Ben", None)], meta=STATION_META).id for _ in range(2))
+    assert game_to_resume(service) == newer
+    service.end(newer, None, "forfeit", by="desk")
+    assert game_to_resume(service) == older
+    service.store.update_game(older, meta={"closed_by": "desk"})   # closed before closes were logged
+    assert game_to_resume(service) is None
+    service.store.close()
