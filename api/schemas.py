@@ -99,6 +99,9 @@ class GameSummary(BaseModel):
     moves: int = Field(description="Events in the record as it stands (corrections applied).")
     scores: list[int]
     ended: bool
+    closed_by: str | None = Field(None, description="Who ended the game before the rules did (a director's "
+                                                    "`/end`, the `close` entry of its log); null while it is "
+                                                    "open or when the rules ended it.")
     turns: str | None = Field(None, description="Said with the scores when any turn was inferred (LiveOut.hedge): "
                                                 "who played which move is a guess; null when no turn was.")
     station: str | None = Field(None, description="On a central service, the station that records this game "

@@ -19,9 +19,9 @@ from typing import Iterable, Sequence
 
 from .board import Layout, LAYOUTS, Square
 from .errors import ScoringError
-from .events import (BLANK_NOT_READ, CAMERA, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event,
-                     Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, by_operator,
-                     voided)
+from .events import (BLANK_NOT_READ, CAMERA, NOT_EVENTS, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
+                     Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void,
+                     by_operator, voided)
 from .game import Game, GameError, check_exchange, check_within_set, effective_events, replay
 from .gcg.notation import format_square, placement_from_gcg, shown_play
 from .placement import PlacedTile, Placement
@@ -86,9 +86,9 @@ Amendment = Retile | ReenterPlay | MakeExchange | MakePass | RuleScore
 
 def standing(entries: Sequence[LogEntry]) -> list[int]:
     """The log position of each move of the record as it stands, in order: every event's original
-    entry, less the voided ones (Corrections and Voids are no moves)."""
+    entry, less the voided ones (Corrections, Voids and a director's Close are no moves)."""
     gone = voided(list(entries))
-    return [i for i, e in enumerate(entries) if not isinstance(e, (Correction, Void)) and i not in gone]
+    return [i for i, e in enumerate(entries) if not isinstance(e, NOT_EVENTS) and i not in gone]
 
 
 def _move(entries: Sequence[LogEntry], index: int, error: type[ScoringError]) -> int:
@@ -377,7 +377,7 @@ def changes(entries: Iterable[LogEntry], profile: RuleProfile, dist: Distributio
         prefix = entries[:i]
         gone = voided(prefix)
         k = sum(1 for j, x in enumerate(prefix[:e.target])
-                if not isinstance(x, (Correction, Void)) and j not in gone)  # the move's index then
+                if not isinstance(x, NOT_EVENTS) and j not in gone)  # the move's index then
         before = effective_events(prefix, profile, dist, layout, players)
         if isinstance(e, Void):
             text = f"move {k + 1} voided"

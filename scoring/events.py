@@ -9,12 +9,12 @@ PhonyWithdrawn; the play stays in the log.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar, Iterable, Union
 
 from .placement import Placement
 from .tiles import BLANK
 
-__all__ = ["BLANK_NOT_READ", "CAMERA", "PRESS_CAUSE", "RACK_CAUSE", "by_operator", "ChallengeBonus", "Correction",
+__all__ = ["BLANK_NOT_READ", "CAMERA", "NOT_EVENTS", "PRESS_CAUSE", "RACK_CAUSE", "by_operator", "ChallengeBonus", "Close", "closing", "Correction",
            "EndRackPenalty", "EndRackPoints", "Event", "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play",
            "TimePenalty", "TurnLost", "Void", "from_json", "points", "to_json", "voided"]
 
@@ -215,7 +215,23 @@ class Void:
     kind: ClassVar[str] = "void"
 
 
-LogEntry = Union[Event, Correction, Void]
+@dataclass(frozen=True, slots=True)
+class Close:
+    """A director's end of a game the rules have not ended (a forfeit, time called): no move and no
+    points, so the record's events and scores stand as they were. Once the log holds one the game
+    is over (`scoring.game.is_over`) and takes no turn (`scoring.game.check_open`); corrections,
+    voids, a challenge's outcome, the final racks and overtime still go in. A void names a move, so
+    it cannot take a close back. GCG has no line for it: a record exported and read back is open."""
+
+    by: str                     # who closed it, e.g. an operator token's name
+    reason: str = ""
+    kind: ClassVar[str] = "close"
+
+
+LogEntry = Union[Event, Correction, Void, Close]
+# The log entries that are no event of the game: the amendments (each names an earlier event) and a
+# director's close. What stays once they are set aside (and the voided events) is the record's moves.
+NOT_EVENTS = (Correction, Void, Close)
 
 # Who the camera's own corrections name (Correction.by, the Scorekeeper's `camera_name`); any
 # other name is a person's: an operator's token, a director.
@@ -228,12 +244,17 @@ def by_operator(entry: LogEntry, camera: str = CAMERA) -> bool:
     return isinstance(entry, Correction) and entry.by != camera
 EVENT_TYPES: dict[str, type] = {cls.kind: cls for cls in
                                  (Play, PhonyWithdrawn, Pass, Exchange, TurnLost, ChallengeBonus,
-                                  EndRackPoints, EndRackPenalty, TimePenalty, Correction, Void)}
+                                  EndRackPoints, EndRackPenalty, TimePenalty, Correction, Void, Close)}
 
 
 def voided(entries: list[LogEntry]) -> set[int]:
     """Log indexes of the events a Void cancels (the Voids themselves are not events either)."""
     return {e.target for e in entries if isinstance(e, Void)}
+
+
+def closing(entries: Iterable[LogEntry]) -> Close | None:
+    """The director's close the log holds (the first: a game is closed once), or None while open."""
+    return next((e for e in entries if isinstance(e, Close)), None)
 
 
 def points(event: Event) -> int:

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from .board import Board, Layout, LAYOUTS
 from .errors import ScoringError
-from .events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
+from .events import (NOT_EVENTS, ChallengeBonus, Close, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
                      LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, points)
 from .placement import Placement, score_placement
 from .rules import ChallengeRule, EndRack, RuleProfile
@@ -42,11 +42,19 @@ TURN_EVENTS = (Play, Pass, Exchange)
 
 def check_open(entry: LogEntry, closed_by: str | None, game: str = "the game") -> None:
     """A closed game takes only corrections and penalties. Once a director ended it (`closed_by`
-    names who; None while it is open), a turn (a play, a pass, an exchange) is refused with a
-    GameError; corrections, voids, a challenge's outcome, the final racks and overtime still go in.
-    `game`: how the message names the game ("game 7")."""
-    if closed_by is not None and isinstance(entry, TURN_EVENTS):
+    names who; None while it is open), a turn (a play, a pass, an exchange) or a second close is
+    refused with a GameError; corrections, voids, a challenge's outcome, the final racks and
+    overtime still go in. `game`: how the message names the game ("game 7")."""
+    if closed_by is not None and isinstance(entry, (*TURN_EVENTS, Close)):
         raise GameError(f"{game} was ended by {closed_by}; only corrections and penalties are accepted")
+
+
+def is_over(state: GameState, closed_by: str | None) -> bool:
+    """Whether the game is over: the rules ended it (`state`: a player went out, the scoreless turns)
+    or a director closed it (`closed_by` names who, the log's Close; None while open). The one
+    answer every caller asks (the service's GameView.over, the Scorekeeper's over): no turn follows,
+    no rack is held any more, the clock stops."""
+    return state.ended or closed_by is not None
 
 
 @dataclass
@@ -518,14 +526,14 @@ def check_exchange(count: int, dist: Distribution, rack: int | None = None) -> N
 def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Distribution,
                      layout: Layout | None = None, players: int = 2) -> list[Event]:
     """The log as it stands after its corrections and voids: each corrected event replaced by its
-    latest replacement, each voided event (and its corrections) skipped, then every engine score
-    and cumulative recomputed in order."""
+    latest replacement, each voided event (and its corrections) skipped, a director's close left
+    out (no event), then every engine score and cumulative recomputed in order."""
     entries = list(entries)
     fixes: dict[int, Correction] = {}
     gone: set[int] = set()
     for i, e in enumerate(entries):
         if isinstance(e, (Correction, Void)):
-            if not 0 <= e.target < i or isinstance(entries[e.target], (Correction, Void)):
+            if not 0 <= e.target < i or isinstance(entries[e.target], NOT_EVENTS):
                 raise GameError(f"{e.kind} {i} names no earlier event ({e.target})")
             if e.target in gone:
                 raise GameError(f"{e.kind} {i} names event {e.target}, which was voided")
@@ -534,10 +542,10 @@ def effective_events(entries: Iterable[LogEntry], profile: RuleProfile, dist: Di
             else:
                 fixes[e.target] = e
     if not fixes and not gone:
-        return [e for e in entries]
+        return [e for e in entries if not isinstance(e, Close)]
     game = Game(profile, dist, layout or LAYOUTS["standard"], players, within_set=False)  # read as it stands
     for i, e in enumerate(entries):
-        if isinstance(e, (Correction, Void)) or i in gone:
+        if isinstance(e, NOT_EVENTS) or i in gone:
             continue
         fix = fixes.get(i)
         game.rebuild(fix.replacement if fix else e, fix.agreed if fix else None)
@@ -551,4 +559,4 @@ def replay(events: Iterable[Event], profile: RuleProfile, dist: Distribution,
 
 
 __all__ = ["TURN_EVENTS", "Game", "GameError", "GameState", "SetExceeded", "TurnDetailsError", "check_exchange",
-           "check_open", "check_within_set", "effective_events", "replay"]
+           "check_open", "check_within_set", "effective_events", "is_over", "replay"]

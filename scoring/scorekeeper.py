@@ -15,10 +15,10 @@ import numpy as np
 
 from .board import Square
 from .decode import DecodeConfig, NoChange, ProposedPlay, ProposedSequence, ProposedWithdrawal, Unclear, decode_move
-from .events import (CAMERA, PRESS_CAUSE, RACK_CAUSE, Correction, Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play,
-                     Void, by_operator, voided)
+from .events import (CAMERA, NOT_EVENTS, PRESS_CAUSE, RACK_CAUSE, Correction, Event, Exchange, LogEntry, Pass,
+                     PhonyWithdrawn, Play, Void, by_operator, closing, voided)
 from .belief import BoardBelief
-from .game import Game, GameError, TurnDetailsError, check_within_set, effective_events
+from .game import Game, GameError, TurnDetailsError, check_within_set, effective_events, is_over
 from .gcg.notation import placement_from_gcg, play_notation, played_tiles
 from .gcg.records import RACK_NOT_SEEN
 from .join import explain, unlikely
@@ -88,6 +88,9 @@ class Scorekeeper:
         self.cfg = cfg or DecodeConfig()
         self.entries: list[LogEntry] = list(game.events)
         self.camera_name = camera_name
+        # Who closed the game (a director's Close, which only `sync` brings: the camera never closes
+        # a game); None while it is open. Kept, not searched for, since the station asks every frame.
+        self.closed_by: str | None = None
         self.belief: BoardBelief | None = None   # what every snapshot so far says each square holds
         # New squares seen at a clock press that was too covered to commit: they order the plays
         # when the next snapshot shows two at once.
@@ -129,6 +132,11 @@ class Scorekeeper:
         # check's, and those an earlier game the same reader recorded here learned. The station sets it.
         self.given: frozenset[str] = frozenset()
 
+    @property
+    def over(self) -> bool:
+        """The game is over: the rules ended it or a director closed it (scoring.game.is_over)."""
+        return is_over(self.game.state, self.closed_by)
+
     # -- helpers -----------------------------------------------------------------------
     def _append(self, entry: LogEntry) -> LogEntry:
         self.entries.append(entry)
@@ -144,7 +152,7 @@ class Scorekeeper:
         n = -1
         gone = voided(self.entries)  # an operator's Void: that event no longer counts
         for i, e in enumerate(self.entries):
-            if not isinstance(e, (Correction, Void)) and i not in gone:
+            if not isinstance(e, NOT_EVENTS) and i not in gone:
                 n += 1
                 if n == event_index:
                     return i
@@ -174,6 +182,9 @@ class Scorekeeper:
         elif any(e.kind == "void" for e in added):
             self._unpressed = None  # the events moved: the open play's index no longer holds
         self.entries = list(entries)
+        close = closing(added)
+        if close is not None and self.closed_by is None:
+            self.closed_by = close.by  # a director's close: no turn follows (_observe)
         self._rebuild()
         self.glimpsed = frozenset()  # new squares seen against a board that has changed since
         return True
@@ -313,6 +324,8 @@ class Scorekeeper:
     def _observe(self, seen: Snapshot, player: int | None, pressed: bool) -> Observation:
         g = self.game
         self._turn_before = (self.turn_known, self._unpressed)
+        if self.closed_by is not None:  # the writer would refuse any turn (scoring.game.check_open)
+            return Observation((), "ended", f"the game was ended by {self.closed_by}")
         if g.state.ended and g.state.end_reason != "out":
             return Observation((), "ended", f"the game has ended ({g.state.end_reason})")
         centre = (g.layout.centre.row, g.layout.centre.col)

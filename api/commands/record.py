@@ -257,12 +257,12 @@ def _record(args: argparse.Namespace, store, fail) -> int:
         seen = f"; last committed frame {last.get('frame') or last.get('frame_index')}" if last else ""
         print(f"resuming game {game_id} after {len(keeper.entries)} entries{seen}")
         st = view.game_at().state
-        if st.ended or view.closed:
+        if view.over(st):
             station.close()
             # What an uninterrupted run adds at its end (a player out: the rack points), and nothing more.
             added = station.recorder.finish()
             write_outputs()
-            reason = st.end_reason or view.row.meta.get("closed_reason")
+            reason = view.end_reason(st)
             print(f"game {game_id} has ended ({reason}): {len(added)} entries added")
             return _report(service, game_id, args, lexicon)
     if args.keys:

@@ -59,7 +59,7 @@ def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
     reads = service.racks(game.row.id)
     read = next((r for r in reads if r.seq == seq), None)
     if read is not None and not racks.current:  # on air only as the rack of a stored move
-        on = racks.moves_shown(game.events, game.closed or game.game_at().state.ended)
+        on = racks.moves_shown(game.events, game.over())
         made = [i for i, r in service.played_from(game.events, game.players, game.dist, reads).items()
                 if r.seq == seq and on[i]]
         read = read if made else None

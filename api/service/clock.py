@@ -1,17 +1,20 @@
 """The game clock glue (scoring.clock): one clock per game, kept in memory beside the record
 (a restart starts a new clock), running on steady time; it publishes on every change and enters
-overtime as TimePenalty entries through the writer when the game is over."""
+overtime as TimePenalty entries through the writer when the game is over. What outlives the clock
+is in the log: those penalties, and the end that stopped it (the rules' last turn, or a director's
+Close); a clock stopped and then lost to a restart is not started again for a game that is over."""
 from __future__ import annotations
 
 from typing import Callable
 
-from tilecam.scoring.clock import ClockPress, GameClock, format_clock, stop_at_end
+from tilecam.scoring.clock import ClockPress, ClockState, GameClock, format_clock, stop_at_end
 from tilecam.scoring.events import TimePenalty
 from tilecam.scoring.game import GameError
 
 import tilecam.api.service.types as s
 from ..errors import NotFound
 from .ingest import forwarded_clock, refuse_mirror
+from .view import GameView
 from .writer import Writer
 
 __all__ = ["ClockGlue"]
@@ -29,7 +32,7 @@ class ClockGlue(Writer):
         with self._lock(game_id):
             if game_id in self._clocks:
                 raise GameError(f"game {game_id} already has a clock")
-            if view.game_at().state.ended or view.closed:
+            if view.over():
                 raise GameError(f"game {game_id} is over: it needs no clock")
             self._clocks[game_id] = GameClock.for_rules(view.profile, view.players, minutes)
         self._publish(game_id)
@@ -90,16 +93,28 @@ class ClockGlue(Writer):
                 "on_pause": lambda t: self.clock_pause(game_id, None, t),
                 "on_undo": lambda player, t: self.clock_undo(game_id, player, t)}
 
+    def _stop_clock(self, game_id: int, view: GameView) -> ClockState:
+        """The one place a game's clock stops at its end (scoring.clock.stop_at_end: at the last
+        turn's press, or now when a director closed the game), once: `view` is the game as it stands."""
+        return stop_at_end(self._clocks[game_id], self.steady(), view.events, closed=view.closed)
+
+    def end_clock(self, game_id: int, publish: bool = True) -> list[int]:
+        """The end of a game, for every way it ends (the operator's /end, the recorder's end, a
+        station's source that ran out): its clock, when one runs here, stops and its overtime goes
+        in (`clock_finish`); nothing without a clock. Returns the log rows written."""
+        if game_id not in self._clocks:
+            return []
+        return self.clock_finish(game_id, publish=publish)
+
     def clock_finish(self, game_id: int, publish: bool = True) -> list[int]:
-        """The game is over: stop its clock (scoring.clock.stop_at_end: at the last turn's press, or
-        now when a director closed the game) and enter each player's overtime as a TimePenalty
-        (minutes started over, points from the rules), once; a player the rules say lost on time
-        has it said in the note. Returns the log rows written. `publish=False`: the caller (the
-        end of the game) publishes them with the rest of the end."""
+        """The game is over: stop its clock (`_stop_clock`) and enter each player's overtime as a
+        TimePenalty (minutes started over, points from the rules), once; a player the rules say
+        lost on time has it said in the note. Returns the log rows written. `publish=False`: the
+        caller (the end of the game) publishes them with the rest of the end."""
         with self._lock(game_id):
             clock = self.game_clock(game_id)
             view = self.load(game_id)
-            st = stop_at_end(clock, self.steady(), view.events, closed=view.closed)
+            st = self._stop_clock(game_id, view)
             entered = {e.player for e in view.events if isinstance(e, TimePenalty)}
             seqs: list[int] = []
             for p, minutes in enumerate(st.overtime_minutes):

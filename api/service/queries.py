@@ -98,9 +98,9 @@ class Queries:
         state = view.game_at().state
         return dict(id=view.row.id, players=list(view.row.players), rules=view.row.rules, lang=view.row.lang,
                     layout=view.row.layout, created=view.row.created, meta=view.row.meta,
-                    moves=len(view.events), scores=state.scores, ended=state.ended or view.closed,
+                    moves=len(view.events), scores=state.scores, ended=view.over(state), closed_by=view.closed_by,
                     entries=len(view.entries), on_turn=state.on_turn, bag=state.bag,
-                    end_reason=state.end_reason or view.row.meta.get("closed_reason"),
+                    end_reason=view.end_reason(state),
                     turns=hedge(_turn_order(view)),
                     station=forwarded_by(view.row.meta), station_console=station_console(view.row.meta))
 
@@ -111,7 +111,7 @@ class Queries:
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
         made_from = self.played_from(view.events, view.players, view.dist, self.racks(view.row.id))
-        on = racks.moves_shown(view.events, _over(view))
+        on = racks.moves_shown(view.events, view.over())
         confirmed = _confirmed(view)
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
@@ -163,14 +163,14 @@ class Queries:
         event = meta.pop("event", "")
         meta.setdefault("title", f"{event}: {names}" if event else names)
         meta.setdefault("date", view.row.created[:10])
-        on = racks.moves_shown(record.events, _over(view))
+        on = racks.moves_shown(record.events, view.over())
         events = tuple(ev if on[i] else without_rack(ev) for i, ev in enumerate(record.events))
         return write_gcg(dataclasses.replace(record, meta=meta, events=events), view.profile, view.dist, view.layout)
 
     def record_json(self, view: GameView, racks: RackPolicy = LIVE) -> dict:
         """The whole record (the .json export): the game, the append-only log and the events as
         they stand; a rack `racks` hides is left out of the log entry and the event it is in."""
-        on = racks.moves_shown(view.events, _over(view))
+        on = racks.moves_shown(view.events, view.over())
         index_of = {seq: i for i, seq in enumerate(view.seqs)}
         log = []
         for e in view.entries:
@@ -213,7 +213,7 @@ class Queries:
             except (GameError, ValueError):  # a read the set cannot hold beside the board: no pool
                 return None
         live = self._with_racks(game_id, live, moves, racks, unseen_of, lambda pool: _grouped(pool, dist),
-                                view.events, dist, state.ended or view.closed)
+                                view.events, dist, view.over(state))
         return self._with_clock(game_id, live, row.meta)
 
     def _compute_live(self, view: GameView) -> s.LiveOut:
@@ -272,7 +272,7 @@ class Queries:
             "last_play": last_text,
             "last_word": last_word,
             # the player on turn's name; empty once the game is over
-            "on_turn": "" if st.ended or view.closed else names[st.on_turn],
+            "on_turn": "" if view.over(st) else names[st.on_turn],
             "vowels_consonants": f"{_count(vowels, 'vowel')} · {_count(consonants, 'consonant')}",
             # The result only once the end is final: the rack points still move the spread.
             **_result(names, scores, game.settled or view.closed, bool(order.inferred)),
@@ -282,7 +282,7 @@ class Queries:
         return s.LiveOut(
             game_id=view.row.id, seq=view.entries[-1].seq if view.entries else -1,
             players=list(view.row.players), scores=scores, on_turn=st.on_turn,
-            ended=st.ended or view.closed, end_reason=st.end_reason or view.row.meta.get("closed_reason"),
+            ended=view.over(st), end_reason=view.end_reason(st),
             rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
             last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
             values=dict(view.dist.values), fields=fields, blank_undecided=undecided, unconfirmed=unconfirmed,
@@ -318,11 +318,6 @@ class Queries:
         first = next((r for r in rows if not r.agrees), None)
         return s.ScoresheetOut(game_id=view.row.id, player=player, rows=rows, agrees=first is None,
                                first_mismatch=first)
-
-
-def _over(view: GameView) -> bool:
-    """The game has ended or a director closed it: no rack is held any more."""
-    return view.closed or view.game_at().state.ended
 
 
 def _move_rack(game_id: int, ev, read, shown: bool) -> dict:

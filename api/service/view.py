@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterable
 
 from tilecam.scoring.board import LAYOUTS, Layout, Square
 from tilecam.scoring.amend import standing
-from tilecam.scoring.events import Correction, Event
-from tilecam.scoring.game import Game, effective_events
+from tilecam.scoring.events import Close, Correction, Event, LogEntry, closing
+from tilecam.scoring.game import Game, GameState, effective_events, is_over
 from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, parse_position
 from tilecam.scoring.rules import RuleProfile, get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
@@ -19,7 +21,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 from ..errors import NotFound, StoreError
 from ..store import EntryRow, GameRow, Store
 
-__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "SERVICE_META", "TILESET_META", "closed_by", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "OLD_CLOSE_META", "SERVICE_META", "TILESET_META", "close_of", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
@@ -46,8 +48,11 @@ def learned_meta(tiles) -> str:
     return " ".join(sorted(set(tiles)))
 
 
+# Where a director's close was kept before it was a log entry (scoring.events.Close, issue 37): the
+# meta of a game closed then still says it, and GameView.close reads it. Nothing writes them now.
+OLD_CLOSE_META = ("closed_by", "closed_reason")
 # Who did what to the game row; kept out of GCG exports.
-SERVICE_META = {"created_by", "players_set_by", "closed_by", "closed_reason",
+SERVICE_META = {"created_by", "players_set_by", *OLD_CLOSE_META,
                 # a tournament's (api/service/ingest.py): the station's game id, and the central's keys
                 "station_uid", "station", "station_token", "station_heard_at",
                 "station_url", "station_game", "station_clock",  # the heartbeat's (ingest.CENTRAL_META)
@@ -94,19 +99,46 @@ class GameView:
         return GameRecord(tuple(Player(p["nick"], p["name"]) for p in self.row.players), tuple(self.events),
                           meta, self.row.rules, self.row.lang, self.row.layout)
 
+    @cached_property
+    def close(self) -> Close | None:
+        """A director's end of the game, before the rules ended it: the log's Close; None while open.
+        A game closed before closes were logged (issue 37) has it in its meta, which is read as the
+        same Close (the stored game is not rewritten)."""
+        return close_of((e.entry for e in self.entries), self.row)
+
     @property
     def closed_by(self) -> str | None:
         """Who closed the game (a director's end, before the rules ended it); None while open."""
-        return closed_by(self.row)
+        return None if self.close is None else self.close.by
 
     @property
     def closed(self) -> bool:
-        return self.closed_by is not None
+        return self.close is not None
+
+    def over(self, state: GameState | None = None) -> bool:
+        """Whether the game is over, by the rules or by a director's close (scoring.game.is_over): the
+        one answer the service, the routes, the station and the CLI ask. `state`: the record's state
+        as it stands, when the caller has replayed it already."""
+        return is_over(self.game_at().state if state is None else state, self.closed_by)
+
+    def end_reason(self, state: GameState | None = None) -> str | None:
+        """Why the game is over: the rules' reason ("out", "zeros", "passes") or the director's; None
+        while it is not. `state` as for `over`."""
+        state = self.game_at().state if state is None else state
+        if state.end_reason or self.close is None:
+            return state.end_reason
+        return self.close.reason or "ended by the director"
 
 
-def closed_by(row: GameRow) -> str | None:
-    """Who closed the game `row` is (GameView.closed_by; the writer reads it off the row alone)."""
-    return row.meta.get("closed_by")
+def close_of(logged: Iterable[LogEntry], row: GameRow) -> Close | None:
+    """The director's close of game `row` whose log is `logged` (GameView.close; the writer asks it
+    of the log it keeps): the log's Close, or for a game closed before closes were logged (issue
+    37) the one its meta names (the stored game is not rewritten); None while open."""
+    found = closing(logged)
+    by, reason = OLD_CLOSE_META
+    if found is None and row.meta.get(by) is not None:
+        return Close(row.meta[by], row.meta.get(reason) or "")
+    return found
 
 
 def load_view(store: Store, game_id: int) -> GameView:

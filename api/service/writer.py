@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS, Layout
-from tilecam.scoring.clock import GameClock, stop_at_end
+from tilecam.scoring.clock import GameClock
 from tilecam.scoring import amend
-from tilecam.scoring.events import Correction, Event, LogEntry, Void, to_json
+from tilecam.scoring.events import Close, Correction, Event, LogEntry, Void, to_json
 from tilecam.scoring.game import Game, GameError, check_open
 from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import RuleProfile, get_profile
@@ -29,7 +29,7 @@ from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow, Store
 from .ingest import clock_state, forwarded_clock, refuse_mirror
-from .view import GameView, closed_by, parse_square, players_of
+from .view import GameView, close_of, parse_square, players_of
 
 __all__ = ["Replayed", "Writer"]
 
@@ -71,6 +71,10 @@ class Replayed:
         None when the log must be replayed (an amendment)."""
         if isinstance(entry, (Correction, Void)):
             return None
+        if isinstance(entry, Close):   # in the log, not a move: the record's events stay as they are
+            self.n += 1
+            self.logged.append(entry)
+            return self
         if self.rebuilder is None:
             event = entry   # a log without amendments stands as logged
         else:
@@ -101,7 +105,8 @@ class Writer:
     _clocks_shown: dict[int, tuple | None]
     _changes_mark: int | None
     _clocks: dict[int, GameClock]
-    clock_finish: Callable[..., list[int]]  # ClockGlue's: the end of a game enters its overtime
+    end_clock: Callable[..., list[int]]     # ClockGlue's: the end of a game stops its clock, enters overtime
+    _stop_clock: Callable[[int, GameView], object]  # ClockGlue's: the one place a clock stops at the end
 
     def _lock(self, game_id: int) -> threading.RLock:
         with self._locks_guard:
@@ -188,8 +193,7 @@ class Writer:
         with self._lock(game_id):
             with self._writing(game_id):
                 seqs = self.commit(game_id, entries, expect=expect, publish=False)
-                if game_id in self._clocks:  # the clock stops; overtime goes into the record
-                    seqs += self.clock_finish(game_id, publish=False)
+                seqs += self.end_clock(game_id, publish=False)  # the clock stops; overtime goes in
             self._publish_written(game_id, seqs)
         return seqs
 
@@ -227,7 +231,13 @@ class Writer:
             # The amended record must still replay and stay within the set (scoring decides).
             amend.admit_amendment(record.logged, entry, record.profile, record.dist, record.layout, record.players)
             return None
-        check_open(entry, closed_by(row), f"game {row.id}")
+        close = close_of(record.logged, row)
+        check_open(entry, None if close is None else close.by, f"game {row.id}")
+        if isinstance(entry, Close):  # a director closes a game the rules have not ended, once
+            state = record.state().state
+            if state.ended:
+                raise GameError(f"game {row.id} has already ended ({state.end_reason})")
+            return None
         return record.state().admit(entry)  # rebuilt by the rules, it must come out as given
 
     def build(self, game_id: int, make: Callable[[Game], Event | Iterable[Event] | None],
@@ -315,11 +325,10 @@ class Writer:
         self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
         live = self.live(game_id)
         if live.ended and live.clock is not None and not live.clock.finished and game_id in self._clocks:
-            # The game is over: the clock stops (scoring.clock.stop_at_end). A clock a station
-            # forwards is not here: it stops there, and its next heartbeat says so.
+            # The game is over: the clock stops (its overtime goes in with the end: end_clock). A
+            # clock a station forwards is not here: it stops there, and its next heartbeat says so.
             with self._lock(game_id):
-                view = self.load(game_id)
-                stop_at_end(self._clocks[game_id], self.steady(), view.events, closed=view.closed)
+                self._stop_clock(game_id, self.load(game_id))
             live = self.live(game_id)
         self._clocks_shown[game_id] = clock_state(live.clock)
         data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
@@ -330,24 +339,22 @@ class Writer:
 
     def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
         """Final racks and the end of the game: the out-play's rack points, or each player's own
-        rack off after six zeros, or a director ending the game (recorded in meta); with a clock,
-        its overtime penalties too. All of it goes out in one update, so no page shows a result
-        that the next entry changes."""
-        # One transaction: the end is decided on the record as it stands, and the racks, the
-        # overtime and the closing go in together; the live update goes out after the commit.
+        rack off after six zeros, or a director ending the game (a Close in the log, then each
+        rack given off); with a clock, its overtime penalties too. All of it goes out in one
+        update, so no page shows a result that the next entry changes."""
+        # One transaction: the end is decided on the record as it stands, and the closing, the
+        # racks and the overtime go in together; the live update goes out after the commit.
         with self._lock(game_id):
             with self._writing(game_id):
                 view = self.load(game_id)
                 refuse_mirror(view.row)
                 if view.closed:
                     raise GameError("the game has already been ended and its final racks entered")
-                state = view.game_at().state  # what the rules decide: scoring.game.Game.final_racks
-                seqs = self.build(game_id, lambda g: g.final_racks(racks), publish=False)
-                if not state.ended:
-                    self.store.update_game(game_id, meta={"closed_by": by,
-                                                          "closed_reason": reason or "ended by the director"})
-                if game_id in self._clocks:  # the clock stops (now: the director's call); overtime goes in
-                    seqs += self.clock_finish(game_id, publish=False)
+                seqs = [] if view.over() else \
+                    self.commit(game_id, [Close(by, reason or "ended by the director")], publish=False)
+                # what the rules decide: scoring.game.Game.final_racks
+                seqs += self.build(game_id, lambda g: g.final_racks(racks), publish=False)
+                seqs += self.end_clock(game_id, publish=False)  # stopped now: the director's call
             self._publish_written(game_id, seqs)
             return seqs
 

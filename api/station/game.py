@@ -85,7 +85,7 @@ def game_to_resume(service) -> int | None:
     for row in sorted(service.games(), key=lambda r: r.id, reverse=True):
         if all(row.meta.get(k) == v for k, v in STATION_META.items()):
             view = service.load(row.id)
-            if not view.closed and not view.game_at().state.ended:
+            if not view.over():
                 return row.id
     return None
 

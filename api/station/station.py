@@ -121,6 +121,7 @@ class Station:
         self.buttons = self.led = None
         self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
         self._decision: str | None = None  # "unclear" while the last decision could not be committed
+        self._over = False                 # the game being recorded was over at the last frame
         self._lost_said: str | None = None  # the recorder's lost-game alert as last said on the console
         self._thread: threading.Thread | None = None
         self.forwarder = None              # to the tournament's central service ([tournament] server)
@@ -258,6 +259,7 @@ class Station:
                                        reader=self._reader, photos=self.photos, corners=job.corners,
                                        prewarped=job.prewarped, preview=PreviewSink(self.preview))
         self.recorder.camera_status = self.source.status.state
+        self._over = False
         for text in self._early:
             self.recorder.notice(text)
         self._early.clear()
@@ -304,8 +306,10 @@ class Station:
             self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
             if obs.entries and not self.job.quiet:
                 _say(f"frame {frame.index}: {obs.status}" + (f": {obs.detail}" if obs.detail else ""))
-            if obs.entries and self.recording.scorekeeper.game.state.ended:
-                self._between_games()
+        over = self.recording.scorekeeper.over  # by the rules at a commit, or a director's close followed
+        if over and not self._over:
+            self._between_games()
+        self._over = over
         lost = self.recorder.lost
         if lost != self._lost_said and not self.job.quiet:   # said at once, and once (record says it itself)
             _say(f"frame {frame.index}: " + (f"the camera has lost the game: {lost}" if lost else
@@ -355,10 +359,10 @@ class Station:
     def _stop_clock(self) -> None:
         """A game that is over stops its clock (overtime, if any, goes into the record)."""
         gid = self.recording.game_id
-        if self.clock is not None and self.service.has_clock(gid) and self.recording.scorekeeper.game.state.ended:
+        if self.clock is not None and self.recording.scorekeeper.over:
             try:
-                self.service.clock_finish(gid)
-            except Exception as exc:  # a clock that never started, a game the operator closed
+                self.service.end_clock(gid)
+            except Exception as exc:  # (the store gone): said, and the recording is done all the same
                 _say(f"game {gid}: clock not finished: {exc}")
 
     def _record_loop(self) -> None:

@@ -199,7 +199,10 @@ def test_operator_director_ends_a_game(client):
     post(client, f"/api/games/{gid}/plays", {"position": "8H", "word": "ZAX"})
     r = post(client, f"/api/games/{gid}/end", {"reason": "forfeit"})
     assert r.status_code == 200 and r.json()["live"]["ended"] and r.json()["live"]["end_reason"] == "forfeit"
-    assert client.get(f"/api/games/{gid}").json()["meta"]["closed_by"] == "tester"
+    detail = client.get(f"/api/games/{gid}").json()
+    assert detail["closed_by"] == "tester" and "closed_by" not in detail["meta"]   # the log says it, not meta
+    log = client.get(f"/api/games/{gid}.json").json()["log"]
+    assert r.json()["seqs"] == [1] and log[1]["kind"] == "close" and log[1]["by"] == "tester"
     r = post(client, f"/api/games/{gid}/passes")
     assert r.status_code == 409 and "ended by tester" in r.json()["detail"]
 

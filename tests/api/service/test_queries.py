@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from gcgcheck import check_gcg
 from servicekit import new_game, service  # noqa: F401  (fixture)
 from tilecam.scoring.events import CAMERA, Correction
 from tilecam.api.schemas import PlayFix
@@ -43,11 +44,17 @@ def test_a_game_a_director_closed_reads_as_ended_with_its_reason(service):
     service.play(gid, "8H", "CAT")
     view = service.load(gid)
     assert not service.summary(view)["ended"] and service.live(gid).fields["on_turn"] == "Ben"
+    gcg = service.gcg(view)
     service.end(gid, None, "forfeit", by="desk")
+    assert service.gcg(service.load(gid)) == gcg and check_gcg(gcg) == []   # GCG has no line for a close
     summary = service.summary(service.load(gid))
     live = service.live(gid)
-    assert summary["ended"] and summary["end_reason"] == "forfeit"
+    assert summary["ended"] and summary["end_reason"] == "forfeit" and summary["closed_by"] == "desk"
     assert live.ended and live.fields["on_turn"] == "" and live.fields["winner"] == "Ann"
+    export = service.record_json(service.load(gid))   # the close is in the log; the moves are as they were
+    assert export["log"][-1] == {"seq": 1, "created": export["log"][-1]["created"], "kind": "close", "by": "desk",
+                                 "reason": "forfeit"}
+    assert [e["kind"] for e in export["events"]] == ["play"] and export["game"]["moves"] == 1
 
 
 def test_runner_ups_are_offered_only_within_the_counts_and_never_the_reading_on_air(service):

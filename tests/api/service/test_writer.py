@@ -1,5 +1,6 @@
 """api/service/writer.py on a real SQLite store, without HTTP: the closed-game rule on both ways in
-(a raw entry, a builder), a stale expect writing nothing, and the clock stopping at the end of a game."""
+(a raw entry, a builder), a director's close as a log entry (and as the meta of a game closed before
+it was one), a stale expect writing nothing, and the clock stopping at the end of a game."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from servicekit import new_game, service  # noqa: F401  (fixture)
 from tilecam.api.errors import Conflict
 from tilecam.api.service import GameService
-from tilecam.scoring.events import Pass, TimePenalty, Void
+from tilecam.scoring.events import Close, Pass, TimePenalty, Void
 from tilecam.scoring.game import GameError
 
 
@@ -73,3 +74,68 @@ def test_a_director_ending_a_game_stops_its_clock_at_the_call(service):
     service.end(gid, None, "forfeit", by="desk")
     st = service.game_clock(gid).state(999.0)
     assert st.finished and st.remaining_s == (25 * 60 - 10, 25 * 60 - 90)
+
+
+def test_a_directors_close_is_an_entry_of_the_log_not_meta(service):
+    gid = new_game(service)
+    service.play(gid, "8H", "CAT")
+    seqs = service.end(gid, ["QZ", ""], "forfeit", by="desk")   # closed, then Ann's rack comes off
+    entries = service.entries(gid)
+    assert [entries[s].entry.kind for s in seqs] == ["close", "end_rack_penalty"]
+    assert entries[seqs[0]].entry == Close("desk", "forfeit")
+    meta = service.game(gid).meta
+    assert "closed_by" not in meta and "closed_reason" not in meta
+    view = service.load(gid)
+    assert view.closed_by == "desk" and view.over() and view.end_reason() == "forfeit"
+    assert len(view.events) == 2 and service.summary(view)["closed_by"] == "desk"
+    with pytest.raises(GameError, match="already been ended"):
+        service.end(gid, None, "again", by="desk")
+    with pytest.raises(GameError, match="ended by desk"):   # a second close by any way in
+        service.append(gid, Close("head judge"))
+
+
+def test_a_game_the_rules_ended_is_not_closed(service):
+    gid = new_game(service)
+    for _ in range(6):
+        service.pass_turn(gid)   # six scoreless turns
+    with pytest.raises(GameError, match=f"game {gid} has already ended \\(zeros\\)"):
+        service.append(gid, Close("desk"))
+    seqs = service.end(gid, ["QZ", "AEI"], "forfeit", by="desk")
+    assert [service.entries(gid)[s].entry.kind for s in seqs] == ["end_rack_penalty"] * 2
+    view = service.load(gid)
+    assert view.closed_by is None and view.over() and view.end_reason() == "zeros"
+
+
+def test_a_game_closed_in_its_meta_before_closes_were_logged_is_still_closed(service):
+    """Stores from before issue 37 kept a director's close in the game's meta; it is read as the
+    same close, and the stored game is not rewritten."""
+    gid = new_game(service)
+    service.play(gid, "8H", "CAT")
+    service.store.update_game(gid, meta={"closed_by": "desk", "closed_reason": "forfeit"})  # as tilecam wrote it
+    n = service.count(gid)
+    view = service.load(gid)
+    assert view.close == Close("desk", "forfeit") and view.over() and view.end_reason() == "forfeit"
+    summary, live = service.summary(view), service.live(gid)
+    assert summary["ended"] and summary["closed_by"] == "desk" and summary["end_reason"] == "forfeit"
+    assert live.ended and live.fields["on_turn"] == "" and live.fields["winner"] == "Ann"
+    with pytest.raises(GameError, match=f"game {gid} was ended by desk"):
+        service.pass_turn(gid)
+    with pytest.raises(GameError, match="already been ended"):
+        service.end(gid, None, "again", by="desk")
+    with pytest.raises(GameError, match="is over: it needs no clock"):
+        service.start_clock(gid)
+    assert service.count(gid) == n and service.game(gid).meta["closed_by"] == "desk"
+
+
+def test_every_way_a_game_ends_stops_its_clock_once_with_its_overtime(service):
+    gid = new_game(service)
+    service.start_clock(gid, 1)
+    service.clock_press(gid, None, 0.0)   # Ann's minute runs
+    service.now[0] = 90.0                 # 30 s over: one minute started
+    seqs = service.end(gid, None, "time", by="desk")
+    entries = service.entries(gid)
+    assert [entries[s].entry.kind for s in seqs] == ["close", "time_penalty"] and entries[-1].entry.agreed == -10
+    service.now[0] = 300.0
+    assert service.end_clock(gid) == [] and service.clock_finish(gid) == []   # stopped once, entered once
+    assert service.game_clock(gid).state(300.0).remaining_s[0] == -30
+    assert service.end_clock(new_game(service)) == []   # no clock: nothing to stop

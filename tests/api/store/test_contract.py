@@ -20,8 +20,8 @@ import pytest
 from tilecam.api.settings import StoreSettings
 from tilecam.api.store import Changes, Conflict, NotFound, Store, open_store
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.events import (EVENT_TYPES, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Exchange,
-                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void)
+from tilecam.scoring.events import (EVENT_TYPES, ChallengeBonus, Close, Correction, EndRackPenalty, EndRackPoints,
+                                    Exchange, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void)
 from tilecam.scoring.placement import PlacedTile, Placement
 
 PLAY = Play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "X")), Direction.ACROSS),
@@ -35,7 +35,7 @@ EVERY_KIND = [
     ChallengeBonus(1, 2, None, 10, 10, 10), EndRackPoints(0, "QZ", None, 40, 40, 40),
     EndRackPenalty(1, "QZ", None, -20, -20, -10), TimePenalty(1, 2, None, -20, -20, -30),
     Correction(0, dataclasses.replace(PLAY, claimed=20), by="desk", agreed=20, reason="ruled"),
-    Void(2, by="desk", reason="entered twice")]
+    Void(2, by="desk", reason="entered twice"), Close("desk", reason="forfeit: é")]
 # The calls the Store protocol names: each one a promise the tests below keep on every engine.
 PROTOCOL = sorted(name for name, member in vars(Store).items() if callable(member) and not name.startswith("_"))
 
