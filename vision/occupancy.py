@@ -39,13 +39,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tilecam.vision.rectify import GRID
 
-__all__ = ["OccupancyConfig", "ink_shares", "letterless", "light_gradient", "log_ratio", "looks", "print_classes"]
+__all__ = ["OccupancyConfig", "ink_deviations", "ink_shares", "letterless", "light_gradient", "log_ratio", "looks", "print_classes"]
 
 LOOK_PX = 16          # pixels per square at which looks are measured
 LOOK_INNER = (3, 13)  # the inner 10 x 10 of 16: off the grid line, and off a neighbour's lean
 INK_PX = 32           # pixels per square at which ink is measured
 INK_INNER = (6, 26)   # the inner 20 x 20 of 32: the letter, off the tile's edge and bevel
 INK_LEVEL = 25        # grey levels from the square's own median that count as ink
+INK_PEAK = 99         # percentile of a square's deviations from its median: its ink's contrast
 
 
 class OccupancyConfig(BaseModel):
@@ -124,13 +125,18 @@ def looks(warped: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(median.reshape(1, -1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
 
 
-def ink_shares(warped: np.ndarray, level: float = INK_LEVEL) -> np.ndarray:
-    """(225,) share of each square's inner pixels more than ``level`` grey levels from the
-    square's own median: the letter's (and value's, or a label's) ink; 0 on a blank tile."""
+def ink_deviations(warped: np.ndarray) -> np.ndarray:
+    """(225, n) each square's inner pixels' grey-level distance from the square's own median."""
     sq = inner_pixels(warped, INK_PX, INK_INNER, grey=True)[:, :, 0]
     n = sq.shape[1]
     median = np.partition(sq, n // 2, axis=1)[:, n // 2:n // 2 + 1].astype(np.int16)
-    return (np.abs(sq.astype(np.int16) - median) > level).mean(axis=1)
+    return np.abs(sq.astype(np.int16) - median)
+
+
+def ink_shares(warped: np.ndarray, level: float = INK_LEVEL) -> np.ndarray:
+    """(225,) share of each square's inner pixels more than ``level`` grey levels from the
+    square's own median: the letter's (and value's, or a label's) ink; 0 on a blank tile."""
+    return (ink_deviations(warped) > level).mean(axis=1)
 
 
 def letterless(warped: np.ndarray, p_letter: np.ndarray, cfg: OccupancyConfig | None = None) -> np.ndarray | None:
@@ -141,7 +147,13 @@ def letterless(warped: np.ndarray, p_letter: np.ndarray, cfg: OccupancyConfig | 
     seeds = np.asarray(p_letter) >= cfg.seed_prob
     if cfg.no_ink <= 0 or seeds.sum() < cfg.min_seeds:
         return None
-    share = ink_shares(warped)
+    dev = ink_deviations(warped)
+    # A soft or far camera lowers every letter's contrast alike: ink is what stands out by half the
+    # contrast of this board's sure letters (never more than INK_LEVEL), or a blurred letter's
+    # stroke falls under a fixed level and the letter is taken for a blank (issue 36: the 1948
+    # board at 40 px a square, blur 1.5: R and O read as blanks, which the caps then preferred).
+    contrast = float(np.median(np.percentile(dev[seeds], INK_PEAK, axis=1)))
+    share = (dev > min(INK_LEVEL, contrast / 2)).mean(axis=1)
     return share < cfg.no_ink * float(np.median(share[seeds]))
 
 
