@@ -25,8 +25,10 @@ def centre_in(quad, box) -> bool:
     return x <= cx <= x + w and y <= cy <= y + h
 
 
-def test_any_four_corners_are_ordered_tl_tr_br_bl():
-    quad = np.array([[10, 12], [52, 8], [56, 70], [12, 66]], np.float32)   # a tile leaning a little
+@pytest.mark.parametrize("quad", [[[10, 12], [52, 8], [56, 70], [12, 66]],     # a tile leaning a little
+                                  [[32, 22], [83, 52], [68, 78], [17, 48]]])   # a wide face turned 30 degrees
+def test_any_four_corners_are_ordered_tl_tr_br_bl(quad):
+    quad = np.array(quad, np.float32)
     for perm in itertools.permutations(range(4)):
         assert np.array_equal(order_quad(quad[list(perm)]), quad)
 

@@ -87,6 +87,17 @@ def test_a_folder_is_recorded_into_a_game_at_the_stations_table(service, photos)
         station.close()
 
 
+def test_a_resumed_game_is_named_the_stations_table(service, photos):
+    gid = service.create_game([("Ann", None), ("Ben", None)], "naspa", "de").id
+    station = Station(load_settings(None), job(photos, game_id=gid, new_game=False, table=8), service=service)
+    try:
+        station.open()
+        assert station.recording.game_id == gid and station.recording.resumed
+        assert service.game(gid).meta["table"] == "8" and len(service.store.games()) == 1
+    finally:
+        station.close()
+
+
 def test_a_looped_source_records_its_next_game_at_the_same_table(service, photos):
     games = []
 
