@@ -64,4 +64,4 @@ def test_a_photo_of_the_board_is_no_rack(shared_data):
     """Issue 35: a board photo printed `O??O` (tiles on the board read as a row of them), exit 0."""
     out = tilecam("rack", str(shared_data / "scrabscrap" / "game05" / "image-10.jpg"))
     assert out.returncode == 3 and out.stdout == "", out.stdout
-    assert out.stderr.startswith("tilecam rack: ") and "no rack found: the image shows a board" in out.stderr
+    assert "no rack" in out.stderr and "board" in out.stderr

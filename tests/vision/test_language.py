@@ -5,10 +5,15 @@ square -> (tile, confidence), before the count caps."""
 from __future__ import annotations
 
 import random
+import shutil
 from collections import Counter
 
+import cv2
+import numpy as np
+
+from tilecam.api.settings import load_settings
 from tilecam.scoring.tiles import DISTRIBUTIONS
-from tilecam.vision.language import DETECT_CONF, FrameTiles, decide_set
+from tilecam.vision.language import DETECT_CONF, FrameTiles, decide_set, read_tile_set, sample_images
 
 
 def board(letters: str, sure: float = 0.99) -> dict:
@@ -107,3 +112,38 @@ def test_a_german_bag_with_its_umlauts_laid_is_german_whatever_its_letters():
         held = Counter(letters[:60])
         # an umlaut laid by the second frame is read again; the German counts hold the board
         assert d.lang == "de" or not any(held[m] for m in "ÄÖÜ"), (seed, d)
+
+
+# ---- the frames sampled over a whole game, and the set read from them (real frames) -----------------
+
+def test_a_folder_is_sampled_over_the_whole_game_and_a_camera_not_at_all(tmp_path):
+    for i in range(20):
+        cv2.imwrite(str(tmp_path / f"move-{i:02d}.png"), np.full((8, 8, 3), i, np.uint8))
+    picked = sample_images(tmp_path, (".png",), shares=(0.0, 0.5, 0.99))
+    assert [name for name, _ in picked] == ["move-00.png", "move-10.png", "move-19.png"]
+    assert all(image.shape == (8, 8, 3) for _, image in picked)
+    assert sample_images("picam", (".png",)) == [] and sample_images(tmp_path / "none", (".png",)) == []
+
+
+def test_a_video_is_sampled_at_its_shares(tmp_path):
+    path = tmp_path / "game.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 32))
+    for i in range(10):
+        out.write(np.full((32, 32, 3), 20 * i, np.uint8))
+    out.release()
+    assert [name for name, _ in sample_images(path, (), shares=(0.0, 0.55))] == ["frame 0", "frame 5"]
+
+
+def test_a_german_games_frames_read_as_german(shared_data, tmp_path):
+    for i in (32, 33):   # game06's finished board, its three umlauts laid
+        shutil.copy(shared_data / "scrabscrap" / "game06" / f"image-{i}.jpg", tmp_path)
+    d = read_tile_set(load_settings(None), tmp_path, prewarped=True)
+    assert d is not None and d.lang == "de" and d.doubt is None, d
+
+
+def test_an_english_games_photos_read_as_english_and_no_frames_as_no_decision(shared_data, tmp_path):
+    for photo in ("IMG_20151016_170714.jpg", "IMG_20151016_170728.jpg"):   # the finished board, all 100 tiles
+        shutil.copy(shared_data / "english" / "frames" / photo, tmp_path)
+    d = read_tile_set(load_settings(None), tmp_path)
+    assert d is not None and d.lang == "en" and d.doubt is None, d
+    assert read_tile_set(load_settings(None), tmp_path / "empty") is None

@@ -84,7 +84,7 @@ def test_tilecam_run_names_its_table(tmp_path):
            "--db", str(tmp_path / "games.sqlite3"), "--port", str(port)]
     env = {**os.environ, "TILECAM_TOKEN": "tables-test-operator-token"}
     bad = subprocess.run([*cmd, "--table", "0"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
-    assert bad.returncode == 2 and "--table 0: tables are numbered 1 to 9999" in bad.stderr
+    assert bad.returncode == 2 and "--table 0" in bad.stderr and "9999" in bad.stderr
     proc = subprocess.Popen([*cmd, "--table", "7"], env=env, cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

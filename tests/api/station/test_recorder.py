@@ -108,7 +108,7 @@ def test_record_cli_writes_gcg_and_sidecar(tmp_path, demo):
                         "--db", str(tmp_path / "g.sqlite3"), "--players", "Ann Demo", "Bob Demo"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert f"GCG written to {out}" in r.stdout
+    assert out.is_file() and str(out) in r.stdout
     gcg = read_gcg(out.read_bytes())
     assert [p.name for p in gcg.players] == ["Ann Demo", "Bob Demo"]
     assert sum(t.kind == "play" for t in gcg.turns) >= len(game.events) - 1

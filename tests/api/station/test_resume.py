@@ -200,7 +200,7 @@ def test_killed_and_resumed_the_record_equals_the_uninterrupted_run(shared_data,
     assert len(side["entries"]) >= len(committed) - 1 and "frame_index" in side["entries"][0]
     source = folder if resume == "start" else _from_last_photo(folder, db, tmp_path)
     r = _record(source, db, tmp_path, "--game", "1")  # the game's own tile set and rules
-    assert "resuming game 1 after" in r.stdout
+    assert "resuming" in r.stdout and "game 1" in r.stdout
     assert _log(db) == uninterrupted[0]
     assert (tmp_path / "game.gcg").read_text("utf-8") == uninterrupted[1]
     side = json.loads((tmp_path / "game.json").read_text("utf-8"))
@@ -214,6 +214,6 @@ def test_resuming_a_finished_recording_adds_nothing(shared_data, uninterrupted, 
     _record(shared_data / "scrabscrap" / GAME, db, tmp_path, "--game", "1")
     assert _log(db) == uninterrupted[0]
     r = _record(shared_data / "scrabscrap" / GAME, db, tmp_path, "--game", "1", "--lang", "en", check=False)
-    assert r.returncode == 2 and "recorded with --lang de" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "--lang de" in r.stderr and "Traceback" not in r.stderr
     r = _record(shared_data / "scrabscrap" / GAME, db, tmp_path, "--game", "1", "--rules", "wespa", check=False)
     assert r.returncode == 2 and "--rules naspa" in r.stderr

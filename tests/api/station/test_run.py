@@ -156,7 +156,7 @@ def test_a_port_in_use_is_refused_before_anything_is_ready(tmp_path):
                      env={**os.environ, "TILECAM_TOKEN": TOKEN})
     for cmd, done in (("run", r), ("serve", served)):
         assert done.returncode == 2, done.stderr
-        assert done.stderr.startswith(f"tilecam {cmd}: port {port} is in use (") and "--port" in done.stderr
+        assert f"port {port}" in done.stderr and "--port" in done.stderr   # which port, and the option to pick another
         assert done.stdout == "" and "Traceback" not in done.stderr
     assert not (tmp_path / "x.sqlite3").exists()  # refused before a game was created
 
@@ -164,7 +164,7 @@ def test_a_port_in_use_is_refused_before_anything_is_ready(tmp_path):
 def test_a_source_that_does_not_open_is_exit_2(tmp_path):
     r = cli("run", "--source", str(tmp_path / "nothing.avi"), "--db", str(tmp_path / "x.sqlite3"), timeout=120,
             env={**os.environ, "TILECAM_TOKEN": TOKEN})
-    assert r.returncode == 2 and "tilecam run: cannot open" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "nothing.avi" in r.stderr and "Traceback" not in r.stderr
     from tilecam.api.store import open_store
     store = open_store(tmp_path / "x.sqlite3")
     try:

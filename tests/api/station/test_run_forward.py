@@ -60,7 +60,7 @@ def test_run_forwards_its_game_to_the_central_service(video, tmp_path):  # noqa:
                 proc.send_signal(signal.SIGINT)
                 out, err = proc.communicate(timeout=30)
     assert f"forwarding to     {central.url} as station pi-5, table 5" in out
-    assert f"console for /tournament  http://127.0.0.1:{port}/operator" in out
+    assert f"http://127.0.0.1:{port}/operator" in out
     assert proc.returncode == 0, err
     assert "Traceback" not in err
 
@@ -75,7 +75,7 @@ def test_a_token_file_others_can_read_stops_the_start_before_any_game(tmp_path):
                    f'token_file = "{token_file}"\n')
     r = cli("run", "--source", str(tmp_path), "--config", str(cfg), "--port", str(free_port()), timeout=120)
     assert r.returncode == 2
-    assert f"token_file {token_file} can be read by others (mode 0644); chmod 600 it" in r.stderr
+    assert str(token_file) in r.stderr and "0644" in r.stderr and "chmod 600" in r.stderr
     assert "Traceback" not in r.stderr
     store = open_store(db)  # nothing was recorded: no game was made
     try:

@@ -1,0 +1,108 @@
+"""vision/rackfind.py: where a rack's tiles are in a rack camera's frame, with no model. Each slot a
+quad on its tile, left to right; a slot a hand hides is unseen; no rack, no fix. On rendered rack
+frames (models.synth.render_rack: exact truth per tile) over racks, lights, spacings and tile counts
+of the training looks; and the geometry and skin tests it is built on, on drawn images."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from tilecam.models.synth import render_rack
+from tilecam.vision.rackfind import FindConfig, Slot, find_rack, hand_mask, order_quad, skin_mask
+
+LOOK = dict(view="front", distance="near", tile_style="ivory", light="even", table="wood", camera="sharp",
+            value_place="subscript", blank_print="plain", weight="regular", spacing="even", rack="black_plastic")
+SKIN = (130, 160, 210)        # BGR: a light skin tone
+TABLE = (128, 128, 128)
+
+
+def centre_in(quad, box) -> bool:
+    x, y, w, h = box
+    cx, cy = np.asarray(quad).mean(axis=0)
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
+@pytest.mark.parametrize("quad", [[[10, 12], [52, 8], [56, 70], [12, 66]],     # a tile leaning a little
+                                  [[32, 22], [83, 52], [68, 78], [17, 48]]])   # a wide face turned 30 degrees
+def test_any_four_corners_are_ordered_tl_tr_br_bl(quad):
+    quad = np.array(quad, np.float32)
+    for perm in itertools.permutations(range(4)):
+        assert np.array_equal(order_quad(quad[list(perm)]), quad)
+
+
+def test_a_slot_box_holds_its_quad():
+    slot = Slot(np.array([[10.2, 20.7], [40.0, 21.0], [39.5, 60.9], [10.9, 60.1]], np.float32), True)
+    x, y, w, h = slot.box
+    assert (x, y) == (10, 20) and x + w >= 40 and y + h >= 61
+
+
+def test_skin_is_told_from_a_grey_table_and_a_blue_cloth():
+    image = np.zeros((20, 60, 3), np.uint8)
+    image[:, :20], image[:, 20:40], image[:, 40:] = SKIN, TABLE, (160, 90, 40)   # skin, table, blue cloth
+    mask = skin_mask(image)
+    assert mask[:, :20].all() and not mask[:, 20:].any()
+
+
+def test_a_hand_reaches_in_from_the_frames_edge_and_a_skin_coloured_spot_inside_is_no_hand():
+    image = np.full((200, 300, 3), TABLE, np.uint8)
+    image[60:140, 0:60] = SKIN       # an arm from the left edge
+    image[80:120, 180:220] = SKIN    # a spot in the middle (a tile's tint, a label)
+    hand = hand_mask(image)
+    assert hand[60:140, 5:55].all() and not hand[80:120, 180:220].any()
+    assert not hand_mask(image, not_face=np.zeros((200, 300), bool)).any()   # all of it face: no hand
+
+
+LOOKS = [
+    ("RETINAS", {}),
+    ("QUA", {}),                                                   # a short rack
+    ("AEIN?ST", {"rack": "wood", "table": "dark"}),
+    ("JOKERS", {"rack": "grey_plastic", "spacing": "uneven", "light": "warm"}),
+    ("BACKS", {"rack": "coloured_plastic", "view": "high", "distance": "mid"}),
+]
+# found by this test (issue 37), left for the rack finder's own work: a sheet of paper the faces' colour
+# behind the tiles, and the row is cut into six slots, two unseen, one read as an I at 0.82 (for review)
+PAPER_BEHIND = pytest.mark.xfail(strict=True, reason="a white sheet behind the rack splits the row into 6 slots")
+
+
+@pytest.mark.parametrize("tiles,look,seed", [
+    pytest.param(tiles, look, seed, marks=PAPER_BEHIND if (tiles, seed) == ("BACKS", 11) else ())
+    for tiles, look in LOOKS for seed in (3, 11)])
+def test_each_slot_lies_on_its_tile_left_to_right(tiles, look, seed):
+    scene = render_rack(tiles, seed, {**LOOK, **look})
+    fix = find_rack(scene.image)
+    assert fix is not None and len(fix.slots) == len(tiles) and all(s.seen for s in fix.slots)
+    xs = [s.quad.mean(axis=0)[0] for s in fix.slots]
+    assert xs == sorted(xs)
+    assert all(centre_in(s.quad, box) for s, box in zip(fix.slots, scene.boxes))
+    if len(tiles) > 1:
+        true_pitch = np.median(np.diff([x + w / 2 for x, _, w, _ in scene.boxes]))
+        assert abs(fix.pitch - true_pitch) < 0.15 * true_pitch
+
+
+@pytest.mark.parametrize("seed", [2, 5, 9])
+def test_a_tile_under_a_hand_is_an_unseen_slot_or_no_slot(seed):
+    scene = render_rack("RETINAS", seed, LOOK, hand=0.3)
+    fix = find_rack(scene.image)
+    assert fix is not None
+    for box, hidden in zip(scene.boxes, scene.occluded):
+        on = [s for s in fix.slots if centre_in(s.quad, box)]
+        if hidden:
+            assert not any(s.seen for s in on), box
+        else:
+            assert len(on) == 1 and on[0].seen
+
+
+def test_no_rack_in_the_frame_is_no_fix():
+    assert find_rack(render_rack("", 3, LOOK).image) is None   # the table, the empty rack
+    assert find_rack(np.full((360, 640, 3), 128, np.uint8)) is None
+
+
+def test_the_finders_settings_refuse_a_typo_and_are_fixed_once_made():
+    with pytest.raises(ValidationError):
+        FindConfig(colors=8)
+    cfg = FindConfig()
+    with pytest.raises(ValidationError):
+        cfg.colours = 4
