@@ -212,3 +212,23 @@ def test_a_move_off_air_loses_what_its_rack_read_said_whatever_the_words():
     assert (off.replacement.rack, off.replacement.rack_note, off.replacement.note) == (None, "", "well played")
     assert entry_without_rack(Pass(1, 0, "AEIRSTT", "", "read AEIRSTT")).rack_note == ""
 
+
+def test_record_s_report_names_a_read_a_play_was_not_made_from(service, capsys):
+    """`tilecam record`'s "needs review" lines are the console's: a sure read scoring found a play's
+    tiles not on is named there (its flag: the move), and "nothing to review" is not said."""
+    import argparse
+
+    from tilecam.api.commands.record import _report
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.racks import RackSeen
+
+    gid = new_game(service)
+    service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7))   # sure: no review of its own
+    game = service.load(gid).game_at()
+    service.append(gid, game.play(0, placement_from_gcg(game, "8H", "CAT"), certainty=0.97, review=True, not_from_rack=True,
+                                  rack_note="CAT not on the rack read"))
+    args = argparse.Namespace(store_shown="games.sqlite3", gcg=None, json=None, serve_hint="")
+    assert _report(service, gid, args) == 0
+    out = capsys.readouterr().out
+    assert "needs review: rack of Ann read at 1.0 s: DOGEIRS (move 1: CAT not on the rack read)" in out, out
+    assert "nothing to review" not in out
