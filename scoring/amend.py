@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from .board import Layout, LAYOUTS, Square
 from .errors import ScoringError
-from .events import (BLANK_NOT_READ, CAMERA, NOT_EVENTS, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
+from .events import (CAMERA, NOT_EVENTS, ChallengeBonus, Correction, EndRackPenalty, EndRackPoints,
                      Event, Exchange, LogEntry, Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void,
                      by_operator, voided)
 from .game import Game, GameError, check_exchange, check_within_set, effective_events, replay
@@ -112,10 +112,9 @@ def retile(play: Play, square: Square, letter: str, dist: Distribution, *, blank
     if blank and not hit.blank:
         raise CorrectionError(f"{label} holds {hit.letter}, not a blank (to make it a blank, correct the play)")
     tiles = tuple(PlacedTile(t.square, upper, t.blank) if t is hit else t for t in play.placement.tiles)
-    note = play.note
-    if hit.blank:  # the blank's letter is named now: the GCG writer's "not read" note goes
-        note = "\n".join(ln for ln in note.split("\n") if BLANK_NOT_READ not in ln)
-    return dataclasses.replace(play, placement=dataclasses.replace(play.placement, tiles=tiles), note=note)
+    # a blank's letter named now: no longer the guess of a record's writer
+    guessed = play.blank_guessed and not hit.blank
+    return dataclasses.replace(play, placement=dataclasses.replace(play.placement, tiles=tiles), blank_guessed=guessed)
 
 
 def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: RuleProfile,
@@ -147,8 +146,7 @@ def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: Ru
                 # confirming a play as read must not settle a blank nobody named (it is on air as '?')
                 raise CorrectionError(f"move {n}: the blank at {', '.join(nameless)} has no letter; name it "
                                       "(the lower-case letter it stands for, or a blank correction) first")
-            note = "\n".join(ln for ln in ev.note.split("\n") if BLANK_NOT_READ not in ln)  # every blank named
-            replacement = dataclasses.replace(ev, placement=placement, note=note)
+            replacement = dataclasses.replace(ev, placement=placement, blank_guessed=False)  # every blank named
         case MakeExchange():
             if not isinstance(ev, (Pass, Exchange, TurnLost)):
                 raise CorrectionError(f"move {n} is a {ev.kind}; only a pass becomes an exchange")
@@ -156,11 +154,12 @@ def correct(entries: Iterable[LogEntry], index: int, fix: Amendment, profile: Ru
             tiles = dist.check_tiles(fix.tiles, "exchanged tiles")
             if tiles is not None and len(dist.tokens(tiles)) != fix.count:
                 raise CorrectionError(f"{tiles!r} is not {fix.count} tiles")
-            replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note)
+            replacement = Exchange(ev.player, fix.count, tiles, ev.cumulative, ev.rack, ev.note,
+                                   getattr(ev, "rack_note", ""))
         case MakePass():
             if not isinstance(ev, (Pass, Exchange, TurnLost)):
                 raise CorrectionError(f"move {n} is a {ev.kind}; only an exchange becomes a pass")
-            replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note)
+            replacement = Pass(ev.player, ev.cumulative, ev.rack, ev.note, getattr(ev, "rack_note", ""))
         case RuleScore():
             if not hasattr(ev, "agreed"):
                 raise CorrectionError(f"move {n} is a {ev.kind}, which scores nothing")

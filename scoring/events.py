@@ -16,12 +16,12 @@ from .tiles import BLANK
 
 __all__ = ["BLANK_NOT_READ", "CAMERA", "NOT_EVENTS", "PRESS_CAUSE", "RACK_CAUSE", "by_operator", "ChallengeBonus", "Close", "closing", "Correction",
            "EndRackPenalty", "EndRackPoints", "Event", "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play",
-           "TimePenalty", "TurnLost", "Void", "from_json", "points", "to_json", "voided"]
+           "TimePenalty", "TurnLost", "Void", "from_json", "note_of", "points", "to_json", "voided"]
 
 # A blank whose letter nobody named: on the board as '?' (decode leaves it so when the lexicon
-# does not decide), or, in a record the GCG writer had to give a letter, a play whose note says
-# so. The writer (scoring.gcg) puts this phrase in that '#note'; the operator fixes the blank with
-# a blank correction, which takes the phrase out of the note.
+# does not decide), or, in a record the GCG writer had to give a letter, a play with `blank_guessed`.
+# This phrase is that record's '#note' (written and read by scoring.gcg, which turns it into the
+# field); the operator names the blank with a blank correction, which clears the field.
 BLANK_NOT_READ = "blank's letter not read"
 
 # Correction.cause of the camera's own corrections that others act on: a clock press named another
@@ -59,13 +59,19 @@ class Play:
     # The play's tiles were not on the rack read before it (scoring.racks.RackBook.judge): the play
     # and that read are for review. A fact of the reading, decided in scoring; scores and GCG ignore it.
     not_from_rack: bool = False
+    # What the rack camera's read before the move says of its rack, for people (RackBook.judge's
+    # note): it quotes the read, so it goes off air with the rack (api.service.racks.without_rack).
+    # Set: a read was judged for the move. Shown after `note`.
+    rack_note: str = ""
+    # A blank's letter here was chosen by a record's writer, not named by anyone (a GCG line with a
+    # BLANK_NOT_READ note, scoring.gcg): flagged as a '?' is, until a blank correction names it.
+    blank_guessed: bool = False
     kind: ClassVar[str] = "play"
 
     @property
     def blank_undecided(self) -> bool:
         """A blank in this play stands for a letter nobody has named."""
-        return (any(t.blank and t.letter == BLANK for t in self.placement.tiles)
-                or BLANK_NOT_READ in self.note)
+        return self.blank_guessed or any(t.blank and t.letter == BLANK for t in self.placement.tiles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +94,7 @@ class Pass:
     cumulative: int
     rack: str | None = None
     note: str = ""
+    rack_note: str = ""         # as Play.rack_note
     kind: ClassVar[str] = "pass"
 
 
@@ -99,6 +106,7 @@ class Exchange:
     cumulative: int
     rack: str | None = None
     note: str = ""
+    rack_note: str = ""         # as Play.rack_note
     kind: ClassVar[str] = "exchange"
 
 
@@ -266,20 +274,52 @@ def points(event: Event) -> int:
 
 # Fields added after logs were kept, left out while unset: a log entry without them reads the same
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
-_LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False}
+_LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False}
 
-# Before `cause` and `not_from_rack` were kept, the log said them only in words. An entry stored
-# then without them is read by those words, as they were written then (frozen: old logs' text,
-# never reworded with the messages of today).
+# Before `cause`, `not_from_rack`, `rack_note` and `blank_guessed` were kept, the log said them only in
+# words. An entry stored then without them is read by those words, as they were written then (frozen:
+# old logs' text, never reworded with the messages of today).
 _OLD_CAUSES = (("the clock press", PRESS_CAUSE), ("the rack camera", RACK_CAUSE))
 _OLD_NOT_FROM_RACK = "not on the rack read"
+_OLD_RACK_NOTE = "rack not seen"             # the note lines RackBook.judge wrote began so
+_OLD_BLANK_GUESSED = "blank's letter not read"
+_RACK_NOTED = ("play", "pass", "exchange")
+
+
+def _by_words(kind: str | None, data: dict) -> dict:
+    """The later fields `data` (an entry's JSON) leaves out, as its words said them before they were
+    kept: the value of each, and the note without the lines that said them (a blank's guessed letter)
+    or that move to `rack_note`."""
+    note = str(data.get("note", "") or "")
+    out: dict = {}
+    if kind == "correction" and "cause" not in data:
+        out["cause"] = next((c for words, c in _OLD_CAUSES if str(data.get("reason", "")).startswith(words)), None)
+    if kind == "play" and "not_from_rack" not in data:
+        out["not_from_rack"] = _OLD_NOT_FROM_RACK in note
+    if kind == "play" and "blank_guessed" not in data and _OLD_BLANK_GUESSED in note:
+        out["blank_guessed"] = True
+        note = out["note"] = "\n".join(line for line in note.split("\n") if _OLD_BLANK_GUESSED not in line)
+    if kind in _RACK_NOTED and "rack_note" not in data and note:
+        lines = note.split("\n")
+        rack = [line for line in lines if line.startswith(_OLD_RACK_NOTE)]
+        if rack:
+            out["note"] = "\n".join(line for line in lines if not line.startswith(_OLD_RACK_NOTE))
+            out["rack_note"] = "\n".join(rack)
+    return out
+
+
+def note_of(event) -> str:
+    """An event's note as people read it: its `note`, then what the rack read said (`rack_note`)."""
+    return "\n".join(n for n in (getattr(event, "note", ""), getattr(event, "rack_note", "")) if n)
 
 
 def to_json(entry: LogEntry) -> dict:
     out: dict = {"kind": entry.kind}
+    unset: dict = {}
     for name in entry.__slots__:
         value = getattr(entry, name)
         if name in _LATER_FIELDS and value == _LATER_FIELDS[name]:
+            unset[name] = value
             continue
         if isinstance(value, Placement):
             value = {"direction": value.direction.value,
@@ -289,6 +329,11 @@ def to_json(entry: LogEntry) -> dict:
         elif name == "replacement":
             value = to_json(value)
         out[name] = value
+    # a field left out must read back as it is: one whose old words (a person's note quoting them)
+    # would say otherwise is written
+    derived = _by_words(entry.kind, out)
+    out.update({name: value for name, value in unset.items()
+                if name in derived and derived[name] != value})
     return out
 
 
@@ -314,10 +359,7 @@ def from_json(data: dict) -> LogEntry:
             data["runner_ups"] = tuple((str(pos), str(word), float(p)) for pos, word, p in data["runner_ups"])
         if "replacement" in data:
             data["replacement"] = from_json(data["replacement"])
-        if kind == "correction" and "cause" not in data:
-            data["cause"] = next((c for words, c in _OLD_CAUSES if str(data.get("reason", "")).startswith(words)), None)
-        if kind == "play" and "not_from_rack" not in data:
-            data["not_from_rack"] = _OLD_NOT_FROM_RACK in str(data.get("note", ""))
+        data.update(_by_words(kind, data))
         return cls(**data)
     except (TypeError, KeyError, ValueError) as exc:
         raise ValueError(f"bad {kind} event: {exc}") from None

@@ -285,18 +285,21 @@ class Game:
     def play(self, player: int, placement: Placement, claimed: int | None = None,
              rack: str | None = None, note: str = "", agreed: int | None = None,
              engine_stands: bool = False, certainty: float | None = None, review: bool = False,
-             runner_ups: tuple = (), turn_inferred: bool = False, not_from_rack: bool = False) -> Play:
+             runner_ups: tuple = (), turn_inferred: bool = False, not_from_rack: bool = False,
+             rack_note: str = "", blank_guessed: bool = False) -> Play:
         """``engine_stands``: the announced score is kept as claimed, but the engine's stands until
         someone rules otherwise (an operator entering a play while the broadcast is live).
-        ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``: how the camera
-        read it (kept, never scored)."""
+        ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``, ``rack_note``:
+        how the camera read it; ``blank_guessed``: a record's writer chose a blank's letter (kept, never
+        scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
         if engine_stands and agreed is None:
             agreed = scored.score
         agreed = self._stand(claimed, scored.score, agreed)
         return self._enter(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note,
-                                engine_stands, certainty, review, tuple(runner_ups), turn_inferred, not_from_rack))
+                                engine_stands, certainty, review, tuple(runner_ups), turn_inferred, not_from_rack,
+                                rack_note, blank_guessed))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
                  note: str = "", agreed: int | None = None) -> PhonyWithdrawn:
@@ -306,15 +309,15 @@ class Game:
         return self._enter(PhonyWithdrawn(player, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, rack, note))
 
-    def pass_turn(self, player: int, rack: str | None = None, note: str = "") -> Pass:
-        return self._enter(Pass(player, self.state.scores[player], rack, note))
+    def pass_turn(self, player: int, rack: str | None = None, note: str = "", rack_note: str = "") -> Pass:
+        return self._enter(Pass(player, self.state.scores[player], rack, note, rack_note))
 
     def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
-                 note: str = "") -> Exchange:
+                 note: str = "", rack_note: str = "") -> Exchange:
         if self.state.bag < self.profile.min_bag_to_exchange:
             raise GameError(f"exchanges need {self.profile.min_bag_to_exchange} tiles in the bag; "
                             f"it holds {self.state.bag}")
-        return self._enter(Exchange(player, count, tiles, self.state.scores[player], rack, note))
+        return self._enter(Exchange(player, count, tiles, self.state.scores[player], rack, note, rack_note))
 
     def lose_turn(self, player: int, rack: str | None = None, note: str = "") -> TurnLost:
         return self._enter(TurnLost(player, self.state.scores[player], rack, note))
@@ -396,14 +399,14 @@ class Game:
             case Play():
                 return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed,
                                  event.engine_stands, event.certainty, event.review, event.runner_ups,
-                                 event.turn_inferred, event.not_from_rack)
+                                 event.turn_inferred, event.not_from_rack, event.rack_note, event.blank_guessed)
             case PhonyWithdrawn():
                 return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
             case Pass():
-                return self.pass_turn(p, event.rack, event.note)
+                return self.pass_turn(p, event.rack, event.note, event.rack_note)
             case Exchange():
                 return self._enter(Exchange(p, event.count, event.tiles, self.state.scores[p],
-                                            event.rack, event.note))
+                                            event.rack, event.note, event.rack_note))
             case TurnLost():
                 return self.lose_turn(p, event.rack, event.note)
             case ChallengeBonus():

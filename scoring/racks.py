@@ -272,6 +272,11 @@ class Fitted:
         """Runner-ups were taken: the rack is not the read."""
         return self.rack.tiles != self.read.tiles
 
+    def review(self, review_below: float) -> bool:
+        """The read waits for a person's word: it breaks the counts, or a tile of it was read under
+        `review_below` ([racks] review_below). The one rule; the station stores what it says."""
+        return bool(self.breaks or self.logged.doubtful(review_below))
+
     @property
     def logged(self) -> RackSeen:
         """What a rack log keeps as the read's tiles: the rack, or the read as read when it breaks

@@ -615,10 +615,10 @@ class Scorekeeper:
             if change is None:
                 break
             judged = self.racks.judge(change.before, "", g.state.board)
-            note = _joined(f"the rack camera saw {change.tiles} leave the rack and others come while the board "
-                           "did not change (no clock press): an exchange", judged.note)
+            note = (f"the rack camera saw {change.tiles} leave the rack and others come while the board "
+                    "did not change (no clock press): an exchange")
             try:
-                ev = g.exchange(who, change.count, change.tiles, judged.rack, note)
+                ev = g.exchange(who, change.count, change.tiles, judged.rack, note, judged.note)
             except GameError:
                 break
             out.append(self._append(ev))
@@ -668,7 +668,7 @@ class Scorekeeper:
         review = review or certainty < self.cfg.review_below or rack.review or proposed.from_pool \
             or self._untrusted(proposed.placement)
         try:
-            return self.game.play(player, proposed.placement, rack=rack.rack, note=rack.note, certainty=certainty,
+            return self.game.play(player, proposed.placement, rack=rack.rack, rack_note=rack.note, certainty=certainty,
                                   review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
                                   not_from_rack=rack.review)
         except GameError:
@@ -676,8 +676,8 @@ class Scorekeeper:
                 raise
         # the play goes down without the rack read (it breaks the set beside the board): the play is
         # the board camera's, never refused for a rack
-        return self.game.play(player, proposed.placement, note=f"{RACK_NOT_SEEN}: the rack read holds more of a "
-                                                              "tile than the set has beside this play", certainty=certainty,
+        return self.game.play(player, proposed.placement, rack_note=f"{RACK_NOT_SEEN}: the rack read holds more "
+                                                                   "of a tile than the set has beside this play", certainty=certainty,
                               review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
 
     def learned(self) -> frozenset[str]:
@@ -730,14 +730,14 @@ class Scorekeeper:
         judged = self.racks.judge(change.before, "", g.state.board)
         if change.problem:
             note = f"the rack camera saw the rack change, but not by an exchange: {change.problem}"
-            return g.pass_turn(who, judged.rack, _joined(note, judged.note))
+            return g.pass_turn(who, judged.rack, note, judged.note)
         if change.kind == "exchange":
             try:
-                return g.exchange(who, change.count, change.tiles, judged.rack, judged.note)
+                return g.exchange(who, change.count, change.tiles, judged.rack, rack_note=judged.note)
             except GameError as exc:
                 note = f"the rack camera saw {change.tiles} leave the rack, but no exchange can be: {exc}"
-                return g.pass_turn(who, judged.rack, _joined(note, judged.note))
-        return g.pass_turn(who, judged.rack, judged.note)
+                return g.pass_turn(who, judged.rack, note, judged.note)
+        return g.pass_turn(who, judged.rack, rack_note=judged.note)
 
     def _late_rack(self, player: int) -> Correction | None:
         """The player's last move amended by what their rack camera saw after it was committed:
@@ -760,18 +760,19 @@ class Scorekeeper:
             change = self.racks.changed_since_turn(player, before, board)
             if change is not None and change.kind == "exchange":
                 judged = self.racks.judge(change.before, "", board)
-                fixed = Exchange(player, change.count, change.tiles, ev.cumulative, judged.rack, judged.note)
+                fixed = Exchange(player, change.count, change.tiles, ev.cumulative, judged.rack, "", judged.note)
                 reason = f"{_RACK_REASON} saw {change.tiles} leave the rack at this press: an exchange, not a pass"
             elif change is not None and ev.rack is None:
                 judged = self.racks.judge(change.before, "", board)
-                fixed, reason = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note)), \
+                fixed, reason = replace(ev, rack=judged.rack, rack_note=_joined(ev.rack_note, judged.note)), \
                     f"{_RACK_REASON}'s read of the rack at this pass"
-        elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and RACK_NOT_SEEN not in ev.note:
+        elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and not ev.rack_note:
+            # (a rack_note: a read was judged at the commit and gave no rack; a late read changes nothing)
             played = played_tiles(ev.placement, g.dist)
             if self.racks.departed(player, played, before):
                 seen = self.racks.rack_before(player, played, before)
                 judged = self.racks.judge(seen, played, board)
-                fixed = replace(ev, rack=judged.rack, note=_joined(ev.note, judged.note),
+                fixed = replace(ev, rack=judged.rack, rack_note=judged.note,
                                 review=ev.review or judged.review, not_from_rack=judged.review)
                 reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
         if fixed is None:

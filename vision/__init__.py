@@ -23,7 +23,7 @@ _FACE = {
     "DEFAULT_MODEL": "assemble", "build_locator": "assemble", "build_reader": "assemble",
     "build_rack_reader": "assemble", "RackConfig": "rack", "RackReader": "rack", "RackTile": "rack",
     "RackView": "rack", "RackWatch": "rack", "RackNotFound": "errors",
-    "load_tile_reader": "assemble", "locate_board": "assemble",
+    "load_tile_reader": "assemble", "locate_board": "assemble", "reader_warnings": "assemble",
     "BoardNotFound": "errors", "SetupError": "errors", "VisionError": "errors",
     "Still": "still", "read_still": "still", "still_corners": "still", "warp_still": "still",
     "DETECT_CONF": "language", "read_tile_set": "language", "decide_set": "language",

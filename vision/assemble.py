@@ -53,12 +53,22 @@ def load_tile_reader(settings, lang: str, *, model: str | Path | None = None, ti
         reader = TileReader(path, card, tileset=tileset, lang=lang, cfg=read, empty_ref=read.empty_reference_path)
     except (ReaderError, OSError, ValueError) as exc:
         raise SetupError(f"cannot load the tile reader ({path}): {exc}") from None
-    if reader.unreadable:
-        # said at start, never a silent mask: every such tile on the table would be read as another
-        _warn(f"warning: the tile model has no class for {' '.join(reader.unreadable)} of the {lang!r} set "
-              f"({path.name}): those tiles are never read as themselves until a tile set teaches them "
-              "(`tilecam enroll`, [read] tileset_path)")
+    for text in reader_warnings(reader):
+        _warn(f"warning: {text} ({path.name})")
     return with_recogniser(reader) if read.recogniser else reader
+
+
+def reader_warnings(reader) -> list[str]:
+    """What a reader runs on anyway but people must hear of, said at start, never a silent mask:
+    the set's letters the tile model has no class for (`TileReader.unreadable`: every such tile on
+    the table would be read as another). `reader`: a tile reader or a board reader built on one
+    (``build_reader``'s); the station shows these on its console, the commands on stderr."""
+    tiles = getattr(reader, "tile_reader", reader)
+    missing = getattr(tiles, "unreadable", ())
+    if not missing:
+        return []
+    return [f"the tile model has no class for {' '.join(missing)} of the {tiles.lang!r} set: those tiles are "
+            "never read as themselves until a tile set teaches them (`tilecam enroll`, [read] tileset_path)"]
 
 
 _RECOGNISERS: dict = {}   # one onnxruntime session per alphabet and thread count, shared by the readers

@@ -334,7 +334,7 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None
         print(f"needs review: {turns}")
     for line in racks.lines() if racks else ():   # which rack cameras ran, what they read, how they ended
         print(line)
-    reads = service.racks(game_id)   # the game's rack log: this run's reads and any before it
+    reads = service.rack_reviews(game_id)   # the game's rack log (this run's reads and any before it), with scoring's flags
     if racks:
         print(f"{len(reads)} rack{'s' * (len(reads) != 1)} kept in {args.store_shown} with game {game_id}, each "
               "with its evidence frame")

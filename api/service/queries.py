@@ -11,7 +11,7 @@ from typing import Callable
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.amend import changes, confirmed as confirmed_moves, reading_excess
 from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
-                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, to_json)
+                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, note_of, to_json)
 from tilecam.scoring.game import Game, GameError
 from tilecam.scoring.gcg import format_position, shown_play, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
@@ -124,7 +124,7 @@ class Queries:
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
                 **_move_rack(view.row.id, ev, made_from.get(i), on[i]),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
-                totals=list(ln.totals), note=ev.note if on[i] else without_rack(ev).note,
+                totals=list(ln.totals), note=note_of(ev if on[i] else without_rack(ev)),
                 corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
                 turn_inferred=i in order.inferred, out_of_turn=i in wrong,

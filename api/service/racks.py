@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tilecam.scoring.errors import ScoringError
-from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Play
-from tilecam.scoring.gcg import RACK_NOT_SEEN
+from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Play, note_of
 from tilecam.scoring.gcg.notation import played_tiles
 from tilecam.scoring.racks import RackBook, RackSeen, spent_at
 
@@ -91,16 +90,15 @@ def on_air(settings: Any) -> RackPolicy:
 
 
 def without_rack(ev):
-    """An event as a response that may not see its rack carries it: no `rack`, no note line quoting
-    a rack read (those start RACK_NOT_SEEN). An exchange keeps its tiles (the move, as the recount
-    says it, gone from the rack); the end's rack points and penalty keep theirs (the score of a
-    game that is over)."""
+    """An event as a response that may not see its rack carries it: no `rack`, no `rack_note` (what
+    the rack read said of it, quoting the read). An exchange keeps its tiles (the move, as the
+    recount says it, gone from the rack); the end's rack points and penalty keep theirs (the score
+    of a game that is over)."""
     if isinstance(ev, (EndRackPoints, EndRackPenalty)) or not hasattr(ev, "rack"):
         return ev
     changes: dict[str, Any] = {"rack": None}
-    note = getattr(ev, "note", "")
-    if note and RACK_NOT_SEEN in note:
-        changes["note"] = "\n".join(line for line in note.split("\n") if not line.startswith(RACK_NOT_SEEN))
+    if getattr(ev, "rack_note", ""):
+        changes["rack_note"] = ""
     return dataclasses.replace(ev, **changes)
 
 
@@ -247,7 +245,7 @@ class Racks:
             if isinstance(ev, Play) and ev.review and ev.not_from_rack:
                 j = book.read_before(ev.player, played_tiles(ev.placement, view.dist), view.events[:i])
                 if j is not None:
-                    flagged[kept[ev.player][j].seq] = f"move {i + 1}: {ev.note}"
+                    flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
                 if r.seq in flagged else r for r in reads]
 

@@ -177,7 +177,7 @@ class Recorder:
         with self._keeper_lock:
             self._follow()
             fitted = keeper.rack_fit(seen, review_below)
-            review = bool(fitted.breaks or fitted.logged.doubtful(review_below))
+            review = fitted.review(review_below)
             self.link.rack(fitted.logged, frame, review, read=fitted.read if fitted.changed and not fitted.breaks
                            else None, breaks=fitted.breaks or None)
             entries = keeper.rack_seen(fitted.rack, review_below)

@@ -132,7 +132,7 @@ class Station:
     def open(self) -> "Station":
         from tilecam.api.bus import Bus, PreviewHub
         from tilecam.api.service import GameService
-        from tilecam.vision import SetupError as VisionSetupError, build_reader
+        from tilecam.vision import SetupError as VisionSetupError, build_reader, reader_warnings
 
         job = self.job
         if self._given_service is not None:  # the caller's store, which the caller closes
@@ -151,6 +151,7 @@ class Station:
             self._reader = build_reader(self.settings, reader_lang, model=job.model, tileset=job.tileset)
         except VisionSetupError as exc:
             raise SetupError(str(exc)) from None
+        self._early.extend(reader_warnings(self._reader))  # on the console's notices too (stderr has said it)
         self.forwarder = self._forwarder()  # a token file it cannot use stops the start, before any game
         self._open_source()  # before the game: a source that does not open leaves no empty game behind
         self._open_racks(game_id)

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 from ..board import Layout, LAYOUTS
-from ..events import Exchange
+from ..events import BLANK_NOT_READ, Exchange
 from ..game import Game, GameError
 from ..placement import PlacementError
 from ..rules import RuleProfile
@@ -236,9 +236,10 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
             dist.check_tiles(rack, "rack")
             match t.kind:
                 case "play":
-                    note, inferred = _turn_inferred(t.note)
+                    note, inferred = _said(t.note, TURN_INFERRED_NOTE)
+                    note, guessed = _said(note, BLANK_NOT_READ)
                     ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, note,
-                                   turn_inferred=inferred)
+                                   turn_inferred=inferred, blank_guessed=guessed)
                 case "withdrawn":
                     claimed, note = _withdrawn_score(game, t)
                     ev = game.withdraw(p, claimed, rack, note)
@@ -287,10 +288,11 @@ def _unseen_rack(t: GcgTurn) -> GcgTurn:
     return t if len(kept) == len(lines) else replace(t, rack=None, note="\n".join(kept))
 
 
-def _turn_inferred(note: str) -> tuple[str, bool]:
-    """A play's note without our writer's TURN_INFERRED_NOTE line, and whether it had one."""
+def _said(note: str, words: str) -> tuple[str, bool]:
+    """A play's note without our writer's line that starts with `words` (TURN_INFERRED_NOTE: the
+    play's turn_inferred; BLANK_NOT_READ: its blank_guessed), and whether it had one."""
     lines = note.split("\n") if note else []
-    kept = [line for line in lines if not line.startswith(TURN_INFERRED_NOTE)]
+    kept = [line for line in lines if not line.startswith(words)]
     return "\n".join(kept), len(kept) != len(lines)
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from ..blanks import designate, undecided_squares
 from ..board import Layout, LAYOUTS
 from ..events import (BLANK_NOT_READ, ChallengeBonus, EndRackPenalty, EndRackPoints, Exchange, Pass,
-                      PhonyWithdrawn, Play, TimePenalty, TurnLost)
+                      PhonyWithdrawn, Play, TimePenalty, TurnLost, note_of)
 from ..game import Game
 from ..lexicon import Lexicon
 from ..rules import RuleProfile
@@ -157,7 +157,7 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     game = Game(profile, dist, layout, len(record.players))
     for i, ev in enumerate(record.events):
         nick = nicks[ev.player]
-        note_lines = _note_lines(ev.note or "")
+        note_lines = _note_lines(note_of(ev))
         if i in order.inferred:  # read back as Play.turn_inferred
             note_lines.append(f"#note {TURN_INFERRED_NOTE}: no clock press seen; who played this move is a guess")
         # (a withdrawn play's rack holds its tiles, still on the board; a penalty's rack is its point)
@@ -173,9 +173,10 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
                 # >Josh: AEFGITT 8J .EGIFT +36 128
                 named = designate(game.state.board, ev.placement, dist, lexicon, ev.claimed)
                 rack, pos, word = play_notation(replace(ev, placement=named.placement), game)
-                if not named.decided and BLANK_NOT_READ not in (ev.note or ""):
-                    letters = ", ".join(t.letter.lower() for t in named.placement.tiles
-                                        if t.square in undecided_squares(ev.placement))
+                if not named.decided or ev.blank_guessed:  # read back as Play.blank_guessed
+                    guessed = set(undecided_squares(ev.placement)) | (
+                        {t.square for t in ev.placement.tiles if t.blank} if ev.blank_guessed else set())
+                    letters = ", ".join(t.letter.lower() for t in named.placement.tiles if t.square in guessed)
                     note_lines.insert(0, f"#note {BLANK_NOT_READ}: written as {letters}")
                 line = f">{nick}: {rack} {pos} {word} {ev.agreed:+d} {ev.cumulative}"
             case PhonyWithdrawn():

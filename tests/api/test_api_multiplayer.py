@@ -118,14 +118,28 @@ def test_blank_undecided_is_flagged_until_the_operator_names_it(api, client):
     assert moves[0]["word"] == "QaT" and not moves[0]["blank_undecided"]
 
 
-def test_blank_undecided_from_a_gcg_note_and_the_fix_drops_the_note(client):
-    # A record whose writer had to pick the blank's letter says so in the play's note.
-    gid = create(client, FOUR[:2], "naspa").json()["id"]
-    note = f"{BLANK_NOT_READ}: T chosen\nwell played"
-    r = post(client, f"/api/games/{gid}/plays", {"position": "8G", "word": "QAt", "note": note})
-    assert r.json()["live"]["blank_undecided"] == [0]
-    assert client.get(f"/api/games/{gid}/moves").json()[0]["blank_undecided"] is True
+def test_blank_undecided_from_a_gcg_note_and_the_fix_clears_it(client):
+    # A record whose writer had to pick the blank's letter says so in the play's note: imported, the
+    # play's blank is flagged (Play.blank_guessed), the writer's line no note of the play.
+    gcg = ("#character-encoding UTF-8\n#player1 a A\n#player2 b B\n>a: ?AQ 8G QAt +22 22\n"
+           f"#note {BLANK_NOT_READ}: written as t\n#note well played\n")
+    r = client.post("/api/games/gcg", content=gcg.encode(), headers={**AUTH, "Content-Type": "text/plain"})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    assert client.get(f"/api/games/{gid}/live").json()["blank_undecided"] == [0]
+    got = client.get(f"/api/games/{gid}/moves").json()[0]
+    assert got["blank_undecided"] is True and got["note"] == "well played"
     r = post(client, f"/api/games/{gid}/moves/0/corrections", {"kind": "blank", "square": "8I", "letter": "T"})
     assert r.status_code == 200 and r.json()["live"]["blank_undecided"] == []
     got = client.get(f"/api/games/{gid}/moves").json()[0]
     assert got["note"] == "well played" and got["blank_undecided"] is False
+
+
+def test_a_note_in_the_words_of_a_guessed_blank_flags_nothing(client):
+    # What a play's note says is for people: an operator's note in the GCG writer's words is no flag
+    # (the flag is Play.blank_guessed, set only by the GCG reader).
+    gid = create(client, FOUR[:2], "naspa").json()["id"]
+    r = post(client, f"/api/games/{gid}/plays", {"position": "8G", "word": "QAt", "note": f"{BLANK_NOT_READ}: T chosen"})
+    assert r.status_code == 200 and r.json()["live"]["blank_undecided"] == []
+    got = client.get(f"/api/games/{gid}/moves").json()[0]
+    assert got["blank_undecided"] is False and got["note"] == f"{BLANK_NOT_READ}: T chosen"

@@ -133,7 +133,8 @@ def test_overlay_shows_three_and_four_players(api, client, browser_page):
 
 def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(api, client, browser_page):
     from apiserver import TOKEN
-    from tilecam.scoring.events import BLANK_NOT_READ
+    from tilecam.scoring.board import Direction, Square
+    from tilecam.scoring.placement import PlacedTile, Placement
 
     page = browser_page
     page.goto(f"{api.url}/operator")
@@ -150,10 +151,10 @@ def test_operator_console_runs_a_four_player_game_and_marks_an_undecided_blank(a
                                                                           "3: Cy", "4: Di"]
     assert page.locator("#end input[name=r4]").is_visible()
 
-    # A play whose blank the GCG writer had to guess, as an import of such a record would hold it.
-    r = client.post(f"/api/games/{gid}/plays", headers=AUTH,
-                    json={"position": "8G", "word": "QAt", "note": f"{BLANK_NOT_READ}: T chosen"})
-    assert r.status_code == 200
+    # A play whose blank the GCG writer had to guess, as an import of such a record holds it.
+    qat = Placement((PlacedTile(Square(7, 6), "Q"), PlacedTile(Square(7, 7), "A"),
+                     PlacedTile(Square(7, 8), "T", True)), Direction.ACROSS)
+    api.service.build(int(gid), lambda g: g.play(0, qat, blank_guessed=True))
     page.wait_for_selector("#moves tr.undecided .undecided-mark", timeout=10_000)
     assert page.inner_text("#scores") == "Ann 22 – Ben 0 – Cy 0 – Di 0"
     page.click("#moves tr.undecided button")

@@ -56,3 +56,34 @@ def test_entries_stored_before_the_typed_fields_are_read_by_their_words():
     rack = dict(press, reason="the rack camera's read of the rack at this pass")
     assert from_json(rack).cause == RACK_CAUSE
     assert from_json(dict(press, reason="the tiles read differently over more frames")).cause is None
+
+
+def test_entries_stored_before_rack_note_and_blank_guessed_are_read_by_their_words():
+    """A log kept before `rack_note` and `blank_guessed`: the note's rack lines (they began "rack not
+    seen") are its rack_note, and a note saying the blank's letter was not read flags the blank."""
+    from tilecam.scoring.events import from_json, note_of, to_json
+
+    said = "rack not seen whole: read AE.NR.T ('.' not seen); the rack field holds the tiles seen"
+    old_play = to_json(PLAY)
+    old_play.update(note=f"blank's letter not read: T chosen\nwell played\n{said}")
+    play = from_json(old_play)
+    assert play.blank_guessed and play.blank_undecided and not play.not_from_rack
+    assert (play.note, play.rack_note) == ("well played", said) and note_of(play) == f"well played\n{said}"
+    assert from_json(to_json(play)) == play
+    for kind in ("pass", "exchange"):
+        old = {"kind": "pass", "player": 1, "cumulative": 0, "rack": None, "note": said} if kind == "pass" else {
+            "kind": "exchange", "player": 1, "count": 2, "tiles": None, "cumulative": 0, "rack": None, "note": said}
+        ev = from_json(old)
+        assert (ev.note, ev.rack_note) == ("", said) and from_json(to_json(ev)) == ev
+
+
+def test_a_note_in_the_old_words_is_a_note_once_the_fields_are_kept():
+    """Today's entries say the fields, whatever their note says: a person's note in the old words
+    reads back as written, the fields unset (to_json writes them where their absence would mislead)."""
+    from tilecam.scoring.events import from_json, to_json
+
+    for note in ("blank's letter not read: T chosen", "rack not seen: I could not tell", "not on the rack read"):
+        play = dataclasses.replace(PLAY, note=note)
+        assert from_json(to_json(play)) == play and not play.blank_undecided
+        plain = to_json(dataclasses.replace(PLAY, note="well played"))
+        assert not {"rack_note", "blank_guessed", "not_from_rack"} & set(plain)

@@ -12,7 +12,6 @@ from tilecam.scoring.events import RACK_CAUSE, Correction, EndRackPenalty, EndRa
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.gcg.notation import placement_from_gcg
-from tilecam.scoring.gcg.records import RACK_NOT_SEEN
 from tilecam.scoring.racks import RackSeen
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
@@ -55,7 +54,7 @@ def test_a_play_gets_the_rack_read_before_it():
     keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
     obs = keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
-    assert obs.status == "play" and play.rack == "ACEIRST" and not play.review and play.note == ""
+    assert obs.status == "play" and play.rack == "ACEIRST" and not play.review and play.note == play.rack_note == ""
 
 
 def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
@@ -64,7 +63,7 @@ def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.words == ("CAT",) and play.review and play.rack is None and play.not_from_rack
-    assert "C not on the rack" in play.note   # said to people; the code reads not_from_rack
+    assert "C not on the rack" in play.rack_note   # said to people; the code reads not_from_rack
 
 
 def test_a_partial_rack_is_written_as_seen_with_the_note():
@@ -73,7 +72,7 @@ def test_a_partial_rack_is_written_as_seen_with_the_note():
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.rack == "ACEIRST" and not play.review   # the tiles seen and those played
-    assert play.note.startswith(RACK_NOT_SEEN)
+    assert play.rack_note and play.note == ""   # what was read, said apart from the note (off air with the rack)
 
 
 def _cat_then(keeper: Scorekeeper) -> None:
@@ -215,7 +214,7 @@ def test_a_game_with_racks_writes_gcg_that_loads_and_reads_back_its_racks():
     events = keeper.game.events
     assert [e.kind for e in events] == ["play", "exchange", "pass", "play", "play"]
     assert [e.rack for e in events] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, "EIOQRSU"]
-    assert events[3].review and events[3].not_from_rack and "O not on the rack" in events[3].note
+    assert events[3].review and events[3].not_from_rack and "O not on the rack" in events[3].rack_note
     assert not any(e.not_from_rack for e in events if e.kind == "play" and e is not events[3])
     text = _gcg(events)
     assert check_gcg(text) == [], text
@@ -315,3 +314,17 @@ def test_a_misread_that_comes_back_is_no_exchange():
     keeper.rack_seen(seen(1, "AEIIOUU", 5), SURE)
     keeper.observe(board(*CATS_TOE), pressed=False)
     assert [e.kind for e in keeper.game.events] == ["play", "play"]
+
+
+def test_a_play_judged_at_its_commit_takes_no_late_rack_however_its_note_is_worded(monkeypatch):
+    # Play.rack_note says a read was judged at the commit; its words are for people (they said it once)
+    import tilecam.scoring.racks as racks
+    monkeypatch.setattr(racks, "RACK_NOT_SEEN", "what the rack camera saw")
+    keeper = Scorekeeper(Game(NASPA, EN))
+    keeper.rack_seen(seen(0, "AEINRST", 1), SURE)
+    keeper.observe(board(CAT), player=0, pressed=True)
+    play = keeper.game.events[0]
+    assert play.not_from_rack and play.rack is None and play.rack_note.startswith("what the rack camera saw")
+    assert keeper.rack_seen(seen(0, "ACEIRST", 2), SURE) == []
+    assert keeper.rack_seen(seen(0, "EIOQRSU", 3), SURE) == []   # the draw: no late fill of a judged play
+    assert keeper.game.events[0] == play

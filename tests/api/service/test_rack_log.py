@@ -149,21 +149,32 @@ def test_a_play_scoring_found_not_on_its_rack_puts_that_read_under_review(servic
     assert not service.rack_reviews(gid)[0].review
 
 
-def test_a_play_stored_before_the_flag_was_kept_flags_its_read_by_its_note(service):
-    """A log from before Play.not_from_rack: only the note said it. It reads the same."""
+def test_a_play_stored_before_the_flag_was_kept_flags_its_read_by_its_note(service, monkeypatch):
+    """A log from before Play.not_from_rack and Play.rack_note: only the note said them. It reads the
+    same: the read flagged, and the note's rack line off air with the rack."""
     import dataclasses
 
+    import tilecam.api.store.rows as rows
+    from tilecam.api.service import RackPolicy
+    from tilecam.scoring.events import to_json
     from tilecam.scoring.gcg import placement_from_gcg
     from tilecam.scoring.racks import RackSeen
 
+    # the store as tilecam wrote it then: no field it did not know
+    monkeypatch.setattr(rows, "to_json", lambda e: {k: v for k, v in to_json(e).items()
+                                                    if k not in ("not_from_rack", "rack_note", "blank_guessed")})
     gid = new_game(service)
     service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7))
     game = service.load(gid).game_at()
     play = game.play(0, placement_from_gcg(game, "8H", "CAT"), review=True)
     assert not play.not_from_rack
-    service.append(gid, dataclasses.replace(play, note="rack not seen with this play's tiles: CAT not on the rack read DEGIORS"))
-    assert service.load(gid).events[0].not_from_rack
+    said = "rack not seen with this play's tiles: CAT not on the rack read DEGIORS"
+    service.append(gid, dataclasses.replace(play, note=f"well played\n{said}"))
+    stored = service.load(gid).events[0]
+    assert stored.not_from_rack and (stored.note, stored.rack_note) == ("well played", said)
     assert service.rack_reviews(gid)[0].review
+    assert service.moves(service.load(gid))[0].note == f"well played\n{said}"
+    assert service.moves(service.load(gid), RackPolicy(False))[0].note == "well played"
 
 
 def test_a_play_its_rack_held_flags_no_read(service):
@@ -186,3 +197,38 @@ def test_a_move_takes_no_read_from_before_the_players_previous_move(service):
     moves = service.moves(service.load(gid))
     assert (moves[0].rack_seq, moves[0].rack) == (0, "CATXYZE")
     assert (moves[2].rack_seq, moves[2].rack) == (None, None)
+
+
+def test_a_move_off_air_loses_what_its_rack_read_said_whatever_the_words():
+    from tilecam.api.service import entry_without_rack
+    from tilecam.scoring.board import Direction, Square
+    from tilecam.scoring.events import Correction, Pass, Play
+    from tilecam.scoring.placement import PlacedTile, Placement
+
+    cat = Play(0, Placement((PlacedTile(Square(7, 7), "C"), PlacedTile(Square(7, 8), "A"),
+                             PlacedTile(Square(7, 9), "T")), Direction.ACROSS), ("CAT",), None, 10, 10, 10,
+               rack="ACEIRST", note="well played", rack_note="any words: the read was AEINRST")
+    off = entry_without_rack(Correction(0, cat, by="desk"))
+    assert (off.replacement.rack, off.replacement.rack_note, off.replacement.note) == (None, "", "well played")
+    assert entry_without_rack(Pass(1, 0, "AEIRSTT", "", "read AEIRSTT")).rack_note == ""
+
+
+def test_record_s_report_names_a_read_a_play_was_not_made_from(service, capsys):
+    """`tilecam record`'s "needs review" lines are the console's: a sure read scoring found a play's
+    tiles not on is named there (its flag: the move), and "nothing to review" is not said."""
+    import argparse
+
+    from tilecam.api.commands.record import _report
+    from tilecam.scoring.gcg import placement_from_gcg
+    from tilecam.scoring.racks import RackSeen
+
+    gid = new_game(service)
+    service.add_rack(gid, RackSeen(0, 1.0, tuple("DOGEIRS"), (0.99,) * 7))   # sure: no review of its own
+    game = service.load(gid).game_at()
+    service.append(gid, game.play(0, placement_from_gcg(game, "8H", "CAT"), certainty=0.97, review=True, not_from_rack=True,
+                                  rack_note="CAT not on the rack read"))
+    args = argparse.Namespace(store_shown="games.sqlite3", gcg=None, json=None, serve_hint="")
+    assert _report(service, gid, args) == 0
+    out = capsys.readouterr().out
+    assert "needs review: rack of Ann read at 1.0 s: DOGEIRS (move 1: CAT not on the rack read)" in out, out
+    assert "nothing to review" not in out

@@ -267,3 +267,21 @@ def test_tilecam_record_writes_a_gcg_every_reader_loads(tmp_path, shared_data):
     assert len(plays) >= 15 and not any("?" in play[3] for play in plays)
     assert {line[1:].split()[0] for line in text.splitlines() if line.startswith("#")} <= STANDARD_PRAGMAS
     assert f"#note {BLANK_NOT_READ}: written as e" in text  # SPUREN? with no lexicon: flagged
+
+
+def test_a_guessed_blank_reads_back_flagged_however_the_note_is_worded(monkeypatch):
+    # The GCG file says it in words (its only channel); the record says it in Play.blank_guessed,
+    # which the reader sets and the writer writes, whatever those words are.
+    import tilecam.scoring.gcg.reader as reader
+    import tilecam.scoring.gcg.writer as writer
+    for module in (reader, writer):
+        monkeypatch.setattr(module, "BLANK_NOT_READ", "the blank's letter is a guess")
+    game = Game(NASPA, EN)
+    game.play(0, Placement((PlacedTile(Square(7, 7), "Q"), PlacedTile(Square(7, 8), "?", blank=True),
+                            PlacedTile(Square(7, 9), "A"), PlacedTile(Square(7, 10), "D")), Direction.ACROSS))
+    text = write_gcg(GameRecord((Player("a", "A"), Player("b", "B")), tuple(game.events)), NASPA, EN)
+    assert "#note the blank's letter is a guess: written as e" in text
+    again, findings, _ = record_from_gcg(read_gcg(text), NASPA, EN)
+    play = again.events[0]
+    assert findings == [] and play.blank_guessed and play.blank_undecided and play.note == ""
+    assert "#note the blank's letter is a guess: written as e" in write_gcg(again, NASPA, EN)
