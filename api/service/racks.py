@@ -13,7 +13,7 @@ every read with its confirmation.
 On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
 carry (none, or the rack a stored move was made from, ``played_from`` tying reads to moves by their
 tiles, once `delay` more moves followed it; never the rack a player holds now), ``on_air`` reads
-the station's default from the settings in one place, ``_with_racks`` fills a live state under a
+the station's default from the settings in one place, ``Racks.with_racks`` fills a live state under a
 policy and ``without_rack`` takes a rack out of an event. The console (an operator token) sees
 them live.
 """
