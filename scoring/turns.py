@@ -14,11 +14,11 @@ from typing import Sequence
 
 from .board import Layout
 from .events import Event, Exchange, Pass, Play, TurnLost
-from .game import Game
+from .game import Game, GameState
 from .rules import RuleProfile
 from .tiles import Distribution
 
-__all__ = ["TURNS_INFERRED", "OutOfTurn", "TurnOrder", "describe_turns", "hedge", "turn_order"]
+__all__ = ["TURNS_INFERRED", "OutOfTurn", "TurnOrder", "TurnWatch", "describe_turns", "hedge", "turn_order"]
 
 # What every output that shows a result (scores, a winner and spread, a recount's verdict, a GCG)
 # says when a turn was inferred: the scores add up for the moves as credited, but an exchange or a
@@ -52,21 +52,38 @@ def turn_order(events: Sequence[Event], profile: RuleProfile, dist: Distribution
                players: int) -> TurnOrder:
     """The record's turns replayed: which were inferred, which were taken out of turn."""
     game = Game(profile, dist, layout, players)
-    inferred: list[int] = []
-    wrong: list[OutOfTurn] = []
-    run: int | None = None   # the first inferred turn since the last one a press or a person gave
-    for i, ev in enumerate(events):
-        turn = isinstance(ev, (Play, Pass, Exchange)) or (isinstance(ev, TurnLost) and players == 2)
-        if turn and not game.state.ended:
-            if ev.player != game.state.on_turn:
-                wrong.append(OutOfTurn(i, ev.player, game.state.on_turn, run))
-            if isinstance(ev, Play) and ev.turn_inferred:
-                inferred.append(i)
-                run = i if run is None else run
-            else:
-                run = None
+    watch = TurnWatch(players)
+    for ev in events:
+        watch.see(ev, game.state)
         game.append(ev)
-    return TurnOrder(tuple(inferred), tuple(wrong), run)
+    return watch.order()
+
+
+class TurnWatch:
+    """turn_order kept up one event at a time, for a caller that replays the record itself (the
+    service's live state, entry by entry): `see` each event with the record's state before it."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.inferred: list[int] = []
+        self.wrong: list[OutOfTurn] = []
+        self.run: int | None = None   # the first inferred turn since the last one a press or a person gave
+        self.seen = 0
+
+    def see(self, ev: Event, state: GameState) -> None:
+        i, self.seen = self.seen, self.seen + 1
+        turn = isinstance(ev, (Play, Pass, Exchange)) or (isinstance(ev, TurnLost) and self.players == 2)
+        if turn and not state.ended:
+            if ev.player != state.on_turn:
+                self.wrong.append(OutOfTurn(i, ev.player, state.on_turn, self.run))
+            if isinstance(ev, Play) and ev.turn_inferred:
+                self.inferred.append(i)
+                self.run = i if self.run is None else self.run
+            else:
+                self.run = None
+
+    def order(self) -> TurnOrder:
+        return TurnOrder(tuple(self.inferred), tuple(self.wrong), self.run)
 
 
 def _spans(indexes: Sequence[int]) -> str:

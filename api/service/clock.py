@@ -1,6 +1,7 @@
 """The game clock glue (scoring.clock): one clock per game, kept in memory beside the record
-(a restart starts a new clock), running on steady time; it publishes on every change and enters
-overtime as TimePenalty entries through the writer when the game is over. What outlives the clock
+(a restart starts a new clock), running on steady time; it publishes on every change. When the game
+is over it stops (``stop_at_end``) and its overtime goes in as TimePenalty entries (api/service/
+ending.py, through the writer). What outlives the clock
 is in the log: those penalties, and the end that stopped it (the rules' last turn, or a director's
 Close); a clock stopped and then lost to a restart is not started again for a game that is over."""
 from __future__ import annotations
@@ -8,34 +9,39 @@ from __future__ import annotations
 from typing import Callable
 
 from tilecam.scoring.clock import ClockPress, ClockState, GameClock, format_clock, stop_at_end
-from tilecam.scoring.events import TimePenalty
 from tilecam.scoring.game import GameError
 
 import tilecam.api.service.types as s
 from ..errors import NotFound
 from .ingest import forwarded_clock, refuse_mirror
+from .context import Context
 from .view import GameView
-from .writer import Writer
 
 __all__ = ["ClockGlue"]
 
 
-class ClockGlue(Writer):
-    """Start, press, pause, undo and finish a game's clock; GameService mixes it in. The live
-    state (Queries.live) reads the clock through ``_with_clock``."""
+class ClockGlue:
+    """Start, press, pause and undo a game's clock, and read it: the clocks running in this process
+    (in memory: a restart starts a new clock), on the context's steady time. The live state reads
+    the clock through ``with_clock``; the end of a game stops it through ``stop_at_end`` (GameEnd
+    enters its overtime)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.store = ctx, ctx.store
+        self._clocks: dict[int, GameClock] = {}
 
     def start_clock(self, game_id: int, minutes: int | None = None) -> GameClock:
         """A clock for the game from its rules (`minutes` per player overrides the profile's); it
         runs from the first press. A game has one clock: a second start is a 409."""
-        view = self.load(game_id)
+        view = self.ctx.load(game_id)
         refuse_mirror(view.row)  # its overtime would go into a record only the station writes
-        with self._lock(game_id):
+        with self.ctx.lock(game_id):
             if game_id in self._clocks:
                 raise GameError(f"game {game_id} already has a clock")
             if view.over():
                 raise GameError(f"game {game_id} is over: it needs no clock")
             self._clocks[game_id] = GameClock.for_rules(view.profile, view.players, minutes)
-        self._publish(game_id)
+        self.ctx.publish(game_id)
         return self._clocks[game_id]
 
     def has_clock(self, game_id: int) -> bool:
@@ -53,20 +59,20 @@ class ClockGlue(Writer):
         """`player` hit their side of the clock at `t` (steady time; default now). The first press
         starts the clock of the player on turn by the record (moves entered before the clock was
         started, or a second player to open): the clock and the record's ▶ agree."""
-        on_turn = self.load(game_id).game_at().state.on_turn
-        t = self.steady() if t is None else t
-        with self._lock(game_id):
+        on_turn = self.ctx.load(game_id).game_at().state.on_turn
+        t = self.ctx.steady() if t is None else t
+        with self.ctx.lock(game_id):
             clock = self.game_clock(game_id)
             if not clock.state(t).started:
                 clock.first = on_turn
             press = clock.press(player, t)
-        self._publish(game_id)
+        self.ctx.publish(game_id)
         return press
 
     def clock_pause(self, game_id: int, paused: bool | None = None, t: float | None = None) -> bool:
         """Pause (True), resume (False) or toggle (None, the pause button); returns paused."""
-        t = self.steady() if t is None else t
-        with self._lock(game_id):
+        t = self.ctx.steady() if t is None else t
+        with self.ctx.lock(game_id):
             clock = self.game_clock(game_id)
             if paused is None:
                 paused = clock.toggle_pause(t)
@@ -74,14 +80,14 @@ class ClockGlue(Writer):
                 clock.pause(t)
             else:
                 clock.resume(t)
-        self._publish(game_id)
+        self.ctx.publish(game_id)
         return paused
 
     def clock_undo(self, game_id: int, player: int | None = None, t: float | None = None) -> int | None:
         """Take back the last press (`player`: only if it was theirs); returns whose clock runs."""
-        with self._lock(game_id):
-            running = self.game_clock(game_id).undo(player, self.steady() if t is None else t)
-        self._publish(game_id)
+        with self.ctx.lock(game_id):
+            running = self.game_clock(game_id).undo(player, self.ctx.steady() if t is None else t)
+        self.ctx.publish(game_id)
         return running
 
     def clock_handlers(self, game_id: int) -> dict[str, Callable]:
@@ -93,41 +99,10 @@ class ClockGlue(Writer):
                 "on_pause": lambda t: self.clock_pause(game_id, None, t),
                 "on_undo": lambda player, t: self.clock_undo(game_id, player, t)}
 
-    def _stop_clock(self, game_id: int, view: GameView) -> ClockState:
+    def stop_at_end(self, game_id: int, view: GameView) -> ClockState:
         """The one place a game's clock stops at its end (scoring.clock.stop_at_end: at the last
         turn's press, or now when a director closed the game), once: `view` is the game as it stands."""
-        return stop_at_end(self._clocks[game_id], self.steady(), view.events, closed=view.closed)
-
-    def end_clock(self, game_id: int, publish: bool = True) -> list[int]:
-        """The end of a game, for every way it ends (the operator's /end, the recorder's end, a
-        station's source that ran out): its clock, when one runs here, stops and its overtime goes
-        in (`clock_finish`); nothing without a clock. Returns the log rows written."""
-        if game_id not in self._clocks:
-            return []
-        return self.clock_finish(game_id, publish=publish)
-
-    def clock_finish(self, game_id: int, publish: bool = True) -> list[int]:
-        """The game is over: stop its clock (`_stop_clock`) and enter each player's overtime as a
-        TimePenalty (minutes started over, points from the rules), once; a player the rules say
-        lost on time has it said in the note. Returns the log rows written. `publish=False`: the
-        caller (the end of the game) publishes them with the rest of the end."""
-        with self._lock(game_id):
-            clock = self.game_clock(game_id)
-            view = self.load(game_id)
-            st = self._stop_clock(game_id, view)
-            entered = {e.player for e in view.events if isinstance(e, TimePenalty)}
-            seqs: list[int] = []
-            for p, minutes in enumerate(st.overtime_minutes):
-                if not minutes or p in entered:
-                    continue
-                note = f"overtime {format_clock(st.remaining_s[p])}"
-                if st.lost_on_time[p]:
-                    note += f"; more than {clock.overtime_forfeit_minutes} minutes over: lost on time"
-                seqs += self.build(game_id, lambda g, p=p, m=minutes, n=note: g.time_penalty(p, m, note=n),
-                                   publish=publish)
-        if publish:
-            self._publish(game_id)
-        return seqs
+        return stop_at_end(self._clocks[game_id], self.ctx.steady(), view.events, closed=view.closed)
 
     def clock_now(self, game_id: int) -> s.ClockOut | None:
         """The game's clock as of now, when it runs in this service; None otherwise. A station's
@@ -135,20 +110,20 @@ class ClockGlue(Writer):
         clock = self._clocks.get(game_id)
         if clock is None:
             return None
-        st = clock.state(self.steady())
+        st = clock.state(self.ctx.steady())
         return s.ClockOut(
-            at=self.clock(), running=st.running, on_clock=st.on_clock, paused=st.paused, started=st.started,
+            at=self.ctx.clock(), running=st.running, on_clock=st.on_clock, paused=st.paused, started=st.started,
             finished=st.finished, initial_ms=round(st.initial_s * 1000),
             remaining_ms=[round(r * 1000) for r in st.remaining_s], overtime_minutes=list(st.overtime_minutes),
             penalties=list(st.penalties), lost_on_time=list(st.lost_on_time))
 
-    def _with_clock(self, game_id: int, live: s.LiveOut, meta: dict | None = None) -> s.LiveOut:
+    def with_clock(self, game_id: int, live: s.LiveOut, meta: dict | None = None) -> s.LiveOut:
         """The live state with the clock as of now: never cached, it changes every second. The
         game's own clock, else (on the central service) the one its station forwarded; `meta`:
         the game's, when the caller has it."""
         out = self.clock_now(game_id)
         if out is None:
-            out = forwarded_clock(self.store.game(game_id).meta if meta is None else meta, self.clock())
+            out = forwarded_clock(self.store.game(game_id).meta if meta is None else meta, self.ctx.clock())
         if out is None:  # (a live state cached with a clock the game no longer has: without it)
             return live if live.clock is None else live.model_copy(update={"clock": None, "fields": {
                 **live.fields, **{f"p{p + 1}_clock": "" for p in range(len(live.clock.remaining_ms))}}})

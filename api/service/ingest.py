@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass
-from typing import Callable
 
 from pydantic import ValidationError
 
@@ -38,7 +36,8 @@ from tilecam.scoring.tiles import DISTRIBUTIONS
 
 import tilecam.api.service.types as s
 from ..errors import Conflict, InvalidInput, NotFound, OutOfOrder
-from ..store import Changes, GameRow, Store
+from ..store import Changes, GameRow
+from .context import Context
 from .view import DAMAGE, load_view
 
 __all__ = ["CENTRAL_META", "Ingest", "Mirror", "STATION_CLOCK", "STATION_GAME", "STATION_UID", "STATION_URL",
@@ -148,14 +147,11 @@ class Mirror:
 
 
 class Ingest:
-    """Forwarded games on the central service; GameService mixes it in (its store, locks, clock
-    and publishing)."""
+    """Forwarded games on the central service: the mirrors, written only by their stations."""
 
-    store: Store
-    clock: Callable[[], float]
-    _mirrors: dict[str, int]  # station uid -> game id, filled from the store on a miss
-    _lock: Callable[[int], threading.RLock]
-    _publish: Callable
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.store = ctx, ctx.store
+        self._mirrors: dict[str, int] = {}  # station uid -> game id, filled from the store on a miss
 
     # ---- the station's side: what its forwarder reads (api/station/forwarder.py)
     def changes_since(self, mark: int | None) -> Changes:
@@ -200,7 +196,7 @@ class Ingest:
                       len(self.store.racks(row.id)))
 
     def _heard(self, game_id: int) -> None:
-        self.store.update_game(game_id, meta={"station_heard_at": f"{int(self.clock())}"})
+        self.store.update_game(game_id, meta={"station_heard_at": f"{int(self.ctx.clock())}"})
 
     def station_games(self, station: str, token: str) -> list[Mirror]:
         """What the central service holds of every game `station` forwarded with `token`."""
@@ -221,14 +217,14 @@ class Ingest:
         if layout not in LAYOUTS:
             raise InvalidInput(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
         meta = {**forwarded_meta(meta), STATION_UID: uid}
-        mine = {"station": station, "station_token": token, "station_heard_at": f"{int(self.clock())}"}
+        mine = {"station": station, "station_token": token, "station_heard_at": f"{int(self.ctx.clock())}"}
         with self.store.writing():  # a new game is created once, whoever else forwards at the same time
             row = self._mirror_row(uid)
             if row is None:
                 row = self.store.create_game(players, rules, lang, layout, {**meta, **mine})
                 self._mirrors[uid] = row.id
                 return self._state(row)
-        with self._lock(row.id):
+        with self.ctx.lock(row.id):
             with self.store.writing():
                 row = self._owned(self.store.game(row.id), station, token, uid)
                 given = (rules, lang, layout)
@@ -238,7 +234,7 @@ class Ingest:
                 gone = {k: None for k in forwarded_meta(row.meta) if k not in meta}
                 row = self.store.update_game(row.id, players=players, meta={**gone, **meta, **mine})
                 state = self._state(row)
-            self._publish(row.id)
+            self.ctx.publish(row.id)
         return state
 
     def ingest_entries(self, station: str, token: str, uid: str,
@@ -260,7 +256,7 @@ class Ingest:
         if row is None:
             raise NotFound(f"station {station} has not forwarded game {uid} yet: send its header first")
         added: list[tuple[int, LogEntry]] = []
-        with self._lock(row.id):
+        with self.ctx.lock(row.id):
             with self.store.writing():
                 self._owned(self.store.game(row.id), station, token, uid)
                 held = self.store.entries(row.id)
@@ -282,7 +278,7 @@ class Ingest:
                 self._heard(row.id)
                 state = self._state(self.store.game(row.id))
             for seq, entry in added:
-                self._publish(row.id, entry, seq)
+                self.ctx.publish(row.id, entry, seq)
         return state
 
     @staticmethod
@@ -299,7 +295,7 @@ class Ingest:
         row = self._mirror_row(uid)
         if row is None:
             raise NotFound(f"station {station} has not forwarded game {uid} yet: send its header first")
-        with self._lock(row.id), self.store.writing():
+        with self.ctx.lock(row.id), self.store.writing():
             self._owned(self.store.game(row.id), station, token, uid)
             n = self.store.count(row.id)
             if seq >= n:
@@ -317,7 +313,7 @@ class Ingest:
         row = self._mirror_row(uid)
         if row is None:
             raise NotFound(f"station {station} has not forwarded game {uid} yet: send its header first")
-        with self._lock(row.id):
+        with self.ctx.lock(row.id):
             with self.store.writing():
                 self._owned(self.store.game(row.id), station, token, uid)
                 held = self.store.racks(row.id)
@@ -333,7 +329,7 @@ class Ingest:
                 self.store.append_rack(row.id, kind, data, expect=seq, jpeg=jpeg)
                 self._heard(row.id)
                 state = self._state(self.store.game(row.id))
-            self._publish(row.id)
+            self.ctx.publish(row.id)
         return state
 
     def heartbeat(self, station: str, token: str, uids: list[str], url: str | None = None,
@@ -348,19 +344,19 @@ class Ingest:
             row = self._mirror_row(uid)
             if row is None:
                 continue
-            with self._lock(row.id):
+            with self.ctx.lock(row.id):
                 with self.store.writing():
                     before = self._owned(self.store.game(row.id), station, token, uid).meta
-                    meta = {"station_heard_at": f"{int(self.clock())}"}
+                    meta = {"station_heard_at": f"{int(self.ctx.clock())}"}
                     if i == 0:
                         meta[STATION_CLOCK] = None if clock is None else json.dumps(
-                            {"clock": clock, "received": self.clock()}, separators=(",", ":"))
+                            {"clock": clock, "received": self.ctx.clock()}, separators=(",", ":"))
                         if url is not None:
                             meta[STATION_URL] = url
                         if game is not None:
                             meta[STATION_GAME] = str(game)
                     self.store.update_game(row.id, meta=meta)
                 if i == 0 and clock_state(forwarded_clock(before, 0.0)) != clock_state(clock):
-                    self._publish(row.id)  # the overlays here show the press now, not at the next entry
+                    self.ctx.publish(row.id)  # the overlays here show the press now, not at the next entry
             found[uid] = row.id
         return found

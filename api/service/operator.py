@@ -11,8 +11,11 @@ from .writer import Writer
 __all__ = ["Operator"]
 
 
-class Operator(Writer):
-    """Play, pass, exchange, challenge and time penalties; GameService mixes it in."""
+class Operator:
+    """Play, pass, exchange, challenge and time penalties, each a builder run by the writer."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
 
     @staticmethod
     def _tiles(g: Game, text: str | None, what: str) -> str | None:
@@ -33,11 +36,11 @@ class Operator(Writer):
         def make(g: Game):
             return g.play(self._player(g, player), placement_from_gcg(g, position, word), claimed,
                           self._tiles(g, rack, "rack"), note, engine_stands=engine_stands)
-        return self.build(game_id, make)
+        return self.writer.build(game_id, make)
 
     def pass_turn(self, game_id: int, player: int | None = None, rack: str | None = None,
                   note: str = "") -> list[int]:
-        return self.build(game_id, lambda g: g.pass_turn(self._player(g, player), self._tiles(g, rack, "rack"),
+        return self.writer.build(game_id, lambda g: g.pass_turn(self._player(g, player), self._tiles(g, rack, "rack"),
                                                          note))
 
     def exchange(self, game_id: int, count: int | None = None, tiles: str | None = None,
@@ -48,13 +51,13 @@ class Operator(Writer):
                 raise InvalidInput("an exchange needs a count or the tiles")
             check_exchange(n, g.dist)  # more than a rack holds: refused as asked, before the bag is counted
             return g.exchange(self._player(g, player), n, tiles, self._tiles(g, rack, "rack"), note)
-        return self.build(game_id, make)
+        return self.writer.build(game_id, make)
 
     def challenge(self, game_id: int, outcome: str, words: int | None = None,
                   challenger: int | None = None) -> list[int]:
         """A challenge of the last play and its outcome; the game's rules decide what it does
         (scoring.game.Game.challenge)."""
-        return self.build(game_id, lambda g: g.challenge(outcome, challenger, words))
+        return self.writer.build(game_id, lambda g: g.challenge(outcome, challenger, words))
 
     def time_penalty(self, game_id: int, player: int, minutes: int) -> list[int]:
-        return self.build(game_id, lambda g: g.time_penalty(self._player(g, player), minutes))
+        return self.writer.build(game_id, lambda g: g.time_penalty(self._player(g, player), minutes))

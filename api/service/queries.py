@@ -1,33 +1,32 @@
-"""The read side of GameService: summaries, moves, the board, the unseen pool, the recount,
-the scoresheet check, GCG and the overlay's live state (cached until the log or the players change).
+"""The read side of the game service: summaries, moves, the board, the unseen pool, the recount,
+the scoresheet check and GCG (the overlay's live state is api/service/live.py's).
 """
 from __future__ import annotations
 
 import dataclasses
 import re
 from collections import Counter
-from typing import Callable
 
-from tilecam.scoring.board import Direction, Square
+from tilecam.scoring.board import Direction
 from tilecam.scoring.amend import changes, confirmed as confirmed_moves, reading_excess
-from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
-                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, note_of, to_json)
-from tilecam.scoring.game import Game, GameError
-from tilecam.scoring.gcg import format_position, shown_play, write_gcg
+from tilecam.scoring.events import (Correction, EndRackPenalty, EndRackPoints, Event, Play, TimePenalty, Void,
+                                    note_of, to_json)
+from tilecam.scoring.game import Game
+from tilecam.scoring.gcg import format_position, write_gcg
 from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
 from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
-from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet, turns_hedge
+from tilecam.scoring.recount import discrepancies, final_totals, recount, scoresheet, turns_hedge
 from tilecam.scoring.tally import format_pool, vowel_split
 from tilecam.scoring.tiles import Distribution
-from tilecam.scoring.trust import learning
-from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hedge, turn_order
+from tilecam.scoring.turns import TurnOrder, hedge, turn_order
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound
-from ..store import EntryRow, FrameRow, GameRow, Store
+from ..store import EntryRow, FrameRow, GameRow
 from .ingest import forwarded_by, station_console
-from .racks import LIVE, RackPolicy, entry_without_rack, rack_text, without_rack
-from .view import DAMAGE, GameView, given_tiles, load_view
+from .context import Context
+from .racks import LIVE, RackPolicy, Racks, entry_without_rack, rack_text, without_rack
+from .view import DAMAGE, GameView
 
 __all__ = ["Queries"]
 
@@ -37,15 +36,11 @@ END_ADJUSTMENTS = (EndRackPoints, EndRackPenalty, TimePenalty)
 
 
 class Queries:
-    """Reading games; GameService mixes it in (its store, clock and live cache)."""
+    """Reading games: what the routes, the CLI and the station ask of a game's record (the live
+    state is api/service/live.py's)."""
 
-    store: Store
-    clock: Callable[[], float]
-    _live: dict[int, tuple[int, str, s.LiveOut]]
-    _live_state: dict[int, tuple]
-    racks: Callable
-    played_from: Callable
-    _with_racks: Callable
+    def __init__(self, ctx: Context, racks: Racks) -> None:
+        self.ctx, self.store, self.racks = ctx, ctx.store, racks
 
     def games(self) -> list[GameRow]:
         return self.store.games()
@@ -78,7 +73,7 @@ class Queries:
         return games[-1]
 
     def load(self, game_id: int) -> GameView:
-        return load_view(self.store, game_id)
+        return self.ctx.load(game_id)
 
     def summaries(self) -> list[dict]:
         """The summary of every game; a game whose log cannot be replayed is listed with its id,
@@ -110,7 +105,7 @@ class Queries:
         played from. `racks`: which racks the request may see (a move's rack, kept tiles and all,
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
-        made_from = self.played_from(view.events, view.players, view.dist, self.racks(view.row.id))
+        made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id))
         on = racks.moves_shown(view.events, view.over())
         confirmed = _confirmed(view)
         order = _turn_order(view)
@@ -188,108 +183,6 @@ class Queries:
         names = "_vs_".join(re.sub(r"[^\w.-]+", "_", p["name"]).strip("_.") or p["nick"] for p in view.row.players)
         return f"{view.row.created[:10]}_{names}.gcg"
 
-    def live(self, game_id: int, racks: RackPolicy = LIVE) -> s.LiveOut:
-        """The overlay's state, cached until the log or the players change; the racks in it (and
-        their OBS fields) as `racks` lets them out, read fresh."""
-        row = self.store.game(game_id)
-        n = self.store.count(game_id)
-        key = repr((row.players, row.meta))
-        cached = self._live.get(game_id)
-        if cached and cached[0] == n and cached[1] == key and game_id in self._live_state:
-            live = cached[2]
-        else:
-            view = self.load(game_id)
-            live = self._compute_live(view)
-            self._live[game_id] = (n, key, live)
-            self._live_state[game_id] = (len(view.events), view.game_at().state, view.dist, view, {})
-        moves, state, dist, view, before = self._live_state[game_id]
-
-        def unseen_of(rack: str, at: int | None):
-            # a move's rack shown after it: what its player could not see then, the board before it
-            if at is not None and at not in before:
-                before[at] = view.game_at(at).state
-            try:
-                return (state if at is None else before[at]).unseen_for(dist, rack)
-            except (GameError, ValueError):  # a read the set cannot hold beside the board: no pool
-                return None
-        live = self._with_racks(game_id, live, moves, racks, unseen_of, lambda pool: _grouped(pool, dist),
-                                view.events, dist, view.over(state))
-        return self._with_clock(game_id, live, row.meta)
-
-    def _compute_live(self, view: GameView) -> s.LiveOut:
-        game = Game(view.profile, view.dist, view.layout, view.players)
-        last_text = ""
-        blanks: list[tuple[Square, str]] = []
-        undecided = []
-        last_word = ""
-        shown: dict[int, str] = {}  # each play's word as people read it, by event index
-        for i, ev in enumerate(view.events):
-            nick = view.row.players[ev.player]["name"]
-            if isinstance(ev, Play):
-                pos, last_word = shown_play(ev, game)
-                shown[i] = last_word
-                last_text = f"{nick}: {pos} {last_word} {ev.agreed:+d}"
-                blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
-                if ev.blank_undecided:
-                    undecided.append(i)
-            elif isinstance(ev, PhonyWithdrawn):
-                word = shown.get(game.state.last_play, "play")  # the play it takes off, before it goes
-                last_text = f"{nick}: {word} withdrawn {ev.agreed:+d}"
-            elif isinstance(ev, (Pass, Exchange, TurnLost)):
-                last_text = f"{nick}: {describe(ev)}"
-            elif isinstance(ev, END_ADJUSTMENTS):
-                pass
-            elif isinstance(ev, ChallengeBonus) and last_word and isinstance(view.events[i - 1], Play):
-                # The bonus follows the challenged play: viewers still want to see that play.
-                last_text = f"{last_text}, challenge bonus {ev.agreed:+d}"
-            else:
-                last_text = f"{nick}: {describe(ev)} {getattr(ev, 'agreed', 0):+d}"
-            if not isinstance(ev, (Play, ChallengeBonus, *END_ADJUSTMENTS)):
-                last_word = ""
-            game.append(ev)
-        confirmed = _confirmed(view)
-        unconfirmed = [i for i, (ev, seq) in enumerate(zip(view.events, view.seqs))
-                       if _reading(ev, seq in confirmed)["review"]]
-        order = _turn_order(view)
-        st = game.state
-        # Blanks still on the board, in the order they were played.
-        on_board = [letter for sq, letter in blanks if (t := st.board[sq]) is not None and t.blank]
-        pool = st.unseen_for(view.dist)
-        unseen = format_pool(pool, view.dist)
-        vowels, consonants, _ = vowel_split(pool, view.dist)
-        names = [p["name"] for p in view.row.players]
-        scores = st.scores
-        fields = {"score": " - ".join(str(n) for n in scores)}
-        # Every game has all four players' fields, so an OBS source for p3 of a two-player game
-        # reads empty instead of failing.
-        for i in range(s.MAX_PLAYERS):
-            fields[f"p{i + 1}_score"] = str(scores[i]) if i < len(scores) else ""
-            fields[f"p{i + 1}_name"] = names[i] if i < len(names) else ""
-            fields[f"p{i + 1}_clock"] = ""  # filled in fresh on every read while a clock runs
-        fields |= {
-            "unseen_tiles": _grouped(pool, view.dist),
-            "unseen_count": str(sum(pool.values())),
-            "last_play": last_text,
-            "last_word": last_word,
-            # the player on turn's name; empty once the game is over
-            "on_turn": "" if view.over(st) else names[st.on_turn],
-            "vowels_consonants": f"{_count(vowels, 'vowel')} · {_count(consonants, 'consonant')}",
-            # The result only once the end is final: the rack points still move the spread.
-            **_result(names, scores, game.settled or view.closed, bool(order.inferred)),
-            "blank1": on_board[0] if on_board else "",
-            "blank2": on_board[1] if len(on_board) > 1 else "",
-        }
-        return s.LiveOut(
-            game_id=view.row.id, seq=view.entries[-1].seq if view.entries else -1,
-            players=list(view.row.players), scores=scores, on_turn=st.on_turn,
-            ended=view.over(st), end_reason=view.end_reason(st),
-            rows=st.board.rows(), premiums=list(view.layout.rows), last_play=_last_squares(game.events),
-            last_text=last_text, unseen=unseen, unseen_count=sum(pool.values()), bag=st.bag,
-            values=dict(view.dist.values), fields=fields, blank_undecided=undecided, unconfirmed=unconfirmed,
-            last_unconfirmed=bool(view.events) and len(view.events) - 1 in unconfirmed,
-            turns=describe_turns(order, names), turns_inferred=list(order.inferred), hedge=hedge(order),
-            out_of_turn=[w.index for w in order.out_of_turn], learning=_learning(view))
-
     def recount(self, view: GameView) -> s.RecountOut:
         """scoring.recount's report, with each line's log row."""
         lines = recount(view.record())
@@ -338,26 +231,6 @@ def _fields(row, model) -> dict:
     return {k: getattr(row, k) for k in model.model_fields if hasattr(row, k)}
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
-def _result(names: list[str], scores: list[int], ended: bool, inferred: bool = False) -> dict[str, str]:
-    """The OBS fields of a finished game: the winner (`Tie` when the top scores tie), the spread
-    over the runner-up and one line for a lower third; empty while the game goes on. `inferred`:
-    a turn was inferred (scoring.turns), so who won is a guess, and each field says so."""
-    if not ended:
-        return {"winner": "", "spread": "", "result": ""}
-    top = sorted(scores, reverse=True)
-    spread = top[0] - top[1]
-    if spread == 0:
-        out = {"winner": "Tie", "spread": "0", "result": f"Tie at {top[0]}"}
-    else:
-        winner = names[scores.index(top[0])]
-        out = {"winner": winner, "spread": f"+{spread}", "result": f"{winner} wins by {spread}"}
-    return {k: f"{v} ({TURNS_INFERRED})" for k, v in out.items()} if inferred else out
-
-
 def _last_squares(events: list[Event]) -> list[str]:
     """The squares of the last play, when the last turn was one (the end's rack points and
     overtime after it leave the going-out play highlighted)."""
@@ -376,17 +249,6 @@ def _confirmed(view: GameView) -> set[int]:
     """Seqs of moves a person has corrected or confirmed, as the corrections and undos of the log
     leave them (scoring.amend.confirmed)."""
     return {view.entries[i].seq for i in confirmed_moves([e.entry for e in view.entries])}
-
-
-def _learning(view: GameView) -> s.LearningOut | None:
-    """How far the table's tiles are learned (scoring.trust), for a game the camera reads: one
-    with a camera play, or tiles its table learned before; None for a game entered by hand."""
-    given = given_tiles(view.row.meta)
-    if not given and not any(isinstance(ev, Play) and ev.certainty is not None for ev in view.events):
-        return None
-    got = learning([e.entry for e in view.entries], view.dist, given)
-    return s.LearningOut(seen=got.seen, of=got.of, confirmed=got.confirmed, missing=list(got.missing),
-                         trusted=got.trusted, text=got.text)
 
 
 def _turn_order(view: GameView) -> TurnOrder:

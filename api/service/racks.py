@@ -13,7 +13,7 @@ every read with its confirmation.
 On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
 carry (none, or the rack a stored move was made from, ``played_from`` tying reads to moves by their
 tiles, once `delay` more moves followed it; never the rack a player holds now), ``on_air`` reads
-the station's default from the settings in one place, ``_with_racks`` fills a live state under a
+the station's default from the settings in one place, ``Racks.with_racks`` fills a live state under a
 policy and ``without_rack`` takes a rack out of an event. The console (an operator token) sees
 them live.
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -33,7 +32,8 @@ from tilecam.scoring.racks import RackBook, RackSeen, spent_at
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound
-from ..store import RackRow, Store
+from ..store import RackRow
+from .context import Context
 from .ingest import refuse_mirror
 from .view import GameView
 
@@ -172,12 +172,11 @@ def fold(rows: list[RackRow]) -> list[RackRead]:
 
 
 class Racks:
-    """The rack log; GameService mixes it in (its store, locks, loading and publishing)."""
+    """The rack log: the rack cameras' reads and the operator's confirmations, and which of them a
+    response may carry (``played_from``, ``current_racks``, ``with_racks``)."""
 
-    store: Store
-    _lock: Callable[[int], threading.RLock]
-    _publish: Callable
-    load: Callable[[int], GameView]
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.store = ctx, ctx.store
 
     # ---- writes
     def add_rack(self, game_id: int, seen: "dict | Any", jpeg: bytes | None = None) -> int:
@@ -191,19 +190,19 @@ class Racks:
         for a read that is not one (a player the game lacks, a tile not of the set)."""
         if hasattr(seen, "to_json"):  # a scoring.racks.RackSeen itself
             seen = seen.to_json()
-        with self._lock(game_id), self.store.writing():
-            view = self.load(game_id)
+        with self.ctx.lock(game_id), self.store.writing():
+            view = self.ctx.load(game_id)
             refuse_mirror(view.row)
             data = _checked_seen(seen, view)
             seq = self.store.append_rack(game_id, "seen", data, jpeg=jpeg)
-        self._publish(game_id)
+        self.ctx.publish(game_id)
         return seq
 
     def confirm_rack(self, game_id: int, seq: int, tiles: str | None, by: str) -> int:
         """The operator's one click on rack read `seq`: as read (`tiles` None) or fixed to `tiles`
         (left to right, '?' a blank); a row of the rack log naming `by`. Returns its seq."""
-        with self._lock(game_id), self.store.writing():
-            view = self.load(game_id)
+        with self.ctx.lock(game_id), self.store.writing():
+            view = self.ctx.load(game_id)
             refuse_mirror(view.row)
             rows = self.store.racks(game_id)
             target = next((r for r in rows if r.seq == seq and r.kind == "seen"), None)
@@ -216,7 +215,7 @@ class Racks:
                 fixed = _rack_tiles(tiles, view)
             data = {"target": seq, "tiles": fixed, "by": by, "fixed": fixed != read}
             out = self.store.append_rack(game_id, "confirm", data)
-        self._publish(game_id)
+        self.ctx.publish(game_id)
         return out
 
     # ---- reads
@@ -230,7 +229,7 @@ class Racks:
         review (unless confirmed since) when scoring found the play's tiles not on it (the play's
         `not_from_rack`, and the play is under review itself). Which read that was is scoring's
         rule (scoring.racks.RackBook.read_before), as when the play was committed."""
-        view = self.load(game_id)
+        view = self.ctx.load(game_id)
         reads = fold(self.store.racks(game_id))
         flagged: dict[int, str] = {}
         book = RackBook(view.dist, view.players, review_below=1.0)   # no certainties given: each tile as stored
@@ -308,7 +307,7 @@ class Racks:
                 latest[r.player] = (r, i)
         return latest
 
-    def _with_racks(self, game_id: int, live: s.LiveOut, view_moves: int, policy: RackPolicy,
+    def with_racks(self, game_id: int, live: s.LiveOut, view_moves: int, policy: RackPolicy,
                     unseen_of: Callable[[str, int | None], Counter | None], grouped: Callable[[Counter], str],
                     events=None, dist=None, over: bool = False) -> s.LiveOut:
         """`live` with the racks `policy` lets out: `racks` and the OBS fields rack1.. and unseen1..

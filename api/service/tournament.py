@@ -13,14 +13,21 @@ game ended, between rounds, is no fault.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import tilecam.api.service.types as s
 from ..errors import NotFound
-from ..store import GameRow, Store
+from ..store import GameRow
+from .context import Context
 from .ingest import STATION_CLOCK, STATION_URL, station_console
 from .view import DAMAGE, LOST_META, TILESET_META, GameView
+
+if TYPE_CHECKING:
+    from .clock import ClockGlue
+    from .live import Live
+    from .queries import Queries
 
 __all__ = ["HEARD_AT", "Tournament", "table_of"]
 
@@ -39,11 +46,12 @@ def table_of(meta: dict) -> int | None:
 
 
 class Tournament:
-    """The rows of /api/tables; GameService mixes it in (its store, clock, live state and clocks)."""
+    """The rows of /api/tables: each table's current game, read through the queries (the recount),
+    the live state and the clocks."""
 
-    store: Store
-    clock: Callable[[], float]
-    _tables: dict[int, tuple[tuple, _Replayed]]
+    def __init__(self, ctx: Context, queries: "Queries", live: "Live", clocks: "ClockGlue") -> None:
+        self.ctx, self.store, self.queries, self.live, self.clocks = ctx, ctx.store, queries, live, clocks
+        self._tables: dict[int, tuple[tuple, _Replayed]] = {}  # game -> (its key, its part of a table row)
 
     def tables(self, stale_after_s: float, only: Iterable[int] | None = None,
                flagged: bool = False) -> s.TournamentOut:
@@ -54,7 +62,7 @@ class Tournament:
             table = table_of(row.meta)
             if table is not None and (wanted is None or table in wanted):
                 current[table] = (row, current.get(table, (row, 0))[1] + 1)
-        now = self.clock()
+        now = self.ctx.clock()
         rows = []
         for table in sorted(current):
             row, games = current[table]
@@ -86,7 +94,7 @@ class Tournament:
                  *(["lost"] if row.meta.get(LOST_META) else []), *(["tileset"] if row.meta.get(TILESET_META) else [])]
         clock, clocks = None, []
         if done.live is not None:  # this service's clock, or the one the station forwarded
-            live = self._with_clock(row.id, done.live, row.meta)  # the clock as of now: never cached
+            live = self.clocks.with_clock(row.id, done.live, row.meta)  # the clock as of now: never cached
             if live.clock is not None:
                 clock = live.clock
                 clocks = [live.fields[f"p{p + 1}_clock"] for p in range(len(live.players))]
@@ -105,9 +113,9 @@ class Tournament:
         """What a table's row takes from its game's record: only redone when the record changes."""
         names = [p["name"] for p in row.players]
         try:
-            live = self.live(row.id)
-            view: GameView = self.load(row.id)
-            found = self.recount(view).discrepancies
+            live = self.live.live(row.id)
+            view: GameView = self.ctx.load(row.id)
+            found = self.queries.recount(view).discrepancies
         except DAMAGE as exc:
             # One damaged log is one flagged row, not a tournament view that fails.
             return _Replayed(None, ["damaged"], {

@@ -21,7 +21,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 from ..errors import NotFound, StoreError
 from ..store import EntryRow, GameRow, Store
 
-__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "OLD_CLOSE_META", "SERVICE_META", "TILESET_META", "close_of", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
+__all__ = ["DAMAGE", "LEARNED_META", "LOST_META", "OLD_CLOSE_META", "SERVICE_META", "TILESET_META", "close_of", "end_reason_of", "given_tiles", "learned_meta", "GameView", "load_view", "nick_of", "players_of", "parse_square"]
 
 # What a log that cannot be replayed raises: the engine's refusal, or an entry it cannot read.
 DAMAGE = (ValueError, LookupError, TypeError, StoreError)
@@ -124,10 +124,15 @@ class GameView:
     def end_reason(self, state: GameState | None = None) -> str | None:
         """Why the game is over: the rules' reason ("out", "zeros", "passes") or the director's; None
         while it is not. `state` as for `over`."""
-        state = self.game_at().state if state is None else state
-        if state.end_reason or self.close is None:
-            return state.end_reason
-        return self.close.reason or "ended by the director"
+        return end_reason_of(self.game_at().state if state is None else state, self.close)
+
+
+def end_reason_of(state: GameState, close: Close | None) -> str | None:
+    """Why a game whose record stands at `state` and whose log holds `close` (None: no director's
+    close) is over, as GameView.end_reason says it; None while it is not."""
+    if state.end_reason or close is None:
+        return state.end_reason
+    return close.reason or "ended by the director"
 
 
 def close_of(logged: Iterable[LogEntry], row: GameRow) -> Close | None:

@@ -3,32 +3,31 @@
 Every write goes the same way: inside one store transaction (BEGIN IMMEDIATE, so no other
 thread or process can write in between) load the log, let the rules engine build or check
 the new entries against the record as it stands, append them; after the commit, publish
-the game's new live state on the bus. The recorder calls ``commit`` (or ``append``) from its
+the game's new live state on the bus (the context's ``publish``: api/service/live.py). The recorder calls ``commit`` (or ``append``) from its
 own thread, naming the seq it believes comes next (a stale one raises Conflict: re-read and
-decide again); the operator actions build on ``build``.
+decide again); the operator actions build on ``build``; the end of a game (its final entries,
+its clock's overtime) is api/service/ending.py's, built on both.
 """
 from __future__ import annotations
 
 import re
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from tilecam.scoring.board import LAYOUTS, Layout
-from tilecam.scoring.clock import GameClock
 from tilecam.scoring import amend
-from tilecam.scoring.events import Close, Correction, Event, LogEntry, Void, to_json
+from tilecam.scoring.events import Close, Correction, Event, LogEntry, Void
 from tilecam.scoring.game import Game, GameError, check_open
 from tilecam.scoring.gcg import GameRecord
 from tilecam.scoring.rules import RuleProfile, get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 import tilecam.api.service.types as s
-from ..bus import Bus, BusMessage
 from ..errors import Conflict, InvalidInput, NotFound
-from ..store import GameRow, Store
-from .ingest import clock_state, forwarded_clock, refuse_mirror
+from ..store import GameRow
+from .context import Context
+from .ingest import refuse_mirror
 from .view import GameView, close_of, parse_square, players_of
 
 __all__ = ["Replayed", "Writer"]
@@ -91,26 +90,20 @@ class Replayed:
 
 
 class Writer:
-    """Appending to games; GameService mixes it in (its store, bus, locks and clocks). It reads
-    through Queries' ``load`` and publishes Queries' ``live``."""
+    """Appending to games: the entries (commit, append, build, correct, void), the games and their
+    players and meta, the evidence frames. It keeps each game's record as it last left it
+    (``Replayed``, ``kept``); every write ends with the context's ``publish``."""
 
-    store: Store
-    bus: Bus
-    clock: Callable[[], float]
-    steady: Callable[[], float]
-    _locks: dict[int, threading.RLock]
-    _locks_guard: threading.Lock
-    _published: dict[int, int]
-    _replays: dict[int, "Replayed"]
-    _clocks_shown: dict[int, tuple | None]
-    _changes_mark: int | None
-    _clocks: dict[int, GameClock]
-    end_clock: Callable[..., list[int]]     # ClockGlue's: the end of a game stops its clock, enters overtime
-    _stop_clock: Callable[[int, GameView], object]  # ClockGlue's: the one place a clock stops at the end
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.store = ctx, ctx.store
+        self._replays: dict[int, Replayed] = {}  # game -> its record as the writer last left it
 
-    def _lock(self, game_id: int) -> threading.RLock:
-        with self._locks_guard:
-            return self._locks[game_id]
+    def kept(self, game_id: int, n: int) -> Replayed | None:
+        """The game's record as this writer last left it, while the store holds its `n` entries
+        (the live state takes its new entries from it); None otherwise. Read under the game's lock,
+        the lock every write holds: a record taken out for a transaction is not here meanwhile."""
+        record = self._replays.get(game_id)
+        return record if record is not None and record.n == n else None
 
     def create_game(self, players: list[tuple[str, str | None]], rules: str = "naspa", lang: str = "en",
                     layout: str = "standard", meta: dict[str, str] | None = None) -> GameRow:
@@ -137,14 +130,14 @@ class Writer:
         return row
 
     def set_players(self, game_id: int, players: list[tuple[str, str | None]], by: str) -> s.LiveOut:
-        with self._lock(game_id):
+        with self.ctx.lock(game_id):
             row = self.store.game(game_id)
             refuse_mirror(row)
             ps = players_of(players)
             if len(ps) != len(row.players):
                 raise InvalidInput(f"game {game_id} has {len(row.players)} players")
             self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
-            return self._publish(game_id)
+            return self.ctx.publish(game_id)
 
     def append(self, game_id: int, entry: LogEntry, *, expect: int | None = None, jpeg: bytes | None = None,
                path: str | None = None, sidecar: dict | None = None) -> int:
@@ -164,8 +157,8 @@ class Writer:
         Raises GameError/PlacementError with the engine's reason when an entry cannot follow.
         `publish=False`: the caller publishes once it has written everything that belongs together."""
         seqs = []
-        with self._lock(game_id):
-            with self._writing(game_id):
+        with self.ctx.lock(game_id):
+            with self.writing(game_id):
                 row = self.store.game(game_id)
                 refuse_mirror(row)
                 record = self._replayed(game_id)
@@ -174,7 +167,7 @@ class Writer:
                                    "another writer added to it")
                 for entry in entries:
                     if record is None:  # an amendment rewrote history: the log replayed once
-                        record = Replayed.of(self.load(game_id))
+                        record = Replayed.of(self.ctx.load(game_id))
                     admitted = self._check(record, row, entry)
                     seqs.append(self.store.append(game_id, entry, record.n, jpeg, path, sidecar))
                     record = record.appended(entry, admitted)  # the next entry follows this one
@@ -182,28 +175,8 @@ class Writer:
                 self._replays[game_id] = record
             if publish:
                 for entry, seq in zip(entries, seqs):
-                    self._publish(game_id, entry, seq)
+                    self.ctx.publish(game_id, entry, seq)
         return seqs
-
-    def commit_end(self, game_id: int, entries: list[LogEntry], *, expect: int | None = None) -> list[int]:
-        """The recorder's end of a game: the rack points it decided and, with a clock, each player's
-        overtime penalty, in one transaction and then one run of updates, as ``end`` does for the
-        operator. A page, or the central service a station forwards to, never shows a result that
-        the next entry changes."""
-        with self._lock(game_id):
-            with self._writing(game_id):
-                seqs = self.commit(game_id, entries, expect=expect, publish=False)
-                seqs += self.end_clock(game_id, publish=False)  # the clock stops; overtime goes in
-            self._publish_written(game_id, seqs)
-        return seqs
-
-    def _publish_written(self, game_id: int, seqs: list[int]) -> None:
-        """One update per entry written (after the commit), or the live state when none was."""
-        rows = {e.seq: e.entry for e in self.store.entries(game_id)} if seqs else {}
-        for seq in seqs:
-            self._publish(game_id, rows[seq], seq)
-        if not seqs:
-            self._publish(game_id)
 
     def _replayed(self, game_id: int) -> Replayed:
         """The game's record as last written here, taken out of the cache for this transaction,
@@ -212,10 +185,10 @@ class Writer:
         record = self._replays.pop(game_id, None)
         if record is not None and record.n == self.store.count(game_id):
             return record
-        return Replayed.of(self.load(game_id))
+        return Replayed.of(self.ctx.load(game_id))
 
     @contextmanager
-    def _writing(self, game_id: int):
+    def writing(self, game_id: int):
         """The store's write transaction; when it fails (rolled back), the record kept of the game
         is dropped, so it never holds an entry the store does not."""
         try:
@@ -247,9 +220,9 @@ class Writer:
         The record is read inside the write transaction, so no other writer can slip in between.
         What the builder made goes in only as an entry would (a closed game takes no turn).
         `publish=False`: the caller publishes once it has written everything that belongs together."""
-        with self._lock(game_id):
+        with self.ctx.lock(game_id):
             with self.store.writing():
-                view = self.load(game_id)
+                view = self.ctx.load(game_id)
                 refuse_mirror(view.row)
                 game = view.game_at()
                 before = len(game.events)
@@ -260,7 +233,7 @@ class Writer:
                 seqs = [self.store.append(game_id, ev, len(view.entries) + i) for i, ev in enumerate(added)]
             if publish:
                 for ev, seq in zip(added, seqs):
-                    self._publish(game_id, ev, seq)
+                    self.ctx.publish(game_id, ev, seq)
             return seqs
 
     def put_frame(self, game_id: int, seq: int, jpeg: bytes | None = None, path: str | None = None) -> None:
@@ -279,91 +252,12 @@ class Writer:
         """Remove a game nothing was written to (a recording that found no board): True when removed."""
         return self.store.discard_empty_game(game_id)
 
-    def announce_external(self, wait_s: float = 0.0) -> list[int]:
-        """Publish entries other writers (a recorder in another process, another server on the
-        database) added since the last call. One cheap question to the store, which games changed
-        since our mark; only those are read again. Returns the games announced; the first call
-        only takes its mark. With `wait_s`, the store first waits up to that long for a change
-        (the server's watcher: a PostgreSQL commit's NOTIFY wakes it at once)."""
-        first = self._changes_mark is None
-        changes = self.store.changes(self._changes_mark) if first or not wait_s else \
-            self.store.wait_changes(self._changes_mark, wait_s)
-        self._changes_mark = changes.mark
-        if first:
-            return []
-        games = changes.games if changes.games is not None else {row.id for row in self.store.games()}
-        announced = []
-        for game_id in sorted(games):
-            with self._lock(game_id):  # a writer of ours publishes under this lock: no double update
-                try:
-                    n = self.store.count(game_id)
-                    # Every entry added since the last look, each as its own update, as the writing
-                    # server publishes them (a forwarded batch, a station catching up). Of a game this
-                    # server has not followed (created before it started), the newest alone.
-                    known = self._published.get(game_id, 0 if n == 0 else n - 1)
-                    self._published.setdefault(game_id, known)
-                    if n <= known:  # ours, already published, or not a new entry ...
-                        if not self._clock_moved(game_id):
-                            continue
-                        self._publish(game_id)  # ... but a station's clock, pressed at another server
-                    for row in self.store.entries(game_id)[known:]:
-                        self._publish(game_id, row.entry, row.seq)
-                except NotFound:  # discarded since
-                    continue
-            announced.append(game_id)
-        return announced
-
-    def _clock_moved(self, game_id: int) -> bool:
-        """Whether the clock a station forwards (its heartbeat, taken by any server on the database)
-        was pressed, paused or stopped since this server's last update of the game."""
-        if game_id not in self._clocks_shown or game_id in self._clocks:
-            return False
-        return clock_state(forwarded_clock(self.store.game(game_id).meta, 0.0)) != self._clocks_shown[game_id]
-
-    def _publish(self, game_id: int, entry: LogEntry | None = None, seq: int | None = None) -> s.LiveOut:
-        committed = self.clock()
-        self._published[game_id] = max(self._published.get(game_id, 0), self.store.count(game_id))
-        live = self.live(game_id)
-        if live.ended and live.clock is not None and not live.clock.finished and game_id in self._clocks:
-            # The game is over: the clock stops (its overtime goes in with the end: end_clock). A
-            # clock a station forwards is not here: it stops there, and its next heartbeat says so.
-            with self._lock(game_id):
-                self._stop_clock(game_id, self.load(game_id))
-            live = self.live(game_id)
-        self._clocks_shown[game_id] = clock_state(live.clock)
-        data = {"live": live.model_dump(), "entry": to_json(entry) if entry is not None else None,
-                "committed": committed}
-        self.bus.publish(BusMessage(game_id, live.seq if seq is None else seq, "update", data))
-        return live
-
-
-    def end(self, game_id: int, racks: list[str] | None, reason: str, by: str) -> list[int]:
-        """Final racks and the end of the game: the out-play's rack points, or each player's own
-        rack off after six zeros, or a director ending the game (a Close in the log, then each
-        rack given off); with a clock, its overtime penalties too. All of it goes out in one
-        update, so no page shows a result that the next entry changes."""
-        # One transaction: the end is decided on the record as it stands, and the closing, the
-        # racks and the overtime go in together; the live update goes out after the commit.
-        with self._lock(game_id):
-            with self._writing(game_id):
-                view = self.load(game_id)
-                refuse_mirror(view.row)
-                if view.closed:
-                    raise GameError("the game has already been ended and its final racks entered")
-                seqs = [] if view.over() else \
-                    self.commit(game_id, [Close(by, reason or "ended by the director")], publish=False)
-                # what the rules decide: scoring.game.Game.final_racks
-                seqs += self.build(game_id, lambda g: g.final_racks(racks), publish=False)
-                seqs += self.end_clock(game_id, publish=False)  # stopped now: the director's call
-            self._publish_written(game_id, seqs)
-            return seqs
-
     def correct(self, game_id: int, index: int, fix: s.BlankFix | s.LetterFix | s.PlayFix | s.ExchangeFix
                 | s.PassFix | s.ScoreFix, by: str) -> int:
         """A Correction entry amending move `index` (as /moves numbers it), named after the token
         that made it; the rules decide it (scoring.amend.correct)."""
-        with self._lock(game_id), self._writing(game_id):  # the move amended is the one that stands
-            view = self.load(game_id)
+        with self.ctx.lock(game_id), self.writing(game_id):  # the move amended is the one that stands
+            view = self.ctx.load(game_id)
             refuse_mirror(view.row)  # before the rules: the answer is the same for every amendment
             view.event_seq(index)  # no such move: NotFound
             entry = amend.correct([e.entry for e in view.entries], index, amendment_of(fix, view.layout),
@@ -373,8 +267,8 @@ class Writer:
     def undo_correction(self, game_id: int, seq: int, by: str, reason: str = "") -> int:
         """A Correction taking back the correction logged as `seq` (its move as it stood before it),
         named after the token; the log stays append-only (scoring.amend.undo_correction decides)."""
-        with self._lock(game_id), self._writing(game_id):
-            view = self.load(game_id)
+        with self.ctx.lock(game_id), self.writing(game_id):
+            view = self.ctx.load(game_id)
             refuse_mirror(view.row)
             position = next((i for i, e in enumerate(view.entries) if e.seq == seq), None)
             if position is None:
@@ -387,8 +281,8 @@ class Writer:
         """A Void entry cancelling move `index` (as /moves numbers it), named after the token; the
         rules decide whether a later move depends on it (scoring.amend.void). `seq`: the log row
         the caller believes move `index` is; another writer having changed the record is a Conflict."""
-        with self._lock(game_id), self._writing(game_id):
-            view = self.load(game_id)
+        with self.ctx.lock(game_id), self.writing(game_id):
+            view = self.ctx.load(game_id)
             refuse_mirror(view.row)
             target = view.event_seq(index)
             if seq is not None and seq != target:

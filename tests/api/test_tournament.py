@@ -149,8 +149,9 @@ def test_a_heartbeat_does_not_replay_the_game(api, client, monkeypatch):
     forwarded(api, gid, "pi-07", 0)
     by_table(client)
     loads = []
-    real = type(api.service).load
-    monkeypatch.setattr(type(api.service), "load", lambda self, g: loads.append(g) or real(self, g))
+    context = type(api.service.parts.context)   # every part reads a game through the context
+    real = context.load
+    monkeypatch.setattr(context, "load", lambda self, g: loads.append(g) or real(self, g))
     forwarded(api, gid, "pi-07", 0)
     assert by_table(client)[7]["station"]["stale"] is False
     assert loads == []  # every table from the cache, the heartbeat included

@@ -16,7 +16,7 @@ play re-entered as read, a reviewer's confirmation), so every later event is reb
 
 Each commit is timed in two parts: the write (GameService.commit with publish=False: the checks
 and the store transaction) and the live update after it (what GameService.commit does next: the
-overlay's live state, published on the bus). Also timed: the recorder's per-snapshot look at the
+overlay's live state, published on the bus: api/service/live.py's Live.publish). Also timed: the recorder's per-snapshot look at the
 game (GameLink.count). Prints the medians in milliseconds, and which tilecam it ran.
 """
 from __future__ import annotations
@@ -111,7 +111,7 @@ def main() -> None:
             t1 = time.perf_counter()
             service.commit(gid, [log[seq]], expect=seq, publish=False)
             t2 = time.perf_counter()
-            service._publish(gid, log[seq], seq)  # the live update commit() sends next
+            service.parts.live.publish(gid, log[seq], seq)  # the live update commit() sends next
             t3 = time.perf_counter()
             look.append((t1 - t0) * 1000)
             write.append((t2 - t1) * 1000)

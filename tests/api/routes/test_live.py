@@ -175,7 +175,7 @@ def test_live_vowels_consonants_of_the_unseen_pool_blanks_apart(client):
 
 
 def test_live_vowels_consonants_in_the_singular():
-    from tilecam.api.service.queries import _count
+    from tilecam.api.service.live import _count
 
     assert [_count(n, "vowel") for n in (0, 1, 2)] == ["0 vowels", "1 vowel", "2 vowels"]
 

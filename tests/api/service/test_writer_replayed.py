@@ -28,13 +28,14 @@ def test_commits_read_no_log_and_replay_nothing_once_the_record_is_kept(service,
     g = shadow(service, gid)
     entries = [g.pass_turn(1), g.play(0, placement_from_gcg(g, "9H", "AT")), g.pass_turn(1), g.pass_turn(0)]
     loads, games = [], []
-    real_load, real_game = service.load, writer.Game
-    monkeypatch.setattr(service, "load", lambda game_id: loads.append(game_id) or real_load(game_id))
+    ctx = service.parts.context
+    real_load, real_game = ctx.load, writer.Game
+    monkeypatch.setattr(ctx, "load", lambda game_id: loads.append(game_id) or real_load(game_id))
     monkeypatch.setattr(writer, "Game", lambda *a, **k: games.append(a) or real_game(*a, **k))
     for i, entry in enumerate(entries):
         assert service.commit(gid, [entry], expect=1 + i, publish=False) == [1 + i]
     assert loads == [gid] and len(games) == 1        # the first commit read and replayed the log once
-    kept = service._replays[gid]
+    kept = service.parts.writer.kept(gid, service.count(gid))
     assert kept.events == real_load(gid).events and kept.state().state.scores == g.state.scores
 
 
@@ -65,7 +66,7 @@ def test_a_correction_rewrites_history_and_the_next_entry_follows_the_amended_re
     with pytest.raises(GameError, match="cumulative"):
         service.commit(gid, [Pass(0, shadow(service, gid).state.scores[0] - 1)], expect=3)
     assert service.commit(gid, [Pass(0, 100), Pass(1, 0)], expect=3) == [3, 4]
-    kept = service._replays[gid]          # a log with a correction: each new event rebuilt as a replay would
+    kept = service.parts.writer.kept(gid, service.count(gid))          # a log with a correction: each new event rebuilt as a replay would
     assert kept.rebuilder is not None and kept.events == service.load(gid).events
     assert kept.state().state.scores == shadow(service, gid).state.scores == [100, 0]
 
@@ -75,10 +76,10 @@ def test_a_transaction_that_fails_leaves_no_entry_in_the_kept_record(service, tm
     service.play(gid, "8H", "CAT")
     service.commit(gid, [Pass(1, 0)], expect=1)
     with pytest.raises(RuntimeError):
-        with service._lock(gid), service._writing(gid):   # as the end of a game wraps its commit
+        with service.parts.context.lock(gid), service.parts.writer.writing(gid):   # as the end of a game wraps its commit
             service.commit(gid, [Pass(0, shadow(service, gid).state.scores[0])], expect=2, publish=False)
             raise RuntimeError("the clock's overtime could not be entered")
-    assert service.count(gid) == 2 and gid not in service._replays
+    assert service.count(gid) == 2 and gid not in service.parts.writer._replays
     desk = GameService(open_store(tmp_path / "games.sqlite3"), Bus())
     try:
         desk.play(gid, "9H", "AT", player=0)   # as many entries as the failed commit would have left
