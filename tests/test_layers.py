@@ -192,7 +192,8 @@ def test_only_the_station_reaches_hardware():
 
 def test_a_store_is_opened_in_one_place():
     # the engine's factory is called by the station's boot (every command) and by the app's lifespan
-    # only when it was given no store (tests serving the app alone)
+    # only when it was given no store (tests serving the app alone); the station's forwarder follows
+    # the store on a connection of its own, which it opens through the boot too
     calls = []
     for path in sorted((REPO / "api").rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()
@@ -205,9 +206,10 @@ def test_a_store_is_opened_in_one_place():
                 if name in ("open_store", "open_engine"):
                     calls.append(rel)
     assert sorted(set(calls)) == ["api/app.py", "api/commands/record.py", "api/commands/serve.py",
-                                  "api/station/boot.py", "api/station/station.py"]
+                                  "api/station/boot.py", "api/station/forwarder.py", "api/station/station.py"]
     # ... and every caller but the app's lifespan takes it from the station's boot
-    for rel in ("api/commands/record.py", "api/commands/serve.py", "api/station/station.py"):
+    for rel in ("api/commands/record.py", "api/commands/serve.py", "api/station/forwarder.py",
+                "api/station/station.py"):
         assert "open_store" in {a.name for n in ast.walk(ast.parse((REPO / rel).read_text(encoding="utf-8")))
                                 if isinstance(n, ast.ImportFrom) and (n.module or "").endswith("boot")
                                 for a in n.names}, rel

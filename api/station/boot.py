@@ -3,6 +3,7 @@ opens one), the HTTP server run until a signal, and the address it is reached at
 
     open_store(where)            the store [store] names (or a path): its folder made, SetupError if not
     base_url(server)             http://host:port as this machine reaches it (127.0.0.1 for 0.0.0.0)
+    own_url(settings)            the station's address as others reach it ([tournament] url, else [server])
     app_server(app, server, on_exit=...)   uvicorn serving `app` until SIGINT/SIGTERM
 """
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Callable
 
 from tilecam.api.errors import ApiError
 
-__all__ = ["SetupError", "app_server", "base_url", "open_store", "serve_until_signal"]
+__all__ = ["SetupError", "app_server", "base_url", "open_store", "own_url", "serve_until_signal"]
 
 
 class SetupError(ApiError, ValueError):
@@ -40,6 +41,18 @@ def base_url(server) -> str:
     every address): what the printed URLs start with."""
     host, port = server.host, server.port
     return f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+
+
+def own_url(settings) -> str:
+    """This station's address as the director's laptop reaches it: [tournament] url, else from
+    [server] (the machine's host name when it listens on every address)."""
+    import socket
+
+    if settings.tournament.url:
+        return settings.tournament.url.rstrip("/")
+    host, port = settings.server.host, settings.server.port
+    host = socket.gethostname() if host in ("0.0.0.0", "::") else host
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 def app_server(app, server, on_exit: Callable[[], None] | None = None):

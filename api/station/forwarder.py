@@ -46,7 +46,8 @@ from tilecam.scoring.events import to_json
 from tilecam.api.errors import ApiError, NotFound
 from tilecam.api.service.ingest import CLOCK_STATE, STATION_UID, forwarded_meta, header_digest
 
-__all__ = ["Central", "ForwardError", "Forwarder", "Refused", "Unreachable", "read_token", "station_name"]
+__all__ = ["Central", "ForwardError", "Forwarder", "Refused", "Unreachable", "open_forwarder", "read_token",
+           "station_name"]
 
 HEARTBEAT_S = 5.0      # the central flags a station after [tournament] stale_after_s (60 s) of silence
 POLL_S = 0.25          # how often the change feed is asked; one cheap read of the store
@@ -88,6 +89,7 @@ class Central:
     """The central service's ingest routes (api/routes/stations.py), over plain HTTP."""
 
     def __init__(self, server: str, station: str, token: str, timeout_s: float = TIMEOUT_S) -> None:
+        self.station = station
         self.base = f"{server.rstrip('/')}/api/stations/{station}"
         self.token, self.timeout_s = token, timeout_s
         # No proxy: the central is on the venue's LAN, whatever the environment says.
@@ -341,3 +343,35 @@ class Forwarder:
                 what = "rack read" if rack else "entry"
                 self.say(f"game {game_id} {what} {seq}: evidence frame {frame.path} not forwarded: {exc.strerror}")
             return None
+
+
+def open_forwarder(settings, clocks, url: str) -> "tuple[Forwarder, object] | None":
+    """The forwarder [tournament] asks for, and the store it follows (the caller closes it once
+    the forwarder has stopped); None for a single table (no [tournament] server). It reads the store
+    [store] names on a connection of its own, so its change feed names every game the recorder and
+    the console write; each game's clock comes from `clocks` (the recorder's game service: the
+    clocks live in its memory), and `url` is this station's own address (boot.own_url). A server
+    without a token file, or a token it cannot use, is a SetupError, before any game is made."""
+    from tilecam.api.bus import Bus
+    from tilecam.api.service import GameService
+
+    from .boot import SetupError, open_store
+
+    t = settings.tournament
+    if t.server is None:
+        return None
+    if t.token_file is None:
+        raise SetupError("[tournament] server is set but not token_file: the file holding this station's "
+                         "token for the central service")
+    try:
+        token = read_token(t.token_file)
+    except ForwardError as exc:
+        raise SetupError(str(exc)) from None
+    store = open_store(settings.store)
+
+    def clock_of(game_id: int) -> dict | None:
+        clock = clocks.clock_now(game_id)
+        return None if clock is None else clock.model_dump()
+    forwarder = Forwarder(GameService(store, Bus(1)), Central(t.server, station_name(t.station), token),
+                          t.retry_initial_s, t.retry_max_s, url=url, clock_of=clock_of)
+    return forwarder, store

@@ -1,12 +1,14 @@
 """The game a station records: opened or created in the store, its scorekeeper caught up on the
-log, the recorder's link to it, the game to resume after a restart, and its clock in the trigger path."""
+log, the recorder's link to it, the game to resume after a restart, and its clock: in the trigger
+path while the game runs, stopped when its source ends with the game over."""
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
 from typing import Callable
 
-__all__ = ["STATION_META", "Recording", "attach_game", "clock_trigger", "game_to_resume", "resume_racks"]
+__all__ = ["STATION_META", "Recording", "attach_game", "clock_trigger", "game_to_resume", "resume_racks",
+           "stop_clock"]
 
 # Marks the games a station records (and may resume); a service key, kept out of the GCG export.
 STATION_META = {"created_by": "tilecam run"}
@@ -107,3 +109,18 @@ def clock_trigger(settings, service, game_id: int, on_trigger: Callable):
     return connect(on_trigger, **service.clock_handlers(game_id))
 
 
+
+
+def stop_clock(service, recording: Recording, say: Callable = _say) -> bool:
+    """A station's source ended: a game that is over (its scorekeeper's rule: the rules ended it,
+    or a director's close it followed) stops its clock, its overtime going into the record
+    (GameService.end_clock, the one place a clock stops at the end); a game not over keeps it.
+    A store gone meanwhile is said, and the recording is done all the same. Whether it stopped."""
+    if not recording.scorekeeper.over:
+        return False
+    try:
+        service.end_clock(recording.game_id)
+    except Exception as exc:
+        say(f"game {recording.game_id}: clock not finished: {exc}")
+        return False
+    return True

@@ -5,6 +5,8 @@ loop, each at its own pace and on its own clock.
     seen_of(player, view, frame)         a settled RackView -> scoring's RackSeen
     RackCamera                           one source on its own thread: frames -> watch -> on_rack
     RackCameras                          every player's: opened with the station, started, stopped, said
+    open_rack_cameras(settings, sources, ...)   checked against the game and the board camera, opened
+    InStep(recorder, racks)              an unpaced board file waits for the rack files (tilecam record)
 
 A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which
 keeps it through the link and gives it to the scorekeeper under the board's lock). A rack camera that
@@ -24,7 +26,7 @@ from tilecam.scoring.racks import RackSeen
 from .boot import SetupError
 from .frames import run_frames
 
-__all__ = ["RackCamera", "RackCameras", "rack_capture", "rack_watch", "seen_of"]
+__all__ = ["InStep", "RackCamera", "RackCameras", "open_rack_cameras", "rack_capture", "rack_watch", "seen_of"]
 
 log = logging.getLogger(__name__)
 
@@ -248,3 +250,36 @@ class RackCameras:
 
     def lines(self) -> list[str]:
         return [f"{cam.name}: {cam.summary()}" for cam in self.cameras]
+
+
+def open_rack_cameras(settings, sources: dict[int, str], make_watch: Callable[[int], object], *, board: str,
+                      players: int, on_rack: Callable, say: Callable,
+                      stop: threading.Event | None = None) -> RackCameras | None:
+    """The rack cameras of a game of `players` players whose board camera is `board`, opened before
+    the game is created: a rack source for a player the game does not have, or the board's own
+    camera, is a SetupError (as is a file or folder that does not open; an absent camera is said
+    and tried again on its thread). None when no player has a rack source."""
+    if not sources:
+        return None
+    from tilecam.capture import device_key
+
+    for player, uri in sorted(sources.items()):
+        if not 1 <= player <= players:
+            raise SetupError(f"a rack source for player {player}, but the game has {players} players")
+        if device_key(uri) == device_key(board):
+            raise SetupError(f"the rack source of player {player} ({uri}) is the board's camera")
+    racks = RackCameras(settings, sources, make_watch, on_rack=on_rack, say=say, stop=stop)
+    racks.open()
+    return racks
+
+
+class InStep:
+    """The recorder of an unpaced board file with rack files beside it (tilecam record): each board
+    frame waits for the rack files to reach its media time first (RackCameras.keep_up)."""
+
+    def __init__(self, recorder, racks: RackCameras) -> None:
+        self.recorder, self.racks = recorder, racks
+
+    def process(self, frame: Frame):
+        self.racks.keep_up(frame.t)
+        return self.recorder.process(frame)

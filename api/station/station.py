@@ -1,7 +1,13 @@
 """The station: one process that records a table's game, built from one ``Settings`` and one
 ``Job`` (what this run records): camera (or a file standing in for it) -> recorder -> store and
 game service -> API, overlays and MJPEG preview; clock buttons and the status LED; the rack cameras
-(one optional thread per player, station/racks.py); the forwarder to a tournament's central service.
+(one optional thread per player); the forwarder to a tournament's central service.
+
+This is the composition root: it builds the parts and hands each the others it needs. The jobs it
+runs are each a module of their own: the frame thread (frame_thread.py), the LED and the console's
+lines (status.py), the Pi cameras' exposure between games (exposure.py), the rack cameras
+(racks.py: open_rack_cameras), the forwarder (forwarder.py: open_forwarder), the game and its clock
+(game.py: attach_game, clock_trigger, stop_clock).
 
 ``tilecam run`` and ``tilecam demo`` serve it (``Station.serve``); ``tilecam record`` is a station
 without the server (``Station.record_here``).
@@ -17,10 +23,13 @@ from typing import Callable
 from tilecam.api.service.view import LEARNED_META, learned_meta
 from tilecam.scoring.trust import learned
 
-from .boot import SetupError, app_server, base_url, open_store, serve_until_signal
+from .boot import SetupError, app_server, base_url, open_store, own_url, serve_until_signal
+from .exposure import ExposureLock
+from .frame_thread import FrameThread
 from .frames import build_recorder, recorder_config, run_frames
-from .game import STATION_META, Recording, attach_game, clock_trigger, game_to_resume
+from .game import STATION_META, Recording, attach_game, clock_trigger, game_to_resume, stop_clock
 from .sinks import PreviewSink
+from .status import StatusShow, open_led
 from .triggers import from_http
 
 __all__ = ["Hooks", "Job", "SetupError", "Station"]
@@ -118,15 +127,24 @@ class Station:
         self.recording: Recording | None = None
         self.recorder = self.source = None
         self.clock = None
-        self.buttons = self.led = None
-        self.ended: str | None = None     # why the frame loop ended: "ended", "stopped", "failed: ..."
-        self._decision: str | None = None  # "unclear" while the last decision could not be committed
-        self._over = False                 # the game being recorded was over at the last frame
-        self._lost_said: str | None = None  # the recorder's lost-game alert as last said on the console
-        self._thread: threading.Thread | None = None
+        self.buttons = None
+        self.shown = StatusShow(quiet=job.quiet)  # the LED (once started) and the console's lines
+        self.exposure = ExposureLock(self._cameras)
+        self.frame_thread = FrameThread(self._play, source_ended=self._source_ended, next_game=self._next_game,
+                                        after=self._show, stop=self.stop_event)
         self.forwarder = None              # to the tournament's central service ([tournament] server)
         self._forward_store = None
         self.station_name: str | None = None  # its name at the central service
+
+    @property
+    def ended(self) -> str | None:
+        """Why the frame loop ended: None while it runs, "ended", "stopped", "failed: ..."."""
+        return self.frame_thread.ended
+
+    @property
+    def led(self):
+        """The status LED (hardware.leds.StatusLed) once started, when [leds] wires one."""
+        return self.shown.led
 
     # -- building --------------------------------------------------------------------------------
     def open(self) -> "Station":
@@ -152,30 +170,23 @@ class Station:
         except VisionSetupError as exc:
             raise SetupError(str(exc)) from None
         self._early.extend(reader_warnings(self._reader))  # on the console's notices too (stderr has said it)
-        self.forwarder = self._forwarder()  # a token file it cannot use stops the start, before any game
+        self._open_forwarder()  # a token file it cannot use stops the start, before any game
         self._open_source()  # before the game: a source that does not open leaves no empty game behind
         self._open_racks(game_id)
         self._attach(game_id)
         return self
 
     def _open_racks(self, game_id: int | None) -> None:
-        """The rack cameras (station/racks.py), checked against the game's players and the board's
-        camera, before the game is created."""
+        """The rack cameras (racks.open_rack_cameras), checked against the game's players and the
+        board's camera, before the game is created."""
         if not self.rack_sources:
             return
-        from tilecam.capture import device_key
+        from .racks import open_rack_cameras, rack_watch
 
-        from .racks import RackCameras, rack_watch
         players = len(self.service.game(game_id).players) if game_id is not None else len(self.job.players or (1, 2))
-        for player, uri in sorted(self.rack_sources.items()):
-            if not 1 <= player <= players:
-                raise SetupError(f"a rack source for player {player}, but the game has {players} players")
-            if device_key(uri) == device_key(self.source_uri):
-                raise SetupError(f"the rack source of player {player} ({uri}) is the board's camera")
         make = self._rack_watch or (lambda player: rack_watch(self.settings, self._lang, self._reader))
-        self.racks = RackCameras(self.settings, self.rack_sources, make, on_rack=self._rack, say=self._notice,
-                                 stop=self.stop_event)
-        self.racks.open()
+        self.racks = open_rack_cameras(self.settings, self.rack_sources, make, board=self.source_uri,
+                                       players=players, on_rack=self._rack, say=self._notice, stop=self.stop_event)
 
     def _rack(self, seen, frame, review: bool = False) -> None:
         """A rack camera's settled rack, to the game being recorded (its recorder: taken under the
@@ -191,45 +202,19 @@ class Station:
             self._early.append(text)
         (self.hooks.on_notice or _say)(text)
 
-    def _forwarder(self):
-        """The forwarder to the tournament's central service when [tournament] server is set
-        (station/forwarder.py), on a store connection of its own: the change feed then names every
-        game the recorder and the console write. None for a single table."""
-        t = self.settings.tournament
-        if t.server is None or self._given_service is not None:
-            return None
-        from tilecam.api.bus import Bus
-        from tilecam.api.service import GameService
-
-        from .forwarder import Central, ForwardError, Forwarder, read_token, station_name
-
-        if t.token_file is None:
-            raise SetupError("[tournament] server is set but not token_file: the file holding this station's "
-                             "token for the central service")
-        try:
-            token = read_token(t.token_file)
-        except ForwardError as exc:
-            raise SetupError(str(exc)) from None
-        self._forward_store = open_store(self.settings.store)
-        self.station_name = station_name(t.station)
-        central = Central(t.server, self.station_name, token)
-
-        def clock_of(game_id: int) -> dict | None:  # the recorder's clocks are in this service's memory
-            clock = self.service.clock_now(game_id)
-            return None if clock is None else clock.model_dump()
-        return Forwarder(GameService(self._forward_store, Bus(1)), central, t.retry_initial_s, t.retry_max_s,
-                         url=self.own_url(), clock_of=clock_of)
+    def _open_forwarder(self) -> None:
+        """The forwarder to the tournament's central service when [tournament] server is set and
+        the station opened its own store (forwarder.open_forwarder); none for a single table."""
+        if self._given_service is None:
+            from .forwarder import open_forwarder
+            opened = open_forwarder(self.settings, self.service, self.own_url())
+            if opened is not None:
+                self.forwarder, self._forward_store = opened
+                self.station_name = self.forwarder.central.station
 
     def own_url(self) -> str:
-        """This station's address as the director's laptop reaches it: [tournament] url, else from
-        [server] (the machine's host name when it listens on every address)."""
-        import socket
-
-        host, port = self.settings.server.host, self.settings.server.port
-        if self.settings.tournament.url:
-            return self.settings.tournament.url.rstrip("/")
-        host = socket.gethostname() if host in ("0.0.0.0", "::") else host
-        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+        """This station's address as the director's laptop reaches it (boot.own_url)."""
+        return own_url(self.settings)
 
     def _open_source(self) -> None:
         from tilecam.capture import CaptureError, open_source
@@ -260,7 +245,7 @@ class Station:
                                        reader=self._reader, photos=self.photos, corners=job.corners,
                                        prewarped=job.prewarped, preview=PreviewSink(self.preview))
         self.recorder.camera_status = self.source.status.state
-        self._over = False
+        self.exposure.new_game()
         for text in self._early:
             self.recorder.notice(text)
         self._early.clear()
@@ -296,98 +281,63 @@ class Station:
             self.recorder.camera_status = st.state
         self._show()
 
-    def _show(self, frame_state: str | None = None) -> None:
-        if self.led is not None:
-            self.led.show(self.recorder.camera_status, frame_state, self._decision, self.ended is None,
-                          self.recorder.lost is not None)
+    def _show(self) -> None:
+        if self.recorder is not None:
+            self.shown.show(self.recorder, None, self.ended is None)
+
+    def _cameras(self) -> list:
+        """The board's source and the rack cameras' (None for one not there), for their exposure."""
+        return [self.source, *(cam.source for cam in (self.racks.cameras if self.racks else ()))]
 
     def _outcome(self, frame, outcome) -> None:
-        obs = outcome.observation
-        if obs is not None:  # an unclear read keeps the LED blinking until a later decision commits
-            self._decision = "unclear" if obs.status == "unclear" else None if obs.entries else self._decision
-            if obs.entries and not self.job.quiet:
-                _say(f"frame {frame.index}: {obs.status}" + (f": {obs.detail}" if obs.detail else ""))
-        over = self.recording.scorekeeper.over  # by the rules at a commit, or a director's close followed
-        if over and not self._over:
-            self._between_games()
-        self._over = over
-        lost = self.recorder.lost
-        if lost != self._lost_said and not self.job.quiet:   # said at once, and once (record says it itself)
-            _say(f"frame {frame.index}: " + (f"the camera has lost the game: {lost}" if lost else
-                                             "the camera follows the game again"))
-        self._lost_said = lost
-        self._show(outcome.state)
+        # over by the rules at a commit, or a director's close the recorder followed
+        self.exposure.follow(self.recording.scorekeeper.over)
+        self.shown.frame(frame, outcome, self.recorder, self.ended is None)
         if self.hooks.on_outcome is not None:
             self.hooks.on_outcome(frame, outcome)
 
-    def _between_games(self) -> None:
-        """The game is over: the Pi camera goes back to automatic exposure and white balance (it
-        settled and locked them for the game when it opened, capture.picam); the next game's
-        start locks them again. The rack cameras' too."""
-        from tilecam.capture.picam import picamera_of
-        for source in (self.source, *(cam.source for cam in (self.racks.cameras if self.racks else ()))):
-            camera = picamera_of(source)
-            if camera is not None:
-                camera.unlock()
+    def _play(self) -> str:
+        """The game's frames through its recorder (frame_thread.FrameThread runs them)."""
+        from .racks import InStep
+        recorder = self.recorder if self.job.pace or not self.racks else InStep(self.recorder, self.racks)
+        return run_frames(self.source, recorder, self._outcome, pace=self.job.pace, stop=self.stop_event)
 
-    def _record(self) -> None:
-        from tilecam.capture import CaptureError
-        try:
-            recorder = self.recorder if self.job.pace or not self.racks else _InStep(self.recorder, self.racks)
-            self.ended = run_frames(self.source, recorder, self._outcome, pace=self.job.pace, stop=self.stop_event)
-        except CaptureError as exc:
-            self.ended = f"failed: {exc}"
-            _say(f"capture failed: {exc}")
-        except Exception as exc:  # the recorder's thread must say why it stopped, not die silently
-            self.ended = f"failed: {exc!r}"
-            raise
-        finally:
-            self._show()
-        if self.ended == "ended":
-            if self.racks:  # rack files read to their end first: their racks belong to this game
-                self.racks.drain()
-            self.recorder.finish()  # a player out: the rack points
-            if not self.job.quiet:
-                _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
-                     f"holds {len(self.recording.scorekeeper.entries)} entries")
-                turns = self.service.live(self.recording.game_id).turns
-                if turns:  # the turn order is the camera's guess: said where the operator looks
-                    _say(f"game {self.recording.game_id}: {turns}")
-            self._stop_clock()
-            if self.hooks.on_game_over is not None:
-                self.hooks.on_game_over(self)
+    def _source_ended(self) -> None:
+        """The source has no more frames: the rack files read to their end first (their racks belong
+        to this game), the recorder finished (a player out: the rack points), the clock stopped."""
+        if self.racks:
+            self.racks.drain()
+        self.recorder.finish()
+        if not self.job.quiet:
+            _say(f"{self.source_uri} has no more frames; game {self.recording.game_id} "
+                 f"holds {len(self.recording.scorekeeper.entries)} entries")
+            turns = self.service.live(self.recording.game_id).turns
+            if turns:  # the turn order is the camera's guess: said where the operator looks
+                _say(f"game {self.recording.game_id}: {turns}")
+        if self.clock is not None:
+            stop_clock(self.service, self.recording)
+        if self.hooks.on_game_over is not None:
+            self.hooks.on_game_over(self)
 
-    def _stop_clock(self) -> None:
-        """A game that is over stops its clock (overtime, if any, goes into the record)."""
-        gid = self.recording.game_id
-        if self.clock is not None and self.recording.scorekeeper.over:
-            try:
-                self.service.end_clock(gid)
-            except Exception as exc:  # (the store gone): said, and the recording is done all the same
-                _say(f"game {gid}: clock not finished: {exc}")
-
-    def _record_loop(self) -> None:
-        """Record the source; with `loop`, again into a new game at the same table each time it
-        ends, until stopped."""
-        self._record()
-        while self.job.loop and self.ended == "ended" and not self.stop_event.is_set():
-            self._open_source()
-            # the next game at this table is read by the same reader, which keeps what it learned:
-            # so are the tiles learned here so far (scoring.trust), given to the new game's meta
-            done = self.recording   # as the store holds it: a confirmation after the last frame counts
-            self._attach(None, carried=learned(done.link.entries(), done.scorekeeper.given))
-            self.ended = None
-            if self.hooks.on_new_game is not None:
-                self.hooks.on_new_game(self)
-            self._record()
+    def _next_game(self) -> bool:
+        """With `loop`, the source again into a new game at the same table (the demo)."""
+        if not self.job.loop:
+            return False
+        self._open_source()
+        # the next game at this table is read by the same reader, which keeps what it learned:
+        # so are the tiles learned here so far (scoring.trust), given to the new game's meta
+        done = self.recording   # as the store holds it: a confirmation after the last frame counts
+        self._attach(None, carried=learned(done.link.entries(), done.scorekeeper.given))
+        if self.hooks.on_new_game is not None:
+            self.hooks.on_new_game(self)
+        return True
 
     def start(self) -> "Station":
-        """Buttons, LED, the rack cameras, and the frame loop on its own thread."""
+        """Buttons, LED, the rack cameras, and the frame thread."""
         self._start_hardware()
         if self.racks:
             self.racks.start(self.job.pace)
-        self._thread = threading.Thread(target=self._record_loop, name="tilecam-recorder", daemon=True)
-        self._thread.start()
+        self.frame_thread.start()
         if self.forwarder is not None:
             self.forwarder.start()
         return self
@@ -398,27 +348,21 @@ class Station:
         self._start_hardware()
         if self.racks:
             self.racks.start(self.job.pace)
-        self._record_loop()
-        return self.ended
+        return self.frame_thread.run()
 
     def _start_hardware(self) -> None:
-        buttons, led = self.settings.buttons, self.settings.leds
-        if buttons.enabled:
+        if self.settings.buttons.enabled:
             from tilecam.hardware.buttons import ClockButtons
-            self.buttons = ClockButtons(buttons, self.on_trigger, pin_factory=self.pin_factory)
-        if led.enabled:
-            from tilecam.hardware.leds import StatusLed
-            self.led = StatusLed.from_config(led, pin_factory=self.pin_factory)
+            self.buttons = ClockButtons(self.settings.buttons, self.on_trigger, pin_factory=self.pin_factory)
+        self.shown.led = open_led(self.settings.leds, self.pin_factory)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until the frame loop ends; whether it has."""
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        return self.frame_thread.wait(timeout)
 
     def close(self) -> None:
         self.stop_event.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
+        self.frame_thread.wait(timeout=10)
         if self.racks:
             self.racks.stop()
         # What the forwarder had not pushed yet goes at the next start. A thread still waiting on
@@ -426,9 +370,9 @@ class Station:
         stopped = self.forwarder.stop() if self.forwarder is not None else True
         if self._forward_store is not None and stopped:
             self._forward_store.close()
-        for part in (self.buttons, self.led):
-            if part is not None:
-                part.close()
+        if self.buttons is not None:
+            self.buttons.close()
+        self.shown.close()
         if self.source is not None:
             self.source.close()
         if self.store is not None:
@@ -457,24 +401,12 @@ class Station:
         self.start()
 
         def watch() -> None:  # a live camera that gave up ends the process, so that systemd restarts it
-            self._thread.join()
-            if self.ended and self.ended.startswith("failed"):
+            self.frame_thread.wait()
+            if self.frame_thread.failed:
                 server.should_exit = True
         threading.Thread(target=watch, name="tilecam-watch", daemon=True).start()
         try:
             serve_until_signal(server)
         finally:
             self.close()
-        return 1 if self.ended and self.ended.startswith("failed") else 0
-
-
-class _InStep:
-    """The recorder of an unpaced board file with rack files beside it (tilecam record): each board
-    frame waits for the rack files to reach its media time first (racks.RackCameras.keep_up)."""
-
-    def __init__(self, recorder, racks) -> None:
-        self.recorder, self.racks = recorder, racks
-
-    def process(self, frame):
-        self.racks.keep_up(frame.t)
-        return self.recorder.process(frame)
+        return 1 if self.frame_thread.failed else 0

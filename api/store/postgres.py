@@ -46,6 +46,8 @@ CONNECTION = {"connect_timeout": "5", "tcp_user_timeout": "15000", "keepalives":
 POOL_SIZE = 8                          # connections per store object; writers queue on the lock anyway
 CHANGES_KEPT = 10_000                  # change rows kept; a watcher whose mark is older reloads every game
 GAME_COLUMNS = "id, players, rules, lang, layout, created, meta"
+# A game's log length; the same expression append numbers the next entry with.
+COUNT_SQL = "SELECT COALESCE(MAX(seq) + 1, 0) FROM entries WHERE game_id = %s"
 
 # Append a migration for every schema change; never edit one that has shipped.
 MIGRATIONS = ordered(
@@ -383,8 +385,7 @@ class PostgresStore:
         with self.writing():
             if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
                 raise NotFound(f"no game {game_id}")
-            (seq,) = self._write("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries WHERE game_id = %s",
-                                 (game_id,)).fetchone()
+            (seq,) = self._write(COUNT_SQL, (game_id,)).fetchone()
             check_expect(game_id, seq, expect)
             created = now()
             self._write("INSERT INTO entries (game_id, seq, kind, data, created, sidecar) "
@@ -400,8 +401,14 @@ class PostgresStore:
                                               "WHERE game_id = %s ORDER BY seq", (game_id,)))
 
     def count(self, game_id: int) -> int:
+        """The seq the next entry gets (append numbers them MAX + 1 from 0 and none is deleted): the
+        last row of the (game_id, seq) index, one lookup however long the game, where COUNT(*) read
+        every entry. Asked of the server each time, unlike SQLite's answer from memory: PostgreSQL has
+        no local sign of another server's commit (SQLite's PRAGMA data_version); asking whether one
+        came is itself this round trip, and a NOTIFY arrives some time after the commit it follows,
+        so a count kept until one came could miss an entry another server already committed."""
         checked_id(game_id)
-        return self._rows("SELECT COUNT(*) FROM entries WHERE game_id = %s", (game_id,))[0][0]
+        return self._rows(COUNT_SQL, (game_id,))[0][0]
 
     # ---- evidence frames ----------------------------------------------------------------
     def _put_frame(self, game_id: int, seq: int, jpeg: bytes | None, path: str | None, created: str) -> None:

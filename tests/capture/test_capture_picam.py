@@ -262,17 +262,20 @@ def test_lock_before_open_is_a_capture_error(picamera2):
         PicameraSource(CFG).lock()
 
 
-def test_the_station_hands_exposure_back_to_automatic_when_its_game_ends(picamera2):
-    from tilecam.api.station import Station
+def test_the_station_hands_exposure_back_to_automatic_once_when_its_game_is_over(picamera2):
+    from tilecam.api.station.exposure import ExposureLock
     with PicameraSource(CFG) as source, PicameraSource(CFG, camera_num=1) as rack:
         assert source.exposure_lock is not None and rack.exposure_lock is not None  # locked when they opened
-        station = Station.__new__(Station)                # only the part that runs at a game's end
-        station.source = SimpleNamespace(inner=source)    # as open_source wraps it
-        station.racks = SimpleNamespace(cameras=[SimpleNamespace(source=SimpleNamespace(inner=rack)),
-                                                 SimpleNamespace(source=None)])   # a rack camera not there
-        station._between_games()
+        # the board's source as open_source wraps it, a rack camera's, and a rack camera not there
+        lock = ExposureLock(lambda: [SimpleNamespace(inner=source), SimpleNamespace(inner=rack), None])
+        assert not lock.follow(False) and source.exposure_lock is not None       # the game goes on
+        assert lock.follow(True)                                                 # this frame ended it
         assert source.exposure_lock is None and picamera2.cameras[0].ae and picamera2.cameras[0].awb
         assert rack.exposure_lock is None and picamera2.cameras[1].ae and picamera2.cameras[1].awb
+        source.lock()                                                            # the next game's start
+        assert not lock.follow(True) and source.exposure_lock is not None        # handed back once
+        lock.new_game()
+        assert not lock.follow(False) and lock.follow(True) and source.exposure_lock is None
 
 
 def test_a_rack_camera_on_a_pi_5_s_second_port_opens_as_picam_1_at_the_racks_frame_size(picamera2):

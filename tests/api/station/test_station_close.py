@@ -39,7 +39,8 @@ def board(tmp_path_factory) -> Path:
 def test_a_director_closing_the_game_mid_recording_ends_it_at_the_station(tmp_path, board, monkeypatch):
     service = GameService(open_store(tmp_path / "games.sqlite3"), Bus())
     unlocked: list[int] = []
-    monkeypatch.setattr(Station, "_between_games", lambda self: unlocked.append(self.recording.game_id))
+    from tilecam.api.station import exposure
+    monkeypatch.setattr(exposure, "hand_back", lambda sources: unlocked.append(st.recording.game_id))
     statuses: list[str] = []
 
     def director_closes_after_the_first_photo(frame, outcome):

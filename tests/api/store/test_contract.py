@@ -168,6 +168,25 @@ def test_writers_on_two_store_objects_race_for_one_seq_and_one_wins(opener):
     assert [r.entry for r in second.entries(gid)] == [PLAY]
 
 
+def test_the_count_is_the_log_s_length_as_every_writer_left_it(opener):
+    # each engine may keep it or ask for it (SQLite answers from memory, PostgreSQL reads the index's
+    # last row): never behind another store object's commit, nor its own open transaction
+    first, second = opener(), opener()
+    gid = new_game(first)
+    assert second.count(gid) == 0
+    for n in range(1, 6):
+        first.append(gid, Pass(n % 2, 0))
+        assert second.count(gid) == n == len(second.entries(gid))   # at once, from the other object
+    with pytest.raises(RuntimeError):
+        with second.writing():
+            second.append(gid, PLAY)
+            assert second.count(gid) == 6                              # inside: its own rows
+            raise RuntimeError("rolled back")
+    assert first.count(gid) == second.count(gid) == 5
+    assert first.append(gid, Pass(1, 0), expect=second.count(gid)) == 5   # what a writer expects with it
+    assert second.count(new_game(second)) == 0
+
+
 def test_appends_from_many_threads_get_distinct_seqs(store):
     gid = new_game(store)
     threads = [threading.Thread(target=lambda: [store.append(gid, Pass(0, 0)) for _ in range(10)]) for _ in range(4)]
