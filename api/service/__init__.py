@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from typing import Callable
 
-from tilecam.scoring.clock import GameClock
+from tilecam.scoring import GameClock
 
 import tilecam.api.service.types as s
 from ..bus import Bus

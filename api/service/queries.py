@@ -8,19 +8,13 @@ import re
 from collections import Counter
 from typing import Callable
 
-from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.amend import changes, confirmed as confirmed_moves, reading_excess
-from tilecam.scoring.events import (ChallengeBonus, Correction, EndRackPenalty, EndRackPoints, Event, Exchange,
-                                    Pass, PhonyWithdrawn, Play, TimePenalty, TurnLost, Void, to_json)
-from tilecam.scoring.game import Game, GameError
-from tilecam.scoring.gcg import format_position, shown_play, write_gcg
-from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
-from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
-from tilecam.scoring.recount import describe, discrepancies, final_totals, recount, scoresheet, turns_hedge
-from tilecam.scoring.tally import format_pool, vowel_split
-from tilecam.scoring.tiles import Distribution
-from tilecam.scoring.trust import learning
-from tilecam.scoring.turns import TURNS_INFERRED, TurnOrder, describe_turns, hedge, turn_order
+from tilecam.scoring import (TURNS_INFERRED, ChallengeBonus, Correction, Direction, Distribution, EndRackPenalty,
+                             EndRackPoints, Event, Exchange, Game, GameError, Pass, PhonyWithdrawn, PlacementError,
+                             Play, Square, TimePenalty, TurnLost, TurnOrder, Void, changes,
+                             confirmed as confirmed_moves, describe, describe_turns, discrepancies, final_totals,
+                             format_pool, hedge, learning, reading_excess, recount_lines as recount, score_placement,
+                             scoresheet, tile_changes, to_json, turn_order, turns_hedge, vowel_split)
+from tilecam.scoring.gcg import format_position, format_square, placement_from_gcg, shown_play, write_gcg
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound

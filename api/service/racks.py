@@ -26,11 +26,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tilecam.scoring.errors import ScoringError
-from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Play
-from tilecam.scoring.gcg import RACK_NOT_SEEN
-from tilecam.scoring.gcg.notation import played_tiles
-from tilecam.scoring.racks import RackBook, RackSeen, spent_at
+from tilecam.scoring import (Correction, EndRackPenalty, EndRackPoints, Exchange, Play, RackBook, RackSeen,
+                             ScoringError, spent_at)
+from tilecam.scoring.gcg import RACK_NOT_SEEN, played_tiles
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound
