@@ -17,6 +17,7 @@ from tilecam.scoring.gcg import GcgError, placement_from_gcg, read_gcg, record_f
 from tilecam.scoring.recount import discrepancies, recount_lines
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
+import tilecam.scoring.scorekeeper.credit as credit
 from tilecam.scoring.snapshot import Snapshot
 from tilecam.scoring.tally import excess, holding, over_set, tally
 from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
@@ -252,6 +253,6 @@ def test_a_camera_correction_to_a_runner_up_takes_its_certainty_and_offers_the_o
 def test_a_play_the_pool_alone_read_goes_for_review_whatever_its_certainty():
     keeper = Scorekeeper(Game(NASPA, EN))
     g = keeper.game
-    play = keeper._play(0, ProposedPlay(placement_from_gcg(g, "8G", "CAT"), 0.99, False, (), certainty=0.99,
-                                        from_pool=True))
+    play = credit.play(keeper, 0, ProposedPlay(placement_from_gcg(g, "8G", "CAT"), 0.99, False, (), certainty=0.99,
+                                              from_pool=True))
     assert play.review and play.certainty == 0.99
