@@ -284,3 +284,15 @@ def test_every_name_of_a_face_loads_and_none_is_hidden_by_a_module():
         assert (set(package.__all__) - whole) & modules == set(), face
         for name in package.__all__:
             assert getattr(package, name) is not None, f"{face}.{name}"
+
+
+def test_a_face_loads_nothing_until_a_name_is_asked():
+    # the faces are lazy (names load on first use): importing one, or vision's, must not pull in
+    # the modules behind it, or every `from tilecam.scoring import DISTRIBUTIONS` pays for them all
+    import subprocess
+    import sys
+    code = ("import sys, tilecam.scoring, tilecam.vision; a = sorted(m for m in sys.modules if m.startswith("
+            "('tilecam.scoring.', 'tilecam.vision.'))); from tilecam.scoring import DISTRIBUTIONS; "
+            "b = sorted(m for m in sys.modules if m.startswith('tilecam.scoring.')); print(a, b)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[] ['tilecam.scoring.errors', 'tilecam.scoring.tiles']"
