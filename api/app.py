@@ -15,8 +15,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from tilecam.scoring.errors import ScoringError
-from tilecam.scoring.game import GameError
+from tilecam.scoring import GameError, ScoringError
 
 from .bus import Bus, PreviewHub
 from .limits import install_limits

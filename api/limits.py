@@ -14,8 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tilecam.scoring.board import LAYOUTS
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring import DISTRIBUTIONS, LAYOUTS
 
 KiB, MiB = 1024, 1024 * 1024
 

@@ -23,8 +23,7 @@ from tilecam.capture.open import device_key
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
 from tilecam.hardware.leds import LedConfig
-from tilecam.scoring.clock import ClockConfig
-from tilecam.scoring.decode import DecodeConfig
+from tilecam.scoring import ClockConfig, DecodeConfig
 from tilecam.vision.classify import ReadConfig
 from tilecam.vision.enroll import EnrollConfig
 from tilecam.vision.locate import LocateConfig

@@ -97,7 +97,7 @@ def describe(ev: Event) -> str:
     return ev.kind.replace("_", " ")
 
 
-def recount(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[RecountLine]:
+def recount_lines(record: GameRecord, line_nos: Sequence[int] | None = None) -> list[RecountLine]:
     """Every event of the record with its scores and every player's total after it."""
     totals = [0] * len(record.players)
     out = []
@@ -174,7 +174,7 @@ def report_json(record: GameRecord, findings: Sequence[Finding] = (),
                 line_nos: Sequence[int] | None = None) -> dict:
     """The recount as one JSON object. `findings` are what reading a GCG file found beyond the
     recount: running totals in the file that its own scores do not add up to."""
-    lines = recount(record, line_nos)
+    lines = recount_lines(record, line_nos)
     found = discrepancies(lines)
     return {
         "players": [asdict(p) for p in record.players],
@@ -189,5 +189,5 @@ def report_json(record: GameRecord, findings: Sequence[Finding] = (),
     }
 
 
-__all__ = ["Discrepancy", "RecountLine", "SheetRow", "describe", "discrepancies", "final_totals", "recount",
+__all__ = ["Discrepancy", "RecountLine", "SheetRow", "describe", "discrepancies", "final_totals", "recount_lines",
            "report_json", "scoresheet", "turns_hedge"]

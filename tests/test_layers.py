@@ -93,8 +93,22 @@ def module_graph() -> dict[str, set[str]]:
             else:
                 continue
             edges.update(t for t in targets if t in paths and t != name)
+        if path.name == "__init__.py":
+            edges.update(t for t in (f"{name}.{m}" for m in lazy_face(path)) if t in paths)
         graph[name] = edges
     return graph
+
+
+def lazy_face(path: Path) -> set[str]:
+    """The modules a package's face loads on first use (its `_FACE` name -> module map and its
+    `_MODULES`, as vision/__init__.py and scoring/__init__.py keep them): import_module is an import."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in ("_FACE", "_MODULES")
+                                                for t in node.targets):
+            values = node.value.values if isinstance(node.value, ast.Dict) else getattr(node.value, "elts", [])
+            found.update(v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return found
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -223,3 +237,64 @@ def test_the_recorder_touches_no_pixels():
     assert not {m for m in modules if m.split(".")[0] == "cv2" or m.endswith((".draw", ".sinks"))}
     called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     assert not called & {"array_equal", "draw_grid", "encode_jpeg", "imencode", "warpPerspective"}
+
+
+# Scoring's face (scoring/__init__.py, `__all__`): product code outside scoring imports the game's
+# rules from `tilecam.scoring` only, so the modules behind it can move. One other face is allowed:
+# `tilecam.scoring.gcg`, the record's file format, a package with its own `__all__` (reader, writer,
+# notation) that the CLI, the demo and the service's exports use as a format, not as rules. Tests
+# and benches may import scoring's modules.
+SCORING_FACES = ("tilecam.scoring", "tilecam.scoring.gcg")
+
+
+def scoring_imports_outside_the_faces() -> list[str]:
+    import importlib
+    faces = {f: set(importlib.import_module(f).__all__) for f in SCORING_FACES}
+    bad = []
+    for pkg in PACKAGES:
+        if pkg == "scoring":
+            continue
+        for path in sorted((REPO / pkg).rglob("*.py")):
+            rel = path.relative_to(REPO).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    bad += [f"{rel} imports {a.name}" for a in node.names if a.name.startswith("tilecam.scoring")]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith(
+                        "tilecam.scoring"):
+                    if node.module not in faces:
+                        bad.append(f"{rel} imports {node.module}")
+                    else:
+                        bad += [f"{rel} imports {node.module}.{a.name}, not in its __all__"
+                                for a in node.names if a.name not in faces[node.module]]
+    return bad
+
+
+def test_product_code_imports_scoring_through_its_face():
+    assert scoring_imports_outside_the_faces() == []
+
+
+def test_every_name_of_a_face_loads_and_none_is_hidden_by_a_module():
+    # A face name that is also one of the package's module names is shadowed once that module is
+    # imported (the import sets the package's attribute; the face's __getattr__ is never asked):
+    # `from tilecam.scoring import recount` gave the module, not the function.
+    import importlib
+    import pkgutil
+    for face in ("tilecam.scoring", "tilecam.vision"):
+        package = importlib.import_module(face)
+        modules = {m.name for m in pkgutil.iter_modules(package.__path__)}
+        whole = set(getattr(package, "_MODULES", ()))
+        assert (set(package.__all__) - whole) & modules == set(), face
+        for name in package.__all__:
+            assert getattr(package, name) is not None, f"{face}.{name}"
+
+
+def test_a_face_loads_nothing_until_a_name_is_asked():
+    # the faces are lazy (names load on first use): importing one, or vision's, must not pull in
+    # the modules behind it, or every `from tilecam.scoring import DISTRIBUTIONS` pays for them all
+    import subprocess
+    import sys
+    code = ("import sys, tilecam.scoring, tilecam.vision; a = sorted(m for m in sys.modules if m.startswith("
+            "('tilecam.scoring.', 'tilecam.vision.'))); from tilecam.scoring import DISTRIBUTIONS; "
+            "b = sorted(m for m in sys.modules if m.startswith('tilecam.scoring.')); print(a, b)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[] ['tilecam.scoring.errors', 'tilecam.scoring.tiles']"

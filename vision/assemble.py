@@ -95,7 +95,7 @@ def with_recogniser(reader):
         calibration = load_calibration(CARD_PATH)
         rec = _RECOGNISERS.get(key)
         if rec is None:
-            from tilecam.scoring.tiles import DISTRIBUTIONS
+            from tilecam.scoring import DISTRIBUTIONS
             rec = _RECOGNISERS[key] = LetterRecognizer(DISTRIBUTIONS[reader.lang].letters, threads=reader.cfg.threads,
                                                        strokes=shapes)
     except (RecognizerError, OSError, ValueError, KeyError) as exc:

@@ -36,9 +36,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from tilecam.scoring.board import LAYOUTS
-from tilecam.scoring.snapshot import BLANK_TILE, EMPTY, Snapshot, board_turns, classes_for
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring import BLANK_TILE, DISTRIBUTIONS, EMPTY, LAYOUTS, Snapshot, board_turns, classes_for
 from tilecam.vision.errors import VisionError
 from tilecam.vision.rectify import GRID, square_crops, turn_corners
 from tilecam.vision.occupancy import OccupancyConfig, letterless, print_classes

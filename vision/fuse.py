@@ -29,8 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.scoring.snapshot import BLANK_TILE, EMPTY
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring import BLANK_TILE, DISTRIBUTIONS, EMPTY
 from tilecam.vision.classify import BoardRead, TileReader, square_colours
 from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, enclosed_ink, square_crops_ocr
 from tilecam.vision.rectify import GRID, warp_board

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from tilecam.scoring.snapshot import EMPTY
-from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
+from tilecam.scoring import BLANK, DISTRIBUTIONS, EMPTY
 
 __all__ = ["COUNT_CONF", "DETECT_CONF", "MIN_FRAMES", "FrameTiles", "SetDecision", "decide_set",
            "read_tile_set", "sample_images"]

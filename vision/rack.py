@@ -141,7 +141,7 @@ class RackReader:
 
     def find(self, image: np.ndarray) -> RackFix | None:
         """The rack's slots (vision.rackfind), as many blanks allowed as the tile set has."""
-        from tilecam.scoring.tiles import DISTRIBUTIONS
+        from tilecam.scoring import DISTRIBUTIONS
         blanks = int(DISTRIBUTIONS[self.tile_reader.lang].counts.get(BLANK, 2))
         cfg = self.cfg.find if self.cfg.find.max_blanks == blanks else \
             self.cfg.find.model_copy(update={"max_blanks": blanks})

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from tilecam.scoring.snapshot import EMPTY, Snapshot, board_turns
+from tilecam.scoring import EMPTY, Snapshot, board_turns
 
 from .locator import Located
 from .rectify import game_squares, image_corners, turn_corners, warp_board
@@ -121,7 +121,7 @@ class TableReader:
             if self.cfg.self_enroll and tile_reader.tileset is None else None
         self.turns: int | None = None   # the board's orientation, once known
         self._last: tuple[np.ndarray, np.ndarray, Snapshot, int] | None = None
-        from tilecam.scoring.tiles import DISTRIBUTIONS
+        from tilecam.scoring import DISTRIBUTIONS
         from .gameset import GameTiles
         dist = DISTRIBUTIONS[tile_reader.lang].counts
         self.game_tiles = GameTiles(tile_reader.classes, dist, min_prob=self.cfg.retile_min_prob) \
@@ -210,7 +210,7 @@ class TableReader:
         tiles = self.game_tiles
         if tiles is None:
             return {}
-        from tilecam.scoring.board import Square
+        from tilecam.scoring import Square
         tiles.keep(list(held))
         # the settled squares the record no longer holds as settled (an operator's word, or the
         # correction refused) are read as they look again

@@ -26,7 +26,7 @@ from tilecam.api.commands.read import NO_BOARD, load_reader, load_settings_into,
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS
 
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--images", nargs="+", metavar="F", help="frames with known contents")
@@ -76,7 +76,7 @@ def read_truth(path: str) -> dict[str, list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     from tilecam.capture.still import ImageError, read_image
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS
     from tilecam.vision.enroll import enroll_labelled, enroll_tile_check
     from tilecam.vision import VisionError, warp_still
     from tilecam.vision.tileset import EnrollError, save_tileset

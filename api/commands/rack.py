@@ -20,7 +20,7 @@ NO_RACK = 3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS
 
     p.add_argument("image", metavar="IMAGE", help="a photo from a rack camera")
     p.add_argument("--lang", default="en", help=f"tile set language: {', '.join(DISTRIBUTIONS)}")

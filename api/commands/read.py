@@ -39,7 +39,7 @@ SELF_ENROLL_DEFAULT = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS
 
     p.add_argument("image", metavar="IMAGE", help="a photo of the board (or a pre-warped board)")
     p.add_argument("--lang", default="en", help=f"tile set language: {', '.join(DISTRIBUTIONS)}")

@@ -34,7 +34,7 @@ from tqdm import tqdm
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", metavar="SOURCE",
                    help="a video file, a folder of frames (natural order), a camera index or URL, or 'picam'")
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS
 
     p.add_argument("--lang", help=f"tile set: {', '.join(DISTRIBUTIONS)} (default: de when frames over the whole game "
                                   "show Ä, Ö or Ü on the same square and the board's letter counts fit the "
@@ -134,9 +134,7 @@ def _record(args: argparse.Namespace, store, fail) -> int:
     from tilecam.api.service import DAMAGE, GameService
     from tilecam.api.service.view import TILESET_META
     from tilecam.api.station import Hooks, Job, SetupError, Station
-    from tilecam.scoring.lexicon import Lexicon, LexiconError
-    from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS, Lexicon, LexiconError, get_profile
 
     service = GameService(store, Bus())
     row, doubt = None, None
@@ -365,9 +363,7 @@ def to_review(view, lexicon=None) -> tuple[list[str], list[str]]:
     writes for it), each play the decoder flagged for review (its certainty under `[decode]
     review_below`, with its weakest squares and the runner-up readings), and each word the word
     list does not have."""
-    from tilecam.scoring.blanks import designate, undecided_squares
-    from tilecam.scoring.events import Play
-    from tilecam.scoring.game import Game
+    from tilecam.scoring import Game, Play, designate, undecided_squares
 
     game = Game(view.profile, view.dist, view.layout, view.players)
     sidecars = {e.seq: e.sidecar or {} for e in view.entries}
@@ -419,7 +415,7 @@ def write_records(service, game_id: int, gcg: str | None, sidecar: str | None, t
                   lexicon=None) -> None:
     """The GCG and the JSON sidecar (every entry with what the recorder saw), from the store.
     Each file is replaced whole (written beside it, then renamed), so a crash leaves the last one."""
-    from tilecam.scoring.events import to_json
+    from tilecam.scoring import to_json
     view = service.load(game_id)
     from tilecam.scoring.gcg import write_gcg
     # the word list names a blank the recorder left open where it allows one letter only

@@ -12,8 +12,7 @@ from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from tilecam.scoring.rules import AUTO, PROFILES
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import AUTO, DISTRIBUTIONS, PROFILES
 
     p.add_argument("gcg", metavar="GAME.gcg", help="the game record")
     p.add_argument("--rules", default=AUTO, choices=[AUTO, *PROFILES],
@@ -26,14 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tilecam.scoring.board import LAYOUTS
-    from tilecam.scoring.gcg import GcgError, gcg_lang, read_gcg, record_from_gcg
-    from tilecam.scoring.lexicon import Lexicon, LexiconError
-    from tilecam.scoring.recount import report_json
-    from tilecam.scoring.gcg import choose_rules
-    from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.tiles import DISTRIBUTIONS
-    from tilecam.scoring.turns import TURNS_INFERRED
+    from tilecam.scoring import DISTRIBUTIONS, LAYOUTS, TURNS_INFERRED, Lexicon, LexiconError, get_profile, report_json
+    from tilecam.scoring.gcg import GcgError, choose_rules, gcg_lang, read_gcg, record_from_gcg
 
     path = Path(args.gcg)
     if args.lang is not None and args.lang not in DISTRIBUTIONS:

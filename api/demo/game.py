@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tilecam.scoring.game import Game
+from tilecam.scoring import DISTRIBUTIONS, Game, get_profile
 from tilecam.scoring.gcg import GameRecord, read_gcg, record_from_gcg
-from tilecam.scoring.rules import get_profile
-from tilecam.scoring.tiles import DISTRIBUTIONS
 
 __all__ = ["DEMO_GCG", "demo_record", "make_demo_game"]
 

@@ -10,8 +10,8 @@ unchanged board is a pass). An exchange's press goes to the clock only: the oper
 the turn."""
 from __future__ import annotations
 
-from tilecam.scoring.events import Exchange, Pass, Play
-from tilecam.scoring.gcg.notation import format_square
+from tilecam.scoring import Exchange, Pass, Play
+from tilecam.scoring.gcg import format_square
 
 __all__ = ["DemoOperator", "event_key", "TURN_KINDS"]
 

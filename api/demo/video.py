@@ -8,7 +8,7 @@ import cv2
 from tqdm import tqdm
 
 from tilecam.models.synth import SceneConfig, render_scene
-from tilecam.scoring.game import Game
+from tilecam.scoring import Game
 
 
 def boards_after_each_play(game: Game) -> list[list[str]]:

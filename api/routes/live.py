@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse, StreamingResponse
 
-from tilecam.scoring.events import from_json, to_json
+from tilecam.scoring import from_json, to_json
 
 from .. import schemas as s
 from ..bus import BusMessage

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Path as FastPath
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
-from tilecam.scoring.events import Play
-from tilecam.scoring.gcg.notation import format_square
+from tilecam.scoring import Play
+from tilecam.scoring.gcg import format_square
 from tilecam.vision.draw import BOARD_PX, PHOTO_MARGIN_PX, board_evidence
 
 from .. import limits as lim

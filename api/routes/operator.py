@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Body, Query, Request, status
 
+from tilecam.scoring import DISTRIBUTIONS, get_profile
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
-from tilecam.scoring.rules import get_profile
-from tilecam.scoring.tiles import DISTRIBUTIONS
 
 from .. import limits as lim
 from .. import schemas as s

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+
 from ..bus import Bus
 from ..store import Store
 from .clock import ClockGlue

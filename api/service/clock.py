@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tilecam.scoring.clock import ClockPress, ClockState, GameClock, format_clock, stop_at_end
-from tilecam.scoring.game import GameError
+from tilecam.scoring import (ClockPress, ClockState, GameClock, GameError, format_clock, stop_at_end)
 
 import tilecam.api.service.types as s
 from ..errors import NotFound

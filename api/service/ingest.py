@@ -28,11 +28,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from tilecam.scoring.board import LAYOUTS
-from tilecam.scoring.events import LogEntry, from_json, to_json
-from tilecam.scoring.game import GameError
-from tilecam.scoring.rules import get_profile
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring import DISTRIBUTIONS, LAYOUTS, GameError, LogEntry, from_json, get_profile, to_json
 
 import tilecam.api.service.types as s
 from ..errors import Conflict, InvalidInput, NotFound, OutOfOrder

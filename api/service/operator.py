@@ -2,7 +2,7 @@
 the record as it stands through the writer's ``build``."""
 from __future__ import annotations
 
-from tilecam.scoring.game import Game, check_exchange
+from tilecam.scoring import Game, check_exchange
 from tilecam.scoring.gcg import placement_from_gcg
 
 from ..errors import InvalidInput

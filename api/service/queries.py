@@ -7,18 +7,12 @@ import dataclasses
 import re
 from collections import Counter
 
-from tilecam.scoring.board import Direction
-from tilecam.scoring.amend import changes, confirmed as confirmed_moves, reading_excess
-from tilecam.scoring.events import (Correction, EndRackPenalty, EndRackPoints, Event, Play, TimePenalty, Void,
-                                    note_of, to_json)
-from tilecam.scoring.game import Game
-from tilecam.scoring.gcg import format_position, write_gcg
-from tilecam.scoring.gcg.notation import format_square, placement_from_gcg
-from tilecam.scoring.placement import PlacementError, score_placement, tile_changes
-from tilecam.scoring.recount import discrepancies, final_totals, recount, scoresheet, turns_hedge
-from tilecam.scoring.tally import format_pool, vowel_split
-from tilecam.scoring.tiles import Distribution
-from tilecam.scoring.turns import TurnOrder, hedge, turn_order
+from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRackPenalty, EndRackPoints, Event,
+                             Game, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
+                             confirmed as confirmed_moves, discrepancies, final_totals, format_pool, hedge,
+                             reading_excess, recount_lines as recount, score_placement, scoresheet, tile_changes,
+                             to_json, turn_order, turns_hedge, vowel_split)
+from tilecam.scoring.gcg import format_position, format_square, placement_from_gcg, write_gcg
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound

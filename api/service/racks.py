@@ -25,10 +25,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tilecam.scoring.errors import ScoringError
-from tilecam.scoring.events import Correction, EndRackPenalty, EndRackPoints, Exchange, Play, note_of
-from tilecam.scoring.gcg.notation import played_tiles
-from tilecam.scoring.racks import RackBook, RackSeen, spent_at
+from tilecam.scoring import (note_of, Correction, EndRackPenalty, EndRackPoints, Exchange, Play, RackBook, RackSeen,
+                             ScoringError, spent_at)
+from tilecam.scoring.gcg import played_tiles
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound

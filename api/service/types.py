@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
-from tilecam.scoring.rules import PROFILES
+from tilecam.scoring import PROFILES
 
 from .. import limits as lim
 

@@ -10,13 +10,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
-from tilecam.scoring.board import LAYOUTS, Layout, Square
-from tilecam.scoring.amend import standing
-from tilecam.scoring.events import Close, Correction, Event, LogEntry, closing
-from tilecam.scoring.game import Game, GameState, effective_events, is_over
+from tilecam.scoring import (DISTRIBUTIONS, LAYOUTS, Close, Correction, Distribution, Event, Game, GameState, Layout,
+                             LogEntry, RuleProfile, Square, closing, effective_events, get_profile, is_over, standing)
 from tilecam.scoring.gcg import NICK_MAX, GameRecord, Player, check_nick, parse_position
-from tilecam.scoring.rules import RuleProfile, get_profile
-from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 from ..errors import NotFound, StoreError
 from ..store import EntryRow, GameRow, Store

@@ -15,13 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from tilecam.scoring.board import LAYOUTS, Layout
+from tilecam.scoring import (DISTRIBUTIONS, Close, Correction, Distribution, Event, Game, GameError, Layout, LAYOUTS,
+                             LogEntry, RuleProfile, Void, check_open, get_profile)
 from tilecam.scoring import amend
-from tilecam.scoring.events import Close, Correction, Event, LogEntry, Void
-from tilecam.scoring.game import Game, GameError, check_open
 from tilecam.scoring.gcg import GameRecord
-from tilecam.scoring.rules import RuleProfile, get_profile
-from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 import tilecam.api.service.types as s
 from ..errors import Conflict, InvalidInput, NotFound

@@ -41,7 +41,7 @@ from http.client import HTTPException
 from pathlib import Path
 from typing import Callable
 
-from tilecam.scoring.events import to_json
+from tilecam.scoring import to_json
 
 from tilecam.api.errors import ApiError, NotFound
 from tilecam.api.service.ingest import CLOCK_STATE, STATION_UID, forwarded_meta, header_digest

@@ -38,12 +38,7 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
     station's [racks] review_below)."""
     from .link import GameLink
     from .sinks import JpegEvidence
-    from tilecam.scoring.board import LAYOUTS
-    from tilecam.scoring.decode import DecodeConfig
-    from tilecam.scoring.game import Game
-    from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.scorekeeper import Scorekeeper
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS, LAYOUTS, DecodeConfig, Game, Scorekeeper, get_profile
     from ..service.view import given_tiles
 
     resumed = game_id is not None
@@ -71,7 +66,7 @@ def resume_racks(keeper, reads, review_below: float) -> None:
     one), back in the scorekeeper's rack book after a restart, in the order they came: the moves to
     come are judged with them. Nothing is decided here: what a read amended was committed when it
     came. A read that broke the set's counts, unconfirmed, is kept with no tile trusted."""
-    from tilecam.scoring.racks import RackSeen
+    from tilecam.scoring import RackSeen
     if not reads:
         return
     book = keeper.watch_racks(review_below)

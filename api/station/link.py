@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tilecam.api.errors import Conflict
 from tilecam.capture.frame import Frame
-from tilecam.scoring.events import LogEntry
+from tilecam.scoring import LogEntry
 
 from tilecam.api.service.view import LEARNED_META, LOST_META, learned_meta
 from .sinks import JpegEvidence

@@ -21,7 +21,7 @@ import time
 from typing import Callable
 
 from tilecam.capture.frame import Frame
-from tilecam.scoring.racks import RackSeen
+from tilecam.scoring import RackSeen
 
 from .boot import SetupError
 from .frames import run_frames

@@ -26,12 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tilecam.capture.frame import Frame
-from tilecam.scoring.events import PRESS_CAUSE, LogEntry, by_operator
-from tilecam.scoring.game import GameError
-from tilecam.scoring.gcg.notation import format_square
-from tilecam.scoring.placement import PlacementError
-from tilecam.scoring.scorekeeper import Fused, Observation, Scorekeeper
-from tilecam.scoring.snapshot import EMPTY
+from tilecam.scoring import (EMPTY, PRESS_CAUSE, Fused, GameError, LogEntry, Observation, PlacementError, Scorekeeper,
+                             by_operator)
+from tilecam.scoring.gcg import format_square
 from tilecam.api.errors import Conflict
 from tilecam.vision.stability import RepeatedPhoto, StabilityConfig, StabilityGate
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from tilecam.api.service.view import LEARNED_META, learned_meta
-from tilecam.scoring.trust import learned
+from tilecam.scoring import learned
 
 from .boot import SetupError, app_server, base_url, open_store, own_url, serve_until_signal
 from .exposure import ExposureLock

@@ -28,7 +28,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from tilecam.scoring.events import LogEntry
+from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from .rows import Changes, EntryRow, FrameRow, GameRow, RackRow

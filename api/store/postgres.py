@@ -25,7 +25,7 @@ import threading
 from contextlib import contextmanager
 from urllib.parse import parse_qs, urlsplit
 
-from tilecam.scoring.events import LogEntry
+from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from ..settings import SettingsError, read_secret

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
-from tilecam.scoring.events import LogEntry, from_json, to_json
+from tilecam.scoring import LogEntry, from_json, to_json
 
 from ..errors import Conflict, Damaged, NotFound
 

@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from tilecam.scoring.events import LogEntry
+from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from .migrations import Migration, ordered, pending, upgrade

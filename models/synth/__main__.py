@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring import DISTRIBUTIONS
 
 from . import SceneConfig, render_scene
 

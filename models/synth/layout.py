@@ -5,8 +5,7 @@ triple word sits or what an X is worth.
 """
 from __future__ import annotations
 
-from tilecam.scoring.board import LAYOUTS
-from tilecam.scoring.tiles import DISTRIBUTIONS, letters_of
+from tilecam.scoring import DISTRIBUTIONS, LAYOUTS, letters_of
 
 SIZE = 15
 

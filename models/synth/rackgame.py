@@ -112,9 +112,7 @@ class _Track:
 
 def _boards(game: RackGame, upto: int) -> list[tuple[str, ...]]:
     """The board after each of the first `upto` events (index 0: empty)."""
-    from tilecam.scoring.game import Game
-    from tilecam.scoring.rules import get_profile
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS, Game, get_profile
     g = Game(get_profile("naspa-csw"), DISTRIBUTIONS["en"])
     out = [tuple(g.state.board.rows())]
     for e in game.events[:upto]:

@@ -22,10 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from tilecam.scoring.events import Event, Exchange, Pass
-from tilecam.scoring.game import Game, GameError
-from tilecam.scoring.rules import get_profile
-from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS, Distribution
+from tilecam.scoring import BLANK, DISTRIBUTIONS, Distribution, Event, Exchange, Game, GameError, Pass, get_profile
 
 __all__ = ["RackPlanError", "RackTurn", "RackGame", "check_rack_game", "rack_plan", "rack_plan_from_gcg", "spell"]
 

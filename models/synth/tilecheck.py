@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilecam.scoring.tiles import DISTRIBUTIONS
+from tilecam.scoring import DISTRIBUTIONS
 
 from .layout import SIZE
 

@@ -16,7 +16,8 @@ reader.py    decode, read_gcg, record_from_gcg
 writer.py    write_gcg
 profile.py   choose_rules (the rule profile a record was played under)
 """
-from .notation import format_position, parse_position, placement_from_gcg, play_notation, shown_play, word_cells
+from .notation import (format_position, format_square, parse_position, placement_from_gcg, play_notation, played_tiles,
+                       shown_play, word_cells)
 from .profile import choose_rules
 from .reader import decode, read_gcg, record_from_gcg
 from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError,
@@ -28,7 +29,8 @@ __all__ = [
     "GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding",
     "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "check_nick", "gcg_lang",
     # notation
-    "parse_position", "format_position", "word_cells", "placement_from_gcg", "play_notation", "shown_play",
+    "parse_position", "format_position", "format_square", "word_cells", "placement_from_gcg", "play_notation",
+    "played_tiles", "shown_play",
     "choose_rules",
     # reader and writer
     "decode", "read_gcg", "record_from_gcg", "write_gcg",

@@ -11,7 +11,7 @@ from tilecam.scoring.events import EndRackPenalty, EndRackPoints, Pass, Play, Tu
 from tilecam.scoring.game import Game, GameError, effective_events
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg
 from tilecam.scoring.placement import PlacedTile, Placement
-from tilecam.scoring.recount import recount
+from tilecam.scoring.recount import recount_lines
 from tilecam.scoring.rules import PROFILES
 from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
@@ -179,7 +179,7 @@ def test_recount_and_replay_of_a_four_player_game():
     g.play(3, across(9, 8, "EX"))
     record = GameRecord(tuple(Player(f"p{i}", f"P {i}") for i in range(4)), tuple(g.events), {}, "box",
                         "en", "standard")
-    lines = recount(record)
+    lines = recount_lines(record)
     ex = g.events[-1].agreed
     assert ate > 0 and ex > 0
     assert [ln.totals for ln in lines] == [(10, 0, 0, 0), (10, ate, 0, 0), (10, ate, 0, 0), (10, ate, 0, -10),

@@ -14,9 +14,10 @@ from tilecam.scoring.decode import DecodeConfig, ProposedPlay, Unclear, decode_m
 from tilecam.scoring.events import Correction, Exchange
 from tilecam.scoring.game import Game, SetExceeded, effective_events
 from tilecam.scoring.gcg import GcgError, placement_from_gcg, read_gcg, record_from_gcg
-from tilecam.scoring.recount import discrepancies, recount
+from tilecam.scoring.recount import discrepancies, recount_lines
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
+import tilecam.scoring.scorekeeper.credit as credit
 from tilecam.scoring.snapshot import Snapshot
 from tilecam.scoring.tally import excess, holding, over_set, tally
 from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
@@ -110,7 +111,7 @@ def test_a_gcg_beyond_the_set_is_refused_on_import_and_flagged_by_the_recount():
     with pytest.raises(GcgError, match=r"line 4: .*the set has 1 Z; this play would make 7"):
         record_from_gcg(read_gcg(GCG), NASPA, EN)
     record, _, line_nos = record_from_gcg(read_gcg(GCG), NASPA, EN, within_set=False)
-    lines = recount(record, line_nos)
+    lines = recount_lines(record, line_nos)
     assert lines[0].over_set == "the set has 1 Z; this play makes 7" and lines[1].over_set is None
     found = [d for d in discrepancies(lines) if d.what == "tiles"]
     assert [(d.line_no, d.number, d.over_set) for d in found] == [(4, 1, "the set has 1 Z; this play makes 7")]
@@ -225,7 +226,7 @@ def test_an_exchange_gcg_past_the_set_is_refused_on_import_and_flagged_by_the_re
     with pytest.raises(GcgError, match=r"line 6: .*the set has 2 V; both are on the board, so no rack can hold VVV"):
         record_from_gcg(read_gcg(EXCHANGE_GCG), NASPA, EN)
     record, _, line_nos = record_from_gcg(read_gcg(EXCHANGE_GCG), NASPA, EN, within_set=False)
-    lines = recount(record, line_nos)
+    lines = recount_lines(record, line_nos)
     assert [ln.over_set for ln in lines] == [
         None, None, "the set has 2 V; both are on the board, so no rack could hold VVV",
         "the set has 1 Z, so no rack could hold ZZ"]
@@ -252,6 +253,6 @@ def test_a_camera_correction_to_a_runner_up_takes_its_certainty_and_offers_the_o
 def test_a_play_the_pool_alone_read_goes_for_review_whatever_its_certainty():
     keeper = Scorekeeper(Game(NASPA, EN))
     g = keeper.game
-    play = keeper._play(0, ProposedPlay(placement_from_gcg(g, "8G", "CAT"), 0.99, False, (), certainty=0.99,
-                                        from_pool=True))
+    play = credit.play(keeper, 0, ProposedPlay(placement_from_gcg(g, "8G", "CAT"), 0.99, False, (), certainty=0.99,
+                                              from_pool=True))
     assert play.review and play.certainty == 0.99

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilecam.scoring.board import LAYOUTS
+from tilecam.scoring import LAYOUTS
 from tilecam.vision.locate.config import LocateConfig
 from tilecam.vision.locate.grid import grid_warp
 from tilecam.vision.rectify import GRID

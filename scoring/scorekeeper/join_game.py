@@ -1,0 +1,65 @@
+"""Joining a game: more new tiles than one or two plays lay (a station started mid-game, a first
+snapshot that came late, plays missed while no snapshot was taken), explained as the plays that
+make the board as it stands (scoring.join.explain), or refused and left flagged when no plays a
+rack could make lay them (scoring.join.unlikely)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import Square
+from ..game import GameError
+from ..join import explain, unlikely
+from ..placement import PlacementError
+from ..snapshot import Snapshot, occupied
+from .credit import credit
+from .outcome import Observation
+from .state import KeeperState
+
+
+def new_squares(sk: KeeperState, seen: Snapshot, board) -> list[Square]:
+    """The squares `seen` holds a tile on (as decode_move reads a new tile) that `board` does not."""
+    tiles = occupied(seen, sk.cfg.tile_min_prob)
+    return [sq for r, c in np.argwhere(tiles) if (sq := Square(int(r), int(c))) not in board]
+
+
+def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = False) -> Observation | None:
+    """The plays that explain the board as it stands (scoring.join.explain), in turn order from
+    the player on turn, each marked for review (their order and split are inferred). None when
+    the tiles make no such plays."""
+    g = sk.game
+    if g.state.ended:
+        return None
+    board = g.state.board
+    new = new_squares(sk, seen, board)
+    if len(new) < 2:
+        return None
+    plays = explain(board, seen, g.dist, new, sk.lexicon, sk.cfg)
+    if plays is None:
+        return None
+    why = unlikely(plays, g.dist, sk.cfg)
+    if why is not None:
+        # no plays a rack could make lay this board: flagged (unexplained), none recorded
+        sk.refused = frozenset(new)
+        return Observation((), "unclear", f"the board's change fits no plays a rack could make ({why}): "
+                                          f"{len(new)} new tiles left unexplained")
+    sk.refused = frozenset()
+    added = []
+    try:
+        added = credit(sk, list(plays), player, pressed, review=True, done=added)
+    except (GameError, PlacementError) as exc:
+        if not (added and sk.game.state.ended):
+            for e in added:
+                sk.entries.remove(e)
+            sk._rebuild()
+            sk.turn_known, sk._unpressed = sk._turn_before
+            sk.refused = frozenset(new)
+            return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+        # a player went out part way: the plays up to the end stand; tiles laid after the game
+        # ended stay unexplained (the lost-game watch says so)
+        plays = plays[:len(added)]
+    words = [" ".join(ev.words) for ev in added]
+    sk.first_play_down = True
+    left = set(new) - {t.square for p in plays for t in p.placement.tiles}
+    sk.doubts = frozenset(left)
+    return Observation(tuple(added), "play", f"joined: {len(plays)} plays decoded from the board as it stands "
+                                             f"(order inferred, each marked for review): " + " / ".join(words))

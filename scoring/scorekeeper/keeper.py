@@ -1,0 +1,92 @@
+"""The Scorekeeper: the one object the recorder talks to. What it keeps and how it follows the
+log is state.py; each of its entry points hands over to the file that holds that job (imported
+whole, as `import ... as fuse`: `from . import fuse` would make the package, whose __init__ imports
+this module, a dependency, a cycle to tests/test_layers.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import Square
+from ..events import LogEntry, by_operator
+from ..racks import Fitted, RackBook, RackSeen
+from ..snapshot import Snapshot
+import tilecam.scoring.scorekeeper.decide as decide
+import tilecam.scoring.scorekeeper.end_racks as end_racks
+import tilecam.scoring.scorekeeper.fuse as fuse
+import tilecam.scoring.scorekeeper.misreads as misreads
+import tilecam.scoring.scorekeeper.rack_reads as rack_reads
+import tilecam.scoring.scorekeeper.resume as resume
+
+from .outcome import Fused, Observation
+from .state import KeeperState
+
+
+class Scorekeeper(KeeperState):
+    # -- following the log (sync, in state.py) and a resumed source (resume.py) ---------------
+    def resume(self, entries: list[LogEntry]) -> None:
+        """Pick a game up from the stored log after a restart (resume.resume)."""
+        resume.resume(self, entries)
+
+    def caught_up(self, pressed: bool = False) -> None:
+        """The source is known to be past the record (resume.caught_up)."""
+        resume.caught_up(self, pressed)
+
+    # -- the entry points: fuse once, then decide (again, if the game changed under it) -------
+    def observe(self, snap: Snapshot, player: int | None = None, pressed: bool = False,
+                visible: np.ndarray | None = None, clear: np.ndarray | None = None) -> Observation:
+        """A stable snapshot fused and decided: `fuse` then `decide`."""
+        return self.decide(self.fuse(snap, visible), player, pressed, clear)
+
+    def fuse(self, snap: Snapshot, visible: np.ndarray | None = None) -> Fused:
+        """Add a stable snapshot to the board belief; call once per snapshot (fuse.fuse)."""
+        return fuse.fuse(self, snap, visible)
+
+    def decide(self, fused: Fused, player: int | None = None, pressed: bool = False,
+               clear: np.ndarray | None = None) -> Observation:
+        """The move decision on a fused snapshot against the game as it stands now; safe to make
+        again after `sync` (decide.decide)."""
+        return decide.decide(self, fused, player, pressed, clear)
+
+    def glimpse(self, snap: Snapshot, visible: np.ndarray) -> frozenset[Square]:
+        """A covered snapshot at a clock press: evidence for the squares in view (fuse.glimpse)."""
+        return fuse.glimpse(self, snap, visible)
+
+    def unexplained(self) -> list[Square]:
+        """The squares holding a tile that no committed play explains (fuse.unexplained)."""
+        return fuse.unexplained(self)
+
+    # -- the rack cameras (rack_reads.py) ---------------------------------------------------
+    def watch_racks(self, review_below: float) -> RackBook:
+        """The rack book, made at the first read (rack_reads.watch_racks)."""
+        return rack_reads.watch_racks(self, review_below)
+
+    def rack_fit(self, seen: RackSeen, review_below: float) -> Fitted:
+        """A rack camera's settled read under the set's counts (rack_reads.rack_fit). Give
+        `Fitted.rack` to rack_seen."""
+        return rack_reads.rack_fit(self, seen, review_below)
+
+    def rack_seen(self, seen: RackSeen, review_below: float) -> list[LogEntry]:
+        """A rack camera's settled view of a player's rack, kept for the moves to come; a move
+        committed before it may be amended once (rack_reads.rack_seen). Returns the entries appended."""
+        return rack_reads.rack_seen(self, seen, review_below)
+
+    # -- tiles read again (misreads.py), the end (end_racks.py), what operators said ---------
+    def retile(self, changes) -> list[LogEntry]:
+        """The game's tile set re-read committed tiles: each play amended by a camera Correction
+        on the review queue (misreads.retile)."""
+        return misreads.retile(self, changes)
+
+    def finish(self) -> list[LogEntry]:
+        """End of the recording: the end-of-game rack adjustments (end_racks.finish)."""
+        return end_racks.finish(self)
+
+    def operator_squares(self) -> list[Square]:
+        """The squares of plays an operator (anyone but the camera) corrected or confirmed since the
+        last call, each handed over once: the reader learns them with the operator's word as the
+        label. An undo is no one's word on the tiles (it puts back what stood before, the camera's
+        reading perhaps): its squares are not handed over."""
+        new = self.entries[self._handed_over:]
+        self._handed_over = len(self.entries)
+        return [t.square for e in new
+                if by_operator(e, self.camera_name) and e.undoes is None and e.replacement.kind == "play"
+                for t in e.replacement.placement.tiles]

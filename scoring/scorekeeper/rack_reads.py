@@ -1,0 +1,156 @@
+"""What the rack cameras add to the record (the rack book's rules are scoring.racks): the rack a
+play was made from, an exchange seen before a play no press credited, a press on an unchanged
+board that was an exchange, and a move amended once by a rack read that settled after it was
+committed (a camera Correction with cause RACK_CAUSE)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..events import RACK_CAUSE, Correction, Event, Exchange, LogEntry, Pass, Play, Void, by_operator
+from ..decode import ProposedPlay
+from ..game import Game, GameError
+from ..gcg.notation import played_tiles
+from ..placement import Placement
+from ..racks import Fitted, Judged, RackBook, RackSeen
+from .state import TURNS, KeeperState
+
+# The words the camera's corrections from a rack read begin with, for people; the code reads their
+# Correction.cause (RACK_CAUSE): one such correction per move at most.
+_RACK_REASON = "the rack camera"
+
+
+def _joined(*notes: str) -> str:
+    return "\n".join(n for n in notes if n)
+
+
+def _board_after(events: list[Event], game: Game):
+    """The board after `events` (a prefix of `game`'s)."""
+    g = Game(game.profile, game.dist, game.layout, game.players, within_set=False)
+    for e in events:
+        g.append(e)
+    return g.state.board
+
+
+def watch_racks(sk: KeeperState, review_below: float) -> RackBook:
+    """The rack book, made at the first read: a rack tile read under `review_below` ([racks]
+    review_below, the one threshold) counts as not seen."""
+    if sk.racks is None:
+        sk.racks = RackBook(sk.game.dist, sk.game.players, review_below)
+    sk.racks.review_below = review_below
+    return sk.racks
+
+
+def rack_fit(sk: KeeperState, seen: RackSeen, review_below: float) -> Fitted:
+    """A rack camera's settled read under the set's counts, against the record as it stands
+    (RackBook.fit): the rack it stands for, or what it breaks. Give `Fitted.rack` to rack_seen."""
+    return watch_racks(sk, review_below).fit(seen, sk.game.state.board, sk.game.events)
+
+
+def rack_seen(sk: KeeperState, seen: RackSeen, review_below: float) -> list[LogEntry]:
+    """A rack camera's settled view of a player's rack (as rack_fit took it). Kept in the rack
+    book for the moves to come; when it came after the player's last move was committed (the two
+    cameras are not in step), that move is amended once by a camera Correction: a pass their rack
+    changed at becomes an exchange, and a move without a rack gets the one read before it. Returns
+    the entries appended ([] mostly)."""
+    watch_racks(sk, review_below).add(seen)
+    fixed = late_rack(sk, seen.player)
+    return [] if fixed is None else [fixed]
+
+
+def rack_for(sk: KeeperState, player: int, placement: Placement) -> Judged:
+    """What the rack read before this play says: the play's rack, a note, a review flag."""
+    if sk.racks is None:
+        return Judged(None)
+    played = played_tiles(placement, sk.game.dist)
+    seen = sk.racks.rack_before(player, played, sk.game.events)
+    return Judged(None) if seen is None else sk.racks.judge(seen, played, sk.game.state.board)
+
+
+def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) -> list[Event]:
+    """Before a play no press credited to the player on turn: the turns that went by in an
+    exchange their rack camera saw (rack changed, board not: RackBook.exchange_before), each
+    appended as the camera's Exchange, in turn order, until the player on turn is one whose rack
+    change, if any, is this play's. Whether or not the clock is pressed at all."""
+    g, out = sk.game, []
+    if sk.racks is None:
+        return out
+    played = played_tiles(proposed.placement, g.dist)
+    for _ in range(g.players):
+        who = g.state.on_turn
+        if g.state.ended or who == player:
+            break
+        change = sk.racks.exchange_before(who, played, g.events, g.state.board)
+        if change is None:
+            break
+        judged = sk.racks.judge(change.before, "", g.state.board)
+        note = (f"the rack camera saw {change.tiles} leave the rack and others come while the board "
+                "did not change (no clock press): an exchange")
+        try:
+            ev = g.exchange(who, change.count, change.tiles, judged.rack, note, judged.note)
+        except GameError:
+            break
+        out.append(sk._append(ev))
+        sk._own_turns.add(len(sk.entries) - 1)
+        sk.turn_known = True
+    return out
+
+
+def no_tiles(sk: KeeperState, who: int) -> Event:
+    """The turn of a clock press with nothing new on the board: a pass, or an exchange when the
+    player's rack changed since their turn began (with the tiles that left it)."""
+    g = sk.game
+    change = sk.racks.changed_since_turn(who, g.events, g.state.board) if sk.racks is not None else None
+    if change is None:
+        return g.pass_turn(who)
+    judged = sk.racks.judge(change.before, "", g.state.board)
+    if change.problem:
+        note = f"the rack camera saw the rack change, but not by an exchange: {change.problem}"
+        return g.pass_turn(who, judged.rack, note, judged.note)
+    if change.kind == "exchange":
+        try:
+            return g.exchange(who, change.count, change.tiles, judged.rack, rack_note=judged.note)
+        except GameError as exc:
+            note = f"the rack camera saw {change.tiles} leave the rack, but no exchange can be: {exc}"
+            return g.pass_turn(who, judged.rack, note, judged.note)
+    return g.pass_turn(who, judged.rack, rack_note=judged.note)
+
+
+def late_rack(sk: KeeperState, player: int) -> Correction | None:
+    """The player's last move amended by what their rack camera saw after it was committed:
+    the camera's pass into an exchange (while the player's next turn has not begun), or a rack
+    filled in where the move has none. Once per move, never a move a person entered or fixed."""
+    g = sk.game
+    k = next((i for i in range(len(g.events) - 1, -1, -1)
+              if g.events[i].player == player and g.events[i].kind in TURNS), None)
+    if k is None or g.state.on_turn == player and not g.state.ended:
+        return None  # no move yet, or their next turn has begun: its reads are that turn's
+    ev, at = g.events[k], sk._log_index(k)
+    if any(isinstance(e, (Correction, Void)) and e.target == at and (
+            e.kind == "void" or by_operator(e, sk.camera_name) or e.cause == RACK_CAUSE)
+           for e in sk.entries):
+        return None  # voided, a person's word on it, or amended by a rack once already
+    before = g.events[:k]
+    board = _board_after(before, g)
+    fixed, reason = None, ""
+    if isinstance(ev, Pass) and at in sk._own_turns:
+        change = sk.racks.changed_since_turn(player, before, board)
+        if change is not None and change.kind == "exchange":
+            judged = sk.racks.judge(change.before, "", board)
+            fixed = Exchange(player, change.count, change.tiles, ev.cumulative, judged.rack, "", judged.note)
+            reason = f"{_RACK_REASON} saw {change.tiles} leave the rack at this press: an exchange, not a pass"
+        elif change is not None and ev.rack is None:
+            judged = sk.racks.judge(change.before, "", board)
+            fixed, reason = replace(ev, rack=judged.rack, rack_note=_joined(ev.rack_note, judged.note)), \
+                f"{_RACK_REASON}'s read of the rack at this pass"
+    elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and not ev.rack_note:
+        # (a rack_note: a read was judged at the commit and gave no rack; a late read changes nothing)
+        played = played_tiles(ev.placement, g.dist)
+        if sk.racks.departed(player, played, before):
+            seen = sk.racks.rack_before(player, played, before)
+            judged = sk.racks.judge(seen, played, board)
+            fixed = replace(ev, rack=judged.rack, rack_note=judged.note,
+                            review=ev.review or judged.review, not_from_rack=judged.review)
+            reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
+    if fixed is None:
+        return None
+    return sk._amend(Correction(at, fixed, by=sk.camera_name, reason=reason, cause=RACK_CAUSE))
