@@ -6,14 +6,14 @@ of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
     the rules           get_profile, RuleProfile, PROFILES, AUTO
     the log             LogEntry, Event and its kinds (Play, Pass, Exchange, PhonyWithdrawn, TurnLost,
                         ChallengeBonus, EndRackPoints, EndRackPenalty, TimePenalty), Correction, Void,
-                        Close; to_json/from_json (a log row), by_operator, closing, PRESS_CAUSE, RACK_CAUSE, note_of
+                        Close; to_json/from_json (a log row), by_operator, closing, PRESS_CAUSE, RACK_CAUSE, note_of, NOT_EVENTS
     a game              Game (replay, admit, play, ...), GameState, effective_events, is_over,
                         check_open, check_exchange; GameError, ScoringError
     a placement         score_placement, tile_changes, PlacementError; designate, undecided_squares (blanks)
     a person's fix      amend (amend.correct, amend.void, amend.undo_correction, amend.Retile, ...),
                         changes, confirmed, standing, reading_excess
     reading the record  recount_lines, discrepancies, final_totals, scoresheet, describe, report_json,
-                        turns_hedge; turn_order, TurnOrder, describe_turns, hedge, TURNS_INFERRED;
+                        turns_hedge; turn_order, TurnOrder, TurnWatch, describe_turns, hedge, TURNS_INFERRED;
                         format_pool, vowel_split; learned, learning (tiles learned at a table)
     the clock           GameClock, ClockConfig, ClockPress, ClockState, format_clock, stop_at_end
     a snapshot          Snapshot, EMPTY, BLANK_TILE, classes_for, board_turns (what vision hands over)
@@ -40,7 +40,7 @@ _FACE = {
     "PhonyWithdrawn": "events", "TurnLost": "events", "ChallengeBonus": "events", "EndRackPoints": "events",
     "EndRackPenalty": "events", "TimePenalty": "events", "Correction": "events", "Void": "events",
     "Close": "events", "to_json": "events", "from_json": "events", "by_operator": "events",
-    "closing": "events", "PRESS_CAUSE": "events", "RACK_CAUSE": "events", "note_of": "events",
+    "closing": "events", "PRESS_CAUSE": "events", "RACK_CAUSE": "events", "note_of": "events", "NOT_EVENTS": "events",
     # a game
     "Game": "game", "GameState": "game", "effective_events": "game", "is_over": "game",
     "check_open": "game", "check_exchange": "game", "GameError": "game", "ScoringError": "errors",
@@ -53,7 +53,7 @@ _FACE = {
     "recount_lines": "recount", "discrepancies": "recount", "final_totals": "recount", "scoresheet": "recount",
     "describe": "recount", "report_json": "recount", "turns_hedge": "recount",
     "turn_order": "turns", "TurnOrder": "turns", "describe_turns": "turns", "hedge": "turns",
-    "TURNS_INFERRED": "turns", "format_pool": "tally", "vowel_split": "tally",
+    "TURNS_INFERRED": "turns", "TurnWatch": "turns", "format_pool": "tally", "vowel_split": "tally",
     "learned": "trust", "learning": "trust",
     # the clock
     "GameClock": "clock", "ClockConfig": "clock", "ClockPress": "clock", "ClockState": "clock",

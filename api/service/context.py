@@ -11,7 +11,7 @@ from ..store import Store
 from .view import GameView, load_view
 
 if TYPE_CHECKING:
-    from tilecam.scoring.events import LogEntry
+    from tilecam.scoring import (LogEntry)
     import tilecam.api.service.types as s
 
 __all__ = ["Context"]

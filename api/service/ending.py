@@ -6,9 +6,7 @@ central service a station forwards to, shows a result that the next entry change
 stops at the end in one place (ClockGlue.stop_at_end); its overtime is entered here, once."""
 from __future__ import annotations
 
-from tilecam.scoring.clock import format_clock
-from tilecam.scoring.events import Close, LogEntry, TimePenalty
-from tilecam.scoring.game import GameError
+from tilecam.scoring import (Close, GameError, LogEntry, TimePenalty, format_clock)
 
 from .clock import ClockGlue
 from .context import Context

@@ -18,17 +18,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tilecam.scoring.board import Layout, Square
-from tilecam.scoring.events import (NOT_EVENTS, ChallengeBonus, Correction, Event, Exchange, LogEntry, Pass,
-                                    PhonyWithdrawn, Play, TurnLost, Void, to_json)
-from tilecam.scoring.game import Game, GameError, GameState, is_over
+from tilecam.scoring import (ChallengeBonus, Correction, Distribution, Event, Exchange, Game, GameError, GameState,
+                             Layout, LogEntry, NOT_EVENTS, Pass, PhonyWithdrawn, Play, RuleProfile, Square, TurnLost,
+                             TURNS_INFERRED, TurnWatch, Void, describe, describe_turns, format_pool, hedge, is_over,
+                             learning, to_json, vowel_split)
 from tilecam.scoring.gcg import shown_play
-from tilecam.scoring.recount import describe
-from tilecam.scoring.rules import RuleProfile
-from tilecam.scoring.tally import format_pool, vowel_split
-from tilecam.scoring.tiles import Distribution
-from tilecam.scoring.trust import learning
-from tilecam.scoring.turns import TURNS_INFERRED, TurnWatch, describe_turns, hedge
 
 import tilecam.api.service.types as s
 from ..bus import BusMessage
