@@ -99,7 +99,8 @@ class Queries:
         played from. `racks`: which racks the request may see (a move's rack, kept tiles and all,
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
-        made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id))
+        made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id),
+                                           sure_at=racks.sure_at)
         on = racks.moves_shown(view.events, view.over())
         confirmed = _confirmed(view)
         order = _turn_order(view)
