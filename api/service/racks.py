@@ -37,7 +37,7 @@ from .context import Context
 from .ingest import refuse_mirror
 from .view import GameView
 
-__all__ = ["LIVE", "RACK_FIELDS", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
+__all__ = ["LIVE", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "operator_air", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
            "on_air", "rack_text", "without_rack"]
 
 UNSEEN_TILE = "·"    # a rack position not on air (a hand over it, or read unsure), in the text shown
@@ -94,6 +94,11 @@ def on_air(settings: Any) -> RackPolicy:
     if racks.on_air == "off":
         return HIDDEN
     return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0, sure_at=racks.review_below)
+
+
+def operator_air(settings: Any) -> RackPolicy:
+    """The operator token's racks: every read live, each slot marked against [racks] review_below."""
+    return dataclasses.replace(LIVE, sure_at=settings.racks.review_below)
 
 
 def without_rack(ev):
@@ -254,11 +259,13 @@ class Racks:
         self.store.game(game_id)  # NotFound for an unknown game
         return fold(self.store.racks(game_id))
 
-    def rack_reviews(self, game_id: int) -> list[RackRead]:
+    def rack_reviews(self, game_id: int, sure_at: float | None = None) -> list[RackRead]:
         """`racks` with scoring's flags on the moves added: the read a play was made from is under
         review (unless confirmed since) when scoring found the play's tiles not on it (the play's
         `not_from_rack`, and the play is under review itself). Which read that was is scoring's
-        rule (scoring.racks.RackBook.read_before), as when the play was committed."""
+        rule (scoring.racks.RackBook.read_before), as when the play was committed. A read with a
+        tile under `sure_at` ([racks] review_below) is under review too, whatever its caller said:
+        it is not on air whole until the operator speaks."""
         view = self.ctx.load(game_id)
         reads = fold(self.store.racks(game_id))
         flagged: dict[int, str] = {}
@@ -276,7 +283,8 @@ class Racks:
                 if j is not None:
                     flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
-                if r.seq in flagged else r for r in reads]
+                if r.seq in flagged else dataclasses.replace(r, review=True)
+                if not r.review and UNSURE in r.slots(sure_at) else r for r in reads]
 
     def rack_log(self, game_id: int) -> list[RackRow]:
         """The rack log as stored (reads and confirmations), for the forwarder."""
