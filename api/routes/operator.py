@@ -219,7 +219,7 @@ def _racks_out(service, game_id: int, settings) -> s.RacksOut:
     # with scoring's flags (a play not from its rack) and every read not sure under [racks] review_below
     reads = service.rack_reviews(game_id, settings.racks.review_below)
     live = service.live(game_id, operator_air(settings))  # the operator's: live racks, slots marked
-    return s.RacksOut(game_id=game_id, current=live.racks, reads=[r.to_out(game_id) for r in reads],
+    return s.RacksOut(game_id=game_id, current=live.racks, reads=[r.to_out(game_id, settings.racks.review_below) for r in reads],
                       review=[r.seq for r in reads if r.review])
 
 

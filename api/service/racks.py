@@ -166,9 +166,10 @@ class RackRead:
         """The tiles as they may go on air: None where a slot is not seen or not sure."""
         return tuple(t if k == SURE else None for t, k in zip(self.tiles, self.slots(sure_at)))
 
-    def to_out(self, game_id: int) -> s.RackReadOut:
+    def to_out(self, game_id: int, sure_at: float | None = None) -> s.RackReadOut:
         return s.RackReadOut(seq=self.seq, player=self.player, t=self.t, tiles=list(self.tiles),
-                             text=rack_text(self.tiles), certainty=list(self.certainty), turn=self.turn,
+                             text=rack_text(self.tiles), slots=list(self.slots(sure_at)),
+                             certainty=list(self.certainty), turn=self.turn,
                              flag=self.flag, review=self.review, read=list(self.read), confirmed_by=self.confirmed_by,
                              fixed=self.fixed, created=self.created, breaks=self.breaks,
                              frame=f"/api/games/{game_id}/racks/{self.seq}/frame.jpg" if self.frame else None)

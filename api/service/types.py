@@ -269,6 +269,9 @@ class RackReadOut(BaseModel):
     t: float = Field(description="The rack camera's time of the read (seconds; never compared with the board's).")
     tiles: list[str | None] = Field(description="As it stands: the operator's tiles once confirmed or fixed.")
     text: str
+    slots: list[Literal["sure", "unsure", "unseen"]] = Field(
+        description="Per slot, what of it may go on air: `sure`, `unsure` (read under [racks] review_below, not "
+                    "confirmed), `unseen` (the camera could not see it). On air whole only when all are `sure`.")
     certainty: list[float | None]
     turn: int
     flag: str | None = Field(None, description="Why scoring flagged it (say, a play not from this rack).")
