@@ -15,7 +15,9 @@ carry (none, or the rack a stored move was made from, ``played_from`` tying read
 tiles, once `delay` more moves followed it; never the rack a player holds now), ``on_air`` reads
 the station's default from the settings in one place, ``Racks.with_racks`` fills a live state under a
 policy and ``without_rack`` takes a rack out of an event. The console (an operator token) sees
-them live.
+them live. Off the air until sure (issue 38): a rack is on a page whole only when every slot is seen
+and read at [racks] review_below or better (``RackRead.slots``, the policy's ``sure_at``); else the
+page gets its sure tiles and the others marked, never their letters.
 """
 from __future__ import annotations
 
