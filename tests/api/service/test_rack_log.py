@@ -234,3 +234,22 @@ def test_record_s_report_names_a_read_a_play_was_not_made_from(service, capsys):
     out = capsys.readouterr().out
     assert "needs review: rack of Ann read at 1.0 s: DOGEIRS (move 1: CAT not on the rack read)" in out, out
     assert "nothing to review" not in out
+
+
+def test_a_read_not_whole_waits_for_the_delay_as_a_whole_one_does_and_shows_only_its_sure_tiles(service):
+    """Issue 38: a page's policy (sure_at: [racks] review_below) never gets the letter read unsure,
+    and the partial rack is let out no sooner than a whole one would be."""
+    gid = new_game(service)
+    read = seen(0, "CATXYZE")
+    read["certainty"][5] = 0.5   # the Z
+    service.add_rack(gid, read)
+    service.play(gid, "8H", "CAT")
+    delayed = RackPolicy(True, 1, sure_at=0.9)
+    assert service.live(gid, delayed).racks[0] is None
+    service.pass_turn(gid, player=1)
+    rack = service.live(gid, delayed).racks[0]
+    assert (rack.text, rack.tiles[5], rack.slots[5], rack.whole) == ("CATXY·E", None, "unsure", False)
+    assert service.moves(service.load(gid), delayed)[0].rack is None   # not whole: no export's
+    # the read came unmarked: without the threshold (sure_at None) only the station's word counts, so the
+    # routes always give it (on_air, operator_air)
+    assert service.live(gid, RackPolicy(True, 1)).racks[0].text == "CATXYZE"
