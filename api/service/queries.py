@@ -112,7 +112,8 @@ class Queries:
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
-                **_move_rack(view.row.id, ev, made_from.get(i), on[i], None if racks.current else game.state, view.dist),
+                **_move_rack(view.row.id, ev, made_from.get(i), on[i],
+                             None if racks.current else game.state, view.dist),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=note_of(ev if on[i] else without_rack(ev)),
                 corrected=seq in view.corrected, frame=seq in frames,

@@ -39,8 +39,8 @@ from .context import Context
 from .ingest import refuse_mirror
 from .view import GameView
 
-__all__ = ["LIVE", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "operator_air", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
-           "on_air", "rack_text", "without_rack"]
+__all__ = ["LIVE", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
+           "on_air", "operator_air", "rack_text", "without_rack"]
 
 UNSEEN_TILE = "·"    # a rack position not on air (a hand over it, or read unsure), in the text shown
 # What a slot of a rack read is on air (RackRead.slots): a tile read surely, one read under [racks]
