@@ -20,7 +20,9 @@ from .settings import Settings
 
 # Only our own files: scripts, styles, images, SSE and fetch all come from this origin, and no
 # page may be framed. Inline scripts are refused everywhere (the pages load theirs from /static).
-_STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+# Images may also be blob: URLs, made by our own script from a fetch of this origin: the console's
+# rack photos, fetched with the token (a rack under review is on no tokenless URL an <img> can use).
+_STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
                "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
                "frame-ancestors 'none'")
 # The OBS overlay pages hold no secret and trigger no write, so two things are relaxed for them:

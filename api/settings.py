@@ -184,7 +184,8 @@ class RackSettings(Section):
         "With on_air = 'delay': how many moves after the move made from it a rack may be shown."))
     review_below: float = Field(0.9, ge=0, le=1, description=(
         "A rack read with a tile read less surely than this waits for the operator console's review, "
-        "and scoring takes such a tile as not seen: the one threshold (the station passes it on)."))
+        "scoring takes such a tile as not seen, and no page without the operator token shows its letter "
+        "(the rack goes on air whole only once every tile is seen and this sure): the one threshold."))
 
     @field_validator("sources")
     @classmethod

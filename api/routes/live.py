@@ -17,7 +17,7 @@ from tilecam.scoring import from_json, to_json
 from .. import schemas as s
 from ..bus import BusMessage
 from ..deps import BusDep, ServiceDep, SettingsDep, TokenDep
-from ..service import LIVE, RackPolicy, entry_without_rack, on_air
+from ..service import RackPolicy, entry_without_rack, on_air, operator_air
 
 router = APIRouter(prefix="/api/games", tags=["live"])
 READ = s.errors(401, 404, 409, 422, 429)   # every read here takes a token (api/deps.token_holder)
@@ -40,7 +40,7 @@ def rack_policy(settings: SettingsDep, who: TokenDep,
     """Which racks this response may carry: an operator token's live (a wrong token is refused and
     counted, `deps.token_holder`), else the server's on-air setting; then what the query hides on
     top (docs/racks.md, "Racks on air and in the API")."""
-    base = LIVE if who is not None else on_air(settings)
+    base = operator_air(settings) if who is not None else on_air(settings)
     return base.join(racks, racks_delay)
 
 

@@ -60,7 +60,8 @@ def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
     read = next((r for r in reads if r.seq == seq), None)
     if read is not None and not racks.current:  # on air only as the rack of a stored move
         on = racks.moves_shown(game.events, game.over())
-        made = [i for i, r in service.played_from(game.events, game.players, game.dist, reads).items()
+        made = [i for i, r in service.played_from(game.events, game.players, game.dist, reads,
+                                                  sure_at=racks.sure_at).items()
                 if r.seq == seq and on[i]]
         read = read if made else None
     if read is None or not read.frame or not racks.shown:

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRackPenalty, EndRackPoints, Event,
-                             Game, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
+                             Game, GameError, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
                              confirmed as confirmed_moves, discrepancies, final_totals, format_pool, hedge,
                              reading_excess, recount_lines as recount, score_placement, scoresheet, tile_changes,
                              to_json, turn_order, turns_hedge, vowel_split)
@@ -99,7 +99,8 @@ class Queries:
         played from. `racks`: which racks the request may see (a move's rack, kept tiles and all,
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
-        made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id))
+        made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id),
+                                           sure_at=racks.sure_at)
         on = racks.moves_shown(view.events, view.over())
         confirmed = _confirmed(view)
         order = _turn_order(view)
@@ -111,7 +112,8 @@ class Queries:
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
-                **_move_rack(view.row.id, ev, made_from.get(i), on[i]),
+                **_move_rack(view.row.id, ev, made_from.get(i), on[i],
+                             None if racks.current else game.state, view.dist),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
                 totals=list(ln.totals), note=note_of(ev if on[i] else without_rack(ev)),
                 corrected=seq in view.corrected, frame=seq in frames,
@@ -207,12 +209,19 @@ class Queries:
                                first_mismatch=first)
 
 
-def _move_rack(game_id: int, ev, read, shown: bool) -> dict:
+def _move_rack(game_id: int, ev, read, shown: bool, before=None, dist=None) -> dict:
     """A move's rack for MoveOut: the event's own (the rack before the move) and the rack read it was
-    played from, with its evidence; all None when the request may not see it yet."""
+    played from, with its evidence; all None when the request may not see it yet. `before`: the
+    state before the move, when a read the set cannot supply beside that board is to stay off air
+    (a page's; the operator sees it)."""
     if not shown:
         return {"rack": None, "rack_seq": None, "rack_frame": None}
     rack = getattr(ev, "rack", None)
+    if read is not None and before is not None:
+        try:
+            before.unseen_for(dist, "".join(t for t in read.tiles if t))
+        except (GameError, ValueError):   # scoring's rule: the set has no more of a tile it shows
+            read = None
     if read is None:
         return {"rack": rack, "rack_seq": None, "rack_frame": None}
     return {"rack": rack if rack is not None else rack_text(read.tiles) if None not in read.tiles else None,

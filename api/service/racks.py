@@ -15,7 +15,9 @@ carry (none, or the rack a stored move was made from, ``played_from`` tying read
 tiles, once `delay` more moves followed it; never the rack a player holds now), ``on_air`` reads
 the station's default from the settings in one place, ``Racks.with_racks`` fills a live state under a
 policy and ``without_rack`` takes a rack out of an event. The console (an operator token) sees
-them live.
+them live. Off the air until sure (issue 38): a rack is on a page whole only when every slot is seen
+and read at [racks] review_below or better (``RackRead.slots``, the policy's ``sure_at``); else the
+page gets its sure tiles and the others marked, never their letters.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import dataclasses
 import math
 from collections import Counter
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any, Callable
 
 from tilecam.scoring import (note_of, Correction, EndRackPenalty, EndRackPoints, Exchange, Play, RackBook, RackSeen,
@@ -36,10 +39,13 @@ from .context import Context
 from .ingest import refuse_mirror
 from .view import GameView
 
-__all__ = ["LIVE", "RACK_FIELDS", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
-           "on_air", "rack_text", "without_rack"]
+__all__ = ["LIVE", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
+           "on_air", "operator_air", "rack_text", "without_rack"]
 
-UNSEEN_TILE = "·"    # a rack position the camera could not see (a hand over it), in the text shown
+UNSEEN_TILE = "·"    # a rack position not on air (a hand over it, or read unsure), in the text shown
+# What a slot of a rack read is on air (RackRead.slots): a tile read surely, one read under [racks]
+# review_below (its letter is not on air until the operator speaks), one the camera could not see.
+SURE, UNSURE, UNSEEN = "sure", "unsure", "unseen"
 MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every set; room for a wide rack)
 
 
@@ -52,6 +58,9 @@ class RackPolicy:
     shown: bool = True
     delay: int = 0
     current: bool = False   # the operator's: every read live
+    # [racks] review_below (the one threshold, read by `on_air`): a tile read under it is not on air
+    # as a letter; None: the station's word (`review`) alone
+    sure_at: float | None = None
 
     def allows(self, index: int, moves: int) -> bool:
         """The rack move `index` (counted from 0) was made from, now that the record holds `moves` moves."""
@@ -71,7 +80,8 @@ class RackPolicy:
     def join(self, racks: str | None, racks_delay: int | None) -> "RackPolicy":
         """This policy with a request's own asking: it can hide more, never show more."""
         hides = racks == "off" or bool(racks_delay)
-        return RackPolicy(self.shown and racks != "off", max(self.delay, racks_delay or 0), self.current and not hides)
+        return RackPolicy(self.shown and racks != "off", max(self.delay, racks_delay or 0), self.current and not hides,
+                          self.sure_at)
 
 
 LIVE = RackPolicy(current=True)
@@ -85,7 +95,12 @@ def on_air(settings: Any) -> RackPolicy:
     racks = settings.racks
     if racks.on_air == "off":
         return HIDDEN
-    return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0)
+    return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0, sure_at=racks.review_below)
+
+
+def operator_air(settings: Any) -> RackPolicy:
+    """The operator token's racks: every read live, each slot marked against [racks] review_below."""
+    return dataclasses.replace(LIVE, sure_at=settings.racks.review_below)
 
 
 def without_rack(ev):
@@ -118,22 +133,45 @@ class RackRead:
     certainty: tuple[float | None, ...]
     turn: int                            # moves in the record when it was seen
     flag: str | None                     # why the caller flagged it (a play not from the rack)
-    review: bool                         # under review: unsure or flagged, and nobody confirmed it
+    review: bool                         # under review: unsure, a tile not seen, or flagged; nobody confirmed it
     read: tuple[str | None, ...]         # as the camera read it
     confirmed_by: str | None
     fixed: bool                          # the operator changed the tiles
     frame: bool
     created: str
     breaks: str | None = None            # the read breaks the set's counts (scoring's words): off air unconfirmed
+    doubted: bool = False                # the station found a tile doubtful ([racks] review_below), unconfirmed
 
     @property
     def on_air(self) -> bool:
         """A read that breaks the set's counts is never on air as read: only once the operator spoke."""
         return self.breaks is None or self.confirmed_by is not None
 
-    def to_out(self, game_id: int) -> s.RackReadOut:
+    def slots(self, sure_at: float | None) -> tuple[str, ...]:
+        """Each slot as it may go on air: SURE, UNSURE or UNSEEN. The operator's word is sure; else
+        a tile read under `sure_at` ([racks] review_below) is unsure, and so is every tile of a read
+        waiting for review that names none (flagged, or judged against another threshold) or that
+        breaks the set's counts: never a letter nobody is sure of."""
+        if self.confirmed_by is not None:
+            return tuple(UNSEEN if t is None else SURE for t in self.tiles)
+        doubt = [t is not None and sure_at is not None and c is not None and c < sure_at
+                 for t, c in zip_longest(self.tiles, self.certainty[:len(self.tiles)])]
+        doubtful_all = not self.on_air or self.flag is not None or (self.doubted and not any(doubt))
+        return tuple(UNSEEN if t is None else UNSURE if d or doubtful_all else SURE
+                     for t, d in zip(self.tiles, doubt))
+
+    def whole(self, sure_at: float | None) -> bool:
+        """On air as it is: every slot seen and sure."""
+        return all(k == SURE for k in self.slots(sure_at))
+
+    def sure_tiles(self, sure_at: float | None) -> tuple[str | None, ...]:
+        """The tiles as they may go on air: None where a slot is not seen or not sure."""
+        return tuple(t if k == SURE else None for t, k in zip(self.tiles, self.slots(sure_at)))
+
+    def to_out(self, game_id: int, sure_at: float | None = None) -> s.RackReadOut:
         return s.RackReadOut(seq=self.seq, player=self.player, t=self.t, tiles=list(self.tiles),
-                             text=rack_text(self.tiles), certainty=list(self.certainty), turn=self.turn,
+                             text=rack_text(self.tiles), slots=list(self.slots(sure_at)),
+                             certainty=list(self.certainty), turn=self.turn,
                              flag=self.flag, review=self.review, read=list(self.read), confirmed_by=self.confirmed_by,
                              fixed=self.fixed, created=self.created, breaks=self.breaks,
                              frame=f"/api/games/{game_id}/racks/{self.seq}/frame.jpg" if self.frame else None)
@@ -164,9 +202,10 @@ def fold(rows: list[RackRow]) -> list[RackRead]:
         tiles = tuple(c["tiles"]) if c is not None else tuple(d["tiles"])
         read = tuple(d.get("read") or d["tiles"])   # as the camera read it, when scoring took runner-ups
         out.append(RackRead(r.seq, int(d["player"]), float(d.get("t") or 0.0), tiles, tuple(d.get("certainty") or ()),
-                            int(d.get("turn", 0)), d.get("flag"), bool(d.get("review")) and c is None, read,
+                            int(d.get("turn", 0)), d.get("flag"),
+                            (bool(d.get("review")) or None in d["tiles"]) and c is None, read,
                             c.get("by") if c else None, bool(c and c.get("fixed")), r.frame, r.created,
-                            d.get("breaks")))
+                            d.get("breaks"), bool(d.get("review")) and c is None))
     return out
 
 
@@ -223,11 +262,13 @@ class Racks:
         self.store.game(game_id)  # NotFound for an unknown game
         return fold(self.store.racks(game_id))
 
-    def rack_reviews(self, game_id: int) -> list[RackRead]:
+    def rack_reviews(self, game_id: int, sure_at: float | None = None) -> list[RackRead]:
         """`racks` with scoring's flags on the moves added: the read a play was made from is under
         review (unless confirmed since) when scoring found the play's tiles not on it (the play's
         `not_from_rack`, and the play is under review itself). Which read that was is scoring's
-        rule (scoring.racks.RackBook.read_before), as when the play was committed."""
+        rule (scoring.racks.RackBook.read_before), as when the play was committed. A read with a
+        tile under `sure_at` ([racks] review_below) is under review too, whatever its caller said:
+        it is not on air whole until the operator speaks."""
         view = self.ctx.load(game_id)
         reads = fold(self.store.racks(game_id))
         flagged: dict[int, str] = {}
@@ -245,7 +286,8 @@ class Racks:
                 if j is not None:
                     flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
-                if r.seq in flagged else r for r in reads]
+                if r.seq in flagged else dataclasses.replace(r, review=True)
+                if not r.review and UNSURE in r.slots(sure_at) else r for r in reads]
 
     def rack_log(self, game_id: int) -> list[RackRow]:
         """The rack log as stored (reads and confirmations), for the forwarder."""
@@ -256,23 +298,38 @@ class Racks:
         return self.store.rack_frame(game_id, seq)
 
     def played_from(self, events, players: int, dist, reads: list[RackRead] | None = None,
-                    game_id: int | None = None) -> dict[int, RackRead]:
+                    game_id: int | None = None, sure_at: float | None = None,
+                    partial: bool = False) -> dict[int, RackRead]:
         """Each play and exchange of `events` (by index) with the rack read it was made from, tied
         to the move by its tiles (scoring.racks.RackBook), never by the move count a read was stored
         with: the only reads a response without an operator token may carry. A read no stored move
         was made from (the rack a player holds now; the tiles left on it while a play goes down) is
-        in none, nor is a pass's or a withdrawn play's, whose tiles the player still holds."""
+        in none, nor is a pass's or a withdrawn play's, whose tiles the player still holds.
+
+        Only whole reads (every slot seen and sure under `sure_at`, or the operator's word: the
+        exports', the evidence frames') unless `partial`: then a move no whole read was tied to
+        gets the read its sure tiles tie it to (the live state shows those and marks the rest)."""
         if reads is None:
             reads = fold(self.store.racks(game_id))
-        # Only reads the station found sure (or the operator confirmed) are any move's public rack: a
-        # read under review is not on air as read, so its tiles go in as sure or not at all.
+        out = self._tied(events, players, dist, [r for r in reads if not r.review and r.whole(sure_at)], sure_at)
+        if partial:
+            # a flagged read, or one that breaks the counts, is no rack at all until the operator speaks
+            rest = [r for r in reads if r.on_air and (r.flag is None or r.confirmed_by is not None)]
+            for i, r in self._tied(events, players, dist, rest, sure_at).items():
+                out.setdefault(i, r)
+        return out
+
+    @staticmethod
+    def _tied(events, players: int, dist, reads: list[RackRead], sure_at: float | None) -> dict[int, RackRead]:
+        # Each read goes in with only its sure tiles (an unsure one as not seen), so the book ties
+        # no move by a letter nobody is sure of.
         book = RackBook(dist, players, review_below=1.0)
         kept: list[list[RackRead]] = [[] for _ in range(players)]
         for r in reads:
-            if not 0 <= r.player < players or r.review or not r.on_air:
+            if not 0 <= r.player < players:
                 continue
             try:
-                book.add(RackSeen(r.player, r.t, tuple(r.tiles), ()))
+                book.add(RackSeen(r.player, r.t, r.sure_tiles(sure_at), ()))
             except ValueError:
                 continue  # a read scoring cannot take is no move's rack
             kept[r.player].append(r)
@@ -301,7 +358,8 @@ class Racks:
                     latest[r.player] = (r, None) if r.on_air else None
             return latest
         on = policy.moves_shown(events, over)
-        for i, r in sorted(self.played_from(events, players, dist, reads).items()):
+        for i, r in sorted(self.played_from(events, players, dist, reads, sure_at=policy.sure_at,
+                                            partial=True).items()):
             if on[i] and r.on_air:   # the rack as read is no rack (it breaks the counts): none shown
                 latest[r.player] = (r, i)
         return latest
@@ -317,12 +375,20 @@ class Racks:
         shown = []
         for i in range(s.MAX_PLAYERS):
             r, at = (current[i] if i < len(current) else None) or (None, None)
-            fields[f"rack{i + 1}"] = rack_text(r.tiles) if r else ""
-            pool = unseen_of("".join(t for t in r.tiles if t), at) if r else None
-            fields[f"unseen{i + 1}"] = grouped(pool) if pool is not None else ""
+            tiles = slots = pool = None
+            if r is not None:
+                slots = r.slots(policy.sure_at)
+                # on air only the sure tiles; the operator sees the read as it came, marks and all
+                tiles = r.tiles if policy.current else r.sure_tiles(policy.sure_at)
+                pool = unseen_of("".join(t for t in tiles if t), at)
+                if pool is None and not policy.current:
+                    r = None   # a rack the set cannot supply beside the board is no rack: off air
+            fields[f"rack{i + 1}"] = rack_text(tiles) if r else ""
+            fields[f"unseen{i + 1}"] = grouped(pool) if r and pool is not None else ""
             if i < len(current):
                 shown.append(None if r is None else s.RackShownOut(
-                    player=i, seq=r.seq, tiles=list(r.tiles), text=rack_text(r.tiles), turn=r.turn, review=r.review,
+                    player=i, seq=r.seq, tiles=list(tiles), text=rack_text(tiles), slots=list(slots),
+                    whole=all(k == SURE for k in slots), turn=r.turn, review=r.review,
                     unseen=fields[f"unseen{i + 1}"], unseen_count=sum(pool.values()) if pool is not None else None))
         return live.model_copy(update={"fields": fields, "racks": shown})
 

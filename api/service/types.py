@@ -249,8 +249,13 @@ class RackShownOut(BaseModel):
     """A player's rack as the last settled read shows it (on air only as the request's policy allows)."""
     player: int
     seq: int = Field(description="The read in the game's rack log.")
-    tiles: list[str | None] = Field(description="Left to right; '?' a blank, null a tile the camera did not see.")
-    text: str = Field(description="The rack as one line: '·' for a tile not seen.")
+    tiles: list[str | None] = Field(description="Left to right; '?' a blank, null a tile not on air: not seen, or "
+                                                "(without the operator's token) read under [racks] review_below.")
+    text: str = Field(description="The rack as one line: '·' for a tile not on air (not seen, or not sure).")
+    slots: list[Literal["sure", "unsure", "unseen"]] = Field(
+        description="Per slot: `sure` (on air as read), `unsure` (read under [racks] review_below and not "
+                    "confirmed: its letter is left out), `unseen` (the camera could not see it).")
+    whole: bool = Field(description="Every slot seen and sure (or confirmed): the whole rack is on air.")
     turn: int = Field(description="Moves the record held when the rack was seen.")
     review: bool = Field(description="Unsure or flagged, and no operator has confirmed it yet.")
     unseen: str = Field(description="What this player cannot see (bag and the other racks), grouped.")
@@ -264,6 +269,9 @@ class RackReadOut(BaseModel):
     t: float = Field(description="The rack camera's time of the read (seconds; never compared with the board's).")
     tiles: list[str | None] = Field(description="As it stands: the operator's tiles once confirmed or fixed.")
     text: str
+    slots: list[Literal["sure", "unsure", "unseen"]] = Field(
+        description="Per slot, what of it may go on air: `sure`, `unsure` (read under [racks] review_below, not "
+                    "confirmed), `unseen` (the camera could not see it). On air whole only when all are `sure`.")
     certainty: list[float | None]
     turn: int
     flag: str | None = Field(None, description="Why scoring flagged it (say, a play not from this rack).")

@@ -191,9 +191,8 @@ async function loadRacks() {
     li.dataset.seq = r.seq;
     const text = document.createElement("span");
     text.className = "reading";
-    const sure = r.certainty.filter((c) => c !== null);
-    const least = sure.length ? ` — least certain tile ${percent(Math.min(...sure))}` : "";
-    text.textContent = `${playerName(r.player)}'s rack after move ${r.turn}: ${r.text}${least}${r.flag ? ` — ${r.flag}` : ""}`;
+    text.append(`${playerName(r.player)}'s rack after move ${r.turn}: `, ...rackSlots(r), rackDoubts(r),
+      r.flag ? ` — ${r.flag}` : "");
     li.appendChild(text);
     if (r.frame) li.appendChild(rackEvidence(r));
     const choices = document.createElement("p");
@@ -211,6 +210,31 @@ async function loadRacks() {
     li.appendChild(choices);
     return li;
   }));
+}
+// The read as the camera gave it, each slot marked as it may go on air: a tile read under [racks]
+// review_below in a red box (off air until confirmed), a tile not seen as '·' in a grey one.
+function rackSlots(r) {
+  const slots = r.slots || r.tiles.map((t) => (t === null ? "unseen" : "sure"));
+  return r.tiles.map((t, i) => {
+    const el = document.createElement("span");
+    el.className = `rack-slot ${slots[i]}`;
+    el.textContent = t === null ? "·" : t.length > 1 ? `[${t}]` : t;
+    if (slots[i] !== "sure") el.title = slots[i] === "unseen" ? "not seen" : `read at ${percent(r.certainty[i] ?? 0)}: not on air`;
+    return el;
+  });
+}
+// Why it waits, in words: the tiles read unsurely with their certainty, the tiles not seen.
+function rackDoubts(r) {
+  const slots = r.slots || [];
+  const unsure = r.tiles.map((t, i) => [t, r.certainty[i], slots[i]]).filter(([t, , k]) => t !== null && k === "unsure")
+    .map(([t, c]) => (c === null || c === undefined ? t : `${t} ${percent(c)}`));
+  const unseen = r.tiles.filter((t) => t === null).length;
+  const parts = [];
+  if (unsure.length) parts.push(`not sure: ${unsure.join(", ")}`);
+  if (unseen) parts.push(`${unseen} tile${unseen > 1 ? "s" : ""} not seen`);
+  const sure = r.certainty.filter((c) => c !== null);
+  if (!parts.length && sure.length) parts.push(`least certain tile ${percent(Math.min(...sure))}`);
+  return parts.length ? ` — ${parts.join("; ")}` : "";
 }
 async function confirmRack(r, tiles) {
   if (tiles === "") return say("type the rack as it is, or confirm the read", true);

@@ -78,7 +78,9 @@ function renderLastPlay(fields) {
 }
 
 // Each player's rack as far as the server lets it out (?racks=off, ?racks_delay=N, [racks] on_air):
-// tiles with their points, an unseen position dimmed, a rack waiting for the operator marked.
+// tiles with their points; a slot the camera could not see an empty dimmed slot, one read unsure
+// a dimmed '?' (the server sends no letter for either: `slots` says which), a rack waiting for the
+// operator marked.
 // Racks asked for by name (?parts=...,racks): a player with none to show (no rack camera, none on
 // air yet) keeps their name and seven empty slots, so that such a page is never blank.
 const RACKS_ASKED = (new URLSearchParams(location.search).get("parts") || "").split(",").includes("racks");
@@ -92,16 +94,21 @@ function renderRacks(live) {
     el.hidden = !rack;
     if (!rack) { el.replaceChildren(); delete el.dataset.rack; return; }
     el.classList.toggle("empty", !!rack.empty);
-    if (el.dataset.rack === rack.text + rack.review) return;
-    el.dataset.rack = rack.text + rack.review;
+    const slots = rack.slots || rack.tiles.map((t) => (t === null ? "unseen" : "sure"));
+    const key = rack.text + rack.review + slots.join();
+    if (el.dataset.rack === key) return;
+    el.dataset.rack = key;
     el.classList.toggle("review", rack.review);
     const name = document.createElement("span");
     name.className = "who";
     name.textContent = live.players[p] ? live.players[p].name : `Player ${p + 1}`;
-    const tiles = rack.tiles.map((t) => {
+    const tiles = rack.tiles.map((t, i) => {
       const tile = document.createElement("span");
-      tile.className = "rtile" + (t === null ? " unseen" : t === "?" ? " blank" : "");
-      tile.textContent = t === null ? "" : t === "?" ? "" : t;
+      // (with the operator's token the letter read unsure comes too, dimmed)
+      const unsure = slots[i] === "unsure";
+      tile.className = "rtile" + (unsure ? " unsure" : t === null ? " unseen" : t === "?" ? " blank" : "");
+      tile.title = unsure ? "not sure yet" : t === null ? "not seen" : "";
+      tile.textContent = t === null ? (unsure ? "?" : "") : t === "?" ? "" : t;
       if (t && t !== "?") {
         const pts = document.createElement("span");
         pts.className = "pts";

@@ -24,7 +24,8 @@ def test_a_settled_read_is_kept_with_its_turn_and_evidence_and_shown_live(servic
     assert service.add_rack(gid, seen(0, "AEINRST"), jpeg=b"\xff\xd8r0") == 0
     assert service.add_rack(gid, seen(1, "QUIZ.XY")) == 1
     reads = service.racks(gid)
-    assert [(r.seq, r.player, r.turn, r.frame, r.review) for r in reads] == [(0, 0, 0, True, False), (1, 1, 0, False, False)]
+    # a read with a tile not seen (a hand over it) is not whole: it waits for the operator's word too
+    assert [(r.seq, r.player, r.turn, r.frame, r.review) for r in reads] == [(0, 0, 0, True, False), (1, 1, 0, False, True)]
     assert service.rack_frame(gid, 0).jpeg == b"\xff\xd8r0"
     live = service.live(gid)
     assert live.fields["rack1"] == "AEINRST" and live.fields["rack2"] == "QUIZ·XY" and live.fields["rack3"] == ""
@@ -116,16 +117,17 @@ def test_a_read_that_is_not_one_is_refused_with_a_reason_and_nothing_is_written(
 
 def test_the_on_air_default_is_read_in_one_place_and_a_request_can_only_hide_more():
     class Section:
-        on_air, delay_turns = "off", 1
+        on_air, delay_turns, review_below = "off", 1, 0.8
 
     class Settings:
         racks = Section()
     assert on_air(Settings()) == RackPolicy(False, 0)
     Section.on_air = "live"
-    assert on_air(Settings()) == RackPolicy(True, 0)  # live: delay_turns is for "delay" alone
+    # live: delay_turns is for "delay" alone; what is sure on air is [racks] review_below, the station's threshold
+    assert on_air(Settings()) == RackPolicy(True, 0, sure_at=0.8)
     Section.on_air, Section.delay_turns = "delay", 2
-    assert on_air(Settings()) == RackPolicy(True, 2)
-    assert RackPolicy(True, 2).join(None, 1) == RackPolicy(True, 2)
+    assert on_air(Settings()) == RackPolicy(True, 2, sure_at=0.8)
+    assert RackPolicy(True, 2, sure_at=0.8).join(None, 1) == RackPolicy(True, 2, sure_at=0.8)
     assert RackPolicy(True, 0).join("on", 3) == RackPolicy(True, 3)
     assert RackPolicy(False, 0).join("on", None) == RackPolicy(False, 0)
 
@@ -232,3 +234,22 @@ def test_record_s_report_names_a_read_a_play_was_not_made_from(service, capsys):
     out = capsys.readouterr().out
     assert "needs review: rack of Ann read at 1.0 s: DOGEIRS (move 1: CAT not on the rack read)" in out, out
     assert "nothing to review" not in out
+
+
+def test_a_read_not_whole_waits_for_the_delay_as_a_whole_one_does_and_shows_only_its_sure_tiles(service):
+    """Issue 38: a page's policy (sure_at: [racks] review_below) never gets the letter read unsure,
+    and the partial rack is let out no sooner than a whole one would be."""
+    gid = new_game(service)
+    read = seen(0, "CATXYZE")
+    read["certainty"][5] = 0.5   # the Z
+    service.add_rack(gid, read)
+    service.play(gid, "8H", "CAT")
+    delayed = RackPolicy(True, 1, sure_at=0.9)
+    assert service.live(gid, delayed).racks[0] is None
+    service.pass_turn(gid, player=1)
+    rack = service.live(gid, delayed).racks[0]
+    assert (rack.text, rack.tiles[5], rack.slots[5], rack.whole) == ("CATXY·E", None, "unsure", False)
+    assert service.moves(service.load(gid), delayed)[0].rack is None   # not whole: no export's
+    # the read came unmarked: without the threshold (sure_at None) only the station's word counts, so the
+    # routes always give it (on_air, operator_air)
+    assert service.live(gid, RackPolicy(True, 1)).racks[0].text == "CATXYZE"
