@@ -440,14 +440,14 @@ class RackWatch:
         n, k = len(centres), len(self.reader.alphabet)
         self._sums = np.zeros((n, k), np.float64)
         self._counts = np.zeros(n, np.int64)
-        self._doubted = np.zeros(n, bool)
+        self._doubted = np.zeros(n, np.int64)   # frames that doubted each slot (RackReader.doubted)
 
     def _feed_seen(self, fix: RackFix, probs: np.ndarray, doubted: np.ndarray, seen: list[int], t: float,
                    t0: float) -> RackView | None:
         for p, d, i in zip(probs, doubted, seen):
             self._sums[i] += p
             self._counts[i] += 1
-            self._doubted[i] |= bool(d)   # doubted in any frame: not sure in the fused view either
+            self._doubted[i] += bool(d)
         self._boxes = [s.box for s in fix.slots]
         if t - self._since < self.cfg.settle_s:
             return None
@@ -456,7 +456,10 @@ class RackWatch:
             if not self._counts[i]:
                 tiles.append(RackTile(None, 0.0, box))
                 continue
-            tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box, bool(self._doubted[i])))
+            # doubted in half its frames or more: not sure fused either (one frame's jitter
+            # setting the readers apart does not)
+            tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box,
+                               2 * self._doubted[i] >= self._counts[i]))
         view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
         self._read_at = t
         if self.last is not None and [x.letter for x in self.last.tiles] == [x.letter for x in view.tiles]:
