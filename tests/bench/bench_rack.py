@@ -231,7 +231,10 @@ def main() -> int:
         "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
         "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
         "unseen": {s: unseen(chosen, data[s]) for s in data},
-        "sure_0.9": {s: sure(chosen, data[s], rule) for s in data},
+        # the shipped rule (RackConfig's default: what `tilecam rack` and the station read with) and
+        # the rule chosen here, when another
+        "sure_0.9": {r: {s: sure(rd, data[s], r) for s in data}
+                     for r, rd in {RackConfig().rule: reader, rule: chosen}.items()},
         "timing_one_thread": {s: timing(chosen, data[s]) for s in data},
     }
     dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
