@@ -1,8 +1,9 @@
 """tilecam rack: read a player's rack in one rack camera image.
 
 Prints the tiles left to right as the camera sees them on one line ('?' a blank, '.' a slot a
-hand hides), then one line per tile with its certainty (the probability of its reading) and its
-box in the image. With --json one object {"tiles": "AEIN?ST", "certainty": [...], "tokens": [...],
+hand hides), then one line per tile with its certainty (the probability of its reading, at most
+0.85 when the two readers part or the finder doubts the slot: 0.9 or more is sure) and its box in
+the image. With --json one object {"tiles": "AEIN?ST", "certainty": [...], "tokens": [...],
 "boxes": [[x, y, w, h], ...], "ms"}: an unseen slot is '.' in "tiles" and null in "certainty".
 Settings (--config FILE, the file `tilecam run` takes): [read] names the model and the tile set (an
 enrolled set reads the racks too); --model and --tileset override their keys. The reader is

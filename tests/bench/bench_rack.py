@@ -9,6 +9,10 @@ Per split:
   letters      tiles read right (slots matched by order when the finder found seven, else none right)
   oracle       the same reading on the true tile quads (the reader without the finder's errors)
   unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0)
+  sure         every slot reported with a letter (unoccluded and hand racks) at certainty >= 0.9: how
+               many, how many wrong (a wrong letter, a tile not there, a hidden tile) and the share
+               right (issue 38: >= 99 %); 'fused_p' the fused probability as it was reported before
+               the doubts (vision.rack.RackReader.doubted), 'reported' the certainty reported now
   ms           one rack's read (find + the chosen rule's reader), onnxruntime and OpenCV on one thread:
                wall clock and the process's CPU time (the machine is shared; the CPU time is the read's)
 
@@ -67,7 +71,8 @@ def measure(reader: RackReader, split: str, racks: int, hand_racks: int) -> dict
     for i in range(hand_racks):
         seed = SEEDS[split] + 5000 + i
         scene = render_rack(draw_rack(rng), seed, draw_look(seed, split), hand=float(rng.uniform(0.15, 0.5)))
-        hands.append((scene, reader.find(scene.image)))
+        fix = reader.find(scene.image)
+        hands.append((scene, fix, reader.raw(scene.image, fix, RULES) if fix is not None else None))
     return {"rows": rows, "hands": hands}
 
 
@@ -106,18 +111,70 @@ def score(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
             "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:12])}
 
 
-def unseen(data: dict) -> dict:
-    """Tiles a hand hides (truth) that a seen slot lies on: each would be given a letter."""
-    hidden = given = 0
-    for scene, fix in data["hands"]:
+def unseen(reader: RackReader, data: dict) -> dict:
+    """Tiles a hand hides (truth) that a seen slot lies on: 'given_a_letter' the finder's seen slots
+    (as measured before issue 38), 'read_with_a_letter' the slots still seen after the reading
+    (RackReader.reading: a letterless face running on out of its tile is made unseen)."""
+    hidden = given = read = 0
+    for scene, fix, raw in data["hands"]:
+        after = reader.reading(scene.image, fix, raw)[0] if fix is not None else None
         for (x, y, w, h), occ in zip(scene.boxes, scene.occluded):
             if not occ:
                 continue
             hidden += 1
-            if fix is not None and any(s.seen and x <= s.quad.mean(axis=0)[0] <= x + w
-                                       and y <= s.quad.mean(axis=0)[1] <= y + h for s in fix.slots):
-                given += 1
-    return {"racks": len(data["hands"]), "hidden_tiles": hidden, "given_a_letter": given}
+            for f, n in ((fix, "given"), (after, "read")):
+                if f is not None and any(s.seen and x <= s.quad.mean(axis=0)[0] <= x + w
+                                         and y <= s.quad.mean(axis=0)[1] <= y + h for s in f.slots):
+                    given += n == "given"
+                    read += n == "read"
+    return {"racks": len(data["hands"]), "hidden_tiles": hidden, "given_a_letter": given,
+            "read_with_a_letter": read}
+
+
+def slot_truth(scene, quad) -> str | None:
+    """What lies under a slot's centre: the tile's letter, None for a tile a hand hides, '' for no tile."""
+    cx, cy = quad.mean(axis=0)
+    occluded = scene.occluded or [False] * len(scene.tiles)
+    for (x, y, w, h), t, occ in zip(scene.boxes, scene.tiles, occluded):
+        if x <= cx <= x + w and y <= cy <= y + h:
+            return None if occ else t
+    return ""
+
+
+def sure(reader: RackReader, data: dict, rule: str, bar: float = 0.9) -> dict:
+    """Slots reported with a letter at certainty >= ``bar``, on the unoccluded and the hand racks:
+    wrong ones (another letter, no tile there, a hidden tile) and the share right; 'fused_p' judges
+    the fused probability (the certainty before the doubts), 'reported' the certainty as read."""
+    out = {}
+    for name in ("fused_p", "reported"):
+        n = wrong = hidden = lettered = 0
+        examples: dict[str, int] = {}
+        for scene, fix, raw in [(sc, f, r) for sc, f, r, _ in data["rows"]] + list(data["hands"]):
+            if fix is None:
+                continue
+            if name == "reported":
+                fix, probs, doubted = reader.reading(scene.image, fix, raw)
+            else:
+                probs = reader.combine(raw, rule)
+                doubted = np.zeros(raw.n, bool)
+            view = reader.view(fix, probs, 0.0, doubted)
+            for s, t in zip(fix.slots, view.tiles):
+                if t.letter is None:
+                    continue
+                lettered += 1
+                if t.certainty < bar:
+                    continue
+                truth = slot_truth(scene, s.quad)
+                n += 1
+                if truth != t.letter:
+                    wrong += 1
+                    hidden += truth is None
+                    key = f"{'hidden' if truth is None else truth or 'none'}->{t.letter}"
+                    examples[key] = examples.get(key, 0) + 1
+        out[name] = {"slots_lettered": lettered, "sure": n, "wrong": wrong, "hidden_given_a_sure_letter": hidden,
+                     "right_share": round(1 - wrong / n, 4) if n else None,
+                     "wrong_kinds": dict(sorted(examples.items(), key=lambda kv: -kv[1])[:10])}
+    return out
 
 
 def timing(reader: RackReader, data: dict, racks: int = 40) -> dict:
@@ -173,13 +230,18 @@ def main() -> int:
         "train": {r: score(reader, data["train"], r, bars[r]) for r in RULES},
         "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
         "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
-        "unseen": {s: unseen(data[s]) for s in data},
+        "unseen": {s: unseen(chosen, data[s]) for s in data},
+        # the shipped rule (RackConfig's default: what `tilecam rack` and the station read with) and
+        # the rule chosen here, when another
+        "sure_0.9": {r: {s: sure(rd, data[s], r) for s in data}
+                     for r, rd in {RackConfig().rule: reader, rule: chosen}.items()},
         "timing_one_thread": {s: timing(chosen, data[s]) for s in data},
     }
     dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps({k: out[k] for k in ("commit", "chosen_on_train", "unseen", "timing_one_thread")}, indent=1))
+    print(json.dumps({k: out[k] for k in ("commit", "chosen_on_train", "unseen", "sure_0.9", "timing_one_thread")},
+                     indent=1))
     for s in SEEDS:
         for r in RULES:
             v = out[s][r]

@@ -2,6 +2,8 @@
 blanks, a hand's slots unseen, no rack where there is none, and the watch settling on still racks."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,7 @@ from tilecam.api.settings import load_settings
 from tilecam.models.synth import render_rack
 from tilecam.vision import build_rack_reader
 from tilecam.vision.errors import RackNotFound
-from tilecam.vision.rack import RULES, RackReader, RackWatch
+from tilecam.vision.rack import DOUBTED, RULES, SURE, RackReader, RackWatch, RawReads, runs_on
 from tilecam.vision.rackfind import RackFix, Slot, find_rack
 
 # a plain look the finder must manage: ivory tiles on a black rack, seen from the front
@@ -158,3 +160,123 @@ def test_a_rack_tile_carries_the_readers_runner_ups_best_first():
     from tilecam.vision.rack import _tile
     tile = _tile(("?", "A", "K", "X"), np.array([0.06, 0.0001, 0.01, 0.93]), (0, 0, 1, 1))
     assert (tile.letter, tile.certainty) == ("X", 0.93) and tile.alts == (("?", 0.06), ("K", 0.01))
+
+
+# --- certainty that means something, and hidden tiles unseen (issue 38) ---
+
+def one_slot(x=300.0, y=150.0, size=40.0):
+    quad = np.float32([[x, y], [x + size, y], [x + size, y + size], [x, y + size]])
+    return RackFix((Slot(quad, True),), np.zeros(3, np.float32), size)
+
+
+def raw_of(reader, cls, ocr, p_cls=0.9, p_ocr=0.9, ink=1.0):
+    """The readers' outputs for one slot: the classifier gives ``cls`` p_cls, the recogniser ``ocr`` p_ocr."""
+    a, o = reader.alphabet, reader.tile_reader.recognizer.alphabet
+    pc = np.full(len(a), (1 - p_cls) / (len(a) - 1), np.float32)
+    pc[a.index(cls)] = p_cls
+    po = np.full(len(o), (1 - p_ocr) / (len(o) - 1), np.float32)
+    po[o.index(ocr)] = p_ocr
+    return RawReads(1, pc[None], po[None], np.float32([1.0]), np.float32([ink]))
+
+
+def sure_as(reader, letter, p=0.97):
+    probs = np.full((1, len(reader.alphabet)), (1 - p) / (len(reader.alphabet) - 1), np.float32)
+    probs[0, reader.alphabet.index(letter)] = p
+    return probs
+
+
+@pytest.mark.parametrize("cls, ocr, p_cls, p_ocr, read, doubted", [
+    ("X", "X", 0.9, 0.9, "X", False),    # both readers name it: may be sure
+    ("X", "K", 0.9, 0.9, "X", True),     # they disagree
+    ("G", "O", 0.8, 0.95, "O", True),    # O for G (a blank's print, a G's bar missed)
+    ("X", "X", 0.25, 0.95, "X", True),   # the classifier names it, but hardly
+    ("E", "E", 0.8, 0.9, "?", True),     # the ink test called it a blank; the classifier says E
+    ("?", "I", 0.9, 0.2, "?", False),    # a blank the classifier calls one
+    ("?", "I", 0.45, 0.2, "?", True),    # ... hardly
+])
+def test_a_slot_is_sure_only_when_both_readers_name_its_letter(reader, cls, ocr, p_cls, p_ocr, read, doubted):
+    fix = one_slot()
+    probs = sure_as(reader, read)
+    got = reader.doubted((360, 640, 3), fix, raw_of(reader, cls, ocr, p_cls, p_ocr), probs)
+    assert got.tolist() == [doubted]
+    tile = reader.view(fix, probs, 0.0, got).tiles[0]
+    assert tile.letter == read
+    assert (tile.certainty <= DOUBTED < SURE) if doubted else tile.certainty >= SURE
+    # the fused probability alone would have called it sure
+    assert reader.view(fix, probs, 0.0, np.zeros(1, bool)).tiles[0].certainty >= SURE
+
+
+def test_a_slot_the_finder_is_unsure_of_carries_no_sure_letter(reader):
+    """Both readers agree, but the slot is cut by the frame, or a piece of a tile (shorter than the
+    row's tiles, narrower than the pitch): capped. With one reader nothing vouches for a letter."""
+    agree = raw_of(reader, "X", "X")
+    probs = sure_as(reader, "X")
+    assert not reader.doubted((360, 640, 3), one_slot(), agree, probs)[0]
+    assert reader.doubted((360, 640, 3), one_slot(x=1.0), agree, probs)[0]
+    assert reader.doubted((360, 640, 3), one_slot(y=319.0), agree, probs)[0]
+    whole, piece = one_slot(x=200.0).slots[0], one_slot(x=250.0, size=40.0).slots[0]
+    short = Slot(piece.quad * np.float32([1.0, 0.8]) + np.float32([0.0, 30.0]), True)   # 0.8 of the height
+    row = RackFix((whole, Slot(whole.quad + np.float32([50.0, 0.0]), True), short), np.zeros(3, np.float32), 50.0)
+    three = RawReads(3, *(np.concatenate([a] * 3) for a in (agree.p_cls, agree.p_ocr, agree.mass, agree.ink)))
+    assert reader.doubted((360, 640, 3), row, three, np.concatenate([probs] * 3)).tolist() == [False, False, True]
+    narrow = RackFix((whole,), np.zeros(3, np.float32), 80.0)    # 40 px of an 80 px pitch
+    assert reader.doubted((360, 640, 3), narrow, agree, probs)[0]
+    alone = RawReads(1, agree.p_cls, None, None, None)
+    assert reader.doubted((360, 640, 3), one_slot(), alone, probs)[0]
+
+
+def test_a_letterless_face_whose_colour_runs_on_above_it_is_no_blank():
+    """A hand or arm the colour of the tiles over a face: the finder sees a plain face, the ink
+    test a blank; the face's colour going on above the tile tells it is covered."""
+    img = np.full((360, 640, 3), 60, np.uint8)
+    tan = (120, 170, 220)
+    img[150:190, 300:340] = tan
+    quad = one_slot().slots[0].quad
+    assert not runs_on(img, quad)
+    img[0:150, 305:336] = tan   # an arm reaching in from the frame's top
+    assert runs_on(img, quad)
+
+
+def test_a_hidden_tile_under_a_hand_of_the_tiles_colour_is_unseen(reader):
+    """The training still that gave a hidden tile a letter (bench_rack's first train hand rack): a
+    hand the colour of wooden tiles over the L; the finder calls its slot seen, the reading must not."""
+    look = dict(rack="coloured_plastic", view="front", distance="mid", tile_style="wood", font="courier",
+                light="warm", table="light", spacing="even", camera="sharp", value_place="beside",
+                blank_print="plain", weight="regular")
+    scene = render_rack("ADLIMUA", 35000, look, hand=0.18801202437742423)
+    hidden = scene.boxes[scene.occluded.index(True)]
+    fix = reader.find(scene.image)
+    assert any(s.seen and centre_in(hidden, SimpleNamespace(box=s.box)) for s in fix.slots)
+    view = reader.read(scene.image)
+    assert not any(t.letter is not None and centre_in(hidden, t) for t in view.tiles)
+    assert all(t.letter is None or t.certainty < SURE or t.letter == scene.tiles[i]
+               for i, t in enumerate(view.tiles))
+
+
+def test_a_plain_rack_read_right_is_read_surely(reader):
+    """The doubts must leave a clean read sure (else no rack would ever go on air)."""
+    for tiles in ("RETINAS", "BACKS"):
+        view = reader.read(render_rack(tiles, 5, LOOK).image)
+        assert view.text == tiles and all(t.certainty >= SURE for t in view.tiles)
+
+
+def test_the_watch_keeps_a_slot_doubted_in_half_its_frames_unsure(reader, monkeypatch):
+    """Fused over frames, a slot is sure only when most frames that saw it did not doubt it; here
+    frame 1 of 3 doubts the E by itself (the readers part on one jittered frame): still sure."""
+    frames_ = list(frames("RETINAS", 5, 0, 3))
+    doubted = reader.doubted
+    calls = []
+
+    def two_frames_doubt_all(shape, fix, raw, probs):
+        calls.append(1)
+        got = doubted(shape, fix, raw, probs)
+        return np.ones_like(got) if len(calls) <= 2 else got
+    monkeypatch.setattr(reader, "doubted", two_frames_doubt_all)
+    watch = RackWatch(reader, settle_s=0.5)
+    got = [v for v in (watch.feed(img, t) for img, t in frames_) if v is not None]
+    assert len(got) == 1 and got[0].text == "RETINAS"
+    assert all(t.certainty <= DOUBTED for t in got[0].tiles)
+    monkeypatch.setattr(reader, "doubted", doubted)
+    fresh = RackWatch(reader, settle_s=0.5)
+    got = [v for v in (fresh.feed(img, t) for img, t in frames_) if v is not None]
+    assert all(t.certainty >= SURE for t in got[0].tiles)
