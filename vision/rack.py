@@ -63,6 +63,7 @@ class RawReads:
     p_ocr: np.ndarray | None    # (n, L) the recogniser's, over its alphabet (the tile set's letters)
     mass: np.ndarray | None     # (n,) the recogniser's letter mass (vision.recognizer.LetterProbs)
     ink: np.ndarray | None = None   # (n,) width/height of the face's main ink mark; nan: no ink at all
+    face: np.ndarray | None = None  # (n,) a printed face, no letter (vision.fuse.printed_faces): a blank
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ class RackReader:
         rec = getattr(reader, "recognizer", None)
         need_cls = bool({"classifier", "fused"} & set(rules)) or rec is None
         need_ocr = rec is not None and bool({"recogniser", "fused"} & set(rules))
-        p_cls = p_ocr = mass = None
+        p_cls = p_ocr = mass = face = None
         if need_cls and seen:
             n = int(reader.card["input_size"])
             crops = np.stack([tile_crop(image, s.quad, n, CLASSIFIER_SPAN) for s in seen])
@@ -172,7 +173,14 @@ class RackReader:
             lp = rec.letter_probs(crops)
             p_ocr, mass = lp.probs[:, 0], lp.letter_mass[:, 0]
             ink = np.array([_ink_aspect(c) for c in crops], np.float32)
-        return RawReads(len(seen), p_cls, p_ocr, mass, ink if need_ocr and seen else None)
+            # the board's printed-face rules ([read] shape_rules) on the rack's upright faces: a
+            # blank's star, smiley or logo is no letter of the set
+            if getattr(reader, "faces", False):
+                from tilecam.vision.fuse import printed_faces
+                face = np.zeros(len(seen), bool)
+                face[list(printed_faces(rec, crops, lp))] = True
+        got = need_ocr and seen
+        return RawReads(len(seen), p_cls, p_ocr, mass, ink if got else None, face if got else None)
 
     def combine(self, raw: "RawReads", rule: str, blank_mass: float | None = None) -> np.ndarray:
         """(N, K) probabilities over ``alphabet`` of the seen slots by one reading rule (RULES);
@@ -207,6 +215,11 @@ class RackReader:
                 p_blank = np.where(np.isnan(raw.ink), np.maximum(p_blank, 0.97), p_blank)
             out[:, cols] = q * (1.0 - p_blank)[:, None]
             out[:, blank] = p_blank
+        if raw.face is not None and raw.face.any():
+            # as the board's FusedTileReader: a printed face's letter mass goes to the blank
+            mass = out[np.ix_(raw.face, cols)].sum(axis=1)
+            out[np.ix_(raw.face, cols)] *= 0.1
+            out[raw.face, blank] += 0.9 * mass
         return out.astype(np.float32)
 
     def probs(self, image: np.ndarray, fix: RackFix) -> np.ndarray:

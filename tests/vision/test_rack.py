@@ -158,3 +158,25 @@ def test_a_rack_tile_carries_the_readers_runner_ups_best_first():
     from tilecam.vision.rack import _tile
     tile = _tile(("?", "A", "K", "X"), np.array([0.06, 0.0001, 0.01, 0.93]), (0, 0, 1, 1))
     assert (tile.letter, tile.certainty) == ("X", 0.93) and tile.alts == (("?", 0.06), ("K", 0.01))
+
+
+@pytest.mark.parametrize("print_", ["star", "face", "logo"])
+def test_a_blank_with_a_printed_face_reads_as_a_blank_as_on_the_board(reader, print_):
+    """The board's printed-face rules ([read] shape_rules: ink in a mark's hole, or ink that reads as no
+    letter at any turn) read rack slots too: a blank's star, smiley or logo is the blank, not X, O or Q
+    (issue 38). With the rules off, as before, the print is read as a letter."""
+    import copy
+
+    scene = render_rack("QUA?LM?", 5, {**LOOK, "blank_print": print_})
+    fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
+    raw = reader.raw(scene.image, fix)
+    assert raw.face is not None and raw.face.tolist() == [t == "?" for t in scene.tiles]
+    for rule in ("recogniser", "fused"):   # the rules that read with the recogniser
+        got = [reader.alphabet[j] for j in reader.combine(raw, rule).argmax(axis=1)]
+        assert got == scene.tiles, rule
+    off = copy.copy(reader.tile_reader)
+    off.faces = False   # [read] shape_rules off
+    raw_off = RackReader(off).raw(scene.image, fix)
+    assert raw_off.face is None
+    got = [reader.alphabet[j] for j in reader.combine(raw_off, "fused").argmax(axis=1)]
+    assert got[3] != "?" and got[6] != "?"
