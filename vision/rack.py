@@ -17,6 +17,7 @@ for ``settle_s`` and reads otherwise than the last view given.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -49,6 +50,12 @@ class RackConfig(BaseModel):
     rule: str = Field(default="fused", pattern="^(recogniser|classifier|fused)$",
                       description="Which reader names a rack tile's letter: the text recogniser alone, the "
                                   "classifier alone, or their calibrated product (the board's fusion).")
+    recogniser: str = Field(default="v4", pattern="^(v4|v6|both)$",
+                            description="Which text recogniser reads rack tiles: 'v4' the board's (PP-OCRv4, the "
+                                        "rapidocr_onnxruntime wheel), 'v6' PP-OCRv6 small alone, 'both' the two's "
+                                        "letter probabilities pooled (geometric mean). v6 needs the rapidocr 3.10 "
+                                        "wheel (pip install --no-deps rapidocr==3.10.0); without it a one-line "
+                                        "warning and v4 alone. Measured in docs/racks.md.")
     blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
@@ -75,6 +82,8 @@ class RackTile:
     # break the set's counts (a blank read as a second X)
     alts: tuple[tuple[str, float], ...] = ()
 
+
+_V6: dict = {}   # PP-OCRv6 sessions by (alphabet, threads, shape rules), shared by a process's rack readers
 
 RUNNER_UPS = 3        # runner-ups kept per rack tile
 RUNNER_UP_MIN = 1e-3  # below this a letter is no runner-up
@@ -130,6 +139,25 @@ class RackReader:
     def __init__(self, reader, cfg: RackConfig | None = None) -> None:
         self.cfg = cfg or RackConfig()
         self._source = reader
+        rec = getattr(self.tile_reader, "recognizer", None)
+        if rec is not None:
+            self.v6(rec)   # loaded now: a missing wheel is said at start, not at the first rack
+
+    def v6(self, rec):
+        """The PP-OCRv6 recogniser beside the table's ``rec`` (same alphabet, threads and shape rules;
+        one session per process), or None (v4 alone, said once on stderr) without its wheel."""
+        if self.cfg.recogniser == "v4":
+            return None
+        key = (tuple(rec.alphabet), rec.threads, rec.strokes)
+        if key not in _V6:
+            from tilecam.vision.recognizer import LetterRecognizer, RecognizerError, find_model
+            try:
+                _V6[key] = LetterRecognizer(rec.alphabet, find_model("v6"), threads=key[1], strokes=key[2])
+            except RecognizerError as exc:
+                _V6[key] = None
+                print(f"warning: [rack_read] recogniser {self.cfg.recogniser}: PP-OCRv6 is off, racks read "
+                      f"with v4 alone ({exc})", file=sys.stderr, flush=True)
+        return _V6[key]
 
     @property
     def tile_reader(self):
@@ -170,8 +198,16 @@ class RackReader:
         if need_ocr and seen:
             from tilecam.vision.recognizer import INPUT_PX
             crops = np.stack([tile_crop(image, s.quad, INPUT_PX, RECOGNISER_SPAN) for s in seen])
+            v6 = self.v6(rec)
+            if v6 is not None and self.cfg.recogniser == "v6":
+                rec = v6   # v6 alone: its letters, letter mass and printed faces
             lp = rec.letter_probs(crops)
             p_ocr, mass = lp.probs[:, 0], lp.letter_mass[:, 0]
+            if v6 is not None and self.cfg.recogniser == "both":
+                # the two recognisers' letters pooled (geometric mean); what has ink, a blank's mass and
+                # the printed faces stay v4's, the board's
+                q = np.sqrt(p_ocr * v6.letter_probs(crops).probs[:, 0])
+                p_ocr = q / q.sum(axis=1, keepdims=True)
             ink = np.array([_ink_aspect(c) for c in crops], np.float32)
             # the board's printed-face rules ([read] shape_rules) on the rack's upright faces: a
             # blank's star, smiley or logo is no letter of the set

@@ -24,6 +24,7 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -33,10 +34,8 @@ from tilecam.api.settings import load_settings
 from tilecam.models.synth import draw_look, render_rack
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.assemble import load_tile_reader
-from tilecam.vision.fuse import fit_temperature, printed_face, product_letters
-from tilecam.vision.rack import BLANK, RECOGNISER_SPAN, RackReader, tile_crop
+from tilecam.vision.rack import BLANK, RackConfig, RackReader
 from tilecam.vision.rackfind import RackFix, Slot
-from tilecam.vision.recognizer import INPUT_PX, LetterRecognizer, enclosed_ink
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_rack import SEEDS, draw_rack, git_commit  # noqa: E402  (the same racks as bench_rack)
@@ -72,70 +71,34 @@ def scenes(split: str, racks: int, blank_racks: int):
         yield render_rack(blank_rack(rng), seed, look)
 
 
-def faces_of(rec: LetterRecognizer, crops: np.ndarray, lp) -> np.ndarray:
-    """vision.fuse.FusedTileReader._faces on upright crops: ink in the main mark's hole, or ink that
-    reads as no letter at any quarter turn."""
-    face = np.array([enclosed_ink(c) for c in crops], bool)
-    maybe = [j for j in range(len(crops)) if not face[j] and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
-    if maybe:
-        turned = rec.letter_probs(crops[maybe], turns=(1, 2, 3)).letter_mass.max(axis=1)
-        for j, m in zip(maybe, turned):
-            face[j] = printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)
-    return face
+RECOGNISERS = ("v4", "v6", "both")
 
 
-def collect(reader: RackReader, v6: LetterRecognizer, split: str, racks: int, blank_racks: int) -> list[dict]:
+def collect(readers: dict[str, RackReader], split: str, racks: int, blank_racks: int) -> list[dict]:
+    """Each rack's tiles and, per [rack_read] recogniser, what RackReader.raw says of the true quads."""
     rows = []
-    v4 = reader.tile_reader.recognizer
     for scene in scenes(split, racks, blank_racks):
         fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
-        raw = reader.raw(scene.image, fix, ("classifier", "recogniser"))
-        crops = np.stack([tile_crop(scene.image, q, INPUT_PX, RECOGNISER_SPAN) for q in scene.quads])
-        lp4, lp6 = v4.letter_probs(crops), v6.letter_probs(crops)
-        rows.append({"tiles": scene.tiles, "look": scene.look, "raw": raw,
-                     "p4": lp4.probs[:, 0], "p6": lp6.probs[:, 0], "m6": lp6.letter_mass[:, 0],
-                     "face4": faces_of(v4, crops, lp4), "face6": faces_of(v6, crops, lp6)})
+        rows.append({"tiles": scene.tiles, "look": scene.look,
+                     "raw": {k: r.raw(scene.image, fix, ("classifier", "recogniser")) for k, r in readers.items()}})
     return rows
 
 
-def read(reader: RackReader, row: dict, rule: str, ocr: str, faces: str, t6: float) -> list[str]:
-    """The letters of one rack by a rule (recogniser / fused), a recogniser (v4 / v6 / both) and a face
-    rule (off / v4 / v6 / either)."""
-    raw, alphabet = row["raw"], reader.alphabet
-    cal = reader.tile_reader.calibration
-    cols = [alphabet.index(a) for a in reader.tile_reader.recognizer.alphabet]
-    blank = alphabet.index(BLANK)
-    if ocr == "v4":
-        p_ocr, t_ocr = row["p4"], cal.recogniser_temperature
-    elif ocr == "v6":
-        p_ocr, t_ocr = row["p6"], t6
-    else:   # the two recognisers' geometric mean
-        q = np.sqrt(row["p4"] * row["p6"])
-        p_ocr, t_ocr = q / q.sum(axis=1, keepdims=True), cal.recogniser_temperature
-    out = np.zeros((raw.n, len(alphabet)))
-    if rule == "recogniser":
-        p_blank = np.where(np.isnan(raw.ink), 0.97, 0.0)
-        out[:, cols] = p_ocr * (1 - p_blank)[:, None]
-    else:
-        q = product_letters(raw.p_cls[:, cols], p_ocr, cal.classifier_temperature, t_ocr)
-        p_blank = np.where(np.isnan(raw.ink), np.maximum(raw.p_cls[:, blank], 0.97), raw.p_cls[:, blank])
-        out[:, cols] = q * (1 - p_blank)[:, None]
-    out[:, blank] = p_blank
-    face = {"off": np.zeros(raw.n, bool), "v4": row["face4"], "v6": row["face6"],
-            "either": row["face4"] | row["face6"]}[faces]
-    if face.any():   # as the board's FusedTileReader: a face's letter mass goes to the blank
-        mass = out[np.ix_(face, cols)].sum(axis=1)
-        out[np.ix_(face, cols)] *= 0.1
-        out[face, blank] += 0.9 * mass
-    return [alphabet[j] for j in out.argmax(axis=1)]
+def read(reader: RackReader, raw, rule: str, faces: bool) -> list[str]:
+    """The letters of one rack by a rule, with the printed-face rules or without (as [read] shape_rules
+    off leaves them; the bare-stroke rule stays, as it does on the board)."""
+    raw = raw if faces else replace(raw, face=None)
+    return [reader.alphabet[j] for j in reader.combine(raw, rule).argmax(axis=1)]
 
 
-def score(reader: RackReader, rows: list[dict], rule: str, ocr: str, faces: str, t6: float) -> dict:
+def score(reader: RackReader, rows: list[dict], ocr: str, rule: str, faces: bool) -> tuple[dict, list[bool]]:
     exact = letters = tiles = blanks = blanks_right = false_blanks = 0
     conf: dict[str, int] = {}
+    per_rack = []
     for row in rows:
-        got = read(reader, row, rule, ocr, faces, t6)
+        got = read(reader, row["raw"][ocr], rule, faces)
         ok = [a == b for a, b in zip(got, row["tiles"])]
+        per_rack.append(all(ok))
         exact += all(ok)
         letters += sum(ok)
         tiles += len(ok)
@@ -145,9 +108,9 @@ def score(reader: RackReader, rows: list[dict], rule: str, ocr: str, faces: str,
             false_blanks += a != BLANK and b == BLANK
             if a != b:
                 conf[f"{a}->{b}"] = conf.get(f"{a}->{b}", 0) + 1
-    return {"exact": exact, "racks": len(rows), "letters": letters, "tiles": tiles, "blanks_right": blanks_right,
-            "blanks": blanks, "letters_read_blank": false_blanks,
-            "confusions": dict(sorted(conf.items(), key=lambda kv: -kv[1])[:8])}
+    return ({"exact": exact, "racks": len(rows), "letters": letters, "tiles": tiles, "blanks_right": blanks_right,
+             "blanks": blanks, "letters_read_blank": false_blanks,
+             "confusions": dict(sorted(conf.items(), key=lambda kv: -kv[1])[:8])}, per_rack)
 
 
 def main() -> int:
@@ -161,42 +124,54 @@ def main() -> int:
                            capture_output=True, text=True).stdout.strip()
     cv2.setNumThreads(1)
     settings = load_settings(None)
-    reader = RackReader(load_tile_reader(settings, "en"))
-    import importlib.util
-    spec = importlib.util.find_spec("rapidocr")
-    v6_path = Path(next(iter(spec.submodule_search_locations))) / "models" / "PP-OCRv6_rec_small.onnx"
-    v6 = LetterRecognizer(DISTRIBUTIONS["en"].letters, model_path=v6_path, threads=1)
+    base = load_tile_reader(settings, "en")
+    readers = {k: RackReader(base, RackConfig(recogniser=k)) for k in RECOGNISERS}
+    if readers["v6"].v6(base.recognizer) is None:
+        print("PP-OCRv6 is not installed: pip install --no-deps rapidocr==3.10.0", file=sys.stderr)
+        return 2
     splits = ("train", "heldout", "heldout_all", "blanks_train", "blanks_heldout", "blanks_heldout_all")
     data = {}
     for s in splits:
         t0 = time.time()
-        data[s] = collect(reader, v6, s, args.racks, args.blank_racks)
+        data[s] = collect(readers, s, args.racks, args.blank_racks)
         print(f"{s}: {len(data[s])} racks in {time.time() - t0:.0f} s", flush=True)
-    # v6's temperature in the fusion: the smallest log loss on the training racks' letters only
-    alphabet = list(reader.tile_reader.recognizer.alphabet)
-    p = np.concatenate([r["p6"] for r in data["train"]])
-    truth = np.array([alphabet.index(t) if t in alphabet else -1 for r in data["train"] for t in r["tiles"]])
-    t6, fit6 = fit_temperature(p[truth >= 0], truth[truth >= 0], low=0.1, high=50.0)
-    p = np.concatenate([r["p4"] for r in data["train"]])
-    t4_fit, fit4 = fit_temperature(p[truth >= 0], truth[truth >= 0], low=0.1, high=50.0)
     out = {"what": "rack readers on the true tile quads (tests/bench/bench_rack_readers.py)",
            "commit": commit + ("-dirty" if dirty else ""), "date": time.strftime("%Y-%m-%d"),
            "racks_per_split": args.racks, "blank_racks_per_split": args.blank_racks,
-           "v6_temperature_fit_on_train": {"t": t6, **fit6}, "v4_temperature_fit_on_train_not_used": {"t": t4_fit, **fit4},
-           "v4_temperature_card": reader.tile_reader.calibration.recogniser_temperature, "results": {}}
+           "recogniser_temperature_card": base.calibration.recogniser_temperature, "results": {},
+           "against_v4": {}}
+    racks = {}
     for rule in ("fused", "recogniser"):
-        for ocr in ("v4", "v6", "both"):
-            for faces in ("off", "v4", "v6", "either"):
-                key = f"{rule}/{ocr}/faces={faces}"
-                out["results"][key] = {s: score(reader, data[s], rule, ocr, faces, t6) for s in splits}
-                r = out["results"][key]
-                print(f"{key:28s} " + "  ".join(
+        for faces in (False, True):
+            for ocr in RECOGNISERS:
+                key = f"{rule}/{ocr}/faces={'on' if faces else 'off'}"
+                got = {s: score(readers[ocr], data[s], ocr, rule, faces) for s in splits}
+                out["results"][key] = r = {s: v[0] for s, v in got.items()}
+                racks[key] = {s: v[1] for s, v in got.items()}
+                print(f"{key:26s} " + "  ".join(
                     f"{s}: {r[s]['exact']}/{r[s]['racks']} {r[s]['letters'] / max(r[s]['tiles'], 1):.3f}"
                     f" b{r[s]['blanks_right']}/{r[s]['blanks']} f{r[s]['letters_read_blank']}" for s in splits), flush=True)
+                base_key = f"{rule}/v4/faces={'on' if faces else 'off'}"
+                if ocr != "v4":   # racks made exact / made wrong against v4 under the same rule
+                    out["against_v4"][key] = {s: {"gained": sum(a and not b for a, b in zip(racks[key][s], racks[base_key][s])),
+                                                  "lost": sum(b and not a for a, b in zip(racks[key][s], racks[base_key][s]))}
+                                              for s in splits}
+    # time: one rack's recogniser reads (7 true slots) per [rack_read] recogniser, CPU, one thread
+    timing = {}
+    for k, r in readers.items():
+        cpu = []
+        for scene in scenes("train", 40, 0):
+            fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
+            c0 = time.process_time()
+            r.raw(scene.image, fix, ("fused",))
+            cpu.append((time.process_time() - c0) * 1000.0)
+        timing[k] = {"cpu_median_ms": round(float(np.median(cpu)), 1), "cpu_p95_ms": round(float(np.percentile(cpu, 95)), 1)}
+    out["readers_cpu_ms_per_rack"] = timing
+    print(json.dumps(out["against_v4"]), json.dumps(timing))
     dest = Path(args.out) / f"rack_readers_{out['commit']}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"v6 temperature {t6} ({fit6}); wrote {dest}")
+    print(f"wrote {dest}")
     return 0
 
 
