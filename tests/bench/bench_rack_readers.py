@@ -8,6 +8,7 @@ held-out: one factor held out / held-out, all) and per reader:
   exact     racks whose every tile is read right
   letters   tiles read right
   blanks    blanks read as blanks; letters read as blanks (a face rule's false alarms)
+  wrong@0.9 tiles read wrong with a probability of 0.9 or more (the rule's own, before vision.rack's certainty)
 Plus the printed blanks: racks of five letters and two blanks whose blanks carry a print, the training
 prints (face, star, heart) in training looks, and the held-out print (logo) with every other factor in
 training looks (``blanks_heldout``) or held out too (``blanks_heldout_all``).
@@ -84,20 +85,22 @@ def collect(readers: dict[str, RackReader], split: str, racks: int, blank_racks:
     return rows
 
 
-def read(reader: RackReader, raw, rule: str, faces: bool) -> list[str]:
+def read(reader: RackReader, raw, rule: str, faces: bool) -> tuple[list[str], np.ndarray]:
     """The letters of one rack by a rule, with the printed-face rules or without (as [read] shape_rules
-    off leaves them; the bare-stroke rule stays, as it does on the board)."""
+    off leaves them; the bare-stroke rule stays, as it does on the board), and their probabilities."""
     raw = raw if faces else replace(raw, face=None)
-    return [reader.alphabet[j] for j in reader.combine(raw, rule).argmax(axis=1)]
+    p = reader.combine(raw, rule)
+    return [reader.alphabet[j] for j in p.argmax(axis=1)], p.max(axis=1)
 
 
 def score(reader: RackReader, rows: list[dict], ocr: str, rule: str, faces: bool) -> tuple[dict, list[bool]]:
-    exact = letters = tiles = blanks = blanks_right = false_blanks = 0
+    exact = letters = tiles = blanks = blanks_right = false_blanks = wrong_sure = 0
     conf: dict[str, int] = {}
     per_rack = []
     for row in rows:
-        got = read(reader, row["raw"][ocr], rule, faces)
+        got, sure = read(reader, row["raw"][ocr], rule, faces)
         ok = [a == b for a, b in zip(got, row["tiles"])]
+        wrong_sure += sum(not o and p >= 0.9 for o, p in zip(ok, sure))
         per_rack.append(all(ok))
         exact += all(ok)
         letters += sum(ok)
@@ -109,7 +112,7 @@ def score(reader: RackReader, rows: list[dict], ocr: str, rule: str, faces: bool
             if a != b:
                 conf[f"{a}->{b}"] = conf.get(f"{a}->{b}", 0) + 1
     return ({"exact": exact, "racks": len(rows), "letters": letters, "tiles": tiles, "blanks_right": blanks_right,
-             "blanks": blanks, "letters_read_blank": false_blanks,
+             "blanks": blanks, "letters_read_blank": false_blanks, "wrong_at_0.9": wrong_sure,
              "confusions": dict(sorted(conf.items(), key=lambda kv: -kv[1])[:8])}, per_rack)
 
 
@@ -150,7 +153,8 @@ def main() -> int:
                 racks[key] = {s: v[1] for s, v in got.items()}
                 print(f"{key:26s} " + "  ".join(
                     f"{s}: {r[s]['exact']}/{r[s]['racks']} {r[s]['letters'] / max(r[s]['tiles'], 1):.3f}"
-                    f" b{r[s]['blanks_right']}/{r[s]['blanks']} f{r[s]['letters_read_blank']}" for s in splits), flush=True)
+                    f" b{r[s]['blanks_right']}/{r[s]['blanks']} f{r[s]['letters_read_blank']} w{r[s]['wrong_at_0.9']}"
+                    for s in splits), flush=True)
                 base_key = f"{rule}/v4/faces={'on' if faces else 'off'}"
                 if ocr != "v4":   # racks made exact / made wrong against v4 under the same rule
                     out["against_v4"][key] = {s: {"gained": sum(a and not b for a, b in zip(racks[key][s], racks[base_key][s])),
