@@ -100,7 +100,7 @@ def score(reader: RackReader, rows: list[dict], ocr: str, rule: str, faces: bool
     for row in rows:
         got, sure = read(reader, row["raw"][ocr], rule, faces)
         ok = [a == b for a, b in zip(got, row["tiles"])]
-        wrong_sure += sum(not o and p >= 0.9 for o, p in zip(ok, sure))
+        wrong_sure += int(sum(not o and p >= 0.9 for o, p in zip(ok, sure)))
         per_rack.append(all(ok))
         exact += all(ok)
         letters += sum(ok)
