@@ -50,12 +50,14 @@ class RackConfig(BaseModel):
     rule: str = Field(default="fused", pattern="^(recogniser|classifier|fused)$",
                       description="Which reader names a rack tile's letter: the text recogniser alone, the "
                                   "classifier alone, or their calibrated product (the board's fusion).")
-    recogniser: str = Field(default="v4", pattern="^(v4|v6|both)$",
+    recogniser: str = Field(default="both", pattern="^(v4|v6|both)$",
                             description="Which text recogniser reads rack tiles: 'v4' the board's (PP-OCRv4, the "
                                         "rapidocr_onnxruntime wheel), 'v6' PP-OCRv6 small alone, 'both' the two's "
-                                        "letter probabilities pooled (geometric mean). v6 needs the rapidocr 3.10 "
-                                        "wheel (pip install --no-deps rapidocr==3.10.0); without it a one-line "
-                                        "warning and v4 alone. Measured in docs/racks.md.")
+                                        "letter probabilities pooled (geometric mean; chosen on rendered racks, "
+                                        "docs/racks.md: it lost no rack v4 read and won some on held-out looks, "
+                                        "for about 35 ms a read). v6 needs the rapidocr 3.10 wheel (make install; "
+                                        "pip install --no-deps rapidocr==3.10.0); without it a one-line warning "
+                                        "and v4 alone.")
     blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")

@@ -191,7 +191,7 @@ def test_rack_read_recogniser_v6_or_both_reads_with_pp_ocrv6_small(reader):
     find_model("v6")   # installed as the Makefile installs it
     scene = render_rack("JOVE?XZ", 9, LOOK)
     fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
-    v4 = reader.raw(scene.image, fix)
+    v4 = RackReader(reader.tile_reader, RackConfig(recogniser="v4")).raw(scene.image, fix)
     for which in ("v6", "both"):
         rack = RackReader(reader.tile_reader, RackConfig(recogniser=which))
         raw = rack.raw(scene.image, fix)
@@ -229,6 +229,7 @@ def test_rack_read_recogniser_is_a_setting_and_a_bad_one_is_refused():
     from tilecam.api.settings import Settings
 
     s = Settings.model_validate({"rack_read": {"recogniser": "both"}})
-    assert s.rack_read.recogniser == "both" and Settings().rack_read.recogniser == "v4"
+    s = Settings.model_validate({"rack_read": {"recogniser": "v4"}})
+    assert s.rack_read.recogniser == "v4" and Settings().rack_read.recogniser == "both"
     with pytest.raises(pydantic.ValidationError):
         Settings.model_validate({"rack_read": {"recogniser": "v5"}})
