@@ -9,7 +9,9 @@ only (docs/racks.md has the figures): there the board's calibrated fusion and th
 read about alike and the classifier alone worst. On real broadcast rack crops (not available here)
 the recogniser alone read best (93.1 %, the classifier 74.0 %, the fusion 82.4 %), so 'recogniser'
 is the rule to try first on a real table. A slot a hand hides
-is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?').
+is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?'),
+and so is a printed face (a star, a smiley, a logo: the board's shape rules, vision.fuse.printed_faces).
+The text recogniser is the board's PP-OCRv4 pooled with PP-OCRv6 small (``RackConfig.recogniser``).
 
 ``RackWatch(reader).feed(image, t)``: the reads of a rack standing still fused slot by slot (the
 mean letter probabilities of the frames that saw the slot), given once the rack has been still
