@@ -13,10 +13,11 @@ $(BIN)/python:
 # The text recogniser's model (vision/recognizer.py, models/README.md) ships in the rapidocr_onnxruntime
 # wheel, installed without its dependencies: it requires opencv-python (the GUI build), which must not sit
 # beside opencv-python-headless (two packages, one cv2). Only its ONNX file is used; nothing is downloaded
-# at run time.
+# at run time. The rapidocr 3.10 wheel, likewise without its dependencies, brings PP-OCRv6 small, which
+# [rack_read] recogniser = "v6" or "both" reads racks with (docs/racks.md); v4 alone without it.
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
-	$(BIN)/pip install --quiet --no-deps rapidocr_onnxruntime==1.4.4
+	$(BIN)/pip install --quiet --no-deps rapidocr_onnxruntime==1.4.4 rapidocr==3.10.0
 	touch $(STAMP)
 
 # Free fonts for the synthetic renderer, from Debian (no font downloads at run time).

@@ -35,7 +35,8 @@ from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, enclosed_ink,
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
-           "fit_temperature", "load_calibration", "nll", "pool_letters", "product_letters", "temper", "thumbnails"]
+           "fit_temperature", "load_calibration", "nll", "pool_letters", "printed_face", "printed_faces", "product_letters",
+           "temper", "thumbnails"]
 
 # the two readers' temperatures and how they were chosen (tests/bench/calibrate_ocr.py)
 CARD_PATH = Path(__file__).resolve().with_name("recognizer.card.json")
@@ -171,6 +172,19 @@ def printed_face(ink: float, letters: float, turned: float = 0.0) -> bool:
     """The recogniser reads something there and no letter of the set (``letters``: the letter
     mass at the tile's turn; ``turned``: the largest at the other three)."""
     return ink > FACE_INK and max(letters, turned) < FACE_LETTERS
+
+
+def printed_faces(recognizer: LetterRecognizer, batch: np.ndarray, lp) -> set[int]:
+    """Which upright crops of `batch` (read by `recognizer` as `lp` at their own turn) are a printed
+    face, not a letter: ink inside the hole of the main mark (a smiley's eyes in its ring; no letter
+    has that), or ink that reads as no letter at this turn nor, read again, at the other three (a
+    letter read a quarter turn off can read as no letter). The board's squares and the rack's slots."""
+    faces = {j for j in range(len(batch)) if enclosed_ink(batch[j])}
+    maybe = [j for j in range(len(batch)) if j not in faces and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
+    if maybe:
+        turned = recognizer.letter_probs(batch[maybe], turns=(1, 2, 3)).letter_mass.max(axis=1)
+        faces |= {j for j, m in zip(maybe, turned) if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
+    return faces
 
 
 # A tile's own turn (the rotation head's) is used for the recogniser's crop when at least this sure;
@@ -312,16 +326,7 @@ class FusedTileReader(TileReader):
                                                 "faces": int(face.sum())}})
 
     def _faces(self, batch: np.ndarray, lp) -> set[int]:
-        """Which upright crops of `batch` (read as `lp` at their own turn) are a printed face, not a
-        letter: ink inside the hole of the main mark (a smiley's eyes in its ring; no letter has
-        that), or ink that reads as no letter at this turn nor, read again, at the other three (a
-        letter read a quarter turn off can read as no letter)."""
-        faces = {j for j in range(len(batch)) if enclosed_ink(batch[j])}
-        maybe = [j for j in range(len(batch)) if j not in faces and printed_face(lp.ink[j, 0], lp.letter_mass[j, 0])]
-        if maybe:
-            turned = self.recognizer.letter_probs(batch[maybe], turns=(1, 2, 3)).letter_mass.max(axis=1)
-            faces |= {j for j, m in zip(maybe, turned) if printed_face(lp.ink[j, 0], lp.letter_mass[j, 0], m)}
-        return faces
+        return printed_faces(self.recognizer, batch, lp)
 
     def same_look(self, before: np.ndarray, now: np.ndarray) -> bool:
         """Two thumbnails of a square show the same thing: no block changed by more than

@@ -9,7 +9,9 @@ only (docs/racks.md has the figures): there the board's calibrated fusion and th
 read about alike and the classifier alone worst. On real broadcast rack crops (not available here)
 the recogniser alone read best (93.1 %, the classifier 74.0 %, the fusion 82.4 %), so 'recogniser'
 is the rule to try first on a real table. A slot a hand hides
-is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?').
+is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?'),
+and so is a printed face (a star, a smiley, a logo: the board's shape rules, vision.fuse.printed_faces).
+The text recogniser is the board's PP-OCRv4 pooled with PP-OCRv6 small (``RackConfig.recogniser``).
 
 A slot's certainty is SURE (0.9) or more only when both readers name its letter (each giving it at
 least READER_MIN; a blank: the classifier's, whatever the ink says) and the finder's slot is a whole
@@ -23,6 +25,7 @@ for ``settle_s`` and reads otherwise than the last view given.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -70,6 +73,14 @@ class RackConfig(BaseModel):
     rule: str = Field(default="fused", pattern="^(recogniser|classifier|fused)$",
                       description="Which reader names a rack tile's letter: the text recogniser alone, the "
                                   "classifier alone, or their calibrated product (the board's fusion).")
+    recogniser: str = Field(default="both", pattern="^(v4|v6|both)$",
+                            description="Which text recogniser reads rack tiles: 'v4' the board's (PP-OCRv4, the "
+                                        "rapidocr_onnxruntime wheel), 'v6' PP-OCRv6 small alone, 'both' the two's "
+                                        "letter probabilities pooled (geometric mean; chosen on rendered racks, "
+                                        "docs/racks.md: it lost no rack v4 read and won some on held-out looks, "
+                                        "for about 35 ms a read). v6 needs the rapidocr 3.10 wheel (make install; "
+                                        "pip install --no-deps rapidocr==3.10.0); without it a one-line warning "
+                                        "and v4 alone.")
     blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
@@ -84,6 +95,7 @@ class RawReads:
     p_ocr: np.ndarray | None    # (n, L) the recogniser's, over its alphabet (the tile set's letters)
     mass: np.ndarray | None     # (n,) the recogniser's letter mass (vision.recognizer.LetterProbs)
     ink: np.ndarray | None = None   # (n,) width/height of the face's main ink mark; nan: no ink at all
+    face: np.ndarray | None = None  # (n,) a printed face, no letter (vision.fuse.printed_faces): a blank
 
 
 @dataclass(frozen=True)
@@ -95,6 +107,8 @@ class RackTile:
     # break the set's counts (a blank read as a second X)
     alts: tuple[tuple[str, float], ...] = ()
 
+
+_V6: dict = {}   # PP-OCRv6 sessions by (alphabet, threads, shape rules), shared by a process's rack readers
 
 RUNNER_UPS = 3        # runner-ups kept per rack tile
 RUNNER_UP_MIN = 1e-3  # below this a letter is no runner-up
@@ -185,6 +199,25 @@ class RackReader:
     def __init__(self, reader, cfg: RackConfig | None = None) -> None:
         self.cfg = cfg or RackConfig()
         self._source = reader
+        rec = getattr(self.tile_reader, "recognizer", None)
+        if rec is not None:
+            self.v6(rec)   # loaded now: a missing wheel is said at start, not at the first rack
+
+    def v6(self, rec):
+        """The PP-OCRv6 recogniser beside the table's ``rec`` (same alphabet, threads and shape rules;
+        one session per process), or None (v4 alone, said once on stderr) without its wheel."""
+        if self.cfg.recogniser == "v4":
+            return None
+        key = (tuple(rec.alphabet), rec.threads, rec.strokes)
+        if key not in _V6:
+            from tilecam.vision.recognizer import LetterRecognizer, RecognizerError, find_model
+            try:
+                _V6[key] = LetterRecognizer(rec.alphabet, find_model("v6"), threads=key[1], strokes=key[2])
+            except RecognizerError as exc:
+                _V6[key] = None
+                print(f"warning: [rack_read] recogniser {self.cfg.recogniser}: PP-OCRv6 is off, racks read "
+                      f"with v4 alone ({exc})", file=sys.stderr, flush=True)
+        return _V6[key]
 
     @property
     def tile_reader(self):
@@ -212,7 +245,7 @@ class RackReader:
         rec = getattr(reader, "recognizer", None)
         need_cls = bool({"classifier", "fused"} & set(rules)) or rec is None
         need_ocr = rec is not None and bool({"recogniser", "fused"} & set(rules))
-        p_cls = p_ocr = mass = None
+        p_cls = p_ocr = mass = face = None
         if need_cls and seen:
             n = int(reader.card["input_size"])
             crops = np.stack([tile_crop(image, s.quad, n, CLASSIFIER_SPAN) for s in seen])
@@ -225,10 +258,25 @@ class RackReader:
         if need_ocr and seen:
             from tilecam.vision.recognizer import INPUT_PX
             crops = np.stack([tile_crop(image, s.quad, INPUT_PX, RECOGNISER_SPAN) for s in seen])
+            v6 = self.v6(rec)
+            if v6 is not None and self.cfg.recogniser == "v6":
+                rec = v6   # v6 alone: its letters, letter mass and printed faces
             lp = rec.letter_probs(crops)
             p_ocr, mass = lp.probs[:, 0], lp.letter_mass[:, 0]
+            if v6 is not None and self.cfg.recogniser == "both":
+                # the two recognisers' letters pooled (geometric mean); what has ink, a blank's mass and
+                # the printed faces stay v4's, the board's
+                q = np.sqrt(p_ocr * v6.letter_probs(crops).probs[:, 0])
+                p_ocr = q / q.sum(axis=1, keepdims=True)
             ink = np.array([_ink_aspect(c) for c in crops], np.float32)
-        return RawReads(len(seen), p_cls, p_ocr, mass, ink if need_ocr and seen else None)
+            # the board's printed-face rules ([read] shape_rules) on the rack's upright faces: a
+            # blank's star, smiley or logo is no letter of the set
+            if getattr(reader, "faces", False):
+                from tilecam.vision.fuse import printed_faces
+                face = np.zeros(len(seen), bool)
+                face[list(printed_faces(rec, crops, lp))] = True
+        got = need_ocr and seen
+        return RawReads(len(seen), p_cls, p_ocr, mass, ink if got else None, face if got else None)
 
     def combine(self, raw: "RawReads", rule: str, blank_mass: float | None = None) -> np.ndarray:
         """(N, K) probabilities over ``alphabet`` of the seen slots by one reading rule (RULES);
@@ -263,6 +311,11 @@ class RackReader:
                 p_blank = np.where(np.isnan(raw.ink), np.maximum(p_blank, 0.97), p_blank)
             out[:, cols] = q * (1.0 - p_blank)[:, None]
             out[:, blank] = p_blank
+        if raw.face is not None and raw.face.any():
+            # as the board's FusedTileReader: a printed face's letter mass goes to the blank
+            mass = out[np.ix_(raw.face, cols)].sum(axis=1)
+            out[np.ix_(raw.face, cols)] *= 0.1
+            out[raw.face, blank] += 0.9 * mass
         return out.astype(np.float32)
 
     def probs(self, image: np.ndarray, fix: RackFix) -> np.ndarray:

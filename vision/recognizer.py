@@ -36,6 +36,7 @@ __all__ = [
     "INPUT_PX",
     "INSET_PX",
     "MODEL_FILE",
+    "MODELS",
     "PACKAGE",
     "PREPS",
     "SQUARE_PX",
@@ -56,6 +57,11 @@ __all__ = [
 
 PACKAGE = "rapidocr_onnxruntime"
 MODEL_FILE = "models/ch_PP-OCRv4_rec_infer.onnx"
+# A second recogniser the rack reader may add ([rack_read] recogniser): PP-OCRv6 small, shipped in the
+# rapidocr 3.10 wheel with its character list in the ONNX metadata as v4's (installed, as v4's, with
+# --no-deps; found and read as a file, never imported, nothing downloaded)
+MODELS = {"v4": (PACKAGE, MODEL_FILE, "rapidocr_onnxruntime==1.4.4"),
+          "v6": ("rapidocr", "models/PP-OCRv6_rec_small.onnx", "rapidocr==3.10.0")}
 SQUARE_PX = 64   # warp scale the crops are cut from
 INSET_PX = 8     # cut off on every side of the square
 INPUT_PX = 48    # the recogniser's input height (and our square width)
@@ -78,16 +84,18 @@ class RecognizerError(VisionError):
     """The recogniser's model cannot be found or loaded."""
 
 
-def find_model() -> Path:
-    """The recogniser's ONNX file inside the installed wheel, without importing the package."""
-    spec = importlib.util.find_spec(PACKAGE)  # top-level: locates, does not execute __init__
+def find_model(which: str = "v4") -> Path:
+    """A recogniser's ONNX file (MODELS: v4 the board's, v6 small) inside its installed wheel,
+    without importing the package."""
+    package, model_file, pin = MODELS[which]
+    spec = importlib.util.find_spec(package)  # top-level: locates, does not execute __init__
     if spec is None or not spec.submodule_search_locations:
-        raise RecognizerError(f"{PACKAGE} is not installed: pip install --no-deps {PACKAGE}")
+        raise RecognizerError(f"{package} is not installed: pip install --no-deps {pin}")
     for root in spec.submodule_search_locations:
-        path = Path(root) / MODEL_FILE
+        path = Path(root) / model_file
         if path.is_file():
             return path
-    raise RecognizerError(f"{PACKAGE} has no {MODEL_FILE}")
+    raise RecognizerError(f"{package} has no {model_file} (pip install --no-deps {pin})")
 
 
 def base_letter(letter: str) -> str | None:
@@ -306,6 +314,7 @@ class LetterRecognizer:
         # index 0 is the CTC blank, the last the space (as rapidocr's CTCLabelDecode builds it)
         self.charset = ["<blank>"] + meta["character"].splitlines() + [" "]
         self.model_path = path
+        self.threads, self.strokes = int(threads), bool(strokes)
         self.input_name = self.session.get_inputs()[0].name
         self.alphabet = tuple(alphabet)
         self.floor = float(floor)

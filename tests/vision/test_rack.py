@@ -280,3 +280,77 @@ def test_the_watch_keeps_a_slot_doubted_in_half_its_frames_unsure(reader, monkey
     fresh = RackWatch(reader, settle_s=0.5)
     got = [v for v in (fresh.feed(img, t) for img, t in frames_) if v is not None]
     assert all(t.certainty >= SURE for t in got[0].tiles)
+
+@pytest.mark.parametrize("print_", ["star", "face", "logo"])
+def test_a_blank_with_a_printed_face_reads_as_a_blank_as_on_the_board(reader, print_):
+    """The board's printed-face rules ([read] shape_rules: ink in a mark's hole, or ink that reads as no
+    letter at any turn) read rack slots too: a blank's star, smiley or logo is the blank, not X, O or Q
+    (issue 38). With the rules off, as before, the print is read as a letter."""
+    import copy
+
+    scene = render_rack("QUA?LM?", 5, {**LOOK, "blank_print": print_})
+    fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
+    raw = reader.raw(scene.image, fix)
+    assert raw.face is not None and raw.face.tolist() == [t == "?" for t in scene.tiles]
+    for rule in ("recogniser", "fused"):   # the rules that read with the recogniser
+        got = [reader.alphabet[j] for j in reader.combine(raw, rule).argmax(axis=1)]
+        assert got == scene.tiles, rule
+    off = copy.copy(reader.tile_reader)
+    off.faces = False   # [read] shape_rules off
+    raw_off = RackReader(off).raw(scene.image, fix)
+    assert raw_off.face is None
+    got = [reader.alphabet[j] for j in reader.combine(raw_off, "fused").argmax(axis=1)]
+    assert got[3] != "?" and got[6] != "?"
+
+
+def test_rack_read_recogniser_v6_or_both_reads_with_pp_ocrv6_small(reader):
+    """[rack_read] recogniser: 'both' pools PP-OCRv6 small's letters with v4's, 'v6' reads with it
+    alone; the model is a file in the rapidocr 3.10 wheel (nothing downloaded)."""
+    from tilecam.vision.rack import RackConfig
+    from tilecam.vision.recognizer import find_model
+
+    find_model("v6")   # installed as the Makefile installs it
+    scene = render_rack("JOVE?XZ", 9, LOOK)
+    fix = RackFix(tuple(Slot(q, True) for q in scene.quads), np.zeros(3, np.float32), 1.0)
+    v4 = RackReader(reader.tile_reader, RackConfig(recogniser="v4")).raw(scene.image, fix)
+    for which in ("v6", "both"):
+        rack = RackReader(reader.tile_reader, RackConfig(recogniser=which))
+        raw = rack.raw(scene.image, fix)
+        assert not np.allclose(raw.p_ocr, v4.p_ocr), which   # another model's letters
+        for rule in ("recogniser", "fused"):
+            assert [rack.alphabet[j] for j in rack.combine(raw, rule).argmax(axis=1)] == scene.tiles, (which, rule)
+    assert RackReader(reader.tile_reader, RackConfig(recogniser="both")).read(scene.image).text == "JOVE?XZ"
+
+
+def test_without_the_v6_wheel_the_rack_reads_with_v4_and_says_so(reader, monkeypatch, capsys):
+    import tilecam.vision.rack as rack_mod
+    import tilecam.vision.recognizer as recognizer
+    from tilecam.vision.rack import RackConfig
+
+    real = recognizer.find_model
+
+    def no_v6(which="v4"):
+        if which == "v6":
+            raise recognizer.RecognizerError("rapidocr is not installed: pip install --no-deps rapidocr==3.10.0")
+        return real(which)
+    monkeypatch.setattr(recognizer, "find_model", no_v6)
+    monkeypatch.setattr(rack_mod, "_V6", {})
+    rack = RackReader(reader.tile_reader, RackConfig(recogniser="both"))
+    err = capsys.readouterr().err
+    assert "PP-OCRv6 is off" in err and "pip install --no-deps rapidocr==3.10.0" in err
+    scene = render_rack("RETINAS", 5, LOOK)
+    assert rack.read(scene.image).text == "RETINAS"
+    RackReader(reader.tile_reader, RackConfig(recogniser="both"))
+    assert capsys.readouterr().err == ""   # said once
+
+
+def test_rack_read_recogniser_is_a_setting_and_a_bad_one_is_refused():
+    import pydantic
+
+    from tilecam.api.settings import Settings
+
+    s = Settings.model_validate({"rack_read": {"recogniser": "both"}})
+    s = Settings.model_validate({"rack_read": {"recogniser": "v4"}})
+    assert s.rack_read.recogniser == "v4" and Settings().rack_read.recogniser == "both"
+    with pytest.raises(pydantic.ValidationError):
+        Settings.model_validate({"rack_read": {"recogniser": "v5"}})
