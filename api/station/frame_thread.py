@@ -39,6 +39,7 @@ class FrameThread:
         self.stop = stop or threading.Event()
         self.say = say
         self.ended: str | None = None
+        self.error: str | None = None    # why the frames failed (the camera gave up, or an error); None while they did not
         self._thread: threading.Thread | None = None
 
     def run(self) -> str | None:
@@ -51,13 +52,15 @@ class FrameThread:
     def _game(self) -> None:
         from tilecam.capture import CaptureError
 
-        self.ended = None
+        self.ended = self.error = None
         try:
             self.ended = self.play()
         except CaptureError as exc:
+            self.error = str(exc)
             self.ended = f"failed: {exc}"
             self.say(f"capture failed: {exc}")
         except Exception as exc:
+            self.error = repr(exc)
             self.ended = f"failed: {exc!r}"
             raise
         finally:
@@ -79,4 +82,4 @@ class FrameThread:
 
     @property
     def failed(self) -> bool:
-        return bool(self.ended and self.ended.startswith("failed"))
+        return self.error is not None
