@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
 import numpy as np
 import pytest
 from pydantic import ValidationError
 
 from tilecam.models.synth import render_rack
-from tilecam.vision.rackfind import FindConfig, Slot, find_rack, hand_mask, order_quad, skin_mask
+from tilecam.vision.rackfind import FindConfig, Slot, _clusters, _empty, find_rack, hand_mask, order_quad, skin_mask
 
 LOOK = dict(view="front", distance="near", tile_style="ivory", light="even", table="wood", camera="sharp",
             value_place="subscript", blank_print="plain", weight="regular", spacing="even", rack="black_plastic")
@@ -95,9 +96,21 @@ def test_a_tile_under_a_hand_is_an_unseen_slot_or_no_slot(seed):
             assert len(on) == 1 and on[0].seen
 
 
-def test_no_rack_in_the_frame_is_no_fix():
-    assert find_rack(render_rack("", 3, LOOK).image) is None   # the table, the empty rack
+@pytest.mark.parametrize("seed", [3, 5])
+def test_an_empty_rack_is_a_rack_with_no_slots_and_no_rack_is_no_fix(seed):
+    """Issue 38: an empty rack (the end of a game) was "no rack"; it is a rack with no tiles."""
+    fix = find_rack(render_rack("", seed, LOOK).image)
+    assert fix is not None and fix.slots == ()
     assert find_rack(np.full((360, 640, 3), 128, np.uint8)) is None
+
+
+@pytest.mark.parametrize("tiles,look", [(t, look) for t, look in LOOKS] + [("AE", LOOKS[2][1])])
+def test_tiles_on_the_rack_are_never_taken_for_an_empty_rack(tiles, look):
+    """Should the finder miss a row of tiles, the empty-rack test still sees them: touching tiles
+    make a long strip of their own (seed 3, the first look: before the strip's own edges counted)."""
+    for seed in (3, 11):
+        image = render_rack(tiles, seed, {**LOOK, **look}).image
+        assert _empty(_clusters(image, 10), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), FindConfig()) is None
 
 
 def test_the_finders_settings_refuse_a_typo_and_are_fixed_once_made():
