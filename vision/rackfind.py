@@ -302,7 +302,7 @@ def _ink_letters(lab: np.ndarray, quad: np.ndarray, colour: np.ndarray, n_tiles:
     return count
 
 
-def _distinct(faces: list[_Face], limit: int = 400) -> list[_Face]:
+def _distinct(faces: list[_Face], limit: int = 400, depth: int = 0) -> list[_Face]:
     """One candidate per place: of faces whose centres lie within each other, the one with more
     letters (then the larger); at most ``limit`` (a busy frame's clutter is not a rack)."""
     out: list[_Face] = []
@@ -313,7 +313,21 @@ def _distinct(faces: list[_Face], limit: int = 400) -> list[_Face]:
         if all(cv2.pointPolygonTest(out[j].quad.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) < 0 for j in near):
             out.append(f)
             boxes = np.vstack([boxes, np.concatenate([f.quad.min(axis=0), f.quad.max(axis=0)])[None]])
-    return out
+    if depth:
+        return out
+    # a region that holds other faces showing more letters than its own (the rack's wall or ledge
+    # around a few tiles, whose faces it counts as a letter's holes) is those faces, not one face
+    # (faces about as tall as it: a letter's own parts inside a tile are not)
+    final: list[_Face] = []
+    for g in out:
+        poly = g.quad.reshape(-1, 1, 2)
+        inner = [f for f in faces if f is not g and f.area < 0.5 * g.area and f.letters and
+                 f.height >= 0.6 * g.height and
+                 cv2.pointPolygonTest(poly, tuple(map(float, f.centre)), False) >= 0]
+        sub = _distinct(inner, limit, depth + 1) if inner else []
+        lettered = sum(f.letters for f in sub)
+        final += sub if lettered > g.letters else [g]
+    return final
 
 
 def _clusters(image: np.ndarray, k: int) -> np.ndarray:
@@ -616,11 +630,18 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
     # (cfg.max_blanks): more faces without a letter are something over the rack, not blanks
     out = [Slot(s.quad, False) if s.seen and (_covered(hand, s.quad, 0.08) or not _plain_rim(face, s.quad))
            else s for s in out]
+    u = np.array([1.0, ta])
+    out = sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
     letterless = [i for i, s in enumerate(out) if s.seen and not _ink_letters(lab, s.quad, face_lab, 1)]
+    if len(letterless) > cfg.max_blanks and not hand.any():
+        # no hand in the frame: more faces with no letter than the bag has blanks are a stretch of
+        # rack (or table) the faces' colour beside fewer than seven tiles, not tiles: no slots (a
+        # blank among them goes with them; better than calling bare rack blanks or hidden tiles)
+        out = [s for i, s in enumerate(out) if i not in letterless]
+        letterless = []
     if len(letterless) > cfg.max_blanks:
         out = [Slot(s.quad, False) if i in letterless else s for i, s in enumerate(out)]
-    u = np.array([1.0, ta])
-    return sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
+    return out
 
 
 def _slots(tiles: list[_Face], face_lab: np.ndarray, skin: np.ndarray, cfg: FindConfig) -> RackFix:
