@@ -225,7 +225,7 @@ def _row(faces: list[_Face], tol: float, colour_tol: float = 28.0) -> list[_Face
     col = np.array([f.colour for f in faces], np.float32)
     let = np.array([f.letters for f in faces])
     area = np.array([f.area for f in faces])
-    slopes = np.linspace(-0.35, 0.35, 15)[:, None]
+    slopes = np.linspace(-0.6, 0.6, 25)[:, None]
     best, best_key = np.zeros(len(faces), bool), (0, 0.0)
     for i in np.flatnonzero(let > 0):
         alike = (np.abs(hgt - hgt[i]) <= tol * hgt[i]) & (np.linalg.norm(col - col[i], axis=1) <= colour_tol)

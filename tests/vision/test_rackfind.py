@@ -106,6 +106,24 @@ def test_a_rack_of_fewer_than_seven_tiles_has_a_slot_per_tile(tiles, seed, look)
     assert all(centre_in(s.quad, box) for s, box in zip(fix.slots, scene.boxes))
 
 
+@pytest.mark.parametrize("tiles,seed,angle", [("RETINAS", 3, 28), ("RETINAS", 11, -28), ("AEIN?ST", 11, -28)])
+def test_a_camera_rolled_far_finds_the_row_along_its_slope(tiles, seed, angle):
+    """Issue 38: the row was looked for within about 19 degrees of level (the render's own roll and
+    perspective add to a camera's), so a rack camera turned 28 degrees lost its first or last tiles."""
+    look = {**LOOK, **dict(LOOKS)[tiles]}
+    scene = render_rack(tiles, seed, look)
+    h, w = scene.image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 0.8)
+    table = tuple(float(v) for v in np.median(scene.image.reshape(-1, 3), axis=0))
+    image = cv2.warpAffine(scene.image, m, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=table)
+    quads = [cv2.transform(q.reshape(1, 4, 2), m)[0] for q in scene.quads]
+    fix = find_rack(image)
+    assert fix is not None and len(fix.slots) == len(tiles) and all(s.seen for s in fix.slots)
+    for slot, quad in zip(fix.slots, quads):
+        assert cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                    tuple(map(float, slot.quad.mean(axis=0))), False) >= 0
+
+
 @pytest.mark.parametrize("seed", [2, 5, 9])
 def test_a_tile_under_a_hand_is_an_unseen_slot_or_no_slot(seed):
     scene = render_rack("RETINAS", seed, LOOK, hand=0.3)
