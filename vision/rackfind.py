@@ -39,7 +39,7 @@ class FindConfig(BaseModel):
                             description="Blank tiles in the bag (vision.rack sets the tile set's own): more "
                                         "letterless faces than this in a row are not blanks but something over "
                                         "the tiles, so unseen.")
-    empty_edges: float = Field(default=25.0, gt=0.0,
+    empty_edges: float = Field(default=29.0, gt=0.0,
                                description="An empty rack: the band a tile high above the rack's body shows "
                                            "upright edges weaker than this (grey levels per pixel, Sobel); "
                                            "tiles standing there show their sides and letters.")
@@ -748,6 +748,13 @@ def _find_bar(labels: np.ndarray, k: int):
         m = (small == i).astype(np.uint8) * 255
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         masks.append(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+    # and what is not the table (the clusters along the frame's edge): a rack shaded in parts
+    # (wall, ledge, lip) that k-means puts in different clusters is one strip here
+    rim = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    share = np.bincount(rim, minlength=k) / len(rim)
+    m = (~np.isin(small, np.flatnonzero(share >= 0.1))).astype(np.uint8) * 255
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    masks.append(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
     bar = _bar(masks, w)
     if bar is None:
         return None
