@@ -319,15 +319,16 @@ def _distinct(faces: list[_Face], limit: int = 400, depth: int = 0) -> list[_Fac
     # around a few tiles, whose faces it counts as a letter's holes) is those faces, not one face
     # (faces about as tall as it: a letter's own parts inside a tile are not)
     final: list[_Face] = []
+    kept = {id(f) for f in out}
     for g in out:
         poly = g.quad.reshape(-1, 1, 2)
-        inner = [f for f in faces if f is not g and f.area < 0.5 * g.area and f.letters and
+        inner = [f for f in faces if id(f) not in kept and f.area < 0.5 * g.area and f.letters and
                  f.height >= 0.6 * g.height and
                  cv2.pointPolygonTest(poly, tuple(map(float, f.centre)), False) >= 0]
         sub = _distinct(inner, limit, depth + 1) if inner else []
         lettered = sum(f.letters for f in sub)
         final += sub if lettered > g.letters else [g]
-    return final
+    return list({id(f): f for f in final}.values())   # a face inside two regions once
 
 
 def _clusters(image: np.ndarray, k: int) -> np.ndarray:

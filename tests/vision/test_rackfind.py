@@ -95,6 +95,11 @@ SHORT = [
     ("N", 80018, dict(rack="coloured_plastic", view="front", distance="mid", tile_style="coloured", font="inter",
                       light="dim", table="light", spacing="even", camera="sharp", value_place="corner",
                       blank_print="face", weight="regular")),
+    # three wood tiles on a grey rack: a face kept on its own was counted again among the faces of
+    # the region around it, and the row with a face twice gave no slots: no rack
+    ("RID", 39003, dict(rack="grey_plastic", view="front", distance="near", tile_style="wood", font="dejavu-serif",
+                        light="even", table="light", spacing="even", camera="webcam", value_place="none",
+                        blank_print="heart", weight="regular")),
 ]
 
 
