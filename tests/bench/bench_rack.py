@@ -215,7 +215,8 @@ def main() -> int:
     dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps({k: out[k] for k in ("commit", "chosen_on_train", "unseen", "short", "timing_one_thread")}, indent=1))
+    shown = ("commit", "chosen_on_train", "unseen", "short", "timing_one_thread")
+    print(json.dumps({k: out[k] for k in shown}, indent=1))
     for s in SEEDS:
         for r in RULES:
             v = out[s][r]
