@@ -131,6 +131,11 @@ class RackView:
     ms: float
 
     @property
+    def empty(self) -> bool:
+        """A rack was found with no tiles on it (the end of a game): not the same as no rack."""
+        return self.found and not self.tiles
+
+    @property
     def text(self) -> str:
         """The tiles as one string: '?' a blank, '.' an unseen slot (single-letter tiles)."""
         return "".join(UNSEEN if t.letter is None else t.letter for t in self.tiles)
@@ -466,7 +471,7 @@ class RackWatch:
             self._reset()
             return None
         centres = np.array([s.quad.mean(axis=0) for s in fix.slots])
-        if self._centres is None or len(centres) != len(self._centres) or \
+        if self._centres is None or len(centres) != len(self._centres) or len(centres) and \
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
             self._start(t, centres, fix.pitch)
         fix, probs, doubted = r.read_slots(image, fix)

@@ -7,6 +7,8 @@ and lie along one line. A region holding several touching tiles is cut where the
 seam's dark bevel and the notches of the tiles' rounded corners, in the region's top and bottom
 bands). A slot no face shows because a hand lies over it (skin where the row's pitch says a tile
 stands, or a face cut short) is an unseen slot. Each tile is a quad (TL, TR, BR, BL) in the frame.
+No row of faces but the rack's body (a long thin strip of one colour, nothing upright on it) is an
+empty rack: a fix with no slots (the end of a game), not None (no rack in the frame).
 """
 from __future__ import annotations
 
@@ -37,6 +39,10 @@ class FindConfig(BaseModel):
                             description="Blank tiles in the bag (vision.rack sets the tile set's own): more "
                                         "letterless faces than this in a row are not blanks but something over "
                                         "the tiles, so unseen.")
+    empty_edges: float = Field(default=29.0, gt=0.0,
+                               description="An empty rack: the band a tile high above the rack's body shows "
+                                           "upright edges weaker than this (grey levels per pixel, Sobel); "
+                                           "tiles standing there show their sides and letters.")
     fragment: float = Field(default=0.72, gt=0.0, lt=1.0,
                             description="A face narrower or shorter than this share of the row's faces is a "
                                         "tile partly hidden: an unseen slot.")
@@ -219,7 +225,7 @@ def _row(faces: list[_Face], tol: float, colour_tol: float = 28.0) -> list[_Face
     col = np.array([f.colour for f in faces], np.float32)
     let = np.array([f.letters for f in faces])
     area = np.array([f.area for f in faces])
-    slopes = np.linspace(-0.35, 0.35, 15)[:, None]
+    slopes = np.linspace(-0.6, 0.6, 25)[:, None]
     best, best_key = np.zeros(len(faces), bool), (0, 0.0)
     for i in np.flatnonzero(let > 0):
         alike = (np.abs(hgt - hgt[i]) <= tol * hgt[i]) & (np.linalg.norm(col - col[i], axis=1) <= colour_tol)
@@ -296,7 +302,7 @@ def _ink_letters(lab: np.ndarray, quad: np.ndarray, colour: np.ndarray, n_tiles:
     return count
 
 
-def _distinct(faces: list[_Face], limit: int = 400) -> list[_Face]:
+def _distinct(faces: list[_Face], limit: int = 400, depth: int = 0) -> list[_Face]:
     """One candidate per place: of faces whose centres lie within each other, the one with more
     letters (then the larger); at most ``limit`` (a busy frame's clutter is not a rack)."""
     out: list[_Face] = []
@@ -307,23 +313,44 @@ def _distinct(faces: list[_Face], limit: int = 400) -> list[_Face]:
         if all(cv2.pointPolygonTest(out[j].quad.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) < 0 for j in near):
             out.append(f)
             boxes = np.vstack([boxes, np.concatenate([f.quad.min(axis=0), f.quad.max(axis=0)])[None]])
-    return out
+    if depth:
+        return out
+    # a region that holds other faces showing more letters than its own (the rack's wall or ledge
+    # around a few tiles, whose faces it counts as a letter's holes) is those faces, not one face
+    # (faces about as tall as it: a letter's own parts inside a tile are not)
+    final: list[_Face] = []
+    kept = {id(f) for f in out}
+    for g in out:
+        poly = g.quad.reshape(-1, 1, 2)
+        inner = [f for f in faces if id(f) not in kept and f.area < 0.5 * g.area and f.letters and
+                 f.height >= 0.6 * g.height and
+                 cv2.pointPolygonTest(poly, tuple(map(float, f.centre)), False) >= 0]
+        sub = _distinct(inner, limit, depth + 1) if inner else []
+        lettered = sum(f.letters for f in sub)
+        final += sub if lettered > g.letters else [g]
+    return list({id(f): f for f in final}.values())   # a face inside two regions once
 
 
-def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | None:
-    """The rack's slots left to right, or None when no row of tile faces is in the frame."""
-    cfg = cfg or FindConfig()
+def _clusters(image: np.ndarray, k: int) -> np.ndarray:
+    """Each pixel's colour cluster (of ``k``): k-means in Lab on a quarter-size copy, every pixel
+    of a half-size copy given its nearest cluster."""
     h, w = image.shape[:2]
-    # colours clustered on a small copy, every pixel then given its nearest cluster
     small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     lab_small = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 12, 1.0)
     cv2.setRNGSeed(7)
-    _, _, centres = cv2.kmeans(lab_small, cfg.colours, None, crit, 1, cv2.KMEANS_PP_CENTERS)
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    half = lab[::2, ::2]
+    _, _, centres = cv2.kmeans(lab_small, k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
+    half = cv2.cvtColor(image[::2, ::2], cv2.COLOR_BGR2Lab).astype(np.float32)
     d2 = ((half[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3)
-    labels = cv2.resize(d2.argmin(axis=2).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    return cv2.resize(d2.argmin(axis=2).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | None:
+    """The rack's slots left to right (none: an empty rack), or None when no rack is in the frame."""
+    cfg = cfg or FindConfig()
+    h, w = image.shape[:2]
+    labels = _clusters(image, cfg.colours)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     # edges part faces from each other and from a rack of their own colour
     edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 30, 90), np.ones((2, 2), np.uint8)) > 0
@@ -334,7 +361,7 @@ def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | Non
     faces = _distinct(faces)
     row = _row(faces, cfg.height_tolerance)
     if not row:
-        return None
+        return _empty(labels, grey, cfg)
     # second look: the faces' own colour, with a tolerance from their spread (tiles differ in tint)
     inside = np.zeros((h, w), np.uint8)
     for f in row:
@@ -348,7 +375,7 @@ def find_rack(image: np.ndarray, cfg: FindConfig | None = None) -> RackFix | Non
     hand = hand_mask(image, dist >= tol)
     slots = _band_slots(row, dist < tol, hand, lab, face_lab, cfg)
     if not slots:
-        return None
+        return _empty(labels, grey, cfg)
     if len(slots) > 7:
         # a rack holds 7 tiles: of more slots, the 7 in a row that show the most letters, then the
         # most faces (a patch of paper or table the faces' colour, or a hand beside the rack, at an
@@ -604,11 +631,18 @@ def _band_slots(row: list[_Face], face: np.ndarray, hand: np.ndarray, lab: np.nd
     # (cfg.max_blanks): more faces without a letter are something over the rack, not blanks
     out = [Slot(s.quad, False) if s.seen and (_covered(hand, s.quad, 0.08) or not _plain_rim(face, s.quad))
            else s for s in out]
+    u = np.array([1.0, ta])
+    out = sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
     letterless = [i for i, s in enumerate(out) if s.seen and not _ink_letters(lab, s.quad, face_lab, 1)]
+    if len(letterless) > cfg.max_blanks and not hand.any():
+        # no hand in the frame: more faces with no letter than the bag has blanks are a stretch of
+        # rack (or table) the faces' colour beside fewer than seven tiles, not tiles: no slots (a
+        # blank among them goes with them; better than calling bare rack blanks or hidden tiles)
+        out = [s for i, s in enumerate(out) if i not in letterless]
+        letterless = []
     if len(letterless) > cfg.max_blanks:
         out = [Slot(s.quad, False) if i in letterless else s for i, s in enumerate(out)]
-    u = np.array([1.0, ta])
-    return sorted(out, key=lambda s: float(s.quad.mean(axis=0) @ u))
+    return out
 
 
 def _slots(tiles: list[_Face], face_lab: np.ndarray, skin: np.ndarray, cfg: FindConfig) -> RackFix:
@@ -671,3 +705,79 @@ def _skin_share(skin: np.ndarray, q: np.ndarray) -> float:
     cv2.fillConvexPoly(m, np.int32(np.round(q)), 1)
     n = int(m.sum())
     return float((skin & (m > 0)).sum()) / n if n else 0.0
+
+
+def _empty(labels: np.ndarray, grey: np.ndarray, cfg: FindConfig) -> RackFix | None:
+    """No row of tiles: an empty rack (a fix with no slots) when the rack's body shows as a long
+    thin strip and nothing stands on it (few upright edges a tile and more above it), else None."""
+    bar = _find_bar(labels, cfg.colours)
+    if bar is None or _above(grey, bar) >= cfg.empty_edges:
+        return None
+    return RackFix((), np.zeros(3, np.float32), float(bar[1][0]) / 8.2)
+
+
+def _bar(masks: list[np.ndarray], w: int) -> tuple | None:
+    """The longest long thin strip of one colour in the frame (the rack's ledge, wall or base,
+    seen without tiles): its minAreaRect, when it spans 30 % of the frame's width or more, is at
+    least 6 times as long as thick, fills its rectangle and lies within 30 degrees of level."""
+    best = None
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if len(c) < 5:
+                continue
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+            long, short = max(rw, rh), max(min(rw, rh), 1.0)
+            if long < 0.3 * w or long / short < 3.5 or cv2.contourArea(c) < 0.7 * rw * rh:
+                continue
+            tilt = ang if rw >= rh else ang - 90.0
+            tilt = (tilt + 90.0) % 180.0 - 90.0
+            if abs(tilt) > 30:
+                continue
+            if best is None or long > best[1][0]:
+                best = ((cx, cy), (long, short), tilt)
+    return best
+
+
+def _find_bar(labels: np.ndarray, k: int):
+    """The rack's body without tiles: a long thin strip (_bar) of one colour cluster, on a
+    half-size copy of the frame's cluster labels (closed, so a shading line does not cut it)."""
+    small = labels[::2, ::2]
+    h, w = small.shape
+    masks = []
+    for i in range(k):
+        m = (small == i).astype(np.uint8) * 255
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        masks.append(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+    # and what is not the table (the clusters along the frame's edge): a rack shaded in parts
+    # (wall, ledge, lip) that k-means puts in different clusters is one strip here
+    rim = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    share = np.bincount(rim, minlength=k) / len(rim)
+    m = (~np.isin(small, np.flatnonzero(share >= 0.1))).astype(np.uint8) * 255
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    masks.append(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
+    bar = _bar(masks, w)
+    if bar is None:
+        return None
+    (cx, cy), (long, short), tilt = bar
+    return (2 * cx + 0.5, 2 * cy + 0.5), (2 * long, 2 * short), tilt
+
+
+def _above(grey: np.ndarray, bar, tiles: float = 1.3) -> float:
+    """Upright edges in the strip and the band a tile and more high above it, along its middle 90 %:
+    tiles standing on the rack show their sides and letters there (or are the strip, touching); an
+    empty rack shows its wall and ledge, whose edges run along it."""
+    (cx, cy), (long, short), tilt = bar
+    t = np.radians(tilt)
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([np.sin(t), -np.cos(t)])   # along, up
+    tile = long / 8.2
+    c = np.array([cx, cy])
+    half = 0.45 * long
+    base, up = c - v * short / 2, short + tiles * tile   # from the strip's bottom (its face may be the tiles')
+    src = np.float32([base - u * half + v * up, base + u * half + v * up, base + u * half, base - u * half])
+    bh = 24
+    bw = int(round(bh * 2 * half / up))
+    hom = cv2.getPerspectiveTransform(src, np.float32([[0, 0], [bw, 0], [bw, bh], [0, bh]]))
+    band = cv2.warpPerspective(grey, hom, (bw, bh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gx = np.abs(cv2.Sobel(band.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3))
+    return float(np.percentile(gx.mean(axis=0), 90))

@@ -3,8 +3,10 @@
 Prints the tiles left to right as the camera sees them on one line ('?' a blank, '.' a slot a
 hand hides), then one line per tile with its certainty (the probability of its reading, at most
 0.85 when the two readers part or the finder doubts the slot: 0.9 or more is sure) and its box in
-the image. With --json one object {"tiles": "AEIN?ST", "certainty": [...], "tokens": [...],
-"boxes": [[x, y, w, h], ...], "ms"}: an unseen slot is '.' in "tiles" and null in "certainty".
+the image. With --json one object {"tiles": "AEIN?ST", "empty": false, "certainty": [...],
+"tokens": [...], "boxes": [[x, y, w, h], ...], "ms"}: an unseen slot is '.' in "tiles" and null in
+"certainty". An empty rack (found, no tiles on it: the end of a game) is a rack, not an error: exit 0,
+an empty first line then "empty rack: no tiles", or "tiles": "" and "empty": true.
 Settings (--config FILE, the file `tilecam run` takes): [read] names the model and the tile set (an
 enrolled set reads the racks too); --model and --tileset override their keys. The reader is
 vision's (tilecam.vision.build_rack_reader), as the station's.
@@ -66,13 +68,15 @@ def run(args: argparse.Namespace) -> int:
                     "`tilecam read` reads a board")
     text = "".join("." if t.letter is None else t.letter for t in view.tiles)
     if args.json:
-        print(json.dumps({"tiles": text,
+        print(json.dumps({"tiles": text, "empty": view.empty,
                           "certainty": [None if t.letter is None else t.certainty for t in view.tiles],
                           "tokens": [t.letter for t in view.tiles],
                           "boxes": [list(t.box) for t in view.tiles],
                           "ms": round(view.ms, 2)}, ensure_ascii=False))
         return 0
     print(text)
+    if view.empty:
+        print("empty rack: no tiles")
     for i, t in enumerate(view.tiles, 1):
         name = "unseen" if t.letter is None else "blank" if t.letter == "?" else t.letter
         certainty = "   -  " if t.letter is None else f"{t.certainty:.3f}"

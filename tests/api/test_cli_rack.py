@@ -50,6 +50,20 @@ def test_an_unseen_slot_is_a_dot_with_no_certainty(tmp_path):
     assert sum(ch != "." for ch in got["tiles"]) <= sum(not o for o in scene.occluded)
 
 
+def test_an_empty_rack_is_a_rack_with_no_tiles_not_an_error(tmp_path):
+    """Issue 38: an empty rack (the end of a game) exited 3, "no rack"."""
+    path = tmp_path / "empty.png"
+    cv2.imwrite(str(path), render_rack("", 3, LOOK).image)
+    out = tilecam("rack", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["", "empty rack: no tiles"]
+    got = json.loads(tilecam("rack", str(path), "--json").stdout)
+    assert got["empty"] is True and got["tiles"] == "" and got["certainty"] == [] and got["boxes"] == []
+    full = tmp_path / "full.png"
+    cv2.imwrite(str(full), render_rack("QUALMS?", 5, LOOK).image)
+    assert json.loads(tilecam("rack", str(full), "--json").stdout)["empty"] is False
+
+
 def test_no_rack_is_a_clear_error(tmp_path):
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), np.full((360, 640, 3), 120, np.uint8))

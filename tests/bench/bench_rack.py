@@ -13,10 +13,12 @@ Per split:
                many, how many wrong (a wrong letter, a tile not there, a hidden tile) and the share
                right (issue 38: >= 99 %); 'fused_p' the fused probability as it was reported before
                the doubts (vision.rack.RackReader.doubted), 'reported' the certainty reported now
+  short        racks of 0 to 6 tiles (the end of a game; 0 an empty rack, which is a rack with no tiles,
+               not "no rack"): empty racks read as empty, short racks' slots right and read exact
   ms           one rack's read (find + the chosen rule's reader), onnxruntime and OpenCV on one thread:
                wall clock and the process's CPU time (the machine is shared; the CPU time is the read's)
 
-    .venv/bin/python tests/bench/bench_rack.py [--racks 100] [--hand-racks 30]
+    .venv/bin/python tests/bench/bench_rack.py [--racks 100] [--hand-racks 30] [--short-racks 28]
 
 Writes docs/results/rack_stills_<commit>.json.
 """
@@ -55,7 +57,7 @@ def draw_rack(rng: np.random.Generator, n: int = 7) -> list[str]:
     return [str(t) for t in rng.choice(bag, n, replace=False)]
 
 
-def measure(reader: RackReader, split: str, racks: int, hand_racks: int) -> dict:
+def measure(reader: RackReader, split: str, racks: int, hand_racks: int, short_racks: int = 0) -> dict:
     rng = np.random.default_rng(SEEDS[split])
     rows = []
     for i in range(racks):
@@ -73,7 +75,15 @@ def measure(reader: RackReader, split: str, racks: int, hand_racks: int) -> dict
         scene = render_rack(draw_rack(rng), seed, draw_look(seed, split), hand=float(rng.uniform(0.15, 0.5)))
         fix = reader.find(scene.image)
         hands.append((scene, fix, reader.raw(scene.image, fix, RULES) if fix is not None else None))
-    return {"rows": rows, "hands": hands}
+    # racks of 0..6 tiles in turn, from their own seeds and stream (the racks above stay as they were)
+    srng = np.random.default_rng(SEEDS[split] + 9000)
+    short = []
+    for i in range(short_racks):
+        seed = SEEDS[split] + 9000 + i
+        scene = render_rack(draw_rack(srng, i % 7), seed, draw_look(seed, split))
+        fix = reader.find(scene.image)
+        short.append((scene, fix, reader.raw(scene.image, fix, RULES) if fix is not None else None))
+    return {"rows": rows, "hands": hands, "short": short}
 
 
 def score(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
@@ -109,6 +119,29 @@ def score(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
             "oracle_exact_share": round(oracle_exact / max(n, 1), 4),
             "oracle_letter_share": round(oracle_letters / max(tiles, 1), 4),
             "confusions": dict(sorted(confusions.items(), key=lambda kv: -kv[1])[:12])}
+
+
+def short(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
+    """Racks of fewer than 7 tiles: an empty one read as a rack with no slots (not None: "no rack"),
+    the others with their slots right (as many as tiles, each seen and on its tile) and read exact."""
+    empty = empty_right = empty_none = n = slots_right = exact = none = 0
+    for scene, fix, raw in data["short"]:
+        if not scene.tiles:
+            empty += 1
+            empty_right += fix is not None and not fix.slots
+            empty_none += fix is None
+            continue
+        n += 1
+        none += fix is None
+        if fix is None or len(fix.slots) != len(scene.tiles) or not all(s.seen for s in fix.slots) or not all(
+                x <= s.quad.mean(axis=0)[0] <= x + w and y <= s.quad.mean(axis=0)[1] <= y + h
+                for s, (x, y, w, h) in zip(fix.slots, scene.boxes)):
+            continue
+        slots_right += 1
+        got = [reader.alphabet[j] for j in reader.combine(raw, rule, bar).argmax(axis=1)]
+        exact += got == list(scene.tiles)
+    return {"empty_racks": empty, "read_empty": empty_right, "empty_no_rack": empty_none,
+            "short_racks": n, "short_no_rack": none, "short_slots_right": slots_right, "short_exact": exact}
 
 
 def unseen(reader: RackReader, data: dict) -> dict:
@@ -196,6 +229,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--racks", type=int, default=100, help="unoccluded racks per split")
     ap.add_argument("--hand-racks", type=int, default=30, help="racks with a hand over tiles per split")
+    ap.add_argument("--short-racks", type=int, default=28, help="racks of 0..6 tiles per split (in turn)")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
     args = ap.parse_args()
     commit = git_commit()   # the code this run imported (read before anything else can commit)
@@ -209,7 +243,7 @@ def main() -> int:
     data = {}
     for split in SEEDS:
         print(f"rendering and reading {split} racks", flush=True)
-        data[split] = measure(reader, split, args.racks, args.hand_racks)
+        data[split] = measure(reader, split, args.racks, args.hand_racks, args.short_racks)
     # the rule and the blank bar: chosen on the training looks only
     grid = [(rule, bar) for rule in RULES for bar in (BLANK_BARS if rule == "recogniser" else (0.0,))]
     train = {f"{rule}@{bar}": score(reader, data["train"], rule, bar) for rule, bar in grid}
@@ -223,6 +257,7 @@ def main() -> int:
         "commit": commit + ("-dirty" if dirty else ""),
         "date": time.strftime("%Y-%m-%d"),
         "racks_per_split": args.racks, "hand_racks_per_split": args.hand_racks,
+        "short_racks_per_split": args.short_racks,
         "held_out": {k: list(v) for k, v in RACK_HELD_OUT.items()},
         "chosen_on_train": {"rule": rule, "blank_mass": bar},
         "train_grid": {k: {kk: v[kk] for kk in ("exact_share", "letter_share", "oracle_letter_share")}
@@ -231,6 +266,7 @@ def main() -> int:
         "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
         "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
         "unseen": {s: unseen(chosen, data[s]) for s in data},
+        "short": {s: short(reader, data[s], rule, bar) for s in data},
         # the shipped rule (RackConfig's default: what `tilecam rack` and the station read with) and
         # the rule chosen here, when another
         "sure_0.9": {r: {s: sure(rd, data[s], r) for s in data}
@@ -240,8 +276,8 @@ def main() -> int:
     dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps({k: out[k] for k in ("commit", "chosen_on_train", "unseen", "sure_0.9", "timing_one_thread")},
-                     indent=1))
+    shown = ("commit", "chosen_on_train", "unseen", "short", "sure_0.9", "timing_one_thread")
+    print(json.dumps({k: out[k] for k in shown}, indent=1))
     for s in SEEDS:
         for r in RULES:
             v = out[s][r]

@@ -63,13 +63,22 @@ def test_a_slot_under_a_hand_is_never_given_a_letter(reader, seed):
     assert sum(t.letter is not None for t in view.tiles) <= sum(not o for o in scene.occluded)
 
 
-def test_a_frame_without_a_rack_says_so(reader):
-    empty = render_rack("", 3, LOOK)
-    view = reader.read(empty.image)
-    assert not view.found and view.tiles == ()
+def test_a_frame_without_a_rack_says_so_and_an_empty_rack_is_a_rack(reader):
+    view = reader.read(render_rack("", 3, LOOK).image)   # issue 38: was "no rack"
+    assert view.found and view.empty and view.tiles == () and view.text == ""
+    table = np.full((360, 640, 3), 128, np.uint8)
+    assert not reader.read(table).found and not reader.read(table).empty
     with pytest.raises(RackNotFound):
-        reader.read_found(empty.image)
-    assert not reader.read(np.full((360, 640, 3), 128, np.uint8)).found
+        reader.read_found(table)
+
+
+def test_the_watch_settles_on_an_empty_rack_then_on_the_tiles_put_on_it(reader):
+    """An empty rack seen frame after frame (no slots to compare) settles as empty, not an error."""
+    watch = RackWatch(reader, settle_s=0.5)
+    got = [v for v in (watch.feed(img, t) for img, t in frames("", 5, 0, 4)) if v is not None]
+    assert len(got) == 1 and got[0].empty
+    got = [v for v in (watch.feed(img, t) for img, t in frames("QUALMS?", 5, 4, 5)) if v is not None]
+    assert len(got) == 1 and got[0].text == "QUALMS?"
 
 
 def test_every_rule_reads_the_true_quads(reader):
