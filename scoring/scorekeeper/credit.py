@@ -14,6 +14,7 @@ from ..game import GameError
 from ..gcg.notation import play_notation
 from ..gcg.records import RACK_NOT_SEEN
 from ..placement import PlacementError
+from .outcome import Observation
 from .rack_reads import rack_for
 from .state import KeeperState
 
@@ -36,6 +37,17 @@ def credit(sk: KeeperState, plays: list[ProposedPlay], player: int | None, press
     sk.turn_known = pressed
     sk._unpressed = None if pressed else len(g.events) - 1
     return out
+
+
+def refuse(sk: KeeperState, added: list, new, exc: Exception) -> Observation:
+    """Plays credited from one snapshot that the rules then refused: taken back, the turn as before,
+    the snapshot's new squares remembered as refused, and said."""
+    for e in added:
+        sk.entries.remove(e)
+    sk._rebuild()
+    sk.turn_known, sk._unpressed = sk._turn_before
+    sk.refused = frozenset(new)
+    return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
 
 
 def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = False, inferred: bool = False) -> Play:

@@ -11,7 +11,7 @@ from ..game import GameError
 from ..join import explain, unlikely
 from ..placement import PlacementError
 from ..snapshot import Snapshot, occupied
-from .credit import credit
+from .credit import credit, refuse
 from .outcome import Observation
 from .state import KeeperState
 
@@ -48,12 +48,7 @@ def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = Fa
         added = credit(sk, list(plays), player, pressed, review=True, done=added)
     except (GameError, PlacementError) as exc:
         if not (added and sk.game.state.ended):
-            for e in added:
-                sk.entries.remove(e)
-            sk._rebuild()
-            sk.turn_known, sk._unpressed = sk._turn_before
-            sk.refused = frozenset(new)
-            return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+            return refuse(sk, added, new, exc)
         # a player went out part way: the plays up to the end stand; tiles laid after the game
         # ended stay unexplained (the lost-game watch says so)
         plays = plays[:len(added)]

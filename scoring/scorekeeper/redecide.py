@@ -14,7 +14,7 @@ from ..game import GameError, check_within_set
 from ..join import explain
 from ..placement import PlacementError
 from ..snapshot import EMPTY, Snapshot
-from .credit import credit
+from .credit import credit, refuse
 from .join_game import new_squares
 from .outcome import Observation
 from .state import KeeperState
@@ -93,12 +93,7 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
         try:
             added = credit(sk, plays[1:], player, pressed, review=len(plays) > 2, done=added)
         except (GameError, PlacementError) as exc:
-            for e in added:
-                sk.entries.remove(e)
-            sk._rebuild()
-            sk.turn_known, sk._unpressed = sk._turn_before
-            sk.refused = frozenset(new)
-            return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
+            return refuse(sk, added, new, exc)
     words = [" ".join(e.words) for e in added[1:]]
     sk.doubts = frozenset(set(new) - now)
     return Observation(tuple(added), "play" if words else "corrected",
