@@ -241,6 +241,7 @@ class TurnChange:
     tiles: str = ""
     count: int = 0
     problem: str = ""           # why a changed rack is not taken for an exchange
+    sure: bool = True           # False: told by reads with unsure slots; `tiles` unnamed, `count` as read
 
 
 @dataclass(frozen=True)
@@ -456,15 +457,23 @@ class RackBook:
     def changed_since_turn(self, player: int, events: Sequence[Event], board: Board | None = None) -> TurnChange | None:
         """At a clock press with nothing new on the board, after `events`: did the player's rack
         change since their turn began? An exchange (tiles left it, others came) or a pass (the same
-        tiles); None when no whole, sure read of the turn's rack came. Only whole reads decide. Given
-        the `board`, a change whose new tiles the bag could not give is no exchange: a pass with the
-        `problem` said."""
+        tiles); None when no read of the turn's rack showed every slot. The turn's first and last
+        reads that show every slot decide: read whole and sure, the tiles that left are named; with
+        slots read under `review_below`, only a change the sure tiles show whatever those slots hold
+        is an exchange (how many tiles left by the reads as read, the tiles unnamed: `sure` False),
+        else the whole, sure reads decide as before. Given the `board`, a change whose new tiles the
+        bag could not give is no exchange: a pass with the `problem` said."""
         w, reads, size = self._walk(player, events)
+        raw = self._reads[player]
         turn = [j for j in range(w.pos, len(reads)) if self._sized(reads[j], size)]
+        shown = [j for j in turn if raw[j].complete]   # every slot seen, surely or not
+        if shown and not (reads[shown[0]].complete and reads[shown[-1]].complete):
+            change = self._unsure_change(raw[shown[0]], raw[shown[-1]], reads[shown[0]], reads[shown[-1]], board)
+            if change is not None:
+                return change
         whole = [j for j in turn if reads[j].complete]
         if not whole:
             return None
-        raw = self._reads[player]
         before, now = reads[whole[0]], reads[whole[-1]]
         gone = before.seen - now.seen
         if not gone:
@@ -476,6 +485,26 @@ class RackBook:
             except RackError as exc:
                 return TurnChange("pass", raw[whole[0]], raw[whole[-1]], problem=str(exc))
         return TurnChange("exchange", raw[whole[0]], raw[whole[-1]], tiles, sum(gone.values()))
+
+    def _unsure_change(self, raw_before: RackSeen, raw_now: RackSeen, before: RackSeen, now: RackSeen,
+                       board: Board | None) -> TurnChange | None:
+        """An exchange told by reads with unsure slots (`before`, `now` the trusted reads): the sure
+        tiles differ more than the other read's unsure slots could make up (a rearranged rack,
+        however misread in its unsure slots, never does). None: these reads cannot tell."""
+        if not _differs(before, now):
+            return None
+        # how many left: by the reads as read, never fewer than the sure tiles show
+        least = max(sum((before.seen - now.seen).values()) - now.hidden,
+                    sum((now.seen - before.seen).values()) - before.hidden, 1)
+        count = max(sum((raw_before.seen - raw_now.seen).values()), least)
+        if board is not None:
+            pool = unseen(board, self.dist, before.letters)
+            drawn = now.seen - raw_before.seen   # surely new: the rack before never read them
+            if drawn - pool:
+                problem = (f"the rack now shows {rack_string((drawn - pool).elements())}, which the bag "
+                           f"could not give")
+                return TurnChange("pass", raw_before, raw_now, problem=problem)
+        return TurnChange("exchange", raw_before, raw_now, "", count, sure=False)
 
     def current(self, player: int, events: Sequence[Event]) -> RackSeen | None:
         """The rack the player holds after `events`, as last read (trusted tiles only); None when no

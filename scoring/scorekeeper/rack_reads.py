@@ -11,12 +11,25 @@ from ..decode import ProposedPlay
 from ..game import Game, GameError
 from ..gcg.notation import played_tiles
 from ..placement import Placement
-from ..racks import Fitted, Judged, RackBook, RackSeen
+from ..racks import Fitted, Judged, RackBook, RackSeen, TurnChange
 from .state import TURNS, KeeperState
 
 # The words the camera's corrections from a rack read begin with, for people; the code reads their
 # Correction.cause (RACK_CAUSE): one such correction per move at most.
 _RACK_REASON = "the rack camera"
+
+
+def _left(change: TurnChange) -> str:
+    """What left the rack, as people are told: the tiles, or how many when not all were read surely."""
+    return change.tiles if change.tiles else f"{change.count} tile{'s' if change.count != 1 else ''}"
+
+
+def _unnamed(change: TurnChange) -> str:
+    """An exchange's note when the reads could not name its tiles (some slots read unsurely)."""
+    if change.sure:
+        return ""
+    return (f"{_RACK_REASON} saw the rack change at this press ({_left(change)} by its reads, some tiles "
+            "read unsurely): an exchange, its tiles not named")
 
 
 def _joined(*notes: str) -> str:
@@ -108,9 +121,10 @@ def no_tiles(sk: KeeperState, who: int) -> Event:
         return g.pass_turn(who, judged.rack, note, judged.note)
     if change.kind == "exchange":
         try:
-            return g.exchange(who, change.count, change.tiles, judged.rack, rack_note=judged.note)
+            return g.exchange(who, change.count, change.tiles or None, judged.rack, _unnamed(change),
+                              rack_note=judged.note)
         except GameError as exc:
-            note = f"the rack camera saw {change.tiles} leave the rack, but no exchange can be: {exc}"
+            note = f"the rack camera saw {_left(change)} leave the rack, but no exchange can be: {exc}"
             return g.pass_turn(who, judged.rack, note, judged.note)
     return g.pass_turn(who, judged.rack, rack_note=judged.note)
 
@@ -136,8 +150,9 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
         change = sk.racks.changed_since_turn(player, before, board)
         if change is not None and change.kind == "exchange":
             judged = sk.racks.judge(change.before, "", board)
-            fixed = Exchange(player, change.count, change.tiles, ev.cumulative, judged.rack, "", judged.note)
-            reason = f"{_RACK_REASON} saw {change.tiles} leave the rack at this press: an exchange, not a pass"
+            fixed = Exchange(player, change.count, change.tiles or None, ev.cumulative, judged.rack,
+                             _unnamed(change), judged.note)
+            reason = f"{_RACK_REASON} saw {_left(change)} leave the rack at this press: an exchange, not a pass"
         elif change is not None and ev.rack is None:
             judged = sk.racks.judge(change.before, "", board)
             fixed, reason = replace(ev, rack=judged.rack, rack_note=_joined(ev.rack_note, judged.note)), \

@@ -263,3 +263,71 @@ def test_the_other_players_rack_counts_against_a_read():
     q = RackSeen(0, 1.0, tuple("QAEINRS"), (0.95,) + (0.99,) * 6, alts=((("O", 0.04),),) + ((),) * 6)
     fitted = book.fit(q, game.state.board, game.events)
     assert "".join(fitted.rack.tiles) == "OAEINRS" and fitted.rack.certainty[0] < SURE
+
+
+# ---- an exchange told by reads with unsure slots (issue 38) ------------------------------------
+
+def test_an_exchange_is_told_when_the_sure_tiles_show_it_though_some_slots_are_unsure():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(0, "?EEEGNO", unsure="?"))      # a blank the readers part on: never whole and sure
+    book.add(seen(0, "?EKLNRE", unsure="?"))      # after the exchange: G, O and an E gone; K, L, R came
+    change = book.changed_since_turn(0, game.events, game.state.board)
+    assert change.kind == "exchange" and not change.sure
+    assert change.tiles == "" and change.count == 3   # how many by the reads as read; the tiles unnamed
+    assert change.before.letters == "?EEEGNO" and change.after.letters == "?EEKLNR"
+
+
+def test_unsure_slots_that_could_make_up_the_difference_tell_nothing():
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(0, "AEINRST", unsure="T"))
+    book.add(seen(0, "AEINRSX", unsure="X"))      # the T and the X both unsure: a misread or a swap
+    assert book.changed_since_turn(0, game.events, game.state.board) is None
+
+
+def test_a_change_the_bag_cannot_give_is_no_exchange_however_sure():
+    game = Game(get_profile("naspa"), EN)
+    play(game, 0, "8G", "ZA")                     # the set's one Z is on the board
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(1, "AEINRST", unsure="A"))
+    book.add(seen(1, "ZEIOUST", unsure="E"))      # a Z surely read: not one the bag could give
+    change = book.changed_since_turn(1, game.events, game.state.board)
+    assert change.kind == "pass" and "Z" in change.problem
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_pass_is_never_told_as_an_exchange_whatever_its_unsure_slots_read(seed):
+    """Invariant: a rack rearranged at a pass, read twice with any slots unsure and those slots
+    misread at will (sure slots right), is never an exchange; and a rack whose exchange the sure
+    slots show (a tile that left read surely before and nowhere after) is always one."""
+    rng = random.Random(seed)
+    bag = [t for t, c in EN.counts.items() for _ in range(c)]
+    rack = rng.sample(bag, 7)
+    game = Game(get_profile("naspa"), EN)
+
+    def read(tiles: list[str]) -> RackSeen:
+        tiles = tiles[:]
+        rng.shuffle(tiles)
+        unsure = [rng.random() < 0.3 for _ in tiles]
+        letters = [rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ?") if u else t for t, u in zip(tiles, unsure)]
+        return RackSeen(0, 0.0, tuple(letters), tuple(0.5 if u else 0.99 for u in unsure))
+
+    book = RackBook(EN, 2, SURE)
+    book.add(read(rack))
+    book.add(read(rack))
+    change = book.changed_since_turn(0, game.events, game.state.board)
+    assert change is None or change.kind == "pass"
+    # an exchange: three tiles back, three others (not among them) drawn; the sure reads show it
+    # when some tile that left was read surely before and no slot after could be it
+    left, kept = rack[:3], rack[3:]
+    new = [t for t in rng.sample(bag, 20) if t not in rack][:3]
+    book = RackBook(EN, 2, SURE)
+    before, after = read(rack), read(kept + new)
+    book.add(before)
+    book.add(after)
+    change = book.changed_since_turn(0, game.events, game.state.board)
+    trusted_b, trusted_a = before.trusted(SURE), after.trusted(SURE)
+    shows = sum((trusted_b.seen - trusted_a.seen).values()) > trusted_a.hidden or \
+        sum((trusted_a.seen - trusted_b.seen).values()) > trusted_b.hidden
+    assert (change is not None and change.kind == "exchange") == shows

@@ -12,6 +12,7 @@ from tilecam.scoring.events import RACK_CAUSE, Correction, EndRackPenalty, EndRa
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.gcg.notation import placement_from_gcg
+from tilecam.scoring.gcg.records import RACK_NOT_SEEN
 from tilecam.scoring.racks import RackSeen
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
@@ -94,6 +95,34 @@ def test_an_exchange_is_told_from_a_pass_at_the_press():
     keeper.observe(board(CAT), player=0, pressed=True)
     p = keeper.game.events[2]
     assert isinstance(p, Pass) and p.rack == "EIOQRSU"
+
+
+def test_an_exchange_read_with_unsure_slots_is_told_by_its_count_and_loads_as_gcg():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "?EEEGNO", 3, unsure="?"), SURE)   # a blank the readers part on
+    keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), SURE)   # G, O and an E went back
+    obs = keeper.observe(board(CAT), player=1, pressed=True)
+    ex = keeper.game.events[1]
+    assert obs.status == "pass" and isinstance(ex, Exchange)
+    assert (ex.count, ex.tiles, ex.rack) == (3, None, "EEEGNO")    # the rack as surely seen
+    assert "its tiles not named" in ex.note and ex.rack_note.startswith(RACK_NOT_SEEN)
+    text = _gcg(keeper.game.events)
+    assert check_gcg(text) == [], text
+    back = _read_back(text)
+    assert [e.kind for e in back] == ["play", "exchange"] and back[1].count == 3
+
+
+def test_a_late_rack_read_with_unsure_slots_turns_the_pass_into_an_exchange_of_its_count():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    _cat_then(keeper)
+    keeper.rack_seen(seen(1, "?EEEGNO", 3, unsure="?"), SURE)
+    keeper.observe(board(CAT), player=1, pressed=True)             # the new rack has not settled yet
+    assert isinstance(keeper.game.events[1], Pass)
+    fixed = keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), SURE)
+    assert len(fixed) == 1 and fixed[0].cause == RACK_CAUSE and "3 tiles leave the rack" in fixed[0].reason
+    ex = keeper.game.events[1]
+    assert isinstance(ex, Exchange) and (ex.count, ex.tiles) == (3, None)
 
 
 def test_a_rack_change_the_bag_cannot_give_is_no_exchange():
