@@ -582,7 +582,8 @@ class RackBook:
         """The rack an event before which `seen` was read carries, and its note. `played`: the
         play's tiles ('' for a pass or an exchange); `board`: the board before the move.
 
-        Whole and sure, holding the tiles: the rack. Not holding them: no rack (none that GCG can
+        Whole and sure, holding the tiles: the rack; so is a read whose sure tiles and the tiles
+        played fill every slot (the unsure slots held the played tiles). Not holding them: no rack (none that GCG can
         write beside the play), for review, the note naming the tiles. Partial or doubtful: the
         tiles seen and those played (all the rack surely held), with a RACK_NOT_SEEN note showing
         what was read. A read the set cannot hold beside the board is no rack either."""
@@ -598,8 +599,10 @@ class RackBook:
         if held - unseen(board, self.dist):
             return Judged(None, f"{RACK_NOT_SEEN}: the rack read {shown} holds more of a tile than the set has "
                                 "beside the board")
-        if sure.complete:
-            return Judged(sure.letters)
+        if sure.complete or sum(held.values()) == len(seen.tiles):
+            # every slot accounted for: the sure tiles and the tiles played (which came off this
+            # rack) fill it, so the rack is known whatever its unsure slots read
+            return Judged(rack_string(held.elements()))
         what = "the tiles seen and those played" if played else "the tiles seen"
         return Judged(rack_string(held.elements()),
                       f"{RACK_NOT_SEEN} whole: read {shown} ('.' not seen); the rack field holds {what}")

@@ -158,7 +158,10 @@ def test_a_doubtful_read_is_not_trusted_blindly():
     book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AEINRST", unsure="T"))
     judged = book.judge(book.rack_before(0, "RATE", game.events), "RATE", game.state.board)
-    assert judged.rack == "AEINRST"                 # the T was played: the rack surely held it
+    # the T was played: the sure six and the play fill the seven slots, so the rack is known
+    assert judged.rack == "AEINRST" and judged.note == ""
+    judged = book.judge(book.rack_before(0, "RAIN", game.events), "RAIN", game.state.board)
+    assert judged.rack == "AEINRS"                  # the T not played: the rack as surely seen, said so
     assert "read under 0.9: T" in judged.note and judged.note.startswith(RACK_NOT_SEEN)
     assert book.changed_since_turn(0, game.events) is None   # no whole, sure read of the turn's rack
     # an exchange is never told from a doubtful read

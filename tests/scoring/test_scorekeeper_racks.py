@@ -69,11 +69,19 @@ def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
 
 def test_a_partial_rack_is_written_as_seen_with_the_note():
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "AEI.RS.", 1), SURE)
+    keeper.rack_seen(seen(0, "AEI..S.", 1), SURE)
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
-    assert play.rack == "ACEIRST" and not play.review   # the tiles seen and those played
+    assert play.rack == "ACEIST" and not play.review   # the tiles seen and those played
     assert play.rack_note and play.note == ""   # what was read, said apart from the note (off air with the rack)
+
+
+def test_a_rack_whose_unseen_slots_the_play_fills_is_known_whole():
+    keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
+    keeper.rack_seen(seen(0, "AEI.RS.", 1), SURE)      # the two slots not seen held the C and the T
+    keeper.observe(board(CAT), player=0, pressed=True)
+    play = keeper.game.events[0]
+    assert play.rack == "ACEIRST" and not play.review and play.rack_note == ""
 
 
 def _cat_then(keeper: Scorekeeper) -> None:
@@ -252,8 +260,9 @@ def test_a_game_with_racks_writes_gcg_that_loads_and_reads_back_its_racks():
     assert ">ann: EIOQRSU - +0 10" in text
     back = _read_back(text)
     assert [e.kind for e in back] == [e.kind for e in events]
-    # the whole racks come back as they were; a rack not seen whole (or not holding the play) does not
-    assert [e.rack for e in back] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, None]
+    # the whole racks come back as they were (the last: its slot not seen held the Q it played); a
+    # rack not holding the play does not
+    assert [e.rack for e in back] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, "EIOQRSU"]
     assert back[1].tiles == "IOUU" and back[1].count == 4
     assert [e.cumulative for e in back] == [e.cumulative for e in events]
 
