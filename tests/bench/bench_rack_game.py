@@ -93,14 +93,39 @@ def plan(spec: dict, turns: int) -> GameVideo:
     raise RackPlanError("no game fits")
 
 
+# Whose tiles stand on the racks: "board", the game's own tiles (the board's tile look: style, font,
+# values, blank print, weight), as at a real table, where the tiles drawn are the tiles played;
+# "own", a tile look drawn for each rack apart from the board's (the measure before issue 38's
+# last step: harder than a table, and the table's learned tiles then misread the rack's).
+RACK_TILES = ("board", "own")
+TILE_FACTORS = ("tile_style", "font", "value_place", "blank_print", "weight")
+rack_tiles = "board"
+
+
 def rack_looks(spec: dict) -> list[dict]:
     """Each player's rack look: every factor at a held-out option (held-out videos), or the
-    training options."""
+    training options; with `rack_tiles` "board" the tiles are the board's."""
     from tilecam.models.synth import rack
+    from tilecam.models.synth.fonts import family_of
     split = spec.get("racks", "train")
     if split not in getattr(rack, "SPLITS", ("train", "heldout")):
         split = "heldout"   # before models.synth.rack had 'heldout_all', 'heldout' held every factor out
-    return [rack.draw_look(spec["seed"] * 10 + p, split) for p in (0, 1)]
+    looks = [rack.draw_look(spec["seed"] * 10 + p, split) for p in (0, 1)]
+    if rack_tiles == "board":
+        cfg = board_config(spec)
+        board = dict(tile_style=cfg.style, font=family_of(cfg.font), value_place=cfg.value_place,
+                     blank_print=cfg.blank_print, weight=cfg.weight)
+        looks = [{**look, **{k: v for k, v in board.items() if v in rack.RACK_FACTORS[k]}} for look in looks]
+    return looks
+
+
+def _racks_dir(p: int) -> str:
+    """Player p's rack frames in a video's folder (the board's frames are shared by both tile modes)."""
+    return f"rack{p}" if rack_tiles == "own" else f"rack{p}-tiles"
+
+
+def _truth_file() -> str:
+    return "truth.json" if rack_tiles == "own" else "truth-tiles.json"
 
 
 def board_config(spec: dict) -> SceneConfig:
@@ -112,18 +137,19 @@ def board_config(spec: dict) -> SceneConfig:
 
 def render(spec: dict, video: GameVideo) -> Path:
     """Every frame of the video as a JPEG in the cache (a render stopped part way goes on where it
-    stopped); returns the folder, with truth.json (each rack frame's occluded tiles and look)."""
+    stopped); returns the folder, with truth.json (each rack frame's occluded tiles and look;
+    truth-tiles.json and rack?-tiles/ for racks of the board's tiles)."""
     board_spec = {k: v for k, v in spec.items() if k != "racks"}   # the rack looks are checked apart
     key = hashlib.sha1(json.dumps([board_spec, RENDER_VERSION, video.game.name, [b.shown for b in video.board],
                                    [(s.tiles, s.hand, s.nudge) for r in video.racks for s in r]],
                                   sort_keys=True).encode()).hexdigest()[:10]
     folder = CACHE / f"{spec['name']}-{key}"
-    if (folder / "truth.json").is_file():
-        if json.loads((folder / "truth.json").read_text())["looks"] == rack_looks(spec):
+    if (folder / _truth_file()).is_file():
+        if json.loads((folder / _truth_file()).read_text())["looks"] == rack_looks(spec):
             return folder
-        for old in folder.glob("rack?/*.jpg"):   # the rack looks changed: their frames again
+        for old in [f for p in (0, 1) for f in (folder / _racks_dir(p)).glob("*.jpg")]:   # the looks changed
             old.unlink()
-    for sub in ("board", "rack0", "rack1"):
+    for sub in ("board", _racks_dir(0), _racks_dir(1)):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     cfg = board_config(spec)
     t0, n = time.perf_counter(), 0
@@ -143,7 +169,7 @@ def render(spec: dict, video: GameVideo) -> Path:
     occluded: list[list] = [[], []]
     for p, shots in enumerate(video.racks):
         for shot in shots:
-            path = folder / f"rack{p}" / f"{shot.index:04d}.jpg"
+            path = folder / _racks_dir(p) / f"{shot.index:04d}.jpg"
             if path.is_file():
                 occluded[p].append(None)   # rendered by a run that stopped part way
             else:
@@ -153,7 +179,7 @@ def render(spec: dict, video: GameVideo) -> Path:
             n += 1
             if n % 100 == 0:
                 print(f"  {spec['name']}: {n}/{total} frames rendered ({time.perf_counter() - t0:.0f} s)", flush=True)
-    (folder / "truth.json").write_text(json.dumps({"occluded": occluded, "looks": looks,
+    (folder / _truth_file()).write_text(json.dumps({"occluded": occluded, "looks": looks,
                                                    "board": cfg.model_dump(mode="json")}))
     return folder
 
@@ -213,7 +239,7 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
             board_ms.append((time.perf_counter() - t0) * 1000)
         else:
             p = item.player
-            img = cv2.imread(str(folder / f"rack{p}" / f"{item.index:04d}.jpg"))
+            img = cv2.imread(str(folder / _racks_dir(p) / f"{item.index:04d}.jpg"))
             t0 = time.perf_counter()
             view = watches[p].feed(img, item.t)
             rack_ms.append((time.perf_counter() - t0) * 1000)
@@ -222,7 +248,7 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
             # as the station does (api/station/racks.py seen_of, Recorder.rack_seen): the settled view
             # as scoring's RackSeen on the rack camera's clock, kept with its frame, given to the
             # scorekeeper and its entries committed at the seq they were made on
-            frame = Frame(img, item.t, item.index, f"rack{p}", path=f"rack{p}/{item.index:04d}.jpg")
+            frame = Frame(img, item.t, item.index, f"rack{p}", path=f"{_racks_dir(p)}/{item.index:04d}.jpg")
             seen = seen_of(p, view, frame)
             views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(seen.tiles),
                           "certainty": list(seen.certainty)})
@@ -334,8 +360,12 @@ def main() -> None:
     ap.add_argument("--render-only", action="store_true", help="render (cache) the frames, record nothing")
     ap.add_argument("--oracle", action="store_true",
                     help="racks read by the truth (OracleWatch), not vision.rack: the chain after reading")
-    ap.add_argument("--out", help="default docs/results/rack_game_<commit>.json")
+    ap.add_argument("--rack-tiles", choices=RACK_TILES, default="board",
+                    help="the racks' tiles: the board's (a real table's; default) or a look of their own")
+    ap.add_argument("--out", help="default docs/results/rack_game_<commit>[_own].json")
     args = ap.parse_args()
+    global rack_tiles
+    rack_tiles = args.rack_tiles
     cv2.setNumThreads(1)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                             text=True).stdout.strip()
@@ -347,11 +377,11 @@ def main() -> None:
         print(f"{spec['name']} ({spec['split']}): {video.game.name}, {video.events} events, "
               f"{len(video.board)} board + {len(video.racks[0])} + {len(video.racks[1])} rack frames", flush=True)
         folder = render(spec, video)
-        if args.render_only or not (folder / "truth.json").is_file():
+        if args.render_only or not (folder / _truth_file()).is_file():
             continue
         r = measure(video, record(spec, video, folder, args.oracle))
         r.update(video=spec["name"], split=spec["split"], game=video.game.name, board_look=spec["board"],
-                 rack_looks=json.loads((folder / "truth.json").read_text())["looks"])
+                 rack_looks=json.loads((folder / _truth_file()).read_text())["looks"], rack_tiles=rack_tiles)
         rows.append(r)
         print(f"  racks exact {r['racks_exact']}/{r['turns']} turns ({r['matched']} matched), letters "
               f"{r['letters_right']}/{r['letters']}, exchanges {r['exchange_right']}/{r['exchange_truth']}, passes "
@@ -370,8 +400,9 @@ def main() -> None:
         s["delay_ms_median"] = _median([r["delay_ms_median"] for r in part if r["delay_ms_median"] is not None])
         print(f"{split}: {s}")
     out = Path(args.out) if args.out else \
-        REPO / "docs" / "results" / f"rack_game_{commit}{'_oracle' if args.oracle else ''}.json"
+        REPO / "docs" / "results" / f"rack_game_{commit}{'_own' if rack_tiles == 'own' else ''}{'_oracle' if args.oracle else ''}.json"
     out.write_text(json.dumps({"summary": summary, "videos": rows, "commit": commit, "turns": args.turns,
+                               "rack_tiles": rack_tiles,
                                "racks_read_by": "truth (OracleWatch)" if args.oracle else "vision.rack.RackWatch",
                                "machine": f"{platform.machine()} {os.cpu_count()} cpus"}, indent=1) + "\n")
     print(f"wrote {out}")
