@@ -258,7 +258,8 @@ def test_a_letterless_face_whose_colour_runs_on_below_it_is_no_blank():
     assert runs_on(img, quad) and runs_on(img, quad, ("bottom",)) and not runs_on(img, quad, ("top",))
 
 
-@pytest.mark.parametrize("tiles,seed,hand", [("RTUIAUS", 37002, 0.22747840558863833), ("ZDNOIVD", 37023, 0.2076719722968697)])
+@pytest.mark.parametrize("tiles,seed,hand", [("RTUIAUS", 37002, 0.22747840558863833),
+                                             ("ZDNOIVD", 37023, 0.2076719722968697)])
 def test_every_tile_a_hand_from_below_covers_is_unseen(reader, tiles, seed, hand):
     """A training-look still (a wood table) with a hand reaching in from the frame's bottom: the
     finder sees a plain face of the hand's colour over a hidden tile; it was read as a blank, as the
