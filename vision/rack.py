@@ -59,10 +59,13 @@ BLANK_MIN = 0.5
 EDGE_PX = 2         # a slot this close to the frame's edge is cut by it
 MIN_HEIGHT = 0.85   # of the row's median slot height: less is a piece of a tile (or of the table)
 MIN_WIDTH = 0.6     # of the pitch
-# a hidden tile is always unseen: a letterless face whose colour runs on above it (runs_on)
+# a hidden tile is always unseen: a letterless face whose colour runs on above or below it (runs_on;
+# a hand reaches in from either side of the frame), or that is a piece of a tile only (partial)
 RUN_ON = 0.6
 RUN_ON_STRIP = 0.4
 RUN_ON_LAB = 20.0
+RUN_ON_ENDS = ("top", "bottom")
+HIDE_PARTIAL = True
 
 
 class RackConfig(BaseModel):
@@ -162,21 +165,25 @@ def _ink_aspect(crop: np.ndarray) -> float:
     return float(stats[main, 2]) / max(float(stats[main, 3]), 1.0)
 
 
-def runs_on(image: np.ndarray, quad: np.ndarray) -> bool:
-    """Whether the colour of a tile's face runs on out of its top edge: more than RUN_ON of a strip
-    above the face (RUN_ON_STRIP of the tile's height, its middle 70 %) within RUN_ON_LAB of the
-    face's median Lab colour. A letterless face that does is not a blank one can call: a hand or
-    arm of the face's colour lies over it (the finder saw no rim there), or the tile stands against
-    something of its own colour; it is made unseen rather than read as a blank."""
+def runs_on(image: np.ndarray, quad: np.ndarray, ends: tuple[str, ...] = RUN_ON_ENDS) -> bool:
+    """Whether the colour of a tile's face runs on out of its top or bottom edge (``ends``): more
+    than RUN_ON of a strip beyond the face (RUN_ON_STRIP of the tile's height, its middle 70 %)
+    within RUN_ON_LAB of the face's median Lab colour. A letterless face that does is not a blank
+    one can call: a hand or arm of the face's colour lies over it (the finder saw no rim there),
+    reaching in from above or from below (the rack's side of the frame), or the tile stands
+    against something of its own colour; it is made unseen rather than read as a blank."""
     tl, tr, br, bl = np.asarray(quad, np.float32)
     side = (tr - tl) * 0.15
     up = (tl - bl) * RUN_ON_STRIP
-    strip = np.float32([tl + side + up, tr - side + up, tr - side, tl + side])
     inset = 0.2
     face = np.float32([tl + side + (bl - tl) * inset, tr - side + (br - tr) * inset,
                        br - side - (br - tr) * inset, bl + side - (bl - tl) * inset])
-    x0, y0 = np.floor(np.minimum(strip.min(axis=0), face.min(axis=0))).astype(int)
-    x1, y1 = np.ceil(np.maximum(strip.max(axis=0), face.max(axis=0))).astype(int) + 1
+    strips = {"top": np.float32([tl + side + up, tr - side + up, tr - side, tl + side]),
+              "bottom": np.float32([bl + side, br - side, br - side - up, bl + side - up])}
+    strips = [strips[e] for e in ends]
+    every = np.concatenate([face] + strips)
+    x0, y0 = np.floor(every.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(every.max(axis=0)).astype(int) + 1
     h, w = image.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 <= x0 or y1 <= y0:
@@ -188,11 +195,26 @@ def runs_on(image: np.ndarray, quad: np.ndarray) -> bool:
         m = np.zeros(lab.shape[:2], np.uint8)
         cv2.fillConvexPoly(m, np.int32(np.round(q - off)), 1)
         return m > 0
-    fm, sm = inside(face), inside(strip)
-    if not fm.any() or not sm.any():
+    fm = inside(face)
+    if not fm.any():
         return False
     colour = np.median(lab[fm], axis=0)
-    return float((np.linalg.norm(lab[sm] - colour, axis=1) < RUN_ON_LAB).mean()) > RUN_ON
+    for strip in strips:
+        sm = inside(strip)
+        if sm.any() and float((np.linalg.norm(lab[sm] - colour, axis=1) < RUN_ON_LAB).mean()) > RUN_ON:
+            return True
+    return False
+
+
+def partial(shape, fix: RackFix, slot: Slot) -> bool:
+    """Whether the finder's ``slot`` of ``fix`` is a part of a tile only (or of the table taken for
+    one): cut by the frame (within EDGE_PX of its edge), or shorter than MIN_HEIGHT of the row's
+    median slot or narrower than MIN_WIDTH of the pitch."""
+    h, w = shape[:2]
+    x, y, bw, bh = slot.box
+    height = float(np.median([np.ptp(s.quad[:, 1]) for s in fix.slots]))
+    return bool(min(x, y, w - (x + bw), h - (y + bh)) <= EDGE_PX or np.ptp(slot.quad[:, 1]) < MIN_HEIGHT * height
+                or np.ptp(slot.quad[:, 0]) < MIN_WIDTH * fix.pitch)
 
 
 class RackReader:
@@ -333,19 +355,22 @@ class RackReader:
         return self.reading(image, fix, self.raw(image, fix, RULES))
 
     def reading(self, image: np.ndarray, fix: RackFix, raw: "RawReads") -> tuple[RackFix, np.ndarray, np.ndarray]:
-        """The fix with the letterless faces that run on out of their tile made unseen (``runs_on``),
-        its seen slots' probabilities by ``cfg.rule`` and which of them are doubted (``doubted``)."""
+        """The fix with the letterless faces that are no blank one can call made unseen: a face whose
+        colour runs on out of its tile (``runs_on``: a hand of its colour over it) or a part of a
+        tile only (``partial``: no ink on a piece of a face says nothing of the rest); its seen
+        slots' probabilities by ``cfg.rule`` and which of them are doubted (``doubted``)."""
         probs = self.combine(raw, self.cfg.rule)
         blank = self.alphabet.index(BLANK)
         seen = [k for k, s in enumerate(fix.slots) if s.seen]
-        hide = [i for i, k in enumerate(seen) if int(np.argmax(probs[i])) == blank and runs_on(image, fix.slots[k].quad)]
+        hide = [i for i, k in enumerate(seen) if int(np.argmax(probs[i])) == blank and
+                (runs_on(image, fix.slots[k].quad) or (HIDE_PARTIAL and partial(image.shape, fix, fix.slots[k])))]
         if hide:
             gone = {seen[i] for i in hide}
             fix = RackFix(tuple(Slot(s.quad, False) if k in gone else s for k, s in enumerate(fix.slots)),
                           fix.face_lab, fix.pitch)
             keep = np.array([i not in hide for i in range(len(seen))], bool)
             raw = RawReads(int(keep.sum()), *(None if a is None else a[keep] for a in
-                                              (raw.p_cls, raw.p_ocr, raw.mass, raw.ink)))
+                                              (raw.p_cls, raw.p_ocr, raw.mass, raw.ink, raw.face)))
             probs = probs[keep]
         return fix, probs, self.doubted(image.shape, fix, raw, probs)
 
@@ -361,14 +386,9 @@ class RackReader:
         out = np.ones(len(seen), bool)
         if not seen or raw.p_cls is None or raw.p_ocr is None:
             return out
-        h, w = shape[:2]
-        height = float(np.median([np.ptp(s.quad[:, 1]) for s in fix.slots]))
         blank = self.alphabet.index(BLANK)
         ocr = {a: k for k, a in enumerate(self.tile_reader.recognizer.alphabet)}
         for i, s in enumerate(seen):
-            x, y, bw, bh = s.box
-            cut = min(x, y, w - (x + bw), h - (y + bh)) <= EDGE_PX
-            piece = np.ptp(s.quad[:, 1]) < MIN_HEIGHT * height or np.ptp(s.quad[:, 0]) < MIN_WIDTH * fix.pitch
             j = int(np.argmax(probs[i]))
             if j == blank:
                 agree = int(np.argmax(raw.p_cls[i])) == blank and raw.p_cls[i, blank] >= BLANK_MIN
@@ -376,7 +396,7 @@ class RackReader:
                 k = ocr.get(self.alphabet[j])
                 agree = (int(np.argmax(raw.p_cls[i])) == j and raw.p_cls[i, j] >= READER_MIN and k is not None
                          and int(np.argmax(raw.p_ocr[i])) == k and raw.p_ocr[i, k] >= READER_MIN)
-            out[i] = cut or piece or not agree
+            out[i] = partial(shape, fix, s) or not agree
         return out
 
     def view(self, fix: RackFix | None, probs: np.ndarray | None, ms: float,

@@ -197,15 +197,18 @@ def _tile_look_for(style: str, rng, factors: dict) -> TileLook:
     return look
 
 
-def _hand(rng, img: np.ndarray, quads: np.ndarray, cover: list[int]) -> np.ndarray:
-    """A hand reaching over the tiles ``cover`` from the top or the bottom of the frame."""
+def _hand(rng, img: np.ndarray, quads: np.ndarray, cover: list[int], side: str | None = None) -> np.ndarray:
+    """A hand reaching over the tiles ``cover`` from the top or the bottom of the frame (``side``
+    'top' or 'bottom'; None: drawn, as likely either)."""
     h, w = img.shape[:2]
     mask = np.zeros((h, w), np.uint8)
     pts = quads[cover].reshape(-1, 2)
     centre = pts.mean(axis=0)
     span = pts[:, 0].max() - pts[:, 0].min()
     tile_h = float(np.median(quads[:, 3, 1] - quads[:, 0, 1]))
-    from_top = rng.random() < 0.5
+    from_top = rng.random() < 0.5   # drawn whatever ``side``: the rest of the frame's draws stay as they were
+    if side is not None:
+        from_top = side == "top"
     start = np.array([centre[0] + rng.uniform(-0.3, 0.3) * w, -60.0 if from_top else h + 60.0])
     d = centre - start
     n = np.array([-d[1], d[0]]) / max(np.hypot(*d), 1)
@@ -228,14 +231,18 @@ def _hand(rng, img: np.ndarray, quads: np.ndarray, cover: list[int]) -> np.ndarr
     return mask > 127
 
 
-def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0, frame: int = 0) -> RackScene:
+def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0, frame: int = 0,
+                hand_from: str | None = None) -> RackScene:
     """One rack camera frame. ``tiles`` left to right as the camera sees them (a string of single
     letters or a list of tokens such as 'CH'; '?' a blank); ``look`` names factors (the others are
     drawn from the training options); ``hand`` in [0, 1]: a hand over about that share of the tiles
-    (at least one when > 0); ``frame``: the same rack a moment later (moved a little, new noise)."""
+    (at least one when > 0), reaching in from the frame's ``hand_from`` side ('top' or 'bottom'; None:
+    drawn); ``frame``: the same rack a moment later (moved a little, new noise)."""
     tokens = _tokens(tiles)
     if not 0.0 <= hand <= 1.0:
         raise ValueError(f"hand {hand} is not in [0, 1]")
+    if hand_from not in (None, "top", "bottom"):
+        raise ValueError(f"hand_from is 'top', 'bottom' or None, not {hand_from!r}")
     look = draw_look(seed, "train", look)
     rng = np.random.default_rng([seed, 31])
     frng = np.random.default_rng([seed, 32, frame])
@@ -335,7 +342,7 @@ def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0
         k = max(1, min(n, int(round(hand * n))))
         first = int(frng.integers(n - k + 1))
         cover = list(range(first, first + k))
-        hmask = _hand(frng, img, quads, cover)
+        hmask = _hand(frng, img, quads, cover, hand_from)
         for i in range(n):
             face_mask = np.zeros((OUT_H, OUT_W), np.uint8)
             cv2.fillConvexPoly(face_mask, np.int32(np.round(quads[i])), 1)

@@ -9,6 +9,8 @@ Per split:
   letters      tiles read right (slots matched by order when the finder found seven, else none right)
   oracle       the same reading on the true tile quads (the reader without the finder's errors)
   unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0)
+  made_unseen  the safe error's cost: real tiles the reading made unseen (a letterless face taken for a
+               hidden one), and the unoccluded racks whose reported view is exact
   sure         every slot reported with a letter (unoccluded and hand racks) at certainty >= 0.9: how
                many, how many wrong (a wrong letter, a tile not there, a hidden tile) and the share
                right (issue 38: >= 99 %); 'fused_p' the fused probability as it was reported before
@@ -164,6 +166,29 @@ def unseen(reader: RackReader, data: dict) -> dict:
             "read_with_a_letter": read}
 
 
+def made_unseen(reader: RackReader, data: dict) -> dict:
+    """The safe error's cost: real tiles (no hand over them) on a slot the finder saw that the
+    reading made unseen (RackReader.reading: a letterless face that runs on out of its tile or is a
+    piece of one), on the unoccluded and the hand racks, and of those the real blanks; 'reported_exact'
+    the unoccluded seven-tile racks whose reported view (reading included) is the truth, in order."""
+    made = blanks = exact = 0
+    for scene, fix, raw in [(sc, f, r) for sc, f, r, _ in data["rows"]] + list(data["hands"]):
+        if fix is None:
+            continue
+        after = reader.reading(scene.image, fix, raw)
+        for before, s in zip(fix.slots, after[0].slots):
+            truth = slot_truth(scene, s.quad)
+            if before.seen and not s.seen and truth:
+                made += 1
+                blanks += truth == "?"
+        if not any(scene.occluded or []):
+            view = reader.view(*after[:2], 0.0, after[2])
+            exact += [t.letter for t in view.tiles] == list(scene.tiles) and \
+                [slot_truth(scene, s.quad) for s in after[0].slots] == list(scene.tiles)
+    return {"real_tiles_made_unseen": made, "real_blanks_made_unseen": blanks, "reported_exact": exact,
+            "racks": len(data["rows"])}
+
+
 def slot_truth(scene, quad) -> str | None:
     """What lies under a slot's centre: the tile's letter, None for a tile a hand hides, '' for no tile."""
     cx, cy = quad.mean(axis=0)
@@ -266,6 +291,7 @@ def main() -> int:
         "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
         "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
         "unseen": {s: unseen(chosen, data[s]) for s in data},
+        "made_unseen": {s: made_unseen(reader, data[s]) for s in data},
         "short": {s: short(reader, data[s], rule, bar) for s in data},
         # the shipped rule (RackConfig's default: what `tilecam rack` and the station read with) and
         # the rule chosen here, when another
@@ -276,7 +302,7 @@ def main() -> int:
     dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    shown = ("commit", "chosen_on_train", "unseen", "short", "sure_0.9", "timing_one_thread")
+    shown = ("commit", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread")
     print(json.dumps({k: out[k] for k in shown}, indent=1))
     for s in SEEDS:
         for r in RULES:

@@ -42,6 +42,20 @@ def test_a_hand_covers_tiles_and_marks_them():
     assert not any(render_rack("AEIN?ST", 4).occluded)
 
 
+@pytest.mark.parametrize("side", ["top", "bottom"])
+def test_a_hand_reaches_in_from_the_side_asked(side):
+    """``hand_from`` (issue 38: tests of a hand from below); without it the side is drawn, as before."""
+    bare = render_rack("AEIN?ST", 4).image.astype(int)
+    moved = np.abs(render_rack("AEIN?ST", 4, hand=0.4, hand_from=side).image.astype(int) - bare).max(axis=2) > 60
+    edge, other = (moved[0], moved[-1]) if side == "top" else (moved[-1], moved[0])
+    assert edge.sum() > 10 and other.sum() == 0
+    drawn = render_rack("AEIN?ST", 4, hand=0.4)
+    assert any(np.array_equal(drawn.image, render_rack("AEIN?ST", 4, hand=0.4, hand_from=s).image)
+               for s in ("top", "bottom"))
+    with pytest.raises(ValueError):
+        render_rack("AEIN?ST", 4, hand=0.4, hand_from="left")
+
+
 def test_fewer_tiles_multi_letter_tokens_and_an_empty_rack():
     r = render_rack(["CH", "A", "LL", "?"], 2)
     assert sorted(r.tiles) == sorted(["CH", "A", "LL", "?"]) and len(r.boxes) == 4

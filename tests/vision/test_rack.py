@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from tilecam.api.settings import load_settings
-from tilecam.models.synth import render_rack
+from tilecam.models.synth import draw_look, render_rack
 from tilecam.vision import build_rack_reader
 from tilecam.vision.errors import RackNotFound
-from tilecam.vision.rack import DOUBTED, RULES, SURE, RackReader, RackWatch, RawReads, runs_on
+from tilecam.vision.rack import DOUBTED, RULES, SURE, RackReader, RackWatch, RawReads, partial, runs_on
 from tilecam.vision.rackfind import RackFix, Slot, find_rack
 
 # a plain look the finder must manage: ivory tiles on a black rack, seen from the front
@@ -244,6 +244,47 @@ def test_a_letterless_face_whose_colour_runs_on_above_it_is_no_blank():
     assert not runs_on(img, quad)
     img[0:150, 305:336] = tan   # an arm reaching in from the frame's top
     assert runs_on(img, quad)
+
+
+def test_a_letterless_face_whose_colour_runs_on_below_it_is_no_blank():
+    """Issue 38: the renderer's hands reach in from the frame's top or bottom; a hand from below
+    (the held-out still: a dark hand over ebony tiles) was read as two blanks, as the face's colour
+    was looked for above the tile only."""
+    img = np.full((360, 640, 3), 60, np.uint8)
+    tan = (120, 170, 220)
+    img[150:190, 300:340] = tan
+    quad = one_slot().slots[0].quad
+    img[190:360, 305:336] = tan   # an arm reaching in from the frame's bottom
+    assert runs_on(img, quad) and runs_on(img, quad, ("bottom",)) and not runs_on(img, quad, ("top",))
+
+
+@pytest.mark.parametrize("tiles,seed,hand", [("RTUIAUS", 37002, 0.22747840558863833),
+                                             ("ZDNOIVD", 37023, 0.2076719722968697)])
+def test_every_tile_a_hand_from_below_covers_is_unseen(reader, tiles, seed, hand):
+    """A training-look still (a wood table) with a hand reaching in from the frame's bottom: the
+    finder sees a plain face of the hand's colour over a hidden tile; it was read as a blank, as the
+    face's colour was looked for above the tile only."""
+    look = {**draw_look(seed, "train"), "table": "wood"}
+    scene = render_rack(tiles, seed, look, hand=hand, hand_from="bottom")
+    hidden = [b for b, o in zip(scene.boxes, scene.occluded) if o]
+    assert hidden
+    fix = reader.find(scene.image)
+    assert any(s.seen and centre_in(b, SimpleNamespace(box=s.box)) for b in hidden for s in fix.slots)
+    view = reader.read(scene.image)
+    assert not any(t.letter is not None and centre_in(b, t) for b in hidden for t in view.tiles)
+
+
+def test_a_letterless_piece_of_a_tile_is_no_blank(reader):
+    """A training-look still (wood table, a skin-coloured hand from above over three tiles): below
+    the palm the finder keeps a strip of the hidden M a third of a tile high, with no ink on it. No
+    ink on a piece of a face says nothing of the rest of it: unseen, not a blank."""
+    scene = render_rack("EUWAMTN", 36031, draw_look(36031, "train"), hand=0.37863588573891255)
+    fix = reader.find(scene.image)
+    hidden = [b for b, o in zip(scene.boxes, scene.occluded) if o]
+    assert any(s.seen and partial(scene.image.shape, fix, s) and
+               any(centre_in(b, SimpleNamespace(box=s.box)) for b in hidden) for s in fix.slots)
+    view = reader.read(scene.image)
+    assert not any(t.letter is not None and centre_in(b, t) for b in hidden for t in view.tiles)
 
 
 def test_a_hidden_tile_under_a_hand_of_the_tiles_colour_is_unseen(reader):
