@@ -85,6 +85,12 @@ class RackConfig(BaseModel):
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
     find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
+    finder: str = Field(default="classical", pattern="^(classical|learned|both)$",
+                        description="Which finder places the rack's slots: 'classical' (vision.rackfind), 'learned' "
+                                    "(vision.rackdetect, models/rackdet.onnx; whether a frame with no tiles "
+                                    "shows an empty rack or none is still the classical finder's call), or "
+                                    "'both' (the learned slots when the net is sure of every one, else the "
+                                    "classical). Measured in docs/racks.md ('A learned finder').")
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,9 @@ class RackReader:
         rec = getattr(self.tile_reader, "recognizer", None)
         if rec is not None:
             self.v6(rec)   # loaded now: a missing wheel is said at start, not at the first rack
+        self._detector = None
+        if self.cfg.finder != "classical":
+            self.detector   # likewise: a missing model is said at start
 
     def v6(self, rec):
         """The PP-OCRv6 recogniser beside the table's ``rec`` (same alphabet, threads and shape rules;
@@ -239,7 +248,25 @@ class RackReader:
         blanks = int(DISTRIBUTIONS[self.tile_reader.lang].counts.get(BLANK, 2))
         cfg = self.cfg.find if self.cfg.find.max_blanks == blanks else \
             self.cfg.find.model_copy(update={"max_blanks": blanks})
-        return find_rack(image, cfg)
+        if self.cfg.finder == "classical":
+            return find_rack(image, cfg)
+        det = self.detector.detect(image)
+        if det.fix is not None and (self.cfg.finder == "learned" or det.confidence >= self.detector.cfg.sure):
+            return det.fix
+        classical = find_rack(image, cfg)
+        if self.cfg.finder == "both" or classical is None:
+            return classical
+        # learned, no tile found: a rack with no tiles if the classical finder sees a rack at all
+        return RackFix((), classical.face_lab, classical.pitch)
+
+    @property
+    def detector(self):
+        """The learned finder (vision.rackdetect), loaded at its first use, on the readers' threads."""
+        if getattr(self, "_detector", None) is None:
+            from tilecam.vision.rackdetect import RackDetector
+            threads = getattr(getattr(self.tile_reader, "cfg", None), "threads", 1)
+            self._detector = RackDetector(threads=int(threads if isinstance(threads, int) else 1))
+        return self._detector
 
     def raw(self, image: np.ndarray, fix: RackFix, rules=RULES) -> "RawReads":
         """What the readers say of each seen slot of ``fix``: the classifier's class probabilities
