@@ -24,7 +24,7 @@ HANDS = 0.3    # share of racks (with tiles) with a hand over some
 
 
 def _bag() -> list[str]:
-    from tilecam.scoring.tiles import DISTRIBUTIONS
+    from tilecam.scoring import DISTRIBUTIONS
     return [t for t, c in DISTRIBUTIONS["en"].counts.items() for _ in range(c)]
 
 

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from tilecam.vision.rackfind import RackFix, Slot, order_quad
+from tilecam.vision.rackfind import RackFix, Slot, hand_mask, order_quad
 
 __all__ = ["DEFAULT_MODEL", "INPUT_H", "INPUT_W", "DetectConfig", "Detection", "RackDetector", "decode",
            "preprocess"]
@@ -34,15 +34,23 @@ MEAN, STD = 0.5, 0.25
 
 
 class DetectConfig(BaseModel):
-    """How the learned finder's output is read (fixed on rendered training looks)."""
+    """How the learned finder's output is read (chosen on bench_rack's training looks, ties broken on
+    its one-factor held-out looks: docs/racks.md, 'A learned finder')."""
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    core: float = Field(default=0.5, gt=0.0, lt=1.0, description="A pixel with these odds or more is a tile's core.")
+    core: float = Field(default=0.85, gt=0.0, lt=1.0,
+                        description="A pixel with these odds or more is a tile's core (high: a core's rim, where "
+                                    "touching tiles' cores nearly meet, stays out).")
     hidden: float = Field(default=0.3, gt=0.0, lt=1.0,
                           description="A tile whose core's mean hidden odds reach this is unseen (low on "
                                       "purpose: a hidden tile read as a letter is the worst error).")
     min_core: int = Field(default=4, ge=1, description="Fewest output pixels in a tile's core.")
-    sure: float = Field(default=0.7, gt=0.0, le=1.0,
+    hand_share: float = Field(default=0.1, ge=0.0, le=1.0,
+                              description="A tile this much under a hand (vision.rackfind.hand_mask: skin reaching "
+                                          "in from the frame's edge) is unseen too, whatever the net says: the net "
+                                          "judges a tile by its face's middle, a hand over its corner keeps part of "
+                                          "the letter from the readers. 0: no such test.")
+    sure: float = Field(default=0.9, gt=0.0, le=1.0,
                         description="finder 'both': the learned slots are used when every core's mean odds "
                                     "reach this, else the classical finder's.")
 
@@ -129,6 +137,14 @@ def _pitch(quads: list[np.ndarray]) -> float:
     return float(min(np.median(steps), 1.3 * w))
 
 
+def _share(mask: np.ndarray, quad: np.ndarray) -> float:
+    """The share of ``quad``'s pixels ``mask`` holds."""
+    m = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(m, np.round(quad).astype(np.int32), 1)
+    n = int(m.sum())
+    return float((mask & (m > 0)).sum()) / n if n else 0.0
+
+
 class RackDetector:
     """The learned finder: ``detect(image) -> Detection``; one onnxruntime session on ``threads``."""
 
@@ -154,6 +170,10 @@ class RackDetector:
         quads, seen, scores = decode(core, hidden, offsets, image.shape, self.cfg)
         if not quads:
             return Detection(None, ())
+        if self.cfg.hand_share > 0 and any(seen):
+            hand = hand_mask(image)
+            if hand.any():
+                seen = [s and _share(hand, q) < self.cfg.hand_share for s, q in zip(seen, quads)]
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
         mask = np.zeros(image.shape[:2], np.uint8)
         for q, s in zip(quads, seen):
