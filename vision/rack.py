@@ -1,6 +1,7 @@
 """Reading a player's rack from a rack camera's frame, and watching it settle.
 
-``RackReader.read(image) -> RackView``: the rack's slots (vision.rackfind), each tile's face
+``RackReader.read(image) -> RackView``: the rack's slots (the learned finder, vision.rackdetect,
+by default; the classical one, vision.rackfind, by ``RackConfig.finder``), each tile's face
 rectified from its quad to the crops the table's readers take, and read by the same models the
 board uses (the classifier with the table's enrolled tile set, the text recogniser with the
 table's calibration; vision.assemble builds them). Which of them names a rack's letters is
@@ -85,12 +86,13 @@ class RackConfig(BaseModel):
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
     find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
-    finder: str = Field(default="classical", pattern="^(classical|learned|both)$",
-                        description="Which finder places the rack's slots: 'classical' (vision.rackfind), 'learned' "
-                                    "(vision.rackdetect, models/rackdet.onnx; whether a frame with no tiles "
-                                    "shows an empty rack or none is still the classical finder's call), or "
-                                    "'both' (the learned slots when the net is sure of every one, else the "
-                                    "classical). Measured in docs/racks.md ('A learned finder').")
+    finder: str = Field(default="learned", pattern="^(classical|learned|both)$",
+                        description="Which finder places the rack's slots: 'learned' (vision.rackdetect, "
+                                    "models/rackdet.onnx; whether a frame with no tiles shows an empty rack or "
+                                    "none is still the classical finder's call), 'classical' (vision.rackfind), "
+                                    "or 'both' (the learned slots when the net is sure of every one, else the "
+                                    "classical). 'learned' chosen on rendered training and one-factor held-out "
+                                    "looks: docs/racks.md, 'A learned finder'.")
 
 
 @dataclass(frozen=True)
@@ -243,7 +245,8 @@ class RackReader:
         return tuple(c for c in self.tile_reader.classes if c != UNSEEN)
 
     def find(self, image: np.ndarray) -> RackFix | None:
-        """The rack's slots (vision.rackfind), as many blanks allowed as the tile set has."""
+        """The rack's slots by ``cfg.finder`` (vision.rackdetect, vision.rackfind: as many blanks allowed
+        as the tile set has)."""
         from tilecam.scoring import DISTRIBUTIONS
         blanks = int(DISTRIBUTIONS[self.tile_reader.lang].counts.get(BLANK, 2))
         cfg = self.cfg.find if self.cfg.find.max_blanks == blanks else \
