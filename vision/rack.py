@@ -85,7 +85,9 @@ class RackConfig(BaseModel):
     blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
-    find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
+    find: FindConfig = Field(default_factory=FindConfig,
+                             description="The classical rack finder's settings (vision.rackfind; with the learned "
+                                         "finder it still tells an empty rack from none).")
     finder: str = Field(default="learned", pattern="^(classical|learned|both)$",
                         description="Which finder places the rack's slots: 'learned' (vision.rackdetect, "
                                     "models/rackdet.onnx; whether a frame with no tiles shows an empty rack or "
