@@ -220,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--cache", default="/tmp/rackdet", help="folder the rendered stills are kept in")
+    ap.add_argument("--cache", default=str(Path.home() / ".cache" / "tilecam" / "rackdet"),
+                    help="folder the rendered stills are kept in (about 110 MB a 1000)")
     ap.add_argument("--val", type=int, default=100, help="fresh training-look stills measured after training")
     args = ap.parse_args(argv)
     import torch

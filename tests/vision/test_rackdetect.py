@@ -12,7 +12,8 @@ from pydantic import ValidationError
 from tilecam.models.synth import draw_look, render_rack
 from tilecam.models.train_rackdet import targets
 from tilecam.vision.rack import RackConfig, RackReader
-from tilecam.vision.rackdetect import DEFAULT_MODEL, INPUT_H, INPUT_W, DetectConfig, RackDetector, decode
+from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig,
+                                      RackDetector, decode)
 from tilecam.vision.rackfind import find_rack
 
 FRAME = (360, 640)
@@ -86,6 +87,16 @@ def centre_in(quad, box) -> bool:
 def detector():
     assert DEFAULT_MODEL.is_file(), "models/rackdet.onnx is committed"
     return RackDetector()
+
+
+def test_the_card_says_how_the_model_was_trained_and_matches_the_runtime():
+    import json
+    card = json.loads(DEFAULT_MODEL.with_name("rackdet.card.json").read_text(encoding="utf-8"))
+    assert (card["input"]["width"], card["input"]["height"], card["input"]["mean"], card["input"]["std"]) == \
+        (INPUT_W, INPUT_H, MEAN, STD)
+    assert (card["output"]["stride"], card["output"]["offset_norm"]) == (STRIDE, OFFSET_NORM)
+    assert card["training"]["looks"].endswith("'train')") and "side" in card["training"]["held_out_whole"]["view"]
+    assert DEFAULT_MODEL.stat().st_size < 2_000_000
 
 
 BAG = "AEIOURSTLNDGCMBPHK"
