@@ -90,8 +90,8 @@ class RackConfig(BaseModel):
                                          "finder it still tells an empty rack from none).")
     finder: str = Field(default="learned", pattern="^(classical|learned|both)$",
                         description="Which finder places the rack's slots: 'learned' (vision.rackdetect, "
-                                    "models/rackdet.onnx; whether a frame with no tiles shows an empty rack or "
-                                    "none is still the classical finder's call), 'classical' (vision.rackfind), "
+                                    "models/rackdet.onnx; a frame where it finds no tile goes to the classical "
+                                    "finder, which tells an empty rack from none), 'classical' (vision.rackfind), "
                                     "or 'both' (the learned slots when the net is sure of every one, else the "
                                     "classical). 'learned' chosen on rendered training and one-factor held-out "
                                     "looks: docs/racks.md, 'A learned finder'.")
@@ -258,11 +258,9 @@ class RackReader:
         det = self.detector.detect(image)
         if det.fix is not None and (self.cfg.finder == "learned" or det.confidence >= self.detector.cfg.sure):
             return det.fix
-        classical = find_rack(image, cfg)
-        if self.cfg.finder == "both" or classical is None:
-            return classical
-        # learned, no tile found: a rack with no tiles if the classical finder sees a rack at all
-        return RackFix((), classical.face_lab, classical.pitch)
+        # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty
+        # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles
+        return find_rack(image, cfg)
 
     @property
     def detector(self):

@@ -9,7 +9,7 @@ connected core is a tile; its quad is the corners its pixels point at, weighted 
 The tiles are kept along one row of one height, at most seven, left to right. A tile the net
 calls hidden is an unseen slot, never a guess (``DetectConfig.hidden``, low: a hidden tile read as
 a letter is the worst error). No tile found is no row: the caller (vision.rack.RackReader.find)
-asks the classical finder whether there is a rack (an empty rack) or none. onnxruntime only.
+asks the classical finder, which tells an empty rack (no slots) from no rack (None). onnxruntime only.
 Trained by ``python -m tilecam.models.train_rackdet`` on rendered training looks (its card says how).
 """
 from __future__ import annotations

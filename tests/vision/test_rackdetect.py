@@ -151,6 +151,10 @@ def test_the_finder_switch_learned_both_and_classical():
     assert len(fix.slots) == len(classical.slots)
     for a, b in zip(fix.slots, classical.slots):
         np.testing.assert_array_equal(a.quad, b.quad)
+    # the net finds no tile where the classical finder finds seven: its slots, never "an empty rack"
+    learned._detector = RackDetector(cfg=DetectConfig(core=0.999))
+    assert learned.detector.detect(image).fix is None
+    assert len(learned.find(image).slots) == len(classical.slots) == 7
     with pytest.raises(ValidationError):
         RackConfig(finder="neural")
 
