@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from tilecam.vision.errors import SetupError
 from tilecam.vision.rackfind import RackFix, Slot, hand_mask, order_quad
 
 __all__ = ["DEFAULT_MODEL", "INPUT_H", "INPUT_W", "DetectConfig", "Detection", "RackDetector", "decode",
@@ -151,8 +152,9 @@ class RackDetector:
     def __init__(self, path: str | Path | None = None, threads: int = 1, cfg: DetectConfig | None = None) -> None:
         import onnxruntime as ort
         self.path = Path(path) if path else DEFAULT_MODEL
-        if not self.path.is_file():
-            raise FileNotFoundError(f"the learned rack finder's model is missing: {self.path}")
+        if not self.path.is_file():   # said once, at set-up (RackReader loads it when built)
+            raise SetupError(f"no learned rack finder model at {self.path} ([rack_read] finder = \"classical\" "
+                             f"reads racks without it)")
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads
         so.inter_op_num_threads = 1

@@ -127,6 +127,12 @@ def test_a_tile_under_a_hand_is_never_a_seen_slot(detector, seed):
             assert not any(s.seen and centre_in(s.quad, box) for s in slots), box
 
 
+def test_a_missing_model_is_a_setup_error_naming_the_file_and_the_way_round(tmp_path):
+    from tilecam.vision.errors import SetupError
+    with pytest.raises(SetupError, match=r"rackdet\.onnx.*finder = \"classical\""):
+        RackDetector(tmp_path / "rackdet.onnx")
+
+
 def test_nothing_like_a_tile_is_no_detection(detector):
     det = detector.detect(np.full((360, 640, 3), 128, np.uint8))
     assert det.fix is None and det.confidence == 0.0
