@@ -1,6 +1,7 @@
 """Reading a player's rack from a rack camera's frame, and watching it settle.
 
-``RackReader.read(image) -> RackView``: the rack's slots (vision.rackfind), each tile's face
+``RackReader.read(image) -> RackView``: the rack's slots (the learned finder, vision.rackdetect,
+by default; the classical one, vision.rackfind, by ``RackConfig.finder``), each tile's face
 rectified from its quad to the crops the table's readers take, and read by the same models the
 board uses (the classifier with the table's enrolled tile set, the text recogniser with the
 table's calibration; vision.assemble builds them). Which of them names a rack's letters is
@@ -87,7 +88,16 @@ class RackConfig(BaseModel):
     blank_mass: float = Field(default=0.0, ge=0.0, le=1.0,
                               description="A face whose letters the recogniser scores below this in all is "
                                           "a blank (no letter's ink).")
-    find: FindConfig = Field(default_factory=FindConfig, description="The rack finder's settings.")
+    find: FindConfig = Field(default_factory=FindConfig,
+                             description="The classical rack finder's settings (vision.rackfind; with the learned "
+                                         "finder it still tells an empty rack from none).")
+    finder: str = Field(default="learned", pattern="^(classical|learned|both)$",
+                        description="Which finder places the rack's slots: 'learned' (vision.rackdetect, "
+                                    "models/rackdet.onnx; a frame where it finds no tile goes to the classical "
+                                    "finder, which tells an empty rack from none), 'classical' (vision.rackfind), "
+                                    "or 'both' (the learned slots when the net is sure of every one, else the "
+                                    "classical). 'learned' chosen on rendered training and one-factor held-out "
+                                    "looks: docs/racks.md, 'A learned finder'.")
 
 
 @dataclass(frozen=True)
@@ -229,6 +239,9 @@ class RackReader:
         rec = getattr(self.tile_reader, "recognizer", None)
         if rec is not None:
             self.v6(rec)   # loaded now: a missing wheel is said at start, not at the first rack
+        self._detector = None
+        if self.cfg.finder != "classical":
+            self.detector   # likewise: a missing model is said at start
 
     def v6(self, rec):
         """The PP-OCRv6 recogniser beside the table's ``rec`` (same alphabet, threads and shape rules;
@@ -256,12 +269,29 @@ class RackReader:
         return tuple(c for c in self.tile_reader.classes if c != UNSEEN)
 
     def find(self, image: np.ndarray) -> RackFix | None:
-        """The rack's slots (vision.rackfind), as many blanks allowed as the tile set has."""
+        """The rack's slots by ``cfg.finder`` (vision.rackdetect, vision.rackfind: as many blanks allowed
+        as the tile set has)."""
         from tilecam.scoring import DISTRIBUTIONS
         blanks = int(DISTRIBUTIONS[self.tile_reader.lang].counts.get(BLANK, 2))
         cfg = self.cfg.find if self.cfg.find.max_blanks == blanks else \
             self.cfg.find.model_copy(update={"max_blanks": blanks})
+        if self.cfg.finder == "classical":
+            return find_rack(image, cfg)
+        det = self.detector.detect(image)
+        if det.fix is not None and (self.cfg.finder == "learned" or det.confidence >= self.detector.cfg.sure):
+            return det.fix
+        # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty
+        # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles
         return find_rack(image, cfg)
+
+    @property
+    def detector(self):
+        """The learned finder (vision.rackdetect), loaded at its first use, on the readers' threads."""
+        if getattr(self, "_detector", None) is None:
+            from tilecam.vision.rackdetect import RackDetector
+            threads = getattr(getattr(self.tile_reader, "cfg", None), "threads", 1)
+            self._detector = RackDetector(threads=int(threads if isinstance(threads, int) else 1))
+        return self._detector
 
     def raw(self, image: np.ndarray, fix: RackFix, rules=RULES) -> "RawReads":
         """What the readers say of each seen slot of ``fix``: the classifier's class probabilities

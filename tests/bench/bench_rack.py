@@ -21,8 +21,11 @@ Per split:
                wall clock and the process's CPU time (the machine is shared; the CPU time is the read's)
 
     .venv/bin/python tests/bench/bench_rack.py [--racks 100] [--hand-racks 30] [--short-racks 28]
+                                               [--finder classical|learned|both]
 
-Writes docs/results/rack_stills_<commit>.json.
+``--finder`` (RackConfig.finder): the classical finder (vision.rackfind), the learned one
+(vision.rackdetect, models/rackdet.onnx) or both. Writes docs/results/rack_stills_<commit>.json
+(``_<finder>`` added for a finder other than the classical).
 """
 from __future__ import annotations
 
@@ -255,6 +258,8 @@ def main() -> int:
     ap.add_argument("--racks", type=int, default=100, help="unoccluded racks per split")
     ap.add_argument("--hand-racks", type=int, default=30, help="racks with a hand over tiles per split")
     ap.add_argument("--short-racks", type=int, default=28, help="racks of 0..6 tiles per split (in turn)")
+    ap.add_argument("--finder", default="classical", choices=("classical", "learned", "both"),
+                    help="which rack finder places the slots (RackConfig.finder)")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
     args = ap.parse_args()
     commit = git_commit()   # the code this run imported (read before anything else can commit)
@@ -264,7 +269,7 @@ def main() -> int:
     settings = load_settings(None)
     assert settings.read.threads == 1
     base = load_tile_reader(settings, "en")
-    reader = RackReader(base)
+    reader = RackReader(base, RackConfig(finder=args.finder))
     data = {}
     for split in SEEDS:
         print(f"rendering and reading {split} racks", flush=True)
@@ -276,11 +281,13 @@ def main() -> int:
                                      train[f"{rb[0]}@{rb[1]}"]["oracle_letter_share"]))
     rule, bar = best
     bars = {r: (bar if r == "recogniser" else 0.0) for r in RULES}
-    chosen = RackReader(base, RackConfig(rule=rule, blank_mass=bar if rule == "recogniser" else RackConfig().blank_mass))
+    chosen = RackReader(base, RackConfig(rule=rule, blank_mass=bar if rule == "recogniser" else RackConfig().blank_mass,
+                                         finder=args.finder))
     out = {
         "what": "rack reading on rendered rack stills (tests/bench/bench_rack.py)",
         "commit": commit + ("-dirty" if dirty else ""),
         "date": time.strftime("%Y-%m-%d"),
+        "finder": args.finder,
         "racks_per_split": args.racks, "hand_racks_per_split": args.hand_racks,
         "short_racks_per_split": args.short_racks,
         "held_out": {k: list(v) for k, v in RACK_HELD_OUT.items()},
@@ -299,10 +306,11 @@ def main() -> int:
                      for r, rd in {RackConfig().rule: reader, rule: chosen}.items()},
         "timing_one_thread": {s: timing(chosen, data[s]) for s in data},
     }
-    dest = Path(args.out) / f"rack_stills_{out['commit']}.json"
+    suffix = "" if args.finder == "classical" else f"_{args.finder}"
+    dest = Path(args.out) / f"rack_stills_{out['commit']}{suffix}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    shown = ("commit", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread")
+    shown = ("commit", "finder", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread")
     print(json.dumps({k: out[k] for k in shown}, indent=1))
     for s in SEEDS:
         for r in RULES:

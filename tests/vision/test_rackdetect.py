@@ -1,0 +1,194 @@
+"""vision/rackdetect.py: the learned rack finder beside the classical one. The decoding (quads from
+the net's maps, built here from known quads by the training's own targets, so the two agree), the
+committed model (models/rackdet.onnx) on rendered training-look racks, a hidden tile never a seen
+slot, and RackReader's ``finder`` switch."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from tilecam.models.synth import draw_look, render_rack
+from tilecam.models.train_rackdet import targets
+from tilecam.vision.rack import RackConfig, RackReader
+from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig,
+                                      RackDetector, decode)
+from tilecam.vision.rackfind import find_rack
+
+FRAME = (360, 640)
+
+
+def tile(x: float, y: float, w: float = 20.0, h: float = 24.0, lean: float = 2.0) -> np.ndarray:
+    """A face quad (TL, TR, BR, BL) in input pixels, its top leaning back a little."""
+    return np.float32([[x + lean, y], [x + w - lean, y], [x + w, y + h], [x, y + h]])
+
+
+def maps(quads: list[np.ndarray], hidden: list[bool]):
+    """The net's ideal output for ``quads`` (odds, not logits), as training would ask it."""
+    q = np.full((7, 4, 2), np.nan, np.float32)
+    q[:len(quads)] = quads
+    hid = np.zeros(7, bool)
+    hid[:len(hidden)] = hidden
+    return targets(q, hid)
+
+
+def test_quads_are_decoded_from_the_maps_left_to_right_touching_tiles_apart():
+    # three tiles, the middle two touching (no gap: their cores still stand apart), given out of order
+    quads = [tile(120, 60), tile(60, 62), tile(80, 62), tile(30, 61)]
+    core, hid, off = maps(quads, [False, True, False, False])
+    got, seen, scores = decode(core, hid, off, (INPUT_H, INPUT_W))
+    order = np.argsort([q[:, 0].mean() for q in quads])
+    assert len(got) == 4
+    for g, i in zip(got, order):
+        np.testing.assert_allclose(g, quads[i], atol=1e-3)
+    assert seen == [True, False, True, True]           # the hidden tile (x 60, second) is unseen, never a guess
+    assert scores == [1.0] * 4
+
+
+def test_quads_scale_to_the_frame():
+    quads = [tile(40, 50), tile(64, 50)]
+    core, hid, off = maps(quads, [False, False])
+    got, _, _ = decode(core, hid, off, FRAME)
+    np.testing.assert_allclose(got[0], quads[0] * np.float32([640 / INPUT_W, 360 / INPUT_H]), atol=1e-2)
+
+
+def test_a_blob_off_the_row_or_of_another_height_is_not_a_tile():
+    row = [tile(30 + 24 * k, 60 + k) for k in range(5)]
+    stray_far = tile(100, 5)                        # another face well above the row
+    stray_big = tile(200, 40, w=40, h=60)           # of another height
+    core, hid, off = maps(row + [stray_far, stray_big], [False] * 7)
+    got, _, _ = decode(core, hid, off, (INPUT_H, INPUT_W))
+    assert len(got) == 5
+    for g, q in zip(got, row):
+        np.testing.assert_allclose(g, q, atol=1e-3)
+
+
+def test_weak_or_tiny_cores_are_no_tiles_and_at_most_seven_are_kept():
+    core, hid, off = maps([tile(30 + 24 * k, 60) for k in range(7)], [False] * 7)
+    assert decode(core * 0.4, hid, off, FRAME) == ([], [], [])
+    # eight tiles: the eight's core weaker, the seven likeliest kept
+    extra, _, extra_off = maps([tile(30 + 24 * 7, 60)], [False])
+    core2 = np.maximum(core, extra * 0.6)
+    got, _, scores = decode(core2, hid, off + extra_off, FRAME)
+    assert len(got) == 7 and min(scores) == 1.0
+    dot = np.zeros_like(core)
+    dot[10, 10] = 1.0
+    assert decode(dot, hid, off, FRAME, DetectConfig(min_core=2)) == ([], [], [])
+
+
+def centre_in(quad, box) -> bool:
+    x, y, w, h = box
+    cx, cy = np.asarray(quad).mean(axis=0)
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
+@pytest.fixture(scope="module")
+def detector():
+    assert DEFAULT_MODEL.is_file(), "models/rackdet.onnx is committed"
+    return RackDetector()
+
+
+def test_the_card_says_how_the_model_was_trained_and_matches_the_runtime():
+    import json
+    card = json.loads(DEFAULT_MODEL.with_name("rackdet.card.json").read_text(encoding="utf-8"))
+    assert (card["input"]["width"], card["input"]["height"], card["input"]["mean"], card["input"]["std"]) == \
+        (INPUT_W, INPUT_H, MEAN, STD)
+    assert (card["output"]["stride"], card["output"]["offset_norm"]) == (STRIDE, OFFSET_NORM)
+    assert card["training"]["looks"].endswith("'train')") and "side" in card["training"]["held_out_whole"]["view"]
+    assert DEFAULT_MODEL.stat().st_size < 2_000_000
+
+
+BAG = "AEIOURSTLNDGCMBPHK"
+
+
+@pytest.mark.parametrize("seed", [30000, 30001, 30003, 30004])
+def test_the_committed_model_finds_the_slots_of_training_look_racks(detector, seed):
+    rng = np.random.default_rng(seed)
+    tiles = "".join(rng.choice(list(BAG), 7))
+    scene = render_rack(tiles, seed, draw_look(seed, "train"))
+    fix = detector.detect(scene.image).fix
+    assert fix is not None and len(fix.slots) == 7
+    for s, box in zip(fix.slots, scene.boxes):
+        assert s.seen and centre_in(s.quad, box)
+    assert fix.pitch > 0 and fix.face_lab.shape == (3,)
+
+
+@pytest.mark.parametrize("seed", range(35000, 35008))
+def test_a_tile_under_a_hand_is_never_a_seen_slot(detector, seed):
+    """The worst error is a hidden tile read as a letter: the learned finder calls it unseen (or
+    finds no slot there), whatever it does with the others."""
+    scene = render_rack("RETINAS", seed, draw_look(seed, "train"), hand=0.4)
+    assert any(scene.occluded)
+    fix = detector.detect(scene.image).fix
+    slots = fix.slots if fix is not None else ()
+    for box, hidden in zip(scene.boxes, scene.occluded):
+        if hidden:
+            assert not any(s.seen and centre_in(s.quad, box) for s in slots), box
+
+
+def test_a_missing_model_is_a_setup_error_naming_the_file_and_the_way_round(tmp_path):
+    from tilecam.vision.errors import SetupError
+    with pytest.raises(SetupError, match=r"rackdet\.onnx.*finder = \"classical\""):
+        RackDetector(tmp_path / "rackdet.onnx")
+
+
+def test_nothing_like_a_tile_is_no_detection(detector):
+    det = detector.detect(np.full((360, 640, 3), 128, np.uint8))
+    assert det.fix is None and det.confidence == 0.0
+
+
+class _Tiles:
+    """RackReader's tile reader as far as finding goes: the tile set's language, no recogniser."""
+    lang = "en"
+    classes = (".", "?", "A")
+
+
+def test_the_finder_switch_learned_both_and_classical():
+    image = render_rack("RETINAS", 30000, draw_look(30000, "train")).image
+    learned = RackReader(_Tiles(), RackConfig(finder="learned"))
+    got, want = learned.find(image).slots, learned.detector.detect(image).fix.slots
+    assert len(got) == len(want) == 7
+    assert all(np.array_equal(a.quad, b.quad) and a.seen == b.seen for a, b in zip(got, want))
+    classical = RackReader(_Tiles(), RackConfig(finder="classical")).find(image)
+    both = RackReader(_Tiles(), RackConfig(finder="both"))
+    both._detector = RackDetector(cfg=DetectConfig(sure=1.0))     # never sure: the classical finder's slots
+    fix = both.find(image)
+    assert len(fix.slots) == len(classical.slots)
+    for a, b in zip(fix.slots, classical.slots):
+        np.testing.assert_array_equal(a.quad, b.quad)
+    # the net finds no tile where the classical finder finds seven: its slots, never "an empty rack"
+    learned._detector = RackDetector(cfg=DetectConfig(core=0.999))
+    assert learned.detector.detect(image).fix is None
+    assert len(learned.find(image).slots) == len(classical.slots) == 7
+    with pytest.raises(ValidationError):
+        RackConfig(finder="neural")
+
+
+@pytest.mark.parametrize("seed,look", [(3, dict(view="front", distance="near", tile_style="ivory", light="even",
+                                                table="wood", camera="sharp", rack="black_plastic"))])
+def test_an_empty_rack_read_by_the_learned_finder_is_a_rack_with_no_slots(seed, look):
+    """No tile found: whether the frame shows an empty rack or no rack is the classical finder's call."""
+    reader = RackReader(_Tiles(), RackConfig(finder="learned"))
+    image = render_rack("", seed, look).image
+    assert find_rack(image) is not None
+    fix = reader.find(image)
+    assert fix is not None and fix.slots == ()
+    assert reader.find(np.full((360, 640, 3), 128, np.uint8)) is None
+
+
+def test_a_hand_over_a_tiles_corner_makes_it_unseen_whatever_the_net_says(detector, monkeypatch):
+    """The net judges a tile by its face's middle; skin reaching in from the frame's edge over a
+    fifth of the tile (a corner) makes it unseen too (train, seed 35029: an A half under a finger
+    was read)."""
+    quads = [tile(40 + 24 * k, 60) for k in range(5)]
+    scale = np.float32([640 / INPUT_W, 360 / INPUT_H])
+    image = np.full((360, 640, 3), 128, np.uint8)
+    x0, y0 = quads[2][0] * scale                     # the third tile's top left corner, in the frame
+    cv2.fillConvexPoly(image, np.int32([[x0 - 8, 0], [x0 + 20, 0], [x0 + 20, y0 + 25], [x0 - 8, y0 + 25]]),
+                       (130, 160, 210))               # a light-skinned arm from the top, over that corner
+    monkeypatch.setattr(detector, "outputs", lambda img: maps(quads, [False] * 5))
+    fix = detector.detect(image).fix
+    assert [s.seen for s in fix.slots] == [True, True, False, True, True]
+    monkeypatch.setattr(detector, "cfg", DetectConfig(hand_share=0.0))
+    assert all(s.seen for s in detector.detect(image).fix.slots)

@@ -1,0 +1,186 @@
+"""The learned rack finder: a small fully convolutional net (models/rackdet.onnx) beside the
+classical one (vision.rackfind), returning the same ``RackFix``.
+
+The frame is shrunk to INPUT_W x INPUT_H (INTER_AREA); the net gives, at every STRIDE-th pixel,
+the odds that it lies in a tile face's core (the face's middle half across and 60 % down: touching
+tiles' cores are apart), the odds that the tile there is hidden (a hand over it), and the offsets
+from the pixel to the face's four corners (TL, TR, BR, BL, in OFFSET_NORM output pixels). Each
+connected core is a tile; its quad is the corners its pixels point at, weighted by their odds.
+The tiles are kept along one row of one height, at most seven, left to right. A tile the net
+calls hidden is an unseen slot, never a guess (``DetectConfig.hidden``, low: a hidden tile read as
+a letter is the worst error). No tile found is no row: the caller (vision.rack.RackReader.find)
+asks the classical finder, which tells an empty rack (no slots) from no rack (None). onnxruntime only.
+Trained by ``python -m tilecam.models.train_rackdet`` on rendered training looks (its card says how).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from tilecam.vision.errors import SetupError
+from tilecam.vision.rackfind import RackFix, Slot, hand_mask, order_quad
+
+__all__ = ["DEFAULT_MODEL", "INPUT_H", "INPUT_W", "DetectConfig", "Detection", "RackDetector", "decode",
+           "preprocess"]
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "rackdet.onnx"   # read as a file
+INPUT_W, INPUT_H = 256, 144    # the frame shrunk to this (a 640 x 360 frame by 2.5)
+STRIDE = 2                     # output pixel = STRIDE input pixels
+OFFSET_NORM = 16.0             # corner offsets are in units of this many output pixels
+MEAN, STD = 0.5, 0.25
+
+
+class DetectConfig(BaseModel):
+    """How the learned finder's output is read (chosen on bench_rack's training looks, ties broken on
+    its one-factor held-out looks: docs/racks.md, 'A learned finder')."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    core: float = Field(default=0.85, gt=0.0, lt=1.0,
+                        description="A pixel with these odds or more is a tile's core (high: a core's rim, where "
+                                    "touching tiles' cores nearly meet, stays out).")
+    hidden: float = Field(default=0.3, gt=0.0, lt=1.0,
+                          description="A tile whose core's mean hidden odds reach this is unseen (low on "
+                                      "purpose: a hidden tile read as a letter is the worst error).")
+    min_core: int = Field(default=4, ge=1, description="Fewest output pixels in a tile's core.")
+    hand_share: float = Field(default=0.1, ge=0.0, le=1.0,
+                              description="A tile this much under a hand (vision.rackfind.hand_mask: skin reaching "
+                                          "in from the frame's edge) is unseen too, whatever the net says: the net "
+                                          "judges a tile by its face's middle, a hand over its corner keeps part of "
+                                          "the letter from the readers. 0: no such test.")
+    sure: float = Field(default=0.9, gt=0.0, le=1.0,
+                        description="finder 'both': the learned slots are used when every core's mean odds "
+                                    "reach this, else the classical finder's.")
+
+
+@dataclass(frozen=True)
+class Detection:
+    fix: RackFix | None     # None: no tile found
+    scores: tuple[float, ...]  # per slot: the core's mean odds
+
+    @property
+    def confidence(self) -> float:
+        return min(self.scores) if self.scores else 0.0
+
+
+def preprocess(image: np.ndarray) -> np.ndarray:
+    """BGR frame -> (1, 3, INPUT_H, INPUT_W) float32, as the net was trained."""
+    small = cv2.resize(image, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+    return ((small.astype(np.float32) / 255.0 - MEAN) / STD).transpose(2, 0, 1)[None]
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))
+
+
+def _row(quads: list[np.ndarray], keep: list[int]) -> list[int]:
+    """Of the tiles ``keep``, those along one row of one height (a median height, a line through the
+    centres fitted robustly), at most seven."""
+    if len(keep) <= 1:
+        return keep
+    heights = np.array([np.ptp(quads[i][:, 1]) for i in keep])
+    h = float(np.median(heights))
+    keep = [i for i, hh in zip(keep, heights) if 0.6 * h <= hh <= 1.6 * h]
+    if len(keep) <= 2:
+        return keep
+    c = np.array([quads[i].mean(axis=0) for i in keep])
+    best = None
+    for a in range(len(keep)):          # the line through two centres most others lie near
+        for b in range(a + 1, len(keep)):
+            d = c[b] - c[a]
+            if abs(d[0]) < 1e-6:
+                continue
+            slope = d[1] / d[0]
+            res = np.abs(c[:, 1] - (c[a, 1] + slope * (c[:, 0] - c[a, 0])))
+            near = res < 0.5 * h
+            if best is None or near.sum() > best.sum():
+                best = near
+    return [i for i, ok in zip(keep, best) if ok] if best is not None else keep
+
+
+def decode(core: np.ndarray, hidden: np.ndarray, offsets: np.ndarray, frame_shape,
+           cfg: DetectConfig | None = None) -> tuple[list[np.ndarray], list[bool], list[float]]:
+    """The net's outputs (odds, not logits: ``core`` and ``hidden`` (H, W), ``offsets`` (8, H, W))
+    -> per tile, left to right: its quad in the frame (TL, TR, BR, BL), seen, and its core's mean odds."""
+    cfg = cfg or DetectConfig()
+    oh, ow = core.shape
+    fy, fx = frame_shape[0] / oh, frame_shape[1] / ow
+    n, comp = cv2.connectedComponents((core >= cfg.core).astype(np.uint8), connectivity=4)
+    quads, seen, scores = [], [], []
+    for k in range(1, n):
+        ys, xs = np.nonzero(comp == k)
+        if len(ys) < cfg.min_core:
+            continue
+        w = core[ys, xs]
+        off = offsets[:, ys, xs].reshape(4, 2, -1) * OFFSET_NORM      # (corner, xy, pixels)
+        # where each pixel (its centre; coordinates count pixel edges) says the corners are
+        pts = np.stack([xs + 0.5, ys + 0.5]).astype(np.float32)[None] + off
+        q = (pts * w).sum(axis=2) / w.sum() * np.float32([fx, fy])    # (4, 2) in the frame
+        quads.append(order_quad(q).astype(np.float32))
+        seen.append(float(hidden[ys, xs].mean()) < cfg.hidden)
+        scores.append(float(w.mean()))
+    keep = _row(quads, list(range(len(quads))))
+    if len(keep) > 7:   # the seven likeliest
+        keep = sorted(sorted(keep, key=lambda i: -scores[i])[:7])
+    keep.sort(key=lambda i: float(quads[i][:, 0].mean()))
+    return [quads[i] for i in keep], [seen[i] for i in keep], [scores[i] for i in keep]
+
+
+def _pitch(quads: list[np.ndarray]) -> float:
+    widths = [float(np.linalg.norm(q[1] - q[0])) for q in quads]
+    w = float(np.median(widths))
+    if len(quads) < 2:
+        return w * 1.05
+    steps = np.diff([float(q[:, 0].mean()) for q in quads])
+    return float(min(np.median(steps), 1.3 * w))
+
+
+def _share(mask: np.ndarray, quad: np.ndarray) -> float:
+    """The share of ``quad``'s pixels ``mask`` holds."""
+    m = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(m, np.round(quad).astype(np.int32), 1)
+    n = int(m.sum())
+    return float((mask & (m > 0)).sum()) / n if n else 0.0
+
+
+class RackDetector:
+    """The learned finder: ``detect(image) -> Detection``; one onnxruntime session on ``threads``."""
+
+    def __init__(self, path: str | Path | None = None, threads: int = 1, cfg: DetectConfig | None = None) -> None:
+        import onnxruntime as ort
+        self.path = Path(path) if path else DEFAULT_MODEL
+        if not self.path.is_file():   # said once, at set-up (RackReader loads it when built)
+            raise SetupError(f"no learned rack finder model at {self.path} ([rack_read] finder = \"classical\" "
+                             f"reads racks without it)")
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(self.path), so, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+        self.cfg = cfg or DetectConfig()
+
+    def outputs(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The net's odds of a core, of a hidden tile (H, W) and the corner offsets (8, H, W)."""
+        out = self.session.run(None, {self.input: preprocess(image)})[0][0]
+        return _sigmoid(out[0]), _sigmoid(out[1]), out[2:10]
+
+    def detect(self, image: np.ndarray) -> Detection:
+        core, hidden, offsets = self.outputs(image)
+        quads, seen, scores = decode(core, hidden, offsets, image.shape, self.cfg)
+        if not quads:
+            return Detection(None, ())
+        if self.cfg.hand_share > 0 and any(seen):
+            hand = hand_mask(image)
+            if hand.any():
+                seen = [s and _share(hand, q) < self.cfg.hand_share for s, q in zip(seen, quads)]
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+        mask = np.zeros(image.shape[:2], np.uint8)
+        for q, s in zip(quads, seen):
+            if s:
+                cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+        face = np.median(lab[mask > 0], axis=0).astype(np.float32) if mask.any() else np.zeros(3, np.float32)
+        slots = tuple(Slot(q, s) for q, s in zip(quads, seen))
+        return Detection(RackFix(slots, face, _pitch(quads)), tuple(scores))
