@@ -1,7 +1,7 @@
 """Reading a player's rack from a rack camera's frame, and watching it settle.
 
 ``RackReader.read(image) -> RackView``: the rack's slots (the learned finder, vision.rackdetect,
-by default; the classical one, vision.rackfind, by ``RackConfig.finder``), each tile's face
+checked by the classical one, vision.rackfind, by default; either alone by ``RackConfig.finder``), each tile's face
 rectified from its quad to the crops the table's readers take, and read by the same models the
 board uses (the classifier with the table's enrolled tile set, the text recogniser with the
 table's calibration; vision.assemble builds them). Which of them names a rack's letters is
@@ -91,13 +91,14 @@ class RackConfig(BaseModel):
     find: FindConfig = Field(default_factory=FindConfig,
                              description="The classical rack finder's settings (vision.rackfind; with the learned "
                                          "finder it still tells an empty rack from none).")
-    finder: str = Field(default="learned", pattern="^(classical|learned|both)$",
+    finder: str = Field(default="both", pattern="^(classical|learned|both)$",
                         description="Which finder places the rack's slots: 'learned' (vision.rackdetect, "
                                     "models/rackdet.onnx; a frame where it finds no tile goes to the classical "
                                     "finder, which tells an empty rack from none), 'classical' (vision.rackfind), "
-                                    "or 'both' (the learned slots when the net is sure of every one, else the "
-                                    "classical). 'learned' chosen on rendered training and one-factor held-out "
-                                    "looks: docs/racks.md, 'A learned finder'.")
+                                    "or 'both' (the learned slots when the net is sure of every one and the "
+                                    "classical finder sees no more tiles, else the classical). 'both' chosen on "
+                                    "rendered training looks (a tie with 'learned', one more empty rack) and "
+                                    "held-out looks (stills and games): docs/racks.md, 'A learned finder'.")
 
 
 @dataclass(frozen=True)
@@ -278,8 +279,13 @@ class RackReader:
         if self.cfg.finder == "classical":
             return find_rack(image, cfg)
         det = self.detector.detect(image)
-        if det.fix is not None and (self.cfg.finder == "learned" or det.confidence >= self.detector.cfg.sure):
+        if det.fix is not None and self.cfg.finder == "learned":
             return det.fix
+        if det.fix is not None and det.confidence >= self.detector.cfg.sure:
+            # 'both': the net's slots, unless the classical finder sees more tiles (the net, sure of
+            # the tiles it found, may miss some of a look it never saw)
+            fix = find_rack(image, cfg)
+            return fix if fix is not None and len(fix.slots) > len(det.fix.slots) else det.fix
         # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty
         # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles
         return find_rack(image, cfg)

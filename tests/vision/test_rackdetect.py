@@ -12,9 +12,9 @@ from pydantic import ValidationError
 from tilecam.models.synth import draw_look, render_rack
 from tilecam.models.train_rackdet import targets
 from tilecam.vision.rack import RackConfig, RackReader
-from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig,
+from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig, Detection,
                                       RackDetector, decode)
-from tilecam.vision.rackfind import find_rack
+from tilecam.vision.rackfind import RackFix, find_rack
 
 FRAME = (360, 640)
 
@@ -163,6 +163,24 @@ def test_the_finder_switch_learned_both_and_classical():
     assert len(learned.find(image).slots) == len(classical.slots) == 7
     with pytest.raises(ValidationError):
         RackConfig(finder="neural")
+
+
+def test_both_takes_the_classical_slots_where_the_classical_finder_sees_more_tiles(monkeypatch):
+    """'both': the net, sure of the tiles it found, can miss some of a look it never saw (jewel tiles
+    in the rack games: 5 of 7 found at 0.94); where the classical finder sees more tiles, its slots."""
+    image = render_rack("RETINAS", 30000, draw_look(30000, "train")).image
+    both = RackReader(_Tiles(), RackConfig(finder="both"))
+    full = both.detector.detect(image)
+    assert len(full.fix.slots) == 7 and full.confidence >= both.detector.cfg.sure
+    classical = RackReader(_Tiles(), RackConfig(finder="classical")).find(image)
+    assert len(classical.slots) == 7
+    fewer = Detection(RackFix(full.fix.slots[:5], full.fix.face_lab, full.fix.pitch), full.scores[:5])
+    monkeypatch.setattr(both.detector, "detect", lambda img: fewer)
+    fix = both.find(image)
+    assert len(fix.slots) == 7 and all(np.array_equal(a.quad, b.quad) for a, b in zip(fix.slots, classical.slots))
+    # the net's slots where the classical finder sees no more tiles
+    monkeypatch.setattr(both.detector, "detect", lambda img: full)
+    assert both.find(image) is full.fix
 
 
 @pytest.mark.parametrize("seed,look", [(3, dict(view="front", distance="near", tile_style="ivory", light="even",
