@@ -228,19 +228,6 @@ def partial(shape, fix: RackFix, slot: Slot) -> bool:
                 or np.ptp(slot.quad[:, 0]) < MIN_WIDTH * fix.pitch)
 
 
-def _hidden_by(fix: RackFix | None, net: RackFix | None) -> RackFix | None:
-    """``fix`` with each seen slot whose centre lies on a tile ``net`` calls hidden made unseen: a hand
-    the classical finder missed is never read through."""
-    hidden = [s.quad.astype(np.float32) for s in net.slots if not s.seen] if net is not None else []
-    if fix is None or not hidden:
-        return fix
-    def under(q: np.ndarray) -> bool:
-        cx, cy = q.mean(axis=0)
-        return any(cv2.pointPolygonTest(h.reshape(-1, 1, 2), (float(cx), float(cy)), False) >= 0 for h in hidden)
-    return RackFix(tuple(Slot(s.quad, False) if s.seen and under(s.quad) else s for s in fix.slots),
-                   fix.face_lab, fix.pitch)
-
-
 class RackReader:
     """Reads racks with the table's readers. ``reader``: a vision.classify.TileReader (a
     vision.fuse.FusedTileReader brings the recogniser) or a vision.reader.TableReader, whose
@@ -294,16 +281,14 @@ class RackReader:
         det = self.detector.detect(image)
         if det.fix is not None and self.cfg.finder == "learned":
             return det.fix
-        fix = find_rack(image, cfg)
-        if det.fix is not None and det.confidence >= self.detector.cfg.sure and \
-                (fix is None or len(fix.slots) <= len(det.fix.slots)):
+        if det.fix is not None and det.confidence >= self.detector.cfg.sure:
             # 'both': the net's slots, unless the classical finder sees more tiles (the net, sure of
             # the tiles it found, may miss some of a look it never saw)
-            return det.fix
-        # 'both' and the net unsure or outnumbered, or no tile found: the classical finder's fix, which
-        # tells an empty rack (no slots) from no rack (None), and never calls a rack empty where it
-        # finds tiles; a tile the net calls hidden stays unseen in it
-        return _hidden_by(fix, det.fix)
+            fix = find_rack(image, cfg)
+            return fix if fix is not None and len(fix.slots) > len(det.fix.slots) else det.fix
+        # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty
+        # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles
+        return find_rack(image, cfg)
 
     @property
     def detector(self):

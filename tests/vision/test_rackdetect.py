@@ -14,7 +14,7 @@ from tilecam.models.train_rackdet import targets
 from tilecam.vision.rack import RackConfig, RackReader
 from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig, Detection,
                                       RackDetector, decode)
-from tilecam.vision.rackfind import RackFix, Slot, find_rack
+from tilecam.vision.rackfind import RackFix, find_rack
 
 FRAME = (360, 640)
 
@@ -181,22 +181,6 @@ def test_both_takes_the_classical_slots_where_the_classical_finder_sees_more_til
     # the net's slots where the classical finder sees no more tiles
     monkeypatch.setattr(both.detector, "detect", lambda img: full)
     assert both.find(image) is full.fix
-
-
-def test_both_keeps_a_tile_the_net_calls_hidden_unseen_in_the_classical_slots(monkeypatch):
-    """Where 'both' takes the classical slots, a tile the net calls hidden (a hand the classical
-    finder missed) stays unseen: never read through."""
-    image = render_rack("RETINAS", 30000, draw_look(30000, "train")).image
-    both = RackReader(_Tiles(), RackConfig(finder="both"))
-    classical = RackReader(_Tiles(), RackConfig(finder="classical")).find(image)
-    assert len(classical.slots) == 7 and all(s.seen for s in classical.slots)
-    full = both.detector.detect(image)
-    # the net finds five tiles, the third hidden: outnumbered, so the classical slots, the third unseen
-    net = tuple(Slot(s.quad, k != 2) for k, s in enumerate(full.fix.slots[:5]))
-    monkeypatch.setattr(both.detector, "detect",
-                        lambda img: Detection(RackFix(net, full.fix.face_lab, full.fix.pitch), full.scores[:5]))
-    fix = both.find(image)
-    assert len(fix.slots) == 7 and [s.seen for s in fix.slots] == [True, True, False, True, True, True, True]
 
 
 @pytest.mark.parametrize("seed,look", [(3, dict(view="front", distance="near", tile_style="ivory", light="even",
