@@ -24,7 +24,8 @@ Per split:
                                                [--finder classical|learned|both]
 
 ``--finder`` (RackConfig.finder): the classical finder (vision.rackfind), the learned one
-(vision.rackdetect, models/rackdet.onnx) or both. Writes docs/results/rack_stills_<commit>.json
+(vision.rackdetect, models/rackdet.onnx) or both; by default the product's (RackConfig().finder).
+Writes docs/results/rack_stills_<commit>.json
 (``_<finder>`` added for a finder other than the classical).
 """
 from __future__ import annotations
@@ -258,8 +259,8 @@ def main() -> int:
     ap.add_argument("--racks", type=int, default=100, help="unoccluded racks per split")
     ap.add_argument("--hand-racks", type=int, default=30, help="racks with a hand over tiles per split")
     ap.add_argument("--short-racks", type=int, default=28, help="racks of 0..6 tiles per split (in turn)")
-    ap.add_argument("--finder", default="classical", choices=("classical", "learned", "both"),
-                    help="which rack finder places the slots (RackConfig.finder)")
+    ap.add_argument("--finder", default=RackConfig().finder, choices=("classical", "learned", "both"),
+                    help="which rack finder places the slots (RackConfig.finder; default: the product's)")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
     args = ap.parse_args()
     commit = git_commit()   # the code this run imported (read before anything else can commit)
