@@ -116,13 +116,17 @@ def targets(quads: np.ndarray, hidden: np.ndarray, width: int = INPUT_W) -> tupl
     return (label > 0).astype(np.float32), hid, off
 
 
-def augment(img: np.ndarray, quads: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+MIN_SCALE = 0.65   # the warp shrinks a still to this at the most (the committed model's)
+
+
+def augment(img: np.ndarray, quads: np.ndarray, rng: np.random.Generator,
+            min_scale: float = MIN_SCALE) -> tuple[np.ndarray, np.ndarray]:
     """A still warped (scale, roll, perspective, shift), maybe mirrored, its colours changed."""
     h, w = img.shape[:2]
     q = quads.copy()
     if rng.random() < 0.85:
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        s = rng.uniform(0.65, 1.2)
+        s = rng.uniform(min_scale, 1.2)
         a = np.radians(rng.uniform(-24, 24))
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
         c = np.float32([w / 2, h / 2])
@@ -156,12 +160,12 @@ def augment(img: np.ndarray, quads: np.ndarray, rng: np.random.Generator) -> tup
     return np.clip(x, 0, 255), q
 
 
-def batch(data: dict, idx: np.ndarray, rng: np.random.Generator, aug: bool = True):
+def batch(data: dict, idx: np.ndarray, rng: np.random.Generator, aug: bool = True, min_scale: float = MIN_SCALE):
     """Stills ``idx`` as net input and targets; augmented ones cut to a CROP_W window (a tile the
     window cuts keeps its corners outside it)."""
     xs, cores, hids, offs = [], [], [], []
     for i in idx:
-        img, q = (augment(data["x"][i], data["quads"][i], rng) if aug
+        img, q = (augment(data["x"][i], data["quads"][i], rng, min_scale) if aug
                   else (data["x"][i].astype(np.float32), data["quads"][i]))
         if aug:
             x0 = 16 * int(rng.integers(0, (INPUT_W - CROP_W) // 16 + 1))
@@ -223,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=str(Path.home() / ".cache" / "tilecam" / "rackdet"),
                     help="folder the rendered stills are kept in (about 110 MB a 1000)")
     ap.add_argument("--val", type=int, default=100, help="fresh training-look stills measured after training")
+    ap.add_argument("--min-scale", type=float, default=MIN_SCALE,
+                    help="the warp shrinks a still to this at the most (smaller: far tiles)")
     args = ap.parse_args(argv)
     import torch
     torch.manual_seed(args.seed)
@@ -258,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in opt.param_groups:
             g["lr"] = lr
         idx = rng.integers(0, n, args.batch)
-        x, core, hid, off = (torch.from_numpy(a) for a in batch(data, idx, rng))
+        x, core, hid, off = (torch.from_numpy(a) for a in batch(data, idx, rng, min_scale=args.min_scale))
         out = model(x)
         l_core = torch.nn.functional.binary_cross_entropy_with_logits(out[:, 0], core, pos_weight=pos)
         m = core > 0.5
@@ -310,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
                      "commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "racks": n, "seeds_from": SEED0,
                      "full_racks": FULL, "hand_racks": HANDS, "looks": "models.synth.draw_look(seed, 'train')",
                      "held_out_whole": {k: list(v) for k, v in RACK_HELD_OUT.items()},
-                     "augmentation": "perspective warp (scale 0.65-1.2, roll +-24 deg, corners +-6 %), mirror, "
+                     "augmentation": "perspective warp (scale " + f"{args.min_scale:g}-1.2," + " roll +-24 deg, corners +-6 %), mirror, "
                                      "channel gains/swaps, inversion, grey, brightness, glare, blur, noise",
                      "steps": step, "batch": args.batch, "passes": round(seen / n, 2), "minutes": round(train_s / 60, 1),
                      "lr": args.lr, "seed": args.seed, "threads": 2, "torch": torch.__version__,
