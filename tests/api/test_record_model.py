@@ -437,7 +437,10 @@ class RecordMachine(RuleBasedStateMachine):
         tiles = data.draw(st.lists(st.sampled_from(source), min_size=1, max_size=7))
         if data.draw(st.booleans()) and len(tiles) > 1:
             tiles[0] = None  # a hand over one slot
-        seen = RackSeen(player, float(len(self.keeper.entries)), tuple(tiles), tuple(certainty for _ in tiles))
+        # an unsure read has some slots under the threshold, not all: its sure tiles still tell an
+        # exchange (RackBook.changed_since_turn), a read whose play fills its unsure slots is whole
+        cert = tuple(0.99 if certainty == 0.99 or data.draw(st.booleans()) else certainty for _ in tiles)
+        seen = RackSeen(player, float(len(self.keeper.entries)), tuple(tiles), cert)
         board = tiles_of(self.get("/board").json()["rows"])
         fitted = self.keeper.rack_fit(seen, RACK_REVIEW_BELOW)   # as Recorder.rack_seen takes a read
         review = bool(fitted.breaks or fitted.logged.doubtful(RACK_REVIEW_BELOW))
