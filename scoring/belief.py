@@ -23,6 +23,8 @@ class BoardBelief:
         self.classes = classes
         self.log = np.zeros((size, size, len(classes)), dtype=np.float64)
         self.frames = np.zeros((size, size), dtype=np.int32)
+        # each square's readers as its latest frame with them named (Snapshot.readers); -1 unread
+        self.readers = np.full((size, size, 2), -1, dtype=np.int16)
 
     def add(self, snap: Snapshot, visible: np.ndarray | None = None) -> None:
         """Add a frame's reading. A square whose occupancy flips (a tile put down or taken
@@ -34,8 +36,12 @@ class BoardBelief:
         flipped = mask & (self.frames > 0) & (occupied(snap) != occupied(self.posterior()))
         self.log[flipped] = 0.0
         self.frames[flipped] = 0
+        self.readers[flipped] = -1
         self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
         self.frames[mask] += 1
+        if snap.readers is not None:
+            named = mask & (snap.readers >= 0).any(axis=2)
+            self.readers[named] = snap.readers[named]
 
     def forget(self, squares) -> None:
         """The squares' history dropped (what it said was found wrong: a reading the tile counts
@@ -43,9 +49,10 @@ class BoardBelief:
         for sq in squares:
             self.log[sq.row, sq.col] = 0.0
             self.frames[sq.row, sq.col] = 0
+            self.readers[sq.row, sq.col] = -1
 
     def posterior(self, t: float = 0.0, frame_index: int = -1) -> Snapshot:
         z = self.log - self.log.max(axis=2, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=2, keepdims=True)
-        return Snapshot(self.classes, p.astype(np.float32), t, frame_index)
+        return Snapshot(self.classes, p.astype(np.float32), t, frame_index, readers=self.readers.copy())

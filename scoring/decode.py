@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,6 +48,10 @@ class DecodeConfig(BaseModel):
                                                 "tile no person has confirmed or corrected at this table yet (nor "
                                                 "its tile check labelled) is marked for review, whatever its "
                                                 "certainty; off: certainty alone decides")
+    learn_from_game: bool = Field(True, description="with learn_table: the game teaches the table too (scoring.trust): "
+                                                    "a tile both readers named alike is trusted, and a letter so named "
+                                                    "on earlier plays' tiles is learned; never the blank; off: only a "
+                                                    "person's confirmation or the tile check teach")
     split_two_plays: bool = Field(True, description="new tiles in two lines may be two plays whose snapshot "
                                                     "between was missed (off when every frame is one move)")
     max_stray_squares: int = Field(2, description="new squares off the play's line that may be ignored as "
@@ -89,7 +93,14 @@ class ProposedPlay:
     # earlier): the readings are the pool's likeliest, renormalised over the letters it holds, and
     # the play goes for review whatever its certainty.
     from_pool: bool = False
+    # per new tile, in placement order, the letters the classifier and the recogniser each named
+    # alone ('' none; Snapshot.named_by): what the table learns from (scoring.trust)
+    readers: tuple[tuple[str, str], ...] = ()
     kind = "play"
+
+    def named(self, snap: Snapshot) -> "ProposedPlay":
+        """This play with what each reader alone named on its tiles in `snap`."""
+        return replace(self, readers=tuple(snap.named_by(t.square.row, t.square.col) for t in self.placement.tiles))
 
 
 @dataclass(frozen=True)

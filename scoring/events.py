@@ -66,6 +66,10 @@ class Play:
     # A blank's letter here was chosen by a record's writer, not named by anyone (a GCG line with a
     # BLANK_NOT_READ note, scoring.gcg): flagged as a '?' is, until a blank correction names it.
     blank_guessed: bool = False
+    # Per tile, in placement order, the letters the camera's two readers each named alone, the
+    # classifier's and the recogniser's ('' none): the evidence the table learns its tiles from
+    # (scoring.trust). A fact of the reading; scores and GCG ignore it.
+    readers: tuple[tuple[str, str], ...] = ()
     kind: ClassVar[str] = "play"
 
     @property
@@ -274,7 +278,8 @@ def points(event: Event) -> int:
 
 # Fields added after logs were kept, left out while unset: a log entry without them reads the same
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
-_LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False}
+_LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False,
+                 "readers": ()}
 
 # Before `cause`, `not_from_rack`, `rack_note` and `blank_guessed` were kept, the log said them only in
 # words. An entry stored then without them is read by those words, as they were written then (frozen:
@@ -355,6 +360,8 @@ def from_json(data: dict) -> LogEntry:
                 Direction(p["direction"]))
         if "words" in data:
             data["words"] = tuple(data["words"])
+        if "readers" in data:
+            data["readers"] = tuple((str(c), str(o)) for c, o in data["readers"])
         if "runner_ups" in data:
             data["runner_ups"] = tuple((str(pos), str(word), float(p)) for pos, word, p in data["runner_ups"])
         if "replacement" in data:

@@ -286,7 +286,7 @@ class Game:
              rack: str | None = None, note: str = "", agreed: int | None = None,
              engine_stands: bool = False, certainty: float | None = None, review: bool = False,
              runner_ups: tuple = (), turn_inferred: bool = False, not_from_rack: bool = False,
-             rack_note: str = "", blank_guessed: bool = False) -> Play:
+             rack_note: str = "", blank_guessed: bool = False, readers: tuple = ()) -> Play:
         """``engine_stands``: the announced score is kept as claimed, but the engine's stands until
         someone rules otherwise (an operator entering a play while the broadcast is live).
         ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``, ``rack_note``:
@@ -299,7 +299,7 @@ class Game:
         return self._enter(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note,
                                 engine_stands, certainty, review, tuple(runner_ups), turn_inferred, not_from_rack,
-                                rack_note, blank_guessed))
+                                rack_note, blank_guessed, tuple(readers)))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
                  note: str = "", agreed: int | None = None) -> PhonyWithdrawn:

@@ -34,6 +34,10 @@ class Snapshot:
     # (rows, cols, 4) probability that a square's letter is turned k quarter turns clockwise, as
     # the reader saw it; None when the reader gives no rotations.
     rotations: np.ndarray | None = None
+    # (rows, cols, 2) the class index each reader alone names on a square, the classifier's then
+    # the text recogniser's (-1: that reader did not read it). Two readers that fail differently
+    # naming one letter is evidence a table can learn from (scoring.trust); None without a second reader.
+    readers: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         # A wrong shape is the producer's bug, so a plain ValueError (no ScoringError) where it is made.
@@ -41,6 +45,8 @@ class Snapshot:
             raise ValueError(f"probs shape {self.probs.shape} does not match {len(self.classes)} classes")
         if self.rotations is not None and self.rotations.shape != (*self.probs.shape[:2], 4):
             raise ValueError(f"rotations shape {self.rotations.shape} is not {(*self.probs.shape[:2], 4)}")
+        if self.readers is not None and self.readers.shape != (*self.probs.shape[:2], 2):
+            raise ValueError(f"readers shape {self.readers.shape} is not {(*self.probs.shape[:2], 2)}")
 
     def turned(self, quarter_turns: int) -> "Snapshot":
         """The snapshot turned k quarter turns counter-clockwise (np.rot90's k): squares move, and
@@ -54,8 +60,15 @@ class Snapshot:
             # a letter turned r clockwise is turned r - k once the board turns k counter-clockwise
             rotations = np.ascontiguousarray(np.roll(np.rot90(self.rotations, k, axes=(0, 1)), -k, axis=2))
         meta = {**self.meta, "quarter_turns": (self.meta.get("quarter_turns", 0) + k) % 4}
+        readers = None if self.readers is None else np.ascontiguousarray(np.rot90(self.readers, k, axes=(0, 1)))
         return Snapshot(self.classes, np.ascontiguousarray(np.rot90(self.probs, k, axes=(0, 1))), self.t,
-                        self.frame_index, meta, rotations)
+                        self.frame_index, meta, rotations, readers)
+
+    def named_by(self, row: int, col: int) -> tuple[str, str]:
+        """The letters the classifier and the recogniser each named alone on a square ('' for none)."""
+        if self.readers is None:
+            return ("", "")
+        return tuple(self.classes[i] if i >= 0 else "" for i in self.readers[row, col])
 
     @property
     def size(self) -> int:

@@ -10,6 +10,18 @@ under review (`unlearned`, which the scorekeeper asks when it appends the play):
 when the play is made and falls only when a person confirms that play, never because another
 play taught the letter since. The blank is a tile of its own here ('?'), whatever letter it names.
 
+The game teaches too (issue 44): a station alone at a table has no person, and a table that learns
+only from people flags every play. Two readers that fail differently, the classifier and the text
+recogniser, naming one letter alone on a tile (`Play.readers`, as the snapshot that committed it
+said) is evidence the table's look of that letter is read right: such a tile is *seconded*, and is
+trusted in its own play; a letter seconded on `TAUGHT_BY` tiles of earlier camera plays is
+*taught*, and a later tile of it is trusted when at least one reader named it and neither named another letter,
+unless the counts contradict the letter (the record holds more of it than the
+set has: a reading is wrong somewhere). Never the blank: nothing prints on it, so neither reader
+can second it; a blank's look is learned only from a person or the tile check, and until then a
+play holding a blank is for review (the unseen edition's wrong plays held a blank where the board
+has a U or an I). `[decode] learn_from_game = false` keeps the person's word alone.
+
 Everything is computed from the log (and the letters given with the game), never kept beside it.
 """
 from __future__ import annotations
@@ -22,7 +34,11 @@ from .events import CAMERA, Correction, LogEntry, Play, voided
 from .placement import PlacedTile, Placement
 from .tiles import BLANK, Distribution
 
-__all__ = ["Learning", "face", "learned", "learning", "unlearned"]
+__all__ = ["TAUGHT_BY", "Learning", "face", "learned", "learning", "seconded", "taught", "unlearned"]
+
+# Tiles of a letter both readers named alike, in earlier camera plays, before the game has taught it
+# (chosen on the ScrabScrap games and the English family game, docs/recording.md).
+TAUGHT_BY = 2
 
 
 def face(tile: PlacedTile) -> str:
@@ -36,10 +52,43 @@ def _as_stands(entries: Sequence[LogEntry], target: int) -> LogEntry:
     return fixes[-1].replacement if fixes else entries[target]
 
 
+def _named(play: Play) -> list[tuple[str, str]]:
+    """What each reader alone named on each tile of a play (('', '') where nothing is known)."""
+    tiles = play.placement.tiles
+    return list(play.readers) if len(play.readers) == len(tiles) else [("", "")] * len(tiles)
+
+
+def seconded(tile: PlacedTile, named: tuple[str, str]) -> bool:
+    """Both readers named this tile's letter alone; never a blank (nothing prints on it)."""
+    return not tile.blank and named[0] == named[1] == tile.letter
+
+
+def taught(entries: Sequence[LogEntry], dist: Distribution, camera: str = CAMERA) -> frozenset[str]:
+    """The letters the game has taught this table: seconded on at least TAUGHT_BY tiles of its camera
+    plays as they stand (a voided play's are not), save a letter the record holds more of than the
+    set has (the counts say a reading of it is wrong)."""
+    from collections import Counter
+
+    entries = list(entries)
+    gone = voided(entries)
+    times: Counter = Counter()
+    held: Counter = Counter()
+    for i, e in enumerate(entries):
+        if i in gone or not isinstance(e, Play):
+            continue
+        move = _as_stands(entries, i)
+        if not isinstance(move, Play):
+            continue
+        held.update(face(t) for t in move.placement.tiles)
+        if e.certainty is not None:
+            times.update(t.letter for t, n in zip(move.placement.tiles, _named(move)) if seconded(t, n))
+    return frozenset(k for k, n in times.items() if n >= TAUGHT_BY and held[k] <= dist.counts.get(k, 0))
+
+
 def learned(entries: Sequence[LogEntry], given: Iterable[str] = (), camera: str = CAMERA) -> frozenset[str]:
-    """The tiles learned at this table: `given` (a tile check, an earlier game at the table) and
-    every tile of the plays a person has confirmed or corrected in `entries` (a voided play's are
-    not: the record holds nothing of it)."""
+    """The tiles learned at this table from people: `given` (a tile check, an earlier game at the
+    table) and every tile of the plays a person has confirmed or corrected in `entries` (a voided
+    play's are not: the record holds nothing of it)."""
     entries = list(entries)
     gone = voided(entries)
     out = set(given)
@@ -52,13 +101,22 @@ def learned(entries: Sequence[LogEntry], given: Iterable[str] = (), camera: str 
     return frozenset(out)
 
 
-def unlearned(placement: Placement, known: frozenset[str]) -> list[str]:
-    """The tiles of a camera's play not yet learned at this table, in play order, each once: a
-    play holding one goes under review whatever its certainty."""
+def unlearned(placement: Placement, known: frozenset[str], readers: Sequence[tuple[str, str]] = (),
+              game: frozenset[str] = frozenset()) -> list[str]:
+    """The tiles of a camera's play the table cannot vouch for, in play order, each once: a play
+    holding one goes under review whatever its certainty. `known`: learned from people (trusted
+    however read); `readers`: what each reader named on each tile (Play.readers): a seconded tile is
+    trusted; `game`: the letters the game taught (`taught`), trusted where a reader named the letter
+    and neither named another."""
+    named = list(readers) if len(readers) == len(placement.tiles) else [("", "")] * len(placement.tiles)
     out: list[str] = []
-    for t in placement.tiles:
+    for t, n in zip(placement.tiles, named):
         f = face(t)
-        if f not in known and f not in out:
+        if f in known or seconded(t, n):
+            continue
+        if f in game and t.letter in n and all(x in ("", t.letter) for x in n):
+            continue
+        if f not in out:
             out.append(f)
     return out
 
@@ -87,10 +145,11 @@ class Learning:
 
 
 def learning(entries: Sequence[LogEntry], dist: Distribution, given: Iterable[str] = (),
-             camera: str = CAMERA) -> Learning:
-    """The table's learning as the log (and the tiles `given` with the game) stands."""
+             camera: str = CAMERA, from_game: bool = True) -> Learning:
+    """The table's learning as the log (and the tiles `given` with the game) stands: from people,
+    and (`from_game`) the letters the game taught."""
     entries = list(entries)
-    known = learned(entries, given, camera)
+    known = learned(entries, given, camera) | (taught(entries, dist, camera) if from_game else frozenset())
     gone = voided(entries)
     plays = sum(1 for i in confirmed(entries, camera) if i not in gone and isinstance(_as_stands(entries, i), Play))
     tiles = list(dist.counts)

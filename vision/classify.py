@@ -469,8 +469,9 @@ class TileReader:
                                    self.cfg.occupancy.no_ink_factor, self.cfg.occupancy.bare_network_weight)
 
     def finish(self, probs: np.ndarray, rot: np.ndarray, t0: float, t: float = 0.0,
-               frame_index: int = -1, meta: Mapping | None = None) -> BoardRead:
-        """The BoardRead of (225, K) class probabilities and the rotation logits."""
+               frame_index: int = -1, meta: Mapping | None = None, readers: np.ndarray | None = None) -> BoardRead:
+        """The BoardRead of (225, K) class probabilities and the rotation logits; `readers` (225, 2)
+        the class each reader alone named (Snapshot.readers)."""
         if self.cfg.cap_counts:
             probs = cap_counts(probs, self.caps)
         if self.cfg.lone_tiles:
@@ -483,7 +484,8 @@ class TileReader:
         rot_p = _softmax(rot).reshape(GRID, GRID, 4).astype(np.float32)
         snap = Snapshot(self.classes, probs.reshape(GRID, GRID, -1), t=t, frame_index=frame_index,
                         meta={"lang": self.lang, "tileset": self.tileset is not None,
-                              "empty_ref": self.empty_ref is not None, **(meta or {})}, rotations=rot_p)
+                              "empty_ref": self.empty_ref is not None, **(meta or {})}, rotations=rot_p,
+                        readers=None if readers is None else np.asarray(readers, np.int16).reshape(GRID, GRID, 2))
         # the one orientation rule (scoring.snapshot.board_turns), as every caller decides it
         k = board_turns(snap, min_share=self.cfg.min_orientation_share)
         orientation = None if k is None else 90 * k

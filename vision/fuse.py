@@ -321,9 +321,17 @@ class FusedTileReader(TileReader):
             mass = fused[np.ix_(sq, letters_at)].sum(axis=1)
             fused[np.ix_(sq, letters_at)] *= 0.1
             fused[sq, self.classes.index(BLANK_TILE)] += 0.9 * mass
+        # what each reader named alone on the squares both read: the classifier's top letter and the
+        # recogniser's (a printed face, the blank's look, is named by neither)
+        readers = np.full((len(probs), 2), -1, np.int16)
+        if len(rows):
+            alpha = [self.classes.index(a) if a in self.classes else -1 for a in self.recognizer.alphabet]
+            readers[rows, 0] = tops
+            readers[rows, 1] = np.asarray(alpha)[p_ocr.argmax(axis=1)]
+            readers[rows[face]] = -1
         return self.finish(fused, rot, t0, t=t, frame_index=frame_index,
                            meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k,
-                                                "faces": int(face.sum())}})
+                                                "faces": int(face.sum())}}, readers=readers)
 
     def _faces(self, batch: np.ndarray, lp) -> set[int]:
         return printed_faces(self.recognizer, batch, lp)

@@ -65,11 +65,11 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     certainty = round(proposed.certainty, 4)
     rack = rack_for(sk, player, proposed.placement)
     review = review or certainty < sk.cfg.review_below or rack.review or proposed.from_pool \
-        or sk._untrusted(proposed.placement)
+        or sk._untrusted(proposed.placement, proposed.readers)
     try:
         return sk.game.play(player, proposed.placement, rack=rack.rack, rack_note=rack.note, certainty=certainty,
                             review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
-                            not_from_rack=rack.review)
+                            not_from_rack=rack.review, readers=proposed.readers)
     except GameError:
         if rack.rack is None:
             raise
@@ -77,7 +77,8 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     # the board camera's, never refused for a rack
     return sk.game.play(player, proposed.placement, rack_note=f"{RACK_NOT_SEEN}: the rack read holds more "
                                                               "of a tile than the set has beside this play", certainty=certainty,
-                        review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
+                        review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
+                        readers=proposed.readers)
 
 
 def ends_open_play(sk: KeeperState, player: int | None) -> bool:

@@ -5,6 +5,8 @@ play, joining a game, the last play decided again). It adds nothing to the belie
 made again on the same fused snapshot after the game changed under it (`sync`)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..board import Square
@@ -102,6 +104,11 @@ def decide_snapshot(sk: KeeperState, seen: Snapshot, player: int | None, pressed
     if d.misreads:
         added += correct(sk, d.misreads)
     change = d.change
+    # what each reader alone named on a play's tiles goes with it: the table learns from it (scoring.trust)
+    if isinstance(change, ProposedPlay):
+        change = change.named(seen)
+    elif isinstance(change, ProposedSequence):
+        change = replace(change, plays=tuple(p.named(seen) for p in change.plays))
     try:
         if d.withdraw_first and not isinstance(change, (Unclear, NoChange)):
             added.append(sk._append(sk.game.withdraw(last[1].player)))

@@ -45,7 +45,7 @@ def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = Fa
     sk.refused = frozenset()
     added = []
     try:
-        added = credit(sk, list(plays), player, pressed, review=True, done=added)
+        added = credit(sk, [p.named(seen) for p in plays], player, pressed, review=True, done=added)
     except (GameError, PlacementError) as exc:
         if not (added and sk.game.state.ended):
             return refuse(sk, added, new, exc)

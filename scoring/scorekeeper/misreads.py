@@ -40,7 +40,7 @@ def correct(sk: KeeperState, misreads, review: bool = False,
         tiles = tuple(PlacedTile(t.square, letters[t.square], letters[t.square] == BLANK_TILE)
                       if t.square in letters else t for t in play.placement.tiles)
         placement = Placement(tiles, play.placement.direction)
-        fixed = replace(play, placement=placement, review=play.review or review or sk._untrusted(placement),
+        fixed = replace(play, placement=placement, review=play.review or review or sk._untrusted(placement, play.readers),
                         **reread(sk, i, play, placement))
         entry = Correction(sk._log_index(i), fixed, by=sk.camera_name, reason=reason)
         out.append(sk._append(entry))

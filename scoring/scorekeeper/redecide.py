@@ -61,6 +61,7 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
     if not plays:
         sk._contradicted = None
         return None
+    plays = [p.named(seen) for p in plays]
     was = {t.square for t in play.placement.tiles}
     now = {t.square for p in plays for t in p.placement.tiles}
     p_empty = seen.probs[..., seen.classes.index(EMPTY)]
@@ -76,7 +77,8 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
         sk._contradicted = key   # said once: the next snapshot must say it again
         return None
     sk._contradicted = None
-    fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=())
+    fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=(),
+                    readers=plays[0].readers)
     entry = Correction(sk._log_index(i), fixed, by=sk.camera_name,
                        reason="later boards contradict this play: re-read from the board as it stands")
     sk._append(entry)

@@ -17,7 +17,7 @@ from ..lexicon import Lexicon
 from ..placement import Placement, PlacementError
 from ..racks import RackBook
 from ..tilecheck import TileCheckConfig
-from ..trust import learned, unlearned
+from ..trust import learned, taught, unlearned
 
 # The events that take a turn: one entered by a person says whose turn comes next.
 TURNS = ("play", "pass", "exchange", "turn_lost")
@@ -150,6 +150,11 @@ class KeeperState:
                     return i
         raise IndexError(event_index)
 
-    def _untrusted(self, placement: Placement) -> bool:
-        """The play holds a tile not yet learned at this table ([decode] learn_table): for review."""
-        return self.cfg.learn_table and bool(unlearned(placement, self.learned()))
+    def _untrusted(self, placement: Placement, readers: tuple = ()) -> bool:
+        """The play holds a tile the table cannot vouch for yet ([decode] learn_table, learn_from_game;
+        `readers` what each reader named on its tiles): for review."""
+        if not self.cfg.learn_table:
+            return False
+        if not self.cfg.learn_from_game:
+            return bool(unlearned(placement, self.learned()))
+        return bool(unlearned(placement, self.learned(), readers, taught(self.entries, self.game.dist, self.camera_name)))

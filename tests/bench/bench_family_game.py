@@ -199,7 +199,7 @@ DIST = DISTRIBUTIONS["en"]
 FIELDS = {kind: set(cls.__slots__) | {"kind"} for kind, cls in EVENT_TYPES.items()}  # the sidecar's keys dropped
 
 
-def oracle_run(truth: list[dict], data: Path) -> dict:
+def oracle_run(truth: list[dict], data: Path, act: bool = True) -> dict:
     """The game recorded in this process with a person confirming and correcting (see the module's doc)."""
     import cv2
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -230,7 +230,7 @@ def oracle_run(truth: list[dict], data: Path) -> dict:
     keeper = Scorekeeper(Game(PROFILE, DIST), cfg=settings.decode)
     link = MemoryLink()
     recorder = build_recorder(settings, keeper, link, reader=build_reader(settings, "en"), photos=True)
-    person = FamilyOracle(link, [], lang="en")
+    person = FamilyOracle(link, [], act=act, lang="en")
     frames = [Frame(cv2.imread(str(data / "english" / "frames" / row["frame"])), float(i), i, "family")
               for i, row in enumerate(truth)]
     per_photo = []
@@ -267,10 +267,12 @@ def main(argv=None) -> int:
     ap.add_argument("--config", help="a settings file for tilecam record (e.g. [reader] one_set = false)")
     ap.add_argument("--oracle", action="store_true",
                     help="record in this process with a person confirming and correcting (the flags over the game)")
+    ap.add_argument("--watch", action="store_true",
+                    help="as --oracle, but nobody confirms or corrects: the flags of a table with no person")
     args = ap.parse_args(argv)
     truth = load_truth(DATA)
-    if args.oracle:
-        res = oracle_run(truth, DATA)
+    if args.oracle or args.watch:
+        res = oracle_run(truth, DATA, act=args.oracle)
         t = res["table"]
         print(f"oracle: plays {t['plays']}, {t['wrong']} wrong, {t['flagged']} flagged, {t['unflagged_wrong']} unflagged "
               f"wrong; flagged share first half {t['flagged_share_first_half']}, second {t['flagged_share_second_half']}; "

@@ -251,6 +251,7 @@ class Oracle:
         self.profile, self.dist = get_profile("naspa"), DISTRIBUTIONS[lang]
         self.seen = 0
         self.plays: list[tuple[int, bool, bool]] = []
+        self.details: list[dict] = []   # each camera play as committed: what the trust rule sees
         self.confirmed = self.corrected = 0
 
     def judge(self, k: int, play) -> tuple[bool, tuple | None]:
@@ -273,6 +274,9 @@ class Oracle:
         for i, play in new:
             right, tiles = self.judge(k, play)
             self.plays.append((k, play.review, right))
+            self.details.append({"photo": k, "review": play.review, "right": right, "certainty": play.certainty,
+                                 "tiles": "".join("?" if t.blank else t.letter for t in play.placement.tiles),
+                                 "readers": ["".join(r) if all(r) else "|".join(r) for r in play.readers]})
             if not play.review or not self.act or (not right and not tiles):
                 continue
             if right:
@@ -303,7 +307,7 @@ class Oracle:
                 "wrong": sum(1 for _, _, ok in self.plays if not ok),
                 "flagged_share_first_half": share(first), "flagged_share_second_half": share(second),
                 "confirmed": self.confirmed, "corrected": self.corrected,
-                "flags": "".join("F" if f else "." for _, f, _ in self.plays)}
+                "flags": "".join("F" if f else "." for _, f, _ in self.plays), "details": self.details}
 
 
 def scrabscrap(game: str, tileset=None, oracle: bool = False, learn_table: bool | None = None,
