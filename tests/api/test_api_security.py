@@ -131,7 +131,7 @@ def test_wrong_tokens_get_401_then_429_for_a_growing_time(strict_api):
         assert [c.post("/api/games", json=body, headers=bad).status_code for _ in range(3)] == [401] * 3
         r = c.post("/api/games", json=body, headers=AUTH)  # even the right token waits
         assert r.status_code == 429 and r.headers["retry-after"] == "1"
-        assert r.json()["detail"] == "too many wrong operator tokens; try again in 1 s"
+        assert r.json()["detail"] == "too many wrong tokens; try again in 1 s"
         # Another address is not held up: 127.0.0.2 is loopback too.
         with httpx.Client(base_url=strict_api.url, timeout=10,
                           transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
