@@ -171,3 +171,10 @@ def test_the_broadcast_token_reads_racks_and_nothing_else(strict):
     assert r.status_code == 429 and r.headers["retry-after"] == "30" and "CATXYZE" not in r.text
     assert c.get(f"/api/games/{gid}/live", headers=AUTH).status_code == 429   # one back-off for every token
     assert c.get(f"/api/games/{gid}/live").status_code == 200   # no token: the public view, never held up
+
+
+def test_config_show_never_prints_the_broadcast_token():
+    from tilecam.api.commands.config import settings_toml
+    from tilecam.api.settings import AuthSettings, Settings
+    text = settings_toml(Settings(auth=AuthSettings(broadcast_token=BROADCAST)))
+    assert BROADCAST not in text and f"# broadcast_token = \"...\"   ({len(BROADCAST)} characters, hidden)" in text
