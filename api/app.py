@@ -133,6 +133,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.state.settings = settings
     # No configured token: generate one for this run; `tilecam serve` prints it.
     app.state.tokens = dict(settings.auth.tokens) or {"operator": secrets.token_urlsafe(18)}
+    # The broadcast token: read-only, the racks live (deps.broadcast_viewer); never an operator's.
+    app.state.broadcast_token = settings.auth.broadcast_token or secrets.token_urlsafe(18)
+    if app.state.broadcast_token in app.state.tokens.values():
+        raise ValueError("the broadcast token is an operator token: it must be a token of its own")
     app.state.bus = bus
     app.state.preview = preview
     app.state.service = service

@@ -1,12 +1,13 @@
 """Shared dependencies as Annotated aliases: the service, the loaded game, the operator's token
-(`token_holder`: the one check of a token, for every route that reads one)."""
+(`token_holder`: the one check of a token, for every route that reads one) and the broadcast token
+(`broadcast_viewer`, read-only: the racks live), both checked by `_checked` under one back-off."""
 from __future__ import annotations
 
 import math
 import secrets
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, status
+from fastapi import Depends, HTTPException, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .bus import Bus, PreviewHub
@@ -53,23 +54,49 @@ def token_holder(request: Request,
     guess with a yes or a no. A request without a token is never counted nor held up."""
     if creds is None:
         return None
+    return _checked(request, creds.credentials, request.app.state.tokens, "operator token")
+
+
+def _checked(request: Request, given: str, tokens: dict[str, str], what: str) -> str:
+    """The name of the token of `tokens` that `given` is (compared in constant time); a wrong one is
+    a 401 counted toward the address's back-off (the one guard, shared by every kind of token),
+    and while the back-off lasts any token gets a 429 unchecked."""
     guard = request.app.state.guard
     client = request.client.host if request.client else "unknown"
     wait_s = guard.wait_s(client)
     if wait_s > 0:
         seconds = math.ceil(wait_s)
         raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
-                            f"too many wrong operator tokens; try again in {seconds} s",
+                            f"too many wrong tokens; try again in {seconds} s",
                             headers={"Retry-After": str(seconds)})
-    for name, token in request.app.state.tokens.items():
-        if secrets.compare_digest(creds.credentials.encode(), token.encode()):
-            guard.succeeded(client)
-            return name
+    found = None
+    for name, token in tokens.items():   # every one compared: the time says nothing of which
+        if secrets.compare_digest(given.encode(), token.encode()):
+            found = name
+    if found is not None:
+        guard.succeeded(client)
+        return found
     guard.failed(client)
-    raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown operator token", headers={"WWW-Authenticate": "Bearer"})
+    raise HTTPException(status.HTTP_401_UNAUTHORIZED, f"unknown {what}", headers={"WWW-Authenticate": "Bearer"})
 
 
 TokenDep = Annotated[str | None, Depends(token_holder)]
+
+
+def broadcast_viewer(request: Request, broadcast: str | None = Query(
+        None, max_length=200, description="The broadcast token ([auth] broadcast_token, docs/api.md Security): "
+                                          "the broadcaster's overlay sees the racks live with it. It reads racks "
+                                          "and nothing else; a wrong one is a 401 counted as a wrong operator "
+                                          "token is.")) -> bool:
+    """Whether the request carries the broadcast token (`?broadcast=`: an OBS browser source and an
+    EventSource send no header). Read-only: it lets a read show the racks live, never a write."""
+    if broadcast is None:
+        return False
+    _checked(request, broadcast, {"broadcast": request.app.state.broadcast_token}, "broadcast token")
+    return True
+
+
+BroadcastDep = Annotated[bool, Depends(broadcast_viewer)]
 
 
 def operator_name(who: TokenDep) -> str:

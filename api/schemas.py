@@ -67,7 +67,7 @@ ERROR_TEXT = {
     409: "The turn cannot follow (the game has ended, nothing to challenge, ...), or the stored "
          "log no longer replays.",
     413: "The request body is larger than this route accepts.",
-    429: "Too many wrong operator tokens from this address: wait the Retry-After seconds.",
+    429: "Too many wrong tokens (operator or broadcast) from this address: wait the Retry-After seconds.",
     422: "Invalid input: the field and the rule it breaks, or the rules engine's reason.",
 }
 

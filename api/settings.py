@@ -16,7 +16,7 @@ from typing import Any
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tilecam.api.errors import ApiError
 from tilecam.capture.open import device_key
@@ -101,6 +101,17 @@ class AuthSettings(Section):
         300.0, gt=0, le=86400, description="Longest wait, in seconds; a client with no wrong token for this long "
                                  "starts again from zero.")
 
+    broadcast_token: str | None = Field(
+        None, description="The broadcast token (at least 16 printable characters, no spaces): read-only, the "
+                          "broadcaster's overlay shows the racks live with it in its URL (?broadcast=...); it "
+                          "writes nothing. Unset: `tilecam serve`/`run` use TILECAM_BROADCAST_TOKEN or the "
+                          "file <db>.broadcast-token (docs/api.md, Security).")
+
+    @field_validator("broadcast_token")
+    @classmethod
+    def _strong_broadcast(cls, token: str | None) -> str | None:
+        return None if token is None else check_token(token, "broadcast_token")
+
     @field_validator("tokens")
     @classmethod
     def _strong_tokens(cls, tokens: dict[str, str]) -> dict[str, str]:
@@ -175,17 +186,30 @@ class RackSettings(Section):
     settle_s: float = Field(SETTLE_S, gt=0, le=30, description=(
         "A rack counts as read once it has been still this long (vision's RackWatch): a hand "
         "arranging tiles is not a rack."))
-    on_air: Literal["live", "delay", "off"] = Field("delay", description=(
-        "What a request without the operator token gets of the racks (overlays, fields, moves, "
-        "exports) unless it asks for less: only the rack a stored play or exchange was made from, "
-        "never the rack a player holds now; 'live' once that move is stored, 'delay' once "
-        "delay_turns more moves followed it (players in the room may see the stream), 'off' never."))
-    delay_turns: int = Field(1, ge=1, le=10, description=(
-        "With on_air = 'delay': how many moves after the move made from it a rack may be shown."))
+    on_air: Literal["broadcast", "off"] = Field("broadcast", description=(
+        "Who sees the racks (and an exchange's tiles only the rack cameras saw) without the operator "
+        "token: 'broadcast' the broadcaster's overlay live, with the broadcast token in its URL (the "
+        "broadcast delays its stream), and every other view once the game is over; 'off' no one."))
     review_below: float = Field(0.9, ge=0, le=1, description=(
         "A rack read with a tile read less surely than this waits for the operator console's review, "
         "scoring takes such a tile as not seen, and no page without the operator token shows its letter "
         "(the rack goes on air whole only once every tile is seen and this sure): the one threshold."))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_delay(cls, data):
+        # A per-move delay showed a rack whose leave the player still held (issue 43): gone, said so.
+        if isinstance(data, dict):
+            if data.get("on_air") in ("delay", "live"):
+                raise ValueError(f"on_air = {data['on_air']!r} is gone: a rack shown a move late still "
+                                 "shows the tiles its player holds. Use on_air = 'broadcast' (the "
+                                 "broadcaster's overlay sees racks live with the broadcast token; every "
+                                 "other view once the game is over) or 'off'")
+            if "delay_turns" in data:
+                raise ValueError("delay_turns is gone with on_air = 'delay' (a rack shown a move late still "
+                                 "shows the tiles its player holds): remove it; on_air = 'broadcast' shows "
+                                 "racks live to the broadcast overlay alone")
+        return data
 
     @field_validator("sources")
     @classmethod

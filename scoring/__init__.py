@@ -18,7 +18,7 @@ of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
     the clock           GameClock, ClockConfig, ClockPress, ClockState, format_clock, stop_at_end
     a snapshot          Snapshot, EMPTY, BLANK_TILE, classes_for, board_turns (what vision hands over)
     the camera's record Scorekeeper (fuse, decide, sync, ...), Fused, Observation, DecodeConfig;
-                        RackSeen, RackBook, spent_at (the rack cameras)
+                        RackSeen, RackBook, unquoted_rack_note (the rack cameras)
     words               Lexicon, LexiconError
 
 Names are loaded on first use, so ``import tilecam.scoring`` costs nothing and
@@ -63,7 +63,7 @@ _FACE = {
     "board_turns": "snapshot",
     # the camera's record
     "Scorekeeper": "scorekeeper", "Fused": "scorekeeper", "Observation": "scorekeeper",
-    "DecodeConfig": "decode", "RackSeen": "racks", "RackBook": "racks", "spent_at": "racks",
+    "DecodeConfig": "decode", "RackSeen": "racks", "RackBook": "racks", "unquoted_rack_note": "racks",
     # words
     "Lexicon": "lexicon", "LexiconError": "lexicon",
 }

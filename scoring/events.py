@@ -111,6 +111,9 @@ class Exchange:
     rack: str | None = None
     note: str = ""
     rack_note: str = ""         # as Play.rack_note
+    # the tiles are known only from the rack cameras' reads (nobody typed or announced them): what
+    # the racks saw, on air as a rack is (api/service/racks.py:for_viewer)
+    tiles_from_racks: bool = False
     kind: ClassVar[str] = "exchange"
 
 
@@ -279,7 +282,7 @@ def points(event: Event) -> int:
 # Fields added after logs were kept, left out while unset: a log entry without them reads the same
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
 _LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False,
-                 "readers": ()}
+                 "readers": (), "tiles_from_racks": False}
 
 # Before `cause`, `not_from_rack`, `rack_note` and `blank_guessed` were kept, the log said them only in
 # words. An entry stored then without them is read by those words, as they were written then (frozen:
@@ -289,6 +292,7 @@ _OLD_NOT_FROM_RACK = "not on the rack read"
 _OLD_RACK_NOTE = "rack not seen"             # the note lines RackBook.judge wrote began so
 _OLD_BLANK_GUESSED = "blank's letter not read"
 _RACK_NOTED = ("play", "pass", "exchange")
+_OLD_RACK_CAMERA = "the rack camera saw"     # an exchange the rack cameras told, noted so before issue 43
 
 
 def _by_words(kind: str | None, data: dict) -> dict:
@@ -304,6 +308,8 @@ def _by_words(kind: str | None, data: dict) -> dict:
     if kind == "play" and "blank_guessed" not in data and _OLD_BLANK_GUESSED in note:
         out["blank_guessed"] = True
         note = out["note"] = "\n".join(line for line in note.split("\n") if _OLD_BLANK_GUESSED not in line)
+    if kind == "exchange" and "tiles_from_racks" not in data and data.get("tiles") and note.startswith(_OLD_RACK_CAMERA):
+        out["tiles_from_racks"] = True
     if kind in _RACK_NOTED and "rack_note" not in data and note:
         lines = note.split("\n")
         rack = [line for line in lines if line.startswith(_OLD_RACK_NOTE)]

@@ -27,7 +27,7 @@ from .tally import excess, tally, unseen
 from .tiles import BLANK, Distribution
 
 __all__ = ["Fitted", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
-           "from_rack", "moves", "rack_string", "spent_at"]
+           "from_rack", "moves", "rack_string", "unquoted_rack_note"]
 
 # The reader's runner-ups tried per slot when a read breaks the set's counts (RackBook.fit).
 _RUNNER_UPS = 3
@@ -209,25 +209,15 @@ def moves(events: Sequence[Event], dist: Distribution, players: int) -> tuple[li
     return out, sizes
 
 
-def spent_at(events: Sequence[Event]) -> list[int | None]:
-    """For each event, the index of the move that took the rack it was made with out of the
-    player's hands: the event itself for a play or an exchange, else that player's next one (a
-    pass, a lost turn, a challenge bonus or a penalty leave the rack as it was; a withdrawn play
-    gives its tiles back). None: the player holds that rack still."""
-    out: list[int | None] = [None] * len(events)
-    nxt: dict[int, int | None] = {}
-    withdrawn: set[int] = set()
-    for i in range(len(events) - 1, -1, -1):
-        ev = events[i]
-        p = ev.player
-        if isinstance(ev, (Play, Exchange)) and p not in withdrawn:
-            nxt[p] = i
-        elif isinstance(ev, Play):
-            withdrawn.discard(p)   # the play taken back: its rack went at the player's next move
-        elif isinstance(ev, PhonyWithdrawn):
-            withdrawn.add(p)
-        out[i] = nxt.get(p)
-    return out
+def unquoted_rack_note(event) -> str:
+    """What a rack read said of a move (its `rack_note`, whose words quote the read) without a
+    tile of the read, for a reader the read is not shown to: from the typed fields alone (issue 43:
+    an unsure letter or a read under review is on no page but the operator's)."""
+    if not getattr(event, "rack_note", ""):
+        return ""
+    if getattr(event, "not_from_rack", False):
+        return f"{RACK_NOT_SEEN} with this play's tiles: they were not all on the rack read"
+    return f"{RACK_NOT_SEEN} whole"
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,13 @@ from tilecam.api.settings import AuthSettings, ServerSettings, Settings, StoreSe
 
 TOKEN = "test-operator-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+BROADCAST = "test-broadcast-token-only-reads"   # ?broadcast=: the racks live, nothing else
 
 
 class LiveServer:
     def __init__(self, db_path: Path, **app_kwargs) -> None:
         self.settings = Settings(store=StoreSettings(db_path=str(db_path)),
-                                 auth=AuthSettings(tokens={"tester": TOKEN}),
+                                 auth=AuthSettings(tokens={"tester": TOKEN}, broadcast_token=BROADCAST),
                                  server=ServerSettings(graceful_shutdown_s=1.0))
         self.app = create_app(self.settings, **app_kwargs)
         # Bind first: the port is ours before uvicorn starts, so no other process can take it.
@@ -58,11 +59,11 @@ class LiveServer:
     def service(self):
         return self.app.state.service
 
-    def with_racks_on_air(self, on_air: str, delay_turns: int = 1) -> "LiveServer":
-        """Serve with [racks] on_air set (before it starts): the default is "delay"."""
+    def with_racks_on_air(self, on_air: str) -> "LiveServer":
+        """Serve with [racks] on_air set (before it starts): the default is "broadcast"."""
         from tilecam.api.settings import get_settings
 
-        racks = self.settings.racks.model_copy(update={"on_air": on_air, "delay_turns": delay_turns})
+        racks = self.settings.racks.model_copy(update={"on_air": on_air})
         self.settings = self.settings.model_copy(update={"racks": racks})
         self.app.dependency_overrides[get_settings] = lambda: self.settings
         return self

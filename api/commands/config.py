@@ -65,6 +65,9 @@ def _table(lines: list[str], path: str, model: BaseModel, description: str | Non
             later.append((key, value, field.description))
             continue
         lines += _comment(_describe(field))
+        if path == "auth" and key == "broadcast_token" and value is not None:   # a secret, as the tokens
+            lines.append(f"# {key} = \"...\"   ({len(value)} characters, hidden)")
+            continue
         lines.append(f"# {key} =   (unset)" if value is None else f"{key} = {_value(value)}")
     for key, value, description in later:
         if isinstance(value, BaseModel):

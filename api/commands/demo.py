@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         _, video = demo_video(args, say=lambda _msg: None)
         print(video)
         return 0
-    from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem
+    from tilecam.api.commands.serve import (TokenError, broadcast_line, broadcast_token, operator_tokens,
+                                            port_problem, with_tokens)
     from tilecam.api.demo.game import demo_record
     from tilecam.api.demo.operator import DemoOperator
     from tilecam.api.demo.video import Paced, reach_frames, turn_frames
@@ -108,11 +109,12 @@ def run(args: argparse.Namespace) -> int:
         problem = port_problem(args.host, args.port)
         if problem:  # before the video renders (minutes on a fresh machine) and anything says ready
             return fail(problem)
-        try:  # the demo's own token (a 0600 file beside its database), printed: it is the operator's
+        try:  # the demo's own tokens (0600 files beside its database), printed: it is the operator's
             tokens, _ = operator_tokens({}, {}, None, str(db))
+            broadcast, broadcast_where = broadcast_token(None, {}, str(db), tokens)
         except TokenError as exc:
             return fail(str(exc))
-        settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
+        settings = with_tokens(settings, tokens, broadcast)
     game, video = demo_video(args)
     players = [(p.name, p.nick) for p in demo_record().players]
     serve = not args.no_serve
@@ -154,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
     for name, url in station.urls():
         print(f"  {name:<17} {url}")
     print(f"  operator token    {settings.auth.tokens['operator']}   (kept in {db}.token)")
+    print(broadcast_line(dict(station.urls())["overlay"], broadcast, broadcast_where, True))
     print(f"a turn every {max(args.pace, per_turn):.0f} s, {len(game.events)} turns"
           + ("; then the next game at the same table" if station.job.loop else ""))
     print("Ctrl-C stops.")

@@ -44,7 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tilecam.api.commands.serve import TokenError, operator_tokens, port_problem, token_beside, with_db
+    from tilecam.api.commands.serve import (TokenError, broadcast_line, broadcast_token, operator_tokens, port_problem,
+                                            token_beside, with_db, with_tokens)
     from tilecam.api.settings import SettingsError, load_settings
     from tilecam.api.store import store_name
     from tilecam.api.station import Job, SetupError, Station
@@ -66,9 +67,11 @@ def run(args: argparse.Namespace) -> int:
         settings = with_db(load_settings(args.config, server={"host": args.host, "port": args.port}), args.db)
         tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
                                         token_beside(settings, args.config))
+        broadcast, broadcast_where = broadcast_token(settings.auth.broadcast_token, dict(os.environ),
+                                                     token_beside(settings, args.config), tokens)
     except (SettingsError, TokenError) as exc:
         return fail(str(exc))
-    settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
+    settings = with_tokens(settings, tokens, broadcast)
     problem = port_problem(settings.server.host, settings.server.port)
     if problem:  # before the source opens and a game is created: nothing is printed as ready
         return fail(problem)
@@ -97,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
               "reaches this station by another address)")
     for line in where:
         print(f"  operator token    {line}")
+    if settings.racks.on_air != "off":
+        print(broadcast_line(dict(station.urls())["overlay"], broadcast, broadcast_where, args.show_token))
     if args.show_token:
         for name, token in tokens.items():
             print(f"  operator token    {name} = {token}")

@@ -1,7 +1,8 @@
 """tilecam serve: run the broadcast and review service (FastAPI under uvicorn).
 
-Prints the URLs and where the operator token is, never the token itself unless --show-token
-asks for it: a service's journal keeps whatever it prints. The token comes from the
+Prints the URLs and where the operator token and the broadcast token (read-only: the
+broadcaster's overlay sees the racks live with it) are, never the tokens themselves unless
+--show-token asks for it: a service's journal keeps whatever it prints. The token comes from the
 TILECAM_TOKEN environment variable, a --token-file, or the settings file; with none of them a
 token file beside the database (<db>.token, mode 0600; for a PostgreSQL store beside the settings
 file, <config>.token) is created once and reused after. Games live in the SQLite file given by
@@ -139,6 +140,48 @@ def operator_tokens(configured: dict[str, str], env: dict[str, str], token_file:
     return tokens, where
 
 
+BROADCAST_ENV = "TILECAM_BROADCAST_TOKEN"
+
+
+def broadcast_token(configured: str | None, env: dict[str, str], beside: str,
+                    operators: dict[str, str]) -> tuple[str, str]:
+    """The broadcast token (read-only: the broadcaster's overlay sees the racks live with it) and
+    where it is (never the token): the settings' [auth] broadcast_token, else $TILECAM_BROADCAST_TOKEN,
+    else the file <beside>.broadcast-token, made once (mode 0600) as the operator's token file is.
+    Refused when it is an operator token: the broadcaster's URL must never write."""
+    from tilecam.api.settings import check_token
+
+    if configured:
+        token, where = configured, "from the settings file"
+    elif BROADCAST_ENV in env:
+        try:
+            token = check_token(env[BROADCAST_ENV], f"${BROADCAST_ENV}")
+        except ValueError as exc:
+            raise TokenError(str(exc)) from None
+        where = f"from ${BROADCAST_ENV}"
+    else:
+        path = Path(f"{beside}.broadcast-token").resolve()
+        token, created = token_from_file(path)
+        where = f"{'new, written to' if created else 'in'} {path}"
+    if token in operators.values():
+        raise TokenError("the broadcast token is an operator token: give the broadcaster a token of its own")
+    return token, where
+
+
+def broadcast_line(overlay: str, token: str, where: str, show: bool) -> str:
+    """The console's line for the broadcaster: the overlay that shows the racks live, with the
+    broadcast token when asked (--show-token, the demo), else where the token is kept (a service's
+    journal keeps what it prints)."""
+    url = f"{overlay}?broadcast={token if show else '<broadcast token>'}"
+    return (f"  broadcast overlay {url}   (racks live: for the delayed stream only; token {where})")
+
+
+def with_tokens(settings, tokens: dict[str, str], broadcast: str):
+    """The settings with the tokens this run serves with."""
+    return settings.model_copy(update={"auth": settings.auth.model_copy(
+        update={"tokens": tokens, "broadcast_token": broadcast})})
+
+
 def run(args: argparse.Namespace) -> int:
     from tilecam.api.settings import SettingsError, load_settings
 
@@ -150,7 +193,9 @@ def run(args: argparse.Namespace) -> int:
         settings = with_db(load_settings(args.config, server={"host": args.host, "port": args.port}), args.db)
         tokens, where = operator_tokens(settings.auth.tokens, dict(os.environ), args.token_file,
                                         token_beside(settings, args.config))
-        settings = settings.model_copy(update={"auth": settings.auth.model_copy(update={"tokens": tokens})})
+        broadcast, broadcast_where = broadcast_token(settings.auth.broadcast_token, dict(os.environ),
+                                                     token_beside(settings, args.config), tokens)
+        settings = with_tokens(settings, tokens, broadcast)
     except (SettingsError, TokenError) as exc:
         print(f"tilecam serve: {exc}", file=sys.stderr)
         return 2
@@ -177,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  API docs          {base}/docs")
     for line in where:
         print(f"  operator token    {line}")
+    print(broadcast_line(f"{base}/overlay/table/<n>", broadcast, broadcast_where, args.show_token))
     if args.show_token:
         for name, token in tokens.items():
             print(f"  operator token    {name} = {token}")

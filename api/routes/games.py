@@ -103,8 +103,8 @@ def unseen(game: GameDep, service: ServiceDep, turn: int | None = Query(None, ge
 
 @router.get("/{game_id}/recount", response_model=s.RecountOut, summary="Recount report", responses=READ,
             description="Claimed vs engine vs agreed score per move, and the first discrepancy.")
-def recount(game: GameDep, service: ServiceDep):
-    return service.recount(game)
+def recount(game: GameDep, service: ServiceDep, racks: RacksDep):
+    return service.recount(game, racks)
 
 
 @router.post("/{game_id}/recount", response_model=s.ScoresheetOut, summary="Compare a scoresheet",

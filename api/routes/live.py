@@ -1,7 +1,8 @@
 """Live: the overlay state, Server-Sent Events, and the OBS text fields.
 
-Racks on air (issue 30): every route here takes `racks` and `racks_delay` and the server leaves
-out what they hide (``rack_policy``), so a hidden rack never reaches a page, a field or the stream.
+Racks on air (issues 30, 43): every route here takes `racks` and `broadcast` and the server leaves
+out what the request may not see (``rack_policy``), so a hidden rack never reaches a page, a field or
+the stream.
 """
 from __future__ import annotations
 
@@ -16,40 +17,48 @@ from tilecam.scoring import from_json, to_json
 
 from .. import schemas as s
 from ..bus import BusMessage
-from ..deps import BusDep, ServiceDep, SettingsDep, TokenDep
-from ..service import RackPolicy, entry_without_rack, on_air, operator_air
+from ..errors import InvalidInput
+from ..deps import BroadcastDep, BusDep, ServiceDep, SettingsDep, TokenDep
+from ..service import RackPolicy, broadcast_air, entry_for_viewer, on_air, operator_air
 
 router = APIRouter(prefix="/api/games", tags=["live"])
 READ = s.errors(401, 404, 409, 422, 429)   # every read here takes a token (api/deps.token_holder)
-MAX_RACKS_DELAY = 100  # moves; a whole game has fewer
 
-RACKS_DOC = ("Without an operator token a rack is shown only once a play or exchange made from it is in the "
-             "record, never the tiles a player holds now. `racks=off` leaves every rack out (the racks, the rack "
-             "and unseen-per-player fields, the racks in the stream's entries, the exports' racks); "
-             "`racks_delay=N` shows a move's rack only once N more moves have been played after it. The "
-             "server's `[racks] on_air` and `delay_turns` are the least hidden: a query can hide more, never "
-             "less. A request with an operator token sees the racks live; a wrong token is a 401 counted "
-             "toward the same back-off as the writes (429 while it lasts).")
+RACKS_DOC = ("Racks (docs/racks.md): without a token a rack is shown only once the game is over (nobody holds "
+             "one then), never while it is played, and an exchange's tiles only the rack cameras saw likewise. "
+             "`broadcast=<broadcast token>`: the broadcaster's overlay sees each player's rack live (its sure tiles; "
+             "the broadcast delays its stream). An operator token sees every read as it came. `racks=off` leaves "
+             "every rack out; the server's `[racks] on_air = \"off\"` does so for every request without the "
+             "operator token. A wrong token of either kind is a 401 counted toward the same back-off as the "
+             "writes (429 while it lasts).")
 
 
-def rack_policy(settings: SettingsDep, who: TokenDep,
+def no_delay(racks_delay: str | None) -> None:
+    """`racks_delay` is gone (issue 43): a rack shown N moves late still shows the tiles its
+    player holds. Said, never ignored: a page asking for it would show more than it meant."""
+    if racks_delay is not None:
+        raise InvalidInput("query.racks_delay is gone: a rack shown moves late still shows the tiles its player "
+                           "holds. Without a token a rack shows once the game is over; the broadcaster's overlay "
+                           "shows them live with ?broadcast=<broadcast token>")
+
+
+def rack_policy(settings: SettingsDep, who: TokenDep, broadcast: BroadcastDep,
                 racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack leaves the server."),
-                racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
-                                                description="Show a move's rack only once this many more moves "
-                                                            "were played after it.")) -> RackPolicy:
-    """Which racks this response may carry: an operator token's live (a wrong token is refused and
-    counted, `deps.token_holder`), else the server's on-air setting; then what the query hides on
-    top (docs/racks.md, "Racks on air and in the API")."""
-    base = operator_air(settings) if who is not None else on_air(settings)
-    return base.join(racks, racks_delay)
+                racks_delay: str | None = Query(None, include_in_schema=False)) -> RackPolicy:
+    """Which racks this response may carry: an operator token's every read live, the broadcast
+    token's the racks live, else the public's (after the game) or none ([racks] on_air; a wrong
+    token is refused and counted, `deps`); then what the query hides on top (docs/racks.md)."""
+    no_delay(racks_delay)
+    base = operator_air(settings) if who is not None else broadcast_air(settings) if broadcast else on_air(settings)
+    return base.join(racks)
 
 
 RacksDep = Annotated[RackPolicy, Depends(rack_policy)]
 
 
-def without_racks(entry: dict | None) -> dict | None:
-    """A log entry's JSON (scoring.events.to_json) without its rack (service.entry_without_rack)."""
-    return None if entry is None else to_json(entry_without_rack(from_json(entry)))
+def entry_shown(entry: dict | None, racks: RackPolicy, over: bool) -> dict | None:
+    """A log entry's JSON (scoring.events.to_json) as `racks` shows it (service.entry_for_viewer)."""
+    return None if entry is None else to_json(entry_for_viewer(from_json(entry), racks, over))
 
 
 def sse(event: str, seq: int, data: dict) -> bytes:
@@ -89,10 +98,10 @@ async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDe
     async def shown(msg: BusMessage) -> dict:
         # The bus carries the racks live; a stream that may not see them gets the state under its
         # policy instead, and the entry without its rack.
-        if racks.current:
+        if racks.raw:
             return msg.data
         now = await asyncio.to_thread(service.live, game_id, racks)
-        return {**msg.data, "live": now.model_dump(), "entry": without_racks(msg.data.get("entry"))}
+        return {**msg.data, "live": now.model_dump(), "entry": entry_shown(msg.data.get("entry"), racks, now.ended)}
 
     async def stream():
         sub = bus.subscribe(game_id)

@@ -58,12 +58,10 @@ def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
                seq: int = FastPath(ge=0, le=2**62, description="The read's seq in the game's rack log.")):
     reads = service.racks(game.row.id)
     read = next((r for r in reads if r.seq == seq), None)
-    if read is not None and not racks.current:  # on air only as the rack of a stored move
-        on = racks.moves_shown(game.events, game.over())
+    if read is not None and not racks.raw:  # on air only as the rack of a stored move, whole
         made = [i for i, r in service.played_from(game.events, game.players, game.dist, reads,
-                                                  sure_at=racks.sure_at).items()
-                if r.seq == seq and on[i]]
-        read = read if made else None
+                                                  sure_at=racks.sure_at).items() if r.seq == seq]
+        read = read if made and racks.shows(game.over()) else None
     if read is None or not read.frame or not racks.shown:
         raise NotFound(f"no evidence frame for rack read {seq} of game {game.row.id}")
     frame = service.rack_frame(game.row.id, seq)

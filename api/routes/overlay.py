@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from .. import schemas as s
 from ..errors import InvalidInput, NotFound
-from .live import MAX_RACKS_DELAY
+from .live import no_delay
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(tags=["pages"])
@@ -34,9 +34,9 @@ Options in the query string (the page reads them; the server only checks them, s
 (comma-separated: board, scores, last, unseen, clocks, racks; default all; `racks` named shows each
 player's empty slots until a rack is on air), `theme` (transparent, dark,
 light; default transparent), `rotate` (quarter turns of the board display, clockwise, 0 to 3), `racks` (`off`: no rack is ever sent to
-the page) and `racks_delay` (a rack is shown only once that many more moves were played after it; the
-server strips what these hide from every response the page gets, and its `[racks] on_air` and
-`delay_turns` are the least hidden).
+the page) and `broadcast` (the broadcast token: the broadcaster's overlay shows each player's rack
+live; without it a rack shows only once the game is over). The page passes both to every API call it
+makes, and the server strips what the request may not see from every response the page gets.
 A game that does not exist yet shows a calm placeholder, and the page comes alive when it appears."""
 
 
@@ -47,9 +47,11 @@ def page_options(
         theme: Literal["transparent", "dark", "light"] = Query("transparent", description="Background and colours."),
         rotate: int = Query(0, ge=0, le=3, description="Quarter turns of the board display, clockwise."),
         racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack reaches the page."),
-        racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
-                                        description="Show a rack only once this many more moves were played.")) -> None:
+        broadcast: str | None = Query(None, max_length=200, description="The broadcast token: the racks live "
+                                                                        "(checked by the API calls the page makes)."),
+        racks_delay: str | None = Query(None, include_in_schema=False)) -> None:
     """Checked only: the page's script reads the same query string."""
+    no_delay(racks_delay)
     # Checked here rather than by a pattern: a 422 names the part and the valid ones, not a regex.
     unknown = [p for p in parts.split(",") if p not in PARTS]
     if unknown:
@@ -60,10 +62,11 @@ def field_options(scale: float = Query(1.0, ge=0.25, le=4.0, description="Zoom o
                   theme: Literal["transparent", "dark", "light"] = Query("transparent",
                                                                           description="Background and colours."),
                   racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack reaches the page."),
-                  racks_delay: int | None = Query(None, ge=0, le=MAX_RACKS_DELAY,
-                                                  description="Show a rack only once this many more moves were "
-                                                              "played.")) -> None:
+                  broadcast: str | None = Query(None, max_length=200,
+                                                description="The broadcast token: the racks live."),
+                  racks_delay: str | None = Query(None, include_in_schema=False)) -> None:
     """Checked only: the page's script reads the same query string."""
+    no_delay(racks_delay)
 
 
 PageOptions = Annotated[None, Depends(page_options)]

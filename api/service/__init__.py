@@ -33,12 +33,13 @@ from .ingest import Ingest
 from .live import Live
 from .operator import Operator
 from .queries import Queries
-from .racks import LIVE, RackPolicy, Racks, entry_without_rack, on_air, operator_air
+from .racks import LIVE, RackPolicy, Racks, broadcast_air, entry_for_viewer, entry_without_rack, on_air, operator_air
 from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
 from .writer import Writer
 
-__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "entry_without_rack",
+__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "broadcast_air",
+           "entry_for_viewer", "entry_without_rack",
            "load_view", "nick_of", "on_air", "operator_air", "parse_square", "players_of"]
 
 

@@ -32,7 +32,7 @@ from .clock import ClockGlue
 from .context import Context
 from .ingest import clock_state, forwarded_clock
 from .queries import END_ADJUSTMENTS, _confirmed, _grouped, _last_squares, _reading
-from .racks import LIVE, RackPolicy, Racks
+from .racks import LIVE, RackPolicy, Racks, without_rack
 from .view import GameView, close_of, end_reason_of, given_tiles
 
 if TYPE_CHECKING:
@@ -114,7 +114,8 @@ class LiveFold:
             word = self.shown.get(game.state.last_play, "play")  # the play it takes off, before it goes
             self.last_text = f"{nick}: {word} withdrawn {ev.agreed:+d}"
         elif isinstance(ev, (Pass, Exchange, TurnLost)):
-            self.last_text = f"{nick}: {describe(ev)}"
+            # every page's words: an exchange's tiles only the rack cameras saw are not in them
+            self.last_text = f"{nick}: {describe(without_rack(ev))}"
         elif isinstance(ev, END_ADJUSTMENTS):
             pass
         elif isinstance(ev, ChallengeBonus) and self.last_word and isinstance(game.events[i - 1], Play):

@@ -19,7 +19,7 @@ from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow
 from .ingest import forwarded_by, station_console
 from .context import Context
-from .racks import LIVE, RackPolicy, Racks, entry_without_rack, rack_text, without_rack
+from .racks import LIVE, RackPolicy, Racks, entry_for_viewer, for_viewer, rack_text
 from .view import DAMAGE, GameView
 
 __all__ = ["Queries"]
@@ -101,26 +101,30 @@ class Queries:
         frames = self.store.frame_seqs(view.row.id)
         made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id),
                                            sure_at=racks.sure_at)
-        on = racks.moves_shown(view.events, view.over())
+        over = view.over()
+        on = racks.shows(over)
+        record = view.record()
+        shown = tuple(for_viewer(ev, racks, over) for ev in record.events)
         confirmed = _confirmed(view)
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
         game = Game(view.profile, view.dist, view.layout, view.players)  # the board before each move
         peak = _peak(view)
         out = []
-        for i, (ln, ev, seq) in enumerate(zip(recount(view.record()), view.events, view.seqs)):
+        lines = recount(dataclasses.replace(record, events=shown))   # its words: an exchange's tiles as shown
+        for i, (ln, ev, seq) in enumerate(zip(lines, shown, view.seqs)):
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
                 kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
-                **_move_rack(view.row.id, ev, made_from.get(i), on[i],
-                             None if racks.current else game.state, view.dist),
+                **_move_rack(view.row.id, ev, made_from.get(i), on,
+                             None if racks.raw else game.state, view.dist),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,
-                totals=list(ln.totals), note=note_of(ev if on[i] else without_rack(ev)),
+                totals=list(ln.totals), note=note_of(ev),
                 corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
                 turn_inferred=i in order.inferred, out_of_turn=i in wrong,
                 **_reading(ev, seq in confirmed, game, view, i, peak)))
-            game.append(ev)
+            game.append(view.events[i])
         return out
 
     def board(self, view: GameView, turn: int | None = None) -> s.BoardOut:
@@ -154,24 +158,18 @@ class Queries:
         event = meta.pop("event", "")
         meta.setdefault("title", f"{event}: {names}" if event else names)
         meta.setdefault("date", view.row.created[:10])
-        on = racks.moves_shown(record.events, view.over())
-        events = tuple(ev if on[i] else without_rack(ev) for i, ev in enumerate(record.events))
+        over = view.over()
+        events = tuple(for_viewer(ev, racks, over) for ev in record.events)
         return write_gcg(dataclasses.replace(record, meta=meta, events=events), view.profile, view.dist, view.layout)
 
     def record_json(self, view: GameView, racks: RackPolicy = LIVE) -> dict:
         """The whole record (the .json export): the game, the append-only log and the events as
         they stand; a rack `racks` hides is left out of the log entry and the event it is in."""
-        on = racks.moves_shown(view.events, view.over())
-        index_of = {seq: i for i, seq in enumerate(view.seqs)}
-        log = []
-        for e in view.entries:
-            entry = e.entry
-            i = index_of.get(entry.target if isinstance(entry, (Correction, Void)) else e.seq)
-            if i is None or not on[i]:  # a voided move's rack is no stored move's
-                entry = entry_without_rack(entry)
-            log.append({"seq": e.seq, "created": e.created, **to_json(entry)})
+        over = view.over()
+        log = [{"seq": e.seq, "created": e.created, **to_json(entry_for_viewer(e.entry, racks, over))}
+               for e in view.entries]
         return {"game": self.summary(view), "log": log,
-                "events": [to_json(ev if on[i] else without_rack(ev)) for i, ev in enumerate(view.events)]}
+                "events": [to_json(for_viewer(ev, racks, over)) for ev in view.events]}
 
     def gcg_filename(self, view: GameView) -> str:
         """A download's name: the date and the players, '2026-11-25_Cesar_vs_Josh.gcg' (Unicode
@@ -179,9 +177,12 @@ class Queries:
         names = "_vs_".join(re.sub(r"[^\w.-]+", "_", p["name"]).strip("_.") or p["nick"] for p in view.row.players)
         return f"{view.row.created[:10]}_{names}.gcg"
 
-    def recount(self, view: GameView) -> s.RecountOut:
-        """scoring.recount's report, with each line's log row."""
-        lines = recount(view.record())
+    def recount(self, view: GameView, racks: RackPolicy = LIVE) -> s.RecountOut:
+        """scoring.recount's report, with each line's log row; what the rack cameras saw as
+        `racks` shows it (an exchange's tiles only they saw)."""
+        record = view.record()
+        over = view.over()
+        lines = recount(dataclasses.replace(record, events=tuple(for_viewer(ev, racks, over) for ev in record.events)))
         found = [s.DiscrepancyOut(seq=view.seqs[d.index], **_fields(d, s.DiscrepancyOut)) for d in discrepancies(lines)]
         rows = view.entries
         index_of = {seq: i for i, seq in enumerate(view.seqs)}

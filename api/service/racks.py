@@ -11,13 +11,14 @@ a row of the log; a read that ``breaks`` the counts is off air until then. ``rac
 every read with its confirmation.
 
 On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
-carry (none, or the rack a stored move was made from, ``played_from`` tying reads to moves by their
-tiles, once `delay` more moves followed it; never the rack a player holds now), ``on_air`` reads
-the station's default from the settings in one place, ``Racks.with_racks`` fills a live state under a
-policy and ``without_rack`` takes a rack out of an event. The console (an operator token) sees
-them live. Off the air until sure (issue 38): a rack is on a page whole only when every slot is seen
-and read at [racks] review_below or better (``RackRead.slots``, the policy's ``sure_at``); else the
-page gets its sure tiles and the others marked, never their letters.
+carry (issue 43: the racks held now only to the broadcast token's overlay and the operator; every
+other view once the game is over, as the rack a stored move was made from, ``played_from`` tying
+reads to moves by their tiles), ``on_air``/``broadcast_air``/``operator_air`` read the settings in
+one place, ``Racks.with_racks`` fills a live state under a policy and ``for_viewer`` shows an event
+as a policy lets it out (its rack, an exchange's tiles only the rack cameras saw, what a rack read
+said of it without quoting the read). Off the air until sure (issue 38): a rack is on a page whole
+only when every slot is seen and read at [racks] review_below or better (``RackRead.slots``, the
+policy's ``sure_at``); else the page gets its sure tiles and the others marked, never their letters.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any, Callable
 
-from tilecam.scoring import (note_of, Correction, EndRackPenalty, EndRackPoints, Exchange, Play, RackBook, RackSeen,
-                             ScoringError, spent_at)
+from tilecam.scoring import (note_of, unquoted_rack_note, Correction, EndRackPenalty, EndRackPoints, Exchange, Play,
+                             RackBook, RackSeen, ScoringError)
 from tilecam.scoring.gcg import played_tiles
 
 import tilecam.api.service.types as s
@@ -39,8 +40,9 @@ from .context import Context
 from .ingest import refuse_mirror
 from .view import GameView
 
-__all__ = ["LIVE", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "RackPolicy", "RackRead", "Racks", "entry_without_rack",
-           "on_air", "operator_air", "rack_text", "without_rack"]
+__all__ = ["LIVE", "ON_AIR", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "RackPolicy", "RackRead", "Racks",
+           "broadcast_air", "entry_for_viewer", "entry_without_rack", "for_viewer", "on_air", "operator_air",
+           "rack_text", "without_rack"]
 
 UNSEEN_TILE = "·"    # a rack position not on air (a hand over it, or read unsure), in the text shown
 # What a slot of a rack read is on air (RackRead.slots): a tile read surely, one read under [racks]
@@ -51,51 +53,49 @@ MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every se
 
 @dataclass(frozen=True, slots=True)
 class RackPolicy:
-    """Which racks a response may carry. `current` (an operator token's, LIVE): every read as it
-    comes, the racks players hold now included. Otherwise only the rack a stored play or exchange
-    was made from (`Racks.played_from`: tied to the move by its tiles), once `delay` more moves
-    followed that move; nothing at all when `shown` is False."""
+    """Which racks a response may carry, and how: the one rule of who sees a rack (issue 43).
+
+    A broadcast shows the racks players hold as they play, and delays its whole stream (OBS's
+    stream delay): so `live` (the broadcast token's, the operator's) sees each player's latest
+    read; every other view gets a rack only once the game is over (nobody holds one then), as
+    the rack a stored play or exchange was made from (`Racks.played_from`). `raw` (the operator
+    token's alone): every read as it came, unsure letters and breaking reads included, and what
+    a rack read said of a move in its own words (they quote the read). `shown` False: no rack and
+    nothing a rack camera saw, ever."""
     shown: bool = True
-    delay: int = 0
-    current: bool = False   # the operator's: every read live
+    live: bool = False      # the racks held now: the broadcast token's and the operator's
+    raw: bool = False       # the operator's: every read as it came, marks and words and all
     # [racks] review_below (the one threshold, read by `on_air`): a tile read under it is not on air
     # as a letter; None: the station's word (`review`) alone
     sure_at: float | None = None
 
-    def allows(self, index: int, moves: int) -> bool:
-        """The rack move `index` (counted from 0) was made from, now that the record holds `moves` moves."""
-        return self.shown and (self.current or moves - index - 1 >= self.delay)
+    def shows(self, over: bool) -> bool:
+        """Whether a response may carry what the rack cameras saw of the moves (their racks, an
+        exchange's tiles only they saw): live, or once the game is `over`."""
+        return self.shown and (self.live or over)
 
-    def moves_shown(self, events, over: bool = False) -> list[bool]:
-        """Per event, whether a response may carry the rack it was made with: the operator's always,
-        and every one once the game is `over` (nobody holds a rack to hide); else once the play or
-        exchange that took that rack out of the player's hands (scoring.racks.spent_at) has `delay`
-        moves after it. A pass's rack, or a withdrawn play's, waits for the player's next play or
-        exchange: until then the player holds it."""
-        if self.current or over:
-            return [self.shown] * len(events)
-        n = len(events)
-        return [j is not None and self.allows(j, n) for j in spent_at(events)]
-
-    def join(self, racks: str | None, racks_delay: int | None) -> "RackPolicy":
-        """This policy with a request's own asking: it can hide more, never show more."""
-        hides = racks == "off" or bool(racks_delay)
-        return RackPolicy(self.shown and racks != "off", max(self.delay, racks_delay or 0), self.current and not hides,
-                          self.sure_at)
+    def join(self, racks: str | None) -> "RackPolicy":
+        """This policy with a request's own asking (`racks=off`): it can hide more, never show more."""
+        return self if racks != "off" else dataclasses.replace(self, shown=False, live=False, raw=False)
 
 
-LIVE = RackPolicy(current=True)
+LIVE = RackPolicy(live=True, raw=True)
 HIDDEN = RackPolicy(False)
+ON_AIR = ("broadcast", "off")   # [racks] on_air
 
 
 def on_air(settings: Any) -> RackPolicy:
-    """The racks a request without an operator token gets by default: [racks] on_air ("live": a
-    move's rack once the move is stored, "delay": once delay_turns more moves followed it, "off"
-    never). Never the rack a player holds now: that is the operator's alone."""
+    """The racks a request with no token gets ([racks] on_air): "broadcast" (the default) each
+    rack once the game is over; "off" none, ever."""
     racks = settings.racks
-    if racks.on_air == "off":
-        return HIDDEN
-    return RackPolicy(True, racks.delay_turns if racks.on_air == "delay" else 0, sure_at=racks.review_below)
+    return HIDDEN if racks.on_air == "off" else RackPolicy(True, sure_at=racks.review_below)
+
+
+def broadcast_air(settings: Any) -> RackPolicy:
+    """The broadcast token's racks: each player's rack live, its sure tiles alone (the broadcast
+    delays its stream; the room never sees this view); none with [racks] on_air = "off"."""
+    racks = settings.racks
+    return HIDDEN if racks.on_air == "off" else RackPolicy(True, live=True, sure_at=racks.review_below)
 
 
 def operator_air(settings: Any) -> RackPolicy:
@@ -103,24 +103,40 @@ def operator_air(settings: Any) -> RackPolicy:
     return dataclasses.replace(LIVE, sure_at=settings.racks.review_below)
 
 
-def without_rack(ev):
-    """An event as a response that may not see its rack carries it: no `rack`, no `rack_note` (what
-    the rack read said of it, quoting the read). An exchange keeps its tiles (the move, as the
-    recount says it, gone from the rack); the end's rack points and penalty keep theirs (the score
-    of a game that is over)."""
-    if isinstance(ev, (EndRackPoints, EndRackPenalty)) or not hasattr(ev, "rack"):
+def for_viewer(ev, policy: RackPolicy, over: bool):
+    """An event as a response under `policy` may carry it. The operator's (`raw`): as it stands.
+    Where the rack cameras' view is shown (`policy.shows(over)`): its rack, and what the rack read
+    said of it without a tile of the read (`scoring.unquoted_rack_note`: the read's unsure letters
+    are on no page). Else: no `rack`, no `rack_note`, and an exchange whose tiles only the rack
+    cameras saw (`Exchange.tiles_from_racks`) keeps its count alone. The end's rack points and
+    penalty keep their racks (the score of a game that is over)."""
+    if policy.raw or isinstance(ev, (EndRackPoints, EndRackPenalty)) or not hasattr(ev, "rack"):
         return ev
+    if policy.shows(over):
+        return dataclasses.replace(ev, rack_note=unquoted_rack_note(ev)) if getattr(ev, "rack_note", "") else ev
     changes: dict[str, Any] = {"rack": None}
     if getattr(ev, "rack_note", ""):
         changes["rack_note"] = ""
+    if isinstance(ev, Exchange) and ev.tiles_from_racks:
+        changes["tiles"] = None
     return dataclasses.replace(ev, **changes)
+
+
+def without_rack(ev):
+    """An event as a response that sees nothing the rack cameras saw carries it (`for_viewer`)."""
+    return for_viewer(ev, HIDDEN, False)
+
+
+def entry_for_viewer(entry, policy: RackPolicy, over: bool):
+    """A log entry as `for_viewer` shows the event it holds (a correction's replacement included)."""
+    if isinstance(entry, Correction):
+        return dataclasses.replace(entry, replacement=for_viewer(entry.replacement, policy, over))
+    return for_viewer(entry, policy, over)
 
 
 def entry_without_rack(entry):
     """A log entry without the rack of the event it holds (a correction's replacement included)."""
-    if isinstance(entry, Correction):
-        return dataclasses.replace(entry, replacement=without_rack(entry.replacement))
-    return without_rack(entry)
+    return entry_for_viewer(entry, HIDDEN, False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,23 +360,23 @@ class Racks:
                       players: int | None = None, events=None, dist=None,
                       over: bool = False) -> list[tuple[RackRead, int | None] | None]:
         """Each player's rack `policy` lets out now that the record holds `moves` moves, with the
-        move it was made from (None: the operator's latest read, live). Without `current`, the rack
-        of the player's latest play or exchange the policy allows (`events` and `dist` needed)."""
+        move it was made from (None: the latest read, live). `live`: each player's latest read.
+        Otherwise, once the game is `over`, the rack of the player's latest play or exchange
+        (`events` and `dist` needed); before, none."""
         if players is None:
             players = len(self.store.game(game_id).players)
         latest: list[tuple[RackRead, int | None] | None] = [None] * players
-        if not policy.shown:
+        if not policy.shows(over):
             return latest  # nothing read from the store: nothing to leave out
         reads = fold(self.store.racks(game_id))
-        if policy.current:
+        if policy.live:
             for r in reads:
                 if 0 <= r.player < players:   # a read that breaks the counts is no rack: none shown
                     latest[r.player] = (r, None) if r.on_air else None
             return latest
-        on = policy.moves_shown(events, over)
         for i, r in sorted(self.played_from(events, players, dist, reads, sure_at=policy.sure_at,
                                             partial=True).items()):
-            if on[i] and r.on_air:   # the rack as read is no rack (it breaks the counts): none shown
+            if r.on_air:   # the rack as read is no rack (it breaks the counts): none shown
                 latest[r.player] = (r, i)
         return latest
 
@@ -379,9 +395,9 @@ class Racks:
             if r is not None:
                 slots = r.slots(policy.sure_at)
                 # on air only the sure tiles; the operator sees the read as it came, marks and all
-                tiles = r.tiles if policy.current else r.sure_tiles(policy.sure_at)
+                tiles = r.tiles if policy.raw else r.sure_tiles(policy.sure_at)
                 pool = unseen_of("".join(t for t in tiles if t), at)
-                if pool is None and not policy.current:
+                if pool is None and not policy.raw:
                     r = None   # a rack the set cannot supply beside the board is no rack: off air
             fields[f"rack{i + 1}"] = rack_text(tiles) if r else ""
             fields[f"unseen{i + 1}"] = grouped(pool) if r and pool is not None else ""

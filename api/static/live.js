@@ -1,9 +1,9 @@
-// The page's own racks options (?racks=off, ?racks_delay=N), passed on to every API call: the server
-// leaves out the racks they hide, so a hidden rack never reaches the page at all.
+// The page's own racks options (?racks=off, ?broadcast=<broadcast token>), passed on to every API call:
+// the server leaves out the racks the request may not see, so a hidden rack never reaches the page at all.
 function rackQuery() {
   const q = new URLSearchParams(location.search);
   const out = new URLSearchParams();
-  ["racks", "racks_delay"].forEach((k) => { if (q.get(k) !== null) out.set(k, q.get(k)); });
+  ["racks", "broadcast"].forEach((k) => { if (q.get(k) !== null) out.set(k, q.get(k)); });
   const text = out.toString();
   return text ? `?${text}` : "";
 }

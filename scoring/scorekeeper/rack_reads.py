@@ -10,6 +10,7 @@ from ..events import RACK_CAUSE, Correction, Event, Exchange, LogEntry, Pass, Pl
 from ..decode import ProposedPlay
 from ..game import Game, GameError
 from ..gcg.notation import played_tiles
+from ..gcg.records import RACK_NOT_SEEN
 from ..placement import Placement
 from ..racks import Fitted, Judged, RackBook, RackSeen, TurnChange
 from .state import TURNS, KeeperState
@@ -20,8 +21,10 @@ _RACK_REASON = "the rack camera"
 
 
 def _left(change: TurnChange) -> str:
-    """What left the rack, as people are told: the tiles, or how many when not all were read surely."""
-    return change.tiles if change.tiles else f"{change.count} tile{'s' if change.count != 1 else ''}"
+    """What left the rack, as people are told: how many tiles. Never the tiles: words reach every
+    page, and the tiles only the rack cameras saw are on air as a rack is (the exchange's typed
+    `tiles` and `tiles_from_racks`; issue 43)."""
+    return f"{change.count} tile{'s' if change.count != 1 else ''}"
 
 
 def _unnamed(change: TurnChange) -> str:
@@ -96,10 +99,10 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
         if change is None:
             break
         judged = sk.racks.judge(change.before, "", g.state.board)
-        note = (f"the rack camera saw {change.tiles} leave the rack and others come while the board "
+        note = (f"the rack camera saw {_left(change)} leave the rack and others come while the board "
                 "did not change (no clock press): an exchange")
         try:
-            ev = g.exchange(who, change.count, change.tiles, judged.rack, note, judged.note)
+            ev = g.exchange(who, change.count, change.tiles, judged.rack, note, judged.note, tiles_from_racks=True)
         except GameError:
             break
         out.append(sk._append(ev))
@@ -116,16 +119,16 @@ def no_tiles(sk: KeeperState, who: int) -> Event:
     if change is None:
         return g.pass_turn(who)
     judged = sk.racks.judge(change.before, "", g.state.board)
-    if change.problem:
-        note = f"the rack camera saw the rack change, but not by an exchange: {change.problem}"
-        return g.pass_turn(who, judged.rack, note, judged.note)
+    if change.problem:   # (the problem names the tiles read: the read's words, rack_note)
+        note = "the rack camera saw the rack change, but not by an exchange"
+        return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {change.problem}"))
     if change.kind == "exchange":
         try:
             return g.exchange(who, change.count, change.tiles or None, judged.rack, _unnamed(change),
-                              rack_note=judged.note)
-        except GameError as exc:
-            note = f"the rack camera saw {_left(change)} leave the rack, but no exchange can be: {exc}"
-            return g.pass_turn(who, judged.rack, note, judged.note)
+                              rack_note=judged.note, tiles_from_racks=True)
+        except GameError as exc:   # (its words may name the rack's tiles: the read's words, rack_note)
+            note = f"the rack camera saw {_left(change)} leave the rack, but no exchange can be"
+            return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {exc}"))
     return g.pass_turn(who, judged.rack, rack_note=judged.note)
 
 
@@ -151,7 +154,7 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
         if change is not None and change.kind == "exchange":
             judged = sk.racks.judge(change.before, "", board)
             fixed = Exchange(player, change.count, change.tiles or None, ev.cumulative, judged.rack,
-                             _unnamed(change), judged.note)
+                             _unnamed(change), judged.note, tiles_from_racks=bool(change.tiles))
             reason = f"{_RACK_REASON} saw {_left(change)} leave the rack at this press: an exchange, not a pass"
         elif change is not None and ev.rack is None:
             judged = sk.racks.judge(change.before, "", board)

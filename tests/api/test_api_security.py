@@ -131,7 +131,7 @@ def test_wrong_tokens_get_401_then_429_for_a_growing_time(strict_api):
         assert [c.post("/api/games", json=body, headers=bad).status_code for _ in range(3)] == [401] * 3
         r = c.post("/api/games", json=body, headers=AUTH)  # even the right token waits
         assert r.status_code == 429 and r.headers["retry-after"] == "1"
-        assert r.json()["detail"] == "too many wrong operator tokens; try again in 1 s"
+        assert r.json()["detail"] == "too many wrong tokens; try again in 1 s"
         # Another address is not held up: 127.0.0.2 is loopback too.
         with httpx.Client(base_url=strict_api.url, timeout=10,
                           transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
@@ -279,6 +279,26 @@ def test_serve_takes_the_token_from_the_environment_and_shows_it_only_when_asked
     assert not (tmp_path / "g.sqlite3.token").exists()
     output = serve_and_post(tmp_path, ["--show-token"], {"TILECAM_TOKEN": token}, lambda out: token)
     assert f"operator = {token}" in output
+
+
+# -- the broadcast token (issue 43): made and kept as the operator's, never printed unasked --
+
+def test_serve_makes_a_broadcast_token_and_prints_the_overlay_without_it(tmp_path):
+    path = tmp_path / "g.sqlite3.broadcast-token"
+    output = serve_and_post(tmp_path, [], {}, lambda out: (tmp_path / "g.sqlite3.token").read_text().strip())
+    token = path.read_text().strip()
+    assert len(token) >= 32 and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert token not in output
+    assert "/overlay/table/<n>?broadcast=<broadcast token>" in output and str(path) in output
+    assert token != (tmp_path / "g.sqlite3.token").read_text().strip()
+    output = serve_and_post(tmp_path, ["--show-token"], {}, lambda out: (tmp_path / "g.sqlite3.token").read_text().strip())
+    assert f"/overlay/table/<n>?broadcast={token}" in output   # asked for: the same token, kept
+
+
+def test_a_broadcast_token_that_is_an_operator_token_is_refused(tmp_path):
+    r = run_serve(["--db", str(tmp_path / "g.sqlite3")],
+                  {"TILECAM_TOKEN": "the-same-token-for-both", "TILECAM_BROADCAST_TOKEN": "the-same-token-for-both"})
+    assert r.returncode == 2 and "broadcast token is an operator token" in r.stderr and "Traceback" not in r.stderr
 
 
 # -- in the browser -----------------------------------------------------------------------------

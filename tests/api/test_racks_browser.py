@@ -1,7 +1,8 @@
-"""Racks on the pages, end to end in headless Debian chromium (issue 30): the overlay shows the rack
-of a stored move and never a rack a player holds now (issue 35), `?racks=off` shows none (and none
-reached the page), `?racks_delay=1` none until a move follows; the console sees the racks live and
-confirms a rack read under review with one click.
+"""Racks on the pages, end to end in headless Debian chromium (issues 30, 43): the broadcaster's
+overlay (`?broadcast=<broadcast token>`) shows each player's rack live, its sure tiles alone; the
+overlay without it shows none until the game is over (then the rack of each player's last move),
+and none reached the page; `?racks=off` shows none; the console sees the racks live, says who sees
+them, and confirms a rack read under review with one click.
 
 The screenshots go to $TILECAM_ARTIFACTS (default: a temporary folder)."""
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from apiserver import AUTH, TOKEN, LiveServer, client, wait_for  # noqa: F401  (fixtures)
+from apiserver import AUTH, BROADCAST, TOKEN, LiveServer, client, wait_for  # noqa: F401  (fixtures)
 from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
@@ -50,8 +51,8 @@ def shots(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
-    """A server with [racks] on_air = "live" (the default, "delay", has its own test)."""
-    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3").with_racks_on_air("live") as server:
+    """A server with the default [racks] on_air ("broadcast")."""
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3") as server:
         yield server
 
 
@@ -81,13 +82,19 @@ def load_overlay(page, url: str) -> str:
     return "".join(got)
 
 
-def test_the_overlay_shows_the_rack_of_the_stored_move_and_no_current_rack(api, game, page, shots):
-    load_overlay(page, f"{api.url}/overlay/{game}")
-    page.wait_for_function("() => document.querySelectorAll('#racks .rack:not([hidden])').length === 1")
-    assert racks_shown(page) == [FIRST]  # Ann's move 1 was made from it; Ann's and Ben's racks now are not shown
-    assert NOW0 not in page.content() and NOW1 not in page.content()
-    page.screenshot(path=str(shots / "overlay_racks.png"))
-    print(f"screenshot: {shots / 'overlay_racks.png'}")
+def test_the_broadcast_overlay_shows_the_racks_live_and_the_public_one_none(api, game, page, shots):
+    load_overlay(page, f"{api.url}/overlay/{game}?broadcast={BROADCAST}")
+    page.wait_for_function("() => document.querySelectorAll('#racks .rack:not([hidden])').length === 2")
+    assert racks_shown(page) == [NOW0, "?" * 7]  # each rack now; Ben's read unsure: dimmed ?, no letter
+    assert NOW1 not in page.content()
+    page.screenshot(path=str(shots / "overlay_racks_broadcast.png"))
+    print(f"screenshot: {shots / 'overlay_racks_broadcast.png'}")
+    assert page.errors == []
+    got = load_overlay(page, f"{api.url}/overlay/{game}")   # the venue's, the public's: the game goes on
+    assert page.locator("#racks").is_hidden() and racks_shown(page) == []
+    assert all(r not in page.content() for r in (FIRST, NOW0, NOW1)) and BROADCAST not in got
+    page.screenshot(path=str(shots / "overlay_racks_public.png"))
+    print(f"screenshot: {shots / 'overlay_racks_public.png'}")
     assert page.errors == []
 
 
@@ -97,13 +104,6 @@ def test_racks_off_shows_none_and_none_reached_the_page(api, game, page):
     # What the page holds (its DOM, its last live state) has no rack letter: the server left them out.
     html = page.content()
     assert all(r not in html for r in (FIRST, NOW0, NOW1))
-    assert page.errors == []
-
-
-def test_racks_delay_shows_no_rack_until_a_move_follows_the_one_made_from_it(api, game, page):
-    load_overlay(page, f"{api.url}/overlay/{game}?racks_delay=1")
-    assert racks_shown(page) == []
-    assert all(r not in page.content() for r in (FIRST, NOW0, NOW1))
     assert page.errors == []
 
 
@@ -118,6 +118,7 @@ def test_the_console_confirms_a_rack_read_with_one_click(api, client, game, page
     assert NOW1 in page.locator("#racks-queue li .reading").text_content()
     assert "42.0 %" in page.locator("#racks-queue li .reading").text_content()
     assert NOW0 in page.locator("#racks-now").text_content()  # the console sees the racks live
+    assert "on air only to the broadcast overlay" in page.locator("#racks-air").text_content()
     page.screenshot(path=str(shots / "console_racks.png"))
     page.click("#racks-queue li .rack-confirm")
     page.wait_for_function("() => document.querySelectorAll('#racks-queue li').length === 0")
@@ -127,7 +128,12 @@ def test_the_console_confirms_a_rack_read_with_one_click(api, client, game, page
     assert page.errors == []
 
 
-def test_the_recount_shows_the_racks_evidence_beside_the_boards(api, game, page):
+def test_once_the_game_is_over_the_public_overlay_and_recount_show_the_racks(api, client, game, page, shots):
+    assert client.post(f"/api/games/{game}/end", json={"reason": "stopped"}, headers=AUTH).status_code == 200
+    load_overlay(page, f"{api.url}/overlay/{game}")
+    page.wait_for_function("() => document.querySelectorAll('#racks .rack:not([hidden])').length === 1")
+    assert racks_shown(page) == [FIRST]   # Ann's last move was made from it; Ben made none
+    page.screenshot(path=str(shots / "overlay_racks_over.png"))
     page.goto(f"{api.url}/recount/{game}")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     img = page.locator("tr[data-index='0'] img.rack-thumb")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from apiserver import AUTH, TOKEN, LiveServer, client  # noqa: F401  (fixtures)
+from apiserver import AUTH, BROADCAST, TOKEN, LiveServer, client  # noqa: F401  (fixtures)
 from browser import chromium_page, open_console_game
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
@@ -46,7 +46,7 @@ def shots(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
-    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3").with_racks_on_air("live") as server:
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3") as server:
         yield server
 
 
@@ -69,7 +69,7 @@ def rack_tiles(page) -> list[tuple[str, str]]:
 
 def test_the_overlay_shows_the_sure_tiles_and_marks_the_rest_then_the_whole_rack_once_confirmed(
         api, client, game, page, shots):
-    page.goto(f"{api.url}/overlay/{game}")
+    page.goto(f"{api.url}/overlay/{game}?broadcast={BROADCAST}")   # the racks live: the broadcaster's
     page.wait_for_function("() => document.querySelectorAll('#rack0 .rtile').length === 7", timeout=10_000)
     assert rack_tiles(page) == [("C", "rtile"), ("A", "rtile"), ("T", "rtile"), ("", "rtile unseen"),
                                 ("?", "rtile unsure"), ("V", "rtile"), ("E", "rtile")]
@@ -95,7 +95,8 @@ def test_the_console_lists_the_unsure_read_with_its_photo_and_one_click_puts_it_
                                "certainty": [0.99, 0.98, 0.97, 0.99, 0.55, 0.96, 0.99], "frame": None, "review": True},
                          jpeg=rack_jpeg())
     assert client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT"}, headers=AUTH).status_code == 200
-    assert client.get(f"/api/games/{gid}/fields/rack1").text == "CATJ·VE"
+    assert client.get(f"/api/games/{gid}/fields/rack1?broadcast={BROADCAST}").text == "CATJ·VE"
+    assert client.get(f"/api/games/{gid}/fields/rack1").text == ""   # the public: not before the game is over
     open_console_game(page, api.url, TOKEN, gid)
     page.wait_for_selector("#racks-queue li .rack-confirm")
     item = page.locator("#racks-queue li")
@@ -110,5 +111,5 @@ def test_the_console_lists_the_unsure_read_with_its_photo_and_one_click_puts_it_
     print(f"screenshot: {shots / 'console_rack_unsure.png'}")
     page.click("#racks-queue li .rack-confirm")
     page.wait_for_function("() => document.querySelectorAll('#racks-queue li').length === 0")
-    assert client.get(f"/api/games/{gid}/fields/rack1").text == "CATJQVE"
+    assert client.get(f"/api/games/{gid}/fields/rack1?broadcast={BROADCAST}").text == "CATJQVE"
     assert page.errors == []

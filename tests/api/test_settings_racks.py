@@ -7,10 +7,10 @@ import pytest
 from tilecam.api.settings import RackSettings, Settings, SettingsError, load_settings
 
 
-def test_no_rack_sources_by_default_and_racks_are_delayed_on_air():
+def test_no_rack_sources_by_default_and_racks_are_on_air_to_the_broadcast_token():
     racks = Settings().racks
     assert racks.sources == {} and racks == RackSettings()
-    assert racks.on_air == "delay" and racks.delay_turns == 1
+    assert racks.on_air == "broadcast"
 
 
 def test_the_settle_time_is_visions_one_default_and_reaches_the_watch_as_set(monkeypatch):
@@ -56,8 +56,12 @@ def test_a_bad_source_is_named_with_its_line(tmp_path, sources, message):
 
 
 @pytest.mark.parametrize("key, value, message", [
-    ("on_air", "sometimes", "racks.on_air: Input should be 'live', 'delay' or 'off'"),
-    ("delay_turns", 0, "racks.delay_turns: Input should be greater than or equal to 1"),
+    ("on_air", "sometimes", "racks.on_air: Input should be 'broadcast' or 'off'"),
+    # gone (issue 43: a rack shown a move late still shows what its player holds): said, with what to use
+    ("on_air", "delay", "racks: Value error, on_air = 'delay' is gone: a rack shown a move late still shows the "
+                        "tiles its player holds. Use on_air = 'broadcast'"),
+    ("on_air", "live", "racks: Value error, on_air = 'live' is gone.*Use on_air = 'broadcast'"),
+    ("delay_turns", 1, "racks: Value error, delay_turns is gone with on_air = 'delay'.*remove it"),
     ("settle_s", 0, "racks.settle_s: Input should be greater than 0"),
     ("review_below", 1.5, "racks.review_below: Input should be less than or equal to 1"),
     ("camera", "0", "racks.camera: Extra inputs are not permitted"),

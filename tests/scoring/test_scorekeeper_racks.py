@@ -8,7 +8,8 @@ import pytest
 
 from conftest import shared_data_dir
 from gcgcheck import check_gcg
-from tilecam.scoring.events import RACK_CAUSE, Correction, EndRackPenalty, EndRackPoints, Exchange, Pass, Play
+from tilecam.scoring.events import (RACK_CAUSE, Correction, EndRackPenalty, EndRackPoints, Exchange, Pass, Play,
+                                    from_json, to_json)
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.gcg.notation import placement_from_gcg
@@ -329,6 +330,10 @@ def test_a_rack_that_changed_while_the_board_did_not_is_an_exchange_without_a_pr
     assert kinds == ["play", "exchange", "play"] and [e.kind for e in obs.entries] == ["exchange", "play"]
     ex, oe = keeper.game.events[1], keeper.game.events[2]
     assert (ex.player, ex.count, ex.tiles, ex.rack) == (1, 4, "IOUU", "AEIIOUU") and "no clock press" in ex.note
+    # issue 43: only the rack cameras know those tiles (typed, so the service shows them as it shows a
+    # rack), and the words every page gets name none
+    assert ex.tiles_from_racks and "IOUU" not in ex.note and "4 tiles" in ex.note
+    assert from_json(to_json(ex)) == ex
     assert oe.player == 0 and oe.rack == "EIOQRSU" and not oe.review and not oe.turn_inferred
 
 

@@ -3,7 +3,8 @@ the OBS fields, the moves, the exports, its evidence frame) without the operator
 when every slot is seen and read at [racks] review_below or better; otherwise the live state shows
 the sure tiles and marks the rest (`slots`: unsure, unseen), never a letter nobody is sure of; the
 console lists the read for review and one click (or the rack typed) puts it on air whole. A rack the
-set cannot supply beside the board stays off air."""
+set cannot supply beside the board stays off air. The views that show racks without the operator's
+token: the broadcast token's, live (issue 43), and every view once the game is over."""
 from __future__ import annotations
 
 import json
@@ -11,10 +12,11 @@ import json
 import httpx
 import pytest
 
-from apiserver import AUTH, LiveServer
+from apiserver import AUTH, BROADCAST, LiveServer
 
 # Racks no pool or name spells by chance. Q is the tile the camera was unsure of.
 RACK = "CATJQVE"
+B = f"?broadcast={BROADCAST}"   # the broadcaster's overlay: the racks live
 UNSURE_AT = 4
 
 
@@ -25,8 +27,8 @@ def read(player: int, tiles, certainty, review: bool) -> dict:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """[racks] on_air = "live" (a move's rack once the move is stored), review_below 0.9 (the default)."""
-    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3").with_racks_on_air("live") as s:
+    """The defaults: [racks] on_air = "broadcast", review_below 0.9."""
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3") as s:
         assert s.settings.racks.review_below == 0.9
         yield s
 
@@ -51,7 +53,7 @@ def play_cat(c, gid: int) -> None:
 
 def first_event(c, gid: int, headers=None) -> dict:
     """The live state the event stream opens with."""
-    with c.stream("GET", f"/api/games/{gid}/events", headers=headers or {}) as r:
+    with c.stream("GET", f"/api/games/{gid}/events{'' if headers else B}", headers=headers or {}) as r:
         assert r.status_code == 200
         got = ""
         for chunk in r.iter_text():
@@ -63,16 +65,18 @@ def first_event(c, gid: int, headers=None) -> dict:
 
 
 def public(c, gid: int) -> bytes:
-    """Every body a page without the token gets of the game, joined."""
+    """Every body a page without the operator's token gets of the game, joined: the public's and
+    the broadcaster's."""
     out = b""
-    for p in ("live", "fields", "fields/rack1", "moves"):
-        r = c.get(f"/api/games/{gid}/{p}")
-        assert r.status_code == 200, (p, r.text)
-        out += r.content
-    for p in (f"/api/games/{gid}.gcg", f"/api/games/{gid}.json", f"/overlay/{gid}/rack1"):
-        r = c.get(p)
-        assert r.status_code == 200, (p, r.text)
-        out += r.content
+    for q in ("", B):
+        for p in ("live", "fields", "fields/rack1", "moves", "recount"):
+            r = c.get(f"/api/games/{gid}/{p}{q}")
+            assert r.status_code == 200, (p, r.text)
+            out += r.content
+        for p in (f"/api/games/{gid}.gcg", f"/api/games/{gid}.json", f"/overlay/{gid}/rack1"):
+            r = c.get(p + q)
+            assert r.status_code == 200, (p, r.text)
+            out += r.content
     return out
 
 
@@ -86,18 +90,18 @@ def test_a_tile_read_under_review_below_is_not_on_air_the_sure_ones_are_and_one_
     server.service.add_rack(gid, read(0, RACK, certainty, review), jpeg=b"\xff\xd8rack")
     play_cat(c, gid)
 
-    live = c.get(f"/api/games/{gid}/live").json()
+    live = c.get(f"/api/games/{gid}/live{B}").json()
     rack = live["racks"][0]
     assert rack["tiles"] == ["C", "A", "T", "J", None, "V", "E"]
     assert rack["slots"] == ["sure"] * 4 + ["unsure"] + ["sure"] * 2 and rack["whole"] is False
     assert rack["text"] == "CATJ·VE" and live["fields"]["rack1"] == "CATJ·VE"
-    assert c.get(f"/api/games/{gid}/fields/rack1").text == "CATJ·VE"
+    assert c.get(f"/api/games/{gid}/fields/rack1{B}").text == "CATJ·VE"
     # what Ann could not see counts the sure tiles alone: the Q is still in it
     assert "Q" in live["fields"]["unseen1"]
     # not whole: no export carries it, nor its photo
-    move = c.get(f"/api/games/{gid}/moves").json()[0]
+    move = c.get(f"/api/games/{gid}/moves{B}").json()[0]
     assert (move["rack"], move["rack_seq"], move["rack_frame"]) == (None, None, None)
-    assert c.get(f"/api/games/{gid}/racks/0/frame.jpg").status_code == 404
+    assert c.get(f"/api/games/{gid}/racks/0/frame.jpg{B}").status_code == 404
     found = public(c, gid)
     assert RACK.encode() not in found and b"ACEJQTV" not in found
     assert first_event(c, gid)["racks"][0]["tiles"] == rack["tiles"]   # the stream a page opens, too
@@ -112,22 +116,22 @@ def test_a_tile_read_under_review_below_is_not_on_air_the_sure_ones_are_and_one_
     # one click: the whole rack on air, and in the moves with its photo
     r = c.post(f"/api/games/{gid}/racks/0/confirm", json={}, headers=AUTH)
     assert r.status_code == 200 and r.json()["review"] == []
-    rack = c.get(f"/api/games/{gid}/live").json()["racks"][0]
+    rack = c.get(f"/api/games/{gid}/live{B}").json()["racks"][0]
     assert rack["text"] == RACK and rack["whole"] is True and set(rack["slots"]) == {"sure"}
-    move = c.get(f"/api/games/{gid}/moves").json()[0]
+    move = c.get(f"/api/games/{gid}/moves{B}").json()[0]
     assert (move["rack"], move["rack_seq"]) == (RACK, 0)
-    assert c.get(move["rack_frame"]).content == b"\xff\xd8rack"
+    assert c.get(move["rack_frame"] + B).content == b"\xff\xd8rack"
 
 
 def test_the_operator_types_the_rack_and_that_goes_on_air(server, c):
     gid = new_game(c)
     server.service.add_rack(gid, read(0, RACK, [0.99, 0.99, 0.99, 0.3, 0.3, 0.99, 0.99], True))
     play_cat(c, gid)
-    assert c.get(f"/api/games/{gid}/fields/rack1").text == "CAT··VE"
+    assert c.get(f"/api/games/{gid}/fields/rack1{B}").text == "CAT··VE"
     r = c.post(f"/api/games/{gid}/racks/0/confirm", json={"tiles": "CATOOVE"}, headers=AUTH)
     assert r.status_code == 200, r.text
-    assert c.get(f"/api/games/{gid}/fields/rack1").text == "CATOOVE"
-    assert c.get(f"/api/games/{gid}/live").json()["racks"][0]["whole"] is True
+    assert c.get(f"/api/games/{gid}/fields/rack1{B}").text == "CATOOVE"
+    assert c.get(f"/api/games/{gid}/live{B}").json()["racks"][0]["whole"] is True
 
 
 def test_a_hidden_tile_is_said_unseen_never_a_letter_and_the_read_waits_for_review(server, c):
@@ -135,12 +139,12 @@ def test_a_hidden_tile_is_said_unseen_never_a_letter_and_the_read_waits_for_revi
     tiles = ["C", "A", "T", None, "Q", "V", "E"]
     server.service.add_rack(gid, read(0, tiles, [0.99, 0.99, 0.99, None, 0.99, 0.99, 0.99], False))
     play_cat(c, gid)
-    rack = c.get(f"/api/games/{gid}/live").json()["racks"][0]
+    rack = c.get(f"/api/games/{gid}/live{B}").json()["racks"][0]
     assert rack["tiles"] == tiles and rack["slots"][3] == "unseen" and rack["text"] == "CAT·QVE"
     assert rack["whole"] is False and rack["review"] is True
     assert c.get(f"/api/games/{gid}/racks", headers=AUTH).json()["review"] == [0]
-    move = c.get(f"/api/games/{gid}/moves").json()[0]
-    assert move["rack"] is None and c.get(f"/api/games/{gid}/racks/0/frame.jpg").status_code == 404
+    move = c.get(f"/api/games/{gid}/moves{B}").json()[0]
+    assert move["rack"] is None and c.get(f"/api/games/{gid}/racks/0/frame.jpg{B}").status_code == 404
 
 
 def test_a_rack_the_set_cannot_supply_beside_the_board_is_off_air(server, c):
@@ -152,9 +156,9 @@ def test_a_rack_the_set_cannot_supply_beside_the_board_is_off_air(server, c):
     server.service.add_rack(gid, read(1, "XZWJKVU", [0.99] * 7, False))
     r = c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "ZAX"}, headers=AUTH)
     assert r.status_code == 200, r.text
-    live = c.get(f"/api/games/{gid}/live").json()
+    live = c.get(f"/api/games/{gid}/live{B}").json()
     assert live["racks"][1] is None and live["fields"]["rack2"] == "" and live["fields"]["unseen2"] == ""
-    assert c.get(f"/api/games/{gid}/moves").json()[1]["rack"] is None
+    assert c.get(f"/api/games/{gid}/moves{B}").json()[1]["rack"] is None
     assert b"XZWJKVU" not in public(c, gid)
     assert c.get(f"/api/games/{gid}/live", headers=AUTH).json()["racks"][1]["text"] == "XZWJKVU"
 
@@ -164,6 +168,6 @@ def test_a_read_that_breaks_the_counts_stays_off_air_even_with_every_tile_sure(s
     server.service.add_rack(gid, {**read(0, "CATXXVE", [0.99] * 7, False),
                                   "breaks": "the set has 1 X; the rack read would make 2"})
     play_cat(c, gid)
-    live = c.get(f"/api/games/{gid}/live").json()
+    live = c.get(f"/api/games/{gid}/live{B}").json()
     assert live["racks"][0] is None and live["fields"]["rack1"] == ""
     assert b"CATXXVE" not in public(c, gid)

@@ -1,10 +1,11 @@
-"""Racks over real HTTP (issue 30): on air as the request may see them, applied on the server.
+"""Racks over real HTTP (issues 30, 43): on air as the request may see them, applied on the server.
 
-Without an operator token a rack is on air only once a play or exchange made from it is stored
-(tied to the move by its tiles), never the rack a player holds now (issue 35); with `racks=off` or
-`racks_delay` a hidden rack's letters are in NO response body the overlay, the OBS fields, the
-stream, the moves or the exports give (the bytes are searched); an operator token sees them live;
-the console's review list and one-click confirmation; the rack evidence frames."""
+Without a token no rack is on air until the game is over (then the rack a stored play or exchange
+was made from, tied to the move by its tiles); the broadcast token (read-only) sees each player's rack
+live, its sure tiles alone; with `racks=off` or `[racks] on_air = "off"` a hidden rack's letters are in
+NO response body the overlay, the OBS fields, the stream, the moves or the exports give (the bytes
+are searched); an operator token sees them live; the console's review list and one-click
+confirmation; the rack evidence frames."""
 from __future__ import annotations
 
 import threading
@@ -15,7 +16,7 @@ import pytest
 
 from tilecam.api.settings import Settings
 
-from apiserver import AUTH, LiveServer, client  # noqa: F401  (fixtures)
+from apiserver import AUTH, BROADCAST, LiveServer, client  # noqa: F401  (fixtures)
 
 # Racks no pool or name can spell by chance (the pool is in alphabet order).
 FIRST, NOW0, NOW1, LATER = "CATXYZE", "XYZEJKL", "MOWDUGR", "BONKFIV"
@@ -29,8 +30,8 @@ def seen(player: int, tiles: str, certainty: float = 0.99) -> dict:
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
-    """A server with [racks] on_air = "live" (the default, "delay", has its own test)."""
-    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3").with_racks_on_air("live") as server:
+    """A server with the default [racks] on_air ("broadcast")."""
+    with LiveServer(tmp_path_factory.mktemp("api") / "games.sqlite3") as server:
         yield server
 
 
@@ -78,22 +79,47 @@ def bodies(client, gid: int, query: str, headers=None, table: int = 9) -> bytes:
     return out
 
 
-def test_without_a_token_only_the_rack_a_stored_move_was_made_from_is_on_air(client, game):
+def test_without_a_token_no_rack_is_on_air_while_the_game_goes_on_the_broadcast_token_sees_them_live(client, game):
+    """Issue 43, item 5: a move's rack shown after the move still shows its leave, which the player
+    holds: no public view shows a rack before the game is over; the broadcaster's overlay (the
+    broadcast token; its stream is delayed) shows each player's rack now."""
     live = client.get(f"/api/games/{game}/live").json()
-    assert [r and r["text"] for r in live["racks"]] == [FIRST, None]  # Ann's move 1; nobody's current rack
-    assert client.get(f"/api/games/{game}/fields/rack1").text == FIRST
-    assert client.get(f"/api/games/{game}/fields").json()["unseen1"].startswith("AAAAAAAA ")  # before move 1
+    assert live["racks"] == [None, None] and live["fields"]["rack1"] == live["fields"]["unseen1"] == ""
     found = bodies(client, game, "")
-    assert FIRST.encode() in found and NOW0.encode() not in found and NOW1.encode() not in found
+    assert FIRST.encode() not in found and NOW0.encode() not in found and NOW1.encode() not in found
+    assert "ACFRTXYZ" not in found.decode()   # nor as a rack is written (sorted)
     move = client.get(f"/api/games/{game}/moves").json()[0]
-    assert (move["rack"], move["rack_seq"], move["rack_frame"]) == (FIRST, 0, f"/api/games/{game}/racks/0/frame.jpg")
-    r = client.get(move["rack_frame"])
-    assert r.status_code == 200 and r.content == b"\xff\xd8first"
-    assert client.get(f"/api/games/{game}/racks/1/frame.jpg").status_code == 404  # Ann's rack now
-    # the operator: every rack live
+    assert (move["rack"], move["rack_seq"], move["rack_frame"]) == (None, None, None)
+    assert client.get(f"/api/games/{game}/racks/0/frame.jpg").status_code == 404
+    # the broadcast token: each player's rack now, its sure tiles (Ben's read at 0.4: none)
+    view = f"broadcast={BROADCAST}"
+    live = client.get(f"/api/games/{game}/live?{view}").json()
+    assert [r["text"] for r in live["racks"]] == [NOW0, "·" * 7]
+    assert client.get(f"/api/games/{game}/fields/rack1?{view}").text == NOW0
+    assert client.get(f"/api/tables/9/fields/rack1?{view}").text == NOW0
+    assert NOW0.encode() in sse_bytes(f"{client.base_url}/api/games/{game}/events?{view}", 1)
+    assert NOW1.encode() not in bodies(client, game, view)   # never a letter read unsure
+    # the operator: every rack live, as read
     live = client.get(f"/api/games/{game}/live", headers=AUTH).json()
     assert [r["text"] for r in live["racks"]] == [NOW0, NOW1] and live["racks"][1]["review"]
     assert client.get(f"/api/games/{game}/fields/rack1", headers=AUTH).text == NOW0
+
+
+def test_once_the_game_is_over_every_view_shows_the_racks_moves_were_made_from(api, client):
+    gid = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}], "meta": {"table": "7"}},
+                      headers=AUTH).json()["id"]
+    api.service.add_rack(gid, seen(0, FIRST), jpeg=b"\xff\xd8first")
+    assert client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST},
+                       headers=AUTH).status_code == 200
+    api.service.add_rack(gid, seen(0, NOW0))
+    assert FIRST.encode() not in bodies(client, gid, "", table=7)
+    r = client.post(f"/api/games/{gid}/end", json={"reason": "the players agreed to stop"}, headers=AUTH)
+    assert r.status_code == 200, r.text
+    found = bodies(client, gid, "", table=7)
+    assert FIRST.encode() in found and client.get(f"/api/games/{gid}/fields/rack1").text == FIRST
+    move = client.get(f"/api/games/{gid}/moves").json()[0]
+    assert (move["rack"], move["rack_seq"]) == (FIRST, 0)
+    assert client.get(move["rack_frame"]).content == b"\xff\xd8first"
 
 
 def test_racks_off_leaves_no_rack_letter_in_any_response_and_the_stream(client, game, api):
@@ -113,26 +139,10 @@ def test_racks_off_leaves_no_rack_letter_in_any_response_and_the_stream(client, 
     assert LATER.encode() in sse_bytes(f"{client.base_url}/api/games/{game}/events", 1, headers=AUTH)
 
 
-def test_racks_delay_shows_a_moves_rack_only_once_as_many_moves_followed_it(api, client):
-    r = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}], "meta": {"table": "8"}},
-                    headers=AUTH)
-    gid = r.json()["id"]
-    api.service.add_rack(gid, seen(0, FIRST), jpeg=b"\xff\xd8first")
-    assert client.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST},
-                       headers=AUTH).status_code == 200
-    api.service.add_rack(gid, seen(0, NOW0), jpeg=b"\xff\xd8now0")
-    assert FIRST.encode() not in bodies(client, gid, "racks_delay=1", table=8)  # no move after move 1 yet
-    assert client.get(f"/api/games/{gid}/racks/0/frame.jpg?racks_delay=1").status_code == 404
-    assert client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200  # Ben
-    found = bodies(client, gid, "racks_delay=1", table=8)
-    assert FIRST.encode() in found and NOW0.encode() not in found
-    live = client.get(f"/api/games/{gid}/live?racks_delay=1").json()
-    assert live["fields"]["rack1"] == FIRST and live["racks"][1] is None and live["fields"]["unseen2"] == ""
-    stream = sse_bytes(f"{client.base_url}/api/games/{gid}/events?racks_delay=1", 1)
-    assert FIRST.encode() in stream and NOW0.encode() not in stream
-    assert client.get(f"/api/games/{gid}/racks/0/frame.jpg?racks_delay=1").status_code == 200
-    assert client.get(f"/api/games/{gid}/racks/1/frame.jpg?racks_delay=1").status_code == 404
-    assert FIRST.encode() not in bodies(client, gid, "racks_delay=2", table=8)
+def test_racks_delay_is_gone_and_a_page_asking_for_it_is_told_what_to_use(client, game):
+    for path in (f"/api/games/{game}/live", f"/overlay/{game}", f"/overlay/table/9", f"/api/games/{game}/moves"):
+        r = client.get(f"{path}?racks_delay=1")
+        assert r.status_code == 422 and "racks_delay is gone" in r.text and "broadcast" in r.text, (path, r.text)
 
 
 def test_an_operator_token_sees_the_racks_live_and_a_wrong_one_does_not(client, game):
@@ -140,15 +150,15 @@ def test_an_operator_token_sees_the_racks_live_and_a_wrong_one_does_not(client, 
     assert client.get(f"/api/games/{game}/racks/1/frame.jpg", headers=AUTH).content == b"\xff\xd8now0"
     # a query can still hide them for an operator; a wrong token is refused, never served as a viewer
     assert NOW0.encode() not in client.get(f"/api/games/{game}/live?racks=off", headers=AUTH).content
-    r = client.get(f"/api/games/{game}/live?racks_delay=1", headers={"Authorization": "Bearer wrong"})
+    r = client.get(f"/api/games/{game}/live", headers={"Authorization": "Bearer wrong-wrong-wrong-wrong"})
     assert r.status_code == 401 and NOW0.encode() not in r.content
 
 
-@pytest.mark.parametrize("query", ["racks=maybe", "racks_delay=-1", "racks_delay=1000", "racks_delay=x"])
+@pytest.mark.parametrize("query", ["racks=maybe", "racks=", "broadcast=" + "x" * 201])
 def test_a_bad_racks_query_is_a_422_with_a_message(client, game, query):
     for path in (f"/api/games/{game}/live", f"/overlay/{game}", f"/overlay/{game}/rack1", f"/api/games/{game}/moves"):
         r = client.get(f"{path}?{query}")
-        assert r.status_code == 422 and "racks" in r.text, (path, r.text)
+        assert r.status_code == 422 and ("racks" in r.text or "broadcast" in r.text), (path, r.text)
 
 
 def test_the_console_lists_rack_reads_under_review_and_confirms_one_with_one_click(client, game):
@@ -187,9 +197,9 @@ def test_a_streams_entries_carry_no_rack_when_racks_are_hidden(api, client):
     assert kept.encode() in sse_bytes(f"{client.base_url}/api/games/{gid}/events", 1, headers=AUTH)
 
 
-def test_by_default_a_rack_is_on_air_a_turn_late_and_off_means_never(tmp_path):
-    assert Settings().racks.on_air == "delay" and Settings().racks.delay_turns == 1  # the default
-    for on_air, shown in (("delay", [FIRST]), ("off", [])):
+def test_by_default_racks_are_on_air_to_the_broadcast_token_and_off_means_never_without_the_operator(tmp_path):
+    assert Settings().racks.on_air == "broadcast"  # the default
+    for on_air in ("broadcast", "off"):
         with LiveServer(tmp_path / f"{on_air}.sqlite3").with_racks_on_air(on_air) as server, \
                 httpx.Client(base_url=server.url, timeout=10) as c:
             r = c.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Ben"}], "meta": {"table": "9"}},
@@ -199,12 +209,16 @@ def test_by_default_a_rack_is_on_air_a_turn_late_and_off_means_never(tmp_path):
             assert c.post(f"/api/games/{gid}/plays", json={"position": "8H", "word": "CAT", "rack": FIRST},
                           headers=AUTH).status_code == 200
             server.service.add_rack(gid, seen(0, NOW0))
-            assert FIRST.encode() not in bodies(c, gid, "")  # a turn late: Ben has not moved yet
             assert c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200
-            found = bodies(c, gid, "")
-            assert [rack for rack in (FIRST, NOW0) if rack.encode() in found] == shown
+            assert FIRST.encode() not in bodies(c, gid, "") and NOW0.encode() not in bodies(c, gid, "")
+            broadcast = bodies(c, gid, f"broadcast={BROADCAST}")
+            assert (NOW0.encode() in broadcast) == (on_air == "broadcast")
+            assert c.post(f"/api/games/{gid}/end", json={"reason": "stop"}, headers=AUTH).status_code == 200
+            found = bodies(c, gid, "") + bodies(c, gid, f"broadcast={BROADCAST}")
+            assert (FIRST.encode() in found) == (on_air == "broadcast")
             # a page cannot ask for more than the server's setting
-            assert c.get(f"/api/games/{gid}/live?racks=on").json()["fields"]["rack1"] == (FIRST if shown else "")
+            assert c.get(f"/api/games/{gid}/live?racks=on").json()["fields"]["rack1"] == \
+                (FIRST if on_air == "broadcast" else "")
             assert NOW0.encode() in c.get(f"/api/games/{gid}/live", headers=AUTH).content  # the operator: live
             assert FIRST.encode() in c.get(f"/api/games/{gid}.gcg", headers=AUTH).content  # and the whole record
 
@@ -255,9 +269,8 @@ def test_off_leaves_every_rack_out_of_the_exports_and_the_gcg_still_loads(tmp_pa
 BEFORE, KEPT, NEW = "CATMOWD", "DWOM", "JDWKOML"
 
 
-@pytest.mark.parametrize("on_air", ["live", "delay"])
-def test_a_players_current_rack_is_on_no_public_response_whatever_was_read_when(tmp_path, on_air):
-    with LiveServer(tmp_path / "sam.sqlite3").with_racks_on_air(on_air) as server, \
+def test_a_players_current_rack_is_on_no_public_response_whatever_was_read_when(tmp_path):
+    with LiveServer(tmp_path / "sam.sqlite3") as server, \
             httpx.Client(base_url=server.url, timeout=10) as c:
         gid = c.post("/api/games", json={"players": [{"name": "Sam"}, {"name": "Kim"}], "meta": {"table": "9"}},
                      headers=AUTH).json()["id"]
@@ -275,10 +288,11 @@ def test_a_players_current_rack_is_on_no_public_response_whatever_was_read_when(
                 out += r.content if r.status_code == 200 else b""
             return out
         found = public()
-        assert KEPT.encode() not in found and NEW.encode() not in found
-        assert (BEFORE.encode() in found) == (on_air == "live")  # the move's rack: a turn late by default
+        assert KEPT.encode() not in found and NEW.encode() not in found and BEFORE.encode() not in found
         assert c.post(f"/api/games/{gid}/passes", json={}, headers=AUTH).status_code == 200  # Kim
-        found = public()
-        assert BEFORE.encode() in found and KEPT.encode() not in found and NEW.encode() not in found
-        assert c.get(f"/api/games/{gid}/fields/rack1").text == BEFORE
+        found = public()   # Sam holds DWOM (the leave) and his new tiles: nothing of them is public
+        assert BEFORE.encode() not in found and KEPT.encode() not in found and NEW.encode() not in found
+        assert c.get(f"/api/games/{gid}/fields/rack1?broadcast={BROADCAST}").text == NEW  # the broadcast: now
         assert c.get(f"/api/games/{gid}/fields/rack1", headers=AUTH).text == NEW  # the operator: what Sam holds
+        assert c.post(f"/api/games/{gid}/end", json={"reason": "stop"}, headers=AUTH).status_code == 200
+        assert c.get(f"/api/games/{gid}/fields/rack1").text == BEFORE   # over: the rack of his last move

@@ -34,27 +34,29 @@ def test_a_settled_read_is_kept_with_its_turn_and_evidence_and_shown_live(servic
     assert len(sent) == 2 and sent[-1].data["live"]["fields"]["rack2"] == "QUIZ·XY"  # each read is published
 
 
-def test_racks_off_and_delayed_leave_no_letter_in_the_live_state(service):
+def test_racks_off_and_public_leave_no_letter_in_the_live_state_until_the_game_is_over(service):
     gid = new_game(service)
     service.add_rack(gid, seen(0, "CATXYZE"))
     service.play(gid, "8H", "CAT", rack="CATXYZE")
     service.add_rack(gid, seen(0, "XYZEJKL"))  # after the draw, at turn 1
     hidden = service.live(gid, RackPolicy(False))
     assert hidden.racks == [None, None] and "CATXYZE" not in hidden.model_dump_json() and "XYZEJKL" not in hidden.model_dump_json()
-    public = service.live(gid, RackPolicy(True, 0))  # the move's rack once it is stored; never the rack held now
-    assert public.fields["rack1"] == "CATXYZE" and "XYZEJKL" not in public.model_dump_json()
-    assert public.racks[0].unseen_count == 93  # what Ann could not see then: the board before move 1
-    delayed = service.live(gid, RackPolicy(True, 1))  # a turn late: one more move after move 1
-    assert delayed.fields["rack1"] == "" and "CATXYZE" not in delayed.model_dump_json()
+    public = service.live(gid, RackPolicy(True))   # the public: a move's rack still shows its leave, held now
+    assert public.racks == [None, None] and "CATXYZE" not in public.model_dump_json()
+    broadcast = service.live(gid, RackPolicy(True, live=True))   # the broadcaster's: the rack held now
+    assert broadcast.fields["rack1"] == "XYZEJKL" and "CATXYZE" not in broadcast.model_dump_json()
     assert service.live(gid).fields["rack1"] == "XYZEJKL"  # the operator's: live
     # the moves: the rack a move was played from, hidden as its read is
     assert service.moves(service.load(gid))[0].rack == "CATXYZE"
     assert service.moves(service.load(gid))[0].rack_seq == 0
-    late = service.moves(service.load(gid), RackPolicy(True, 1))[0]
+    late = service.moves(service.load(gid), RackPolicy(True))[0]
     assert (late.rack, late.rack_seq, late.rack_frame) == (None, None, None)
     service.pass_turn(gid, player=1)
-    assert service.live(gid, RackPolicy(True, 1)).fields["rack1"] == "CATXYZE"
-    assert service.moves(service.load(gid), RackPolicy(True, 1))[0].rack == "CATXYZE"
+    assert service.live(gid, RackPolicy(True)).fields["rack1"] == ""   # a move later: still held
+    service.end(gid, None, "the players stopped", "tester")
+    over = service.live(gid, RackPolicy(True))
+    assert over.fields["rack1"] == "CATXYZE" and over.racks[0].unseen_count == 93  # the board before move 1
+    assert service.moves(service.load(gid), RackPolicy(True))[0].rack == "CATXYZE"
 
 
 def test_an_unsure_or_flagged_read_waits_for_one_click_and_a_fix_is_recorded(service):
@@ -116,20 +118,23 @@ def test_a_read_that_is_not_one_is_refused_with_a_reason_and_nothing_is_written(
 
 
 def test_the_on_air_default_is_read_in_one_place_and_a_request_can_only_hide_more():
+    from tilecam.api.service import broadcast_air, operator_air
+
     class Section:
-        on_air, delay_turns, review_below = "off", 1, 0.8
+        on_air, review_below = "off", 0.8
 
     class Settings:
         racks = Section()
-    assert on_air(Settings()) == RackPolicy(False, 0)
-    Section.on_air = "live"
-    # live: delay_turns is for "delay" alone; what is sure on air is [racks] review_below, the station's threshold
-    assert on_air(Settings()) == RackPolicy(True, 0, sure_at=0.8)
-    Section.on_air, Section.delay_turns = "delay", 2
-    assert on_air(Settings()) == RackPolicy(True, 2, sure_at=0.8)
-    assert RackPolicy(True, 2, sure_at=0.8).join(None, 1) == RackPolicy(True, 2, sure_at=0.8)
-    assert RackPolicy(True, 0).join("on", 3) == RackPolicy(True, 3)
-    assert RackPolicy(False, 0).join("on", None) == RackPolicy(False, 0)
+    assert on_air(Settings()) == broadcast_air(Settings()) == RackPolicy(False)
+    assert operator_air(Settings()) == RackPolicy(live=True, raw=True, sure_at=0.8)   # the operator: always
+    Section.on_air = "broadcast"
+    # what is sure on air is [racks] review_below, the station's threshold
+    assert on_air(Settings()) == RackPolicy(True, sure_at=0.8)
+    assert broadcast_air(Settings()) == RackPolicy(True, live=True, sure_at=0.8)
+    assert RackPolicy(True, live=True, sure_at=0.8).join(None) == RackPolicy(True, live=True, sure_at=0.8)
+    assert not RackPolicy(True, live=True, raw=True).join("off").shows(True)
+    assert RackPolicy(False).join("on") == RackPolicy(False)
+    assert [RackPolicy(True).shows(over) for over in (False, True)] == [False, True]
 
 
 def test_a_play_scoring_found_not_on_its_rack_puts_that_read_under_review(service):
@@ -236,20 +241,20 @@ def test_record_s_report_names_a_read_a_play_was_not_made_from(service, capsys):
     assert "nothing to review" not in out
 
 
-def test_a_read_not_whole_waits_for_the_delay_as_a_whole_one_does_and_shows_only_its_sure_tiles(service):
-    """Issue 38: a page's policy (sure_at: [racks] review_below) never gets the letter read unsure,
-    and the partial rack is let out no sooner than a whole one would be."""
+def test_a_read_not_whole_shows_only_its_sure_tiles_to_the_broadcast_and_after_the_game(service):
+    """Issue 38: a view's policy (sure_at: [racks] review_below) never gets the letter read unsure."""
     gid = new_game(service)
     read = seen(0, "CATXYZE")
     read["certainty"][5] = 0.5   # the Z
     service.add_rack(gid, read)
     service.play(gid, "8H", "CAT")
-    delayed = RackPolicy(True, 1, sure_at=0.9)
-    assert service.live(gid, delayed).racks[0] is None
-    service.pass_turn(gid, player=1)
-    rack = service.live(gid, delayed).racks[0]
-    assert (rack.text, rack.tiles[5], rack.slots[5], rack.whole) == ("CATXY·E", None, "unsure", False)
-    assert service.moves(service.load(gid), delayed)[0].rack is None   # not whole: no export's
+    assert service.live(gid, RackPolicy(True, sure_at=0.9)).racks[0] is None   # the public, in the game
+    for policy in (RackPolicy(True, live=True, sure_at=0.9), RackPolicy(True, sure_at=0.9)):
+        if not policy.live:
+            service.end(gid, None, "stopped", "tester")
+        rack = service.live(gid, policy).racks[0]
+        assert (rack.text, rack.tiles[5], rack.slots[5], rack.whole) == ("CATXY·E", None, "unsure", False)
+        assert service.moves(service.load(gid), policy)[0].rack is None   # not whole: no export's
     # the read came unmarked: without the threshold (sure_at None) only the station's word counts, so the
     # routes always give it (on_air, operator_air)
-    assert service.live(gid, RackPolicy(True, 1)).racks[0].text == "CATXYZE"
+    assert service.live(gid, RackPolicy(True)).racks[0].text == "CATXYZE"
