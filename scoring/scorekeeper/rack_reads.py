@@ -83,7 +83,8 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
     """Before a play no press credited to the player on turn: the turns that went by in an
     exchange their rack camera saw (rack changed, board not: RackBook.exchange_before), each
     appended as the camera's Exchange, in turn order, until the player on turn is one whose rack
-    change, if any, is this play's. Whether or not the clock is pressed at all."""
+    change, if any, is this play's. Whether or not the clock is pressed at all; it makes no turn
+    known (only a press or a person does): the play credited after it by turn order is inferred."""
     g, out = sk.game, []
     if sk.racks is None:
         return out
@@ -104,7 +105,9 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
             break
         out.append(sk._append(ev))
         sk._own_turns.add(len(sk.entries) - 1)
-        sk.turn_known = True
+        # the exchange is `who`'s (their own rack camera saw it), but with no press the turns after it
+        # are no more known than before: a pass nobody saw may follow it, so the play still credited
+        # by turn order stays inferred (issue 43: a play credited after such an exchange was unhedged)
     return out
 
 

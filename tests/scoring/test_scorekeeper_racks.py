@@ -329,7 +329,31 @@ def test_a_rack_that_changed_while_the_board_did_not_is_an_exchange_without_a_pr
     assert kinds == ["play", "exchange", "play"] and [e.kind for e in obs.entries] == ["exchange", "play"]
     ex, oe = keeper.game.events[1], keeper.game.events[2]
     assert (ex.player, ex.count, ex.tiles, ex.rack) == (1, 4, "IOUU", "AEIIOUU") and "no clock press" in ex.note
-    assert oe.player == 0 and oe.rack == "EIOQRSU" and not oe.review and not oe.turn_inferred
+    assert oe.player == 0 and oe.rack == "EIOQRSU" and not oe.review
+    # who played OE is still a guess (issue 43 item 2): with no press, a pass nobody saw may have
+    # followed the exchange, and the play is hedged as every play credited by turn order alone
+    assert oe.turn_inferred
+
+
+def test_a_play_credited_after_an_exchange_the_racks_told_with_no_press_is_hedged_wherever_a_result_shows():
+    """Issue 43 item 2: with no clock press, an exchange told from the rack reads made the next play
+    "known", so a play credited to the wrong player (after a wrong or a missed turn) carried no
+    hedge: not in turns_inferred, no note in the GCG. Every play credited by turn order alone is."""
+    from tilecam.scoring.turns import hedge, turn_order
+
+    keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
+    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.observe(board(CAT), pressed=False)
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)
+    keeper.observe(board(*CATS_TOE), pressed=False)
+    g = keeper.game
+    order = turn_order(g.events, g.profile, g.dist, g.layout, g.players)
+    assert [e.kind for e in g.events] == ["play", "exchange", "play"] and order.inferred == (2,)
+    assert "move 3" in hedge(order)
+    text = _gcg(g.events)
+    assert ">ann: EIOQRSU I8 .OE +4 14\n#note turn inferred: no clock press seen" in text
 
 
 def test_a_play_and_its_draw_read_before_the_board_is_no_exchange():
