@@ -107,6 +107,9 @@ class Exchange:
     rack: str | None = None
     note: str = ""
     rack_note: str = ""         # as Play.rack_note
+    # the rack camera told it from reads with unsure slots (its tiles unnamed, its count as read):
+    # under review until a person confirms or corrects it, hedged on air as an unconfirmed play is
+    review: bool = False
     kind: ClassVar[str] = "exchange"
 
 

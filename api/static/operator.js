@@ -283,6 +283,7 @@ function renderReview(moves) {
     li.dataset.index = m.index;
     const text = document.createElement("span");
     text.className = "reading";
+    if (m.kind === "exchange") return exchangeReview(m, moves, li, text);
     text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — certainty ${percent(m.certainty)}`;
     li.appendChild(text);
     if (m.frame) li.appendChild(evidence(m));
@@ -324,6 +325,27 @@ function renderReview(moves) {
     li.appendChild(choices);
     return li;
   }));
+}
+// An exchange the rack camera told from unsure reads (issue 43): its count as read, its tiles not
+// named; one click confirms it as read (an exchange correction of the same count), or the
+// correction box below fixes it (another count, a pass).
+function exchangeReview(m, moves, li, text) {
+  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)}` +
+    " — an exchange the rack camera told from reads it was not sure of";
+  li.appendChild(text);
+  const count = Number((/exchange (\d+)/.exec(m.text) || [])[1]);   // "exchange 3": its tiles not named
+  if (!count) return li;
+  const choices = document.createElement("p");
+  choices.className = "choices";
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = `confirm the exchange of ${count}`;
+  b.onclick = () => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
+    { kind: "exchange", count, reason: "confirmed as read" })
+    .then((r) => loadMoves().then(() => say(`move ${moveNumber(m)}: confirmed as read`, false, undoCorrection(r.seqs[0], m))))
+    .catch((e) => say(e.message, true));
+  choices.appendChild(b);
+  li.appendChild(choices);
+  return li;
 }
 // The evidence photo, folded: the image is fetched when the operator opens it.
 function evidence(m) {

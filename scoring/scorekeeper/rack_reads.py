@@ -125,7 +125,7 @@ def no_tiles(sk: KeeperState, who: int) -> Event:
     if change.kind == "exchange":
         try:
             return g.exchange(who, change.count, change.tiles or None, judged.rack, _unnamed(change),
-                              rack_note=judged.note)
+                              rack_note=judged.note, review=not change.sure)
         except GameError as exc:
             note = f"the rack camera saw {_left(change)} leave the rack, but no exchange can be: {exc}"
             return g.pass_turn(who, judged.rack, note, judged.note)
@@ -154,7 +154,7 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
         if change is not None and change.kind == "exchange":
             judged = sk.racks.judge(change.before, "", board)
             fixed = Exchange(player, change.count, change.tiles or None, ev.cumulative, judged.rack,
-                             _unnamed(change), judged.note)
+                             _unnamed(change), judged.note, review=not change.sure)
             reason = f"{_RACK_REASON} saw {_left(change)} leave the rack at this press: an exchange, not a pass"
         elif change is not None and ev.rack is None:
             judged = sk.racks.judge(change.before, "", board)

@@ -98,7 +98,7 @@ def test_an_exchange_is_told_from_a_pass_at_the_press():
     obs = keeper.observe(board(CAT), player=1, pressed=True)
     ex = keeper.game.events[1]
     assert obs.status == "pass" and isinstance(ex, Exchange)
-    assert (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU")
+    assert (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU") and not ex.review   # read whole and sure
     keeper.rack_seen(seen(0, "EIOQRSU", 5), SURE)            # shuffled: the same rack
     keeper.observe(board(CAT), player=0, pressed=True)
     p = keeper.game.events[2]
@@ -115,6 +115,7 @@ def test_an_exchange_read_with_unsure_slots_is_told_by_its_count_and_loads_as_gc
     assert obs.status == "pass" and isinstance(ex, Exchange)
     assert (ex.count, ex.tiles, ex.rack) == (3, None, "EEEGNO")    # the rack as surely seen
     assert "its tiles not named" in ex.note and ex.rack_note.startswith(RACK_NOT_SEEN)
+    assert ex.review   # issue 43 item 9: told from unsure reads, it waits for a person's word
     text = _gcg(keeper.game.events)
     assert check_gcg(text) == [], text
     back = _read_back(text)
@@ -130,7 +131,7 @@ def test_a_late_rack_read_with_unsure_slots_turns_the_pass_into_an_exchange_of_i
     fixed = keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), SURE)
     assert len(fixed) == 1 and fixed[0].cause == RACK_CAUSE and "3 tiles leave the rack" in fixed[0].reason
     ex = keeper.game.events[1]
-    assert isinstance(ex, Exchange) and (ex.count, ex.tiles) == (3, None)
+    assert isinstance(ex, Exchange) and (ex.count, ex.tiles) == (3, None) and ex.review
 
 
 def test_a_rack_change_the_bag_cannot_give_is_no_exchange():

@@ -267,3 +267,21 @@ def test_an_empty_rack_is_a_read_shown_as_empty(service):
     live = service.live(gid, LIVE)
     assert live.racks[0].tiles == [] and live.racks[0].whole and live.fields["rack1"] == ""
     assert live.racks[0].unseen_count == 100   # nothing on the rack: the player sees every tile as unseen
+
+
+def test_an_exchange_told_from_unsure_rack_reads_waits_for_review_and_is_hedged_until_confirmed(service):
+    """Issue 43 item 9: an exchange had no review field, so one the rack camera told from reads with
+    unsure slots (its tiles unnamed, its count as read) was never in the review queue nor hedged on
+    air. It is under review, on /live's `unconfirmed` as an unconfirmed play is, until a person
+    confirms it (an exchange correction, as read or with another count)."""
+    from tilecam.api.schemas import ExchangeFix
+    from tilecam.scoring import Exchange, Pass
+
+    gid = new_game(service)
+    service.commit(gid, [Pass(0, 0), Exchange(1, 3, None, 0, None, "an exchange, its tiles not named", review=True)],
+                   expect=0)
+    moves = service.moves(service.load(gid))
+    assert [m.review for m in moves] == [False, True]
+    assert service.live(gid).unconfirmed == [1] and service.live(gid).last_unconfirmed
+    service.correct(gid, 1, ExchangeFix(kind="exchange", count=3, reason="confirmed as read"), by="desk")
+    assert [m.review for m in service.moves(service.load(gid))] == [False, False] and service.live(gid).unconfirmed == []
