@@ -253,6 +253,9 @@ class LostConfig(BaseModel):
     no_board_s: float = Field(10.0, gt=0, le=3600, description=(
         "seconds of frames in which no board is found at all that raise the alert (a station looking "
         "at a table top, a camera pointed away)"))
+    no_board_photos: int = Field(3, ge=1, le=1000, description=(
+        "photos in a row in which no board is found that raise the alert, for a folder of one photo per "
+        "move (no time passes between its photos to judge by)"))
 
 
 class RecorderConfig(BaseModel):

@@ -114,6 +114,9 @@ class Exchange:
     # the tiles are known only from the rack cameras' reads (nobody typed or announced them): what
     # the racks saw, on air as a rack is (api/service/racks.py:for_viewer)
     tiles_from_racks: bool = False
+    # the rack camera told it from reads with unsure slots (its tiles unnamed, its count as read):
+    # under review until a person confirms or corrects it, hedged on air as an unconfirmed play is
+    review: bool = False
     kind: ClassVar[str] = "exchange"
 
 

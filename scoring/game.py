@@ -313,12 +313,13 @@ class Game:
         return self._enter(Pass(player, self.state.scores[player], rack, note, rack_note))
 
     def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
-                 note: str = "", rack_note: str = "", tiles_from_racks: bool = False) -> Exchange:
+                 note: str = "", rack_note: str = "", tiles_from_racks: bool = False,
+                 review: bool = False) -> Exchange:
         if self.state.bag < self.profile.min_bag_to_exchange:
             raise GameError(f"exchanges need {self.profile.min_bag_to_exchange} tiles in the bag; "
                             f"it holds {self.state.bag}")
         return self._enter(Exchange(player, count, tiles, self.state.scores[player], rack, note, rack_note,
-                                    tiles_from_racks and tiles is not None))
+                                    tiles_from_racks and tiles is not None, review))
 
     def lose_turn(self, player: int, rack: str | None = None, note: str = "") -> TurnLost:
         return self._enter(TurnLost(player, self.state.scores[player], rack, note))
@@ -407,7 +408,8 @@ class Game:
                 return self.pass_turn(p, event.rack, event.note, event.rack_note)
             case Exchange():
                 return self._enter(Exchange(p, event.count, event.tiles, self.state.scores[p],
-                                            event.rack, event.note, event.rack_note, event.tiles_from_racks))
+                                            event.rack, event.note, event.rack_note, event.tiles_from_racks,
+                                            event.review))
             case TurnLost():
                 return self.lose_turn(p, event.rack, event.note)
             case ChallengeBonus():

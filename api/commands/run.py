@@ -32,6 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="naspa", help="rule profile of a new game (default naspa)")
     p.add_argument("--lang", default="en", help="tile set of a new game (default en)")
     p.add_argument("--fast", action="store_true", help="play a video file or folder as fast as it goes")
+    p.add_argument("--video-frames", action="store_true",
+                   help="the --source folder holds a video's frames, [capture] fps apart (default: a folder is "
+                        "one photo per move, each a clock press)")
     p.add_argument("--table", type=int, metavar="N",
                    help="the table this game is played at: /overlay/table/N follows it (its newest game)")
     p.add_argument("--token-file", metavar="FILE", help="file holding the operator token (as tilecam serve)")
@@ -76,9 +79,12 @@ def run(args: argparse.Namespace) -> int:
     if problem:  # before the source opens and a game is created: nothing is printed as ready
         return fail(problem)
     source = args.source or settings.capture.source
+    from pathlib import Path
+    if args.video_frames and not Path(source).is_dir():
+        return fail(f"--video-frames: {source} is not a folder (a video file is recorded as a video)")
     station = Station(settings, Job(source, game_id=args.game, new_game=args.new_game, players=args.players,
                                     rules=args.rules, lang=args.lang, pace=not args.fast, table=args.table,
-                                    racks=racks))
+                                    racks=racks, photos=False if args.video_frames else None))
     try:
         station.open()
     except SetupError as exc:

@@ -87,11 +87,12 @@ def clock_state(clock: s.ClockOut | dict | None) -> tuple | None:
 
 
 def _check_forwarded_rack(kind: str, data: dict, held: list, seq: int) -> None:
-    """A forwarded rack row the service can read later: a read's player, tiles and turn; a
+    """A forwarded rack row the service can read later: a read's player, tiles (none: an empty rack)
+    and turn; a
     confirmation's target, a read before it. InvalidInput naming what is wrong."""
     if kind == "seen":
         tiles, player, turn = data.get("tiles"), data.get("player"), data.get("turn")
-        if not (isinstance(player, int) and isinstance(turn, int) and isinstance(tiles, list) and tiles
+        if not (isinstance(player, int) and isinstance(turn, int) and isinstance(tiles, list)
                 and all(t is None or isinstance(t, str) for t in tiles)):
             raise InvalidInput(f"rack read {seq}: not a rack read (player, turn and tiles)")
     elif kind == "confirm":

@@ -7,7 +7,7 @@ import dataclasses
 import re
 from collections import Counter
 
-from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRackPenalty, EndRackPoints, Event,
+from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRackPenalty, EndRackPoints, Event, Exchange,
                              Game, GameError, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
                              confirmed as confirmed_moves, discrepancies, final_totals, format_pool, hedge,
                              reading_excess, recount_lines as recount, score_placement, scoresheet, tile_changes,
@@ -270,9 +270,12 @@ def _peak(view: GameView) -> Counter | None:
 
 def _reading(ev, confirmed: bool, before: Game | None = None, view: GameView | None = None, index: int = 0,
              peak: Counter | None = None) -> dict:
-    """How the camera read a play, for MoveOut: certainty, review (still unconfirmed), runner-ups
+    """How the camera read a play (or told an exchange from unsure rack reads), for MoveOut:
+    certainty, review (still unconfirmed), runner-ups
     (with what each changes on the board, given the game `before` the play, move `index` of
     `view`): only those a correction could take, none the reading on air is already."""
+    if isinstance(ev, Exchange):   # one the rack camera told from unsure reads waits as a play does
+        return {"certainty": None, "review": ev.review and not confirmed, "runner_ups": []}
     if not isinstance(ev, Play):
         return {"certainty": None, "review": False, "runner_ups": []}
     runner_ups = [_runner_up(ev, p, w, pr, before) for p, w, pr in ev.runner_ups]

@@ -429,8 +429,11 @@ def _checked_seen(seen: dict, view: GameView) -> dict:
     player, tiles, certainty = seen.get("player"), seen.get("tiles"), seen.get("certainty")
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < view.players:
         raise InvalidInput(f"rack read: no player {player!r}; players are 0..{view.players - 1}")
-    if not isinstance(tiles, (list, tuple)) or not 0 < len(tiles) <= MAX_TILES:
-        raise InvalidInput(f"rack read: tiles must be a list of 1 to {MAX_TILES} tiles (null: not seen)")
+    # an empty list is an empty rack (after a bingo, in a 7-tile exchange, a player out): a read, as
+    # `tilecam rack` reads it
+    if not isinstance(tiles, (list, tuple)) or len(tiles) > MAX_TILES:
+        raise InvalidInput(f"rack read: tiles must be a list of at most {MAX_TILES} tiles (null: not seen; "
+                           "[]: an empty rack)")
     for tile in tiles:
         if tile is not None and (not isinstance(tile, str) or not view.dist.is_tile(tile)):
             raise InvalidInput(f"rack read: {tile!r} is not a tile of the {view.dist.name} set")

@@ -181,7 +181,7 @@ async function loadMoves() {
 async function loadRacks() {
   if (!gameId()) return;
   const out = await api("GET", `/api/games/${gameId()}/racks`);
-  const now = out.current.map((r, p) => (r ? `${playerName(p)}: ${r.text}` : null)).filter((x) => x);
+  const now = out.current.map((r, p) => (r ? `${playerName(p)}: ${rackWords(r)}` : null)).filter((x) => x);
   $("racks-now").textContent = now.length ? `Racks now: ${now.join(" · ")}` : "";
   const queue = out.reads.filter((r) => r.review);
   $("racks-review").hidden = out.reads.length === 0;
@@ -191,14 +191,14 @@ async function loadRacks() {
     li.dataset.seq = r.seq;
     const text = document.createElement("span");
     text.className = "reading";
-    text.append(`${playerName(r.player)}'s rack after move ${r.turn}: `, ...rackSlots(r), rackDoubts(r),
+    text.append(`${playerName(r.player)}'s rack after move ${r.turn}: `, ...(r.tiles.length ? rackSlots(r) : [rackWords(r)]), rackDoubts(r),
       r.flag ? ` — ${r.flag}` : "");
     li.appendChild(text);
     if (r.frame) li.appendChild(rackEvidence(r));
     const choices = document.createElement("p");
     choices.className = "choices";
     const confirm = document.createElement("button");
-    confirm.type = "button"; confirm.className = "rack-confirm"; confirm.textContent = `confirm ${r.text}`;
+    confirm.type = "button"; confirm.className = "rack-confirm"; confirm.textContent = `confirm ${rackWords(r)}`;
     confirm.onclick = () => confirmRack(r, undefined).catch((e) => say(e.message, true));
     const box = document.createElement("input");
     box.className = "rack-fix"; box.size = 9; box.placeholder = "the rack"; box.autocomplete = "off";
@@ -210,6 +210,10 @@ async function loadRacks() {
     li.appendChild(choices);
     return li;
   }));
+}
+// A read in words: its tiles, or "an empty rack" (after a bingo, in a 7-tile exchange: a read too).
+function rackWords(r) {
+  return r.tiles.length ? r.text : "an empty rack";
 }
 // The read as the camera gave it, each slot marked as it may go on air: a tile read under [racks]
 // review_below in a red box (off air until confirmed), a tile not seen as '·' in a grey one.
@@ -240,7 +244,7 @@ async function confirmRack(r, tiles) {
   if (tiles === "") return say("type the rack as it is, or confirm the read", true);
   await api("POST", `/api/games/${gameId()}/racks/${r.seq}/confirm`, tiles === undefined ? {} : { tiles });
   await loadRacks();
-  say(tiles === undefined ? `${playerName(r.player)}'s rack confirmed: ${r.text}` : `${playerName(r.player)}'s rack fixed: ${tiles.toUpperCase()}`);
+  say(tiles === undefined ? `${playerName(r.player)}'s rack confirmed: ${rackWords(r)}` : `${playerName(r.player)}'s rack fixed: ${tiles.toUpperCase()}`);
 }
 // A rack read's photo, folded; fetched with the token (a rack is not on air before the operator sees it).
 function rackEvidence(r) {
@@ -279,6 +283,7 @@ function renderReview(moves) {
     li.dataset.index = m.index;
     const text = document.createElement("span");
     text.className = "reading";
+    if (m.kind === "exchange") return exchangeReview(m, moves, li, text);
     text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — certainty ${percent(m.certainty)}`;
     li.appendChild(text);
     if (m.frame) li.appendChild(evidence(m));
@@ -320,6 +325,27 @@ function renderReview(moves) {
     li.appendChild(choices);
     return li;
   }));
+}
+// An exchange the rack camera told from unsure reads (issue 43): its count as read, its tiles not
+// named; one click confirms it as read (an exchange correction of the same count), or the
+// correction box below fixes it (another count, a pass).
+function exchangeReview(m, moves, li, text) {
+  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)}` +
+    " — an exchange the rack camera told from reads it was not sure of";
+  li.appendChild(text);
+  const count = Number((/exchange (\d+)/.exec(m.text) || [])[1]);   // "exchange 3": its tiles not named
+  if (!count) return li;
+  const choices = document.createElement("p");
+  choices.className = "choices";
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = `confirm the exchange of ${count}`;
+  b.onclick = () => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
+    { kind: "exchange", count, reason: "confirmed as read" })
+    .then((r) => loadMoves().then(() => say(`move ${moveNumber(m)}: confirmed as read`, false, undoCorrection(r.seqs[0], m))))
+    .catch((e) => say(e.message, true));
+  choices.appendChild(b);
+  li.appendChild(choices);
+  return li;
 }
 // The evidence photo, folded: the image is fetched when the operator opens it.
 function evidence(m) {

@@ -19,7 +19,9 @@ decided) and raises an alert the moment the record stops following the board:
   not found again, a dark board in a dark room) or no board at all (the camera knocked off it);
 * **no_board**: no board has been found in the frames for `no_board_s` (a station started over a
   table top, a camera pointed away before the game): without it the watch only began once a grid
-  was found, and such a station said nothing for as long as it ran.
+  was found, and such a station said nothing for as long as it ran. A folder of one photo per move
+  has no time between its photos to judge by: there it is `no_board_photos` photos in a row with no
+  board (`photo`), the only alert such a source can raise from its frames (issue 43).
 
 An alert stands until what raised it is over (a snapshot that leaves no unexplained tiles, a
 snapshot decided, a still frame); each is kept with when it was raised and cleared. The recorder
@@ -64,7 +66,7 @@ class LostWatch:
     _moving_since: float | None = None
     _dropped: int = 0
     _blind_since: float | None = None
-    _absent: tuple[float, int, str] | None = None   # no board since: (t, frame, wall clock)
+    _absent: tuple[float, int, str, int] | None = None   # no board since: (t, frame, wall clock, frames)
 
     @property
     def open(self) -> list[Alert]:
@@ -94,15 +96,8 @@ class LostWatch:
         locator saw a board in this frame, when blind). Returns the alert raised, if any."""
         raised = None
         if state == "no_board":
-            if self._absent is None:
-                self._absent = (t, index, time.strftime("%H:%M:%S"))
-            since, first, wall = self._absent
-            if t - since >= self.cfg.no_board_s:   # the words never change: the meta is written once
-                return self._raise("no_board", f"no board in view since {wall} (frame {first}): the camera "
-                                               "finds no board's grid", index, t)
-            return None
-        self._absent = None
-        self._clear("no_board", index)
+            return self._no_board(index, t)
+        self._board_found(index)
         if state == "blind":
             if self._blind_since is None:
                 self._blind_since = t
@@ -141,6 +136,33 @@ class LostWatch:
                                                 "snapshot was taken: the board was never judged still long enough",
                                  index, t)
         return raised
+
+    def photo(self, index: int, t: float, board: bool) -> Alert | None:
+        """A photo of a folder of one photo per move (each one a press; no moving or still between
+        them): `board`, whether the locator found a board in it. `no_board_photos` photos in a row
+        without one raise no_board; a photo with a board clears it."""
+        if not board:
+            return self._no_board(index, t, photos=True)
+        self._board_found(index)
+        return None
+
+    def _no_board(self, index: int, t: float, photos: bool = False) -> Alert | None:
+        if self._absent is None:
+            self._absent = (t, index, time.strftime("%H:%M:%S"), 0)
+        since, first, wall, n = self._absent
+        self._absent = (since, first, wall, n + 1)
+        # the words never change while it stands: the meta is written once
+        if photos and n + 1 >= self.cfg.no_board_photos:
+            return self._raise("no_board", f"no board in {self.cfg.no_board_photos} photos in a row since {wall} "
+                                           f"(frame {first}): the camera finds no board's grid", index, t)
+        if not photos and t - since >= self.cfg.no_board_s:
+            return self._raise("no_board", f"no board in view since {wall} (frame {first}): the camera "
+                                           "finds no board's grid", index, t)
+        return None
+
+    def _board_found(self, index: int) -> None:
+        self._absent = None
+        self._clear("no_board", index)
 
     def dropped(self, index: int, t: float) -> Alert | None:
         """A snapshot thrown away as covered."""

@@ -77,6 +77,8 @@ class RackCamera:
         self.frames = 0
         self.racks = 0
         self.reviews = 0                # racks read with a tile under review_below
+        self.dropped = 0                # racks read that the game did not keep (said when it happens)
+        self.last_dropped: str | None = None
         self.state = "not opened"       # the source's state, or why it stopped ("failed: ...", "ended", "stopped")
         self.thread: threading.Thread | None = None
         self.at = float("-inf")         # the media time of the last frame read (files kept in step)
@@ -122,9 +124,14 @@ class RackCamera:
             self.reviews += review
             try:
                 self.on_rack(seen, frame, review)
-            except Exception as exc:  # the store away for a moment: this rack is lost, the next is kept
-                log.exception("%s: rack not kept", self.name)
-                self.say(f"{self.name}: the rack read at frame {frame.index} was not kept: {exc}")
+            except Exception as exc:
+                # the store away for a moment, a read the service refuses: this rack is lost, the next
+                # is kept; said on the console's notices and counted in status(), never a traceback
+                self.dropped += 1
+                self.last_dropped = f"frame {frame.index} ({seen.shown or 'empty'}): {exc}"
+                log.warning("%s: rack not kept: %s", self.name, self.last_dropped)
+                self.say(f"{self.name}: the rack read at frame {frame.index} ({seen.shown or 'an empty rack'}) "
+                         f"was not kept: {exc}")
         return view
 
     def run(self, stop: threading.Event, pace: bool) -> None:
@@ -162,12 +169,13 @@ class RackCamera:
     def summary(self) -> str:
         """How it went, in words: frames read, racks read, how it stands."""
         racks = f"{self.racks} rack{'s' * (self.racks != 1)} read" + (f" ({self.reviews} for review)"
-                                                                       if self.reviews else "")
+                                                                       if self.reviews else "") + \
+            (f", {self.dropped} not kept" if self.dropped else "")
         return f"{self.frames} frames, {racks}, {self.state}"
 
     def status(self) -> dict:
         return {"source": self.uri, "state": self.state, "frames": self.frames, "racks": self.racks,
-                "reviews": self.reviews}
+                "reviews": self.reviews, "dropped": self.dropped, "last_dropped": self.last_dropped}
 
 
 class RackCameras:

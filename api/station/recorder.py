@@ -203,7 +203,9 @@ class Recorder:
         self._maybe_preview(frame, located)
         pressed, player, state = self._gate(frame, located)
         photos = self.cfg.every_frame_is_a_press
-        if not photos:
+        if photos:   # one photo per move: no time between them to judge by, a count of photos instead
+            self._alert(self.watch.photo(frame.index, frame.t, state != "no_board"))
+        else:
             self._alert(self.watch.frame(frame.index, frame.t, "blind" if state == "occluded" and self._blind
                                          else state or "snapshot", located.in_view))
             if state == "moving":

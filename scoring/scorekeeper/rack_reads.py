@@ -86,7 +86,8 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
     """Before a play no press credited to the player on turn: the turns that went by in an
     exchange their rack camera saw (rack changed, board not: RackBook.exchange_before), each
     appended as the camera's Exchange, in turn order, until the player on turn is one whose rack
-    change, if any, is this play's. Whether or not the clock is pressed at all."""
+    change, if any, is this play's. Whether or not the clock is pressed at all; it makes no turn
+    known (only a press or a person does): the play credited after it by turn order is inferred."""
     g, out = sk.game, []
     if sk.racks is None:
         return out
@@ -107,7 +108,9 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
             break
         out.append(sk._append(ev))
         sk._own_turns.add(len(sk.entries) - 1)
-        sk.turn_known = True
+        # the exchange is `who`'s (their own rack camera saw it), but with no press the turns after it
+        # are no more known than before: a pass nobody saw may follow it, so the play still credited
+        # by turn order stays inferred (issue 43: a play credited after such an exchange was unhedged)
     return out
 
 
@@ -125,7 +128,7 @@ def no_tiles(sk: KeeperState, who: int) -> Event:
     if change.kind == "exchange":
         try:
             return g.exchange(who, change.count, change.tiles or None, judged.rack, _unnamed(change),
-                              rack_note=judged.note, tiles_from_racks=True)
+                              rack_note=judged.note, tiles_from_racks=True, review=not change.sure)
         except GameError as exc:   # (its words may name the rack's tiles: the read's words, rack_note)
             note = f"the rack camera saw {_left(change)} leave the rack, but no exchange can be"
             return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {exc}"))
@@ -154,7 +157,8 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
         if change is not None and change.kind == "exchange":
             judged = sk.racks.judge(change.before, "", board)
             fixed = Exchange(player, change.count, change.tiles or None, ev.cumulative, judged.rack,
-                             _unnamed(change), judged.note, tiles_from_racks=bool(change.tiles))
+                             _unnamed(change), judged.note, tiles_from_racks=bool(change.tiles),
+                             review=not change.sure)
             reason = f"{_RACK_REASON} saw {_left(change)} leave the rack at this press: an exchange, not a pass"
         elif change is not None and ev.rack is None:
             judged = sk.racks.judge(change.before, "", board)

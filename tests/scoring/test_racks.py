@@ -334,3 +334,16 @@ def test_a_pass_is_never_told_as_an_exchange_whatever_its_unsure_slots_read(seed
     shows = sum((trusted_b.seen - trusted_a.seen).values()) > trusted_a.hidden or \
         sum((trusted_a.seen - trusted_b.seen).values()) > trusted_b.hidden
     assert (change is not None and change.kind == "exchange") == shows
+
+
+def test_an_empty_rack_read_is_a_read_of_no_turn_s_rack():
+    """Issue 43 item 3: the station keeps an empty rack (after a bingo, in a 7-tile exchange) as a
+    read. The book takes it as tiles lifted or being drawn (another size than the player holds):
+    a 7-tile exchange with the rack seen empty between is still told, with its tiles, and the
+    player's rack now is the one read after it."""
+    book = RackBook(EN, 2, SURE)
+    for read in (seen(0, "AEINRST", 1.0), RackSeen(0, 2.0, ()), seen(0, "BCDFGHJ", 3.0)):
+        book.add(read)
+    change = book.changed_since_turn(0, [])
+    assert (change.kind, change.tiles, change.count) == ("exchange", "AEINRST", 7)
+    assert book.current(0, []).letters == "BCDFGHJ" and book.end_racks([]) == ["BCDFGHJ", None]

@@ -99,7 +99,7 @@ def test_an_exchange_is_told_from_a_pass_at_the_press():
     obs = keeper.observe(board(CAT), player=1, pressed=True)
     ex = keeper.game.events[1]
     assert obs.status == "pass" and isinstance(ex, Exchange)
-    assert (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU")
+    assert (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU") and not ex.review   # read whole and sure
     keeper.rack_seen(seen(0, "EIOQRSU", 5), SURE)            # shuffled: the same rack
     keeper.observe(board(CAT), player=0, pressed=True)
     p = keeper.game.events[2]
@@ -116,6 +116,7 @@ def test_an_exchange_read_with_unsure_slots_is_told_by_its_count_and_loads_as_gc
     assert obs.status == "pass" and isinstance(ex, Exchange)
     assert (ex.count, ex.tiles, ex.rack) == (3, None, "EEEGNO")    # the rack as surely seen
     assert "its tiles not named" in ex.note and ex.rack_note.startswith(RACK_NOT_SEEN)
+    assert ex.review   # issue 43 item 9: told from unsure reads, it waits for a person's word
     text = _gcg(keeper.game.events)
     assert check_gcg(text) == [], text
     back = _read_back(text)
@@ -131,7 +132,7 @@ def test_a_late_rack_read_with_unsure_slots_turns_the_pass_into_an_exchange_of_i
     fixed = keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), SURE)
     assert len(fixed) == 1 and fixed[0].cause == RACK_CAUSE and "3 tiles leave the rack" in fixed[0].reason
     ex = keeper.game.events[1]
-    assert isinstance(ex, Exchange) and (ex.count, ex.tiles) == (3, None)
+    assert isinstance(ex, Exchange) and (ex.count, ex.tiles) == (3, None) and ex.review
 
 
 def test_a_rack_change_the_bag_cannot_give_is_no_exchange():
@@ -334,7 +335,31 @@ def test_a_rack_that_changed_while_the_board_did_not_is_an_exchange_without_a_pr
     # rack), and the words every page gets name none
     assert ex.tiles_from_racks and "IOUU" not in ex.note and "4 tiles" in ex.note
     assert from_json(to_json(ex)) == ex
-    assert oe.player == 0 and oe.rack == "EIOQRSU" and not oe.review and not oe.turn_inferred
+    assert oe.player == 0 and oe.rack == "EIOQRSU" and not oe.review
+    # who played OE is still a guess (issue 43 item 2): with no press, a pass nobody saw may have
+    # followed the exchange, and the play is hedged as every play credited by turn order alone
+    assert oe.turn_inferred
+
+
+def test_a_play_credited_after_an_exchange_the_racks_told_with_no_press_is_hedged_wherever_a_result_shows():
+    """Issue 43 item 2: with no clock press, an exchange told from the rack reads made the next play
+    "known", so a play credited to the wrong player (after a wrong or a missed turn) carried no
+    hedge: not in turns_inferred, no note in the GCG. Every play credited by turn order alone is."""
+    from tilecam.scoring.turns import hedge, turn_order
+
+    keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
+    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.observe(board(CAT), pressed=False)
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)
+    keeper.observe(board(*CATS_TOE), pressed=False)
+    g = keeper.game
+    order = turn_order(g.events, g.profile, g.dist, g.layout, g.players)
+    assert [e.kind for e in g.events] == ["play", "exchange", "play"] and order.inferred == (2,)
+    assert "move 3" in hedge(order)
+    text = _gcg(g.events)
+    assert ">ann: EIOQRSU I8 .OE +4 14\n#note turn inferred: no clock press seen" in text
 
 
 def test_a_play_and_its_draw_read_before_the_board_is_no_exchange():

@@ -107,7 +107,7 @@ def test_a_read_that_breaks_the_counts_is_off_air_and_for_review_until_confirmed
 
 
 @pytest.mark.parametrize("bad", [
-    {"player": 2, "tiles": ["A"]}, {"player": True, "tiles": ["A"]}, {"player": 0, "tiles": []},
+    {"player": 2, "tiles": ["A"]}, {"player": True, "tiles": ["A"]}, {"player": 0, "tiles": list("ABCDEFGHIJKLM")},
     {"player": 0, "tiles": ["Å"]}, {"player": 0, "tiles": ["A", "B"], "certainty": [1.0]},
     {"player": 0, "tiles": ["A"], "certainty": [1.5]}, {"player": 0, "tiles": ["A"], "t": "soon"}, "AEI"])
 def test_a_read_that_is_not_one_is_refused_with_a_reason_and_nothing_is_written(service, bad):
@@ -258,3 +258,35 @@ def test_a_read_not_whole_shows_only_its_sure_tiles_to_the_broadcast_and_after_t
     # the read came unmarked: without the threshold (sure_at None) only the station's word counts, so the
     # routes always give it (on_air, operator_air)
     assert service.live(gid, RackPolicy(True)).racks[0].text == "CATXYZE"
+
+
+def test_an_empty_rack_is_a_read_shown_as_empty(service):
+    """Issue 43 item 3: a rack camera that sees an empty rack (after a bingo, during a 7-tile
+    exchange, a player out) gives a read with no tiles, as `tilecam rack` reads it: kept, not under
+    review (nothing unsure in it), and the player's rack on the console's live state is empty."""
+    gid = new_game(service)
+    service.add_rack(gid, seen(0, "AEINRST"))
+    assert service.add_rack(gid, seen(0, "")) == 1
+    reads = service.racks(gid)
+    assert reads[1].tiles == () and not reads[1].review and reads[1].to_out(gid).text == ""
+    live = service.live(gid, LIVE)
+    assert live.racks[0].tiles == [] and live.racks[0].whole and live.fields["rack1"] == ""
+    assert live.racks[0].unseen_count == 100   # nothing on the rack: the player sees every tile as unseen
+
+
+def test_an_exchange_told_from_unsure_rack_reads_waits_for_review_and_is_hedged_until_confirmed(service):
+    """Issue 43 item 9: an exchange had no review field, so one the rack camera told from reads with
+    unsure slots (its tiles unnamed, its count as read) was never in the review queue nor hedged on
+    air. It is under review, on /live's `unconfirmed` as an unconfirmed play is, until a person
+    confirms it (an exchange correction, as read or with another count)."""
+    from tilecam.api.schemas import ExchangeFix
+    from tilecam.scoring import Exchange, Pass
+
+    gid = new_game(service)
+    service.commit(gid, [Pass(0, 0), Exchange(1, 3, None, 0, None, "an exchange, its tiles not named", review=True)],
+                   expect=0)
+    moves = service.moves(service.load(gid))
+    assert [m.review for m in moves] == [False, True]
+    assert service.live(gid).unconfirmed == [1] and service.live(gid).last_unconfirmed
+    service.correct(gid, 1, ExchangeFix(kind="exchange", count=3, reason="confirmed as read"), by="desk")
+    assert [m.review for m in service.moves(service.load(gid))] == [False, False] and service.live(gid).unconfirmed == []

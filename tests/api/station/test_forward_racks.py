@@ -60,16 +60,19 @@ def test_rack_reads_reach_a_postgresql_central_once_in_order_with_their_frames(t
         assert r.status_code == 409 and STATION in r.json()["detail"]
         # a restarted station sends only the rows the central lacks
         rec.add_rack(game_id, seen(0, "EINRSTU"))
+        rec.add_rack(game_id, seen(1, ""))   # an empty rack (issue 43): a read, forwarded as any other
         fw_store = open_store(tmp_path / "station.sqlite3")
         try:
             again = Forwarder(GameService(fw_store, Bus(1)), Central(server, STATION, STATION_TOKEN), say=lambda m: None)
             sent = watch_calls(again)
             again.step()
-            assert [body["seq"] for _, path, body in sent if path.endswith("/racks")] == [3]
+            assert [body["seq"] for _, path, body in sent if path.endswith("/racks")] == [3, 4]
         finally:
             fw_store.close()
         wait_for(lambda: httpx.get(f"{server}/api/games/{cid}/fields/rack1", headers={
             "Authorization": f"Bearer {DIRECTOR_TOKEN}"}).text == "EINRSTU", timeout=10)
+        racks = httpx.get(f"{server}/api/games/{cid}/live", headers={"Authorization": f"Bearer {DIRECTOR_TOKEN}"}).json()
+        assert racks["racks"][1]["tiles"] == []   # player 2's rack as last read: empty
 
 
 def test_bad_forwarded_rack_rows_are_refused_with_a_message(ingest):

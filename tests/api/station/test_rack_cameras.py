@@ -451,7 +451,8 @@ def test_a_rack_the_store_cannot_take_is_said_and_the_next_is_kept(tmp_path):
     cam.open()
     cam.run(threading.Event(), pace=False)
     assert cam.state == "ended" and cam.racks == 2 and [s.tiles for s in kept] == [tuple(RACKS[1])]
-    assert said[0].endswith("was not kept: the store is away") and said[-1].endswith("2 racks read, ended)")
+    assert said[0].endswith("(AEINRST) was not kept: the store is away")
+    assert said[-1].endswith("2 racks read, 1 not kept, ended)")
 
 
 def test_a_serving_station_paces_its_rack_files_and_reads_them_to_the_end_before_the_game_is_finished(
@@ -467,7 +468,7 @@ def test_a_serving_station_paces_its_rack_files_and_reads_them_to_the_end_before
     finally:
         st.close()
     assert st.status()["racks"] == {"2": {"source": str(video), "state": "ended", "frames": 27, "racks": 3,
-                                          "reviews": 0}}
+                                          "reviews": 0, "dropped": 0, "last_dropped": None}}
     assert [seen["player"] for _, seen, _ in kept["add_rack"]] == [1, 1, 1]
     assert len(st.recording.scorekeeper.entries) == 2
 
@@ -589,3 +590,47 @@ def test_a_rack_read_that_breaks_the_sets_counts_is_for_review_and_never_on_air_
     assert read.review          # the counts alone chose which X is the blank: the operator may look
     assert service.live(rec.game_id).fields["rack1"] == "XNU?EEO"
     assert "X" not in service.live(rec.game_id).fields["unseen1"]   # no third X in the pool
+
+
+class ListReader:
+    """Rack k (a frame painted grey(k)) shows `shows[k]`: '' an empty rack; a noisy frame, a hand."""
+
+    def __init__(self, shows: list[str]) -> None:
+        self.shows = shows
+
+    def read(self, image) -> View:
+        if image.std() > 10:
+            return View(tuple(Tile(None, 0.0, (0, 0, 0, 0)) for _ in range(7)))
+        k = int(round((image.mean() - 40) / 40))
+        return View(tuple(Tile(ch, 0.97, (10 * i, 0, 10, 10)) for i, ch in enumerate(self.shows[k])))
+
+
+def test_an_empty_rack_is_a_read_kept_and_a_read_the_game_refuses_is_said_never_a_traceback(
+        tmp_path, board, kept, caplog):
+    """Issue 43 item 3: a rack camera that saw an empty rack (after a bingo, during a 7-tile
+    exchange) printed a traceback ending `InvalidInput: rack read: tiles must be a list of 1 to 12
+    tiles` and the read was lost. An empty rack is a read, kept in the rack log and given to the
+    scorekeeper as any other; a read the game truly cannot take (13 tiles: no rack) is said on the
+    console's notices and counted in /api/status, with no traceback anywhere."""
+    shows = ["AEINRST", "", "ABCDEFGHIJKLM", "DEGLOPU"]
+    video = rack_video(tmp_path / "rack1.avi", [0, 1, 2, 3])
+    said = []
+    st = station(tmp_path, board, {1: str(video)}, watch=lambda player: Watch(ListReader(shows), 0.3),
+                 hooks=Hooks(on_notice=said.append))
+    caplog.set_level("DEBUG")
+    st.open()
+    try:
+        assert st.record_here() == "ended"
+        gid = st.recording.game_id
+        reads = st.service.racks(gid)
+    finally:
+        st.close()
+    assert [r.tiles for r in reads] == [tuple("AEINRST"), (), tuple("DEGLOPU")]   # the empty rack kept, in order
+    assert not reads[1].review   # nothing unsure in it: an empty rack, not a rack nobody saw
+    assert [s.tiles for s in kept["rack_seen"]] == [tuple("AEINRST"), (), tuple("DEGLOPU")]   # scoring had it too
+    status = st.status()["racks"]["1"]
+    assert status["racks"] == 4 and status["dropped"] == 1 and "ABCDEFGHIJKLM" in status["last_dropped"]
+    notice = [s for s in said if "was not kept" in s]
+    assert len(notice) == 1 and "ABCDEFGHIJKLM" in notice[0] and "at most 12 tiles" in notice[0]
+    assert any("was not kept" in s for s in st.recorder.notices)   # the console's notices
+    assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records if r.exc_info]

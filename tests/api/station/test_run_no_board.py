@@ -44,27 +44,54 @@ def table_top(w: int = 1280, h: int = 960) -> np.ndarray:
     return image
 
 
-@pytest.fixture(scope="module")
-def video(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("tabletop") / "tabletop.avi"
-    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (1280, 960))
+NO_BOARD_PHOTOS = 4
+
+
+def table_frames():
     image = table_top()
     for i in range(FPS * 40):   # 40 s: the test stops it long before
         frame = image.copy()
         cv2.putText(frame, f"{i:04d}", (40, 900), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 30), 2)  # sensor noise
+        yield i, frame
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("tabletop") / "tabletop.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (1280, 960))
+    for _, frame in table_frames():
         out.write(frame)
     out.release()
     return path
 
 
-def test_a_station_that_never_sees_a_board_is_flagged_everywhere(video, tmp_path):
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory) -> Path:
+    """The same frames as a folder (a video's frames, or photos taken at each press)."""
+    folder = tmp_path_factory.mktemp("tabletop-frames")
+    for i, frame in table_frames():
+        if i >= FPS * 12:
+            break
+        cv2.imwrite(str(folder / f"frame-{i:04d}.jpg"), frame)
+    return folder
+
+
+# Every source kind gets the same watch (issue 43 item 6: a folder said nothing after 47 s while the
+# same frames as a video were flagged at 11 s): a video and a folder of a video's frames after
+# no_board_s of frames (frame 0 at 0 s, frame 10 at 2 s), a folder of one photo per move after
+# no_board_photos photos (no time passes between photos to judge by).
+@pytest.mark.parametrize("kind", ["video", "video frames", "photos"])
+def test_a_station_that_never_sees_a_board_is_flagged_everywhere(kind, video, frames, tmp_path):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     cfg = tmp_path / "tilecam.toml"
     cfg.write_text(f'[server]\nport = {port}\n\n[store]\ndb_path = "{tmp_path / "s.sqlite3"}"\n\n'
-                   f'[recorder.lost]\nno_board_s = {NO_BOARD_S}\n')
-    proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "run", "--source", str(video),
+                   f'[capture]\nfps = {FPS}\n\n'
+                   f'[recorder.lost]\nno_board_s = {NO_BOARD_S}\nno_board_photos = {NO_BOARD_PHOTOS}\n')
+    source = [str(video)] if kind == "video" else [str(frames), "--video-frames"] if kind == "video frames" \
+        else [str(frames)]
+    proc = subprocess.Popen([sys.executable, "-m", "tilecam.api.cli", "run", "--source", *source,
                              "--config", str(cfg), "--table", "4"], cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "TILECAM_TOKEN": TOKEN})
     try:
@@ -92,9 +119,11 @@ def test_a_station_that_never_sees_a_board_is_flagged_everywhere(video, tmp_path
             # the polls. The video plays at its own pace, but a frame with no board costs a full search
             # (~0.6 s on a loaded 2-core machine) and a paced file drops none, so its 2 s take longer
             # in wall time; a camera drops them, and its frames carry the wall clock.
-            assert NO_BOARD_S * FPS + 1 <= st["frames"] <= NO_BOARD_S * FPS + 3, st
+            raised_at = NO_BOARD_PHOTOS if kind == "photos" else NO_BOARD_S * FPS + 1
+            assert raised_at <= st["frames"] <= raised_at + 2, st
             assert time.monotonic() - seen_at < 60
             assert st["state"] == "no_board" and "no board" in st["lost"], st
+            assert (f"in {NO_BOARD_PHOTOS} photos in a row" in st["lost"]) == (kind == "photos"), st
             table = {t["table"]: t for t in client.get("/api/tables").json()["tables"]}[4]
             assert table["flags"][0] == "lost" and table["lost"] == st["lost"], table
 
@@ -106,12 +135,13 @@ def test_a_station_that_never_sees_a_board_is_flagged_everywhere(video, tmp_path
                 page.screenshot(path=str(tmp_path / "console.png"))
                 page.goto(f"http://127.0.0.1:{port}/tournament")
                 page.wait_for_selector(".flag.lost", timeout=10_000)
-                assert "no board in view since" in page.locator("body").text_content()
+                assert st["lost"] in page.locator("body").text_content()
                 page.screenshot(path=str(tmp_path / "tournament.png"))
                 assert not page.errors, page.errors
                 if os.environ.get("TILECAM_SHOTS"):   # for a person to look at
                     for name in ("console.png", "tournament.png"):
-                        (Path(os.environ["TILECAM_SHOTS"]) / name).write_bytes((tmp_path / name).read_bytes())
+                        (Path(os.environ["TILECAM_SHOTS"]) / f"{kind.replace(' ', '-')}-{name}").write_bytes(
+                            (tmp_path / name).read_bytes())
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
@@ -135,3 +165,16 @@ def test_the_lost_camera_words_fit_what_the_locator_saw():
     watch.frame(26, 13.0, "clear")
     watch.frame(27, 13.5, "blind")
     assert "the board is in view but its grid is not found where it was" in watch.frame(29, 14.5, "blind").what
+
+
+def test_a_folder_of_photos_with_no_board_is_flagged_after_no_board_photos_and_a_board_clears_it():
+    """One photo per move has no time between photos to judge by (a folder's photos are stamped
+    i / fps, a camera's at each press): the count of photos in a row with no board raises it."""
+    watch = LostWatch(LostConfig(no_board_s=10, no_board_photos=3))
+    assert watch.photo(0, 0.0, board=False) is None and watch.photo(1, 0.1, board=False) is None
+    alert = watch.photo(2, 0.2, board=False)
+    assert alert.kind == "no_board" and "3 photos in a row" in alert.what and "frame 0" in alert.what
+    assert watch.photo(3, 0.3, board=False) is None and len(watch.open) == 1   # raised once, the words stand
+    watch.photo(4, 0.4, board=True)
+    assert watch.open == [] and watch.alerts[0].cleared_at == 4
+    assert watch.photo(5, 0.5, board=False) is None   # counted afresh

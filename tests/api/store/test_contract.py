@@ -318,6 +318,8 @@ def test_rack_reads_are_append_only_in_order_with_their_frames_and_the_store_kno
     store.append_rack(gid, "seen", SEEN, path="/tmp/rack.jpg")
     assert gid in (other.changes(mark).games or {gid})
     assert [r.seq for r in other.racks(gid)] == [0, 1, 2] and other.rack_frame(gid, 2).path == "/tmp/rack.jpg"
+    empty = {**SEEN, "tiles": [], "certainty": []}   # an empty rack is a read (issue 43): kept as it came
+    assert store.append_rack(gid, "seen", empty) == 3 and other.racks(gid)[3].data == empty
 
 
 def test_a_rack_read_lands_with_the_transaction_or_not_at_all(store):
