@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..decode import ProposedPlay
-from ..events import PRESS_CAUSE, Correction, Play
+from ..events import PRESS_CAUSE, Correction, Doubt, Play
 from ..game import GameError
 from ..gcg.notation import play_notation
 from ..gcg.records import RACK_NOT_SEEN
@@ -64,12 +64,14 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
         runner_ups.append((pos, word, round(r.probability, 4)))
     certainty = round(proposed.certainty, 4)
     rack = rack_for(sk, player, proposed.placement)
-    review = review or certainty < sk.cfg.review_below or rack.review or proposed.from_pool \
-        or sk._untrusted(proposed.placement)
+    why = {Doubt.INFERRED: review, Doubt.CERTAINTY: certainty < sk.cfg.review_below, Doubt.NOT_FROM_RACK: rack.review,
+           Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk._untrusted(proposed.placement)}
+    doubts = tuple(d for d, said in why.items() if said)
+    review = bool(doubts)
     try:
         return sk.game.play(player, proposed.placement, rack=rack.rack, rack_note=rack.note, certainty=certainty,
                             review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
-                            not_from_rack=rack.review)
+                            not_from_rack=rack.review, doubts=doubts)
     except GameError:
         if rack.rack is None:
             raise
@@ -77,7 +79,8 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     # the board camera's, never refused for a rack
     return sk.game.play(player, proposed.placement, rack_note=f"{RACK_NOT_SEEN}: the rack read holds more "
                                                               "of a tile than the set has beside this play", certainty=certainty,
-                        review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred)
+                        review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
+                        doubts=doubts)
 
 
 def ends_open_play(sk: KeeperState, player: int | None) -> bool:

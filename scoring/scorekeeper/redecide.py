@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..board import Square
 from ..decode import ProposedPlay, ProposedSequence, decode_move
-from ..events import Correction, LogEntry
+from ..events import Correction, Doubt, LogEntry
 from ..game import GameError, check_within_set
 from ..join import explain
 from ..placement import PlacementError
@@ -76,7 +76,8 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
         sk._contradicted = key   # said once: the next snapshot must say it again
         return None
     sk._contradicted = None
-    fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=())
+    fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=(),
+                    doubts=play.doubted(Doubt.REREAD))
     entry = Correction(sk._log_index(i), fixed, by=sk.camera_name,
                        reason="later boards contradict this play: re-read from the board as it stands")
     sk._append(entry)
