@@ -180,7 +180,8 @@ class Queries:
         return f"{view.row.created[:10]}_{names}.gcg"
 
     def recount(self, view: GameView) -> s.RecountOut:
-        """scoring.recount's report, with each line's log row."""
+        """scoring.recount's report, with each line's log row, and how many of the camera's plays no
+        person confirmed (an agreeing recount is no check of what the camera read)."""
         lines = recount(view.record())
         found = [s.DiscrepancyOut(seq=view.seqs[d.index], **_fields(d, s.DiscrepancyOut)) for d in discrepancies(lines)]
         rows = view.entries
@@ -193,12 +194,15 @@ class Queries:
                                          number=None if index is None else index + 1, kind=c.kind,
                                          change=c.change, by=c.by, at=rows[c.entry].created, reason=c.reason,
                                          agreed=c.agreed))
+        confirmed = _confirmed(view)
+        camera = [seq for ev, seq in zip(view.events, view.seqs) if isinstance(ev, Play) and ev.certainty is not None]
         return s.RecountOut(game_id=view.row.id, players=list(view.row.players), rules=view.row.rules,
                             moves=[s.RecountMoveOut(seq=view.seqs[ln.index], **_fields(ln, s.RecountMoveOut))
                                    for ln in lines],
                             discrepancies=found, first_discrepancy=found[0] if found else None,
                             final=final_totals(view.record(), lines), corrections=fixes,
-                            turns=turns_hedge(view.record()))
+                            turns=turns_hedge(view.record()), camera_plays=len(camera),
+                            unconfirmed=sum(seq not in confirmed for seq in camera))
 
     def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
         if not 0 <= player < view.players:

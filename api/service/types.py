@@ -359,6 +359,11 @@ class RecountOut(BaseModel):
         "Said with the verdict and the totals when any turn was inferred ('turns inferred at moves 2-12 (no clock "
         "press seen): who played which move is a guess'): no discrepancy does not make the result sure; null when "
         "no turn was."))
+    camera_plays: int = Field(0, description="Plays the camera read (a `certainty`), as the record stands.")
+    unconfirmed: int = Field(0, description=(
+        "Of those, how many no person has confirmed or corrected since (scoring.amend.confirmed): scores that "
+        "agree with the engine are the engine's sums of what the camera read, not a check of it; the recount "
+        "page says it with the verdict ('18 of 24 camera plays were never confirmed by a person')."))
 
 
 class ScoresheetRow(BaseModel):
