@@ -40,13 +40,18 @@ class TurnDetailsError(ScoringError):
 TURN_EVENTS = (Play, Pass, Exchange)
 
 
-def check_open(entry: LogEntry, closed_by: str | None, game: str = "the game") -> None:
+def check_open(entry: LogEntry, closed_by: str | None, game: str = "the game", ended: bool = True) -> None:
     """A closed game takes only corrections and penalties. Once a director ended it (`closed_by`
     names who; None while it is open), a turn (a play, a pass, an exchange) or a second close is
     refused with a GameError; corrections, voids, a challenge's outcome, the final racks and
-    overtime still go in. `game`: how the message names the game ("game 7")."""
+    overtime still go in. Overtime goes in only once the game is over (`ended`: the rules ended
+    it): it is counted at the end (NASPA), and GCG's '(time)' line ends the game, so a turn after
+    it, its running total gone negative, is a line macondo cannot read ('>ann: E - +0 -30').
+    `game`: how the message names the game ("game 7")."""
     if closed_by is not None and isinstance(entry, (*TURN_EVENTS, Close)):
         raise GameError(f"{game} was ended by {closed_by}; only corrections and penalties are accepted")
+    if isinstance(entry, TimePenalty) and closed_by is None and not ended:
+        raise GameError(f"{game} is not over: overtime is counted once the game is over")
 
 
 def is_over(state: GameState, closed_by: str | None) -> bool:
