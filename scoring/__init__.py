@@ -6,7 +6,7 @@ of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
     the rules           get_profile, RuleProfile, PROFILES, AUTO
     the log             LogEntry, Event and its kinds (Play, Pass, Exchange, PhonyWithdrawn, TurnLost,
                         ChallengeBonus, EndRackPoints, EndRackPenalty, TimePenalty), Correction, Void,
-                        Close; to_json/from_json (a log row), by_operator, closing, PRESS_CAUSE, RACK_CAUSE, note_of, NOT_EVENTS
+                        Close; to_json/from_json (a log row), by_operator, closing, Doubt (why a play is for review), PRESS_CAUSE, RACK_CAUSE, note_of, NOT_EVENTS
     a game              Game (replay, admit, play, ...), GameState, effective_events, is_over,
                         check_open, check_exchange; GameError, ScoringError
     a placement         score_placement, tile_changes, PlacementError; designate, undecided_squares (blanks)
@@ -40,7 +40,7 @@ _FACE = {
     "PhonyWithdrawn": "events", "TurnLost": "events", "ChallengeBonus": "events", "EndRackPoints": "events",
     "EndRackPenalty": "events", "TimePenalty": "events", "Correction": "events", "Void": "events",
     "Close": "events", "to_json": "events", "from_json": "events", "by_operator": "events",
-    "closing": "events", "PRESS_CAUSE": "events", "RACK_CAUSE": "events", "note_of": "events", "NOT_EVENTS": "events",
+    "closing": "events", "Doubt": "events", "PRESS_CAUSE": "events", "RACK_CAUSE": "events", "note_of": "events", "NOT_EVENTS": "events",
     # a game
     "Game": "game", "GameState": "game", "effective_events": "game", "is_over": "game",
     "check_open": "game", "check_exchange": "game", "GameError": "game", "ScoringError": "errors",

@@ -9,12 +9,13 @@ PhonyWithdrawn; the play stays in the log.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Iterable, Union
 
 from .placement import Placement
 from .tiles import BLANK
 
-__all__ = ["BLANK_NOT_READ", "CAMERA", "NOT_EVENTS", "PRESS_CAUSE", "RACK_CAUSE", "by_operator", "ChallengeBonus", "Close", "closing", "Correction",
+__all__ = ["BLANK_NOT_READ", "CAMERA", "Doubt", "NOT_EVENTS", "PRESS_CAUSE", "RACK_CAUSE", "by_operator", "ChallengeBonus", "Close", "closing", "Correction",
            "EndRackPenalty", "EndRackPoints", "Event", "Exchange", "LogEntry", "Pass", "PhonyWithdrawn", "Play",
            "TimePenalty", "TurnLost", "Void", "from_json", "note_of", "points", "to_json", "voided"]
 
@@ -29,6 +30,19 @@ BLANK_NOT_READ = "blank's letter not read"
 # console says it); a rack camera's read settled after the move was committed (once per move).
 PRESS_CAUSE = "clock_press"
 RACK_CAUSE = "rack_read"
+
+
+class Doubt(StrEnum):
+    """Why the camera sent a play for review (Play.doubts): a fact of the reading, typed, for the
+    console to say in its own words (a blank nobody named is Play.blank_undecided's to say)."""
+
+    CERTAINTY = "certainty"            # its certainty is under [decode] review_below
+    NOT_FROM_RACK = "not_from_rack"    # its tiles were not on the rack read before it
+    FROM_POOL = "from_pool"            # no letter read is one the unseen tiles hold: the pool's likeliest
+    UNLEARNED = "unlearned_tile"       # it holds a tile not yet learned at this table
+    INFERRED = "inferred"              # seen with other plays at once: its split or order was inferred
+    TILE_COUNTS = "tile_counts"        # re-read by the camera: more of a tile was read than the set has
+    REREAD = "reread"                  # re-read by the camera from later boards that contradicted it
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +84,19 @@ class Play:
     # classifier's and the recogniser's ('' none): the evidence the table learns its tiles from
     # (scoring.trust). A fact of the reading; scores and GCG ignore it.
     readers: tuple[tuple[str, str], ...] = ()
+    # Why it went for review (review set by the camera), each a Doubt; empty in a log kept before
+    # they were (and for a play a person entered). Scores and GCG ignore it.
+    doubts: tuple[Doubt, ...] = ()
     kind: ClassVar[str] = "play"
 
     @property
     def blank_undecided(self) -> bool:
         """A blank in this play stands for a letter nobody has named."""
         return self.blank_guessed or any(t.blank and t.letter == BLANK for t in self.placement.tiles)
+
+    def doubted(self, *more: Doubt | None) -> tuple[Doubt, ...]:
+        """Its doubts with `more` added (each once; None adds nothing): a camera correction's."""
+        return tuple(dict.fromkeys(d for d in (*self.doubts, *more) if d is not None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +306,7 @@ def points(event: Event) -> int:
 # Fields added after logs were kept, left out while unset: a log entry without them reads the same
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
 _LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False,
-                 "readers": (), "tiles_from_racks": False}
+                 "readers": (), "tiles_from_racks": False, "doubts": ()}
 
 # Before `cause`, `not_from_rack`, `rack_note` and `blank_guessed` were kept, the log said them only in
 # words. An entry stored then without them is read by those words, as they were written then (frozen:
@@ -371,6 +392,8 @@ def from_json(data: dict) -> LogEntry:
             data["words"] = tuple(data["words"])
         if "readers" in data:
             data["readers"] = tuple((str(c), str(o)) for c, o in data["readers"])
+        if "doubts" in data:
+            data["doubts"] = tuple(Doubt(d) for d in data["doubts"])
         if "runner_ups" in data:
             data["runner_ups"] = tuple((str(pos), str(word), float(p)) for pos, word, p in data["runner_ups"])
         if "replacement" in data:

@@ -40,13 +40,18 @@ class TurnDetailsError(ScoringError):
 TURN_EVENTS = (Play, Pass, Exchange)
 
 
-def check_open(entry: LogEntry, closed_by: str | None, game: str = "the game") -> None:
+def check_open(entry: LogEntry, closed_by: str | None, game: str = "the game", ended: bool = True) -> None:
     """A closed game takes only corrections and penalties. Once a director ended it (`closed_by`
     names who; None while it is open), a turn (a play, a pass, an exchange) or a second close is
     refused with a GameError; corrections, voids, a challenge's outcome, the final racks and
-    overtime still go in. `game`: how the message names the game ("game 7")."""
+    overtime still go in. Overtime goes in only once the game is over (`ended`: the rules ended
+    it): it is counted at the end (NASPA), and GCG's '(time)' line ends the game, so a turn after
+    it, its running total gone negative, is a line macondo cannot read ('>ann: E - +0 -30').
+    `game`: how the message names the game ("game 7")."""
     if closed_by is not None and isinstance(entry, (*TURN_EVENTS, Close)):
         raise GameError(f"{game} was ended by {closed_by}; only corrections and penalties are accepted")
+    if isinstance(entry, TimePenalty) and closed_by is None and not ended:
+        raise GameError(f"{game} is not over: overtime is counted once the game is over")
 
 
 def is_over(state: GameState, closed_by: str | None) -> bool:
@@ -74,6 +79,8 @@ class GameState:
     turns_lost: list[int] = field(default_factory=list)
     # What a PhonyWithdrawn undoes: the last play, its tiles' draw, and the counters before it.
     last_play: int | None = None  # index of the play a challenge would withdraw
+    # The plays a PhonyWithdrawn took back (their indexes): off the board, nothing of them to re-read.
+    withdrawn: set[int] = field(default_factory=set)
     _last_draw: int = 0
     _scoreless_before: int = 0
     _passes_before: int = 0
@@ -168,6 +175,7 @@ class Game:
                 s.bag += s._last_draw
                 s.scoreless_turns = s._scoreless_before + 1
                 s.consecutive_passes = s._passes_before
+                s.withdrawn.add(s.last_play)
                 s.last_play = None
                 if s.end_reason == "out":
                     s.ended, s.end_reason, s.out_player = False, None, None
@@ -286,11 +294,11 @@ class Game:
              rack: str | None = None, note: str = "", agreed: int | None = None,
              engine_stands: bool = False, certainty: float | None = None, review: bool = False,
              runner_ups: tuple = (), turn_inferred: bool = False, not_from_rack: bool = False,
-             rack_note: str = "", blank_guessed: bool = False, readers: tuple = ()) -> Play:
+             rack_note: str = "", blank_guessed: bool = False, readers: tuple = (), doubts: tuple = ()) -> Play:
         """``engine_stands``: the announced score is kept as claimed, but the engine's stands until
         someone rules otherwise (an operator entering a play while the broadcast is live).
-        ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``, ``rack_note``:
-        how the camera read it; ``blank_guessed``: a record's writer chose a blank's letter (kept, never
+        ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``, ``rack_note``,
+        ``doubts``: how the camera read it; ``blank_guessed``: a record's writer chose a blank's letter (kept, never
         scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
         if engine_stands and agreed is None:
@@ -299,7 +307,7 @@ class Game:
         return self._enter(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note,
                                 engine_stands, certainty, review, tuple(runner_ups), turn_inferred, not_from_rack,
-                                rack_note, blank_guessed, tuple(readers)))
+                                rack_note, blank_guessed, tuple(readers), tuple(doubts)))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
                  note: str = "", agreed: int | None = None) -> PhonyWithdrawn:
@@ -401,7 +409,8 @@ class Game:
             case Play():
                 return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed,
                                  event.engine_stands, event.certainty, event.review, event.runner_ups,
-                                 event.turn_inferred, event.not_from_rack, event.rack_note, event.blank_guessed)
+                                 event.turn_inferred, event.not_from_rack, event.rack_note, event.blank_guessed,
+                                 readers=event.readers, doubts=event.doubts)
             case PhonyWithdrawn():
                 return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
             case Pass():

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRackPenalty, EndRackPoints, Event, Exchange,
-                             Game, GameError, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
+                             Game, GameError, GameState, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
                              confirmed as confirmed_moves, discrepancies, final_totals, format_pool, hedge,
                              reading_excess, recount_lines as recount, score_placement, scoresheet, tile_changes,
                              to_json, turn_order, turns_hedge, vowel_split)
@@ -109,7 +109,7 @@ class Queries:
         order = _turn_order(view)
         wrong = {w.index for w in order.out_of_turn}
         game = Game(view.profile, view.dist, view.layout, view.players)  # the board before each move
-        peak = _peak(view)
+        final = _final(view)
         out = []
         lines = recount(dataclasses.replace(record, events=shown))   # its words: an exchange's tiles as shown
         for i, (ln, ev, seq) in enumerate(zip(lines, shown, view.seqs)):
@@ -123,7 +123,7 @@ class Queries:
                 corrected=seq in view.corrected, frame=seq in frames,
                 blank_undecided=isinstance(ev, Play) and ev.blank_undecided,
                 turn_inferred=i in order.inferred, out_of_turn=i in wrong,
-                **_reading(ev, seq in confirmed, game, view, i, peak)))
+                **_reading(ev, seq in confirmed, game, view, i, final)))
             game.append(view.events[i])
         return out
 
@@ -178,8 +178,9 @@ class Queries:
         return f"{view.row.created[:10]}_{names}.gcg"
 
     def recount(self, view: GameView, racks: RackPolicy = LIVE) -> s.RecountOut:
-        """scoring.recount's report, with each line's log row; what the rack cameras saw as
-        `racks` shows it (an exchange's tiles only they saw)."""
+        """scoring.recount's report, with each line's log row; what the rack cameras saw as `racks`
+        shows it (an exchange's tiles only they saw); and how many of the camera's plays no person
+        confirmed (an agreeing recount is no check of what the camera read)."""
         record = view.record()
         over = view.over()
         lines = recount(dataclasses.replace(record, events=tuple(for_viewer(ev, racks, over) for ev in record.events)))
@@ -194,12 +195,15 @@ class Queries:
                                          number=None if index is None else index + 1, kind=c.kind,
                                          change=c.change, by=c.by, at=rows[c.entry].created, reason=c.reason,
                                          agreed=c.agreed))
+        confirmed = _confirmed(view)
+        camera = [seq for ev, seq in zip(view.events, view.seqs) if isinstance(ev, Play) and ev.certainty is not None]
         return s.RecountOut(game_id=view.row.id, players=list(view.row.players), rules=view.row.rules,
                             moves=[s.RecountMoveOut(seq=view.seqs[ln.index], **_fields(ln, s.RecountMoveOut))
                                    for ln in lines],
                             discrepancies=found, first_discrepancy=found[0] if found else None,
                             final=final_totals(view.record(), lines), corrections=fixes,
-                            turns=turns_hedge(view.record()))
+                            turns=turns_hedge(view.record()), camera_plays=len(camera),
+                            unconfirmed=sum(seq not in confirmed for seq in camera))
 
     def scoresheet(self, view: GameView, player: int, sheet: list[int]) -> s.ScoresheetOut:
         if not 0 <= player < view.players:
@@ -260,28 +264,33 @@ def _turn_order(view: GameView) -> TurnOrder:
     return turn_order(view.events, view.profile, view.dist, view.layout, view.players)
 
 
-def _peak(view: GameView) -> Counter | None:
-    """The most of each tile the record has held (GameState.peak), what a runner-up is measured
-    against; None when no play has a runner-up (no replay for nothing)."""
+def _final(view: GameView) -> GameState | None:
+    """The record replayed to its end, what a runner-up is measured against: the most of each tile
+    it has held (GameState.peak) and the plays a challenge took back (GameState.withdrawn); None
+    when no play has a runner-up (no replay for nothing)."""
     if not any(isinstance(ev, Play) and ev.runner_ups for ev in view.events):
         return None
-    return view.game_at().state.peak
+    return view.game_at().state
 
 
 def _reading(ev, confirmed: bool, before: Game | None = None, view: GameView | None = None, index: int = 0,
-             peak: Counter | None = None) -> dict:
+             final: GameState | None = None) -> dict:
     """How the camera read a play (or told an exchange from unsure rack reads), for MoveOut:
-    certainty, review (still unconfirmed), runner-ups
-    (with what each changes on the board, given the game `before` the play, move `index` of
-    `view`): only those a correction could take, none the reading on air is already."""
+    certainty, review (still unconfirmed) and why, runner-ups (with what each changes on the board,
+    given the game `before` the play, move `index` of `view`): only those a correction could take,
+    none the reading on air is already, and none for a play a challenge took back (no tile of it is
+    on the board to read again)."""
     if isinstance(ev, Exchange):   # one the rack camera told from unsure reads waits as a play does
-        return {"certainty": None, "review": ev.review and not confirmed, "runner_ups": []}
+        return {"certainty": None, "review": ev.review and not confirmed, "doubts": [], "runner_ups": []}
     if not isinstance(ev, Play):
-        return {"certainty": None, "review": False, "runner_ups": []}
+        return {"certainty": None, "review": False, "doubts": [], "runner_ups": []}
+    if final is not None and index in final.withdrawn:
+        return {"certainty": ev.certainty, "review": ev.review and not confirmed, "doubts": list(ev.doubts),
+                "runner_ups": []}
     runner_ups = [_runner_up(ev, p, w, pr, before) for p, w, pr in ev.runner_ups]
-    return {"certainty": ev.certainty, "review": ev.review and not confirmed,
+    return {"certainty": ev.certainty, "review": ev.review and not confirmed, "doubts": list(ev.doubts),
             "runner_ups": [r for r, placement in runner_ups
-                           if view is None or _offered(ev, r, placement, view, index, peak)]}
+                           if view is None or _offered(ev, r, placement, view, index, final.peak)]}
 
 
 def _offered(ev: Play, r: s.RunnerUpOut, placement, view: GameView, index: int, peak: Counter | None) -> bool:

@@ -133,9 +133,17 @@ class MoveOut(BaseModel):
     review: bool = Field(False, description="The camera's reading was under the review threshold "
                                             "(`[decode] review_below`) and no person has corrected or confirmed "
                                             "the move since: on air as read, unconfirmed.")
+    doubts: list[str] = Field(default_factory=list, description=(
+        "Why the camera sent the play for review, each a word of scoring's Doubt: 'certainty' (under "
+        "`[decode] review_below`), 'not_from_rack' (its tiles were not on the rack read before it), 'from_pool' "
+        "(no letter read is one the unseen tiles hold), 'unlearned_tile' (a tile not yet learned at this table), "
+        "'inferred' (seen with other plays at once: its split or order inferred), 'tile_counts' (re-read: more "
+        "of a tile read than the set has), 'reread' (re-read from later boards). Empty for a play a person "
+        "entered, and in a record kept before the reasons were. A blank nobody named is `blank_undecided`."))
     runner_ups: list[RunnerUpOut] = Field(default_factory=list,
                                             description="Other readings of the same squares, most probable "
-                                                        "first: one play correction (position, word) takes one.")
+                                                        "first: one play correction (position, word) takes one. "
+                                                        "None for a play a challenge took back (off the board).")
     turn_inferred: bool = Field(False, description="The camera credited the play to the player on turn: no clock "
                                                    "press said whose turn it was (an exchange or a pass before it "
                                                    "would have gone unseen).")
@@ -351,6 +359,11 @@ class RecountOut(BaseModel):
         "Said with the verdict and the totals when any turn was inferred ('turns inferred at moves 2-12 (no clock "
         "press seen): who played which move is a guess'): no discrepancy does not make the result sure; null when "
         "no turn was."))
+    camera_plays: int = Field(0, description="Plays the camera read (a `certainty`), as the record stands.")
+    unconfirmed: int = Field(0, description=(
+        "Of those, how many no person has confirmed or corrected since (scoring.amend.confirmed): scores that "
+        "agree with the engine are the engine's sums of what the camera read, not a check of it; the recount "
+        "page says it with the verdict ('18 of 24 camera plays were never confirmed by a person')."))
 
 
 class ScoresheetRow(BaseModel):

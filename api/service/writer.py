@@ -202,7 +202,7 @@ class Writer:
             amend.admit_amendment(record.logged, entry, record.profile, record.dist, record.layout, record.players)
             return None
         close = close_of(record.logged, row)
-        check_open(entry, None if close is None else close.by, f"game {row.id}")
+        check_open(entry, None if close is None else close.by, f"game {row.id}", record.state().state.ended)
         if isinstance(entry, Close):  # a director closes a game the rules have not ended, once
             state = record.state().state
             if state.ended:
@@ -226,7 +226,7 @@ class Writer:
                 make(game)
                 added = game.events[before:]
                 for ev in added:
-                    check_open(ev, view.closed_by, f"game {game_id}")
+                    check_open(ev, view.closed_by, f"game {game_id}", game.state.ended)
                 seqs = [self.store.append(game_id, ev, len(view.entries) + i) for i, ev in enumerate(added)]
             if publish:
                 for ev, seq in zip(added, seqs):

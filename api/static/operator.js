@@ -270,7 +270,25 @@ function rackEvidence(r) {
 // opened), one click to confirm it as read, and the runner-up readings, each taken only after a
 // question that shows what it changes on the board. Both are a play correction (ReenterPlay):
 // confirming re-enters the play as read, which marks it reviewed.
-const percent = (p) => `${(100 * p).toFixed(1)} %`;
+// Rounded down, so that a value under 1 never shows as 100 % (0.9995 is 99.9 %, not 100.0 %).
+const percent = (p) => `${(Math.floor(1000 * p + 1e-9) / 10).toFixed(1)} %`;
+// Why a play is in the queue, in words, from the API's typed reasons (MoveOut.doubts, scoring's Doubt).
+const DOUBTS = {
+  certainty: (m) => `read at ${percent(m.certainty)}, under the review threshold`,
+  not_from_rack: () => "its tiles were not on the rack read before it",
+  from_pool: () => "no letter read is one the unseen tiles hold: the likeliest the pool allows",
+  unlearned_tile: () => "it holds a tile not yet learned at this table",
+  inferred: () => "seen with another play at once: the split or order between them is a guess",
+  tile_counts: () => "re-read by the camera: more of a tile was read than the set has",
+  reread: () => "re-read by the camera from later boards",
+};
+function doubtText(m) {
+  const why = (m.doubts || []).map((d) => (DOUBTS[d] ? DOUBTS[d](m) : d));
+  if (m.blank_undecided) why.push("a blank's letter nobody named");
+  // a record kept before the reasons were: its certainty is all there is to say
+  if (!why.length && m.certainty !== null) why.push(`certainty ${percent(m.certainty)}`);
+  return why.join("; ");
+}
 // A reading as the rest of the page writes a play: "1H MA(s)TERL?", the played-through tiles in
 // parentheses (they are on the board now, as they were then).
 const readingText = (position, word) => `${position} ${wordShown(position, word, live && live.rows)}`;
@@ -284,7 +302,7 @@ function renderReview(moves) {
     const text = document.createElement("span");
     text.className = "reading";
     if (m.kind === "exchange") return exchangeReview(m, moves, li, text);
-    text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — certainty ${percent(m.certainty)}`;
+    text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — ${doubtText(m)}`;
     li.appendChild(text);
     if (m.frame) li.appendChild(evidence(m));
     const fix = (position, word, reason) => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,

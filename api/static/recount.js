@@ -84,18 +84,26 @@
 
     const first = rc.first_discrepancy;
     const firstEl = $("first");
+    // Scores that agree are the engine's sums of what the camera read: say how much of it no person checked.
+    const unchecked = rc.unconfirmed ? `${rc.unconfirmed} of ${rc.camera_plays} camera plays ` +
+      `${rc.unconfirmed === 1 ? "was" : "were"} never confirmed by a person` : "";
     if (first) {
       firstEl.className = "found";
       firstEl.textContent = `First discrepancy: move ${moveNumber(first)}, ${names[first.player]}, ${moveText(first, rc.moves, rows)}: ` +
         (first.what === "tiles" ? first.over_set
           : `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}`) +
         (first.what === "correction" ? " (a ruling against both)" : "") +
-        ` · ${rc.discrepancies.length} in all`;
+        ` · ${rc.discrepancies.length} in all` + (unchecked ? ` · ${unchecked}` : "");
     } else if (rc.turns) {
       // Scores that agree are no proof of who played them: never "No discrepancy" alone.
       firstEl.className = "doubt";
       firstEl.textContent = "No discrepancy in the scores, but the turns were inferred: every score agrees with " +
-        "the engine for the moves as credited, and who played which move is a guess.";
+        "the engine for the moves as credited, and who played which move is a guess." +
+        (unchecked ? ` ${unchecked[0].toUpperCase()}${unchecked.slice(1)}.` : "");
+    } else if (unchecked) {
+      // nor of what the camera read: never "No discrepancy" alone while a camera play is unchecked
+      firstEl.className = "doubt";
+      firstEl.textContent = `Every score agrees with the engine; ${unchecked}.`;
     } else {
       firstEl.className = "none";
       firstEl.textContent = "No discrepancy: every score agrees with the engine.";

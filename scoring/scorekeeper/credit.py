@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..decode import ProposedPlay
-from ..events import PRESS_CAUSE, Correction, Play
+from ..events import PRESS_CAUSE, Correction, Doubt, Play
 from ..game import GameError
 from ..gcg.notation import play_notation
 from ..gcg.records import RACK_NOT_SEEN
@@ -64,12 +64,14 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
         runner_ups.append((pos, word, round(r.probability, 4)))
     certainty = round(proposed.certainty, 4)
     rack = rack_for(sk, player, proposed.placement)
-    review = review or certainty < sk.cfg.review_below or rack.review or proposed.from_pool \
-        or sk._untrusted(proposed.placement, proposed.readers)
+    why = {Doubt.INFERRED: review, Doubt.CERTAINTY: certainty < sk.cfg.review_below, Doubt.NOT_FROM_RACK: rack.review,
+           Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk._untrusted(proposed.placement, proposed.readers)}
+    doubts = tuple(d for d, said in why.items() if said)
+    review = bool(doubts)
     try:
         return sk.game.play(player, proposed.placement, rack=rack.rack, rack_note=rack.note, certainty=certainty,
                             review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
-                            not_from_rack=rack.review, readers=proposed.readers)
+                            not_from_rack=rack.review, readers=proposed.readers, doubts=doubts)
     except GameError:
         if rack.rack is None:
             raise
@@ -78,7 +80,7 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     return sk.game.play(player, proposed.placement, rack_note=f"{RACK_NOT_SEEN}: the rack read holds more "
                                                               "of a tile than the set has beside this play", certainty=certainty,
                         review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
-                        readers=proposed.readers)
+                        readers=proposed.readers, doubts=doubts)
 
 
 def ends_open_play(sk: KeeperState, player: int | None) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..board import Square
-from ..events import Correction, LogEntry, Play
+from ..events import Correction, Doubt, LogEntry, Play
 from ..game import Game, GameError, check_within_set
 from ..gcg.notation import placement_from_gcg, play_notation
 from ..placement import PlacedTile, Placement, PlacementError, tile_changes
@@ -40,7 +40,10 @@ def correct(sk: KeeperState, misreads, review: bool = False,
         tiles = tuple(PlacedTile(t.square, letters[t.square], letters[t.square] == BLANK_TILE)
                       if t.square in letters else t for t in play.placement.tiles)
         placement = Placement(tiles, play.placement.direction)
-        fixed = replace(play, placement=placement, review=play.review or review or sk._untrusted(placement, play.readers),
+        unlearned = sk._untrusted(placement, play.readers)
+        fixed = replace(play, placement=placement, review=play.review or review or unlearned,
+                        doubts=play.doubted(Doubt.TILE_COUNTS if review else None,
+                                            Doubt.UNLEARNED if unlearned else None),
                         **reread(sk, i, play, placement))
         entry = Correction(sk._log_index(i), fixed, by=sk.camera_name, reason=reason)
         out.append(sk._append(entry))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..events import RACK_CAUSE, Correction, Event, Exchange, LogEntry, Pass, Play, Void, by_operator
+from ..events import RACK_CAUSE, Correction, Doubt, Event, Exchange, LogEntry, Pass, Play, Void, by_operator
 from ..decode import ProposedPlay
 from ..game import Game, GameError
 from ..gcg.notation import played_tiles
@@ -171,7 +171,8 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
             seen = sk.racks.rack_before(player, played, before)
             judged = sk.racks.judge(seen, played, board)
             fixed = replace(ev, rack=judged.rack, rack_note=judged.note,
-                            review=ev.review or judged.review, not_from_rack=judged.review)
+                            review=ev.review or judged.review, not_from_rack=judged.review,
+                            doubts=ev.doubted(Doubt.NOT_FROM_RACK if judged.review else None))
             reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
     if fixed is None:
         return None

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..board import Square
 from ..decode import ProposedPlay, ProposedSequence, decode_move
-from ..events import Correction, LogEntry
+from ..events import Correction, Doubt, LogEntry
 from ..game import GameError, check_within_set
 from ..join import explain
 from ..placement import PlacementError
@@ -78,7 +78,7 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
         return None
     sk._contradicted = None
     fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=(),
-                    readers=plays[0].readers)
+                    readers=plays[0].readers, doubts=play.doubted(Doubt.REREAD))
     entry = Correction(sk._log_index(i), fixed, by=sk.camera_name,
                        reason="later boards contradict this play: re-read from the board as it stands")
     sk._append(entry)

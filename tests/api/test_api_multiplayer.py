@@ -35,14 +35,14 @@ def test_multiplayer_four_player_box_game_over_http(client):
     r = post(client, f"/api/games/{gid}/plays", {"position": "I7", "word": "A.E"})
     live = r.json()["live"]
     assert live["on_turn"] == 3 and live["scores"][2] == 0  # Cy's turn was the one lost
-    assert post(client, f"/api/games/{gid}/time-penalties", {"player": 3, "minutes": 1}).status_code == 200
+    assert post(client, f"/api/games/{gid}/time-penalties", {"player": 3, "minutes": 1}).status_code == 409  # not over
     r = post(client, f"/api/games/{gid}/exchanges", {"count": 2})
     live = r.json()["live"]
     assert live["on_turn"] == 0 and live["last_text"] == "Di Dunn: exchange 2"
 
     moves = client.get(f"/api/games/{gid}/moves").json()
     assert [(m["player"], m["kind"]) for m in moves] == [(0, "play"), (2, "turn_lost"), (1, "play"),
-                                                         (3, "time_penalty"), (3, "exchange")]
+                                                         (3, "exchange")]
     ate = moves[2]["agreed"]
     assert moves[-1]["totals"] == [10, ate, 0, 0] and moves[2]["nick"] == "Ben_Bell"
     assert live["scores"] == [10, ate, 0, 0]  # box rules cost nothing for overtime

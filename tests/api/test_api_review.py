@@ -119,3 +119,47 @@ def test_undoing_a_letter_correction_puts_the_play_back_under_review(api, client
     assert state() == ("COT", False, [], False)
     log = client.get(f"/api/games/{gid}.json").json()["log"]
     assert [e.get("undoes") for e in log] == [None, None, 1, 2]  # the undos name what they take back
+
+
+def test_a_withdrawn_play_offers_no_runner_up_and_says_why_it_is_in_review(api, client):
+    """Issue 43 item 7: on MAZEY, withdrawn the next move with ALGAE's A on H11 since, the console
+    asked "Takes off the board: M at H11". A play a challenge took back has no tile on the board to
+    read again: no runner-up. And the queue says why a play is in it from scoring's typed doubts."""
+    from tilecam.scoring import Doubt
+
+    gid = new_game(client)
+    pl = Placement(tuple(PlacedTile(Square(7, 6 + i), ch) for i, ch in enumerate("CAT")), Direction.ACROSS)
+    api.service.build(gid, lambda g: g.play(0, pl, certainty=0.9995, review=True, runner_ups=(("8G", "COT", 0.0004),),
+                                            doubts=(Doubt.NOT_FROM_RACK,)))
+    assert client.get(f"/api/games/{gid}/moves").json()[0]["runner_ups"]   # on the board: offered
+    r = client.post(f"/api/games/{gid}/challenges", headers=AUTH, json={"outcome": "phony"})
+    assert r.status_code == 200, r.text
+    # Bob's DOG where CAT stood: H8 holds his O now, none of CAT's tiles
+    r = client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8G", "word": "DOG"})
+    assert r.status_code == 200, r.text
+    m = client.get(f"/api/games/{gid}/moves").json()[0]
+    assert m["review"] is True and m["runner_ups"] == []
+    assert m["doubts"] == ["not_from_rack"] and m["certainty"] == 0.9995
+    # a person's play has no doubts
+    assert client.get(f"/api/games/{gid}/moves").json()[2]["doubts"] == []
+
+
+def test_the_recount_says_how_many_camera_plays_no_person_confirmed(api, client):
+    """Issue 43 item 8: "No discrepancy: every score agrees with the engine" on a game where 18 of
+    24 camera plays were never confirmed reads as "checked". The recount counts them."""
+    gid = new_game(client)
+    rc = client.get(f"/api/games/{gid}/recount").json()
+    assert (rc["camera_plays"], rc["unconfirmed"]) == (0, 0)
+    camera_play(api, gid)                                                 # the camera's CAT
+    client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "H7", "word": "A.E"})   # a person's
+    pl = Placement((PlacedTile(Square(8, 8), "O"),), Direction.ACROSS)     # the camera's TO, sure of it
+    api.service.build(gid, lambda g: g.play(0, pl, certainty=0.99))
+    rc = client.get(f"/api/games/{gid}/recount").json()
+    assert rc["first_discrepancy"] is None
+    assert (rc["camera_plays"], rc["unconfirmed"]) == (2, 2)   # unsure or sure, no person looked at either
+    m = client.get(f"/api/games/{gid}/moves").json()[0]
+    r = client.post(f"/api/games/{gid}/moves/0/corrections", headers=AUTH,
+                    json={"kind": "play", "position": m["position"], "word": m["word"], "reason": "confirmed as read"})
+    assert r.status_code == 200, r.text
+    rc = client.get(f"/api/games/{gid}/recount").json()
+    assert (rc["camera_plays"], rc["unconfirmed"]) == (2, 1)

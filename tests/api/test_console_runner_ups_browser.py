@@ -43,3 +43,35 @@ def test_the_review_queue_offers_only_runner_ups_the_counts_allow(api, client, t
         assert "error" not in (page.get_attribute("#message", "class") or "")
         assert page.errors == []
     assert client.get(f"/api/games/{gid}/moves").json()[0]["word"] == "ACE"
+
+
+def test_a_withdrawn_phony_has_no_runner_up_and_the_queue_says_why_a_play_is_in_it(api, client, tmp_path):  # noqa: F811
+    """Issue 43 item 7: MAZEY, withdrawn the next move, asked "Takes off the board: M at H11" where
+    ALGAE's A stood; a play under review for another reason than its certainty showed
+    "certainty 100.0 %" (0.9995 rounded)."""
+    from tilecam.scoring import Doubt
+
+    s = api.service
+    gid = s.create_game([("Ann Able", None), ("Ben Best", None)], "naspa", "en").id
+    game = s.load(gid).game_at()
+    s.append(gid, game.play(0, placement_from_gcg(game, "8G", "AVE"), certainty=0.9995, review=True,
+                            runner_ups=(("8G", "ACE", 0.0004),), doubts=(Doubt.NOT_FROM_RACK,)))
+    assert client.post(f"/api/games/{gid}/challenges", headers=AUTH, json={"outcome": "phony"}).status_code == 200
+    assert client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8G", "word": "OX"}).status_code == 200
+    game = s.load(gid).game_at()
+    s.append(gid, game.play(0, placement_from_gcg(game, "G7", "A."), certainty=0.9995, review=True,
+                            runner_ups=(("G7", "E.", 0.0003),), doubts=(Doubt.CERTAINTY,)))
+    with chromium_page(tmp_path / "profile", 1280, 800) as page:
+        open_console_game(page, api.url, TOKEN, gid)
+        page.wait_for_selector("#review:not([hidden]) #review-queue li")
+        items = page.locator("#review-queue li")
+        assert items.count() == 2
+        withdrawn, unsure = items.nth(0), items.nth(1)
+        assert withdrawn.locator("button.runner-up").count() == 0   # off the board: nothing to put there
+        assert "its tiles were not on the rack read before it" in withdrawn.locator(".reading").inner_text()
+        assert "read at 99.9 %, under the review threshold" in unsure.locator(".reading").inner_text()
+        assert "100.0 %" not in page.inner_text("#review-queue")
+        assert unsure.locator("button.runner-up").all_inner_texts() == ["G7 E(O) (0.0 %)"]
+        page.locator("#review").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOT.with_name("console-review-doubts.png")))
+        assert page.errors == []

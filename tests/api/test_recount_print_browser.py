@@ -2,7 +2,8 @@
 poppler (pdftotext, pdftoppm), on the demo game's first nine turns with their rendered frames and
 two corrections. Every sheet carries the title and "page N of M"; the photos are printed large
 enough to read the tiles in (54 mm, about 3.4 mm a square); squares are written as the boards'
-coordinates read (O1); a confirmation says so in plain words; the dates read "26 Nov 14:30".
+coordinates read (O1); a confirmation says so in plain words; the dates read "26 Nov 14:30"; an
+agreeing recount says how many camera plays no person confirmed, on screen and on paper.
 
 TILECAM_PAGE_SHOTS=1 writes docs/pages/recount-print-1.png and recount-print-2.png (the first two
 sheets at 100 dpi).
@@ -43,6 +44,12 @@ def test_the_printed_recount_names_every_sheet_and_shows_readable_photos(api, cl
         page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=10_000)
         page.wait_for_function("() => [...document.querySelectorAll('img.thumb')].every((i) => i.complete && i.naturalWidth > 0)",
                                timeout=20_000)
+        # four camera plays (REVIEW), two confirmed or corrected above: an agreeing recount says so
+        # (issue 43 item 8: "No discrepancy" alone read as "checked")
+        assert page.inner_text("#first") == ("Every score agrees with the engine; 2 of 4 camera plays were never "
+                                             "confirmed by a person."), page.inner_text("#first")
+        page.screenshot(path=str(tmp_path / "recount.png"))
+        shutil.copy(tmp_path / "recount.png", Path(os.environ.get("TILECAM_SHOT_DIR", "/tmp")) / "recount-unconfirmed.png")
         meta = page.inner_text("#meta")
         assert re.search(rf"played {DATE} · printed {DATE}$", meta) and "/" not in meta, meta
         fixes = page.locator("td.who div").all_inner_texts()
@@ -73,6 +80,7 @@ def test_the_printed_recount_names_every_sheet_and_shows_readable_photos(api, cl
         assert f"page {n} of {len(sheets)}" in sheet, (n, sheet[-300:])
     # every move's row on paper
     assert "MA(s)TERLs" in text and "3L OO(Z)E" in text
+    assert "2 of 4 camera plays were never confirmed by a person" in " ".join(text.split())
     out = tmp_path / "sheet"
     subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "1", "-l", "2", str(pdf), str(out)], check=True)
     pngs = sorted(tmp_path.glob("sheet-*.png"))

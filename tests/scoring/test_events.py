@@ -41,6 +41,21 @@ def test_the_camera_s_reasons_are_typed_and_unset_ones_stay_out_of_the_json():
     assert "cause" not in plain and "not_from_rack" not in plain["replacement"]
 
 
+def test_why_a_play_is_for_review_is_typed_and_stored():
+    """Issue 43 item 7: the console says why a play is in review from these, never from a note."""
+    import json
+
+    from tilecam.scoring.events import Doubt, from_json, to_json
+
+    doubted = dataclasses.replace(PLAY, certainty=0.9995, review=True, doubts=(Doubt.NOT_FROM_RACK, Doubt.INFERRED))
+    stored = json.loads(json.dumps(to_json(doubted)))      # as the store keeps it
+    assert stored["doubts"] == ["not_from_rack", "inferred"]
+    assert from_json(stored).doubts == (Doubt.NOT_FROM_RACK, Doubt.INFERRED)
+    assert "doubts" not in to_json(PLAY)                   # unset: a log from before reads the same
+    assert doubted.doubted(Doubt.INFERRED, None, Doubt.CERTAINTY) == (Doubt.NOT_FROM_RACK, Doubt.INFERRED,
+                                                                      Doubt.CERTAINTY)
+
+
 def test_entries_stored_before_the_typed_fields_are_read_by_their_words():
     """A log kept before `cause` and `not_from_rack` said them only in words: it loads and acts the same."""
     from tilecam.scoring.events import PRESS_CAUSE, RACK_CAUSE, from_json, to_json

@@ -5,7 +5,7 @@ import pytest
 
 from conftest import shared_data_dir
 from tilecam.scoring.board import Square
-from tilecam.scoring.events import Correction, Play
+from tilecam.scoring.events import Correction, Doubt, Play
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import read_gcg, record_from_gcg
 from tilecam.scoring.rules import get_profile
@@ -123,7 +123,7 @@ def test_a_tile_of_the_last_play_read_empty_is_put_back_when_later_boards_show_i
     assert len(fix) == 1 and fix[0].by == "camera" and fix[0].target == 0 and "contradict" in fix[0].reason
     plays = [e for e in keeper.game.events if isinstance(e, Play)]
     assert [(p.player, p.words, p.engine) for p in plays] == [(0, ("CAT",), 10), (1, ("TOE",), 4)]
-    assert plays[0].review
+    assert plays[0].review and Doubt.REREAD in plays[0].doubts
 
 
 def test_a_committed_play_later_boards_contradict_is_re_read_once_two_snapshots_agree():
@@ -140,7 +140,7 @@ def test_a_committed_play_later_boards_contradict_is_re_read_once_two_snapshots_
     assert second.status == "corrected"
     assert [e.kind for e in second.entries] == ["correction"] and second.entries[0].by == "camera"
     play = keeper.game.events[0]
-    assert play.words == ("CAT",) and play.engine == 10 and play.review
+    assert play.words == ("CAT",) and play.engine == 10 and play.review and Doubt.REREAD in play.doubts
     assert keeper.observe(cat).status == "no_change"
 
 
@@ -172,7 +172,7 @@ def test_a_photo_after_several_turns_is_joined_even_at_a_press():
     obs = keeper.observe(photo, pressed=True)
     assert obs.status == "play" and obs.detail.startswith("joined")
     assert keeper.game.state.board.rows() == rows
-    assert all(e.review for e in obs.entries if isinstance(e, Play))
+    assert all(e.review and Doubt.INFERRED in e.doubts for e in obs.entries if isinstance(e, Play))
 
 
 def test_a_photo_whose_grid_slipped_is_not_joined():
@@ -197,3 +197,20 @@ def test_a_withdrawal_says_which_play_came_off():
     assert word.startswith("TZ")
     obs = keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=1, pressed=True)
     assert obs.status == "withdrawn" and obs.detail == f"{word} taken off the board", obs
+
+
+def test_a_play_for_review_says_why_as_typed_doubts():
+    # issue 43 item 7: the console showed "certainty 100.0 %" for a play in review for another
+    # reason; scoring says why, typed (Play.doubts), and a sure play on a learned table has none.
+    sure = Scorekeeper(Game(get_profile("naspa"), EN))
+    sure.given = frozenset(EN.counts)
+    sure.observe(Snapshot.from_board(_board((7, 6, "CAT", False)), CLASSES, 0.999), player=0, pressed=True)
+    assert not sure.game.events[0].review and sure.game.events[0].doubts == ()
+    unsure = Scorekeeper(Game(get_profile("naspa"), EN))
+    unsure.given = frozenset(EN.counts)
+    unsure.observe(Snapshot.from_board(_board((7, 6, "CAT", False)), CLASSES, 0.6), player=0, pressed=True)
+    play = unsure.game.events[0]
+    assert play.review and play.doubts == (Doubt.CERTAINTY,) and play.certainty < 0.95
+    new = Scorekeeper(Game(get_profile("naspa"), EN))   # a table whose tiles are not learned yet
+    new.observe(Snapshot.from_board(_board((7, 6, "CAT", False)), CLASSES, 0.999), player=0, pressed=True)
+    assert new.game.events[0].doubts == (Doubt.UNLEARNED,)

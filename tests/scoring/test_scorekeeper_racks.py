@@ -8,8 +8,8 @@ import pytest
 
 from conftest import shared_data_dir
 from gcgcheck import check_gcg
-from tilecam.scoring.events import (RACK_CAUSE, Correction, EndRackPenalty, EndRackPoints, Exchange, Pass, Play,
-                                    from_json, to_json)
+from tilecam.scoring.events import (RACK_CAUSE, Correction, Doubt, EndRackPenalty, EndRackPoints, Exchange, Pass,
+                                    Play, from_json, to_json)
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.gcg.notation import placement_from_gcg
@@ -65,6 +65,7 @@ def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.words == ("CAT",) and play.review and play.rack is None and play.not_from_rack
+    assert Doubt.NOT_FROM_RACK in play.doubts   # why it is for review, typed (issue 43 item 7)
     assert "C not on the rack" in play.rack_note   # said to people; the code reads not_from_rack
 
 
@@ -254,6 +255,7 @@ def test_a_game_with_racks_writes_gcg_that_loads_and_reads_back_its_racks():
     assert [e.kind for e in events] == ["play", "exchange", "pass", "play", "play"]
     assert [e.rack for e in events] == ["ACEIRST", "AEIIOUU", "EIOQRSU", None, "EIOQRSU"]
     assert events[3].review and events[3].not_from_rack and "O not on the rack" in events[3].rack_note
+    assert Doubt.NOT_FROM_RACK in events[3].doubts
     assert not any(e.not_from_rack for e in events if e.kind == "play" and e is not events[3])
     text = _gcg(events)
     assert check_gcg(text) == [], text

@@ -127,13 +127,14 @@ def test_void_refused_when_turn_order_depends_on_it(client):
 def test_void_a_penalty_under_later_moves(client):
     gid = new_game(client)
     post(client, f"/api/games/{gid}/plays", {"position": "8D", "word": "QUALM"})
+    post(client, f"/api/games/{gid}/end", {"reason": "time"})   # overtime goes in once the game is over
     post(client, f"/api/games/{gid}/time-penalties", {"player": 1, "minutes": 1})
-    post(client, f"/api/games/{gid}/passes")
+    post(client, f"/api/games/{gid}/time-penalties", {"player": 0, "minutes": 2})
     assert client.get(f"/api/games/{gid}/live").json()["scores"][1] == -10
     r = post(client, f"/api/games/{gid}/moves/1/void", {"reason": "wrong player"})
     assert r.status_code == 200, r.text
     assert r.json()["live"]["scores"][1] == 0
-    assert [m["kind"] for m in client.get(f"/api/games/{gid}/moves").json()] == ["play", "pass"]
+    assert [m["kind"] for m in client.get(f"/api/games/{gid}/moves").json()] == ["play", "time_penalty"]
 
 
 def test_void_of_a_challenged_play_is_refused_and_of_the_withdrawal_restores_it(client):

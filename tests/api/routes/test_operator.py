@@ -172,6 +172,11 @@ def test_operator_challenge_needs_a_play_to_challenge(client):
 
 def test_operator_time_penalty(client):
     gid = new_game(client)
+    # overtime is counted once the game is over (issue 43 item 9: entered mid-game, a running total
+    # went negative on a turn's GCG line, '>ann: E - +0 -30', which macondo cannot read)
+    r = post(client, f"/api/games/{gid}/time-penalties", {"player": 1, "minutes": 2})
+    assert r.status_code == 409 and "overtime is counted once the game is over" in r.json()["detail"]
+    assert post(client, f"/api/games/{gid}/end", {"reason": "both flags fell"}).status_code == 200
     r = post(client, f"/api/games/{gid}/time-penalties", {"player": 1, "minutes": 2})
     assert r.json()["live"]["scores"] == [0, -20]
     r = post(client, f"/api/games/{gid}/time-penalties", {"player": 4, "minutes": 2})
@@ -296,6 +301,7 @@ def test_operator_concurrent_writes_keep_one_consistent_log(api):
 
     with httpx.Client(base_url=api.url, timeout=10) as c:
         gid = new_game(c)
+        assert c.post(f"/api/games/{gid}/end", json={"reason": "time"}, headers=AUTH).status_code == 200
 
         def penalise(i: int) -> int:
             r = c.post(f"/api/games/{gid}/time-penalties", json={"player": i % 2, "minutes": 1}, headers=AUTH)
@@ -304,7 +310,8 @@ def test_operator_concurrent_writes_keep_one_consistent_log(api):
         with ThreadPoolExecutor(8) as pool:
             assert set(pool.map(penalise, range(20))) == {200}
         log = c.get(f"/api/games/{gid}.json").json()["log"]
-        assert [e["seq"] for e in log] == list(range(20))
+        log = [e for e in log if e["kind"] == "time_penalty"]   # after the director's close
+        assert [e["seq"] for e in log] == list(range(1, 21))
         assert c.get(f"/api/games/{gid}").json()["scores"] == [-100, -100]
         assert [e["cumulative"] for e in log if e["player"] == 0] == list(range(-10, -101, -10))
 

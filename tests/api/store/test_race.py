@@ -72,25 +72,27 @@ def _check_whole(service, gid, n):
 def test_a_stale_writer_gets_a_conflict_and_nothing_is_written(tmp_path):
     service = GameService(open_store(tmp_path / "g.sqlite3"), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)]).id
+    service.end(gid, None, "time", "desk")  # overtime goes in once the game is over: entry 0
     view = service.load(gid)
     ev = view.game_at().time_penalty(0, 1)
     service.time_penalty(gid, 1, 2)  # another writer got in first
-    with pytest.raises(Conflict, match="has 1 log entries, not 0"):
-        service.append(gid, ev, expect=0)
+    with pytest.raises(Conflict, match="has 2 log entries, not 1"):
+        service.append(gid, ev, expect=1)
     with pytest.raises(Conflict):
-        service.store.append(gid, ev, expect=0)
-    assert service.store.count(gid) == 1
-    assert service.append(gid, service.load(gid).game_at().time_penalty(0, 1), expect=1) == 1
+        service.store.append(gid, ev, expect=1)
+    assert service.store.count(gid) == 2
+    assert service.append(gid, service.load(gid).game_at().time_penalty(0, 1), expect=2) == 2
     # the engine's verdict is taken inside the same transaction: a stale cumulative is refused
     with pytest.raises(GameError, match="cumulative"):
         service.append(gid, TimePenalty(0, 1, None, -10, -10, -10))
-    assert service.store.count(gid) == 2
+    assert service.store.count(gid) == 3
 
 
 def test_two_processes_and_the_servers_threads_append_to_one_game_at_once(tmp_path):
     db = tmp_path / "shared.sqlite3"
     service = GameService(open_store(db), Bus())
     gid = service.create_game([("Ann", None), ("Bob", None)]).id
+    service.end(gid, None, "time", "desk")  # overtime goes in once the game is over: entry 0
     procs = _writers(db, gid, ["build", "expect", "expect"])
     http_status: list[int] = []
     with LiveServer(db) as server:
@@ -115,7 +117,7 @@ def test_two_processes_and_the_servers_threads_append_to_one_game_at_once(tmp_pa
         for t in threads:
             t.join(timeout=120)
         assert http_status == [200] * (2 * PER_WRITER)
-        n = PER_WRITER * (len(procs) + 2)
+        n = PER_WRITER * (len(procs) + 2) + 1   # and the close
         _check_whole(service, gid, n)
         # Nothing answers 409 for good: the game, the list, and the next write.
         with httpx.Client(base_url=server.url, timeout=10) as client:
@@ -123,6 +125,6 @@ def test_two_processes_and_the_servers_threads_append_to_one_game_at_once(tmp_pa
             assert detail.status_code == 200 and detail.json()["entries"] == n
             listed = client.get("/api/games")
             assert listed.status_code == 200 and [g["id"] for g in listed.json()] == [gid]
-            r = client.post(f"/api/games/{gid}/passes", json={}, headers=AUTH)
+            r = client.post(f"/api/games/{gid}/time-penalties", json={"player": 0, "minutes": 1}, headers=AUTH)
             assert r.status_code == 200, r.text
     print(f"race: {n} appends by 3 processes and 2 HTTP threads; conflicts lost and retried: {sum(lost)}")

@@ -285,3 +285,28 @@ def test_a_guessed_blank_reads_back_flagged_however_the_note_is_worded(monkeypat
     play = again.events[0]
     assert findings == [] and play.blank_guessed and play.blank_undecided and play.note == ""
     assert "#note the blank's letter is a guess: written as e" in write_gcg(again, NASPA, EN)
+
+
+def test_an_overtime_penalty_taking_a_total_below_zero_is_a_line_macondo_reads():
+    """Issue 43 item 9: a time penalty entered mid-game made a running total negative on a later
+    turn's line, '>ann: E - +0 -30', which macondo's patterns do not read (a turn's total is \\d+).
+    Overtime now goes in only once the game is over (scoring.game.check_open); its line, '(time)',
+    is the one (with the end's rack lines) whose total macondo reads below zero."""
+    from tilecam.scoring.game import GameError, check_open
+    from tilecam.scoring.events import TimePenalty
+
+    g = Game(NASPA, EN)
+    with pytest.raises(GameError, match="overtime is counted once the game is over"):
+        check_open(g.time_penalty(0, 3), None, "game 1", g.state.ended)
+    g = Game(NASPA, EN)
+    for i in range(6):                       # six scoreless turns end the game
+        g.pass_turn(i % 2)
+    assert g.state.ended
+    penalty = g.time_penalty(0, 3)
+    check_open(penalty, None, "game 1", g.state.ended)
+    assert isinstance(penalty, TimePenalty) and penalty.cumulative == -30
+    text = write_gcg(GameRecord((Player("ann", "Ann"), Player("bob", "Bob")), tuple(g.events)), NASPA, EN)
+    assert re.search(r"^>ann: \S+ \(time\) -30 -30$", text, re.M), text
+    assert check_gcg(text) == []
+    back, _, _ = record_from_gcg(read_gcg(text.encode()), NASPA, EN)
+    assert back.events[-1].cumulative == -30
