@@ -101,7 +101,7 @@ def unseen(game: GameDep, service: ServiceDep, turn: int | None = Query(None, ge
     return service.unseen(game, turn, rack)
 
 
-@router.get("/{game_id}/recount", response_model=s.RecountOut, summary="Recount report", responses=READ,
+@router.get("/{game_id}/recount", response_model=s.RecountOut, summary="Recount report", responses=TOKEN_READ,
             description="Claimed vs engine vs agreed score per move, and the first discrepancy.")
 def recount(game: GameDep, service: ServiceDep, racks: RacksDep):
     return service.recount(game, racks)
