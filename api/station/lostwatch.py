@@ -5,6 +5,9 @@ decided) and raises an alert the moment the record stops following the board:
 
 * **unexplained**: a decided snapshot leaves tiles on the board, read with confidence, that no
   committed play explains (a play it could not decode, plays missed while the gate stood still);
+* **unread**: a play the camera could not read (a guess: letters the unseen tiles cannot supply, or a
+  certainty under `[decode] hold_below`), held over `[decode] hold_snapshots` reads and never
+  committed (scoring/scorekeeper/hold.py): its squares, until a snapshot reads it or a person enters it;
 * **no_snapshot**: hands came and went over the board `hand_visits` times over `no_snapshot_s` and
   the gate took no snapshot (the board is never judged still long enough). A hand laying a play
   tile by tile comes and goes several times within a turn, the board still a moment between (less
@@ -41,7 +44,7 @@ __all__ = ["Alert", "LostConfig", "LostWatch"]
 
 @dataclass
 class Alert:
-    kind: str           # "unexplained" | "no_snapshot" | "dropped" | "restless" | "blind" | "no_board"
+    kind: str           # "unexplained" | "unread" | "no_snapshot" | "dropped" | "restless" | "blind" | "no_board"
     what: str           # what the camera sees, in words
     frame_index: int
     t: float
@@ -171,14 +174,22 @@ class LostWatch:
             return self._raise("dropped", f"{self._dropped} snapshots in a row dropped as covered", index, t)
         return None
 
-    def decided(self, index: int, t: float, unexplained: list[str]) -> Alert | None:
+    def decided(self, index: int, t: float, unexplained: list[str], unread: list[str] = ()) -> Alert | None:
         """A snapshot reached the decoder; `unexplained`: the squares (as written, "H8") of tiles read
-        with confidence that no committed play explains after its decision."""
+        with confidence that no committed play explains after its decision; `unread`: those of a play
+        the camera could not read (Scorekeeper.unread), no tiles committed."""
         self._dropped = 0
         self._clear("dropped", index)
+        raised = None
+        if unread:
+            raised = self._raise("unread", f"the camera could not read this play ({', '.join(unread[:8])}"
+                                           f"{' ...' if len(unread) > 8 else ''}): no tiles committed; enter it "
+                                           "by hand", index, t)
+        else:
+            self._clear("unread", index)
         if len(unexplained) >= self.cfg.min_unexplained:
             shown = ", ".join(unexplained[:8]) + (" ..." if len(unexplained) > 8 else "")
             return self._raise("unexplained", f"{len(unexplained)} tiles on the board that no recorded play "
-                                              f"explains ({shown})", index, t)
+                                              f"explains ({shown})", index, t) or raised
         self._clear("unexplained", index)
-        return None
+        return raised

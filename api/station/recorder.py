@@ -248,7 +248,8 @@ class Recorder:
             self._retries = 0
         if obs.status != "behind":
             unexplained = [format_square(sq) for sq in self.scorekeeper.unexplained()]
-            self._alert(self.watch.decided(frame.index, frame.t, unexplained))
+            unread = [format_square(sq) for sq in self.scorekeeper.unread()]
+            self._alert(self.watch.decided(frame.index, frame.t, unexplained, unread))
         if obs.status == "tile_check":  # calibration, never a play: the check's tiles teach the reader
             with self.timings.stage("calibrate"):
                 labels = self.reader.learn_tile_check() if hasattr(self.reader, "learn_tile_check") else None

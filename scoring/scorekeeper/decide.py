@@ -20,6 +20,7 @@ from ..tilecheck import first_play_down, printed, tile_check
 from .credit import credit, ends_open_play, recredit
 from .fuse import keep_glimpse
 from .join_game import join, new_squares
+from .hold import guessed, hold, settle, squares_of
 from .misreads import correct
 from .outcome import Fused, Observation
 from .rack_reads import no_tiles, rack_exchanges
@@ -84,6 +85,30 @@ def decide_snapshot(sk: KeeperState, seen: Snapshot, player: int | None, pressed
     last = sk._last_play()
     d = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, sk.lexicon, sk.cfg,
                     sk.glimpsed, sk.doubts)
+    if sk.unreadable and (isinstance(d.change, Unclear) or sk.unreadable & squares_of(d.change)):
+        # a play the camera could not read waits for a person: the play beside it is read without it
+        beside = decode_move(g.state.board, seen, g.dist, last[1].placement if last else None, sk.lexicon,
+                             sk.cfg, sk.glimpsed, sk.doubts, left_out=sk.unreadable)
+        if squares_of(beside.change) and guessed(beside.change, sk.cfg) is None and \
+                not (isinstance(beside.change, ProposedSequence) and unlikely(list(beside.change.plays), g.dist, sk.cfg)):
+            d = beside
+    why = guessed(d.change, sk.cfg)
+    if why is not None:
+        # never a guess committed: the suspect is an earlier entry (the last play decided again),
+        # else the play is held and read again (hold.py)
+        redone = redecide(sk, seen, player, pressed, agreed=pressed)
+        if redone is not None:
+            settle(sk, seen, ended=True)
+            return redone
+        added = correct(sk, d.misreads) if d.misreads else []
+        if d.withdraw_first:   # the tiles that left the board are no guess
+            try:
+                added.append(sk._append(sk.game.withdraw(last[1].player)))
+            except GameError:
+                pass
+        obs = hold(sk, d, why)
+        return Observation(tuple(added), obs.status, obs.detail)
+    settle(sk, seen, ended=not isinstance(d.change, Unclear))
     # more plays than one turn's from a snapshot: a join (at a clock press, once a game is recorded,
     # only when more tiles are new than a rack holds: a press ends one turn, and ScrabScrap's
     # game08 gave JUS misread as two plays, OD and US; a photo taken every few moves shows more)

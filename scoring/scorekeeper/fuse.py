@@ -57,7 +57,7 @@ def keep_glimpse(sk: KeeperState, seen: Snapshot, clear: np.ndarray) -> frozense
 def unexplained(sk: KeeperState) -> list[Square]:
     """The squares the board belief holds a tile on (read with a tile check's confidence) that no
     committed play explains and no earlier decision left in doubt: what the record does not
-    follow. None during a tile check or while a resumed source replays its history."""
+    follow (a play flagged as unread is said apart: hold.unread). None during a tile check or while a resumed source replays its history."""
     if sk.belief is None or sk.in_tile_check or sk.behind:
         return []
     seen = sk.belief.posterior()
@@ -67,4 +67,4 @@ def unexplained(sk: KeeperState) -> list[Square]:
     refused = occupied(seen, sk.cfg.tile_min_prob)
     return sorted(sq for r, c in np.argwhere(tiles | refused)
                   if (sq := Square(int(r), int(c))) not in board and
-                  (sq in sk.refused or (tiles[r, c] and sq not in sk.doubts)))
+                  (sq in sk.refused or (tiles[r, c] and sq not in sk.doubts)) and sq not in sk.unreadable)

@@ -13,6 +13,7 @@ from ..snapshot import Snapshot
 import tilecam.scoring.scorekeeper.decide as decide
 import tilecam.scoring.scorekeeper.end_racks as end_racks
 import tilecam.scoring.scorekeeper.fuse as fuse
+import tilecam.scoring.scorekeeper.hold as hold
 import tilecam.scoring.scorekeeper.misreads as misreads
 import tilecam.scoring.scorekeeper.rack_reads as rack_reads
 import tilecam.scoring.scorekeeper.resume as resume
@@ -54,6 +55,11 @@ class Scorekeeper(KeeperState):
     def unexplained(self) -> list[Square]:
         """The squares holding a tile that no committed play explains (fuse.unexplained)."""
         return fuse.unexplained(self)
+
+    def unread(self) -> list[Square]:
+        """The squares of plays the camera could not read, no tiles committed, still on the board
+        (hold.unread): flagged until a snapshot reads them or a person enters the play."""
+        return hold.unread(self)
 
     # -- the rack cameras (rack_reads.py) ---------------------------------------------------
     def watch_racks(self, review_below: float) -> RackBook:

@@ -69,6 +69,10 @@ class KeeperState:
         # The new squares of the last catch-up refused (scoring.join.unlikely: no plays a rack could
         # make lay them): unexplained, so the lost-game watch flags them, until a catch-up succeeds.
         self.refused: frozenset[Square] = frozenset()
+        # A play read as a guess (hold.py): its squares and how many snapshots have read it so; and
+        # the squares of plays flagged as unread (no tiles committed), left out of later decodes.
+        self.held: tuple[frozenset[Square], int] = (frozenset(), 0)
+        self.unreadable: frozenset[Square] = frozenset()
         self.tile_check_cfg = TileCheckConfig()
         # What the rack cameras saw (scoring.racks); None until the first read: without one the
         # scorekeeper decides exactly as it does without rack cameras (rack_reads.py).

@@ -73,7 +73,7 @@ def test_withdrawal_and_next_play_seen_together():
     keeper = Scorekeeper(Game(get_profile("naspa"), EN))
     empty = ["." * 15] * 15
     cat = empty[:7] + ["......CAT......"] + empty[8:]
-    phony = cat[:8] + ["........Z......", "........Z......"] + cat[10:]
+    phony = cat[:8] + ["........Z......", "........X......"] + cat[10:]   # TZX: a phony the set can supply
     cow = cat[:8] + ["......O........", "......W........"] + cat[10:]
     keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=0, pressed=True)
     keeper.observe(Snapshot.from_board(phony, CLASSES, 0.95), player=1, pressed=True)
@@ -191,7 +191,7 @@ def test_a_withdrawal_says_which_play_came_off():
     keeper = Scorekeeper(Game(get_profile("naspa"), EN))
     empty = ["." * 15] * 15
     cat = empty[:7] + ["......CAT......"] + empty[8:]
-    phony = cat[:8] + ["........Z......", "........Z......"] + cat[10:]
+    phony = cat[:8] + ["........Z......", "........X......"] + cat[10:]   # TZX: a phony the set can supply
     keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=0, pressed=True)
     word = keeper.observe(Snapshot.from_board(phony, CLASSES, 0.95), player=1, pressed=True).detail
     assert word.startswith("TZ")

@@ -107,3 +107,15 @@ def test_the_settings_refuse_a_typo_and_values_out_of_range():
         LostConfig(min_unexplained=0)
     with pytest.raises(ValidationError):
         LostConfig(blind_s=0)
+
+
+def test_a_play_the_camera_could_not_read_raises_its_own_alert_until_it_is_read_or_gone():
+    """Issue 44: a play held as a guess past [decode] hold_snapshots (Scorekeeper.unread) is said as
+    such, with its squares, apart from tiles no play explains; it clears once nothing is unread."""
+    watch = LostWatch(LostConfig(min_unexplained=2))
+    alert = watch.decided(1, 0.1, [], ["H8", "H9"])
+    assert alert is not None and alert.kind == "unread" and "H8, H9" in alert.what
+    assert watch.decided(2, 0.2, ["A1", "A2"], ["H8", "H9"]).kind == "unexplained"
+    assert kinds(watch) == ["unread", "unexplained"]
+    watch.decided(3, 0.3, [], [])
+    assert watch.open == [] and [a.cleared_at for a in watch.alerts] == [3, 3]

@@ -1,0 +1,76 @@
+"""Holding a guess (issue 44): the camera never builds on a play it could not read. A play whose
+letters the unseen pool cannot supply (decode's `from_pool`: the suspect is an earlier entry, a
+misread or a withdrawal missed, not the read) or read under `[decode] hold_below` is not committed:
+the last play is decided again first (redecide), else the play is held and re-read on the next
+snapshots (the belief grows with every frame). Still a guess after `hold_snapshots` reads, it is
+flagged as a play the camera could not read (`unread`: the lost-game watch's `unread` alert), no
+tiles committed; later snapshots are decoded against the board as last committed, without it,
+until a snapshot reads it or a person enters it."""
+from __future__ import annotations
+
+from ..board import Square
+from ..decode import DecodeConfig, Decoded, ProposedPlay, ProposedSequence
+from ..snapshot import Snapshot, occupied
+from .outcome import Observation
+from .state import KeeperState
+
+
+def _plays(change) -> list[ProposedPlay]:
+    return [change] if isinstance(change, ProposedPlay) else \
+        list(change.plays) if isinstance(change, ProposedSequence) else []
+
+
+def guessed(change, cfg: DecodeConfig) -> str | None:
+    """Why the play `change` is a guess no tile of which may be committed, or None. Two plays from
+    one snapshot are a catch-up, refused as one (scoring.join.unlikely, at `join_min_certainty`)."""
+    if isinstance(change, ProposedPlay):
+        p = change
+        word = "".join(t.letter for t in p.placement.tiles)
+        if p.from_pool:
+            return f"{word}: no letter read is one the unseen tiles can supply (an earlier entry may be wrong)"
+        if p.certainty < cfg.hold_below:
+            return f"{word}: read with certainty {p.certainty:.2f}, under {cfg.hold_below:.2f}"
+    return None
+
+
+def squares_of(change) -> frozenset[Square]:
+    return frozenset(t.square for p in _plays(change) for t in p.placement.tiles)
+
+
+def hold(sk: KeeperState, d: Decoded, why: str) -> Observation:
+    """The guess `d.change` held, not committed: re-read while its squares come back, flagged as
+    unread at the `hold_snapshots`-th read."""
+    squares = squares_of(d.change)
+    held, n = sk.held
+    n = n + 1 if held & squares else 1
+    sk.held = (squares, n)
+    if n < sk.cfg.hold_snapshots:
+        return Observation((), "unclear", f"held, not committed ({why}): read again on the next snapshots "
+                                          f"({n} of {sk.cfg.hold_snapshots})")
+    sk.unreadable = sk.unreadable | squares
+    return Observation((), "unclear", f"the camera could not read this play ({why}): no tiles committed; "
+                                      "it waits for a person or a snapshot that reads it")
+
+
+def settle(sk: KeeperState, seen: Snapshot, ended: bool) -> None:
+    """A decision that held nothing: the hold ends when it decided something (`ended`: not a
+    snapshot it could not decode at all, a hand's edge); an unread square committed since, or read
+    empty now, is unread no more."""
+    if ended:
+        sk.held = (frozenset(), 0)
+    sk.unreadable = frozenset(unread(sk, seen))
+
+
+def unread(sk: KeeperState, seen: Snapshot | None = None) -> list[Square]:
+    """The squares of plays flagged as unread that still hold a tile no committed play explains."""
+    if not sk.unreadable:
+        return []
+    seen = seen if seen is not None else sk.belief.posterior() if sk.belief is not None else None
+    if seen is None:
+        return []
+    tiles = occupied(seen, sk.cfg.tile_min_prob)
+    board = sk.game.state.board
+    return sorted(sq for sq in sk.unreadable if sq not in board and bool(tiles[sq.row, sq.col]))
+
+
+__all__ = ["guessed", "hold", "settle", "squares_of", "unread"]
