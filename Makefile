@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install clean chromium train fonts postgresql
+.PHONY: run test install clean chromium train fonts postgresql real-letters
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -63,6 +63,11 @@ postgresql:
 
 test: install chromium postgresql
 	$(BIN)/python -m pytest
+
+# Every real frame of every language against the committed baseline of squares read right (issue 44):
+# run before every vision commit; exits 1 naming each square lost (docs/vision.md).
+real-letters: install
+	nice $(BIN)/python tests/bench/bench_real_letters.py
 
 # Retrain the tile classifier (CPU, about 50 minutes on 2 cores: 15 rendering, 35 training): models/tiles.onnx + tiles.card.json.
 train: install

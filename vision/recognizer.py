@@ -52,6 +52,7 @@ __all__ = [
     "erase_subscript",
     "find_model",
     "prepare",
+    "ring_mark",
     "square_crops_ocr",
 ]
 
@@ -74,7 +75,9 @@ _BASE_EXTRA = {"Ł": "L", "Ø": "O", "Đ": "D"}
 # "1" (a real unseen edition: I right 15 of 73 alone), and a sans-serif I is the glyph of "l".
 STROKES = ("!", "1", "|", "l", "i", "丨", "│", "｜", "！", "Ｉ", "ｉ", "ｌ")
 # Likewise a ring is an O: the recogniser reads a capital O alone on a tile as the digit 0 (a drawn O:
-# O's own score 0.06), and no tile set has digits.
+# O's own score 0.06), and no tile set has digits. But it reads other round letters as 0 too (a real
+# German Ü, a U with two dots: 0 at 0.64, U at 0.09), so a ring character counts as O only where the
+# crop's letter is a ring (ring_mark: its main mark closes round a hole; a U's, C's or G's does not).
 RINGS = ("0", "o", "〇", "○", "Ｏ", "ｏ", "０")
 # letter -> the recogniser's characters of the same shape, counted as that letter
 SHAPES = {"I": STROKES, "O": RINGS}
@@ -186,6 +189,33 @@ def bare_stroke(crop: np.ndarray, min_contrast: float = 40.0) -> bool:
     return bool(rows.size and rows.max() <= 1.8 * np.median(rows))
 
 
+def _holes(labels: np.ndarray, main: int) -> np.ndarray:
+    """The holes of component ``main``: the pixels not of it that no path from the crop's corners
+    reaches without crossing it (the inside of an O, and of an O the crop's edge cuts: a tile leaning
+    off its square; a U's inside is open at its top)."""
+    outside = (labels != main).astype(np.uint8)
+    h, w = outside.shape
+    reach = np.zeros((h + 2, w + 2), np.uint8)
+    flood = outside.copy()
+    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+        if flood[y, x] == 1:
+            cv2.floodFill(flood, reach, (x, y), 2)
+    return flood == 1
+
+
+def ring_mark(crop: np.ndarray, min_contrast: float = 40.0, min_hole: float = 0.02) -> bool:
+    """The crop's letter is a ring: its main ink component closes round a hole of at least
+    ``min_hole`` of the crop (an O's, Ö's, D's, Q's; a U's, Ü's, C's or G's is open; a blurred A's or
+    R's eye can be smaller). What lets the recogniser's ring characters count as O. Fixed by reasoning
+    (an O's hole is 0.09-0.17 of the crop on the real sets), not fitted."""
+    found = _ink_components(crop, min_contrast)
+    if found is None:
+        return False
+    _, labels, _, _, main, _ = found
+    holes = _holes(labels, main)
+    return bool(holes.sum() >= min_hole * holes.size)
+
+
 def enclosed_ink(crop: np.ndarray, min_contrast: float = 40.0, min_area: float = 0.008) -> bool:
     """Ink inside a hole of the crop's main ink component: a smiley's eyes inside its ring. No
     capital letter holds a mark inside its own hole (an O's, A's or R's hole is clear; Ö's dots
@@ -195,15 +225,8 @@ def enclosed_ink(crop: np.ndarray, min_contrast: float = 40.0, min_area: float =
     if found is None:
         return False
     _, labels, stats, _, main, _ = found
-    outside = (labels != main).astype(np.uint8)
-    h, w = outside.shape
-    # what the border reaches around the main component: the rest of the non-main area is its holes
-    reach = np.zeros((h + 2, w + 2), np.uint8)
-    flood = outside.copy()
-    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
-        if flood[y, x] == 1:
-            cv2.floodFill(flood, reach, (x, y), 2)
-    holes = flood == 1
+    holes = _holes(labels, main)
+    h, w = holes.shape
     for i in range(1, stats.shape[0]):
         if i != main and stats[i, cv2.CC_STAT_AREA] >= min_area * h * w and holes[labels == i].all():
             return True
@@ -342,6 +365,7 @@ class LetterRecognizer:
         self._shapes = [(self.alphabet.index(a), np.array([index[ch] for ch in chars if ch in index], np.int64))
                         for a, chars in SHAPES.items() if strokes and a in self.alphabet]
         self._stroke_letter = self.alphabet.index("I") if strokes and "I" in self.alphabet else -1
+        self._ring_letter = self.alphabet.index("O") if strokes and "O" in self.alphabet else -1
         self._flat = np.array([c for cols in self.columns for c in cols], np.int64)
         self._owner = np.array([k for k, cols in enumerate(self.columns) for _ in cols], np.int64)
         self.run(np.zeros((1, INPUT_PX, INPUT_PX, 3), np.uint8))  # warm-up
@@ -389,10 +413,14 @@ class LetterRecognizer:
         scores = np.zeros((p.shape[0], len(self.alphabet)), np.float32)
         np.add.at(scores.T, self._owner, col_scores.T)        # sum a letter's columns (case fold)
         raw = scores.copy()
+        # the crops whose letter is a ring (a quarter turn keeps a hole a hole)
+        rings = np.tile([ring_mark(c) for c in crops], len(turns)) if self._ring_letter >= 0 else None
         for k, cols in self._shapes:
             # a shape character beside a letter read at another time step (an A and its value 1) is
-            # discounted by how surely that letter is read
+            # discounted by how surely that letter is read; a ring character counts only on a ring
             shape = p[:, :, cols].sum(axis=2).max(axis=1)
+            if k == self._ring_letter:
+                shape = np.where(rings, shape, 0.0)
             others = np.delete(raw, k, axis=1).max(axis=1)
             scores[:, k] = np.minimum(1.0, scores[:, k] + shape * (1.0 - others))
         mass = scores.sum(axis=1)

@@ -195,3 +195,29 @@ def test_ink_inside_a_letters_hole_is_a_face_not_a_letter():
     assert enclosed_ink(printed("smiley"))
     assert not any(enclosed_ink(tile(ch, "1")) for ch in "OABDPQR")
     assert not enclosed_ink(printed("star")) and not enclosed_ink(bare_stroke("1", dots=True))
+
+
+def test_a_ring_character_counts_as_O_only_on_a_ring(shared_data):
+    """Issue 44: the recogniser reads a real German Ü (game05's last frame, row 7, column 3: a U with two
+    dots) as the digit 0 (0.64; U 0.09, O 0.09). Counted as O, the ring made the recogniser say O/Ö
+    five to one against U/Ü, and on a frame of another game turned the Ü into Ö. A U's mark is open,
+    so its 0 counts for no letter; a real O's and Ö's ring still count (the English board's O read D)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from bench_read import load_frames
+    from tilecam.vision.fuse import FusedTileReader
+    from tilecam.vision.recognizer import ring_mark
+    frames, _ = load_frames(shared_data / "scrabscrap", "game05", 50)
+    _, warped, board, source = frames[-1]
+    cut = square_crops_ocr(FusedTileReader._warp64(warped, source))
+    squares = {"Ü": 6 * 15 + 2, "O": 4, "Ö": 9 * 15 + 1}
+    assert {ch: board[sq // 15][sq % 15] for ch, sq in squares.items()} == {ch: ch for ch in squares}
+    crops = np.stack([cut[sq] for sq in squares.values()])
+    assert [ring_mark(c) for c in crops] == [False, True, True]
+    de = LetterRecognizer(DISTRIBUTIONS["de"].letters)
+    p = de.letter_probs(crops).probs[:, 0]
+    at = {a: k for k, a in enumerate(de.alphabet)}
+    u, o = p[0, at["U"]] + p[0, at["Ü"]], p[0, at["O"]] + p[0, at["Ö"]]
+    assert u >= o, (u, o)
+    assert all(p[n, at["O"]] + p[n, at["Ö"]] > 0.9 for n in (1, 2))
