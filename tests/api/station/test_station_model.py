@@ -71,6 +71,9 @@ ON_AIR = ["delay", "off"]   # the default, and racks off
 SQUARE_PX = 20              # the fake grid's square: a 300 px board, frames of 300 x 300
 STILL_MS = Settings().stability.stable_ms
 UNSEEN_MARKS = ".·"         # how a rack's unseen slot is written (rack_text '·', a note '.')
+# how a rack camera settles on a rack (StationMachine._seen); a move is followed by the mover's
+HOW = ["sure", "sure", "unsure", "hidden", "misread", "empty"]
+AFTER = HOW[:-1] + [None]
 TRIED: Counter = Counter()  # what the steps did: a run that only meets refusals tests little
 
 
@@ -160,8 +163,9 @@ class StationMachine(RuleBasedStateMachine):
         self.client.close()
 
     # ---- the game -------------------------------------------------------------------------
-    @initialize(setup=st.sampled_from(SETUPS), on_air=st.sampled_from(ON_AIR), rnd=st.randoms(use_true_random=False))
-    def new_game(self, setup, on_air, rnd):
+    @initialize(data=st.data(), setup=st.sampled_from(SETUPS), on_air=st.sampled_from(ON_AIR),
+                rnd=st.randoms(use_true_random=False))
+    def new_game(self, data, setup, on_air, rnd):
         rules, lang, n = setup
         self.on_air = on_air
         self.api.with_racks_on_air(on_air)
@@ -193,6 +197,8 @@ class StationMachine(RuleBasedStateMachine):
         self.last_read: list[dict | None] = [None] * n   # each player's latest read: what the camera said
         self.sse = SseReader(f"{self.api.url}/api/games/{self.gid}/events", limit=100_000).__enter__()
         self._show()   # the empty board, still
+        for p in range(n):   # each rack camera settles on the rack dealt
+            self._seen(data, p, data.draw(st.sampled_from(AFTER)))
         TRIED[("setup", f"{rules}/{lang}/{n}", on_air)] += 1
 
     # ---- the board camera -----------------------------------------------------------------
@@ -236,8 +242,8 @@ class StationMachine(RuleBasedStateMachine):
                     self.guessed.add(seq)
 
     # ---- what the players do ----------------------------------------------------------------
-    @rule(data=st.data(), press=st.booleans())
-    def play(self, data, press):
+    @rule(data=st.data(), press=st.booleans(), then=st.sampled_from(AFTER))
+    def play(self, data, press, then):
         """The player on turn lays tiles from their rack on one line, then draws."""
         if self._over():
             return
@@ -257,6 +263,7 @@ class StationMachine(RuleBasedStateMachine):
         seqs = self._show(p if press else None)
         self._committed(seqs, p, press)
         TRIED[("play", "pressed" if press else "no press", bool(seqs))] += 1
+        self._seen(data, p, "empty" if not rack else then)
         if not rack and not self.bag:   # out: the station's source ends, the recorder finishes the game
             self.rec.finish()
             self.done = True
@@ -270,8 +277,8 @@ class StationMachine(RuleBasedStateMachine):
         TRIED[("pass", "pressed" if press else "no press", bool(seqs))] += 1
         self._next()
 
-    @rule(data=st.data(), press=st.booleans())
-    def exchange(self, data, press):
+    @rule(data=st.data(), press=st.booleans(), lifted=st.booleans(), then=st.sampled_from(AFTER))
+    def exchange(self, data, press, lifted, then):
         """The player on turn throws tiles in and draws as many (the board does not change: only the
         press and the rack camera can tell)."""
         if self._over() or len(self.bag) < self.dist.rack_size:
@@ -280,32 +287,40 @@ class StationMachine(RuleBasedStateMachine):
             return
         p = self.turn
         rack = self.racks[p]
+        held = list(rack)
         n = data.draw(st.integers(1, len(rack)))
         order = data.draw(st.permutations(range(len(rack))))[:n]
         thrown = [rack[i] for i in order]
         for i in sorted(order, reverse=True):
             rack.pop(i)
+        if lifted and not rack:   # all seven thrown in: the camera sees the empty rack before the draw
+            self._seen(data, p, "empty")
         self._draw(p)
         self.bag += thrown
         self.rnd.shuffle(self.bag)
-        before = self.last_read[p]
+        before = self.last_read[p] if self.last_read[p] and self.last_read[p]["rack"] == held else None
         seqs = self._show(p if press else None)
         if press:
             self.exchanges.append({"player": p, "seqs": seqs, "before": before, "after": None,
                                    "rack": list(rack)})
+        self._seen(data, p, then)
         TRIED[("exchange", "pressed" if press else "no press", bool(seqs))] += 1
         self._next()
 
     # ---- the rack cameras -------------------------------------------------------------------
-    @rule(data=st.data(), player=st.integers(0, 2),
-          how=st.sampled_from(["sure", "sure", "unsure", "hidden", "misread", "empty"]))
+    @rule(data=st.data(), player=st.integers(0, 2), how=st.sampled_from(HOW))
     def rack_seen(self, data, player, how):
-        """A rack camera settles on what it sees of a player's rack."""
-        if player >= self.players:
+        """A rack camera settles on what it sees of a player's rack (a player rearranging tiles)."""
+        if player < self.players:
+            self._seen(data, player, how)
+
+    def _seen(self, data, player: int, how: str | None) -> None:
+        """Player `player`'s rack camera settles on their rack as `how` says: every slot sure, some
+        read unsure, some hidden by a hand, one misread (a wrong letter, unsure, the right one its
+        runner-up), or empty (out, or the rack lifted for an exchange); None: it does not settle."""
+        if how is None:
             return
-        tiles = list(self.racks[player])
-        if how == "empty" or not tiles:   # out, or the whole rack lifted for an exchange
-            tiles = []
+        tiles = [] if how == "empty" else list(self.racks[player])
         tiles = [tiles[i] for i in data.draw(st.permutations(range(len(tiles))))]
         slots = []
         for i, t in enumerate(tiles):
@@ -325,11 +340,12 @@ class StationMachine(RuleBasedStateMachine):
         self.t += 0.05
         cam.process(Frame(np.zeros((24, 64, 3), np.uint8), round(self.t, 3), cam.frames, cam.uri))
         kept = self.api.service.racks(self.gid)
-        read = {"tiles": [s.letter for s in slots], "seq": kept[-1].seq if len(kept) > before else None}
+        read = {"tiles": [x.letter for x in slots], "seq": kept[-1].seq if len(kept) > before else None,
+                "rack": list(self.racks[player])}
         self.empty_reads += not slots
         self.last_read[player] = read
         for ex in self.exchanges:
-            if ex["player"] == player and ex["after"] is None and ex["rack"] == self.racks[player]:
+            if ex["player"] == player and ex["after"] is None and ex["rack"] == self.racks[player] and slots:
                 ex["after"] = read   # the first read after a pressed exchange, of the rack it drew
         TRIED[("rack", how, read["seq"] is not None)] += 1
 
@@ -399,7 +415,7 @@ class StationMachine(RuleBasedStateMachine):
         try:
             wait_for(caught_up, timeout=5)
         except AssertionError:
-            pass
+            TRIED[("sse", "behind /live", "")] += 1   # judged as it stands: the checks read it too
         out["sse"] = self.sse_last or {}
         out["over"] = bool(out["detail"]["ended"])
         return out
