@@ -538,19 +538,21 @@ def no_note_names_a_read_not_on_air(self, out) -> str:
 
 
 def every_guessed_turn_is_hedged(self, out) -> str:
-    """A play with no press for it, or credited to another player than the one who played it, is in
-    /live's turns_inferred (and the GCG says the turns were inferred)."""
+    """A play whose player is a guess is in /live's turns_inferred (and the GCG says the turns were
+    inferred): one credited to another player than the one who played it, and one with no press
+    for it that no rack read of its player was tied to (the rack cameras saw whose rack its tiles
+    left: `rack_seq` on the operator's /moves)."""
     inferred = set(out["live"]["turns_inferred"])
     bad = []
     for m in out["op_moves"]:
         if m["kind"] != "play" or m["seq"] not in self.played_by:
             continue
-        guess = m["seq"] in self.guessed
+        guess = m["seq"] in self.guessed and m["rack_seq"] is None
         wrong = self.played_by[m["seq"]] != m["player"]
         if (guess or wrong) and m["index"] not in inferred:
-            why = ("no press for it" if guess else "") + (", " if guess and wrong else "") + \
-                (f"played by player {self.played_by[m['seq']] + 1}, credited to player {m['player'] + 1}"
-                 if wrong else "")
+            why = "; ".join(w for w in ("no press for it, no rack read tied to it" if guess else "",
+                                        f"played by player {self.played_by[m['seq']] + 1}, credited to player "
+                                        f"{m['player'] + 1}" if wrong else "") if w)
             bad.append(f"move {m['number']} ({m['text']}): {why}; turns_inferred {sorted(inferred)}")
     if inferred and "turns inferred" not in out["gcg"].lower():
         bad.append("the GCG does not say the turns were inferred")
