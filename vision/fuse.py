@@ -31,7 +31,7 @@ import numpy as np
 
 from tilecam.scoring import BLANK_TILE, DISTRIBUTIONS, EMPTY
 from tilecam.vision.classify import BoardRead, TileReader, square_colours
-from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, enclosed_ink, square_crops_ocr
+from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, base_letter, enclosed_ink, square_crops_ocr
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
@@ -325,9 +325,19 @@ class FusedTileReader(TileReader):
         # recogniser's (a printed face, the blank's look, is named by neither)
         readers = np.full((len(probs), 2), -1, np.int16)
         if len(rows):
-            alpha = [self.classes.index(a) if a in self.classes else -1 for a in self.recognizer.alphabet]
+            alphabet = list(self.recognizer.alphabet)
+            alpha = np.asarray([self.classes.index(a) if a in self.classes else -1 for a in alphabet])
+            top = p_ocr.argmax(axis=1)
+            # A letter the recogniser's charset lacks scores as its base letter (Ü as U): the two tie,
+            # and where the classifier's letter is among the tied best, that is the one the recogniser
+            # names. A letter with no base in the charset scores neutral: the recogniser names none.
+            judged = np.array([a in alphabet and (self.recognizer.present[alphabet.index(a)] or
+                                                  (base_letter(a) or "") in alphabet)
+                               for a in (self.classes[t] for t in tops)], bool)
+            own = np.array([alphabet.index(self.classes[t]) if self.classes[t] in alphabet else 0 for t in tops])
+            tied = judged & (p_ocr[np.arange(len(rows)), own] >= p_ocr.max(axis=1))
             readers[rows, 0] = tops
-            readers[rows, 1] = np.asarray(alpha)[p_ocr.argmax(axis=1)]
+            readers[rows, 1] = np.where(tied, alpha[own], alpha[top])
             readers[rows[face]] = -1
         return self.finish(fused, rot, t0, t=t, frame_index=frame_index,
                            meta={"recogniser": {"read": len(misses), "cached": len(rows) - len(misses), "turn": k,

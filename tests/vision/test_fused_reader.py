@@ -259,3 +259,40 @@ def test_the_tile_check_refits_the_recogniser_for_this_table(fused, rendered):
     assert fused.calibration.recogniser_temperature == base   # the shared reader is left as it was
     # the classifier alone has nothing more to fit
     assert TileReader.calibrated_on(fused, labels) is fused
+
+
+def test_each_reader_names_its_letter_on_every_tile_it_reads(fused, rendered):
+    """Snapshot.readers (issue 44): the classifier's own letter and the recogniser's on every square
+    both read; what the table learns from (scoring.trust). Nothing named where no tile lies."""
+    td = rendered
+    px = int(fused.card["square_px"])
+    h = homography_from_corners(td.corners, px)
+    fused._cache.clear()
+    snap = fused.read(warp_board(td.image, h, px), source=(td.image, h)).snapshot
+    assert snap.readers is not None and snap.readers.shape == (15, 15, 2)
+    for r, row in enumerate(BOARD):
+        for c, ch in enumerate(row):
+            assert snap.named_by(r, c) == ((ch, ch) if ch != "." else ("", "")), (r, c)
+
+
+def test_the_recogniser_names_an_umlaut_it_cannot_tell_from_its_base_letter(shared_data):
+    """The recogniser reads Ü as U (its charset has no Ü; tie_diacritics leaves the two tied): where
+    the classifier's letter is among the recogniser's tied best, the recogniser names that letter.
+    A real ScrabScrap frame (game06's last, Ä Ö Ü on the board)."""
+    import json
+
+    import cv2
+    from tilecam.vision import load_tile_reader
+    from tilecam.vision.locate.prewarped import prewarped_corners
+
+    data = shared_data / "scrabscrap" / "game06"
+    row = [json.loads(x) for x in (data / "truth.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()][-1]
+    image = cv2.imread(str(data / row["frame"]))
+    reader = load_tile_reader(settings(), "de")
+    px = int(reader.card["square_px"])
+    h = homography_from_corners(prewarped_corners(image), px)
+    snap = reader.read(warp_board(image, h, px), source=(image, h)).snapshot
+    umlauts = [(r, c, ch) for r, line in enumerate(row["board"]) for c, ch in enumerate(line) if ch in "ÄÖÜ"]
+    assert umlauts
+    for r, c, ch in umlauts:
+        assert snap.named_by(r, c) == (ch, ch), (r, c, ch, snap.named_by(r, c))

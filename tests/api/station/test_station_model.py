@@ -67,7 +67,7 @@ SETTINGS = settings(max_examples=EXAMPLES or 6, stateful_step_count=STEPS or 16,
 
 RACK_REVIEW_BELOW = Settings().racks.review_below   # the station's one threshold ([racks] review_below)
 SETUPS = [("naspa", "en", 2), ("box", "en", 3), ("wespa", "de", 2)]
-ON_AIR = ["delay", "off"]   # the default, and racks off
+ON_AIR = ["broadcast", "off"]   # the default, and racks off
 SQUARE_PX = 20              # the fake grid's square: a 300 px board, frames of 300 x 300
 STILL_MS = Settings().stability.stable_ms
 UNSEEN_MARKS = ".·"         # how a rack's unseen slot is written (rack_text '·', a note '.')
