@@ -103,7 +103,10 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
         note = (f"the rack camera saw {_left(change)} leave the rack and others come while the board "
                 "did not change (no clock press): an exchange")
         try:
-            ev = g.exchange(who, change.count, change.tiles, judged.rack, note, judged.note, tiles_from_racks=True)
+            # with no press, when the exchange came and how many tiles went are read off the racks
+            # alone (a read a turn stale, a play's tiles seen leaving): a guess, for review (issue 43)
+            ev = g.exchange(who, change.count, change.tiles, judged.rack, note, judged.note, tiles_from_racks=True,
+                            review=True)
         except GameError:
             break
         out.append(sk._append(ev))

@@ -541,13 +541,14 @@ def every_guessed_turn_is_hedged(self, out) -> str:
     """A play whose player is a guess is in /live's turns_inferred (and the GCG says the turns were
     inferred): one credited to another player than the one who played it, and one with no press
     for it that no rack read of its player was tied to (the rack cameras saw whose rack its tiles
-    left: `rack_seq` on the operator's /moves)."""
+    left: `rack_seq` on the operator's /moves). The game's first move is no guess: whoever goes first
+    is the first player the game was created with (the draw for first turn, said when the game is made)."""
     inferred = set(out["live"]["turns_inferred"])
     bad = []
     for m in out["op_moves"]:
         if m["kind"] != "play" or m["seq"] not in self.played_by:
             continue
-        guess = m["seq"] in self.guessed and m["rack_seq"] is None
+        guess = m["seq"] in self.guessed and m["rack_seq"] is None and m["index"] > 0
         wrong = self.played_by[m["seq"]] != m["player"]
         if (guess or wrong) and m["index"] not in inferred:
             why = "; ".join(w for w in ("no press for it, no rack read tied to it" if guess else "",
