@@ -103,7 +103,9 @@ def recredit(sk: KeeperState, player: int | None) -> Correction | None:
             or not events[i].turn_inferred or events[i].player == player
             or any(e.kind not in ("phony_withdrawn", "challenge_bonus") for e in events[i + 1:])):
         return None
-    fixed = replace(events[i], player=player, turn_inferred=False)
+    # still a guess: the same press fits the play's player forgetting the clock and the presser's
+    # own turn (a pass) after it; the press moves the credit, the hedge stays (issue 43)
+    fixed = replace(events[i], player=player)
     entry = Correction(sk._log_index(i), fixed, by=sk.camera_name, cause=PRESS_CAUSE,
                        reason=f"the clock press of player {player + 1} ended this turn, credited to player "
                               f"{events[i].player + 1} by turn order alone: a turn before it went unseen")

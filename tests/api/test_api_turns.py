@@ -72,13 +72,14 @@ def test_a_press_naming_the_other_player_contradicts_the_inferred_order(api, cli
     assert obs.status == "corrected" and "clock press of player 2" in obs.detail
     assert obs.entries[-1].cause == PRESS_CAUSE   # what the console follows (station.recorder), not the words
     moves = client.get(f"/api/games/{gid}/moves").json()
+    # still a guess (issue 43): the press fits Cesar forgetting the clock after TON as well
     assert [(m["nick"], m["turn_inferred"], m["out_of_turn"]) for m in moves] == [
-        ("Cesar", False, False), ("Josh", True, False), ("Josh", False, True)]
+        ("Cesar", False, False), ("Josh", True, False), ("Josh", True, True)]
     assert [m["kind"] for m in moves] == ["play"] * 3  # the press was no pass
     t = table(client, 52)
     assert t["flags"][0] == "order" and "inferred" in t["flags"]
     assert t["turns"].startswith("move 3: Josh took a turn with Cesar on turn (a turn missed between moves 1 and 3")
-    assert t["turns"].endswith("turns inferred at move 2: no clock press seen")
+    assert t["turns"].endswith("turns inferred since move 2: no clock press seen")
     recount = client.get(f"/api/games/{gid}/recount").json()
     [fix] = recount["corrections"]
     assert fix["by"] == "camera" and fix["number"] == 3 and "credited to player 2, not 1" in fix["change"]
