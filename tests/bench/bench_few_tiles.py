@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -66,6 +67,7 @@ def main(argv=None) -> int:
     px = int(reader.card["square_px"])
     tiles = right = t2e = empties = e2t = 0
     per_design: dict = {}
+    confused: Counter = Counter()
     worst = []
     for b in range(args.boards):
         seed = args.seed + b
@@ -96,6 +98,8 @@ def main(argv=None) -> int:
                 bt += 1
                 br += t == r
                 bl += r == "."
+                if r != t:
+                    confused[f"{t}->{r}"] += 1
         tiles += bt
         right += br
         t2e += bl
@@ -107,6 +111,7 @@ def main(argv=None) -> int:
             worst.append((seed, design, bt, br, bl))
     out = {"boards": args.boards, "tiles": tiles, "tiles_right": right, "tiles_share": round(right / tiles, 4),
            "tiles_read_empty": t2e, "empty_read_tile": e2t, "empties": empties,
+           "confusions": dict(confused.most_common(12)),
            "per_design": {k: {"tiles": v[0], "right": v[1], "read_empty": v[2]} for k, v in per_design.items()}}
     print(json.dumps(out))
     for w in worst:
