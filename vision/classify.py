@@ -453,7 +453,7 @@ class TileReader:
         elif self.cfg.occupancy.weight > 0:
             # no reference of this board's empty look: the board's own looks (vision.occupancy)
             llr = occupancy_log_ratio(warped, probs[:, self._letters].max(axis=1), PRINT_CLASSES,
-                                      self.cfg.occupancy)
+                                      self.cfg.occupancy, p_tile=1.0 - probs[:, e])
         if llr is None:
             return probs
         looked = fuse_empty_ratio(probs, llr, e)

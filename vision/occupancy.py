@@ -9,7 +9,10 @@ own two looks: its print's empty squares and the set's tiles.
 
 - The look of a square is the median colour (CIE Lab) of its inner part: the face of a tile or
   the square's print, robust to the letter's ink and to a label's small text.
-- The tiles' look is taken from the squares the reader is sure hold a letter (seeds).
+- The tiles' look is taken from the squares the reader is sure hold a letter (seeds). With fewer
+  than min_seeds of them (light wooden tiles, faint or blurred letters: issue 44), from the
+  standouts: squares the network reads as a tile that stand well off their print's look; such a
+  look only finds tiles (the ratio is never positive), it never removes one the network read.
 - The empty look of each print is the median of that print's other squares, refined twice with
   the squares that look like the tiles left out (a finished board covers most of a print).
 - log LR(empty : tile) = weight * ln((d_tile + s) / (d_empty + s)), clipped, where d are the Lab
@@ -80,6 +83,13 @@ class OccupancyConfig(BaseModel):
                                    description="a print on fewer squares has no empty look of its own "
                                                "(the centre's star: its one square's look is whatever "
                                                "lies on it); no evidence there. Fixed by reasoning")
+    outlier_spreads: float = Field(default=5.0, ge=0.0,
+                                   description="with fewer sure letters than min_seeds, the tiles' look is "
+                                               "taken from the squares the network reads as a tile (P(empty) "
+                                               "< 0.5) whose look stands this many spreads off their print's; "
+                                               "0 turns it off")
+    min_outlier_seeds: int = Field(default=1, ge=1,
+                                   description="fewer such squares than this: no tiles' look, no ratio")
     spread_floor: float = Field(default=2.0, gt=0.0,
                                 description="smallest spread (Lab units) of the empty squares about "
                                             "their print's look: a camera's noise")
@@ -179,8 +189,28 @@ def light_gradient(f: np.ndarray, classes: np.ndarray, seeds: np.ndarray, trim: 
     return (a[:, 1:] @ coef[1:]).astype(f.dtype)
 
 
+def standouts(f: np.ndarray, classes: np.ndarray, p_tile: np.ndarray, cfg: OccupancyConfig) -> np.ndarray:
+    """(225,) bool: squares the network reads as a tile (``p_tile`` > 0.5) whose look stands more
+    than ``outlier_spreads`` of the board's spread off their print's look (each print's median:
+    a board with few tiles is mostly empty squares). With few sure letters (a faint or blurred
+    letter on a light wooden tile), these still show the set's look: a tile face differs from the
+    square under it whatever its letter reads."""
+    out = np.zeros(len(f), bool)
+    if cfg.outlier_spreads <= 0:
+        return out
+    dist = np.full(len(f), np.nan)
+    for c in np.unique(classes):
+        members = classes == c
+        if members.sum() >= cfg.min_print_squares:
+            dist[members] = np.linalg.norm(f[members] - np.median(f[members], axis=0), axis=1)
+    if np.isnan(dist).all():
+        return out
+    spread = max(float(np.nanmedian(dist)), cfg.spread_floor)
+    return (np.nan_to_num(dist) > cfg.outlier_spreads * spread) & (np.asarray(p_tile) > 0.5)
+
+
 def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
-              cfg: OccupancyConfig | None = None) -> np.ndarray | None:
+              cfg: OccupancyConfig | None = None, p_tile: np.ndarray | None = None) -> np.ndarray | None:
     """(225,) log LR(empty : tile) of each square from the board's own looks; None when the
     board shows too few sure tiles to know its set's look. ``p_letter``: (225,) the largest probability of any one letter (blanks not counted: a blank's
     reading is what this rule is to check); ``classes``: print_classes of the layout."""
@@ -189,8 +219,13 @@ def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
         return None
     f = looks(warped)
     seeds = np.asarray(p_letter) >= cfg.seed_prob
-    if seeds.sum() < cfg.min_seeds:
-        return None
+    few = seeds.sum() < cfg.min_seeds
+    if few:
+        if p_tile is None:
+            return None
+        seeds = standouts(f, classes, p_tile, cfg)
+        if seeds.sum() < cfg.min_outlier_seeds:
+            return None
     f = f - light_gradient(f, classes, seeds)
     tile = np.median(f[seeds], axis=0)
     d_tile = np.linalg.norm(f - tile, axis=1)
@@ -214,4 +249,6 @@ def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
     # a print whose every square holds a sure tile has no empty look: no evidence either way
     d_empty = np.where(np.isfinite(d_empty), d_empty, d_tile)
     llr = cfg.weight * np.log((d_tile + spread) / (d_empty + spread))
-    return np.clip(llr, -cfg.clip, cfg.clip)
+    # a look learned from a few standouts finds a tile the network missed, never removes one it read:
+    # a light tile face can match the light square beside it (the 2015 Hasbro game's E on 8E)
+    return np.clip(llr, -cfg.clip, 0.0 if few else cfg.clip)

@@ -114,6 +114,29 @@ def test_no_ratio_without_enough_sure_tiles_or_when_off():
     assert np.abs(llr).max() <= 1.5
 
 
+def test_few_sure_letters_the_tiles_that_stand_out_of_their_print_give_the_look():
+    # issue 44: light wooden tiles whose letters the network is not sure of (no letter >= seed_prob):
+    # the squares it reads as a tile (P(tile) > 0.5) that stand out of their print give the set's look,
+    # and a tile it reads as empty (P(tile) 0.1) moves toward a tile; a look learned from so few
+    # squares never pushes toward empty (a light tile can match the light square beside it)
+    tiles = {7 * GRID + 3 + i: ch for i, ch in enumerate("DOT")}   # on plain and DL squares, off the centre
+    img = board(tiles)
+    unsure = np.full(GRID * GRID, 0.3)
+    assert log_ratio(img, unsure, PRINT) is None          # no tile's probability given: no evidence
+    p_tile = np.full(GRID * GRID, 0.02)
+    p_tile[[7 * GRID + 3, 7 * GRID + 4]] = 0.7
+    p_tile[7 * GRID + 5] = 0.1
+    llr = log_ratio(img, unsure, PRINT, p_tile=p_tile)
+    assert llr[list(tiles)].max() < -2
+    empties = [sq for sq in range(GRID * GRID) if sq not in tiles]
+    assert llr[empties].min() == 0 and llr.max() == 0
+    # an empty board the network takes a label for a tile on: it does not stand out of its print
+    p_tile = np.full(GRID * GRID, 0.02)
+    p_tile[[0, 3]] = 0.7   # the corner's triple word, a double letter
+    assert log_ratio(board({}), unsure, PRINT, p_tile=p_tile) is None
+    assert log_ratio(img, unsure, PRINT, OccupancyConfig(outlier_spreads=0), p_tile=p_tile) is None
+
+
 def test_a_blank_shows_no_ink_and_a_letter_does():
     tiles = word()
     img = board(tiles)
