@@ -71,7 +71,7 @@ class DecodeConfig(BaseModel):
         "against (scoring/scorekeeper/hold.py); chosen on the dev sets of tests/bench/bench_record.py "
         "(docs/results/record.json at aebd80d, record_e626607.json: the 4 and 2 plays under 0.2 all wrong, "
         "2 right plays under 0.3; docs/recording.md)"))
-    hold_snapshots: int = Field(3, ge=1, description=(
+    hold_snapshots: int = Field(3, ge=1, le=100, description=(
         "snapshots a held play is read in (the first and the re-reads) before it is flagged as a play the "
         "camera could not read, no tiles committed (the lost-game watch's `unread` alert)"))
 

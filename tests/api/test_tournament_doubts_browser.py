@@ -38,7 +38,7 @@ def test_the_director_reads_what_the_camera_could_not_be_sure_of(api, client, tm
         text = {n: page.inner_text(f"#table-{n} td.flags") for n in (1, 2, 3)}
         assert "TURN ORDER" in text[1].upper()
         assert "move 3: Josh took a turn with Cesar on turn (a turn missed between moves 1 and 3" in text[1]
-        assert "turns inferred at move 2: no clock press seen" in text[1]
+        assert "turns inferred since move 2: no clock press seen" in text[1]
         assert "TURNS" in text[2].upper() and "turns inferred since move 2: no clock press seen" in text[2]
         assert "move 1: a blank nobody named (on air as ?), name it in the console" in text[3]
         attention = page.inner_text("#attention")
