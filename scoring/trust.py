@@ -26,6 +26,7 @@ Everything is computed from the log (and the letters given with the game), never
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -67,8 +68,6 @@ def taught(entries: Sequence[LogEntry], dist: Distribution, camera: str = CAMERA
     """The letters the game has taught this table: seconded on at least TAUGHT_BY tiles of its camera
     plays as they stand (a voided play's are not), save a letter the record holds more of than the
     set has (the counts say a reading of it is wrong)."""
-    from collections import Counter
-
     entries = list(entries)
     gone = voided(entries)
     times: Counter = Counter()
