@@ -47,7 +47,9 @@ class DecodeConfig(BaseModel):
     learn_table: bool = Field(True, description="trust is earned per table (scoring.trust): a camera play holding a "
                                                 "tile no person has confirmed or corrected at this table yet (nor "
                                                 "its tile check labelled) is marked for review, whatever its "
-                                                "certainty; off: certainty alone decides")
+                                                "certainty, and so is one whose words run through a tile of an "
+                                                "earlier play under review read in doubt (scoring.trust.built_on); "
+                                                "off: certainty alone decides")
     learn_from_game: bool = Field(True, description="with learn_table: the game teaches the table too (scoring.trust): "
                                                     "a tile both readers named alike is trusted, and a letter so named "
                                                     "on earlier plays' tiles is learned; never the blank; off: only a "

@@ -40,6 +40,7 @@ class Doubt(StrEnum):
     NOT_FROM_RACK = "not_from_rack"    # its tiles were not on the rack read before it
     FROM_POOL = "from_pool"            # no letter read is one the unseen tiles hold: the pool's likeliest
     UNLEARNED = "unlearned_tile"       # it holds a tile not yet learned at this table
+    BUILT_ON = "built_on_doubt"        # its words run through a tile of a play under review read in doubt
     INFERRED = "inferred"              # seen with other plays at once: its split or order was inferred
     TILE_COUNTS = "tile_counts"        # re-read by the camera: more of a tile was read than the set has
     REREAD = "reread"                  # re-read by the camera from later boards that contradicted it

@@ -22,6 +22,16 @@ can second it; a blank's look is learned only from a person or the tile check, a
 play holding a blank is for review (the unseen edition's wrong plays held a blank where the board
 has a U or an I). `[decode] learn_from_game = false` keeps the person's word alone.
 
+A play stands on the tiles its words run through, too (`built_on`): their letters are in its words
+and its score. A tile of an earlier camera play still under review (no person acted on it) is *in
+doubt* when its reading was: the play read under the certainty threshold or forced onto the pool
+(every tile of it), or readers that contradicted the tile (a reader naming another letter, neither
+naming it; on a blank, a reader naming a letter). A later play through it goes under review however
+its own tiles were read: on the held-out videos the two false plays left on air had their own
+tiles right, both readers alike, and their scores wrong through an earlier misread still flagged
+(a V read A, an M read as a blank). Never a tile a person vouched for, nor a tile of a look
+(`learned`) people taught.
+
 Everything is computed from the log (and the letters given with the game), never kept beside it.
 """
 from __future__ import annotations
@@ -31,11 +41,13 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .amend import confirmed
-from .events import CAMERA, Correction, LogEntry, Play, voided
+from .board import Square
+from .events import CAMERA, Correction, Doubt, LogEntry, Play, voided
 from .placement import PlacedTile, Placement
 from .tiles import BLANK, Distribution
 
-__all__ = ["TAUGHT_BY", "Learning", "face", "learned", "learning", "seconded", "taught", "unlearned"]
+__all__ = ["TAUGHT_BY", "Learning", "built_on", "face", "in_doubt", "learned", "learning", "seconded", "taught",
+           "unlearned"]
 
 # Tiles of a letter both readers named alike, in earlier camera plays, before the game has taught it
 # (chosen on the ScrabScrap games and the English family game, docs/recording.md).
@@ -118,6 +130,46 @@ def unlearned(placement: Placement, known: frozenset[str], readers: Sequence[tup
         if f not in out:
             out.append(f)
     return out
+
+
+def contradicted(tile: PlacedTile, named: tuple[str, str]) -> bool:
+    """The readers speak against the tile as committed: on a letter, a reader named another letter or
+    neither named it; on a blank (nothing prints on it), a reader named a letter."""
+    if tile.blank:
+        return any(named)
+    return tile.letter not in named or any(x not in ("", tile.letter) for x in named)
+
+
+def in_doubt(entries: Sequence[LogEntry], known: frozenset[str] = frozenset(),
+             camera: str = CAMERA) -> dict[Square, str]:
+    """The board's tiles (square -> face) of camera plays still under review whose reading is in
+    doubt: every tile of a play read under the certainty threshold or forced onto the pool, else each
+    tile the readers contradicted. Not a play a person confirmed or corrected, nor a tile of a look
+    people taught (`known`); a later tile on the square (after a withdrawal) is the one that counts."""
+    entries = list(entries)
+    gone, vouched = voided(entries), confirmed(entries, camera)
+    out: dict[Square, str] = {}
+    for i, e in enumerate(entries):
+        if i in gone or not isinstance(e, Play):
+            continue
+        move = _as_stands(entries, i)
+        if not isinstance(move, Play):
+            continue
+        unsure = e.certainty is not None and move.review and i not in vouched
+        whole = unsure and bool({Doubt.CERTAINTY, Doubt.FROM_POOL} & set(move.doubts))
+        for t, n in zip(move.placement.tiles, _named(move)):
+            if unsure and face(t) not in known and (whole or contradicted(t, n)):
+                out[t.square] = face(t)
+            else:
+                out.pop(t.square, None)
+    return out
+
+
+def built_on(through: Iterable[Square], doubt: dict[Square, str]) -> list[Square]:
+    """The squares a play's words run through (`through`: its words' tiles already on the board) that
+    hold a tile in doubt (`in_doubt`): the play's words and score stand on a reading nobody vouched
+    for, so it goes under review too."""
+    return sorted(sq for sq in set(through) if sq in doubt)
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,7 @@ class MoveOut(BaseModel):
         "Why the camera sent the play for review, each a word of scoring's Doubt: 'certainty' (under "
         "`[decode] review_below`), 'not_from_rack' (its tiles were not on the rack read before it), 'from_pool' "
         "(no letter read is one the unseen tiles hold), 'unlearned_tile' (a tile not yet learned at this table), "
+        "'built_on_doubt' (its words run through a tile of an earlier play under review read in doubt), "
         "'inferred' (seen with other plays at once: its split or order inferred), 'tile_counts' (re-read: more "
         "of a tile read than the set has), 'reread' (re-read from later boards). Empty for a play a person "
         "entered, and in a record kept before the reasons were. A blank nobody named is `blank_undecided`."))

@@ -278,6 +278,7 @@ const DOUBTS = {
   not_from_rack: () => "its tiles were not on the rack read before it",
   from_pool: () => "no letter read is one the unseen tiles hold: the likeliest the pool allows",
   unlearned_tile: () => "it holds a tile not yet learned at this table",
+  built_on_doubt: () => "its words run through a tile of an earlier play still in doubt",
   inferred: () => "seen with another play at once: the split or order between them is a guess",
   tile_counts: () => "re-read by the camera: more of a tile was read than the set has",
   reread: () => "re-read by the camera from later boards",

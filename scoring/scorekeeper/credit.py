@@ -65,7 +65,8 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     certainty = round(proposed.certainty, 4)
     rack = rack_for(sk, player, proposed.placement)
     why = {Doubt.INFERRED: review, Doubt.CERTAINTY: certainty < sk.cfg.review_below, Doubt.NOT_FROM_RACK: rack.review,
-           Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk._untrusted(proposed.placement, proposed.readers)}
+           Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk._untrusted(proposed.placement, proposed.readers),
+           Doubt.BUILT_ON: sk._built_on_doubt(proposed.placement)}
     doubts = tuple(d for d, said in why.items() if said)
     review = bool(doubts)
     try:

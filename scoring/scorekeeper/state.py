@@ -14,10 +14,10 @@ from ..decode import DecodeConfig
 from ..events import CAMERA, NOT_EVENTS, Correction, LogEntry, Play, closing, voided
 from ..game import Game, GameError, effective_events, is_over
 from ..lexicon import Lexicon
-from ..placement import Placement, PlacementError
+from ..placement import Placement, PlacementError, score_placement
 from ..racks import RackBook
 from ..tilecheck import TileCheckConfig
-from ..trust import learned, taught, unlearned
+from ..trust import built_on, in_doubt, learned, taught, unlearned
 
 # The events that take a turn: one entered by a person says whose turn comes next.
 TURNS = ("play", "pass", "exchange", "turn_lost")
@@ -162,3 +162,17 @@ class KeeperState:
         if not self.cfg.learn_from_game:
             return bool(unlearned(placement, self.learned()))
         return bool(unlearned(placement, self.learned(), readers, taught(self.entries, self.game.dist, self.camera_name)))
+
+    def _built_on_doubt(self, placement: Placement) -> bool:
+        """The play's words run through a tile of an earlier play read in doubt and still under review
+        (scoring.trust.built_on; with [decode] learn_table, as the trust rule): its words and score
+        stand on that reading, so it goes under review too. Asked before the play is on the board."""
+        if not self.cfg.learn_table:
+            return False
+        try:
+            words = score_placement(self.game.state.board, placement, self.game.dist, validate=False).words
+        except PlacementError:
+            return False
+        mine = {t.square for t in placement.tiles}
+        through = {sq for w in words for sq in w.squares if sq not in mine}
+        return bool(through and built_on(through, in_doubt(self.entries, self.learned(), self.camera_name)))

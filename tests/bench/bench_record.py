@@ -276,7 +276,8 @@ class Oracle:
             self.plays.append((k, play.review, right))
             self.details.append({"photo": k, "review": play.review, "right": right, "certainty": play.certainty,
                                  "tiles": "".join("?" if t.blank else t.letter for t in play.placement.tiles),
-                                 "readers": ["".join(r) if all(r) else "|".join(r) for r in play.readers]})
+                                 "readers": ["".join(r) if all(r) else "|".join(r) for r in play.readers],
+                                 "doubts": [str(getattr(d, "value", d)) for d in (play.doubts or ())]})
             if not play.review or not self.act or (not right and not tiles):
                 continue
             if right:
@@ -702,6 +703,14 @@ def lost_record(spec: dict, moves: int = 12) -> dict:
             "alerts": alerts[:20], "first_flag_s": (flag_frames[0] - first_tile) / 8.0
             if flag_frames and first_tile is not None else None,
             "recorded": [" ".join(e.words) for e in keeper.game.events if e.kind == "play"],
+            # each play as it stands: what the trust rule saw (issue 44: simulate rules offline)
+            "details": [{"tiles": "".join("?" if t.blank else t.letter for t in e.placement.tiles),
+                         "readers": ["".join(r) if all(r) else "|".join(r) for r in e.readers],
+                         "certainty": e.certainty, "review": bool(e.review),
+                         "doubts": [str(getattr(d, "value", d)) for d in (e.doubts or ())],
+                         "right": key(m) in want}
+                        for e, m in zip([e for e in keeper.game.events if e.kind == "play"],
+                                        [m for m in recorded_moves(keeper.game.events) if m[0] == "play"])],
             "review": sum(1 for e in keeper.game.events if e.kind == "play" and e.review),
             "ms_per_frame_median": round(stats[len(stats) // 2], 2) if stats else None,
             # a tracked frame: the board followed, gated, not read (no snapshot)

@@ -4,6 +4,8 @@ the game did not teach its letter; a blank unless a person did) goes under revie
 certainty, and only a person takes it out."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -12,15 +14,15 @@ from tilecam.scoring.amend import (CorrectionError, ReenterPlay, Retile, confirm
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.decode import DecodeConfig
 from tilecam.scoring.errors import ScoringError
-from tilecam.scoring.events import CAMERA, Correction, Play
+from tilecam.scoring.events import CAMERA, Correction, Doubt, Play
 from tilecam.scoring.game import Game, effective_events
 from tilecam.scoring.gcg.notation import play_notation
-from tilecam.scoring.placement import PlacedTile, Placement
+from tilecam.scoring.placement import PlacedTile, Placement, score_placement
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.snapshot import Snapshot, classes_for
 from tilecam.scoring.tiles import DISTRIBUTIONS
-from tilecam.scoring.trust import TAUGHT_BY, face, learned, learning, seconded, taught, unlearned
+from tilecam.scoring.trust import TAUGHT_BY, built_on, face, in_doubt, learned, learning, seconded, taught, unlearned
 
 import numpy as np
 
@@ -54,6 +56,15 @@ def across(keeper: Scorekeeper, r: int, c: int, word: str, p: float = 0.999, nam
     """A camera play across; `named`: per tile, what the two readers named (e.g. ["CC", "A", ...])."""
     pairs = {} if named is None else {(r, c + i): pair(n) for i, n in enumerate(named)}
     obs = keeper.observe(snap(keeper.game.state.board, {(r, c + i): ch for i, ch in enumerate(word)}, p, pairs),
+                         player=keeper.game.state.on_turn, pressed=True)
+    assert obs.status == "play", obs
+    return keeper.game.events[-1]
+
+
+def down(keeper: Scorekeeper, r: int, c: int, word: str, p: float = 0.999, named=None) -> Play:
+    """A camera play down from (r, c); `named` as for `across`."""
+    pairs = {} if named is None else {(r + i, c): pair(n) for i, n in enumerate(named)}
+    obs = keeper.observe(snap(keeper.game.state.board, {(r + i, c): ch for i, ch in enumerate(word)}, p, pairs),
                          player=keeper.game.state.on_turn, pressed=True)
     assert obs.status == "play", obs
     return keeper.game.events[-1]
@@ -121,6 +132,51 @@ def test_the_counts_unteach_a_letter_read_past_the_set():
     # a person's play teaches nothing here (its tiles are learned by confirming it)
     person = [Play(0, p.placement, p.words, None, 1, 1, 1) for p in plays("E", 2)]
     assert taught(person, EN) == frozenset()
+
+
+def test_a_play_through_a_tile_read_in_doubt_goes_under_review():
+    # the held-out videos' false plays: an earlier play flagged (a V the classifier read A), then a
+    # play both readers named alike through that A: its own tiles right, its score the misread's
+    keeper = Scorekeeper(Game(NASPA, EN))
+    cat = across(keeper, 7, 6, "CAT", named=["CC", "AV", "TT"])
+    assert cat.review and in_doubt(keeper.entries) == {Square(7, 7): "A"}
+    ate = down(keeper, 8, 7, "TE", named=["TT", "EE"])
+    assert ate.words[0] == "ATE" and ate.review and ate.doubts == (Doubt.BUILT_ON,)
+    # through the tiles the readers agreed on (C, T) the play stands on its own reading
+    assert not down(keeper, 8, 8, "OE", named=["OO", "EE"]).review
+
+
+def test_a_play_read_under_the_certainty_threshold_puts_all_its_tiles_in_doubt():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    cat = across(keeper, 7, 6, "CAT", p=0.9, named=["CC", "AA", "TT"])
+    assert cat.doubts == (Doubt.CERTAINTY,) and set(in_doubt(keeper.entries)) == {Square(7, c) for c in (6, 7, 8)}
+    assert down(keeper, 8, 8, "OE", named=["OO", "EE"]).doubts == (Doubt.BUILT_ON,)
+
+
+def test_a_person_vouching_for_the_earlier_play_lifts_the_doubt():
+    keeper = Scorekeeper(Game(NASPA, EN))
+    across(keeper, 7, 6, "CAT", named=["CC", "AV", "TT"])
+    confirm(keeper, 0)
+    assert in_doubt(keeper.entries) == {}
+    assert not down(keeper, 8, 7, "TE", named=["TT", "EE"]).review
+
+
+def test_a_blank_is_in_doubt_when_a_reader_named_a_letter_on_it():
+    # white-coloured-dark-odd: an M read as a blank (the classifier said M, the recogniser K)
+    entries = [Play(0, Placement((PlacedTile(Square(7, 7), "M", True), PlacedTile(Square(7, 8), "O", False)),
+                                 Direction.ACROSS), ("mO",), None, 4, 4, 4, certainty=0.99, review=True,
+                    readers=(("M", "K"), ("O", "O")), doubts=(Doubt.UNLEARNED,))]
+    assert in_doubt(entries) == {Square(7, 7): "?"}
+    assert built_on([Square(7, 7), Square(7, 8)], in_doubt(entries)) == [Square(7, 7)]
+    # a blank no reader named a letter on looks as a blank should: its play is flagged, not one through it
+    plain = [replace(entries[0], readers=(("", ""), ("O", "O")))]
+    assert in_doubt(plain) == {}
+
+
+def test_learn_table_off_builds_on_any_reading():
+    keeper = Scorekeeper(Game(NASPA, EN), cfg=DecodeConfig(learn_table=False))
+    across(keeper, 7, 6, "CAT", p=0.9, named=["CC", "AV", "TT"])
+    assert not down(keeper, 8, 7, "TE", named=["TT", "EE"]).review
 
 
 def test_learn_from_game_off_keeps_the_persons_word_alone():
@@ -234,6 +290,8 @@ class TrustMachine(RuleBasedStateMachine):
                 if ch != "?" else data.draw(st.sampled_from([("", ""), (other, other)]))
         before = list(keeper.entries)
         known = learned(before)
+        doubt = in_doubt(before, known)
+        board_before = keeper.game.state.board.copy()
         keeper.observe(snap(board, dict(zip(squares, letters)), p, named), player=keeper.game.state.on_turn,
                        pressed=True)
         for e in keeper.entries[len(before):]:
@@ -244,6 +302,10 @@ class TrustMachine(RuleBasedStateMachine):
                     assert not t.blank, "a blank no person vouched for went on air unflagged"
                     assert t.letter in (c, o) and {c, o} <= {"", t.letter}, \
                         f"{t.letter} read as {c or '-'}/{o or '-'} went on air unflagged"
+                mine = {t.square for t in e.placement.tiles}
+                words = score_placement(board_before, e.placement, EN, validate=False).words
+                assert not built_on({sq for w in words for sq in w.squares if sq not in mine}, doubt), \
+                    "a play through a tile read in doubt went on air unflagged"
         self.check(person=None)
 
     @rule(data=st.data())
