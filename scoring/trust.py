@@ -29,8 +29,8 @@ doubt* when its reading was: the play read under the certainty threshold or forc
 naming it; on a blank, a reader naming a letter). A later play through it goes under review however
 its own tiles were read: on the held-out videos the two false plays left on air had their own
 tiles right, both readers alike, and their scores wrong through an earlier misread still flagged
-(a V read A, an M read as a blank). Never a tile a person vouched for, nor a tile of a look
-(`learned`) people taught.
+(a V read A, an M read as a blank). Never a play a person vouched for; but a letter the table
+learned is no exception (a tile-check table knows every letter, and still misread that V).
 
 Everything is computed from the log (and the letters given with the game), never kept beside it.
 """
@@ -140,12 +140,12 @@ def contradicted(tile: PlacedTile, named: tuple[str, str]) -> bool:
     return tile.letter not in named or any(x not in ("", tile.letter) for x in named)
 
 
-def in_doubt(entries: Sequence[LogEntry], known: frozenset[str] = frozenset(),
-             camera: str = CAMERA) -> dict[Square, str]:
+def in_doubt(entries: Sequence[LogEntry], camera: str = CAMERA) -> dict[Square, str]:
     """The board's tiles (square -> face) of camera plays still under review whose reading is in
     doubt: every tile of a play read under the certainty threshold or forced onto the pool, else each
-    tile the readers contradicted. Not a play a person confirmed or corrected, nor a tile of a look
-    people taught (`known`); a later tile on the square (after a withdrawal) is the one that counts."""
+    tile the readers contradicted. Not a play a person confirmed or corrected; a letter people taught
+    (`learned`) is no exception: the doubt is this reading's, not the look's. A later tile on the
+    square (after a withdrawal) is the one that counts."""
     entries = list(entries)
     gone, vouched = voided(entries), confirmed(entries, camera)
     out: dict[Square, str] = {}
@@ -158,7 +158,7 @@ def in_doubt(entries: Sequence[LogEntry], known: frozenset[str] = frozenset(),
         unsure = e.certainty is not None and move.review and i not in vouched
         whole = unsure and bool({Doubt.CERTAINTY, Doubt.FROM_POOL} & set(move.doubts))
         for t, n in zip(move.placement.tiles, _named(move)):
-            if unsure and face(t) not in known and (whole or contradicted(t, n)):
+            if unsure and (whole or contradicted(t, n)):
                 out[t.square] = face(t)
             else:
                 out.pop(t.square, None)

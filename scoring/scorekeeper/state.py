@@ -175,4 +175,4 @@ class KeeperState:
             return False
         mine = {t.square for t in placement.tiles}
         through = {sq for w in words for sq in w.squares if sq not in mine}
-        return bool(through and built_on(through, in_doubt(self.entries, self.learned(), self.camera_name)))
+        return bool(through and built_on(through, in_doubt(self.entries, self.camera_name)))
