@@ -25,8 +25,8 @@ has a U or an I). `[decode] learn_from_game = false` keeps the person's word alo
 A play stands on the tiles its words run through, too (`built_on`): their letters are in its words
 and its score. A tile of an earlier camera play still under review (no person acted on it) is *in
 doubt* when its reading was: the play read under the certainty threshold or forced onto the pool
-(every tile of it), or readers that contradicted the tile (a reader naming another letter, neither
-naming it; on a blank, a reader naming a letter). A later play through it goes under review however
+(every tile of it), or readers that contradicted the tile (neither naming its letter; on a blank, a
+reader naming a letter). A later play through it goes under review however
 its own tiles were read: on the held-out videos the two false plays left on air had their own
 tiles right, both readers alike, and their scores wrong through an earlier misread still flagged
 (a V read A, an M read as a blank). Never a play a person vouched for; but a letter the table
@@ -133,17 +133,19 @@ def unlearned(placement: Placement, known: frozenset[str], readers: Sequence[tup
 
 
 def contradicted(tile: PlacedTile, named: tuple[str, str]) -> bool:
-    """The readers speak against the tile as committed: on a letter, a reader named another letter or
-    neither named it; on a blank (nothing prints on it), a reader named a letter."""
+    """No reader speaks for the tile as committed: on a letter, neither reader named it; on a blank
+    (nothing prints on it), a reader named a letter. One reader naming another letter while the
+    other names this one is no contradiction here: on a look one reader was not trained on it is
+    the rule (the English edition's O read as D), and the play's certainty weighed both."""
     if tile.blank:
         return any(named)
-    return tile.letter not in named or any(x not in ("", tile.letter) for x in named)
+    return tile.letter not in named
 
 
 def in_doubt(entries: Sequence[LogEntry], camera: str = CAMERA) -> dict[Square, str]:
     """The board's tiles (square -> face) of camera plays still under review whose reading is in
     doubt: every tile of a play read under the certainty threshold or forced onto the pool, else each
-    tile the readers contradicted. Not a play a person confirmed or corrected; a letter people taught
+    tile the readers contradicted (`contradicted`). Not a play a person confirmed or corrected; a letter people taught
     (`learned`) is no exception: the doubt is this reading's, not the look's. A later tile on the
     square (after a withdrawal) is the one that counts."""
     entries = list(entries)

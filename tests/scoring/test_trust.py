@@ -135,15 +135,24 @@ def test_the_counts_unteach_a_letter_read_past_the_set():
 
 
 def test_a_play_through_a_tile_read_in_doubt_goes_under_review():
-    # the held-out videos' false plays: an earlier play flagged (a V the classifier read A), then a
-    # play both readers named alike through that A: its own tiles right, its score the misread's
+    # the held-out videos' false plays: an earlier play under review, then a play both readers named
+    # alike through a tile of it read in doubt: its own tiles right, its score the misread's. Here
+    # the earlier A was named by no reader (the classifier said V, the recogniser nothing)
     keeper = Scorekeeper(Game(NASPA, EN))
-    cat = across(keeper, 7, 6, "CAT", named=["CC", "AV", "TT"])
+    cat = across(keeper, 7, 6, "CAT", named=["CC", "V|", "TT"])
     assert cat.review and in_doubt(keeper.entries) == {Square(7, 7): "A"}
     ate = down(keeper, 8, 7, "TE", named=["TT", "EE"])
     assert ate.words[0] == "ATE" and ate.review and ate.doubts == (Doubt.BUILT_ON,)
     # through the tiles the readers agreed on (C, T) the play stands on its own reading
     assert not down(keeper, 8, 8, "OE", named=["OO", "EE"]).review
+
+
+def test_one_reader_naming_another_letter_is_no_doubt_to_build_on():
+    # a sure play whose A the classifier read V and the recogniser A: under review (the A is not
+    # seconded), but a play through that A stands on its own reading
+    keeper = Scorekeeper(Game(NASPA, EN))
+    assert across(keeper, 7, 6, "CAT", named=["CC", "VA", "TT"]).review and in_doubt(keeper.entries) == {}
+    assert not down(keeper, 8, 7, "TE", named=["TT", "EE"]).review
 
 
 def test_a_play_read_under_the_certainty_threshold_puts_all_its_tiles_in_doubt():
@@ -155,7 +164,7 @@ def test_a_play_read_under_the_certainty_threshold_puts_all_its_tiles_in_doubt()
 
 def test_a_person_vouching_for_the_earlier_play_lifts_the_doubt():
     keeper = Scorekeeper(Game(NASPA, EN))
-    across(keeper, 7, 6, "CAT", named=["CC", "AV", "TT"])
+    across(keeper, 7, 6, "CAT", named=["CC", "V|", "TT"])
     confirm(keeper, 0)
     assert in_doubt(keeper.entries) == {}
     assert not down(keeper, 8, 7, "TE", named=["TT", "EE"]).review
@@ -184,7 +193,7 @@ def test_a_letter_the_table_learned_is_still_in_doubt_when_read_unsure():
 
 def test_learn_table_off_builds_on_any_reading():
     keeper = Scorekeeper(Game(NASPA, EN), cfg=DecodeConfig(learn_table=False))
-    across(keeper, 7, 6, "CAT", p=0.9, named=["CC", "AV", "TT"])
+    across(keeper, 7, 6, "CAT", p=0.9, named=["CC", "V|", "TT"])
     assert not down(keeper, 8, 7, "TE", named=["TT", "EE"]).review
 
 
