@@ -46,7 +46,7 @@ def test_the_review_queue_offers_only_runner_ups_the_counts_allow(api, client, t
 
 
 def test_a_withdrawn_phony_has_no_runner_up_and_the_queue_says_why_a_play_is_in_it(api, client, tmp_path):  # noqa: F811
-    """Issue 43 item 7: MAZEY, withdrawn the next move, asked "Takes off the board: M at H11" where
+    """Issue 43 item 7 (and issue 44: a play built on a reading in doubt says so): MAZEY, withdrawn the next move, asked "Takes off the board: M at H11" where
     ALGAE's A stood; a play under review for another reason than its certainty showed
     "certainty 100.0 %" (0.9995 rounded)."""
     from tilecam.scoring import Doubt
@@ -61,12 +61,17 @@ def test_a_withdrawn_phony_has_no_runner_up_and_the_queue_says_why_a_play_is_in_
     game = s.load(gid).game_at()
     s.append(gid, game.play(0, placement_from_gcg(game, "G7", "A."), certainty=0.9995, review=True,
                             runner_ups=(("G7", "E.", 0.0003),), doubts=(Doubt.CERTAINTY,)))
+    # issue 44: a sure play through the unsure A goes under review for it
+    game = s.load(gid).game_at()
+    s.append(gid, game.play(1, placement_from_gcg(game, "G6", "T.."), certainty=0.999, review=True,
+                            doubts=(Doubt.BUILT_ON,)))
     with chromium_page(tmp_path / "profile", 1280, 800) as page:
         open_console_game(page, api.url, TOKEN, gid)
         page.wait_for_selector("#review:not([hidden]) #review-queue li")
         items = page.locator("#review-queue li")
-        assert items.count() == 2
-        withdrawn, unsure = items.nth(0), items.nth(1)
+        assert items.count() == 3
+        withdrawn, unsure, built = items.nth(0), items.nth(1), items.nth(2)
+        assert "its words run through a tile of an earlier play still in doubt" in built.locator(".reading").inner_text()
         assert withdrawn.locator("button.runner-up").count() == 0   # off the board: nothing to put there
         assert "its tiles were not on the rack read before it" in withdrawn.locator(".reading").inner_text()
         assert "read at 99.9 %, under the review threshold" in unsure.locator(".reading").inner_text()
