@@ -46,9 +46,9 @@ def test_the_review_queue_offers_only_runner_ups_the_counts_allow(api, client, t
 
 
 def test_a_withdrawn_phony_has_no_runner_up_and_the_queue_says_why_a_play_is_in_it(api, client, tmp_path):  # noqa: F811
-    """Issue 43 item 7 (and issue 44: a play built on a reading in doubt says so): MAZEY, withdrawn the next move, asked "Takes off the board: M at H11" where
+    """Issue 43 item 7: MAZEY, withdrawn the next move, asked "Takes off the board: M at H11" where
     ALGAE's A stood; a play under review for another reason than its certainty showed
-    "certainty 100.0 %" (0.9995 rounded)."""
+    "certainty 100.0 %" (0.9995 rounded). Issue 44: a play built on a reading in doubt says so."""
     from tilecam.scoring import Doubt
 
     s = api.service
