@@ -26,11 +26,11 @@ A play stands on the tiles its words run through, too (`built_on`): their letter
 and its score. A tile of an earlier camera play still under review (no person acted on it) is *in
 doubt* when its reading was: the play read under the certainty threshold or forced onto the pool
 (every tile of it), or readers that contradicted the tile (neither naming its letter; on a blank, a
-reader naming a letter). A later play through it goes under review however
-its own tiles were read: on the held-out videos the two false plays left on air had their own
-tiles right, both readers alike, and their scores wrong through an earlier misread still flagged
-(a V read A, an M read as a blank). Never a play a person vouched for; but a letter the table
-learned is no exception (a tile-check table knows every letter, and still misread that V).
+reader naming a letter). A later play through it goes under review however its own tiles were
+read: on the held-out videos the two false plays left on air had their own tiles right, both
+readers alike, and their scores wrong through an earlier misread still flagged (a V read A, an M
+read as a blank). Never a play a person vouched for; but a letter the table learned is no
+exception (a tile-check table knows every letter, and still misread that V).
 
 Everything is computed from the log (and the letters given with the game), never kept beside it.
 """
@@ -46,8 +46,8 @@ from .events import CAMERA, Correction, Doubt, LogEntry, Play, voided
 from .placement import PlacedTile, Placement
 from .tiles import BLANK, Distribution
 
-__all__ = ["TAUGHT_BY", "Learning", "built_on", "face", "in_doubt", "learned", "learning", "seconded", "taught",
-           "unlearned"]
+__all__ = ["TAUGHT_BY", "Learning", "built_on", "contradicted", "face", "in_doubt", "learned", "learning",
+           "seconded", "taught", "unlearned"]
 
 # Tiles of a letter both readers named alike, in earlier camera plays, before the game has taught it
 # (chosen on the ScrabScrap games and the English family game, docs/recording.md).
@@ -145,9 +145,9 @@ def contradicted(tile: PlacedTile, named: tuple[str, str]) -> bool:
 def in_doubt(entries: Sequence[LogEntry], camera: str = CAMERA) -> dict[Square, str]:
     """The board's tiles (square -> face) of camera plays still under review whose reading is in
     doubt: every tile of a play read under the certainty threshold or forced onto the pool, else each
-    tile the readers contradicted (`contradicted`). Not a play a person confirmed or corrected; a letter people taught
-    (`learned`) is no exception: the doubt is this reading's, not the look's. A later tile on the
-    square (after a withdrawal) is the one that counts."""
+    tile the readers contradicted (`contradicted`). Not a play a person confirmed or corrected; a
+    letter people taught (`learned`) is no exception: the doubt is this reading's, not the look's.
+    A later tile on the square (after a withdrawal) is the one that counts."""
     entries = list(entries)
     gone, vouched = voided(entries), confirmed(entries, camera)
     out: dict[Square, str] = {}
