@@ -209,6 +209,7 @@ def tile_turns(turn_p: np.ndarray, board_turn: int, rows: np.ndarray) -> np.ndar
     post /= np.maximum(post.sum(axis=1, keepdims=True), 1e-12)
     return np.where(post.max(axis=1) >= TURN_SURE, post.argmax(axis=1), board_turn).astype(int)
 
+
 def recognised_turn(recognizer: LetterRecognizer, crops: np.ndarray, min_share: float = 0.5,
                     min_lead: float = 2.0) -> int | None:
     """The quarter turn (np.rot90's k) in which the recogniser reads the most of ``crops`` (the
