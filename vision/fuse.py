@@ -335,6 +335,12 @@ class FusedTileReader(TileReader):
         turn_p = np.exp(rot - rot.max(axis=1, keepdims=True))
         turn_p /= turn_p.sum(axis=1, keepdims=True)
         own = tile_turns(turn_p, k, rows) if head else np.full(len(probs), k, int)
+        if not head:
+            # the recogniser's turn stands for the head's on the tiles it read, so the read's
+            # orientation (game_orientation, the recorder's turns) is the one its letters read in:
+            # a photo left unturned is every tile wrong (English 170755 through the pipeline)
+            rot = rot.copy()
+            rot[rows] = np.log(np.where(np.arange(4) == k, 0.97, 0.01))
         p_ocr = np.empty((len(rows), len(self.recognizer.alphabet)), np.float64)
         looks = thumbnails(crops[rows])
         tops = np.asarray(letters)[probs[np.ix_(rows, letters)].argmax(axis=1)] if len(rows) else np.zeros(0, int)
