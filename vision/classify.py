@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tilecam.scoring import BLANK_TILE, DISTRIBUTIONS, EMPTY, LAYOUTS, Snapshot, board_turns, classes_for
 from tilecam.vision.errors import VisionError
 from tilecam.vision.rectify import GRID, square_crops, turn_corners
-from tilecam.vision.occupancy import OccupancyConfig, letterless, print_classes
+from tilecam.vision.occupancy import OccupancyConfig, letterless, print_classes, print_read_as_blank
 from tilecam.vision.occupancy import log_ratio as occupancy_log_ratio
 from tilecam.vision.reference import EmptyBoardRef, EmptyRefError
 from tilecam.vision.tileset import load_tileset
@@ -455,7 +455,7 @@ class TileReader:
             llr = occupancy_log_ratio(warped, probs[:, self._letters].max(axis=1), PRINT_CLASSES,
                                       self.cfg.occupancy, p_tile=1.0 - probs[:, e])
         if llr is None:
-            return probs
+            return probs if self.empty_ref is not None else self._unprint_blanks(warped, probs)
         looked = fuse_empty_ratio(probs, llr, e)
         if self.empty_ref is not None:
             # the empty board itself says what is empty here; settling inkless squares on colour
@@ -464,9 +464,25 @@ class TileReader:
         # a square that shows no ink holds no letter: a blank, or nothing (vision.occupancy)
         bare = letterless(warped, looked[:, self._letters].max(axis=1), self.cfg.occupancy)
         if bare is None or not bare.any():
-            return looked
-        return settle_bare_squares(probs, llr, bare, e, self.classes.index(BLANK_TILE), self._letters,
-                                   self.cfg.occupancy.no_ink_factor, self.cfg.occupancy.bare_network_weight)
+            return self._unprint_blanks(warped, looked)
+        return self._unprint_blanks(warped, settle_bare_squares(
+            probs, llr, bare, e, self.classes.index(BLANK_TILE), self._letters,
+            self.cfg.occupancy.no_ink_factor, self.cfg.occupancy.bare_network_weight))
+
+    def _unprint_blanks(self, warped: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``probs`` with the blank readings that are their print's look (vision.occupancy
+        .print_read_as_blank: a print read as a blank on most of its squares) given to empty."""
+        if BLANK_TILE not in self.classes or self.cfg.occupancy.weight <= 0:
+            return probs
+        b, e = self.classes.index(BLANK_TILE), self.classes.index(EMPTY)
+        printed = print_read_as_blank(warped, probs.argmax(axis=1) == b, PRINT_CLASSES,
+                                      int(self.caps[b]), self.cfg.occupancy)
+        if not printed.any():
+            return probs
+        out = probs.copy()
+        out[printed, e] += out[printed, b]
+        out[printed, b] = 0.0
+        return out
 
     def finish(self, probs: np.ndarray, rot: np.ndarray, t0: float, t: float = 0.0,
                frame_index: int = -1, meta: Mapping | None = None, readers: np.ndarray | None = None) -> BoardRead:

@@ -30,13 +30,13 @@ import cv2
 import numpy as np
 
 from tilecam.scoring import BLANK_TILE, DISTRIBUTIONS, EMPTY
-from tilecam.vision.classify import BoardRead, TileReader, square_colours
+from tilecam.vision.classify import BoardRead, TileReader, square_colours, weigh_lone_tiles
 from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, base_letter, enclosed_ink, square_crops_ocr
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
            "fit_temperature", "load_calibration", "nll", "pool_letters", "printed_face", "printed_faces", "product_letters",
-           "temper", "thumbnails"]
+           "recognised_turn", "temper", "thumbnails", "tile_turns"]
 
 # the two readers' temperatures and how they were chosen (tests/bench/calibrate_ocr.py)
 CARD_PATH = Path(__file__).resolve().with_name("recognizer.card.json")
@@ -187,9 +187,46 @@ def printed_faces(recognizer: LetterRecognizer, batch: np.ndarray, lp) -> set[in
     return faces
 
 
-# A tile's own turn (the rotation head's) is used for the recogniser's crop when at least this sure;
-# fixed by reasoning (a majority over the four turns), not fitted.
+# A tile's own turn (the rotation head's, weighed by how the board's tiles lie: ``tile_turns``) is used
+# for the recogniser's crop when at least this sure; fixed by reasoning (a majority over the four
+# turns), not fitted.
 TURN_SURE = 0.5
+
+
+def tile_turns(turn_p: np.ndarray, board_turn: int, rows: np.ndarray) -> np.ndarray:
+    """(N,) the quarter turn each square's tile is read in: its rotation head's probabilities
+    ``turn_p`` (N, 4) times the share of the board's tiles (``rows``, the squares read as a letter)
+    that lie each way, where that posterior is at least TURN_SURE sure; else ``board_turn``.
+
+    Players lay tiles facing themselves, so a board may hold letters at several turns; but a tile's
+    turn is most likely the one most of its board's tiles lie in. The head alone (sure at 0.5) turned
+    single tiles of one-way boards against the board: an M whose crop a leaning tile cut read upside
+    down as N (0.69 for the half turn), an L read lying as I (0.78), on the English 2015 photos. The
+    share is smoothed by one tile per turn, so a board split two ways keeps each tile's own turn."""
+    turn_p = np.asarray(turn_p, np.float64)
+    share = turn_p[np.asarray(rows, int)].sum(axis=0) + 1.0
+    post = turn_p * (share / share.sum())
+    post /= np.maximum(post.sum(axis=1, keepdims=True), 1e-12)
+    return np.where(post.max(axis=1) >= TURN_SURE, post.argmax(axis=1), board_turn).astype(int)
+
+
+def recognised_turn(recognizer: LetterRecognizer, crops: np.ndarray, min_share: float = 0.5,
+                    min_lead: float = 2.0) -> int | None:
+    """The quarter turn (np.rot90's k) in which the recogniser reads the most of ``crops`` (the
+    squares read as a letter, as cut from the grid image) as its surest letter: each crop votes for
+    the turn of its most probable letter; the winner needs more than ``min_share`` of the votes and
+    ``min_lead`` times the runner-up's (scoring.snapshot.upright_turns' rule), else None. Letters
+    that read alike turned (O, S, N/Z, H, I, X) split their votes; the rest carry the board."""
+    if not len(crops):
+        return None
+    lp = recognizer.letter_probs(crops, turns=(0, 1, 2, 3))
+    votes = np.bincount(lp.probs.max(axis=2).argmax(axis=1), minlength=4)
+    order = np.argsort(-votes)
+    win, second = int(votes[order[0]]), int(votes[order[1]])
+    if win <= min_share * votes.sum() or win < min_lead * second:
+        return None
+    return int(lp.turns[order[0]])
+
 
 class FusedTileReader(TileReader):
     """The classifier (vision.classify.TileReader) with its letters re-read by the text recogniser
@@ -267,7 +304,11 @@ class FusedTileReader(TileReader):
         # reads empty or blank heaps that mass on one letter, which then outweighs P(empty) or P(blank)
         # (ScrabScrap: an empty square at P(empty) 0.31, its letters spread thin, read as E). Nor can
         # the recogniser tell a tile from print: it reads the premium squares' labels as text.
-        said = plain.snapshot.probs.reshape(len(probs), -1).argmax(axis=1)
+        # Its reading before the count caps: a letter read on more squares than the set holds (this
+        # edition's N read as M, its O as D) is the classifier unsure which letter, the recogniser's
+        # question; capped first, the surplus fell to empty or a blank unread (English 2015 photos).
+        said = (weigh_lone_tiles(probs, self.classes.index(EMPTY), self.cfg.lone_tile_factor)
+                if self.cfg.lone_tiles else probs).argmax(axis=1)
         rows = np.flatnonzero((probs[:, self.classes.index(EMPTY)] < self.cfg.recogniser_max_empty)
                               & np.isin(said, letters))
         # A square not read now (empty, a blank: its tile taken away) forgets its reading, so a tile
@@ -276,16 +317,30 @@ class FusedTileReader(TileReader):
             del self._cache[sq]
         k = turn_rule(plain.snapshot) if turn_rule is not None else \
             (None if plain.orientation_deg is None else plain.orientation_deg // 90)
+        cut = None
+        head = k is not None
+        if k is None and len(rows):
+            # The rotation head split its votes (a soft photo): the recogniser says which way up the
+            # letters read, under the same majority rule (English 170755: 37 of 100 tiles lost).
+            cut = square_crops_ocr(self._warp64(warped, source))
+            k = recognised_turn(self.recognizer, cut[rows], self.cfg.min_orientation_share)
         if k is None:
             return self.finish(probs, rot, t0, t=t, frame_index=frame_index,
                                meta={"recogniser": "no orientation: classifier alone"})
         k = int(k) % 4
         # Each tile is read in its own upright turn: players lay tiles facing themselves, so a
         # board holds letters at several turns, and a Z read a quarter turn off is an N. The
-        # rotation head's turn where it is sure of it, else the board's.
+        # rotation head's turn weighed by how the board's tiles lie; where the head could not say
+        # how the board lies, its tiles' turns are not trusted either: the recogniser's turn.
         turn_p = np.exp(rot - rot.max(axis=1, keepdims=True))
         turn_p /= turn_p.sum(axis=1, keepdims=True)
-        own = np.where(turn_p.max(axis=1) >= TURN_SURE, turn_p.argmax(axis=1), k).astype(int)
+        own = tile_turns(turn_p, k, rows) if head else np.full(len(probs), k, int)
+        if not head:
+            # the recogniser's turn stands for the head's on the tiles it read, so the read's
+            # orientation (game_orientation, the recorder's turns) is the one its letters read in:
+            # a photo left unturned is every tile wrong (English 170755 through the pipeline)
+            rot = rot.copy()
+            rot[rows] = np.log(np.where(np.arange(4) == k, 0.97, 0.01))
         p_ocr = np.empty((len(rows), len(self.recognizer.alphabet)), np.float64)
         looks = thumbnails(crops[rows])
         tops = np.asarray(letters)[probs[np.ix_(rows, letters)].argmax(axis=1)] if len(rows) else np.zeros(0, int)
@@ -299,8 +354,7 @@ class FusedTileReader(TileReader):
             else:
                 misses.append(i)
         if misses:
-            big = self._warp64(warped, source)
-            cut = square_crops_ocr(big)
+            cut = square_crops_ocr(self._warp64(warped, source)) if cut is None else cut
             batch = np.stack([np.ascontiguousarray(np.rot90(cut[rows[i]], own[rows[i]])) for i in misses])
             lp = self.recognizer.letter_probs(batch)
             read = lp.probs[:, 0]

@@ -42,7 +42,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tilecam.vision.rectify import GRID
 
-__all__ = ["OccupancyConfig", "ink_deviations", "ink_shares", "letterless", "light_gradient", "log_ratio", "looks", "print_classes"]
+__all__ = ["OccupancyConfig", "ink_deviations", "ink_shares", "letterless", "light_gradient", "log_ratio", "looks", "print_classes",
+           "print_read_as_blank"]
 
 LOOK_PX = 16          # pixels per square at which looks are measured
 LOOK_INNER = (3, 13)  # the inner 10 x 10 of 16: off the grid line, and off a neighbour's lean
@@ -198,15 +199,48 @@ def standouts(f: np.ndarray, classes: np.ndarray, p_tile: np.ndarray, cfg: Occup
     out = np.zeros(len(f), bool)
     if cfg.outlier_spreads <= 0:
         return out
+    dist, spread = print_distances(f, classes, cfg)
+    if np.isnan(dist).all():
+        return out
+    return (np.nan_to_num(dist) > cfg.outlier_spreads * spread) & (np.asarray(p_tile) > 0.5)
+
+
+def print_distances(f: np.ndarray, classes: np.ndarray, cfg: OccupancyConfig) -> tuple[np.ndarray, float]:
+    """(225,) each square's look's distance from its print's median look (NaN on a print of fewer
+    than min_print_squares squares), and the board's spread: their median, at least spread_floor."""
     dist = np.full(len(f), np.nan)
     for c in np.unique(classes):
         members = classes == c
         if members.sum() >= cfg.min_print_squares:
             dist[members] = np.linalg.norm(f[members] - np.median(f[members], axis=0), axis=1)
     if np.isnan(dist).all():
+        return dist, cfg.spread_floor
+    return dist, max(float(np.nanmedian(dist)), cfg.spread_floor)
+
+
+def print_read_as_blank(warped: np.ndarray, reads_blank: np.ndarray, classes: np.ndarray, blanks: int,
+                        cfg: OccupancyConfig | None = None) -> np.ndarray:
+    """(225,) bool: squares read as a blank only for their print's look. A print (of at least
+    min_print_squares squares) read as a blank on more than half its squares, and on more than the
+    set's ``blanks``, is read so for its own print (the red Hasbro board's TRIPLE LETTER squares,
+    blue with white text, on its empty boards: 11 of 12 read as blanks), not for tiles; of its
+    squares, those whose look stands outlier_spreads off the print's (a tile face on the print) may
+    still hold a blank. Needs no tile to have been read: it decides on an empty board too.
+    (A blank's look alone is no test: the set's wood stands 0.7-2.9 spreads off the beige plain
+    squares, so a print read blank on a few of its squares is left to the caps.)"""
+    cfg = cfg or OccupancyConfig()
+    reads_blank = np.asarray(reads_blank, bool)
+    out = np.zeros(len(reads_blank), bool)
+    if cfg.outlier_spreads <= 0:
         return out
-    spread = max(float(np.nanmedian(dist)), cfg.spread_floor)
-    return (np.nan_to_num(dist) > cfg.outlier_spreads * spread) & (np.asarray(p_tile) > 0.5)
+    prints = [c for c in np.unique(classes) if (classes == c).sum() >= cfg.min_print_squares
+              and (reads_blank & (classes == c)).sum() > max(blanks, (classes == c).sum() / 2)]
+    if not prints:
+        return out
+    dist, spread = print_distances(looks(warped), classes, cfg)
+    for c in prints:
+        out |= (classes == c) & reads_blank & (dist <= cfg.outlier_spreads * spread)
+    return out
 
 
 def log_ratio(warped: np.ndarray, p_letter: np.ndarray, classes: np.ndarray,
