@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .snapshot import Snapshot, occupied
+from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 
 __all__ = ["BoardBelief"]
 
@@ -17,11 +17,21 @@ class BoardBelief:
     """Per-square evidence summed over every frame in which the square was visible.
 
     A square's reading is decided from all its frames, not one: log-probabilities add up,
-    so one blurred frame cannot overturn twenty clear ones."""
+    so one blurred frame cannot overturn twenty clear ones.
+
+    Two questions, summed apart: what the square holds (empty, a blank, a lettered tile) and, if a
+    lettered tile, which letter. One sum over all classes makes frames that disagree on the letter
+    (one frame read at a wrong turn: M as R) vote the class none of them excludes: the blank, which
+    every frame gives a little. A frame that reads any letter says the tile bears one; two frames
+    reading two letters still agree on that (a white board's M, read M then R, became a blank at
+    0.90, and the game's two blanks were gone for the plays that held them)."""
 
     def __init__(self, classes: tuple[str, ...], size: int = 15) -> None:
         self.classes = classes
         self.log = np.zeros((size, size, len(classes)), dtype=np.float64)
+        self._letters = np.array([i for i, c in enumerate(classes) if c not in (EMPTY, BLANK_TILE)], int)
+        # summed log P(a lettered tile) of each frame: the letters' mass
+        self.lettered = np.zeros((size, size), dtype=np.float64)
         self.frames = np.zeros((size, size), dtype=np.int32)
         # each square's readers as its latest frame with them named (Snapshot.readers); -1 unread
         self.readers = np.full((size, size, 2), -1, dtype=np.int16)
@@ -35,9 +45,11 @@ class BoardBelief:
         mask = np.ones(self.frames.shape, bool) if visible is None else visible.astype(bool)
         flipped = mask & (self.frames > 0) & (occupied(snap) != occupied(self.posterior()))
         self.log[flipped] = 0.0
+        self.lettered[flipped] = 0.0
         self.frames[flipped] = 0
         self.readers[flipped] = -1
         self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
+        self.lettered[mask] += np.log(np.clip(snap.probs[mask][:, self._letters].sum(axis=1), 1e-6, 1.0))
         self.frames[mask] += 1
         if snap.readers is not None:
             named = mask & (snap.readers >= 0).any(axis=2)
@@ -48,11 +60,24 @@ class BoardBelief:
         contradict); their next frames decide them afresh."""
         for sq in squares:
             self.log[sq.row, sq.col] = 0.0
+            self.lettered[sq.row, sq.col] = 0.0
             self.frames[sq.row, sq.col] = 0
             self.readers[sq.row, sq.col] = -1
 
     def posterior(self, t: float = 0.0, frame_index: int = -1) -> Snapshot:
-        z = self.log - self.log.max(axis=2, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=2, keepdims=True)
+        letters = self._letters
+        if not len(letters):
+            return Snapshot(self.classes, _normalised(self.log), t, frame_index, readers=self.readers.copy())
+        # what the square holds: the other classes' own sums, and a lettered tile's
+        kind = self.log.copy()
+        kind[..., letters] = -np.inf
+        kind[..., letters[0]] = self.lettered
+        p = _normalised(kind)
+        # which letter, among the letters alone, shares P(a lettered tile)
+        p[..., letters] = p[..., letters[:1]] * _normalised(self.log[..., letters])
         return Snapshot(self.classes, p.astype(np.float32), t, frame_index, readers=self.readers.copy())
+
+
+def _normalised(log: np.ndarray) -> np.ndarray:
+    p = np.exp(log - log.max(axis=2, keepdims=True))
+    return p / p.sum(axis=2, keepdims=True)
