@@ -209,12 +209,24 @@ class BoardTracker:
             return TrackResult("occluded", self._fix)
         # Quality falls as tiles cover lines, so compare with the old fix on the last good frame.
         ref_quality = grid_quality(self._last_good, self._fix.corners, self.cfg)
-        if fix.quality < self.track.min_redetect_ratio * ref_quality:
+        if fix.quality < self.track.min_redetect_ratio * ref_quality and \
+                not turned(grid_quality(image, self._fix.corners, self.cfg), ref_quality, fix.quality, self.track):
             # part of the grid hidden: a fit on the visible part can slip by whole squares
             self._tried = thumb
             return TrackResult("occluded", self._fix)
         self._adopt(fix, image)
         return TrackResult("redetected", self._fix)
+
+
+def turned(old_now: float, old_before: float, new: float, cfg: TrackConfig) -> bool:
+    """The board was turned (or moved) under the grid: the last good grid fits this frame
+    (`old_now`) below `moved_fit` of how it fitted when it was good (`old_before`), and the new grid
+    fits it better by `keep_margin`. A turntable turned by an angle that does not put the grid where
+    it was leaves the old grid half off the board; a covered board fits neither. The new pose's own
+    fit is no evidence against it: glare or tiles across the lines at the new angle lower it (issue
+    44: a dark board turned 150-210 degrees fitted 0.28-0.38 against 0.52 before, and was called
+    covered to the end of the game)."""
+    return old_now < cfg.moved_fit * old_before and new > old_now + cfg.keep_margin
 
 
 @dataclass(frozen=True)
@@ -251,8 +263,7 @@ class GridGuard:
             # ...unless the old grid has lost its fit: the board was turned on its turntable by an
             # angle that does not put the grid where it was (issue 27: 150-210 degrees between turns
             # kept a grid half off the board, and every play read as garbage)
-            moved = old_q < cfg.moved_fit * self._good.quality and \
-                grid_quality(image, result.fix.corners, self.tracker.cfg) > old_q + cfg.keep_margin
+            moved = turned(old_q, self._good.quality, grid_quality(image, result.fix.corners, self.tracker.cfg), cfg)
             if (result.fix.quality < cfg.min_redetect_quality and not moved) or \
                     old_q >= result.fix.quality - cfg.keep_margin:
                 self._rejected = result.fix
