@@ -436,6 +436,18 @@ def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:
     return None
 
 
+def _gap_doubt(snap: Snapshot, gap: Square) -> float:
+    """What an empty-looking square inside a play's line, new tiles read on both sides, weighs in the
+    play's certainty. A play has no gaps, so the square holds a tile, and a reader cannot tell a
+    plain blank from an empty square on a look it was not shown (a white tile's blank on a white
+    board): its P(empty) there is no evidence against a blank, only a letter read there is. The
+    line's own doubt (the tiles beyond the gap being print or a shadow) is in their P(tile). (Issue 44:
+    SHElLING's blank, P(tile) 1e-16 between six tiles read at 0.99, made the play's certainty 0.00:
+    held as a guess, and the game's last three plays were lost with it.)"""
+    p = snap.probs[gap.row, gap.col]
+    return float(p[snap.classes.index(EMPTY)] + p[snap.classes.index(BLANK_TILE)])
+
+
 def _propose(board: Board, added: list[Square], direction: Direction, snap: Snapshot, dist: Distribution,
              lexicon: Lexicon | None, cfg: DecodeConfig) -> ProposedPlay | Unclear:
     """One play from the new squares (already known to lie in one line)."""
@@ -444,6 +456,7 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     span = [Square(first.row + dr * i, first.col + dc * i)
             for i in range(max(last.row - first.row, last.col - first.col) + 1)]
     gaps = [sq for sq in span if sq not in board and sq not in added]
+    read_new = list(added)
     if 0 < len(gaps) <= cfg.max_gap_fill:
         added = sorted(added + gaps)
     else:
@@ -459,8 +472,8 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     if not readings:
         return Unclear("the unseen tiles cannot supply any reading of these squares", tuple(added))
     p_empty = snap.probs[..., snap.classes.index(EMPTY)]
-    # gap-filled squares were read empty: their doubt is part of the play's
-    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in added)
+    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in read_new) * \
+        math.prod(_gap_doubt(snap, sq) for sq in gaps)
     (placement, p_best), rest = readings[0], readings[1:]
     undesignated = tuple(t.square for t in placement.tiles if t.blank and t.letter == BLANK_TILE)
     if lexicon is not None and undesignated:
