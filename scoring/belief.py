@@ -10,7 +10,7 @@ import numpy as np
 
 from .snapshot import BLANK_TILE, EMPTY, Snapshot, occupied
 
-__all__ = ["BoardBelief"]
+__all__ = ["BoardBelief", "kind_then_letter", "lettered_log"]
 
 
 class BoardBelief:
@@ -49,7 +49,7 @@ class BoardBelief:
         self.frames[flipped] = 0
         self.readers[flipped] = -1
         self.log[mask] += np.log(np.clip(snap.probs[mask], 1e-6, 1.0))
-        self.lettered[mask] += np.log(np.clip(snap.probs[mask][:, self._letters].sum(axis=1), 1e-6, 1.0))
+        self.lettered[mask] += lettered_log(snap.probs[mask], self._letters)
         self.frames[mask] += 1
         if snap.readers is not None:
             named = mask & (snap.readers >= 0).any(axis=2)
@@ -65,19 +65,32 @@ class BoardBelief:
             self.readers[sq.row, sq.col] = -1
 
     def posterior(self, t: float = 0.0, frame_index: int = -1) -> Snapshot:
-        letters = self._letters
-        if not len(letters):
-            return Snapshot(self.classes, _normalised(self.log), t, frame_index, readers=self.readers.copy())
-        # what the square holds: the other classes' own sums, and a lettered tile's
-        kind = self.log.copy()
-        kind[..., letters] = -np.inf
-        kind[..., letters[0]] = self.lettered
-        p = _normalised(kind)
-        # which letter, among the letters alone, shares P(a lettered tile)
-        p[..., letters] = p[..., letters[:1]] * _normalised(self.log[..., letters])
+        p = kind_then_letter(self.log, self.lettered, self._letters)
         return Snapshot(self.classes, p.astype(np.float32), t, frame_index, readers=self.readers.copy())
 
 
+def lettered_log(probs: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    """log P(a lettered tile) of readings (..., K): their letters' mass, what `kind_then_letter` sums."""
+    return np.log(np.clip(np.asarray(probs, np.float64)[..., letters].sum(axis=-1), 1e-6, 1.0))
+
+
+def kind_then_letter(log: np.ndarray, lettered: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    """Probabilities (..., K) from readings summed over frames in two questions: `log` (..., K) the
+    summed log-probabilities of each class, `lettered` (...) the summed `lettered_log`, `letters` the
+    letter classes' indices. What the square holds (each other class by its own sum, a lettered tile
+    by `lettered`), then which letter (the letters' sums among themselves) shares P(a lettered tile).
+    One reading, or readings that agree, come out as one sum would have them; readings naming two
+    letters agree on a lettered tile and never vote for the class neither excluded (the blank)."""
+    if not len(letters):
+        return _normalised(log)
+    kind = np.array(log, np.float64, copy=True)
+    kind[..., letters] = -np.inf
+    kind[..., letters[0]] = lettered
+    p = _normalised(kind)
+    p[..., letters] = p[..., letters[:1]] * _normalised(np.asarray(log, np.float64)[..., letters])
+    return p
+
+
 def _normalised(log: np.ndarray) -> np.ndarray:
-    p = np.exp(log - log.max(axis=2, keepdims=True))
-    return p / p.sum(axis=2, keepdims=True)
+    p = np.exp(log - log.max(axis=-1, keepdims=True))
+    return p / p.sum(axis=-1, keepdims=True)
