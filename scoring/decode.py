@@ -436,18 +436,6 @@ def _main_line(board, added, snap, dist, lexicon, cfg) -> ProposedPlay | None:
     return None
 
 
-def _gap_doubt(snap: Snapshot, gap: Square) -> float:
-    """What an empty-looking square inside a play's line, new tiles read on both sides, weighs in the
-    play's certainty. A play has no gaps, so the square holds a tile, and a reader cannot tell a
-    plain blank from an empty square on a look it was not shown (a white tile's blank on a white
-    board): its P(empty) there is no evidence against a blank, only a letter read there is. The
-    line's own doubt (the tiles beyond the gap being print or a shadow) is in their P(tile). (Issue 44:
-    SHElLING's blank, P(tile) 1e-16 between six tiles read at 0.99, made the play's certainty 0.00:
-    held as a guess, and the game's last three plays were lost with it.)"""
-    p = snap.probs[gap.row, gap.col]
-    return float(p[snap.classes.index(EMPTY)] + p[snap.classes.index(BLANK_TILE)])
-
-
 def _propose(board: Board, added: list[Square], direction: Direction, snap: Snapshot, dist: Distribution,
              lexicon: Lexicon | None, cfg: DecodeConfig) -> ProposedPlay | Unclear:
     """One play from the new squares (already known to lie in one line)."""
@@ -472,8 +460,13 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     if not readings:
         return Unclear("the unseen tiles cannot supply any reading of these squares", tuple(added))
     p_empty = snap.probs[..., snap.classes.index(EMPTY)]
-    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in read_new) * \
-        math.prod(_gap_doubt(snap, sq) for sq in gaps)
+    # A filled gap holds a tile (a play has no gaps): its doubt is which tile (its letters read
+    # without 'empty': an empty look is the blank's, a print square's its letter) and the line's (the
+    # tiles beyond it being print or a shadow: their P(tile)), never its own P(tile). A reader cannot
+    # tell a plain blank from an empty square on a look it was not shown (issue 44: SHElLING's blank
+    # on white tiles, P(tile) 1e-16 between six tiles read at 0.99, made the play's certainty 0.00,
+    # held as a guess, and the game's last plays were lost behind it).
+    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in read_new)
     (placement, p_best), rest = readings[0], readings[1:]
     undesignated = tuple(t.square for t in placement.tiles if t.blank and t.letter == BLANK_TILE)
     if lexicon is not None and undesignated:
