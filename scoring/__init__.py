@@ -16,7 +16,8 @@ of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
                         turns_hedge; turn_order, TurnOrder, TurnWatch, describe_turns, hedge, TURNS_INFERRED;
                         format_pool, vowel_split; learned, learning (tiles learned at a table)
     the clock           GameClock, ClockConfig, ClockPress, ClockState, format_clock, stop_at_end
-    a snapshot          Snapshot, EMPTY, BLANK_TILE, classes_for, board_turns (what vision hands over)
+    a snapshot          Snapshot, EMPTY, BLANK_TILE, classes_for, board_turns (what vision hands over);
+                        kind_then_letter, lettered_log (readings summed over frames, the belief's rule)
     the camera's record Scorekeeper (fuse, decide, sync, ...), Fused, Observation, DecodeConfig;
                         RackSeen, RackBook, unquoted_rack_note (the rack cameras)
     words               Lexicon, LexiconError
@@ -60,7 +61,7 @@ _FACE = {
     "format_clock": "clock", "stop_at_end": "clock",
     # a snapshot
     "Snapshot": "snapshot", "EMPTY": "snapshot", "BLANK_TILE": "snapshot", "classes_for": "snapshot",
-    "board_turns": "snapshot",
+    "board_turns": "snapshot", "kind_then_letter": "belief", "lettered_log": "belief",
     # the camera's record
     "Scorekeeper": "scorekeeper", "Fused": "scorekeeper", "Observation": "scorekeeper",
     "DecodeConfig": "decode", "RackSeen": "racks", "RackBook": "racks", "unquoted_rack_note": "racks",

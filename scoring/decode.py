@@ -446,6 +446,7 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     span = [Square(first.row + dr * i, first.col + dc * i)
             for i in range(max(last.row - first.row, last.col - first.col) + 1)]
     gaps = [sq for sq in span if sq not in board and sq not in added]
+    read_new = list(added)
     if 0 < len(gaps) <= cfg.max_gap_fill:
         added = sorted(added + gaps)
     else:
@@ -461,8 +462,13 @@ def _propose(board: Board, added: list[Square], direction: Direction, snap: Snap
     if not readings:
         return Unclear("the unseen tiles cannot supply any reading of these squares", tuple(added))
     p_empty = snap.probs[..., snap.classes.index(EMPTY)]
-    # gap-filled squares were read empty: their doubt is part of the play's
-    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in added)
+    # A filled gap holds a tile (a play has no gaps): its doubt is which tile (its letters read
+    # without 'empty': an empty look is the blank's, a print square's its letter) and the line's (the
+    # tiles beyond it being print or a shadow: their P(tile)), never its own P(tile). A reader cannot
+    # tell a plain blank from an empty square on a look it was not shown (issue 44: SHElLING's blank
+    # on white tiles, P(tile) 1e-16 between six tiles read at 0.99, made the play's certainty 0.00,
+    # held as a guess, and the game's last plays were lost behind it).
+    p_tiles = math.prod(1.0 - float(p_empty[sq.row, sq.col]) for sq in read_new)
     (placement, p_best), rest = readings[0], readings[1:]
     undesignated = tuple(t.square for t in placement.tiles if t.blank and t.letter == BLANK_TILE)
     if lexicon is not None and undesignated:

@@ -25,6 +25,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from tilecam.scoring import BLANK_TILE, kind_then_letter, lettered_log
+
 from .enroll import EMPTY, EnrollConfig, assign_counts
 
 __all__ = ["GameTiles", "Retile", "over_counts"]
@@ -67,6 +69,8 @@ class GameTiles:
         self.min_prob = min_prob
         self._emb: dict[int, np.ndarray] = {}
         self._log: dict[int, np.ndarray] = {}
+        self._lettered: dict[int, float] = {}   # summed log P(a lettered tile) (scoring.lettered_log)
+        self._letters = np.array([i for i, c in enumerate(self.tile_classes) if c != BLANK_TILE], int)
         self._pinned: dict[int, str] = {}   # tiles an operator named: their word, never re-assigned
 
     def __len__(self) -> int:
@@ -78,6 +82,7 @@ class GameTiles:
         for sq in gone:
             self._emb.pop(sq, None)
             self._log.pop(sq, None)
+            self._lettered.pop(sq, None)
             self._pinned.pop(sq, None)
 
     def pin(self, square: int, tile: str) -> None:
@@ -99,9 +104,15 @@ class GameTiles:
         """One snapshot's readings of committed tiles ((n, K) over `classes`), added to their evidence."""
         p = np.asarray(probs, np.float64)[:, self._cols]
         p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
-        for sq, row in zip(squares, np.log(p + 1e-6)):
+        for sq, row, lettered in zip(squares, np.log(p + 1e-6), lettered_log(p, self._letters)):
             sq = int(sq)
             self._log[sq] = self._log.get(sq, 0.0) + row
+            self._lettered[sq] = self._lettered.get(sq, 0.0) + float(lettered)
+
+    def _summed(self, sq: int) -> np.ndarray:
+        """A tile's readings over the game as probabilities over `tile_classes`, summed as the board
+        belief sums them (scoring.kind_then_letter): reads naming two letters never make it a blank."""
+        return kind_then_letter(self._log[sq], np.float64(self._lettered[sq]), self._letters)
 
     def assign(self) -> tuple[list[int], list[str], np.ndarray]:
         """Every known tile assigned under the counts (upper bounds): (squares, tiles, soft weights
@@ -109,27 +120,22 @@ class GameTiles:
         squares = sorted(sq for sq in self._emb if sq in self._log)
         if not squares:
             return [], [], np.zeros((0, len(self.tile_classes)))
-        log = np.stack([self._log[sq] for sq in squares])
+        p = np.stack([self._summed(sq) for sq in squares])
         for i, sq in enumerate(squares):
             if self._pinned.get(sq) in self.tile_classes:
-                log[i] = np.where(np.arange(len(self.tile_classes)) == self.tile_classes.index(self._pinned[sq]),
-                                  0.0, -30.0)
-        p = np.exp(log - log.max(axis=1, keepdims=True))
+                p[i] = np.where(np.arange(len(self.tile_classes)) == self.tile_classes.index(self._pinned[sq]),
+                                1.0, np.exp(-30.0))
         emb = np.stack([self._emb[sq] for sq in squares])
         assigned, soft = assign_counts(p, emb, self.counts, self.cfg, upper_bounds=True)
         return squares, [self.tile_classes[j] if j >= 0 else "" for j in assigned], soft
 
     def evidence(self) -> dict[int, np.ndarray]:
         """Each known tile's readings over the game as probabilities over `tile_classes`."""
-        out = {}
-        for sq, log in self._log.items():
-            p = np.exp(log - log.max())
-            out[sq] = p / p.sum()
-        return out
+        return {sq: self._summed(sq) for sq in self._log}
 
     def readings(self) -> dict[int, str]:
         """What the readers say each known tile is (the most likely tile over all its reads)."""
-        return {sq: self.tile_classes[int(np.argmax(log))] for sq, log in self._log.items()}
+        return {sq: self.tile_classes[int(np.argmax(self._summed(sq)))] for sq in self._log}
 
     def doubtful(self, committed: Mapping[int, str]) -> set[int]:
         """The committed squares the counts put in doubt: the record holds more of their tile than

@@ -88,7 +88,8 @@ class StabilityGate:
         self._last_snap: np.ndarray | None = None
         self._clear_since: float | None = None
         self._pending_trigger = False
-        self._best_quality = 0.0
+        self._best_quality = 0.0   # the best grid fit of the current pose (`look`'s homography)
+        self._pose: np.ndarray | None = None
         self._before_snap: np.ndarray | None = None   # the last snapshot before the newest (for retry)
         self._noise = 0.0   # median frame-to-frame difference of the board while still (grey levels)
         self._used: np.ndarray | None = None   # the board at the last snapshot the recorder used
@@ -146,6 +147,12 @@ class StabilityGate:
         board the gate compares (``vision.rectify.warp_board``), then ``update``."""
         if homography is None:
             return self.update(t, None, 0.0)
+        if self._pose is None or not np.array_equal(self._pose, homography):
+            # Another grid fix: the board was turned or moved. How well a grid fits depends on the
+            # pose (glare, tiles across the lines at that angle), so the best fit so far is this
+            # pose's (issue 44: a dark board's best fit, 0.52 before a turntable turn, called the
+            # turned board, fitting 0.30, covered to the end of the game).
+            self._pose, self._best_quality = np.array(homography, copy=True), 0.0
         from .rectify import warp_board
         return self.update(t, warp_board(image, homography, square_px, out_px=2 * self.cfg.compare_px), quality)
 

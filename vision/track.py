@@ -37,6 +37,7 @@ Status = Literal["tracked", "redetected", "occluded", "lost"]
 THUMB = 24          # thumbnail side, samples
 THUMB_SUB = 2       # sub-samples per thumbnail pixel and axis, averaged (less aliasing on letters)
 LINE_OFFSET = 0.2   # the "beside the line" samples, squares away from it
+SCENE_SIDE = 48     # width of the whole frame's thumbnail (_scene)
 
 
 class TrackConfig(BaseModel):
@@ -84,6 +85,16 @@ class TrackResult:
     fix: BoardFix | None
 
 
+def _scene(image: np.ndarray) -> np.ndarray:
+    """A grey thumbnail of the whole frame at a common brightness (as _probe's): what a failed
+    detection saw, to tell whether the scene changed since."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    small = cv2.resize(grey, (SCENE_SIDE, SCENE_SIDE * grey.shape[0] // max(grey.shape[1], 1) or 1),
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    mean = float(small.mean())
+    return (small - mean) * (128.0 / max(mean, 1.0))
+
+
 def _maps(fix: BoardFix, square_px: int) -> tuple[np.ndarray, np.ndarray, int]:
     """remap maps (1 x N, float32) for the thumbnail points and the line probes of a fix."""
     inv = np.linalg.inv(fix.homography)
@@ -114,7 +125,7 @@ class BoardTracker:
         self._lines: float = 0.0
         self._last_good: np.ndarray | None = None  # a reference, not a copy: the caller's frame
         self._prev: np.ndarray | None = None       # the last frame's thumbnail
-        self._tried: np.ndarray | None = None      # the thumbnail a re-detection last failed on
+        self._tried: np.ndarray | None = None      # the frame (_scene) a re-detection last failed on
         self._skipped = 0                          # frames since then without a detection
         self.unseen = False    # the last detection found no board at all (not one it did not trust)
 
@@ -184,8 +195,15 @@ class BoardTracker:
         # arm, the bag, the board being turned) nothing can be snapshotted anyway, and a scene
         # that stands still where a detection already failed would fail again: wait for it to
         # settle, or to change.
-        same = (self._tried is not None and self._skipped < self.track.retry_frames
-                and stands_still(self._changed(thumb, self._tried), self.track.same_scene_frac))
+        # The whole frame, not the board under the last grid: once the board was turned off that
+        # grid, a hand over the board beside it (the detection failing) left the grid's thumbnail
+        # unchanged, and the turned board, in plain view, waited retry_frames for a detection
+        # (issue 44: 8 frames, the last play's whole still time). same_scene_frac is a share of the
+        # board, so of the frame it is the board's share of it.
+        scene = None if moving else _scene(image)
+        board_share = min(1.0, abs(cv2.contourArea(self._fix.corners)) / float(image.shape[0] * image.shape[1]))
+        same = (scene is not None and self._tried is not None and self._skipped < self.track.retry_frames
+                and stands_still(self._changed(scene, self._tried), self.track.same_scene_frac * board_share))
         if moving or same:
             self._skipped += 1
             return TrackResult("occluded", self._fix)
@@ -193,7 +211,7 @@ class BoardTracker:
         try:
             fix = find_board(image, self.cfg)
         except BoardNotFound:
-            self._tried, self.unseen = thumb, True
+            self._tried, self.unseen = scene, True
             return TrackResult("occluded", self._fix)
         self.unseen = False
         side = float(np.sqrt(abs(cv2.contourArea(self._fix.corners))))
@@ -205,16 +223,28 @@ class BoardTracker:
             if lines_ok:
                 self._follow(image, probe)
                 return TrackResult("tracked", self._fix)
-            self._tried = thumb
+            self._tried = scene
             return TrackResult("occluded", self._fix)
         # Quality falls as tiles cover lines, so compare with the old fix on the last good frame.
         ref_quality = grid_quality(self._last_good, self._fix.corners, self.cfg)
-        if fix.quality < self.track.min_redetect_ratio * ref_quality:
+        if fix.quality < self.track.min_redetect_ratio * ref_quality and \
+                not turned(grid_quality(image, self._fix.corners, self.cfg), ref_quality, fix.quality, self.track):
             # part of the grid hidden: a fit on the visible part can slip by whole squares
-            self._tried = thumb
+            self._tried = scene
             return TrackResult("occluded", self._fix)
         self._adopt(fix, image)
         return TrackResult("redetected", self._fix)
+
+
+def turned(old_now: float, old_before: float, new: float, cfg: TrackConfig) -> bool:
+    """The board was turned (or moved) under the grid: the last good grid fits this frame
+    (`old_now`) below `moved_fit` of how it fitted when it was good (`old_before`), and the new grid
+    fits it better by `keep_margin`. A turntable turned by an angle that does not put the grid where
+    it was leaves the old grid half off the board; a covered board fits neither. The new pose's own
+    fit is no evidence against it: glare or tiles across the lines at the new angle lower it (issue
+    44: a dark board turned 150-210 degrees fitted 0.28-0.38 against 0.52 before, and was called
+    covered to the end of the game)."""
+    return old_now < cfg.moved_fit * old_before and new > old_now + cfg.keep_margin
 
 
 @dataclass(frozen=True)
@@ -251,8 +281,7 @@ class GridGuard:
             # ...unless the old grid has lost its fit: the board was turned on its turntable by an
             # angle that does not put the grid where it was (issue 27: 150-210 degrees between turns
             # kept a grid half off the board, and every play read as garbage)
-            moved = old_q < cfg.moved_fit * self._good.quality and \
-                grid_quality(image, result.fix.corners, self.tracker.cfg) > old_q + cfg.keep_margin
+            moved = turned(old_q, self._good.quality, grid_quality(image, result.fix.corners, self.tracker.cfg), cfg)
             if (result.fix.quality < cfg.min_redetect_quality and not moved) or \
                     old_q >= result.fix.quality - cfg.keep_margin:
                 self._rejected = result.fix

@@ -20,7 +20,7 @@ from ..tilecheck import first_play_down, printed, tile_check
 from .credit import credit, ends_open_play, recredit
 from .fuse import keep_glimpse
 from .join_game import join, new_squares
-from .hold import guessed, hold, settle, squares_of
+from .hold import guessed, hold, refused_again, settle, squares_of
 from .misreads import correct
 from .outcome import Fused, Observation
 from .rack_reads import no_tiles, rack_exchanges
@@ -108,6 +108,7 @@ def decide_snapshot(sk: KeeperState, seen: Snapshot, player: int | None, pressed
                 pass
         obs = hold(sk, d, why)
         return Observation(tuple(added), obs.status, obs.detail)
+    held = sk.held
     settle(sk, seen, ended=not isinstance(d.change, Unclear))
     # more plays than one turn's from a snapshot: a join (at a clock press, once a game is recorded,
     # only when more tiles are new than a rack holds: a press ends one turn, and ScrabScrap's
@@ -115,7 +116,7 @@ def decide_snapshot(sk: KeeperState, seen: Snapshot, player: int | None, pressed
     if isinstance(d.change, Unclear) and (not (pressed and len(g.state.board)) or beyond_a_turn(sk, seen)):
         joined = join(sk, seen, player, pressed)
         if joined is not None:
-            return joined
+            return refused_again(sk, held, joined) if joined.status == "unclear" else joined
     if isinstance(d.change, Unclear) or extends_last_play(sk, d):
         redone = redecide(sk, seen, player, pressed, agreed=not isinstance(d.change, Unclear) or pressed)
         if redone is not None:
@@ -152,8 +153,8 @@ def decide_snapshot(sk: KeeperState, seen: Snapshot, player: int | None, pressed
             why = unlikely(list(change.plays), g.dist, sk.cfg)
             if why is not None:
                 sk.refused = frozenset(t.square for p in change.plays for t in p.placement.tiles)
-                return Observation(tuple(added), "unclear", f"the board's change fits no plays a rack could "
-                                                            f"make ({why})")
+                return refused_again(sk, held, Observation(tuple(added), "unclear", f"the board's change fits no "
+                                                                                   f"plays a rack could make ({why})"))
             added += rack_exchanges(sk, change.plays[0], player)
             plays = credit(sk, list(change.plays), player, pressed, review=True)
             added += plays

@@ -52,6 +52,25 @@ def hold(sk: KeeperState, d: Decoded, why: str) -> Observation:
                                       "it waits for a person or a snapshot that reads it")
 
 
+def refused_again(sk: KeeperState, held: tuple[frozenset[Square], int], obs: Observation) -> Observation:
+    """A catch-up refused (`sk.refused`: the new tiles of plays no rack could make) holding the held
+    play's squares, still new: that is one more read of the held play, not a decision. Before, the
+    catch-up's decoding ended the hold, so a held play with a later play beside it was held afresh,
+    never flagged unread, and every later snapshot was refused with it: the game stopped at the
+    guess (issue 44: a dark board's BAT read UYT, and the 6 plays after it)."""
+    squares, n = held
+    if not squares or not squares <= sk.refused:
+        return obs
+    n += 1
+    sk.held = (squares, n)
+    if n < sk.cfg.hold_snapshots:
+        return obs
+    sk.unreadable = sk.unreadable | squares
+    return Observation(obs.entries, obs.status, f"{obs.detail}; the camera could not read the play held at "
+                                                 f"{len(squares)} squares: no tiles committed; it waits for a person "
+                                                 "or a snapshot that reads it")
+
+
 def settle(sk: KeeperState, seen: Snapshot, ended: bool) -> None:
     """A decision that held nothing: the hold ends when it decided something (`ended`: not a
     snapshot it could not decode at all, a hand's edge); an unread square committed since, or read
@@ -73,4 +92,4 @@ def unread(sk: KeeperState, seen: Snapshot | None = None) -> list[Square]:
     return sorted(sq for sq in sk.unreadable if sq not in board and bool(tiles[sq.row, sq.col]))
 
 
-__all__ = ["guessed", "hold", "settle", "squares_of", "unread"]
+__all__ = ["guessed", "hold", "refused_again", "settle", "squares_of", "unread"]

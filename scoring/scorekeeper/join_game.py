@@ -30,7 +30,8 @@ def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = Fa
     if g.state.ended:
         return None
     board = g.state.board
-    new = new_squares(sk, seen, board)
+    # a play the camera could not read waits for a person: the plays beside it are joined without it
+    new = [sq for sq in new_squares(sk, seen, board) if sq not in sk.unreadable]
     if len(new) < 2:
         return None
     plays = explain(board, seen, g.dist, new, sk.lexicon, sk.cfg)

@@ -93,3 +93,25 @@ def test_a_read_with_other_classes_is_refused():
     other = classes_for(DISTRIBUTIONS["de"].letters)
     with pytest.raises(ValueError, match="classes"):
         belief.add(Snapshot.from_board(["." * 15] * 15, other))
+
+
+def test_frames_reading_two_letters_agree_on_a_lettered_tile_not_a_blank():
+    """Issue 44: a white board's M read M (both readers) on one frame and, turned, R on the next,
+    each frame giving the blank a little and the other frame's letter nearly nothing. Summed over all
+    classes at once, the blank won at 0.90 (the one class neither frame excluded); each frame says
+    the tile bears a letter, so the letter is M or R, and the blank stays as unlikely as each frame has it."""
+    belief = BoardBelief(CLASSES)
+    belief.add(frame({H8: {"M": 0.994, "?": 0.006, "R": 1e-7}}))
+    belief.add(frame({H8: {"R": 0.39, "K": 0.2, "C": 0.17, "J": 0.1, "?": 0.05, "M": 1e-5}}))
+    post = belief.posterior()
+    assert read(belief) in ("M", "R")
+    assert float(post.probs[H8][CLASSES.index("?")]) < 0.01
+    assert float(post.probs[H8][CLASSES.index(EMPTY)]) < 0.01
+
+
+def test_one_frame_is_read_as_it_is():
+    """One frame's reading is the posterior (the two sums differ only where frames disagree)."""
+    belief = BoardBelief(CLASSES)
+    f = frame({H8: {"Q": 0.7, "?": 0.2}})
+    belief.add(f)
+    assert np.allclose(belief.posterior().probs, f.probs, atol=1e-5)

@@ -208,3 +208,24 @@ def test_a_stray_square_beyond_a_gap_in_the_plays_own_line_does_not_hold_it_up()
     d = decode_move(board, Snapshot.from_board(after, CLASSES, 0.95), EN)
     assert isinstance(d.change, ProposedPlay)
     assert [t.letter for t in d.change.placement.tiles] == ["O", "W", "L"]
+
+
+def test_a_blank_read_as_an_empty_square_inside_the_play_is_no_guess():
+    """Issue 44: a white tile set's blank, read as an empty square (P(empty) 1 - 1e-16 over the frames)
+    between tiles read surely: a play has no gaps, so the square holds a tile, and the reader cannot
+    tell a plain blank from an empty square. The play's certainty weighed P(empty) there (0.00: held
+    as a guess, and the game's last plays with it); it is the blank, as sure as the tiles around it."""
+    from tilecam.scoring.decode import DecodeConfig
+
+    board = board_from(rows_with(((7, 6), "CAT", "a")))
+    after = rows_with(((7, 6), "CAT", "a"), ((8, 6), "O.L", "d"))   # OWL down from the C, its W a blank
+    snap = Snapshot.from_board(after, CLASSES, 0.99)
+    probs = snap.probs.copy()
+    probs[9, 6] = 0.0
+    probs[9, 6, CLASSES.index(".")] = 1.0 - 1e-16
+    probs[9, 6, CLASSES.index("?")] = 1e-16
+    d = decode_move(board, Snapshot(CLASSES, probs), EN)
+    assert isinstance(d.change, ProposedPlay)
+    assert [(t.letter, t.blank) for t in d.change.placement.tiles] == [("O", False), ("?", True), ("L", False)]
+    assert d.change.certainty >= DecodeConfig().hold_below
+    assert d.change.certainty > 0.9

@@ -87,3 +87,22 @@ def test_a_withdrawal_with_a_square_read_unsure_is_seen_and_the_next_play_is_rea
     cow = rows_with(((7, 6), "CAT", "a"), ((8, 6), "OW", "d"))
     assert keeper.observe(Snapshot.from_board(cow, CLASSES, 0.97), player=0, pressed=True).status == "play"
     assert keeper.game.events[-1].words == ("COW",) and Square(8, 8) not in keeper.game.state.board
+
+
+def test_a_held_play_refused_again_in_a_catch_up_is_flagged_unread_and_the_game_goes_on():
+    """Issue 44: a held guess with the next play beside it shows as two plays from one snapshot, a
+    catch-up refused (no rack makes the guess); that decoding ended the hold, so the guess was held
+    afresh, never flagged unread, and every later snapshot was refused with it: a dark board's game
+    stopped at BAT read UYT. Each refused catch-up holding the held squares is one more read of it."""
+    keeper = _keeper(hold_snapshots=3)
+    adze = rows_with(((7, 6), "ADZE", "a"))
+    assert keeper.observe(Snapshot.from_board(adze, CLASSES, 0.97), pressed=True).status == "play"
+    guess = rows_with(((7, 6), "ADZE", "a"), ((8, 6), "ZO", "d"))
+    assert "held" in keeper.observe(Snapshot.from_board(guess, CLASSES, 0.97)).detail
+    both = rows_with(((7, 6), "ADZE", "a"), ((8, 6), "ZO", "d"), ((8, 9), "TO", "d"))
+    for _ in range(2):
+        obs = keeper.observe(Snapshot.from_board(both, CLASSES, 0.97))
+        assert obs.status == "unclear" and obs.entries == (), obs
+    assert keeper.unread() == [Square(8, 6), Square(9, 6)]
+    obs = keeper.observe(Snapshot.from_board(both, CLASSES, 0.97), pressed=True)
+    assert obs.status == "play" and keeper.game.events[-1].words == ("ETO",), obs

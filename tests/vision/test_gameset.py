@@ -122,3 +122,20 @@ def test_a_committed_tile_is_read_as_the_whole_game_reads_it():
     assert read.board()[6][7] == "I"
     gone = table._as_game_reads(Snapshot.from_board(["." * 15] * 15, CLASSES))
     assert gone.board()[6][7] == "."
+
+
+def test_a_tile_read_as_two_letters_is_never_the_blank():
+    """Issue 44: a committed M read M on one snapshot and R (a wrong turn) on another, each read giving
+    the blank a little and the other letter nearly nothing. Summed over all tile classes at once the
+    game's evidence made it a blank; each read says the tile bears a letter (scoring.kind_then_letter,
+    the belief's rule)."""
+    tiles = GameTiles(CLASSES, DIST)
+    m = np.full(len(CLASSES), 1e-7)
+    m[CLASSES.index("M")], m[CLASSES.index("?")] = 0.994, 0.006
+    r = np.full(len(CLASSES), 1e-7)
+    r[CLASSES.index("R")], r[CLASSES.index("K")], r[CLASSES.index("?")], r[CLASSES.index("M")] = 0.5, 0.4, 0.05, 1e-5
+    tiles.look([7], np.eye(1, 32))
+    tiles.read([7], m[None] / m.sum())
+    tiles.read([7], r[None] / r.sum())
+    assert tiles.readings()[7] in ("M", "R")
+    assert tiles.evidence()[7][tiles.tile_classes.index("?")] < 0.01

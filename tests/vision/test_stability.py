@@ -81,3 +81,18 @@ def test_whether_the_board_stands_still_is_the_gates_word_occluded_or_not():
     assert (first.state, still.state, moved.state) == ("occluded",) * 3
     assert still.still and not moved.still
     assert gate.update(0.4, b, 0.9).still and not gate.update(0.5, a, 0.9).still  # clear, then moving
+
+
+def test_the_best_fit_is_the_poses_own():
+    """Issue 44: how well a grid fits depends on the board's pose (glare, tiles across the lines at
+    that angle). A board turned on its turntable and found again at a lower fit (0.30, its best before
+    the turn 0.52) is the board, not a covered one: the gate compares a fit with the best of its own
+    grid fix (`look`'s homography), and a drop within one pose is still occlusion."""
+    gate = StabilityGate(StabilityConfig(stable_ms=300))
+    before, after = np.eye(3), np.array([[0.0, -1.0, 600.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    img = board()
+    for i in range(5):
+        gate.look(i / 10, img, before, 40, quality=0.52)
+    results = [gate.look(1 + i / 10, img, after, 40, quality=0.30) for i in range(8)]
+    assert results[-1].state == "clear" and sum(r.snapshot for r in results) == 1
+    assert gate.look(2.0, img, after, 40, quality=0.12).state == "occluded"
