@@ -153,7 +153,7 @@ class StationMachine(RuleBasedStateMachine):
         self.guessed: set[int] = set()      # seqs of plays committed with no press for them, nor for the turn before
         self.start_known = True             # the last turn the record can see ended at a press (or the game's start)
         # a turn no camera sees since then (passed with no press; an exchange with no press the
-        # racks did not tell): a play with no press after it is credited by that press, and that
+        # racks could not tell): a play with no press after it is credited by that press, and that
         # credit is no guess by the ruling of the first move (docs/testing.md), though it is wrong
         self.unseen = False
         self.excused: set[int] = set()      # seqs of such plays
@@ -255,9 +255,6 @@ class StationMachine(RuleBasedStateMachine):
                 if laid["excused"]:
                     self.excused.add(seq)
 
-    def _turns(self) -> int:
-        """The turns in the record as it stands (what the operator's /moves lists, plays to passes)."""
-        return sum(1 for m in self.call("GET", "/moves").json() if m["kind"] in ("play", "pass", "exchange"))
 
     # ---- what the players do ----------------------------------------------------------------
     @rule(data=st.data(), press=st.booleans(), then=st.sampled_from(AFTER))
@@ -328,17 +325,18 @@ class StationMachine(RuleBasedStateMachine):
         self.bag += thrown
         self.rnd.shuffle(self.bag)
         before = self.last_read[p] if self.last_read[p] and self.last_read[p]["rack"] == held else None
-        turns = self._turns()
         seqs = self._show(p if press else None)
         self._committed(seqs)
         if press:
             self.exchanges.append({"player": p, "seqs": seqs, "before": before, "after": None,
                                    "rack": list(rack)})
         self._seen(data, p, then)
+        after = self.last_read[p]
         if press:
             self.start_known, self.unseen = True, False
-        elif self._turns() > turns:
-            self.start_known, self.unseen = False, False   # the racks told it: a turn seen, with no press
+        elif before and before["sure"] and after["rack"] == rack and after["sure"] and after["tiles"]:
+            # the racks can tell it (read whole and sure before and after): a turn seen, no press
+            self.start_known, self.unseen = False, False
         else:
             self.unseen = True
         TRIED[("exchange", "pressed" if press else "no press", bool(seqs))] += 1
@@ -378,7 +376,7 @@ class StationMachine(RuleBasedStateMachine):
         cam.process(Frame(np.zeros((24, 64, 3), np.uint8), round(self.t, 3), cam.frames, cam.uri))
         kept = self.api.service.racks(self.gid)
         read = {"tiles": [x.letter for x in slots], "seq": kept[-1].seq if len(kept) > before else None,
-                "rack": list(self.racks[player])}
+                "rack": list(self.racks[player]), "sure": how == "sure"}
         self.empty_reads += not slots
         self.last_read[player] = read
         for ex in self.exchanges:
