@@ -542,8 +542,9 @@ def no_rack_with_racks_off(self, out) -> str:
 
 
 def after_the_game_only_racks_on_air(self, out) -> str:
-    """Once the game is over (default on_air): a rack shown is a read on air by the rules, and no
-    letter of a slot not sure is shown."""
+    """Once the game is over (default on_air): a rack shown whole is a read on air by the rules, and
+    no letter of a slot not sure is shown: /live (and the SSE stream) may show a read not whole by its
+    sure tiles alone, each other slot marked (docs/racks.md); the moves, exports and frames none."""
     if self.on_air == "off" or not out["over"]:
         return ""
     reads = {r["seq"]: r for r in out["reads"]}
@@ -552,8 +553,10 @@ def after_the_game_only_racks_on_air(self, out) -> str:
         read = reads.get(seq)
         if read is None:
             continue   # a field without its seq: its text is judged against /live's rack of the same player
-        if not _on_air(read):
-            bad.append(f"{where} shows read {seq} ({read['text']}, slots {read['slots']}), not on air")
+        sure_alone = where.startswith(("/live", "/sse")) and len(text) == len(read["slots"]) and all(
+            ch in UNSEEN_MARKS for ch, k in zip(text, read["slots"]) if k != "sure")
+        if not _on_air(read) and not sure_alone:
+            bad.append(f"{where} shows read {seq} ({read['text']}, slots {read['slots']}) as {text!r}, not on air")
     return "; ".join(bad)
 
 
@@ -634,11 +637,11 @@ def a_rack_seen_exchange_is_in_the_record(self, out) -> str:
     return "; ".join(bad)
 
 
-# Found by this machine after issue 43's fixes and not yet fixed (docs/testing.md, the smallest games):
-# left out of the default run, each still run alone with TILECAM_STATION_MBT_ONLY="<name>". Three
-# players, plays with no press mixed with pressed ones and a person's confirmations: a play whose
-# player is a guess goes on air unhedged.
-KNOWN_FAILING = ("every guessed turn is hedged",)
+# Found by this machine and not yet fixed (docs/testing.md, the smallest games): left out of the
+# default run, each still run alone with TILECAM_STATION_MBT_ONLY="<name>". Two players, both
+# exchange at a press, the second's rack read unsure before (the deal) and misread after: a pass,
+# neither an exchange nor flagged (not diagnosed: the machine's expectation or the racks' rule?).
+KNOWN_FAILING = ("a rack-seen exchange is recorded, flagged while unsure",)
 
 CHECKS = {
     "no rack tile public while the game runs": no_rack_while_the_game_runs,
