@@ -152,12 +152,16 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     for i, (pl, nick) in enumerate(zip(record.players, nicks), start=1):
         # macondo needs a name after the nickname; our reader gives the nickname when none
         out.append(f"#player{i} {nick} {_one_line(pl.name) or nick}")
-    order = turn_order(record.events, profile, dist, layout, len(record.players))
+    events, moved = _overtime_last(record.events)
+    order = turn_order(events, profile, dist, layout, len(record.players))
     out.extend(_header(record, dist, layout, hedge(order)))
     game = Game(profile, dist, layout, len(record.players))
-    for i, ev in enumerate(record.events):
+    for i, ev in enumerate(events):
         nick = nicks[ev.player]
         note_lines = _note_lines(note_of(ev))
+        if i in moved:
+            note_lines.append(f"#note overtime entered after move {moved[i]}, before the game was over; written "
+                              "at the end, where GCG readers take it")
         if i in order.inferred:  # read back as Play.turn_inferred
             note_lines.append(f"#note {TURN_INFERRED_NOTE}: no clock press seen; who played this move is a guess")
         # (a withdrawn play's rack holds its tiles, still on the board; a penalty's rack is its point)
@@ -230,6 +234,33 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
         out.extend(note_lines)
         game.append(ev)
     return "\n".join(out) + "\n"
+
+
+def _overtime_last(events: tuple) -> tuple[list, dict[int, int]]:
+    """The events as GCG can say them: overtime ('(time)') at the end. macondo reads a negative
+    running total only on a '(time)' or end-rack line and takes '(time)' as the end of the game, so
+    a time penalty an older version let in before the game was over (its total then below zero on
+    the turns after it, '>ann: E - +0 -30') goes after every turn, the totals between without it.
+    Returns the events and, for each penalty moved, its new index -> how many moves came before it."""
+    turns = (Play, PhonyWithdrawn, Pass, Exchange, TurnLost, ChallengeBonus)
+    last_turn = max((i for i, e in enumerate(events) if isinstance(e, turns)), default=-1)
+    early = [i for i, e in enumerate(events) if isinstance(e, TimePenalty) and i < last_turn]
+    if not early:
+        return list(events), {}
+    out, owed, scores = [], Counter(), Counter()
+    for i, ev in enumerate(events):
+        if i in early:
+            owed[ev.player] += ev.agreed
+            continue
+        out.append(replace(ev, cumulative=ev.cumulative - owed[ev.player]))
+        scores[ev.player] = out[-1].cumulative
+    moved = {}
+    for i in early:
+        ev = events[i]
+        scores[ev.player] += ev.agreed
+        moved[len(out)] = i
+        out.append(replace(ev, cumulative=scores[ev.player]))
+    return out, moved
 
 
 def _stand_in(ev, written: str) -> str:

@@ -87,7 +87,8 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
     exchange their rack camera saw (rack changed, board not: RackBook.exchange_before), each
     appended as the camera's Exchange, in turn order, until the player on turn is one whose rack
     change, if any, is this play's. Whether or not the clock is pressed at all; it makes no turn
-    known (only a press or a person does): the play credited after it by turn order is inferred."""
+    known (only a press or a person does), and the turn after it unknown: the play credited after it
+    by turn order is inferred."""
     g, out = sk.game, []
     if sk.racks is None:
         return out
@@ -112,8 +113,10 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
         out.append(sk._append(ev))
         sk._own_turns.add(len(sk.entries) - 1)
         # the exchange is `who`'s (their own rack camera saw it), but with no press the turns after it
-        # are no more known than before: a pass nobody saw may follow it, so the play still credited
-        # by turn order stays inferred (issue 43: a play credited after such an exchange was unhedged)
+        # are not known: the racks alone may tell an exchange that was none (a stale read), and a pass
+        # nobody saw may follow it, so the play credited by turn order after it is inferred, even when
+        # a press made the turn before it known (issue 43: such a play went on air sure, wrong)
+        sk.turn_known = False
     return out
 
 

@@ -102,6 +102,25 @@ def test_a_press_after_the_play_it_ends_is_no_pass_and_the_next_turn_is_known(ap
     assert "inferred" not in t["flags"] and "order" not in t["flags"] and t["turns"] is None
 
 
+def test_a_person_confirming_an_inferred_plays_tiles_leaves_its_player_a_guess(api, client):
+    """The console's confirm is a person's word on the tiles read (the review queue), not on who
+    laid them: the play stays inferred and hedged (issue 43 item 2; the station machine asked)."""
+    gid = new_game(client, "Cesar", "Josh", table=55)
+    station = Station(api, gid)
+    for rows in (CAT, COW):
+        station.see(rows)
+    cow = client.get(f"/api/games/{gid}/moves", headers=AUTH).json()[1]
+    r = client.post(f"/api/games/{gid}/moves/1/corrections", headers=AUTH,
+                    json={"kind": "play", "position": cow["position"], "word": cow["word"], "reason": "confirmed as read"})
+    assert r.status_code == 200, r.text
+    moves = client.get(f"/api/games/{gid}/moves").json()
+    assert moves[1]["corrected"] and moves[1]["turn_inferred"]
+    assert client.get(f"/api/games/{gid}/live").json()["turns_inferred"] == [1]
+    station.keeper.sync(station.link.entries())   # the recorder follows the log first (Recorder._follow)
+    assert station.see(TON).status == "play"      # and the camera's next play is no more known for it
+    assert client.get(f"/api/games/{gid}/live").json()["turns_inferred"] == [1, 2]
+
+
 def test_a_persons_entry_out_of_turn_is_flagged(api, client):
     gid = new_game(client, "Cesar", "Josh", table=54)
     r = client.post(f"/api/games/{gid}/plays", headers=AUTH, json={"position": "8G", "word": "CAT"})

@@ -366,6 +366,24 @@ def test_a_play_credited_after_an_exchange_the_racks_told_with_no_press_is_hedge
     assert ">ann: EIOQRSU I8 .OE +4 14\n#note turn inferred: no clock press seen" in text
 
 
+def test_a_play_after_an_exchange_the_racks_told_is_hedged_even_after_a_press():
+    """Issue 43 item 2, the station machine's case: Ann presses after CAT, so Bob's turn is known;
+    then only Bob's rack camera tells of an exchange (no press), and the next play goes to Ann by
+    turn order from there. That exchange is a guess from the racks alone (a stale read makes one), and
+    a pass nobody saw may follow it: the play's player is a guess, hedged as every credit by turn
+    order alone (it went on air sure, credited to the wrong player when the exchange was none)."""
+    keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
+    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.observe(board(CAT), player=0, pressed=True)     # Ann's press: Bob on turn, known
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)          # Bob's rack changed, the board did not
+    obs = keeper.observe(board(*CATS_TOE), pressed=False)  # OE, no press
+    assert [e.kind for e in obs.entries] == ["exchange", "play"]
+    oe = keeper.game.events[2]
+    assert oe.player == 0 and oe.turn_inferred
+
+
 def test_a_play_and_its_draw_read_before_the_board_is_no_exchange():
     keeper = Scorekeeper(Game(NASPA, EN))
     keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)

@@ -151,8 +151,14 @@ class StationMachine(RuleBasedStateMachine):
         self.looks = 0                      # still board images shown (each differs from the last)
         # the model: what the table did that the record cannot say for itself
         self.guessed: set[int] = set()      # seqs of plays committed with no press for them, nor for the turn before
-        self.start_known = True             # the turn on now began at a press (or the game's start)
+        self.start_known = True             # the last turn the record can see ended at a press (or the game's start)
+        # a turn no camera sees since then (passed with no press; an exchange with no press the
+        # racks could not tell): a play with no press after it is credited by that press, and that
+        # credit is no guess by the ruling of the first move (docs/testing.md), though it is wrong
+        self.unseen = False
+        self.excused: set[int] = set()      # seqs of such plays
         self.played_by: dict[int, int] = {}  # seq of a committed play -> who really played it
+        self.laid: dict[Square, dict] = {}  # each square's tile -> the table's play that laid it
         self.empty_reads = 0                # empty racks the cameras settled on
         self.exchanges: list[dict] = []     # the pressed exchanges: the pass's seq, before and after reads
         self.person: set[int] = set()       # move seqs a person corrected or confirmed
@@ -234,13 +240,21 @@ class StationMachine(RuleBasedStateMachine):
         while len(self.racks[player]) < self.dist.rack_size and self.bag:
             self.racks[player].append(self.bag.pop())
 
-    def _committed(self, seqs: list[int], player: int, pressed: bool) -> None:
+    def _committed(self, seqs: list[int]) -> None:
+        """Each play committed, told by its tiles (a play held, or seen with the next, is committed at
+        a later step than the one that laid it): who laid them, and whether its player is a guess."""
         entries = {e.seq: e.entry for e in self.api.service.store.entries(self.gid)}
         for seq in seqs:
             if entries[seq].kind == "play":
-                self.played_by[seq] = player
-                if not pressed:
+                laid = next((self.laid[t.square] for t in entries[seq].placement.tiles if t.square in self.laid), None)
+                if laid is None:
+                    continue
+                self.played_by[seq] = laid["player"]
+                if laid["guess"]:
                     self.guessed.add(seq)
+                if laid["excused"]:
+                    self.excused.add(seq)
+
 
     # ---- what the players do ----------------------------------------------------------------
     @rule(data=st.data(), press=st.booleans(), then=st.sampled_from(AFTER))
@@ -255,17 +269,20 @@ class StationMachine(RuleBasedStateMachine):
             return
         order = data.draw(st.permutations(range(len(rack))))[:len(squares)]
         tiles = [rack[i] for i in order]
+        # a play after a press is credited by that press's turn order (a pass or an exchange is a
+        # press at a clock): a guess only when neither its own turn nor the one before was pressed
+        laid = {"player": p, "guess": not (press or self.start_known),
+                "excused": not press and self.start_known and self.unseen}
         for sq, tile in zip(squares, tiles):
             letter = tile if tile != BLANK else data.draw(st.sampled_from(list(self.dist.letters))).lower()
             self.board[sq.row][sq.col] = letter
+            self.laid[sq] = laid
         for i in sorted(order, reverse=True):
             rack.pop(i)
         self._draw(p)
         seqs = self._show(p if press else None)
-        # a play after a press is credited by that press's turn order (a pass or an exchange is a
-        # press at a clock): a guess only when neither its own turn nor the one before was pressed
-        self._committed(seqs, p, press or self.start_known)
-        self.start_known = press
+        self._committed(seqs)
+        self.start_known, self.unseen = press, False
         TRIED[("play", "pressed" if press else "no press", bool(seqs))] += 1
         self._seen(data, p, "empty" if not rack else then)
         if not rack and not self.bag:   # out: the station's source ends, the recorder finishes the game
@@ -278,7 +295,11 @@ class StationMachine(RuleBasedStateMachine):
         if self._over() or (self.keeper.game.state.scoreless_turns >= 3 and data.draw(st.integers(0, 4))):
             return
         seqs = self._show(self.turn if press else None)
-        self.start_known = press
+        self._committed(seqs)
+        if press:
+            self.start_known, self.unseen = True, False
+        else:
+            self.unseen = True   # no camera sees it: the record's turn order is as it was
         TRIED[("pass", "pressed" if press else "no press", bool(seqs))] += 1
         self._next()
 
@@ -305,11 +326,19 @@ class StationMachine(RuleBasedStateMachine):
         self.rnd.shuffle(self.bag)
         before = self.last_read[p] if self.last_read[p] and self.last_read[p]["rack"] == held else None
         seqs = self._show(p if press else None)
-        self.start_known = press
+        self._committed(seqs)
         if press:
             self.exchanges.append({"player": p, "seqs": seqs, "before": before, "after": None,
                                    "rack": list(rack)})
         self._seen(data, p, then)
+        after = self.last_read[p]
+        if press:
+            self.start_known, self.unseen = True, False
+        elif before and before["sure"] and after["rack"] == rack and after["sure"] and after["tiles"]:
+            # the racks can tell it (read whole and sure before and after): a turn seen, no press
+            self.start_known, self.unseen = False, False
+        else:
+            self.unseen = True
         TRIED[("exchange", "pressed" if press else "no press", bool(seqs))] += 1
         self._next()
 
@@ -347,7 +376,7 @@ class StationMachine(RuleBasedStateMachine):
         cam.process(Frame(np.zeros((24, 64, 3), np.uint8), round(self.t, 3), cam.frames, cam.uri))
         kept = self.api.service.racks(self.gid)
         read = {"tiles": [x.letter for x in slots], "seq": kept[-1].seq if len(kept) > before else None,
-                "rack": list(self.racks[player])}
+                "rack": list(self.racks[player]), "sure": how == "sure"}
         self.empty_reads += not slots
         self.last_read[player] = read
         for ex in self.exchanges:
@@ -513,8 +542,9 @@ def no_rack_with_racks_off(self, out) -> str:
 
 
 def after_the_game_only_racks_on_air(self, out) -> str:
-    """Once the game is over (default on_air): a rack shown is a read on air by the rules, and no
-    letter of a slot not sure is shown."""
+    """Once the game is over (default on_air): a rack shown whole is a read on air by the rules, and
+    no letter of a slot not sure is shown: /live (and the SSE stream) may show a read not whole by its
+    sure tiles alone, each other slot marked (docs/racks.md); the moves, exports and frames none."""
     if self.on_air == "off" or not out["over"]:
         return ""
     reads = {r["seq"]: r for r in out["reads"]}
@@ -523,8 +553,10 @@ def after_the_game_only_racks_on_air(self, out) -> str:
         read = reads.get(seq)
         if read is None:
             continue   # a field without its seq: its text is judged against /live's rack of the same player
-        if not _on_air(read):
-            bad.append(f"{where} shows read {seq} ({read['text']}, slots {read['slots']}), not on air")
+        sure_alone = where.startswith(("/live", "/sse")) and len(text) == len(read["slots"]) and all(
+            ch in UNSEEN_MARKS for ch, k in zip(text, read["slots"]) if k != "sure")
+        if not _on_air(read) and not sure_alone:
+            bad.append(f"{where} shows read {seq} ({read['text']}, slots {read['slots']}) as {text!r}, not on air")
     return "; ".join(bad)
 
 
@@ -547,16 +579,17 @@ def every_guessed_turn_is_hedged(self, out) -> str:
     """A play whose player is a guess is in /live's turns_inferred (and the GCG says the turns were
     inferred): one credited to another player than the one who played it, and one with no press
     for it that no rack read of its player was tied to (the rack cameras saw whose rack its tiles
-    left: `rack_seq` on the operator's /moves). The game's first move is no guess: whoever goes first
-    is the first player the game was created with (the draw for first turn, said when the game is
-    made); a first turn passed with no clock press is one no camera sees (docs/testing.md)."""
+    left: `rack_seq` on the operator's /moves). A play with no press after a pressed turn (or as the
+    game's first move) is credited by that press (or by the order the game was made with) and is no
+    guess (the lead's ruling, docs/testing.md): a turn passed between with no press, which no camera
+    sees, makes that credit wrong, and it is left out (`excused`), as it is for the first move."""
     inferred = set(out["live"]["turns_inferred"])
     bad = []
     for m in out["op_moves"]:
         if m["kind"] != "play" or m["seq"] not in self.played_by:
             continue
-        guess = m["seq"] in self.guessed and m["rack_seq"] is None and m["index"] > 0
-        wrong = self.played_by[m["seq"]] != m["player"] and m["index"] > 0
+        guess = m["seq"] in self.guessed and m["rack_seq"] is None
+        wrong = self.played_by[m["seq"]] != m["player"] and m["seq"] not in self.excused
         if (guess or wrong) and m["index"] not in inferred:
             why = "; ".join(w for w in ("no press for it, no rack read tied to it" if guess else "",
                                         f"played by player {self.played_by[m['seq']] + 1}, credited to player "
@@ -604,11 +637,11 @@ def a_rack_seen_exchange_is_in_the_record(self, out) -> str:
     return "; ".join(bad)
 
 
-# Found by this machine after issue 43's fixes and not yet fixed (docs/testing.md, the smallest games):
-# left out of the default run, each still run alone with TILECAM_STATION_MBT_ONLY="<name>". Three
-# players, plays with no press mixed with pressed ones and a person's confirmations: a play whose
-# player is a guess goes on air unhedged.
-KNOWN_FAILING = ("every guessed turn is hedged",)
+# Found by this machine and not yet fixed (docs/testing.md, the smallest games): left out of the
+# default run, each still run alone with TILECAM_STATION_MBT_ONLY="<name>". Two players, both
+# exchange at a press, the second's rack read unsure before (the deal) and misread after: a pass,
+# neither an exchange nor flagged (not diagnosed: the machine's expectation or the racks' rule?).
+KNOWN_FAILING = ("a rack-seen exchange is recorded, flagged while unsure",)
 
 CHECKS = {
     "no rack tile public while the game runs": no_rack_while_the_game_runs,

@@ -310,3 +310,25 @@ def test_an_overtime_penalty_taking_a_total_below_zero_is_a_line_macondo_reads()
     assert check_gcg(text) == []
     back, _, _ = record_from_gcg(read_gcg(text.encode()), NASPA, EN)
     assert back.events[-1].cumulative == -30
+
+
+def test_overtime_an_older_version_let_in_mid_game_is_written_at_the_end():
+    """Issue 43 item 3 (of the hedge branch): a legacy record holds a time penalty entered before the
+    game was over (older versions allowed it): the turns after it had totals below zero, a line
+    macondo cannot read ('>ann: E - +0 -30'). The writer puts the '(time)' line after every turn,
+    where macondo reads a negative total and takes the game as over, the totals before it without it."""
+    g = Game(NASPA, EN)
+    g.play(0, Placement((PlacedTile(Square(7, 7), "A"), PlacedTile(Square(7, 8), "T")), Direction.ACROSS))
+    g.time_penalty(0, 3)                      # -30 mid-game: Ann's total 4 - 30 = -26
+    for i in range(6):                        # then the turns (scoreless) that end the game
+        g.pass_turn((i + 1) % 2)
+    record = GameRecord((Player("ann", "Ann"), Player("bob", "Bob")), tuple(g.events))
+    text = write_gcg(record, NASPA, EN)
+    assert check_gcg(text) == [], text
+    turns = [line for line in text.splitlines() if line.startswith(">")]
+    assert re.fullmatch(r">ann: \S+ \(time\) -30 -26", turns[-1]), text
+    assert all(int(line.split()[-1]) >= 0 for line in turns[:-1]), text
+    assert "#note overtime entered after move 1, before the game was over" in text
+    back, _, _ = record_from_gcg(read_gcg(text.encode()), NASPA, EN)
+    assert [type(e).__name__ for e in back.events][-1] == "TimePenalty"
+    assert Game(NASPA, EN, events=list(back.events)).state.scores == g.state.scores == [-26, 0]
