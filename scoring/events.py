@@ -121,6 +121,9 @@ class Pass:
     rack: str | None = None
     note: str = ""
     rack_note: str = ""         # as Play.rack_note
+    # the rack camera's reads showed the rack with slots it was not sure of, and could not tell this
+    # from an exchange: under review until a person confirms or corrects it (issue 43)
+    review: bool = False
     kind: ClassVar[str] = "pass"
 
 
@@ -307,7 +310,8 @@ def points(event: Event) -> int:
 # Fields added after logs were kept, left out while unset: a log entry without them reads the same
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
 _LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False,
-                 "readers": (), "tiles_from_racks": False, "doubts": ()}
+                 "readers": (), "tiles_from_racks": False, "doubts": (),
+                 "review": False}
 
 # Before `cause`, `not_from_rack`, `rack_note` and `blank_guessed` were kept, the log said them only in
 # words. An entry stored then without them is read by those words, as they were written then (frozen:

@@ -317,8 +317,9 @@ class Game:
         return self._enter(PhonyWithdrawn(player, claimed, engine, agreed,
                                           self.state.scores[player] + agreed, rack, note))
 
-    def pass_turn(self, player: int, rack: str | None = None, note: str = "", rack_note: str = "") -> Pass:
-        return self._enter(Pass(player, self.state.scores[player], rack, note, rack_note))
+    def pass_turn(self, player: int, rack: str | None = None, note: str = "", rack_note: str = "",
+                  review: bool = False) -> Pass:
+        return self._enter(Pass(player, self.state.scores[player], rack, note, rack_note, review))
 
     def exchange(self, player: int, count: int, tiles: str | None = None, rack: str | None = None,
                  note: str = "", rack_note: str = "", tiles_from_racks: bool = False,
@@ -414,7 +415,7 @@ class Game:
             case PhonyWithdrawn():
                 return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
             case Pass():
-                return self.pass_turn(p, event.rack, event.note, event.rack_note)
+                return self.pass_turn(p, event.rack, event.note, event.rack_note, event.review)
             case Exchange():
                 return self._enter(Exchange(p, event.count, event.tiles, self.state.scores[p],
                                             event.rack, event.note, event.rack_note, event.tiles_from_racks,

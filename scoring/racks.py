@@ -232,6 +232,7 @@ class TurnChange:
     count: int = 0
     problem: str = ""           # why a changed rack is not taken for an exchange
     sure: bool = True           # False: told by reads with unsure slots; `tiles` unnamed, `count` as read
+                                # (a pass: the reads differ only where unsure, it may be an exchange)
 
 
 @dataclass(frozen=True)
@@ -457,17 +458,21 @@ class RackBook:
         raw = self._reads[player]
         turn = [j for j in range(w.pos, len(reads)) if self._sized(reads[j], size)]
         shown = [j for j in turn if raw[j].complete]   # every slot seen, surely or not
+        undecided = False
         if shown and not (reads[shown[0]].complete and reads[shown[-1]].complete):
             change = self._unsure_change(raw[shown[0]], raw[shown[-1]], reads[shown[0]], reads[shown[-1]], board)
             if change is not None:
                 return change
+            # as read the racks differ, but only in slots read unsure: a pass or an exchange, the
+            # reads cannot say which (issue 43: an exchange went on air as a plain pass)
+            undecided = _differs(raw[shown[0]], raw[shown[-1]])
         whole = [j for j in turn if reads[j].complete]
         if not whole:
-            return None
+            return TurnChange("pass", raw[shown[0]], raw[shown[-1]], sure=False) if undecided else None
         before, now = reads[whole[0]], reads[whole[-1]]
         gone = before.seen - now.seen
-        if not gone:
-            return TurnChange("pass", raw[whole[0]])
+        if not gone:   # two whole, sure reads of the same tiles settle it; one alone cannot
+            return TurnChange("pass", raw[whole[0]], sure=not undecided or whole[0] != whole[-1])
         tiles = rack_string(gone.elements())
         if board is not None:
             try:  # the tiles drawn came from those the player could not see

@@ -30,13 +30,13 @@ import cv2
 import numpy as np
 
 from tilecam.scoring import BLANK_TILE, DISTRIBUTIONS, EMPTY
-from tilecam.vision.classify import BoardRead, TileReader, square_colours, weigh_lone_tiles
+from tilecam.vision.classify import BoardRead, TileReader, square_colours
 from tilecam.vision.recognizer import SQUARE_PX, LetterRecognizer, base_letter, enclosed_ink, square_crops_ocr
 from tilecam.vision.rectify import GRID, warp_board
 
 __all__ = ["CARD_PATH", "DEFAULT_WEIGHT", "Calibration", "FusedTileReader", "fuse_calibrated", "fuse_letter_probs",
            "fit_temperature", "load_calibration", "nll", "pool_letters", "printed_face", "printed_faces", "product_letters",
-           "recognised_turn", "temper", "thumbnails", "tile_turns"]
+           "recognised_turn", "temper", "thumbnails"]
 
 # the two readers' temperatures and how they were chosen (tests/bench/calibrate_ocr.py)
 CARD_PATH = Path(__file__).resolve().with_name("recognizer.card.json")
@@ -187,27 +187,11 @@ def printed_faces(recognizer: LetterRecognizer, batch: np.ndarray, lp) -> set[in
     return faces
 
 
-# A tile's own turn (the rotation head's, weighed by how the board's tiles lie: ``tile_turns``) is used
-# for the recogniser's crop when at least this sure; fixed by reasoning (a majority over the four
-# turns), not fitted.
+# A tile's own turn (the rotation head's) is used for the recogniser's crop when at least this sure;
+# fixed by reasoning (a majority over the four turns), not fitted. (Weighing it by how the board's
+# tiles lie, issue 44, gained English photos but lost plays on held-out rendered videos and on the
+# family game recorded in order: taken out, docs/vision.md.)
 TURN_SURE = 0.5
-
-
-def tile_turns(turn_p: np.ndarray, board_turn: int, rows: np.ndarray) -> np.ndarray:
-    """(N,) the quarter turn each square's tile is read in: its rotation head's probabilities
-    ``turn_p`` (N, 4) times the share of the board's tiles (``rows``, the squares read as a letter)
-    that lie each way, where that posterior is at least TURN_SURE sure; else ``board_turn``.
-
-    Players lay tiles facing themselves, so a board may hold letters at several turns; but a tile's
-    turn is most likely the one most of its board's tiles lie in. The head alone (sure at 0.5) turned
-    single tiles of one-way boards against the board: an M whose crop a leaning tile cut read upside
-    down as N (0.69 for the half turn), an L read lying as I (0.78), on the English 2015 photos. The
-    share is smoothed by one tile per turn, so a board split two ways keeps each tile's own turn."""
-    turn_p = np.asarray(turn_p, np.float64)
-    share = turn_p[np.asarray(rows, int)].sum(axis=0) + 1.0
-    post = turn_p * (share / share.sum())
-    post /= np.maximum(post.sum(axis=1, keepdims=True), 1e-12)
-    return np.where(post.max(axis=1) >= TURN_SURE, post.argmax(axis=1), board_turn).astype(int)
 
 
 def recognised_turn(recognizer: LetterRecognizer, crops: np.ndarray, min_share: float = 0.5,
@@ -304,11 +288,9 @@ class FusedTileReader(TileReader):
         # reads empty or blank heaps that mass on one letter, which then outweighs P(empty) or P(blank)
         # (ScrabScrap: an empty square at P(empty) 0.31, its letters spread thin, read as E). Nor can
         # the recogniser tell a tile from print: it reads the premium squares' labels as text.
-        # Its reading before the count caps: a letter read on more squares than the set holds (this
-        # edition's N read as M, its O as D) is the classifier unsure which letter, the recogniser's
-        # question; capped first, the surplus fell to empty or a blank unread (English 2015 photos).
-        said = (weigh_lone_tiles(probs, self.classes.index(EMPTY), self.cfg.lone_tile_factor)
-                if self.cfg.lone_tiles else probs).argmax(axis=1)
+        # (Reading the squares before the count caps, issue 44, gained English photos and lost 5 plays
+        # of a held-out rendered video: taken out, docs/vision.md.)
+        said = plain.snapshot.probs.reshape(len(probs), -1).argmax(axis=1)
         rows = np.flatnonzero((probs[:, self.classes.index(EMPTY)] < self.cfg.recogniser_max_empty)
                               & np.isin(said, letters))
         # A square not read now (empty, a blank: its tile taken away) forgets its reading, so a tile
@@ -334,7 +316,8 @@ class FusedTileReader(TileReader):
         # how the board lies, its tiles' turns are not trusted either: the recogniser's turn.
         turn_p = np.exp(rot - rot.max(axis=1, keepdims=True))
         turn_p /= turn_p.sum(axis=1, keepdims=True)
-        own = tile_turns(turn_p, k, rows) if head else np.full(len(probs), k, int)
+        own = np.where(turn_p.max(axis=1) >= TURN_SURE, turn_p.argmax(axis=1), k).astype(int) if head \
+            else np.full(len(probs), k, int)
         if not head:
             # the recogniser's turn stands for the head's on the tiles it read, so the read's
             # orientation (game_orientation, the recorder's turns) is the one its letters read in:

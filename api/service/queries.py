@@ -8,6 +8,7 @@ import re
 from collections import Counter
 
 from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRackPenalty, EndRackPoints, Event, Exchange,
+                             Pass,
                              Game, GameError, GameState, PlacementError, Play, TimePenalty, TurnOrder, Void, changes,
                              confirmed as confirmed_moves, discrepancies, final_totals, format_pool, hedge,
                              reading_excess, recount_lines as recount, score_placement, scoresheet, tile_changes,
@@ -280,7 +281,7 @@ def _reading(ev, confirmed: bool, before: Game | None = None, view: GameView | N
     given the game `before` the play, move `index` of `view`): only those a correction could take,
     none the reading on air is already, and none for a play a challenge took back (no tile of it is
     on the board to read again)."""
-    if isinstance(ev, Exchange):   # one the rack camera told from unsure reads waits as a play does
+    if isinstance(ev, (Exchange, Pass)):   # one the rack camera told from unsure reads waits as a play does
         return {"certainty": None, "review": ev.review and not confirmed, "doubts": [], "runner_ups": []}
     if not isinstance(ev, Play):
         return {"certainty": None, "review": False, "doubts": [], "runner_ups": []}

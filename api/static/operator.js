@@ -303,6 +303,7 @@ function renderReview(moves) {
     const text = document.createElement("span");
     text.className = "reading";
     if (m.kind === "exchange") return exchangeReview(m, moves, li, text);
+    if (m.kind === "pass") return passReview(m, moves, li, text);
     text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — ${doubtText(m)}`;
     li.appendChild(text);
     if (m.frame) li.appendChild(evidence(m));
@@ -360,6 +361,25 @@ function exchangeReview(m, moves, li, text) {
   b.type = "button"; b.textContent = `confirm the exchange of ${count}`;
   b.onclick = () => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
     { kind: "exchange", count, reason: "confirmed as read" })
+    .then((r) => loadMoves().then(() => say(`move ${moveNumber(m)}: confirmed as read`, false, undoCorrection(r.seqs[0], m))))
+    .catch((e) => say(e.message, true));
+  choices.appendChild(b);
+  li.appendChild(choices);
+  return li;
+}
+// A pass whose rack the camera read before and after with tiles it was not sure of, differing only
+// in those: a pass or an exchange, it cannot say (issue 43). One click confirms the pass; the
+// correction box below makes it the exchange it was.
+function passReview(m, moves, li, text) {
+  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)}` +
+    " — a pass or an exchange: the rack camera's reads differ only in tiles it was not sure of";
+  li.appendChild(text);
+  const choices = document.createElement("p");
+  choices.className = "choices";
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = "confirm the pass";
+  b.onclick = () => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
+    { kind: "pass", reason: "confirmed as read" })
     .then((r) => loadMoves().then(() => say(`move ${moveNumber(m)}: confirmed as read`, false, undoCorrection(r.seqs[0], m))))
     .catch((e) => say(e.message, true));
   choices.appendChild(b);

@@ -130,15 +130,17 @@ def no_tiles(sk: KeeperState, who: int) -> Event:
     judged = sk.racks.judge(change.before, "", g.state.board)
     if change.problem:   # (the problem names the tiles read: the read's words, rack_note)
         note = "the rack camera saw the rack change, but not by an exchange"
-        return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {change.problem}"))
+        return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {change.problem}"),
+                           review=True)   # the reads contradict the record: a person looks
     if change.kind == "exchange":
         try:
             return g.exchange(who, change.count, change.tiles or None, judged.rack, _unnamed(change),
                               rack_note=judged.note, tiles_from_racks=True, review=not change.sure)
         except GameError as exc:   # (its words may name the rack's tiles: the read's words, rack_note)
             note = f"the rack camera saw {_left(change)} leave the rack, but no exchange can be"
-            return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {exc}"))
-    return g.pass_turn(who, judged.rack, rack_note=judged.note)
+            return g.pass_turn(who, judged.rack, note, _joined(judged.note, f"{RACK_NOT_SEEN} as an exchange: {exc}"),
+                               review=True)
+    return g.pass_turn(who, judged.rack, rack_note=judged.note, review=not change.sure)
 
 
 def late_rack(sk: KeeperState, player: int) -> Correction | None:
@@ -166,10 +168,16 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
                              _unnamed(change), judged.note, tiles_from_racks=bool(change.tiles),
                              review=not change.sure)
             reason = f"{_RACK_REASON} saw {_left(change)} leave the rack at this press: an exchange, not a pass"
-        elif change is not None and ev.rack is None:
+        elif change is not None and (ev.rack is None or (not ev.review and (not change.sure or change.problem))):
+            # the rack read at this pass, or read after the press unsure or changed as no exchange
+            # can be: a pass or an exchange, the reads cannot say which, so a person looks (issue 43)
             judged = sk.racks.judge(change.before, "", board)
-            fixed, reason = replace(ev, rack=judged.rack, rack_note=_joined(ev.rack_note, judged.note)), \
-                f"{_RACK_REASON}'s read of the rack at this pass"
+            doubt = not change.sure or bool(change.problem)
+            fixed, reason = replace(ev, rack=ev.rack if ev.rack is not None else judged.rack,
+                                    rack_note=_joined(ev.rack_note, judged.note) if ev.rack is None else ev.rack_note,
+                                    review=ev.review or doubt), \
+                f"{_RACK_REASON}'s read of the rack at this pass" + \
+                (": it changed as the racks could not tell, for review" if doubt else "")
     elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and not ev.rack_note:
         # (a rack_note: a read was judged at the commit and gave no rack; a late read changes nothing)
         played = played_tiles(ev.placement, g.dist)

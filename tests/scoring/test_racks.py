@@ -281,12 +281,39 @@ def test_an_exchange_is_told_when_the_sure_tiles_show_it_though_some_slots_are_u
     assert change.before.letters == "?EEEGNO" and change.after.letters == "?EEKLNR"
 
 
-def test_unsure_slots_that_could_make_up_the_difference_tell_nothing():
+def test_unsure_slots_that_could_make_up_the_difference_tell_no_exchange_and_no_sure_pass():
     game = Game(get_profile("naspa"), EN)
     book = RackBook(EN, 2, SURE)
     book.add(seen(0, "AEINRST", unsure="T"))
     book.add(seen(0, "AEINRSX", unsure="X"))      # the T and the X both unsure: a misread or a swap
-    assert book.changed_since_turn(0, game.events, game.state.board) is None
+    change = book.changed_since_turn(0, game.events, game.state.board)
+    assert (change.kind, change.sure) == ("pass", False)   # a pass for review (issue 43), never sure
+
+
+def test_a_press_the_racks_cannot_tell_is_a_pass_under_review_until_a_person_confirms():
+    """Issue 43 (found by the station's machine): two players exchange at a press, the rack read
+    with unsure slots before and after, differing only in those: the record said a plain pass,
+    unflagged. It is a pass under review; the console's confirm (a pass correction) clears it."""
+    from tilecam.scoring.scorekeeper.rack_reads import no_tiles
+    from tilecam.scoring.scorekeeper.state import KeeperState
+    game = Game(get_profile("naspa"), EN)
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(0, "AEINRST", unsure="T"))
+    book.add(seen(0, "AEINRSX", unsure="X"))
+    sk = KeeperState(game)
+    sk.racks = book
+    ev = no_tiles(sk, 0)
+    assert ev.kind == "pass" and ev.review
+    # kept when the record is replayed (a correction's replacement is rebuilt: it dropped the flag)
+    assert Game(get_profile("naspa"), EN).rebuild(ev).review
+    # a change the bag could not give: the reads contradict the record, a person looks too
+    play(game, 0, "8G", "ZA")
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(1, "AEINRST", unsure="A"))
+    book.add(seen(1, "ZEIOUST", unsure="E"))
+    sk.racks = book
+    ev = no_tiles(sk, 1)
+    assert ev.kind == "pass" and ev.review and "Z" in ev.rack_note
 
 
 def test_a_change_the_bag_cannot_give_is_no_exchange_however_sure():
@@ -334,6 +361,18 @@ def test_a_pass_is_never_told_as_an_exchange_whatever_its_unsure_slots_read(seed
     shows = sum((trusted_b.seen - trusted_a.seen).values()) > trusted_a.hidden or \
         sum((trusted_a.seen - trusted_b.seen).values()) > trusted_b.hidden
     assert (change is not None and change.kind == "exchange") == shows
+    # and when they do not show it, the pass is not a sure one: read as read, the racks differ
+    # (issue 43: an exchange with unsure reads went on air as a plain pass, unflagged)
+    if not shows:
+        assert change is not None and change.kind == "pass" and not change.sure
+
+
+def test_a_pass_read_alike_twice_whole_and_sure_is_sure():
+    book = RackBook(EN, 2, SURE)
+    book.add(seen(0, "AEINRST", 1.0))
+    book.add(seen(0, "TSRNIEA", 2.0))
+    change = book.changed_since_turn(0, [])
+    assert (change.kind, change.sure) == ("pass", True)
 
 
 def test_an_empty_rack_read_is_a_read_of_no_turn_s_rack():

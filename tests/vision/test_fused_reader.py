@@ -318,33 +318,6 @@ def _read_english(shared_data, frame: str, reader=None, roll: int = 0):
     return reader.read(warp_board(image, h, px), source=(image, h)), "".join(row["board"])
 
 
-def _square(name: str) -> int:
-    return (int(name[:-1]) - 1) * 15 + "ABCDEFGHIJKLMNO".index(name[-1])
-
-
-def test_a_tile_is_read_in_the_turn_its_board_lies(shared_data):
-    """The rotation head's turn for one tile is weighed by how the board's tiles lie (tile_turns): on
-    a board whose tiles all face one way, an L the head calls lying (0.78) is read upright, not as
-    an I, and an M it calls upside down (0.69; a leaning tile's crop cut its left stroke) not as N."""
-    read, truth = _read_english(shared_data, "IMG_20151016_170327.jpg")
-    board = "".join(read.board())
-    assert (truth[_square("13C")], board[_square("13C")]) == ("L", "L")
-    read, truth = _read_english(shared_data, "IMG_20151016_170737.jpg")
-    board = "".join(read.board())
-    assert (truth[_square("14E")], board[_square("14E")]) == ("M", "M")
-
-
-def test_tile_turns_keep_a_sure_tile_on_a_board_split_two_ways():
-    from tilecam.vision.fuse import tile_turns
-    turn_p = np.full((40, 4), 0.01)
-    turn_p[:, 0] = 0.97                                    # 40 tiles upright
-    one_way = np.vstack([turn_p, [[0.31, 0.0, 0.69, 0.0]]])
-    assert tile_turns(one_way, 0, np.arange(41))[-1] == 0   # one tile of a one-way board: the board's turn
-    split = np.vstack([turn_p[:25], np.roll(turn_p[:15], 2, axis=1), [[0.05, 0.0, 0.95, 0.0]]])
-    assert tile_turns(split, 0, np.arange(41))[-1] == 2     # players on two sides: its own sure turn
-    assert tile_turns(np.full((3, 4), 0.25), 1, np.arange(3)).tolist() == [1, 1, 1]   # unsure: the board's
-
-
 def test_the_recogniser_turns_the_letters_when_the_rotation_head_cannot(shared_data):
     """A soft photo of a finished board (English 170755) splits the rotation head's votes (0.46 /
     0.21 / 0.04 / 0.29): no orientation, and the classifier alone read 63 of its 100 tiles. The
@@ -357,13 +330,3 @@ def test_the_recogniser_turns_the_letters_when_the_rotation_head_cannot(shared_d
     game = "".join(to_game(read).board)
     right = sum(t == r for t, r in zip(truth, game) if t != ".")
     assert right >= 95, right
-
-
-def test_a_letter_read_beyond_its_count_is_read_by_the_recogniser(shared_data):
-    """The classifier reads this edition's N as M on 8 squares of 170721 (the set has 2 M): the
-    recogniser reads each square the classifier reads as a letter before the count caps, so the
-    surplus is not capped into empty or a blank unread."""
-    read, truth = _read_english(shared_data, "IMG_20151016_170721.jpg")
-    board = "".join(read.board())
-    for sq in ("4K", "13H", "14O"):
-        assert (sq, board[_square(sq)]) == (sq, truth[_square(sq)])
