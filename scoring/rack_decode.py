@@ -45,6 +45,19 @@ def decode(seen, room: Counter, holds: Counter | None = None):
     alts = seen.alts or ((),) * len(seen.tiles)
     opts = [_options(t, c, a) for t, c, a in zip(seen.tiles, seen.certainty, alts)]
     n = len(opts)
+    # Only some tiles bind: those the rack must hold and those more slots may name than the room
+    # has. A slot's other letters are one choice for the search (their weights summed, the likeliest
+    # of them standing for it, its share then split by weight): the search stays small.
+    may = Counter(t for o in opts for t in {x for x, _ in o} if t is not None and t != _ANY)
+    binding = set(holds) | {t for t, k in may.items() if k > room.get(t, 0)}
+    ratio = [1.0] * n
+    for i, o in enumerate(opts):
+        loose = [(t, p) for t, p in o if t is not None and t != _ANY and t not in binding]
+        if len(loose) > 1:
+            top = max(loose, key=lambda x: x[1])
+            total = sum(p for _, p in loose)
+            ratio[i] = top[1] / total
+            opts[i] = [x for x in o if x not in loose] + [(top[0], total)]
     left = Counter(room)
     named: Counter = Counter()
     fits: list[tuple[float, tuple]] = []
@@ -64,24 +77,25 @@ def decode(seen, room: Counter, holds: Counter | None = None):
             return
         for tile, p in opts[k]:
             free = tile is None or tile == _ANY
-            if not free:
+            counted = not free and tile in binding
+            if counted:
                 if left[tile] <= 0:
                     continue
                 left[tile] -= 1
                 took = named[tile] < holds[tile]
                 named[tile] += 1
                 state["short"] -= took
-            else:
+            elif free:
                 state["free"] += 1
                 state["hidden"] += tile is None
             acc.append(tile)
             go(k + 1, w * p)
             acc.pop()
-            if not free:
+            if counted:
                 left[tile] += 1
                 named[tile] -= 1
                 state["short"] += took
-            else:
+            elif free:
                 state["free"] -= 1
                 state["hidden"] -= tile is None
 
@@ -91,14 +105,15 @@ def decode(seen, room: Counter, holds: Counter | None = None):
     if not named_fits or total <= 0:
         return None
     _, best = max(named_fits, key=lambda f: f[0])
-    share = [sum(w for w, a in fits if a[i] == best[i]) / total for i in range(n)]
+    share = [sum(w for w, a in fits if a[i] == best[i]) / total * (1.0 if best[i] in binding else ratio[i])
+             for i in range(n)]
     as_read = best == seen.tiles
     cert = []
     for i, (t, c) in enumerate(zip(seen.tiles, seen.certainty)):
         if t is None:
             cert.append(c)
         elif as_read:
-            cert.append(c if c is None or share[i] <= c else round(share[i], 4))
+            cert.append(c if c is None or share[i] <= c + 1e-6 else round(share[i], 4))
         else:
             cert.append(round(share[i], 4))
     if as_read and tuple(cert) == seen.certainty:
