@@ -469,11 +469,12 @@ class RackBook:
 
     def kept(self, player: int, events: Sequence[Event]) -> Counter:
         """The tiles the player's rack must still hold after `events`: the leave of their last move
-        whose rack is known (a play's rack less its tiles, an exchange's less the tiles that went,
-        a pass's whole rack); nothing when that rack is not known whole."""
+        (its event's rack, `judge`'s: the rack, or the tiles surely seen and those played when it was
+        not seen whole): a play's rack less its tiles, an exchange's less the tiles that went, a
+        pass's rack; nothing when no rack came with it or an exchange's tiles are not named."""
         last = next((e for e in reversed(events) if e.player == player
                      and isinstance(e, (Play, Exchange, Pass, TurnLost, PhonyWithdrawn))), None)
-        if last is None or not getattr(last, "rack", None) or getattr(last, "rack_note", ""):
+        if last is None or not getattr(last, "rack", None):
             return Counter()
         rack = _count(last.rack, self.dist)
         if isinstance(last, Play):

@@ -73,12 +73,13 @@ def test_a_read_the_leave_cannot_explain_is_taken_under_the_counts_alone():
     assert fitted.rack is r and not fitted.breaks
 
 
-def test_no_leave_without_a_whole_rack_or_after_an_exchange_of_unnamed_tiles():
+def test_the_leave_of_a_rack_not_seen_whole_is_its_sure_tiles_and_none_after_unnamed_tiles():
     game = Game(get_profile("naspa"), EN)
     book = RackBook(EN, 2, SURE)
     assert book.kept(0, game.events) == Counter()
+    # judged from a read A.E.RST: the tiles surely seen and those played
     game.play(0, placement_from_gcg(game, "8E", "RATS"), rack="AERST", rack_note="rack not seen whole")
-    assert book.kept(0, game.events) == Counter()          # a partial rack: nothing known kept
+    assert book.kept(0, game.events) == Counter("E")      # the sure E stayed
     game.exchange(1, 3, None, "ABCDEFG")
     assert book.kept(1, game.events) == Counter()
     game.pass_turn(0)
