@@ -549,8 +549,14 @@ class RackBook:
         tiles seen and those played (all the rack surely held), with a RACK_NOT_SEEN note showing
         what was read. A read the set cannot hold beside the board is no rack either."""
         tiles = _count(played, self.dist)
-        # before a play, the rack held the play's tiles: its read decoded so (rack_decode)
-        seen = decode(seen, unseen(board, self.dist), tiles) or seen
+        # before a play, the rack held the play's tiles: its read decoded so (rack_decode), when the
+        # game leaves each letter it changed no other choice (sure by its share). Else the board's
+        # play and the rack's read disagree (the board misread, or a play not from this rack): the
+        # read stands as read and the play is flagged, evidence a person weighs, never bent away.
+        decoded = decode(seen, unseen(board, self.dist), tiles)
+        if decoded is not None and all(c is not None and c >= self.review_below for a, b, c in
+                                       zip(seen.tiles, decoded.tiles, decoded.certainty) if a != b):
+            seen = decoded
         sure = seen.trusted(self.review_below)
         doubt = seen.doubtful(self.review_below)
         unsure = f"; read under {self.review_below:g}: {', '.join(doubt)}" if doubt else ""
