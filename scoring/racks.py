@@ -246,9 +246,10 @@ class Judged:
 
 @dataclass(frozen=True)
 class Fitted:
-    """A read taken under the set's counts (RackBook.fit): `read` as the camera read it; `rack` the
-    rack it stands for (the read, or the read with the reader's runner-ups where it breaks the
-    counts, each slot's certainty then its share among the racks that fit); `breaks` when no
+    """A read decoded against the game (RackBook.fit, scoring.rack_decode): `read` as the camera read
+    it; `rack` the rack it stands for (the read, or the read with the reader's runner-ups where it
+    breaks the counts or the leave, each slot's certainty then its share among the racks that
+    fit); `breaks` when no
     runner-up mends it: what it breaks (the read is then no rack: for review, never on air as
     read; the book keeps it with the tiles over the counts as not seen)."""
 
