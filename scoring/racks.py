@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 
 from .board import Board
 from .errors import ScoringError
+from .rack_decode import decode
 from .events import Event, Exchange, Pass, PhonyWithdrawn, Play, TurnLost
 from .gcg.records import RACK_NOT_SEEN
 from .tally import excess, tally, unseen
@@ -28,9 +29,6 @@ from .tiles import BLANK, Distribution
 
 __all__ = ["Fitted", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
            "from_rack", "moves", "rack_string", "unquoted_rack_note"]
-
-# The reader's runner-ups tried per slot when a read breaks the set's counts (RackBook.fit).
-_RUNNER_UPS = 3
 
 
 class RackError(ScoringError):
@@ -249,9 +247,10 @@ class Judged:
 
 @dataclass(frozen=True)
 class Fitted:
-    """A read taken under the set's counts (RackBook.fit): `read` as the camera read it; `rack` the
-    rack it stands for (the read, or the read with the reader's runner-ups where it breaks the
-    counts, each slot's certainty then its share among the racks that fit); `breaks` when no
+    """A read decoded against the game (RackBook.fit, scoring.rack_decode): `read` as the camera read
+    it; `rack` the rack it stands for (the read, or the read with the reader's runner-ups where it
+    breaks the counts or the leave, each slot's certainty then its share among the racks that
+    fit); `breaks` when no
     runner-up mends it: what it breaks (the read is then no rack: for review, never on air as
     read; the book keeps it with the tiles over the counts as not seen)."""
 
@@ -274,54 +273,6 @@ class Fitted:
         """What a rack log keeps as the read's tiles: the rack, or the read as read when it breaks
         the counts (with `breaks`)."""
         return self.read if self.breaks else self.rack
-
-
-def _under(seen: RackSeen, room: Counter) -> RackSeen | None:
-    """The likeliest rack the read may stand for within `room` (the tiles it can hold): each slot
-    holding a tile the read has too many of is its read or one of its runner-ups, the product of
-    their probabilities the greatest; the other slots as read. None when none fits. A slot's
-    certainty is then its tile's share of the racks that fit, the reader's mass left unlisted
-    counting as a tile that would fit too: a slot the counts alone decided is doubtful."""
-    over = {t for t, n in seen.seen.items() if n > room.get(t, 0)}
-    alts = seen.alts or ((),) * len(seen.tiles)
-    left = Counter(room)
-    left.subtract(Counter(t for t in seen.tiles if t is not None and t not in over))
-    slots, opts = [], []
-    for i, (t, c, alt) in enumerate(zip(seen.tiles, seen.certainty, alts)):
-        if t in over:
-            listed = [(t, 1.0 if c is None else c)] + [(a, p) for a, p in alt[:_RUNNER_UPS] if a != t and p > 0]
-            rest = max(0.0, 1.0 - sum(p for _, p in listed))
-            slots.append(i)
-            opts.append(listed + ([(None, rest)] if rest > 0 else []))   # None: a tile not listed
-    fits: list[tuple[float, tuple]] = []
-    acc: list[str | None] = []
-
-    def go(k: int, w: float) -> None:
-        if k == len(slots):
-            fits.append((w, tuple(acc)))
-            return
-        for tile, p in opts[k]:
-            if tile is not None:
-                if left[tile] <= 0:
-                    continue
-                left[tile] -= 1
-            acc.append(tile)
-            go(k + 1, w * p)
-            acc.pop()
-            if tile is not None:
-                left[tile] += 1
-
-    go(0, 1.0)
-    named = [f for f in fits if None not in f[1]]
-    total = sum(w for w, _ in fits)
-    if not named or total <= 0:
-        return None
-    _, best = max(named, key=lambda f: f[0])
-    tiles, cert = list(seen.tiles), list(seen.certainty)
-    for k, (i, tile) in enumerate(zip(slots, best)):
-        tiles[i] = tile
-        cert[i] = round(sum(w for w, a in fits if a[k] == tile) / total, 4)
-    return replace(seen, tiles=tuple(tiles), certainty=tuple(cert))
 
 
 @dataclass
@@ -522,26 +473,47 @@ class RackBook:
         r = self.current(player, events)
         return unseen(board, self.dist, r.letters if r is not None else "")
 
+    def kept(self, player: int, events: Sequence[Event]) -> Counter:
+        """The tiles the player's rack must still hold after `events`: the leave of their last move
+        (its event's rack, `judge`'s: the rack, or the tiles surely seen and those played when it was
+        not seen whole): a play's rack less its tiles, an exchange's less the tiles that went, a
+        pass's rack; nothing when no rack came with it or an exchange's tiles are not named."""
+        last = next((e for e in reversed(events) if e.player == player
+                     and isinstance(e, (Play, Exchange, Pass, TurnLost, PhonyWithdrawn))), None)
+        if last is None or not getattr(last, "rack", None):
+            return Counter()
+        rack = _count(last.rack, self.dist)
+        if isinstance(last, Play):
+            return rack - _count(self.dist.spell([BLANK if t.blank else t.letter for t in last.placement.tiles]),
+                                 self.dist)
+        if isinstance(last, Exchange):
+            return rack - _count(last.tiles, self.dist) if last.tiles else Counter()
+        return rack if isinstance(last, Pass) else Counter()
+
     def fit(self, seen: RackSeen, board: Board, events: Sequence[Event]) -> Fitted:
-        """`seen` under the set's counts: a rack holds only tiles that are neither on the board nor
-        on another player's rack as last read (sure tiles only). A read that breaks them (a blank
-        read as a second X) is not the rack: the reader's runner-ups are tried (the likeliest rack
-        that fits); when none fits, `breaks` says what the read breaks."""
+        """`seen` decoded against what the game knows (scoring.rack_decode): a rack holds only tiles
+        that are neither on the board nor on another player's rack as last read (sure tiles only),
+        and still holds the tiles kept from the player's last known rack (`kept`). A read that
+        breaks this is not the rack: the likeliest of the reader's runner-ups that fits is taken,
+        each slot the game decided as sure as its share of the racks that fit. A read that fits
+        the counts but not the leave may be of a later turn (a play not yet on the board): then
+        the counts alone. When the counts cannot be met, `breaks` says what the read breaks."""
         others = "".join(r.letters for p in range(self.players) if p != seen.player
                          and (r := self.current(p, events)) is not None)
         room = unseen(board, self.dist, others)
-        over = seen.seen - room
-        if not over:
-            return Fitted(seen, seen)
-        rack = _under(seen, room)
+        kept = self.kept(seen.player, events)
+        rack = decode(seen, room, kept) if kept and sum(kept.values()) <= len(seen.tiles) else None
+        if rack is None:
+            rack = decode(seen, room)
         if rack is not None:
             return Fitted(seen, rack)
+        over = seen.seen - room
         ex = excess(tally(board, [others, seen.letters], self.dist), self.dist)
         why = ex.says(f"the rack read {seen.shown} with the board and the other racks") if ex is not None else \
             f"the rack read {seen.shown} holds {rack_string(over.elements())}, which the set has no more of"
-        kept = replace(seen, certainty=tuple(0.0 if t is not None and t in over else c
-                                             for t, c in zip(seen.tiles, seen.certainty)))
-        return Fitted(seen, kept, why)
+        kept_read = replace(seen, certainty=tuple(0.0 if t is not None and t in over else c
+                                                  for t, c in zip(seen.tiles, seen.certainty)))
+        return Fitted(seen, kept_read, why)
 
     def exchange_before(self, player: int, played: str, events: Sequence[Event], board: Board) -> TurnChange | None:
         """Before a play is credited (no clock press said whose it is): did `player`, on turn, let
@@ -582,11 +554,19 @@ class RackBook:
         write beside the play), for review, the note naming the tiles. Partial or doubtful: the
         tiles seen and those played (all the rack surely held), with a RACK_NOT_SEEN note showing
         what was read. A read the set cannot hold beside the board is no rack either."""
+        tiles = _count(played, self.dist)
+        # before a play, the rack held the play's tiles: its read decoded so (rack_decode), when the
+        # game leaves each letter it changed no other choice (sure by its share). Else the board's
+        # play and the rack's read disagree (the board misread, or a play not from this rack): the
+        # read stands as read and the play is flagged, evidence a person weighs, never bent away.
+        decoded = decode(seen, unseen(board, self.dist), tiles)
+        if decoded is not None and all(c is not None and c >= self.review_below for a, b, c in
+                                       zip(seen.tiles, decoded.tiles, decoded.certainty) if a != b):
+            seen = decoded
         sure = seen.trusted(self.review_below)
         doubt = seen.doubtful(self.review_below)
         unsure = f"; read under {self.review_below:g}: {', '.join(doubt)}" if doubt else ""
         shown = f"{sure.shown}{unsure}"
-        tiles = _count(played, self.dist)
         missing = from_rack(sure, played, self.dist)
         if missing:
             return Judged(None, f"{RACK_NOT_SEEN} with this play's tiles: {missing} not on the rack read {shown}", True)

@@ -483,6 +483,10 @@ class WatchConfig(BaseModel):
     sure: float = Field(default=0.8, gt=0.0, le=1.0,
                         description="A slot read this surely as another letter than before, in two frames in "
                                     "a row (and before as surely): the tile was changed.")
+    agree_frames: int = Field(default=3, ge=1, le=30,
+                              description="A slot is sure only when this many frames of the rest read it as the "
+                                          "same letter with nothing doubting it, and no undoubted frame read it "
+                                          "otherwise: one frame's two readers agreeing is not enough.")
     reread_s: float = Field(default=0.5, ge=0.0, le=10.0,
                             description="Once a view has settled, the rack is read again only this often (until "
                                         "it reads otherwise): a steady rack camera costs a read per reread_s, not "
@@ -511,6 +515,7 @@ class RackWatch:
         self._sums: np.ndarray | None = None
         self._counts: np.ndarray | None = None
         self._doubted: np.ndarray | None = None
+        self._alike: np.ndarray | None = None   # per slot and letter: undoubted frames that read it so
         self._other = False  # the last frame read a slot surely otherwise
         self._boxes: list = []
         self._pitch = 0.0
@@ -555,6 +560,19 @@ class RackWatch:
         self._sums = np.zeros((n, k), np.float64)
         self._counts = np.zeros(n, np.int64)
         self._doubted = np.zeros(n, np.int64)   # frames that doubted each slot (RackReader.doubted)
+        self._alike = np.zeros((n, k), np.int64)
+
+    def _unsure(self, i: int) -> bool:
+        """The one rule of when a rest's slot may be called sure (issue 45): the frames agree. Doubted
+        in half its frames or more is not sure (one frame's jitter setting the readers apart does
+        not doubt it); nor is a slot fewer than ``agree_frames`` undoubted frames read as the fused
+        letter, or one an undoubted frame read as another letter. On a look the readers never saw
+        both can agree on one wrong letter in a frame; a steady misread over frames is then left to
+        scoring's decode against the game (scoring.rack_decode)."""
+        alike = self._alike[i]
+        j = int(np.argmax(self._sums[i]))
+        return bool(2 * self._doubted[i] >= self._counts[i] or alike[j] < self.cfg.agree_frames
+                    or alike.sum() > alike[j])
 
     def _feed_seen(self, fix: RackFix, probs: np.ndarray, doubted: np.ndarray, seen: list[int], t: float,
                    t0: float) -> RackView | None:
@@ -562,6 +580,8 @@ class RackWatch:
             self._sums[i] += p
             self._counts[i] += 1
             self._doubted[i] += bool(d)
+            if not d:
+                self._alike[i, int(np.argmax(p))] += 1
         self._boxes = [s.box for s in fix.slots]
         if t - self._since < self.cfg.settle_s:
             return None
@@ -570,10 +590,7 @@ class RackWatch:
             if not self._counts[i]:
                 tiles.append(RackTile(None, 0.0, box))
                 continue
-            # doubted in half its frames or more: not sure fused either (one frame's jitter
-            # setting the readers apart does not)
-            tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box,
-                               2 * self._doubted[i] >= self._counts[i]))
+            tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box, self._unsure(i)))
         view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
         self._read_at = t
         if self.last is not None and [x.letter for x in self.last.tiles] == [x.letter for x in view.tiles]:

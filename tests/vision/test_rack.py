@@ -338,6 +338,40 @@ def test_the_watch_keeps_a_slot_doubted_in_half_its_frames_unsure(reader, monkey
     got = [v for v in (fresh.feed(img, t) for img, t in frames_) if v is not None]
     assert all(t.certainty >= SURE for t in got[0].tiles)
 
+def test_a_slot_is_sure_only_when_agree_frames_frames_of_the_rest_read_it_alike(reader):
+    """Issue 45, item 4: one frame's two readers agreeing does not make a slot sure; the watch's
+    frames do. Settled on two frames (settle_s 0.25, frames 0.25 s apart): every slot under SURE;
+    settled on three: sure, as the readers read each frame."""
+    two = RackWatch(reader, settle_s=0.25)
+    got = [v for v in (two.feed(img, t) for img, t in frames("RETINAS", 5, 0, 2)) if v is not None]
+    assert len(got) == 1 and got[0].text == "RETINAS"
+    assert all(t.certainty <= DOUBTED for t in got[0].tiles)
+    three = RackWatch(reader, settle_s=0.5)
+    got = [v for v in (three.feed(img, t) for img, t in frames("RETINAS", 5, 0, 3)) if v is not None]
+    assert len(got) == 1 and all(t.certainty >= SURE for t in got[0].tiles)
+
+
+def test_a_slot_an_undoubted_frame_read_as_another_letter_is_not_sure(reader, monkeypatch):
+    """Frames that each read a slot surely but as different letters do not agree: the fused letter
+    is not sure, however many frames read it so."""
+    read_slots = reader.read_slots
+    calls = []
+
+    def one_frame_reads_the_r_as_p(image, fix):
+        calls.append(1)
+        fix, probs, doubted = read_slots(image, fix)
+        if len(calls) == 2:
+            probs = probs.copy()
+            probs[0] = 0.0
+            probs[0, reader.alphabet.index("P")], probs[0, reader.alphabet.index("R")] = 0.55, 0.45
+        return fix, probs, doubted
+    monkeypatch.setattr(reader, "read_slots", one_frame_reads_the_r_as_p)
+    watch = RackWatch(reader, settle_s=2.25)
+    got = [v for v in (watch.feed(img, t) for img, t in frames("RETINAS", 5, 0, 10)) if v is not None]
+    assert len(got) == 1 and got[0].text == "RETINAS"
+    assert got[0].tiles[0].certainty <= DOUBTED and all(t.certainty >= SURE for t in got[0].tiles[1:])
+
+
 @pytest.mark.parametrize("print_", ["star", "face", "logo"])
 def test_a_blank_with_a_printed_face_reads_as_a_blank_as_on_the_board(reader, print_):
     """The board's printed-face rules ([read] shape_rules: ink in a mark's hole, or ink that reads as no
