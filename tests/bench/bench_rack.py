@@ -17,6 +17,12 @@ Per split:
                the doubts (vision.rack.RackReader.doubted), 'reported' the certainty reported now
   short        racks of 0 to 6 tiles (the end of a game; 0 an empty rack, which is a rack with no tiles,
                not "no rack"): empty racks read as empty, short racks' slots right and read exact
+  no_rack      stills of a rack (unoccluded, hand and short racks, empty ones included) answered "no
+               rack" (the finder's None): every still here has a rack (issue 45: none)
+  summary      issue 45's measures per split, the shipped rule: racks exact, letters, sure-and-wrong per
+               1,000 slots given a letter (and per 1,000 sure slots), hidden tiles read with a letter
+               (and the hand racks giving one a letter at certainty >= 0.5), empty racks read as empty,
+               no-rack answers, CPU p95 ms a read
   ms           one rack's read (find + the chosen rule's reader), onnxruntime and OpenCV on one thread:
                wall clock and the process's CPU time (the machine is shared; the CPU time is the read's)
 
@@ -154,20 +160,50 @@ def unseen(reader: RackReader, data: dict) -> dict:
     """Tiles a hand hides (truth) that a seen slot lies on: 'given_a_letter' the finder's seen slots
     (as measured before issue 38), 'read_with_a_letter' the slots still seen after the reading
     (RackReader.reading: a letterless face running on out of its tile is made unseen)."""
-    hidden = given = read = 0
+    hidden = given = read = racks_read = racks_half = 0
     for scene, fix, raw in data["hands"]:
-        after = reader.reading(scene.image, fix, raw)[0] if fix is not None else None
+        after = reader.reading(scene.image, fix, raw) if fix is not None else None
+        view = reader.view(*after[:2], 0.0, after[2]) if after is not None else None
+        lettered = half = False
         for (x, y, w, h), occ in zip(scene.boxes, scene.occluded):
             if not occ:
                 continue
             hidden += 1
-            for f, n in ((fix, "given"), (after, "read")):
-                if f is not None and any(s.seen and x <= s.quad.mean(axis=0)[0] <= x + w
-                                         and y <= s.quad.mean(axis=0)[1] <= y + h for s in f.slots):
+            for f, n in ((fix, "given"), (after[0] if after else None, "read")):
+                on = [] if f is None else [k for k, s in enumerate(f.slots) if s.seen and x <= s.quad.mean(axis=0)[0]
+                                           <= x + w and y <= s.quad.mean(axis=0)[1] <= y + h]
+                if on:
                     given += n == "given"
                     read += n == "read"
+                    if n == "read":
+                        lettered = True
+                        half = half or any(view.tiles[k].certainty >= 0.5 for k in on)
+        racks_read += lettered
+        racks_half += half
     return {"racks": len(data["hands"]), "hidden_tiles": hidden, "given_a_letter": given,
-            "read_with_a_letter": read}
+            "read_with_a_letter": read, "racks_reading_a_hidden_tile": racks_read,
+            "racks_reading_a_hidden_tile_at_0.5": racks_half}
+
+
+def no_rack(data: dict) -> dict:
+    """Stills of a rack answered "no rack" (the finder's None), of every still (each has a rack)."""
+    fixes = [f for _, f, *_ in data["rows"]] + [f for _, f, _ in data["hands"]] + [f for _, f, _ in data["short"]]
+    return {"stills": len(fixes), "no_rack": sum(f is None for f in fixes)}
+
+
+def summary(out: dict, split: str, rule: str) -> dict:
+    """Issue 45's measures for one split, the shipped rule ``rule`` (gathered from ``out``)."""
+    sc, su = out[split][rule], out["sure_0.9"][rule][split]["reported"]
+    un, sh = out["unseen"][split], out["short"][split]
+    return {"racks_exact": f"{sc['exact']} of {sc['racks']}", "letters": f"{sc['letters']} of {sc['tiles']}",
+            "sure_wrong": f"{su['wrong']} of {su['sure']} sure, {su['slots_lettered']} lettered",
+            "sure_wrong_per_1000_lettered": round(1000 * su["wrong"] / max(su["slots_lettered"], 1), 2),
+            "sure_wrong_per_1000_sure": round(1000 * su["wrong"] / max(su["sure"], 1), 2),
+            "hidden_read_with_a_letter": f"{un['read_with_a_letter']} of {un['hidden_tiles']}",
+            "hand_racks_reading_a_hidden_tile_at_0.5": f"{un['racks_reading_a_hidden_tile_at_0.5']} of {un['racks']}",
+            "empty_read_empty": f"{sh['read_empty']} of {sh['empty_racks']}",
+            "no_rack": f"{out['no_rack'][split]['no_rack']} of {out['no_rack'][split]['stills']}",
+            "cpu_p95_ms": out["timing_one_thread"][split]["cpu_p95_ms"]}
 
 
 def made_unseen(reader: RackReader, data: dict) -> dict:
@@ -306,12 +342,14 @@ def main() -> int:
         "sure_0.9": {r: {s: sure(rd, data[s], r) for s in data}
                      for r, rd in {RackConfig().rule: reader, rule: chosen}.items()},
         "timing_one_thread": {s: timing(chosen, data[s]) for s in data},
+        "no_rack": {s: no_rack(data[s]) for s in data},
     }
+    out["summary"] = {s: summary(out, s, RackConfig().rule) for s in data}
     suffix = "" if args.finder == "classical" else f"_{args.finder}"
     dest = Path(args.out) / f"rack_stills_{out['commit']}{suffix}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    shown = ("commit", "finder", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread")
+    shown = ("commit", "finder", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread", "no_rack", "summary")
     print(json.dumps({k: out[k] for k in shown}, indent=1))
     for s in SEEDS:
         for r in RULES:
