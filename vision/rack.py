@@ -9,8 +9,8 @@ table's calibration; vision.assemble builds them). Which of them names a rack's 
 only (docs/racks.md has the figures): there the board's calibrated fusion and the recogniser alone
 read about alike and the classifier alone worst. On real broadcast rack crops (not available here)
 the recogniser alone read best (93.1 %, the classifier 74.0 %, the fusion 82.4 %), so 'recogniser'
-is the rule to try first on a real table. A slot a hand hides
-is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?'),
+is the rule to try first on a real table. A slot a hand hides,
+or whose face the frame cuts, is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?'),
 and so is a printed face (a star, a smiley, a logo: the board's shape rules, vision.fuse.printed_faces).
 The text recogniser is the board's PP-OCRv4 pooled with PP-OCRv6 small (``RackConfig.recogniser``).
 
@@ -217,14 +217,19 @@ def runs_on(image: np.ndarray, quad: np.ndarray, ends: tuple[str, ...] = RUN_ON_
     return False
 
 
-def partial(shape, fix: RackFix, slot: Slot) -> bool:
-    """Whether the finder's ``slot`` of ``fix`` is a part of a tile only (or of the table taken for
-    one): cut by the frame (within EDGE_PX of its edge), or shorter than MIN_HEIGHT of the row's
-    median slot or narrower than MIN_WIDTH of the pitch."""
+def cut(shape, slot: Slot) -> bool:
+    """Whether ``slot`` is cut by the frame (within EDGE_PX of its edge): its face partly out of view."""
     h, w = shape[:2]
     x, y, bw, bh = slot.box
+    return bool(min(x, y, w - (x + bw), h - (y + bh)) <= EDGE_PX)
+
+
+def partial(shape, fix: RackFix, slot: Slot) -> bool:
+    """Whether the finder's ``slot`` of ``fix`` is a part of a tile only (or of the table taken for
+    one): cut by the frame (``cut``), or shorter than MIN_HEIGHT of the row's median slot or narrower
+    than MIN_WIDTH of the pitch."""
     height = float(np.median([np.ptp(s.quad[:, 1]) for s in fix.slots]))
-    return bool(min(x, y, w - (x + bw), h - (y + bh)) <= EDGE_PX or np.ptp(slot.quad[:, 1]) < MIN_HEIGHT * height
+    return bool(cut(shape, slot) or np.ptp(slot.quad[:, 1]) < MIN_HEIGHT * height
                 or np.ptp(slot.quad[:, 0]) < MIN_WIDTH * fix.pitch)
 
 
@@ -391,15 +396,17 @@ class RackReader:
         return self.reading(image, fix, self.raw(image, fix, RULES))
 
     def reading(self, image: np.ndarray, fix: RackFix, raw: "RawReads") -> tuple[RackFix, np.ndarray, np.ndarray]:
-        """The fix with the letterless faces that are no blank one can call made unseen: a face whose
-        colour runs on out of its tile (``runs_on``: a hand of its colour over it) or a part of a
-        tile only (``partial``: no ink on a piece of a face says nothing of the rest); its seen
-        slots' probabilities by ``cfg.rule`` and which of them are doubted (``doubted``)."""
+        """The fix with the slots one cannot read made unseen: a face cut by the frame (``cut``:
+        part of it out of view, its ink a piece of a letter, an R read U), and the letterless faces
+        that are no blank one can call: a face whose colour runs on out of its tile (``runs_on``: a
+        hand of its colour over it) or a part of a tile only (``partial``: no ink on a piece of a
+        face says nothing of the rest); its seen slots' probabilities by ``cfg.rule`` and which of
+        them are doubted (``doubted``)."""
         probs = self.combine(raw, self.cfg.rule)
         blank = self.alphabet.index(BLANK)
         seen = [k for k, s in enumerate(fix.slots) if s.seen]
-        hide = [i for i, k in enumerate(seen) if int(np.argmax(probs[i])) == blank and
-                (runs_on(image, fix.slots[k].quad) or (HIDE_PARTIAL and partial(image.shape, fix, fix.slots[k])))]
+        hide = [i for i, k in enumerate(seen) if cut(image.shape, fix.slots[k]) or int(np.argmax(probs[i])) == blank
+                and (runs_on(image, fix.slots[k].quad) or (HIDE_PARTIAL and partial(image.shape, fix, fix.slots[k])))]
         if hide:
             gone = {seen[i] for i in hide}
             fix = RackFix(tuple(Slot(s.quad, False) if k in gone else s for k, s in enumerate(fix.slots)),

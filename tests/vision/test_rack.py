@@ -411,3 +411,20 @@ def test_rack_read_recogniser_is_a_setting_and_a_bad_one_is_refused():
     assert s.rack_read.recogniser == "v4" and Settings().rack_read.recogniser == "both"
     with pytest.raises(pydantic.ValidationError):
         Settings.model_validate({"rack_read": {"recogniser": "v5"}})
+
+
+@pytest.mark.parametrize("tiles,seed", [("RETINAS", 9), ("BACKS", 5), ("RETINAS", 5)])
+def test_a_tile_the_frame_cuts_is_unseen_never_a_letter(reader, tiles, seed):
+    """Issue 45: a face partly out of view is unseen. The frame cut through the first and the last
+    tile (half of each in view): the cut R was read U, the cut S as S at 0.85, each a letter guessed
+    from a piece of one."""
+    scene = render_rack(tiles, seed, LOOK)
+    (x0, _, w0, _), (x1, _, w1, _) = scene.boxes[0], scene.boxes[-1]
+    for img, cut_box in ((scene.image[:, int(x0 + w0 / 2):], 0), (scene.image[:, :int(x1 + w1 / 2)], -1)):
+        view = reader.read(np.ascontiguousarray(img))
+        edge = [t for t in view.tiles if min(t.box[0], img.shape[1] - t.box[0] - t.box[2]) <= 2]
+        assert edge, "the cut tile was found"
+        assert all(t.letter is None for t in edge)
+        # the tiles whole in view are read as before
+        whole = [t.letter for t in view.tiles if t not in edge]
+        assert "".join(whole) == (tiles[1:] if cut_box == 0 else tiles[:-1])
