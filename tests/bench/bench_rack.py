@@ -8,7 +8,8 @@ Per split:
   exact        unoccluded seven-tile racks read wholly right, in order (the finder's slots and letters)
   letters      tiles read right (slots matched by order when the finder found seven, else none right)
   oracle       the same reading on the true tile quads (the reader without the finder's errors)
-  unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0);
+  unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0), and
+               those no slot stands on (the rack read short: the tile not even said unseen);
                'unseen_new_hands' the same for hands no training look has (--new-hand-racks: an arm in a
                sleeve, skin tones beyond the trained ones; models.synth.rack.HAND_LOOKS), only ever read
   made_unseen  the safe error's cost: real tiles the reading made unseen (a letterless face taken for a
@@ -175,7 +176,7 @@ def unseen(reader: RackReader, data: dict, key: str = "hands") -> dict:
     """Tiles a hand hides (truth) that a seen slot lies on: 'given_a_letter' the finder's seen slots
     (as measured before issue 38), 'read_with_a_letter' the slots still seen after the reading
     (RackReader.reading: a letterless face running on out of its tile is made unseen)."""
-    hidden = given = read = racks_read = racks_half = 0
+    hidden = given = read = racks_read = racks_half = no_slot = 0
     for scene, fix, raw in data[key]:
         after = reader.reading(scene.image, fix, raw) if fix is not None else None
         view = reader.view(*after[:2], 0.0, after[2]) if after is not None else None
@@ -184,6 +185,9 @@ def unseen(reader: RackReader, data: dict, key: str = "hands") -> dict:
             if not occ:
                 continue
             hidden += 1
+            # a hidden tile no slot stands on: the rack read short, the tile not even unseen
+            no_slot += after is None or not any(x <= s.quad.mean(axis=0)[0] <= x + w and y <= s.quad.mean(axis=0)[1]
+                                                <= y + h for s in after[0].slots)
             for f, n in ((fix, "given"), (after[0] if after else None, "read")):
                 on = [] if f is None else [k for k, s in enumerate(f.slots) if s.seen and x <= s.quad.mean(axis=0)[0]
                                            <= x + w and y <= s.quad.mean(axis=0)[1] <= y + h]
@@ -197,7 +201,7 @@ def unseen(reader: RackReader, data: dict, key: str = "hands") -> dict:
         racks_half += half
     return {"racks": len(data[key]), "hidden_tiles": hidden, "given_a_letter": given,
             "read_with_a_letter": read, "racks_reading_a_hidden_tile": racks_read,
-            "racks_reading_a_hidden_tile_at_0.5": racks_half}
+            "racks_reading_a_hidden_tile_at_0.5": racks_half, "hidden_tiles_with_no_slot": no_slot}
 
 
 def no_rack(data: dict) -> dict:
@@ -216,7 +220,9 @@ def summary(out: dict, split: str, rule: str) -> dict:
             "sure_wrong_per_1000_sure": round(1000 * su["wrong"] / max(su["sure"], 1), 2),
             "hidden_read_with_a_letter": f"{un['read_with_a_letter']} of {un['hidden_tiles']}",
             "hand_racks_reading_a_hidden_tile_at_0.5": f"{un['racks_reading_a_hidden_tile_at_0.5']} of {un['racks']}",
+            "hidden_with_no_slot": f"{un['hidden_tiles_with_no_slot']} of {un['hidden_tiles']}",
             "new_hands_hidden_read_with_a_letter": f"{nh['read_with_a_letter']} of {nh['hidden_tiles']}",
+            "new_hands_hidden_with_no_slot": f"{nh['hidden_tiles_with_no_slot']} of {nh['hidden_tiles']}",
             "new_hand_racks_reading_a_hidden_tile_at_0.5":
                 f"{nh['racks_reading_a_hidden_tile_at_0.5']} of {nh['racks']}",
             "empty_read_empty": f"{sh['read_empty']} of {sh['empty_racks']}",
