@@ -428,3 +428,19 @@ def test_a_tile_the_frame_cuts_is_unseen_never_a_letter(reader, tiles, seed):
         # the tiles whole in view are read as before
         whole = [t.letter for t in view.tiles if t not in edge]
         assert "".join(whole) == (tiles[1:] if cut_box == 0 else tiles[:-1])
+
+
+@pytest.mark.parametrize("tiles,seed,hand,side", [("RCSEYAM", 36002, 0.29153725047289797, "top"),
+                                                  ("EHNRESG", 36009, 0.2595640701032649, "bottom")])
+def test_tiles_a_hand_hides_mid_row_are_unseen_slots_not_left_out(reader, tiles, seed, hand, side):
+    """Issue 45: training-look stills with a hand over tiles mid-row. Neither finder placed a slot
+    under the hand, so the rack read short (five tiles, all seen) and said nothing of the two hidden;
+    the learned finder's hidden odds there make each an unseen slot, in its place in the row."""
+    scene = render_rack(tiles, seed, draw_look(seed, "train"), hand=hand, hand_from=side)
+    hidden = [i for i, o in enumerate(scene.occluded) if o]
+    assert hidden and 0 < hidden[0] and hidden[-1] < len(tiles) - 1   # mid-row
+    view = reader.read(scene.image)
+    assert len(view.tiles) == len(tiles)
+    for i in hidden:
+        assert view.tiles[i].letter is None and centre_in(scene.boxes[i], view.tiles[i])
+    assert all(view.tiles[i].letter is not None for i in range(len(tiles)) if i not in hidden)
