@@ -9,7 +9,8 @@ table's calibration; vision.assemble builds them). Which of them names a rack's 
 only (docs/racks.md has the figures): there the board's calibrated fusion and the recogniser alone
 read about alike and the classifier alone worst. On real broadcast rack crops (not available here)
 the recogniser alone read best (93.1 %, the classifier 74.0 %, the fusion 82.4 %), so 'recogniser'
-is the rule to try first on a real table. A slot a hand hides,
+is the rule to try first on a real table. A slot a hand hides
+(a gap in the row where the learned finder sees a hidden tile is such a slot, ``hidden_gaps``),
 or whose face the frame cuts, is read as nothing (``letter`` None), never guessed; a face with no letter's ink is a blank ('?'),
 and so is a printed face (a star, a smiley, a logo: the board's shape rules, vision.fuse.printed_faces).
 The text recogniser is the board's PP-OCRv4 pooled with PP-OCRv6 small (``RackConfig.recogniser``).
