@@ -23,7 +23,7 @@ from .fonts import available_fonts, faces_of, family_of
 from .looks import RENDER_FACTORS, STYLES
 from .scene import SKIN_BGR
 
-__all__ = ["RACK_FACTORS", "RACK_HELD_OUT", "SPLITS", "RackScene", "draw_look", "render_rack"]
+__all__ = ["HAND_LOOKS", "RACK_FACTORS", "RACK_HELD_OUT", "SPLITS", "RackScene", "draw_look", "render_rack"]
 
 RACK_FACTORS: dict[str, tuple[str, ...]] = {
     # the rack: its material and colour (RGB anchors in RACK_COLOURS)
@@ -197,9 +197,18 @@ def _tile_look_for(style: str, rng, factors: dict) -> TileLook:
     return look
 
 
-def _hand(rng, img: np.ndarray, quads: np.ndarray, cover: list[int], side: str | None = None) -> np.ndarray:
+# Hands no training look has (issue 45, only ever read, never trained or tuned on): an arm in a
+# sleeve (the skin only from the wrist, so no skin reaches in from the frame's edge), and skin tones
+# beyond SKIN_BGR's (RGB). The draws come from their own stream: a bare hand's still is as before.
+HAND_LOOKS = ("bare", "sleeve", "tone")
+SLEEVES = ((40, 60, 140), (150, 30, 40), (30, 30, 34), (230, 230, 226), (60, 110, 60), (120, 120, 126))
+UNSEEN_SKIN = ((62, 40, 30), (245, 214, 200), (200, 170, 110), (150, 96, 80))
+
+
+def _hand(rng, img: np.ndarray, quads: np.ndarray, cover: list[int], side: str | None = None,
+          look: str = "bare", lrng: np.random.Generator | None = None) -> np.ndarray:
     """A hand reaching over the tiles ``cover`` from the top or the bottom of the frame (``side``
-    'top' or 'bottom'; None: drawn, as likely either)."""
+    'top' or 'bottom'; None: drawn, as likely either), in ``look`` (HAND_LOOKS; its draws from ``lrng``)."""
     h, w = img.shape[:2]
     mask = np.zeros((h, w), np.uint8)
     pts = quads[cover].reshape(-1, 2)
@@ -225,20 +234,33 @@ def _hand(rng, img: np.ndarray, quads: np.ndarray, cover: list[int], side: str |
         cv2.line(mask, (int(centre[0]), int(centre[1])), (int(tip[0]), int(tip[1])), 255,
                  max(3, int(tile_h * 0.22)))
     skin = np.array(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))][::-1], np.float32) * rng.uniform(0.85, 1.1)
-    m = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.5)[..., None] / 255.0
+    if look == "tone":
+        skin = np.array(UNSEEN_SKIN[int(lrng.integers(len(UNSEEN_SKIN)))], np.float32) * lrng.uniform(0.9, 1.05)
     shade = np.linspace(1.12, 0.85, h, dtype=np.float32)[:, None, None]
-    img[:] = img * (1 - m) + np.clip(skin * shade, 0, 255) * m
+    colour = np.broadcast_to(np.clip(skin * shade, 0, 255), img.shape).copy()
+    if look == "sleeve":   # the arm's cloth up to the wrist, a tile's height or so short of the palm
+        wrist = centre - d / max(np.hypot(*d), 1) * tile_h * lrng.uniform(0.9, 1.6)
+        cuff = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(cuff, [np.array([start + n * width, wrist + n * width, wrist - n * width, start - n * width],
+                                     np.int32)], 1)
+        cloth = np.array(SLEEVES[int(lrng.integers(len(SLEEVES)))], np.float32) * lrng.uniform(0.85, 1.1)
+        colour[cuff > 0] = np.clip(cloth * shade, 0, 255)[np.nonzero(cuff)[0], 0]
+    m = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.5)[..., None] / 255.0
+    img[:] = img * (1 - m) + colour * m
     return mask > 127
 
 
 def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0, frame: int = 0,
-                hand_from: str | None = None) -> RackScene:
+                hand_from: str | None = None, hand_look: str = "bare") -> RackScene:
     """One rack camera frame. ``tiles`` left to right as the camera sees them (a string of single
     letters or a list of tokens such as 'CH'; '?' a blank); ``look`` names factors (the others are
     drawn from the training options); ``hand`` in [0, 1]: a hand over about that share of the tiles
     (at least one when > 0), reaching in from the frame's ``hand_from`` side ('top' or 'bottom'; None:
-    drawn); ``frame``: the same rack a moment later (moved a little, new noise)."""
+    drawn), in ``hand_look`` (HAND_LOOKS: 'bare' as trained, 'sleeve' or 'tone' never trained);
+    ``frame``: the same rack a moment later (moved a little, new noise)."""
     tokens = _tokens(tiles)
+    if hand_look not in HAND_LOOKS:
+        raise ValueError(f"hand_look is one of {HAND_LOOKS}, not {hand_look!r}")
     if not 0.0 <= hand <= 1.0:
         raise ValueError(f"hand {hand} is not in [0, 1]")
     if hand_from not in (None, "top", "bottom"):
@@ -342,7 +364,7 @@ def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0
         k = max(1, min(n, int(round(hand * n))))
         first = int(frng.integers(n - k + 1))
         cover = list(range(first, first + k))
-        hmask = _hand(frng, img, quads, cover, hand_from)
+        hmask = _hand(frng, img, quads, cover, hand_from, hand_look, np.random.default_rng([seed, 36, frame]))
         for i in range(n):
             face_mask = np.zeros((OUT_H, OUT_W), np.uint8)
             cv2.fillConvexPoly(face_mask, np.int32(np.round(quads[i])), 1)

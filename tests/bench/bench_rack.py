@@ -8,7 +8,10 @@ Per split:
   exact        unoccluded seven-tile racks read wholly right, in order (the finder's slots and letters)
   letters      tiles read right (slots matched by order when the finder found seven, else none right)
   oracle       the same reading on the true tile quads (the reader without the finder's errors)
-  unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0)
+  unseen       racks with a hand over tiles: tiles a hand hides that were given a letter (must be 0), and
+               those no slot stands on (the rack read short: the tile not even said unseen);
+               'unseen_new_hands' the same for hands no training look has (--new-hand-racks: an arm in a
+               sleeve, skin tones beyond the trained ones; models.synth.rack.HAND_LOOKS), only ever read
   made_unseen  the safe error's cost: real tiles the reading made unseen (a letterless face taken for a
                hidden one), and the unoccluded racks whose reported view is exact
   sure         every slot reported with a letter (unoccluded and hand racks) at certainty >= 0.9: how
@@ -17,10 +20,17 @@ Per split:
                the doubts (vision.rack.RackReader.doubted), 'reported' the certainty reported now
   short        racks of 0 to 6 tiles (the end of a game; 0 an empty rack, which is a rack with no tiles,
                not "no rack"): empty racks read as empty, short racks' slots right and read exact
+  no_rack      stills of a rack (unoccluded, hand and short racks, empty ones included) answered "no
+               rack" (the finder's None): every still here has a rack (issue 45: none)
+  summary      issue 45's measures per split, the shipped rule: racks exact, letters, sure-and-wrong per
+               1,000 slots given a letter (and per 1,000 sure slots), hidden tiles read with a letter
+               (and the hand racks giving one a letter at certainty >= 0.5), empty racks read as empty,
+               no-rack answers, CPU p95 ms a read
   ms           one rack's read (find + the chosen rule's reader), onnxruntime and OpenCV on one thread:
                wall clock and the process's CPU time (the machine is shared; the CPU time is the read's)
 
     .venv/bin/python tests/bench/bench_rack.py [--racks 100] [--hand-racks 30] [--short-racks 28]
+                                               [--new-hand-racks 30]
                                                [--finder classical|learned|both]
 
 ``--finder`` (RackConfig.finder): the classical finder (vision.rackfind), the learned one
@@ -43,6 +53,7 @@ import numpy as np
 
 from tilecam.api.settings import load_settings
 from tilecam.models.synth import RACK_HELD_OUT, draw_look, render_rack
+from tilecam.models.synth.rack import HAND_LOOKS
 from tilecam.scoring.tiles import DISTRIBUTIONS
 from tilecam.vision.assemble import load_tile_reader
 from tilecam.vision.rack import RULES, RackConfig, RackReader
@@ -63,7 +74,8 @@ def draw_rack(rng: np.random.Generator, n: int = 7) -> list[str]:
     return [str(t) for t in rng.choice(bag, n, replace=False)]
 
 
-def measure(reader: RackReader, split: str, racks: int, hand_racks: int, short_racks: int = 0) -> dict:
+def measure(reader: RackReader, split: str, racks: int, hand_racks: int, short_racks: int = 0,
+            new_hand_racks: int = 0) -> dict:
     rng = np.random.default_rng(SEEDS[split])
     rows = []
     for i in range(racks):
@@ -81,6 +93,16 @@ def measure(reader: RackReader, split: str, racks: int, hand_racks: int, short_r
         scene = render_rack(draw_rack(rng), seed, draw_look(seed, split), hand=float(rng.uniform(0.15, 0.5)))
         fix = reader.find(scene.image)
         hands.append((scene, fix, reader.raw(scene.image, fix, RULES) if fix is not None else None))
+    # hands no training look has (models.synth.rack.HAND_LOOKS: an arm in a sleeve, skin tones beyond
+    # the trained ones), in turn, from their own seeds and stream: only ever read (issue 45)
+    nrng = np.random.default_rng(SEEDS[split] + 7000)
+    new_hands = []
+    for i in range(new_hand_racks):
+        seed = SEEDS[split] + 7000 + i
+        scene = render_rack(draw_rack(nrng), seed, draw_look(seed, split), hand=float(nrng.uniform(0.15, 0.5)),
+                            hand_look=HAND_LOOKS[1 + i % 2])
+        fix = reader.find(scene.image)
+        new_hands.append((scene, fix, reader.raw(scene.image, fix, RULES) if fix is not None else None))
     # racks of 0..6 tiles in turn, from their own seeds and stream (the racks above stay as they were)
     srng = np.random.default_rng(SEEDS[split] + 9000)
     short = []
@@ -89,7 +111,7 @@ def measure(reader: RackReader, split: str, racks: int, hand_racks: int, short_r
         scene = render_rack(draw_rack(srng, i % 7), seed, draw_look(seed, split))
         fix = reader.find(scene.image)
         short.append((scene, fix, reader.raw(scene.image, fix, RULES) if fix is not None else None))
-    return {"rows": rows, "hands": hands, "short": short}
+    return {"rows": rows, "hands": hands, "short": short, "new_hands": new_hands}
 
 
 def score(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
@@ -150,24 +172,62 @@ def short(reader: RackReader, data: dict, rule: str, bar: float) -> dict:
             "short_racks": n, "short_no_rack": none, "short_slots_right": slots_right, "short_exact": exact}
 
 
-def unseen(reader: RackReader, data: dict) -> dict:
+def unseen(reader: RackReader, data: dict, key: str = "hands") -> dict:
     """Tiles a hand hides (truth) that a seen slot lies on: 'given_a_letter' the finder's seen slots
     (as measured before issue 38), 'read_with_a_letter' the slots still seen after the reading
     (RackReader.reading: a letterless face running on out of its tile is made unseen)."""
-    hidden = given = read = 0
-    for scene, fix, raw in data["hands"]:
-        after = reader.reading(scene.image, fix, raw)[0] if fix is not None else None
+    hidden = given = read = racks_read = racks_half = no_slot = 0
+    for scene, fix, raw in data[key]:
+        after = reader.reading(scene.image, fix, raw) if fix is not None else None
+        view = reader.view(*after[:2], 0.0, after[2]) if after is not None else None
+        lettered = half = False
         for (x, y, w, h), occ in zip(scene.boxes, scene.occluded):
             if not occ:
                 continue
             hidden += 1
-            for f, n in ((fix, "given"), (after, "read")):
-                if f is not None and any(s.seen and x <= s.quad.mean(axis=0)[0] <= x + w
-                                         and y <= s.quad.mean(axis=0)[1] <= y + h for s in f.slots):
+            # a hidden tile no slot stands on: the rack read short, the tile not even unseen
+            no_slot += after is None or not any(x <= s.quad.mean(axis=0)[0] <= x + w and y <= s.quad.mean(axis=0)[1]
+                                                <= y + h for s in after[0].slots)
+            for f, n in ((fix, "given"), (after[0] if after else None, "read")):
+                on = [] if f is None else [k for k, s in enumerate(f.slots) if s.seen and x <= s.quad.mean(axis=0)[0]
+                                           <= x + w and y <= s.quad.mean(axis=0)[1] <= y + h]
+                if on:
                     given += n == "given"
                     read += n == "read"
-    return {"racks": len(data["hands"]), "hidden_tiles": hidden, "given_a_letter": given,
-            "read_with_a_letter": read}
+                    if n == "read":
+                        lettered = True
+                        half = half or any(view.tiles[k].certainty >= 0.5 for k in on)
+        racks_read += lettered
+        racks_half += half
+    return {"racks": len(data[key]), "hidden_tiles": hidden, "given_a_letter": given,
+            "read_with_a_letter": read, "racks_reading_a_hidden_tile": racks_read,
+            "racks_reading_a_hidden_tile_at_0.5": racks_half, "hidden_tiles_with_no_slot": no_slot}
+
+
+def no_rack(data: dict) -> dict:
+    """Stills of a rack answered "no rack" (the finder's None), of every still (each has a rack)."""
+    fixes = [f for _, f, *_ in data["rows"]] + [f for _, f, _ in data["hands"]] + [f for _, f, _ in data["short"]]
+    return {"stills": len(fixes), "no_rack": sum(f is None for f in fixes)}
+
+
+def summary(out: dict, split: str, rule: str) -> dict:
+    """Issue 45's measures for one split, the shipped rule ``rule`` (gathered from ``out``)."""
+    sc, su = out[split][rule], out["sure_0.9"][rule][split]["reported"]
+    un, sh, nh = out["unseen"][split], out["short"][split], out["unseen_new_hands"][split]
+    return {"racks_exact": f"{sc['exact']} of {sc['racks']}", "letters": f"{sc['letters']} of {sc['tiles']}",
+            "sure_wrong": f"{su['wrong']} of {su['sure']} sure, {su['slots_lettered']} lettered",
+            "sure_wrong_per_1000_lettered": round(1000 * su["wrong"] / max(su["slots_lettered"], 1), 2),
+            "sure_wrong_per_1000_sure": round(1000 * su["wrong"] / max(su["sure"], 1), 2),
+            "hidden_read_with_a_letter": f"{un['read_with_a_letter']} of {un['hidden_tiles']}",
+            "hand_racks_reading_a_hidden_tile_at_0.5": f"{un['racks_reading_a_hidden_tile_at_0.5']} of {un['racks']}",
+            "hidden_with_no_slot": f"{un['hidden_tiles_with_no_slot']} of {un['hidden_tiles']}",
+            "new_hands_hidden_read_with_a_letter": f"{nh['read_with_a_letter']} of {nh['hidden_tiles']}",
+            "new_hands_hidden_with_no_slot": f"{nh['hidden_tiles_with_no_slot']} of {nh['hidden_tiles']}",
+            "new_hand_racks_reading_a_hidden_tile_at_0.5":
+                f"{nh['racks_reading_a_hidden_tile_at_0.5']} of {nh['racks']}",
+            "empty_read_empty": f"{sh['read_empty']} of {sh['empty_racks']}",
+            "no_rack": f"{out['no_rack'][split]['no_rack']} of {out['no_rack'][split]['stills']}",
+            "cpu_p95_ms": out["timing_one_thread"][split]["cpu_p95_ms"]}
 
 
 def made_unseen(reader: RackReader, data: dict) -> dict:
@@ -259,6 +319,8 @@ def main() -> int:
     ap.add_argument("--racks", type=int, default=100, help="unoccluded racks per split")
     ap.add_argument("--hand-racks", type=int, default=30, help="racks with a hand over tiles per split")
     ap.add_argument("--short-racks", type=int, default=28, help="racks of 0..6 tiles per split (in turn)")
+    ap.add_argument("--new-hand-racks", type=int, default=30,
+                    help="racks with a hand no training look has (a sleeve, an untrained skin tone) per split")
     ap.add_argument("--finder", default=RackConfig().finder, choices=("classical", "learned", "both"),
                     help="which rack finder places the slots (RackConfig.finder; default: the product's)")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
@@ -274,7 +336,7 @@ def main() -> int:
     data = {}
     for split in SEEDS:
         print(f"rendering and reading {split} racks", flush=True)
-        data[split] = measure(reader, split, args.racks, args.hand_racks, args.short_racks)
+        data[split] = measure(reader, split, args.racks, args.hand_racks, args.short_racks, args.new_hand_racks)
     # the rule and the blank bar: chosen on the training looks only
     grid = [(rule, bar) for rule in RULES for bar in (BLANK_BARS if rule == "recogniser" else (0.0,))]
     train = {f"{rule}@{bar}": score(reader, data["train"], rule, bar) for rule, bar in grid}
@@ -299,6 +361,8 @@ def main() -> int:
         "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
         "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
         "unseen": {s: unseen(chosen, data[s]) for s in data},
+        "new_hand_racks_per_split": args.new_hand_racks,
+        "unseen_new_hands": {s: unseen(chosen, data[s], "new_hands") for s in data},
         "made_unseen": {s: made_unseen(reader, data[s]) for s in data},
         "short": {s: short(reader, data[s], rule, bar) for s in data},
         # the shipped rule (RackConfig's default: what `tilecam rack` and the station read with) and
@@ -306,12 +370,14 @@ def main() -> int:
         "sure_0.9": {r: {s: sure(rd, data[s], r) for s in data}
                      for r, rd in {RackConfig().rule: reader, rule: chosen}.items()},
         "timing_one_thread": {s: timing(chosen, data[s]) for s in data},
+        "no_rack": {s: no_rack(data[s]) for s in data},
     }
+    out["summary"] = {s: summary(out, s, RackConfig().rule) for s in data}
     suffix = "" if args.finder == "classical" else f"_{args.finder}"
     dest = Path(args.out) / f"rack_stills_{out['commit']}{suffix}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    shown = ("commit", "finder", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread")
+    shown = ("commit", "finder", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread", "no_rack", "unseen_new_hands", "summary")
     print(json.dumps({k: out[k] for k in shown}, indent=1))
     for s in SEEDS:
         for r in RULES:

@@ -85,3 +85,16 @@ def test_every_factor_holds_something_out_and_trains_on_something():
     assert set(RACK_HELD_OUT) == set(RACK_FACTORS)
     for name, held in RACK_HELD_OUT.items():
         assert held and set(held) < set(RACK_FACTORS[name])
+
+
+def test_a_hand_no_training_look_has_covers_the_same_tiles_in_other_colours():
+    """Issue 45: an arm in a sleeve, an untrained skin tone: the same hand over the same tiles, drawn
+    in other colours."""
+    bare = render_rack("RETAINS", 7, hand=0.4)
+    for hand_look in ("sleeve", "tone"):
+        other = render_rack("RETAINS", 7, hand=0.4, hand_look=hand_look)
+        assert other.occluded == bare.occluded and any(other.occluded)
+        changed = np.abs(other.image.astype(int) - bare.image.astype(int)).max(axis=2) > 40
+        assert changed.any() and changed.mean() < 0.3   # the arm and hand only
+    with pytest.raises(ValueError):
+        render_rack("AB", 1, hand=0.4, hand_look="glove")

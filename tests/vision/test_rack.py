@@ -445,3 +445,36 @@ def test_rack_read_recogniser_is_a_setting_and_a_bad_one_is_refused():
     assert s.rack_read.recogniser == "v4" and Settings().rack_read.recogniser == "both"
     with pytest.raises(pydantic.ValidationError):
         Settings.model_validate({"rack_read": {"recogniser": "v5"}})
+
+
+@pytest.mark.parametrize("tiles,seed", [("RETINAS", 9), ("BACKS", 5), ("RETINAS", 5)])
+def test_a_tile_the_frame_cuts_is_unseen_never_a_letter(reader, tiles, seed):
+    """Issue 45: a face partly out of view is unseen. The frame cut through the first and the last
+    tile (half of each in view): the cut R was read U, the cut S as S at 0.85, each a letter guessed
+    from a piece of one."""
+    scene = render_rack(tiles, seed, LOOK)
+    (x0, _, w0, _), (x1, _, w1, _) = scene.boxes[0], scene.boxes[-1]
+    for img, cut_box in ((scene.image[:, int(x0 + w0 / 2):], 0), (scene.image[:, :int(x1 + w1 / 2)], -1)):
+        view = reader.read(np.ascontiguousarray(img))
+        edge = [t for t in view.tiles if min(t.box[0], img.shape[1] - t.box[0] - t.box[2]) <= 2]
+        assert edge, "the cut tile was found"
+        assert all(t.letter is None for t in edge)
+        # the tiles whole in view are read as before
+        whole = [t.letter for t in view.tiles if t not in edge]
+        assert "".join(whole) == (tiles[1:] if cut_box == 0 else tiles[:-1])
+
+
+@pytest.mark.parametrize("tiles,seed,hand,side", [("RCSEYAM", 36002, 0.29153725047289797, "top"),
+                                                  ("EHNRESG", 36009, 0.2595640701032649, "bottom")])
+def test_tiles_a_hand_hides_mid_row_are_unseen_slots_not_left_out(reader, tiles, seed, hand, side):
+    """Issue 45: training-look stills with a hand over tiles mid-row. Neither finder placed a slot
+    under the hand, so the rack read short (five tiles, all seen) and said nothing of the two hidden;
+    the learned finder's hidden odds there make each an unseen slot, in its place in the row."""
+    scene = render_rack(tiles, seed, draw_look(seed, "train"), hand=hand, hand_from=side)
+    hidden = [i for i, o in enumerate(scene.occluded) if o]
+    assert hidden and 0 < hidden[0] and hidden[-1] < len(tiles) - 1   # mid-row
+    view = reader.read(scene.image)
+    assert len(view.tiles) == len(tiles)
+    for i in hidden:
+        assert view.tiles[i].letter is None and centre_in(scene.boxes[i], view.tiles[i])
+    assert all(view.tiles[i].letter is not None for i in range(len(tiles)) if i not in hidden)
