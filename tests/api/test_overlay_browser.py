@@ -102,6 +102,8 @@ def test_operator_console_records_a_play_and_shows_the_engines_reason(api, brows
     page.click("#play button")
     page.wait_for_selector("#moves tr", timeout=10_000)
     assert "8H ZAX" in page.inner_text("#moves") and "38" in page.inner_text("#scores")
+    # the console clears the form once the entry is in: filled before that, the clear wipes Z9
+    page.wait_for_function("() => document.querySelector('#play [name=position]').value === ''", timeout=10_000)
     page.fill("#play [name=position]", "Z9")
     page.fill("#play [name=word]", "ZAX")  # the console clears the form after each entry
     page.click("#play button")
