@@ -59,6 +59,18 @@ def face(tile: PlacedTile) -> str:
     return BLANK if tile.blank else tile.letter
 
 
+def _plays_as_they_stand(entries: list):
+    """(log index, the play as entered, the play as it stands now) for every play not voided and
+    still a play after its corrections."""
+    gone = voided(entries)
+    for i, e in enumerate(entries):
+        if i in gone or not isinstance(e, Play):
+            continue
+        move = _as_stands(entries, i)
+        if isinstance(move, Play):
+            yield i, e, move
+
+
 def _as_stands(entries: Sequence[LogEntry], target: int) -> LogEntry:
     """The move at log position `target` as its latest correction reads it."""
     fixes = [e for e in entries if isinstance(e, Correction) and e.target == target]
@@ -81,15 +93,9 @@ def taught(entries: Sequence[LogEntry], dist: Distribution, camera: str = CAMERA
     plays as they stand (a voided play's are not), save a letter the record holds more of than the
     set has (the counts say a reading of it is wrong)."""
     entries = list(entries)
-    gone = voided(entries)
     times: Counter = Counter()
     held: Counter = Counter()
-    for i, e in enumerate(entries):
-        if i in gone or not isinstance(e, Play):
-            continue
-        move = _as_stands(entries, i)
-        if not isinstance(move, Play):
-            continue
+    for _, e, move in _plays_as_they_stand(entries):
         held.update(face(t) for t in move.placement.tiles)
         if e.certainty is not None:
             times.update(t.letter for t, n in zip(move.placement.tiles, _named(move)) if seconded(t, n))
@@ -149,14 +155,9 @@ def in_doubt(entries: Sequence[LogEntry], camera: str = CAMERA) -> dict[Square, 
     letter people taught (`learned`) is no exception: the doubt is this reading's, not the look's.
     A later tile on the square (after a withdrawal) is the one that counts."""
     entries = list(entries)
-    gone, vouched = voided(entries), confirmed(entries, camera)
+    vouched = confirmed(entries, camera)
     out: dict[Square, str] = {}
-    for i, e in enumerate(entries):
-        if i in gone or not isinstance(e, Play):
-            continue
-        move = _as_stands(entries, i)
-        if not isinstance(move, Play):
-            continue
+    for i, e, move in _plays_as_they_stand(entries):
         unsure = e.certainty is not None and move.review and i not in vouched
         whole = unsure and bool({Doubt.CERTAINTY, Doubt.FROM_POOL} & set(move.doubts))
         for t, n in zip(move.placement.tiles, _named(move)):
