@@ -293,7 +293,10 @@ class RackReader:
             return self.hidden_gaps(image, det.fix)
         if det.fix is not None and det.confidence >= self.detector.cfg.sure:
             # 'both': the net's slots, unless the classical finder sees more tiles (the net, sure of
-            # the tiles it found, may miss some of a look it never saw)
+            # the tiles it found, may miss some of a look it never saw). A rack holds seven: with
+            # seven found the classical finder cannot see more, and is not run (the time of a read).
+            if len(det.fix.slots) >= 7:
+                return det.fix
             fix = find_rack(image, cfg)
             return self.hidden_gaps(image, fix if fix is not None and len(fix.slots) > len(det.fix.slots) else det.fix)
         # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty

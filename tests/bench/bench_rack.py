@@ -323,6 +323,8 @@ def main() -> int:
                     help="racks with a hand no training look has (a sleeve, an untrained skin tone) per split")
     ap.add_argument("--finder", default=RackConfig().finder, choices=("classical", "learned", "both"),
                     help="which rack finder places the slots (RackConfig.finder; default: the product's)")
+    ap.add_argument("--detector", help="a candidate learned finder (an ONNX file) instead of models/rackdet.onnx: "
+                                       "measured before it is committed; its file name goes in the result's name")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
     args = ap.parse_args()
     commit = git_commit()   # the code this run imported (read before anything else can commit)
@@ -333,6 +335,9 @@ def main() -> int:
     assert settings.read.threads == 1
     base = load_tile_reader(settings, "en")
     reader = RackReader(base, RackConfig(finder=args.finder))
+    if args.detector:
+        from tilecam.vision.rackdetect import RackDetector
+        reader._detector = RackDetector(args.detector, threads=1)
     data = {}
     for split in SEEDS:
         print(f"rendering and reading {split} racks", flush=True)
@@ -346,11 +351,13 @@ def main() -> int:
     bars = {r: (bar if r == "recogniser" else 0.0) for r in RULES}
     chosen = RackReader(base, RackConfig(rule=rule, blank_mass=bar if rule == "recogniser" else RackConfig().blank_mass,
                                          finder=args.finder))
+    chosen._detector = getattr(reader, "_detector", None)
     out = {
         "what": "rack reading on rendered rack stills (tests/bench/bench_rack.py)",
         "commit": commit + ("-dirty" if dirty else ""),
         "date": time.strftime("%Y-%m-%d"),
         "finder": args.finder,
+        "detector": args.detector or "models/rackdet.onnx",
         "racks_per_split": args.racks, "hand_racks_per_split": args.hand_racks,
         "short_racks_per_split": args.short_racks,
         "held_out": {k: list(v) for k, v in RACK_HELD_OUT.items()},
@@ -373,7 +380,8 @@ def main() -> int:
         "no_rack": {s: no_rack(data[s]) for s in data},
     }
     out["summary"] = {s: summary(out, s, RackConfig().rule) for s in data}
-    suffix = "" if args.finder == "classical" else f"_{args.finder}"
+    suffix = ("" if args.finder == "classical" else f"_{args.finder}") + \
+        (f"_{Path(args.detector).stem}" if args.detector else "")
     dest = Path(args.out) / f"rack_stills_{out['commit']}{suffix}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -478,3 +478,17 @@ def test_tiles_a_hand_hides_mid_row_are_unseen_slots_not_left_out(reader, tiles,
     for i in hidden:
         assert view.tiles[i].letter is None and centre_in(scene.boxes[i], view.tiles[i])
     assert all(view.tiles[i].letter is not None for i in range(len(tiles)) if i not in hidden)
+
+
+def test_with_seven_tiles_found_surely_the_classical_finder_is_not_asked(reader, monkeypatch):
+    # 'both' asks the classical finder only whether it sees more tiles than the net: a rack holds
+    # seven, so with seven found it is not run (its time is most of a read's); fewer, and it is
+    import tilecam.vision.rack as rack_mod
+    asked = []
+    monkeypatch.setattr(rack_mod, "find_rack", lambda image, cfg: asked.append(1) or find_rack(image, cfg))
+    assert reader.cfg.finder == "both"
+    full = render_rack("RETINAS", 5, LOOK)
+    view = reader.read(full.image)
+    assert [t.letter for t in view.tiles] == full.tiles and asked == []
+    short = render_rack("BACKS", 5, LOOK)
+    assert [t.letter for t in reader.read(short.image).tiles] == short.tiles and asked == [1]
