@@ -290,7 +290,7 @@ class RackReader:
             return find_rack(image, cfg)
         det = self.detector.detect(image)
         if det.fix is not None and self.cfg.finder == "learned":
-            return self.hidden_gaps(image, det.fix)
+            return self.hidden_gaps(image, det.fix, det.hidden)
         if det.fix is not None and det.confidence >= self.detector.cfg.sure:
             # 'both': the net's slots, unless the classical finder sees more tiles (the net, sure of
             # the tiles it found, may miss some of a look it never saw). A rack holds seven: with
@@ -298,12 +298,13 @@ class RackReader:
             if len(det.fix.slots) >= 7:
                 return det.fix
             fix = find_rack(image, cfg)
-            return self.hidden_gaps(image, fix if fix is not None and len(fix.slots) > len(det.fix.slots) else det.fix)
+            return self.hidden_gaps(image, fix if fix is not None and len(fix.slots) > len(det.fix.slots) else det.fix,
+                                    det.hidden)
         # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty
         # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles
-        return self.hidden_gaps(image, find_rack(image, cfg))
+        return self.hidden_gaps(image, find_rack(image, cfg), det.hidden)
 
-    def hidden_gaps(self, image: np.ndarray, fix: RackFix | None) -> RackFix | None:
+    def hidden_gaps(self, image: np.ndarray, fix: RackFix | None, hidden: np.ndarray | None = None) -> RackFix | None:
         """``fix`` with an unseen slot at each pitch of a gap between two of its slots where the
         learned finder's hidden odds (vision.rackdetect) average GAP_HIDDEN or more: a hand over
         tiles mid-row often hides them so well that neither finder places a slot there, and the rack
@@ -318,13 +319,9 @@ class RackReader:
             gaps += [(i, fix.slots[i].quad + d * j / (k + 1)) for j in range(1, k + 1)]
         if not gaps:
             return fix
-        _, hidden, _ = self.detector.outputs(image)
-        scale = np.float32([hidden.shape[1] / image.shape[1], hidden.shape[0] / image.shape[0]])
         add = {}
-        for i, q in gaps:
-            m = np.zeros(hidden.shape, np.uint8)
-            cv2.fillConvexPoly(m, np.int32(np.round(q * scale)), 1)
-            if m.any() and float(hidden[m > 0].mean()) >= GAP_HIDDEN:
+        for (i, q), odds in zip(gaps, self.hidden_odds(image, [q for _, q in gaps], hidden)):
+            if odds >= GAP_HIDDEN:
                 add.setdefault(i, []).append(Slot(q.astype(np.float32), False))
         if not add or len(fix.slots) + sum(map(len, add.values())) > 7:
             return fix
@@ -332,6 +329,20 @@ class RackReader:
         for i, s in enumerate(fix.slots):
             slots += [s] + add.get(i, [])
         return RackFix(tuple(slots), fix.face_lab, fix.pitch)
+
+    def hidden_odds(self, image: np.ndarray, quads, hidden: np.ndarray | None = None) -> list[float]:
+        """The learned finder's odds (vision.rackdetect) that a hand hides a tile at each quad (its
+        hidden map's mean over the quad; 0 for a quad off the frame). ``hidden``: the map, when this
+        frame's detection has it (the net is not run twice on a frame)."""
+        if hidden is None:
+            _, hidden, _ = self.detector.outputs(image)
+        scale = np.float32([hidden.shape[1] / image.shape[1], hidden.shape[0] / image.shape[0]])
+        out = []
+        for q in quads:
+            m = np.zeros(hidden.shape, np.uint8)
+            cv2.fillConvexPoly(m, np.int32(np.round(np.asarray(q) * scale)), 1)
+            out.append(float(hidden[m > 0].mean()) if m.any() else 0.0)
+        return out
 
     @property
     def detector(self):
@@ -563,6 +574,7 @@ class RackWatch:
         self._alike: np.ndarray | None = None   # per slot and letter: undoubted frames that read it so
         self._other = False  # the last frame read a slot surely otherwise
         self._boxes: list = []
+        self._quads: list = []     # the rest's slots where they were first found
         self._pitch = 0.0
 
     def feed(self, image: np.ndarray, t: float) -> RackView | None:
@@ -577,9 +589,12 @@ class RackWatch:
             self._reset()
             return None
         centres = np.array([s.quad.mean(axis=0) for s in fix.slots])
+        if self._centres is not None and 0 < len(centres) < len(self._centres):
+            fix = self._ends_hidden(image, fix, centres)
+            centres = np.array([s.quad.mean(axis=0) for s in fix.slots])
         if self._centres is None or len(centres) != len(self._centres) or len(centres) and \
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
-            self._start(t, centres, fix.pitch)
+            self._start(t, centres, fix.pitch, fix)
         fix, probs, doubted = r.read_slots(image, fix)
         seen = [i for i, s in enumerate(fix.slots) if s.seen]
         # A tile changed in place (the player swapped it): a slot read surely as another letter than
@@ -592,14 +607,35 @@ class RackWatch:
         # (a settled rack is read only every reread_s: once is enough then)
         settled = self._since is not None and t - self._since >= self.cfg.settle_s
         if other and (self._other or settled):
-            self._start(t, centres, fix.pitch)
+            self._start(t, centres, fix.pitch, fix)
         else:
             self._other = bool(other)
         return self._feed_seen(fix, probs, doubted, seen, t, t0)
 
-    def _start(self, t: float, centres: np.ndarray, pitch: float) -> None:
+    def _ends_hidden(self, image: np.ndarray, fix: RackFix, centres: np.ndarray) -> RackFix:
+        """A frame that finds fewer slots than the rest, all of them where the rest's are, and the
+        rest's others hidden by a hand (the learned finder's hidden odds at their place, GAP_HIDDEN;
+        a hand over the row's ends leaves no gap for ``RackReader.hidden_gaps`` to fill): ``fix``
+        with those slots unseen, so the rest goes on, read from the frames before and after the
+        hand. Tiles taken off the rack leave no hand there: the rack then starts over, short."""
+        m, n, limit = len(centres), len(self._centres), self.cfg.move_frac * max(fix.pitch, 1.0)
+        for o in range(n - m + 1):
+            shift = centres - self._centres[o:o + m]
+            if np.abs(shift).max() > limit:
+                continue
+            rest = [j for j in range(n) if not o <= j < o + m]
+            quads = [self._quads[j] + shift.mean(axis=0) for j in rest]
+            if min(self.reader.hidden_odds(image, quads)) < GAP_HIDDEN:
+                return fix
+            slots = [Slot(q.astype(np.float32), False) for q in quads[:o]] + list(fix.slots) + \
+                [Slot(q.astype(np.float32), False) for q in quads[o:]]
+            return RackFix(tuple(slots), fix.face_lab, fix.pitch)
+        return fix
+
+    def _start(self, t: float, centres: np.ndarray, pitch: float, fix: RackFix) -> None:
         self._reset(t)
         self._centres = centres
+        self._quads = [s.quad for s in fix.slots]
         self._pitch = pitch
         n, k = len(centres), len(self.reader.alphabet)
         self._sums = np.zeros((n, k), np.float64)

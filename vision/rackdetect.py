@@ -60,6 +60,7 @@ class DetectConfig(BaseModel):
 class Detection:
     fix: RackFix | None     # None: no tile found
     scores: tuple[float, ...]  # per slot: the core's mean odds
+    hidden: np.ndarray | None = None   # the net's odds of a hidden tile (its output grid): the gaps' test
 
     @property
     def confidence(self) -> float:
@@ -171,7 +172,7 @@ class RackDetector:
         core, hidden, offsets = self.outputs(image)
         quads, seen, scores = decode(core, hidden, offsets, image.shape, self.cfg)
         if not quads:
-            return Detection(None, ())
+            return Detection(None, (), hidden)
         if self.cfg.hand_share > 0 and any(seen):
             hand = hand_mask(image)
             if hand.any():
@@ -183,4 +184,4 @@ class RackDetector:
                 cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
         face = np.median(lab[mask > 0], axis=0).astype(np.float32) if mask.any() else np.zeros(3, np.float32)
         slots = tuple(Slot(q, s) for q, s in zip(quads, seen))
-        return Detection(RackFix(slots, face, _pitch(quads)), tuple(scores))
+        return Detection(RackFix(slots, face, _pitch(quads)), tuple(scores), hidden)
