@@ -492,3 +492,25 @@ def test_with_seven_tiles_found_surely_the_classical_finder_is_not_asked(reader,
     assert [t.letter for t in view.tiles] == full.tiles and asked == []
     short = render_rack("BACKS", 5, LOOK)
     assert [t.letter for t in reader.read(short.image).tiles] == short.tiles and asked == [1]
+
+
+def test_a_hand_over_the_rows_end_keeps_the_rack_read_from_the_frames_before_it(reader):
+    # Issue 45: a hand over the first tile leaves no gap for the gap fill; the rest goes on with that
+    # slot unseen (the learned finder's hidden odds there), read from the frames before the hand,
+    # instead of starting over as a six-tile rack. Frames 62.. of seed 5: the hand over tile 0 only,
+    # the finders placing six slots.
+    watch = RackWatch(reader, settle_s=0.3)
+    views = [watch.feed(render_rack("RETINAS", 5, LOOK, frame=f).image, 0.2 * f) for f in range(4)]
+    views += [watch.feed(render_rack("RETINAS", 5, LOOK, frame=f, hand=1 / 7).image, 1.0 + 0.6 * i)
+              for i, f in enumerate((62, 63, 91, 93, 94, 99))]
+    given = [[t.letter for t in v.tiles] for v in views if v is not None]
+    assert given == [list("RETINAS")]
+
+
+def test_a_tile_taken_off_the_rows_end_starts_the_rack_over_short(reader):
+    # no hand where the tile was: the rack now holds six, read as six
+    watch = RackWatch(reader, settle_s=0.3)
+    views = [watch.feed(render_rack("RETINAS", 5, LOOK, frame=f).image, 0.2 * f) for f in range(4)]
+    views += [watch.feed(render_rack("RETINA", 5, LOOK, frame=f).image, 1.0 + 0.2 * f) for f in range(4, 10)]
+    given = [[t.letter for t in v.tiles] for v in views if v is not None]
+    assert given == [list("RETINAS"), list("RETINA")]
