@@ -15,11 +15,14 @@ or whose face the frame cuts, is read as nothing (``letter`` None), never guesse
 and so is a printed face (a star, a smiley, a logo: the board's shape rules, vision.fuse.printed_faces).
 The text recogniser is the board's PP-OCRv4 pooled with PP-OCRv6 small (``RackConfig.recogniser``).
 
-A slot's certainty is SURE (0.9) or more only when both readers name its letter (each giving it at
-least READER_MIN; a blank: the classifier's, whatever the ink says) and the finder's slot is a whole
-tile (not cut by the frame, not much shorter than the row's tiles or narrower than its pitch): else
-it is at most DOUBTED, under [racks] review_below. Chosen on the training looks only; what it does to
-the held-out looks is in docs/racks.md.
+A frame vouches for a slot only when both readers name its letter (each giving it at least
+READER_MIN; a blank: the classifier's, whatever the ink says) and the finder's slot is a whole tile
+(not cut by the frame, not much shorter than the row's tiles or narrower than its pitch); chosen on
+the training looks only. One frame never makes a slot sure (issue 45): on a look the readers never
+saw both can name the same wrong letter, so ``read`` (one frame: `tilecam rack IMAGE`) gives every
+letter at most DOUBTED, under [racks] review_below. A slot is SURE (0.9) or more only from the
+watch: frames that vouched for it agreeing (``RackWatch``, ``agree_frames``). What it does to the
+held-out looks is in docs/racks.md.
 
 ``RackWatch(reader).feed(image, t)``: the reads of a rack standing still fused slot by slot (the
 mean letter probabilities of the frames that saw the slot), given once the rack has been still
@@ -514,14 +517,15 @@ class RackReader:
         return view
 
     def read(self, image: np.ndarray) -> RackView:
-        """The rack in one frame (``found`` False and no tiles when none is seen)."""
+        """The rack in one frame (``found`` False and no tiles when none is seen); no letter of it is
+        sure (at most DOUBTED): one frame cannot tell a steady misread of an unseen look, only
+        frames agreeing can (RackWatch)."""
         t0 = time.perf_counter()
         fix = self.find(image)
+        probs = None
         if fix is not None:
-            fix, probs, doubted = self.read_slots(image, fix)
-        else:
-            probs = doubted = None
-        return self.view(fix, probs, (time.perf_counter() - t0) * 1000.0, doubted)
+            fix, probs, _ = self.read_slots(image, fix)
+        return self.view(fix, probs, (time.perf_counter() - t0) * 1000.0, None)
 
 
 # How long a rack must be read the same way to count as settled, unless told otherwise: the one

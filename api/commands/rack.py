@@ -2,8 +2,8 @@
 
 Prints the tiles left to right as the camera sees them on one line ('?' a blank, '.' a slot a
 hand hides), then one line per tile with its certainty (the probability of its reading, at most
-0.85 when the two readers part or the finder doubts the slot: 0.9 or more is sure) and its box in
-the image. With --json one object {"tiles": "AEIN?ST", "empty": false, "certainty": [...],
+0.85: one photo never makes a tile sure, since on a tile look the readers never saw both can name
+the same wrong letter; a rack camera's frames agreeing do, in `tilecam run`) and its box in the image. With --json one object {"tiles": "AEIN?ST", "empty": false, "certainty": [...],
 "tokens": [...], "boxes": [[x, y, w, h], ...], "ms"}: an unseen slot is '.' in "tiles" and null in
 "certainty". An empty rack (found, no tiles on it: the end of a game) is a rack, not an error: exit 0,
 an empty first line then "empty rack: no tiles", or "tiles": "" and "empty": true.
