@@ -146,6 +146,11 @@ def _tile(alphabet: tuple[str, ...], p: np.ndarray, box, doubted: bool = False) 
     return RackTile(alphabet[j], round(min(c, DOUBTED) if doubted else c, 4), box, alts)
 
 
+def _said(view) -> list[tuple[str | None, bool]]:
+    """What a view says of each slot: its letter and whether it is sure."""
+    return [(t.letter, t.letter is not None and t.certainty >= SURE) for t in view.tiles]
+
+
 @dataclass(frozen=True)
 class RackView:
     tiles: tuple[RackTile, ...]       # left to right as the camera sees them
@@ -678,7 +683,9 @@ class RackWatch:
             tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box, self._unsure(i)))
         view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
         self._read_at = t
-        if self.last is not None and [x.letter for x in self.last.tiles] == [x.letter for x in view.tiles]:
+        # given again when a letter changed, or a slot became sure (or unsure): the frames that came
+        # since agreeing is news to whoever waits on a sure rack
+        if self.last is not None and _said(self.last) == _said(view):
             return None
         self.last = view
         return view

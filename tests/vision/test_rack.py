@@ -524,3 +524,13 @@ def test_a_tile_taken_off_the_rows_end_starts_the_rack_over_short(reader):
     views += [watch.feed(render_rack("RETINA", 5, LOOK, frame=f).image, 1.0 + 0.2 * f) for f in range(4, 10)]
     given = [[t.letter for t in v.tiles] for v in views if v is not None]
     assert given == [list("RETINAS"), list("RETINA")]
+
+
+def test_a_settled_rack_is_given_again_when_its_frames_come_to_agree(reader):
+    # settled on two frames (agree_frames is 3: not sure yet), then a third agrees: the sure rack is
+    # news to the scorekeeper waiting on it, though no letter changed
+    watch = RackWatch(reader, settle_s=0.5)
+    got = [v for v in (watch.feed(render_rack("RETINAS", 5, LOOK, frame=f).image, 0.5 * f) for f in range(4))
+           if v is not None]
+    assert [v.text for v in got] == ["RETINAS", "RETINAS"]
+    assert all(t.certainty < SURE for t in got[0].tiles) and all(t.certainty >= SURE for t in got[1].tiles)
