@@ -23,14 +23,9 @@ from tilecam.capture.open import device_key
 from tilecam.capture.source import CaptureConfig
 from tilecam.hardware.buttons import ButtonConfig
 from tilecam.hardware.leds import LedConfig
-from tilecam.scoring import ClockConfig, DecodeConfig
-from tilecam.vision.classify import ReadConfig
-from tilecam.vision.enroll import EnrollConfig
-from tilecam.vision.locate import LocateConfig
-from tilecam.vision.rack import SETTLE_S, RackConfig
-from tilecam.vision.reader import ReaderConfig
-from tilecam.vision.stability import StabilityConfig
-from tilecam.vision.track import TrackConfig
+from tilecam.scoring import ClockConfig, DecodeConfig, check_player_number
+from tilecam.vision import (SETTLE_S, EnrollConfig, LocateConfig, RackConfig, ReadConfig, ReaderConfig,
+                            StabilityConfig, TrackConfig)
 
 __all__ = ["MIN_TOKEN_CHARS", "AuthSettings", "check_token", "get_settings", "LiveSettings", "load_settings",
            "LostConfig", "PreviewSettings", "RackSettings", "read_secret", "RecorderConfig", "Section",
@@ -163,9 +158,6 @@ class PreviewSettings(Section):
     max_fps: float = Field(10.0, gt=0, le=120, description="Most frames per second sent to one preview viewer.")
 
 
-MAX_PLAYERS = 4  # a box game; a tournament game has two
-
-
 class RackSettings(Section):
     """The rack cameras (docs/racks.md): one optional camera per player, looking at that player's
     rack, opened like the board's camera and with its [capture] settings (frame size and rate
@@ -216,8 +208,7 @@ class RackSettings(Section):
     def _one_camera_each(cls, sources: dict[int, str]) -> dict[int, str]:
         seen: dict[str, int] = {}
         for player, uri in sorted(sources.items()):
-            if not 1 <= player <= MAX_PLAYERS:
-                raise ValueError(f"player {player}: players are numbered 1 to {MAX_PLAYERS}")
+            check_player_number(player)   # the rules' player count; 1 moves first
             if not uri.strip():
                 raise ValueError(f"player {player}: the source is empty")
             key = device_key(uri)

@@ -14,28 +14,33 @@ TriggerKind = Literal["turn_end", "challenge", "undo", "snapshot", "pause"]
 TriggerOrigin = Literal["button", "keyboard", "http"]
 TRIGGER_KINDS: tuple[str, ...] = get_args(TriggerKind)
 TRIGGER_ORIGINS: tuple[str, ...] = get_args(TriggerOrigin)
-SEATS = 4   # players at a table: two in tournaments, up to four under the box rules
+# How many players a game has is the rules' number (scoring/rules.py: MAX_PLAYERS), and hardware
+# imports nothing of ours (tests/test_layers.py): a trigger is checked to name a seat (a whole number
+# from 0), and the station, which reads the press from outside (JSON), hands `from_dict` the rules'
+# count as `seats`. The buttons and the keys name only the seats they are wired for.
 
 
 @dataclass(frozen=True, slots=True)
 class Trigger:
     kind: TriggerKind        # turn_end: the player hit their clock; undo: take back the last turn_end;
     #                          pause: the clock's pause button (pauses a running clock, resumes a paused one)
-    player: int | None = None   # 0 to 3, zero-based; None when the input cannot tell (one shared key)
+    player: int | None = None   # the seat, zero-based; None when the input cannot tell (one shared key)
     t: float = field(default_factory=time.monotonic)   # time.monotonic() of the press
     source: TriggerOrigin = "button"
 
     def __post_init__(self) -> None:
         if self.kind not in TRIGGER_KINDS:
             raise ValueError(f"unknown trigger kind {self.kind!r}; expected one of {', '.join(TRIGGER_KINDS)}")
-        if self.player is not None and (isinstance(self.player, bool) or self.player not in range(SEATS)):
-            raise ValueError(f"player must be 0 to {SEATS - 1} or None, got {self.player!r}")
+        if self.player is not None and (isinstance(self.player, bool) or not isinstance(self.player, int)
+                                        or self.player < 0):
+            raise ValueError(f"player must be a seat (0, 1, ...) or None, got {self.player!r}")
         if self.source not in TRIGGER_ORIGINS:
             raise ValueError(f"unknown trigger source {self.source!r}; expected one of {', '.join(TRIGGER_ORIGINS)}")
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, source: TriggerOrigin = "http") -> "Trigger":
-        """Build a trigger from JSON such as {"kind": "turn_end", "player": 0}.
+    def from_dict(cls, data: Mapping[str, Any], *, seats: int, source: TriggerOrigin = "http") -> "Trigger":
+        """Build a trigger from JSON such as {"kind": "turn_end", "player": 0}, for a table of at
+        most `seats` players (the rules' number, which the caller asks).
 
         `t` defaults to now on this machine (a client's clock is not ours); `source`
         defaults to the given origin. Unknown keys and bad values raise ValueError.
@@ -46,8 +51,9 @@ class Trigger:
         if "kind" not in data:
             raise ValueError("a trigger needs a 'kind'")
         player = data.get("player")
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):  # true is no seat
-            raise ValueError(f"player must be 0 to {SEATS - 1} or null, got {player!r}")
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)  # true is no seat
+                                   or not 0 <= player < seats):
+            raise ValueError(f"player must be 0 to {seats - 1} or null, got {player!r}")
         t = data.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))):
             raise ValueError(f"t must be a number of seconds, got {t!r}")

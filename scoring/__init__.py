@@ -3,7 +3,8 @@ The modules behind it may move without breaking anyone. GCG, the record's file f
 of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
 
     the set, the board  DISTRIBUTIONS, Distribution, BLANK, letters_of; LAYOUTS, Layout, Square, Direction
-    the rules           get_profile, RuleProfile, PROFILES, AUTO
+    the rules           get_profile, RuleProfile, PROFILES, AUTO; the player count: MIN_PLAYERS, MAX_PLAYERS,
+                        PLAYER_COUNT, check_player_count, check_player_number
     the log             LogEntry, Event and its kinds (Play, Pass, Exchange, PhonyWithdrawn, TurnLost,
                         ChallengeBonus, EndRackPoints, EndRackPenalty, TimePenalty), Correction, Void,
                         Close; to_json/from_json (a log row), by_operator, closing, Doubt (why a play is for review), PRESS_CAUSE, RACK_CAUSE, note_of, NOT_EVENTS
@@ -36,6 +37,8 @@ _FACE = {
     "LAYOUTS": "board", "Layout": "board", "Square": "board", "Direction": "board",
     # the rules
     "get_profile": "rules", "RuleProfile": "rules", "PROFILES": "rules", "AUTO": "rules",
+    "MIN_PLAYERS": "rules", "MAX_PLAYERS": "rules", "PLAYER_COUNT": "rules", "check_player_count": "rules",
+    "check_player_number": "rules",
     # the log
     "LogEntry": "events", "Event": "events", "Play": "events", "Pass": "events", "Exchange": "events",
     "PhonyWithdrawn": "events", "TurnLost": "events", "ChallengeBonus": "events", "EndRackPoints": "events",

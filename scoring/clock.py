@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .errors import ScoringError
 from .events import Event, PhonyWithdrawn, TurnLost
 from .game import TURN_EVENTS, GameError
-from .rules import RuleProfile
+from .rules import RuleProfile, check_player_count
 
 
 class ClockError(GameError):
@@ -91,12 +91,11 @@ def format_clock(remaining_s: float) -> str:
 
 
 class GameClock:
-    """A clock for 2 to 4 players in turn order; seats are zero-based."""
+    """A clock for a game's players (rules.check_player_count) in turn order; seats are zero-based."""
 
     def __init__(self, players: int, initial_s: float, *, overtime_per_minute: int = 10,
                  overtime_forfeit_minutes: int | None = None, first: int = 0) -> None:
-        if not 2 <= players <= 4:
-            raise ScoringError(f"a clock is for 2 to 4 players, not {players}")
+        check_player_count(players)
         if not initial_s > 0:
             raise ScoringError(f"time per player must be positive, not {initial_s}")
         if not 0 <= first < players:

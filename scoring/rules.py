@@ -22,7 +22,8 @@ from enum import Enum
 
 from .errors import RulesError
 
-__all__ = ["AUTO", "PROFILES", "ChallengeRule", "EndRack", "RuleProfile", "get_profile"]
+__all__ = ["AUTO", "MAX_PLAYERS", "MIN_PLAYERS", "PLAYER_COUNT", "PROFILES", "ChallengeRule", "EndRack",
+           "RuleProfile", "check_player_count", "check_player_number", "get_profile"]
 
 
 class ChallengeRule(Enum):
@@ -102,6 +103,29 @@ PROFILES: dict[str, RuleProfile] = {
                        minutes_per_player=None, overtime_per_minute=0, overtime_forfeit_minutes=None,
                        min_bag_to_exchange=1),
 }
+
+
+# The player count, decided here once: the fewest and the most players any rules here allow (the
+# tournament rules two, the box rules two to four); a game's own profile narrows it (`check_players`).
+# Whatever bounds a count or a player number asks these: the settings (a rack camera's player), the
+# clock, the GCG reader and writer, the service's request models, the station's presses (hardware
+# imports nothing of ours: the station hands it the number).
+MIN_PLAYERS = min(p.min_players for p in PROFILES.values())
+MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
+PLAYER_COUNT = f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+
+
+def check_player_count(players: int) -> None:
+    """RulesError unless some rules are for `players` players."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RulesError(f"{PLAYER_COUNT}, not {players}")
+
+
+def check_player_number(number: int, first: int = 1) -> None:
+    """RulesError unless `number` can be a player's, counted from `first` (1 in the settings and a
+    GCG file, where player 1 moves first)."""
+    if isinstance(number, bool) or not first <= number < first + MAX_PLAYERS:
+        raise RulesError(f"player {number}: {PLAYER_COUNT}, numbered {first} to {first + MAX_PLAYERS - 1}")
 
 
 def get_profile(name: str) -> RuleProfile:

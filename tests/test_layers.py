@@ -298,3 +298,56 @@ def test_a_face_loads_nothing_until_a_name_is_asked():
             "b = sorted(m for m in sys.modules if m.startswith('tilecam.scoring.')); print(a, b)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[] ['tilecam.scoring.errors', 'tilecam.scoring.tiles']"
+
+
+# The web draws nothing: a route serves the bytes the service hands it (an evidence photo's board
+# view is drawn by vision, asked by the game service: api/service/evidence.py). No module of the web
+# imports vision, OpenCV, numpy or an imaging library, deferred or not. No exception list.
+DRAWING = ("tilecam.vision", "cv2", "numpy", "PIL")
+
+
+def web_drawing_imports() -> list[str]:
+    bad = []
+    for path in sorted((REPO / "api" / "routes").rglob("*.py")):
+        for m in sorted(absolute_imports(path)):
+            if any(m == d or m.startswith(d + ".") for d in DRAWING):
+                bad.append(f"{path.relative_to(REPO)} imports {m}")
+    return bad
+
+
+def test_the_web_draws_nothing():
+    assert web_drawing_imports() == []
+
+
+# api/ sees vision through its face only (`tilecam.vision`, vision/__init__.py's `__all__`), so the
+# modules behind it can move: no `tilecam.vision.<module>`, in an import at the top, one deferred
+# into a function, or a name given to import_module. No exception list.
+def vision_imports_behind_the_face(root: Path) -> list[str]:
+    bad = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root.parent).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) \
+                    == "import_module" and node.args and isinstance(node.args[0], ast.Constant):
+                names = [str(node.args[0].value)]
+            else:
+                continue
+            bad += [f"{rel} imports {n}" for n in names if n.startswith("tilecam.vision.")]
+    return bad
+
+
+def test_api_imports_vision_through_its_face_only():
+    assert vision_imports_behind_the_face(REPO / "api") == []
+
+
+def test_the_face_finder_finds_a_module_behind_the_face(tmp_path):
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "probe.py").write_text("import tilecam.vision\nfrom tilecam.vision import build_reader\n"
+                     "def f():\n    from tilecam.vision.draw import draw_grid\n"
+                     "    import importlib; importlib.import_module('tilecam.vision.rack')\n", encoding="utf-8")
+    assert vision_imports_behind_the_face(tmp_path / "api") == [
+        "api/probe.py imports tilecam.vision.draw", "api/probe.py imports tilecam.vision.rack"]

@@ -77,9 +77,7 @@ def read_truth(path: str) -> dict[str, list[str]]:
 def run(args: argparse.Namespace) -> int:
     from tilecam.capture.still import ImageError, read_image
     from tilecam.scoring import DISTRIBUTIONS
-    from tilecam.vision.enroll import enroll_labelled, enroll_tile_check
-    from tilecam.vision import VisionError, warp_still
-    from tilecam.vision.tileset import EnrollError, save_tileset
+    from tilecam.vision import EnrollError, VisionError, enroll_labelled, enroll_tile_check, save_tileset, warp_still
 
     def fail(msg: str, code: int = NO_BOARD) -> int:
         print(f"tilecam enroll: {msg}", file=sys.stderr)
@@ -155,8 +153,7 @@ def run(args: argparse.Namespace) -> int:
 def run_empty_board(args: argparse.Namespace, fail) -> int:
     """The empty-board reference: no model needed, only the grid."""
     from tilecam.capture.still import ImageError, read_image
-    from tilecam.vision import VisionError, warp_still
-    from tilecam.vision.reference import CELL_PX, EmptyBoardRef
+    from tilecam.vision import CELL_PX, EmptyBoardRef, VisionError, warp_still
 
     try:
         image = read_image(args.empty_board)

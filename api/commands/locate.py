@@ -54,10 +54,8 @@ def _read_calibration(path: str) -> list[list[float]]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from tilecam.vision import locate_board
+    from tilecam.vision import BoardNotFound, draw_fix, locate_board
     from tilecam.capture.still import ImageError, read_image
-    from tilecam.vision.draw import draw_fix
-    from tilecam.vision.errors import BoardNotFound
 
     def fail(msg: str, code: int = 2) -> int:
         print(f"tilecam locate: {msg}", file=sys.stderr)

@@ -143,13 +143,12 @@ def load_reader(args, fail):
     """The tile reader of ``args.settings`` (``vision.load_tile_reader``: [read]'s model, tile
     set, empty-board reference and tuning, the flags already on top) for ``args.lang``; (reader, 0)
     or (None, fail's exit code)."""
-    from tilecam.vision import SetupError, load_tile_reader
-    from tilecam.vision.tileset import EnrollError, load_tileset
+    from tilecam.vision import EnrollError, SetupError, load_tile_reader, load_tileset
 
     settings = args.settings
     tileset, empty_ref = settings.read.tileset_path, settings.read.empty_reference_path
     if tileset and Path(tileset).is_file():
-        from tilecam.vision.reference import is_reference
+        from tilecam.vision import is_reference
         if is_reference(tileset):  # `tilecam enroll --empty-board` wrote it: the table's empty look
             flag = bool(getattr(args, "tileset", None))  # from the command line, else from the settings
             if empty_ref and bool(getattr(args, "empty_ref", None)) == flag:
@@ -172,8 +171,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from tilecam.capture.still import ImageError, read_image
-    from tilecam.vision import VisionError, read_still, warp_still
-    from tilecam.vision.classify import to_game
+    from tilecam.vision import VisionError, read_still, to_game, warp_still
 
     def fail(msg: str, code: int = NO_BOARD) -> int:
         print(f"tilecam read: {msg}", file=sys.stderr)
@@ -200,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         return code
     still = warp_still(image, corners, int(reader.card["square_px"]))
     if args.self_enroll and reader.tileset is None:
-        from tilecam.vision.enroll import self_enroll
+        from tilecam.vision import self_enroll
         result, _ = self_enroll(reader, still.warped, enroll_cfg=args.settings.enroll)
     else:
         result = read_still(reader, still)  # a fused reader cuts its letters from the frame

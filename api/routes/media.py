@@ -9,14 +9,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Path as FastPath
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
-from tilecam.scoring import Play
-from tilecam.scoring.gcg import format_square
-from tilecam.vision.draw import BOARD_PX, PHOTO_MARGIN_PX, board_evidence
-
 from .. import limits as lim
 from .. import schemas as s
 from ..deps import GameDep, OperatorDep, PreviewDep, ServiceDep, SettingsDep
-from ..errors import InvalidInput, NotFound
+from ..errors import NotFound
+from ..service import board_view_text
 from .live import RACKS_DOC, RacksDep
 
 router = APIRouter(prefix="/api", tags=["media"])
@@ -31,17 +28,15 @@ BOUNDARY = "tilecamframe"
             summary="Evidence frame of a move",
             description="The camera frame the move was read from (`view=raw`, the default), or "
                         "(`view=board`) that frame rectified to the board in the game's orientation "
-                        f"({BOARD_PX} px a square, {PHOTO_MARGIN_PX} px of photo round the grid so edge "
-                        "rows are whole, coordinates in a band outside it), the move's new tiles "
+                        f"{board_view_text()}, the move's new tiles "
                         "outlined and listed under the board with the letters the record has. A frame stored without the grid "
                         "corners (put by hand, or recorded before corners were kept) has no board "
                         "view: a 422 that says so; its raw frame is still served.")
 def move_frame(index: int, game: GameDep, service: ServiceDep,
                view: Literal["raw", "board"] = Query("raw", description="raw frame, or rectified to the board")):
-    seq = game.event_seq(index)
-    frame = service.frame(game.row.id, seq)
-    if view == "board":
-        return Response(_board_view(game, index, seq, _frame_bytes(frame, index)), media_type="image/jpeg")
+    if view == "board":  # drawn by vision, asked by the service: the web draws nothing
+        return Response(service.board_frame(game, index), media_type="image/jpeg")
+    frame = service.frame(game.row.id, game.event_seq(index))
     if frame.jpeg is not None:
         return Response(frame.jpeg, media_type="image/jpeg")
     if not Path(frame.path).is_file():
@@ -70,36 +65,6 @@ def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
     if not Path(frame.path).is_file():
         raise NotFound(f"the evidence frame of rack read {seq} was at {frame.path}, which is gone")
     return FileResponse(frame.path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
-
-
-def _frame_bytes(frame, index: int) -> bytes:
-    if frame.jpeg is not None:
-        return frame.jpeg
-    try:
-        return Path(frame.path).read_bytes()
-    except OSError:
-        raise NotFound(f"the evidence frame of move {index + 1} was at {frame.path}, which is gone") from None
-
-
-def _board_view(game, index: int, seq: int, jpeg: bytes) -> bytes:
-    """The frame warped to the board by the corners the recorder kept, the new tiles outlined and
-    listed below with the letters the record has (the pixels are vision's: vision.draw.board_evidence)."""
-    side = next((e.sidecar for e in game.entries if e.seq == seq), None) or {}
-    corners = side.get("corners")
-    if not corners:
-        raise InvalidInput(f"the evidence frame of move {index + 1} has no grid corners (not read by the "
-                           f"recorder), so it cannot be rectified; the raw frame is at ?view=raw")
-    ev = game.events[index]
-    tiles = list(ev.placement.tiles) if isinstance(ev, Play) else []
-    caption = [(f"move {index + 1}" + (": " if tiles else ": no new tiles"), "label")]
-    for i, t in enumerate(tiles):  # each square with the letter the record has (a blank in lower case)
-        label = t.letter.lower() if t.blank else t.letter
-        caption.append((f"{format_square(t.square)} {label}" + (",  " if i < len(tiles) - 1 else ""),
-                        "blank" if t.blank else "tile"))
-    out = board_evidence(jpeg, corners, [(t.square.row, t.square.col, t.blank) for t in tiles], caption)
-    if out is None:
-        raise InvalidInput(f"the evidence frame of move {index + 1} is not a JPEG that decodes")
-    return out
 
 
 @router.put("/games/{game_id}/moves/{index}/frame.jpg", status_code=204, summary="Store an evidence frame",

@@ -28,6 +28,7 @@ from ..bus import Bus
 from ..store import Store
 from .clock import ClockGlue
 from .context import Context
+from .evidence import board_view_text
 from .ending import GameEnd
 from .ingest import Ingest
 from .live import Live
@@ -38,8 +39,8 @@ from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
 from .writer import Writer
 
-__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "broadcast_air",
-           "entry_for_viewer", "entry_without_rack",
+__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "board_view_text",
+           "broadcast_air", "entry_for_viewer", "entry_without_rack",
            "load_view", "nick_of", "on_air", "operator_air", "parse_square", "players_of"]
 
 
@@ -115,6 +116,7 @@ class GameService:
     count = _by("queries", Queries.count)
     entries = _by("queries", Queries.entries)
     frame = _by("queries", Queries.frame)
+    board_frame = _by("queries", Queries.board_frame)
     table_games = _by("queries", Queries.table_games)
     current_game = _by("queries", Queries.current_game)
     load = _by("queries", Queries.load)

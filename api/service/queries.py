@@ -20,6 +20,7 @@ from ..errors import InvalidInput, NotFound
 from ..store import EntryRow, FrameRow, GameRow
 from .ingest import forwarded_by, station_console
 from .context import Context
+from .evidence import board_view
 from .racks import LIVE, RackPolicy, Racks, entry_for_viewer, for_viewer, rack_text
 from .view import DAMAGE, GameView
 
@@ -55,6 +56,10 @@ class Queries:
     def frame(self, game_id: int, seq: int) -> FrameRow:
         """The evidence frame of log entry `seq`; NotFound when none was kept."""
         return self.store.frame(game_id, seq)
+
+    def board_frame(self, game: GameView, index: int) -> bytes:
+        """Move `index`'s evidence frame rectified to the board, as a JPEG (api/service/evidence.py)."""
+        return board_view(game, index, self.frame(game.row.id, game.event_seq(index)))
 
     def table_games(self, table: int) -> list[int]:
         """The games created for a table (meta "table"), oldest first."""

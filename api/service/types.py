@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
-from tilecam.scoring import PROFILES
+from tilecam.scoring import MAX_PLAYERS, MIN_PLAYERS
 
 from .. import limits as lim
 
@@ -23,10 +23,8 @@ __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "BlankFix", "BoardOut", "ClockOut", "Co
            "Reason", "RecountMoveOut", "RecountOut", "RunnerUpOut", "ScoreFix", "ScoresheetOut", "ScoresheetRow",
            "StationOut", "TableRowOut", "TileChangeOut", "TileOut", "TournamentOut", "UnseenOut", "Word"]
 
-# Players a game may have: tournament rules are for two, the box rules for two to four. Each
-# rule profile names its own range; these are the bounds of them all.
-MIN_PLAYERS = min(p.min_players for p in PROFILES.values())
-MAX_PLAYERS = max(p.max_players for p in PROFILES.values())
+# Players a game may have (MIN_PLAYERS, MAX_PLAYERS): the rules' number (scoring/rules.py), which
+# the request models bound a game's players by.
 
 
 # A request body (a correction here, every request model of api/schemas.py): an unknown key is refused.

@@ -30,7 +30,7 @@ from tilecam.scoring import (EMPTY, PRESS_CAUSE, Fused, GameError, LogEntry, Obs
                              by_operator)
 from tilecam.scoring.gcg import format_square
 from tilecam.api.errors import Conflict
-from tilecam.vision.stability import RepeatedPhoto, StabilityConfig, StabilityGate
+from tilecam.vision import RepeatedPhoto, StabilityConfig, StabilityGate
 
 from tilecam.api.settings import RecorderConfig  # the tree holds it: the web never imports the station
 from tilecam.api.station.lostwatch import Alert, LostWatch

@@ -3,7 +3,7 @@ link: the preview (the grid and the committed letters drawn over the live frame)
 (each commit's frame, encoded as JPEG). The recorder only hands them the frame."""
 from __future__ import annotations
 
-from tilecam.vision.draw import draw_grid, encode_jpeg
+from tilecam.vision import draw_grid, encode_jpeg
 
 __all__ = ["JpegEvidence", "PreviewSink"]
 

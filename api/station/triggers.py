@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from tilecam.hardware.triggers import Trigger
+from tilecam.scoring import MAX_PLAYERS
 
 from tilecam.api.errors import InvalidInput
 
@@ -80,7 +81,7 @@ def from_http(on_trigger: Callable[[Trigger], str]) -> Callable[[Mapping[str, An
     raises goes on as it is. Returns the trigger as built and what was done with it."""
     def handle(press: Mapping[str, Any]) -> dict[str, Any]:
         try:
-            trigger = Trigger.from_dict(press, source="http")
+            trigger = Trigger.from_dict(press, seats=MAX_PLAYERS, source="http")  # the rules' player count
         except ValueError as exc:
             raise InvalidInput(str(exc)) from None
         return {"trigger": trigger.to_dict(), "action": on_trigger(trigger)}

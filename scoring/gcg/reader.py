@@ -13,7 +13,8 @@ from ..board import Layout, LAYOUTS
 from ..events import BLANK_NOT_READ, Exchange
 from ..game import Game, GameError
 from ..placement import PlacementError
-from ..rules import RuleProfile
+from ..errors import RulesError
+from ..rules import RuleProfile, check_player_number
 from ..tiles import Distribution
 from .notation import is_position, placement_from_gcg
 from .records import (RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame,
@@ -26,7 +27,6 @@ MAX_DIGITS = 6          # of a score or a total; int() of 4,300 digits raises, a
 _SCORE = re.compile(r"^[+-][0-9]+$")
 _CUMULATIVE = re.compile(r"^-?[0-9]+$")
 _LINE_END = re.compile(r"\r\n|\r|\n")
-MAX_PLAYERS = 4         # box rules; Quackle writes #player1..#playerN
 
 
 def decode(data: bytes) -> str:
@@ -82,9 +82,11 @@ def read_gcg(text: str | bytes) -> GcgGame:
             key, value = key.lower(), value.strip()
             in_note = key == "note"
             if m := re.fullmatch(r"player([0-9]+)", key):
-                idx = int(m.group(1)) - 1
-                if not 0 <= idx < MAX_PLAYERS:
-                    raise GcgError(line_no, line, f"#{key}: a game has 2 to {MAX_PLAYERS} players")
+                idx = int(m.group(1)) - 1   # Quackle writes #player1..#playerN
+                try:
+                    check_player_number(idx + 1)
+                except RulesError as exc:
+                    raise GcgError(line_no, line, str(exc)) from None
                 if turns:
                     raise GcgError(line_no, line, f"#{key} after the first turn (players come first)")
                 nick, _, name = value.partition(" ")

@@ -17,7 +17,7 @@ from ..events import (BLANK_NOT_READ, ChallengeBonus, EndRackPenalty, EndRackPoi
                       PhonyWithdrawn, Play, TimePenalty, TurnLost, note_of)
 from ..game import Game
 from ..lexicon import Lexicon
-from ..rules import RuleProfile
+from ..rules import MAX_PLAYERS, RuleProfile
 from ..tally import unseen
 from ..tiles import Distribution
 from ..turns import TURNS_INFERRED, hedge, turn_order
@@ -34,7 +34,9 @@ _PRAGMA_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # #title, #description, #id, #rack1/2, #character-encoding and plays before #note: a note
 # saying "#player1 x y" would add a player there, and ">x: A 8D A +2 2" a play. A space
 # after that '#' or '>' keeps the text a note; hashtags such as #findingsmall stay as they are.
-_FOREIGN_LINE = re.compile(r"#(?=player[1-4]\s|title|description|id\s|rack[1-4] |character-encoding )|>(?=\S+:\s)")
+_NUMBERS = "|".join(str(n) for n in range(1, MAX_PLAYERS + 1))  # the players' (rules.MAX_PLAYERS)
+_FOREIGN_LINE = re.compile(rf"#(?=player(?:{_NUMBERS})\s|title|description|id\s|rack(?:{_NUMBERS}) |character-encoding )"
+                           r"|>(?=\S+:\s)")
 
 
 def _one_line(text: object) -> str:

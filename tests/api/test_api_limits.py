@@ -169,7 +169,7 @@ def test_limits_a_boolean_is_no_table_and_no_seat(client):
     r = client.post("/api/games", json={"players": [{"name": "A"}, {"name": "B"}], "table": True}, headers=AUTH)
     assert r.status_code == 422 and r.json()["detail"].startswith("body.table"), r.text
     with pytest.raises(ValueError, match="player must be 0 to"):
-        Trigger.from_dict({"kind": "turn_end", "player": True})
+        Trigger.from_dict({"kind": "turn_end", "player": True}, seats=4)
 
 
 def test_limits_a_note_at_the_bound_is_kept_and_served(client):

@@ -41,8 +41,9 @@ def test_an_inline_table_works_too(tmp_path):
 
 
 @pytest.mark.parametrize("sources, message", [
-    ('5 = "0"', r"racks.sources \(line 3\): Value error, player 5: players are numbered 1 to 4"),
-    ('0 = "0"', r"racks.sources \(line 3\): Value error, player 0: players are numbered 1 to 4"),
+    # the rules' player count (scoring.PLAYER_COUNT), said as the clock and a GCG file say it
+    ('5 = "0"', r"racks.sources \(line 3\): Value error, player 5: a game has 2 to 4 players, numbered 1 to 4"),
+    ('0 = "0"', r"racks.sources \(line 3\): Value error, player 0: a game has 2 to 4 players, numbered 1 to 4"),
     ('one = "0"', r"racks.sources.one.\[key\] \(line 3\): Input should be a valid integer"),
     ('1 = ""', r"racks.sources \(line 3\): Value error, player 1: the source is empty"),
     ('1 = "2"\n2 = "/dev/video2"', r"players 1 and 2 name the same camera \('/dev/video2'\)"),

@@ -173,19 +173,29 @@ def test_keyboard_on_a_thread_ends_with_its_input():
 
 
 def test_trigger_from_json_dict():
-    t = Trigger.from_dict({"kind": "turn_end", "player": 1})
+    t = Trigger.from_dict({"kind": "turn_end", "player": 1}, seats=4)
     assert (t.kind, t.player, t.source) == ("turn_end", 1, "http") and t.t > 0
-    assert Trigger.from_dict(t.to_dict()) == t
-    assert Trigger.from_dict({"kind": "challenge"}).player is None
+    assert Trigger.from_dict(t.to_dict(), seats=4) == t
+    assert Trigger.from_dict({"kind": "challenge"}, seats=4).player is None
     for bad, reason in [({"player": 0}, "needs a 'kind'"), ({"kind": "resign"}, "unknown trigger kind"),
                         ({"kind": "undo", "player": 4}, "player"), ({"kind": "undo", "player": -1}, "player"),
                         ({"kind": "undo", "player": "0"}, "player"),
                         ({"kind": "undo", "who": 0}, "unknown trigger field"),
                         ({"kind": "undo", "t": "now"}, "t must be")]:
         with pytest.raises(ValueError, match=reason):
-            Trigger.from_dict(bad)
-    assert Trigger.from_dict({"kind": "turn_end", "player": 3}).player == 3    # four seats
+            Trigger.from_dict(bad, seats=4)
+    assert Trigger.from_dict({"kind": "turn_end", "player": 3}, seats=4).player == 3    # four seats
     assert set(TRIGGER_KINDS) == {"turn_end", "challenge", "undo", "snapshot", "pause"}
+
+
+def test_the_seats_a_trigger_takes_are_the_callers():
+    # hardware knows no rules: how many players a table has is given (the station asks scoring)
+    with pytest.raises(ValueError, match="player must be 0 to 1 or null, got 2"):
+        Trigger.from_dict({"kind": "turn_end", "player": 2}, seats=2)
+    assert Trigger.from_dict({"kind": "turn_end", "player": 4}, seats=5).player == 4
+    for bad in (-1, True, "0", 1.0):
+        with pytest.raises(ValueError, match="player must be a seat"):
+            Trigger("turn_end", bad)
 
 
 def test_button_config_forbids_unknown_keys():

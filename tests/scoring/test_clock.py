@@ -225,7 +225,9 @@ def test_format_clock(seconds, text):
 
 
 def test_bad_clocks_are_refused():
-    for args, reason in [((1, 60), "2 to 4 players"), ((5, 60), "2 to 4 players"), ((2, 0), "positive")]:
+    # the rules' player count (rules.PLAYER_COUNT), said as the settings and a GCG file say it
+    for args, reason in [((1, 60), "a game has 2 to 4 players, not 1"), ((5, 60), "a game has 2 to 4 players, not 5"),
+                         ((2, 0), "positive")]:
         with pytest.raises(ScoringError, match=reason):
             GameClock(*args)
     with pytest.raises(ValueError, match="minutes_per_player"):

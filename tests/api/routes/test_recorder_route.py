@@ -5,6 +5,7 @@ import httpx
 
 from apiserver import AUTH, LiveServer
 from tilecam.api.station.triggers import from_http
+from tilecam.scoring import MAX_PLAYERS
 
 
 def test_http_trigger_reaches_the_recorder_and_status_shows_it(tmp_path):
@@ -21,4 +22,11 @@ def test_http_trigger_reaches_the_recorder_and_status_shows_it(tmp_path):
         assert received[0].kind == "turn_end" and received[0].player == 1 and received[0].source == "http"
         bad = client.post("/api/trigger", json={"kind": "teleport"}, headers=AUTH)
         assert bad.status_code == 422 and "unknown trigger kind" in bad.json()["detail"]
+        # the seats a press may name are the rules' (scoring.MAX_PLAYERS), which the station hands hardware
+        bad = client.post("/api/trigger", json={"kind": "turn_end", "player": MAX_PLAYERS}, headers=AUTH)
+        assert bad.status_code == 422 and bad.json()["detail"] == \
+            f"player must be 0 to {MAX_PLAYERS - 1} or null, got {MAX_PLAYERS}", bad.text
+        assert client.post("/api/trigger", json={"kind": "undo", "player": MAX_PLAYERS - 1},
+                           headers=AUTH).status_code == 200
+        received.pop()
         assert client.get("/api/status").json() == {"camera": "connected", "frames": 1}

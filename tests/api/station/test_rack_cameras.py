@@ -331,7 +331,7 @@ def test_bad_rack_options_are_refused_naming_them(capsys):
             cli.main(["record", "board.avi", *argv])
         assert exc.value.code == 2 and said in capsys.readouterr().err
     for argv, said in ((["--rack", "1=a.avi", "--rack", "1=b.avi"], "--rack 1=...: player 1 is given twice"),
-                       (["--rack", "5=a.avi"], "--rack: player 5: players are numbered 1 to 4"),
+                       (["--rack", "5=a.avi"], "--rack: player 5: a game has 2 to 4 players, numbered 1 to 4"),
                        (["--rack", "1=0", "--rack", "2=/dev/video0"], "players 1 and 2 name the same camera")):
         assert cli.main(["record", "board.avi", *argv]) == 2
         assert said in capsys.readouterr().err

@@ -7,7 +7,7 @@ import pytest
 
 from tilecam.scoring.events import Pass, Play
 from tilecam.scoring.gcg import GameRecord, GcgError, Player, check_nick, read_gcg, record_from_gcg, write_gcg
-from tilecam.scoring.rules import PROFILES
+from tilecam.scoring.rules import MAX_PLAYERS, PROFILES
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN, DE = DISTRIBUTIONS["en"], DISTRIBUTIONS["de"]
@@ -79,6 +79,8 @@ def test_german_umlaut_tiles():
     ("play through an empty square", ">a: QUALM 8D QU.LM +52 52\n", 1, "empty"),
     ("not a GCG line", "#player1 a A\nhello there\n", 2, "not a GCG line"),
     ("third player", ">a: AB 8G AB +8 8\n>b: - +0 0\n>c: - +0 0\n", 3, "unknown player"),
+    # the rules' player count (rules.PLAYER_COUNT), said as the settings and the clock say it
+    ("fifth player", "#player1 a A\n#player5 e E\n", 2, "player 5: a game has 2 to 4 players, numbered 1 to 4"),
     ("illegal placement", ">a: QUALM 1A QUALM +52 52\n", 1, "centre"),
     ("withdrawn without a play", ">a: AB -- -8 -8\n", 1, "no play"),
     ("bad exchange rack", ">a: AB 8G AB +8 8\n>b: AB% -AB% +0 0\n", 2, "not a tile"),
@@ -182,6 +184,15 @@ def test_no_field_can_start_a_line(sep):
     # the #player lines (which it matches first) neither may appear
     others = [line for line in lines if not line.startswith("#player")]
     assert not any("#player1 " in line or re.search(r">\S+:\s", line[1:]) for line in others)
+
+
+def test_every_players_pragma_in_a_note_is_kept_a_note():
+    # the writer's guard knows each player number the rules allow (rules.MAX_PLAYERS), no more
+    note = " ".join(f"#player{n} x X #rack{n} ABC" for n in range(1, MAX_PLAYERS + 2))
+    out = write_gcg(record_with(note=note), NASPA, EN)
+    line = next(line for line in out.split("\n") if line.startswith("#note"))
+    assert [f"# player{n}" in line and f"# rack{n}" in line for n in range(1, MAX_PLAYERS + 2)] == \
+        [True] * MAX_PLAYERS + [False]
 
 
 def test_notes_keep_hashtags_and_drop_blank_lines():
