@@ -6,6 +6,7 @@ the link's form is checked against liwords' source, the GCG against tests/gcgche
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -23,6 +24,8 @@ from tilecam.scoring.tiles import DISTRIBUTIONS
 EN = DISTRIBUTIONS["en"]
 LIWORDS = shared_data_dir() / "gcg" / "liwords"
 GCG_FILES = sorted(LIWORDS.glob("*.gcg"))
+# a game ended by six scoreless turns whose racks were never taken off (nobody saw them)
+ZEROS = (Path(__file__).resolve().parents[2] / "data" / "gcg" / "zeros_end_racks_unseen.gcg").read_text(encoding="utf-8")
 
 
 def _record(text: str | bytes):
@@ -96,19 +99,6 @@ def test_a_game_whose_end_racks_were_not_seen_says_so():
     assert text.splitlines()[:-1] == [ln for ln in seen.splitlines() if not ln.startswith(">jvc:  (")][:-1]
     again, _ = _record(text)                    # our reader drops the note again
     assert again.events == unseen.events and write_gcg(again, profile, EN) == text
-
-
-ZEROS = """#character-encoding UTF-8
-#player1 ann Ann
-#player2 bob Bob
->ann: AEINRST 8D RETAINS +66 66
->bob: EEIOUUV - +0 0
->ann: ?ACDELO - +0 66
->bob: EEIOUUV - +0 0
->ann: ?ACDELO - +0 66
->bob: EEIOUUV - +0 0
->ann: ?ACDELO - +0 66
-"""
 
 
 def test_a_game_ended_by_scoreless_turns_needs_its_racks_off():
