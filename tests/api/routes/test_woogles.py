@@ -43,4 +43,5 @@ def test_a_game_in_play_is_not_complete_and_a_bad_id_is_a_404(client):
 def test_more_than_two_players_gives_no_link(client):
     gid = import_gcg(client, DATA / "box_four_players.gcg", rules="box")
     out = client.get(f"/api/games/{gid}/woogles").json()
-    assert out["url"] is None and out["length"] == 0 and not out["complete"] and out["why"], out
+    assert out["url"] is None and out["length"] == 0 and not out["complete"], out
+    assert out["why"] == "Woogles cannot import this game: it imports two-player games only"

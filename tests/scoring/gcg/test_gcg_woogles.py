@@ -115,3 +115,15 @@ def test_a_game_ended_by_scoreless_turns_needs_its_racks_off():
     text = write_gcg(done, profile, EN)
     assert "Woogles" not in text
     assert text.splitlines()[-2:] == [">ann: ?ACDELO (?ACDELO) -9 57", ">bob: EEIOUUV (EEIOUUV) -10 -10"]
+
+
+def test_a_plus_minus_end_is_both_lines():
+    # WESPA: the out-player gains the rack's value once, the opponent loses it: two end lines, both kept
+    record, _ = _record((LIWORDS / "josh_nationals_round_1.gcg").read_bytes())
+    wespa = get_profile("wespa")
+    game = _replayed(_unsettled(record), wespa)
+    game.finish_out()
+    done = replace(record, events=tuple(game.events), rules="wespa")
+    text = write_gcg(done, wespa, EN)
+    assert text.splitlines()[-2:] == [">jvc: (IQ) +11 480", ">Dielle: IQ (IQ) -11 408"]
+    assert woogles_gap(_replayed(done, wespa)) is None and macondo_game_over(text) and check_gcg(text) == []
