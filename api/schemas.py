@@ -18,7 +18,7 @@ from .service.types import (MAX_PLAYERS, MIN_PLAYERS, BlankFix, BoardOut, ClockO
                             CorrectionOut, DiscrepancyOut, ExchangeFix, In, Int, LearningOut, LetterFix, LiveOut,
                             MoveOut, PassFix, PlayerOut, PlayFix, Points, Rack, RackReadOut, RackShownOut, Reason,
                             RecountMoveOut, RecountOut, RunnerUpOut, ScoreFix, ScoresheetOut, ScoresheetRow,
-                            StationOut, TableRowOut, TileChangeOut, TileOut, TournamentOut, UnseenOut, Word)
+                            StationOut, TableRowOut, TileChangeOut, TileOut, TournamentOut, UnseenOut, WooglesOut, Word)
 
 __all__ = ["BATCH_ENTRIES", "ERROR_TEXT", "FORWARDED_META_KEYS", "MAX_PLAYERS", "MIN_PLAYERS", "OBS_FIELDS", "BlankFix", "BoardOut", "ChallengeIn",
            "Choice", "ClockOut", "CorrectionOut", "ClockPressIn", "ClockStartIn", "ClockUndoIn", "Coordinate", "CorrectionIn",
@@ -28,7 +28,7 @@ __all__ = ["BATCH_ENTRIES", "ERROR_TEXT", "FORWARDED_META_KEYS", "MAX_PLAYERS", 
            "RackReadOut", "RackShownOut", "RacksOut", "RackForwardIn", "Reason",
            "RecountMoveOut", "RecountOut", "RunnerUpOut", "ScoreFix", "ScoresheetIn", "ScoresheetOut", "ScoresheetRow", "TableNo",
            "StationGames", "StationOut", "TableOut", "TableRowOut", "TileChangeOut", "TileOut", "TournamentOut",
-           "TimePenaltyIn", "TurnIn", "UndoIn", "UnseenOut", "VoidIn", "Word", "WriteOut"]
+           "TimePenaltyIn", "TurnIn", "UndoIn", "UnseenOut", "VoidIn", "WooglesOut", "Word", "WriteOut"]
 
 # Field names broadcasters use in Woogles broadcasts and WatchGCG overlays; p3 and p4 for box games
 # of three or four players (empty in a two-player game).

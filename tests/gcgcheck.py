@@ -316,3 +316,25 @@ def _check_quackle(lines: list[str]) -> list[str]:
         if meant == "play" and (len(rest) < 3 or not re.fullmatch(r"[+-]?[0-9]+", rest[2])):
             bad.append(f"line {no}: Quackle: a play needs position, tiles and score")
     return bad
+
+
+def macondo_game_over(text: str) -> bool:
+    """Whether macondo's reader leaves the game over (GameHistory.PlayState GAME_OVER), as gcgio/gcg.go
+    and game/game.go decide it: a '(RACK) +N' end-rack line, a 'RACK (RACK) -N' line or a '(time)'
+    line sets it; a play that goes out does not (the game then waits for its end-rack line); its game
+    ends itself after six scoreless turns in a row (passes, exchanges, withdrawn plays)."""
+    scoreless = 0
+    for raw in text.split("\n"):
+        found = macondo_token(raw.strip())
+        if found is None:
+            continue
+        token = found[0]
+        if token in ("end_points", "end_penalty", "time"):
+            return True
+        if token in ("pass", "exchange", "withdrawn"):
+            scoreless += 1
+            if scoreless == 6:
+                return True
+        elif token in ("play", "challenge"):
+            scoreless = 0
+    return False

@@ -10,7 +10,8 @@ when Ä, Ö or Ü are read on the same square on several frames and the board's 
 German set better than the English, else English (the model knows no other language's own letters,
 so French, Spanish and Polish need --lang); evidence against the choice is flagged (needs review,
 exit status 4), never followed silently. At the end it says where everything went (the store and the game id, the GCG, the
-JSON), which blanks' letters were guessed and which plays need a look; when the camera lost the
+JSON), which blanks' letters were guessed and which plays need a look, the link that opens the game's
+GCG (the server's export) in Woogles' editor and, when Woogles will not mark it complete, why; when the camera lost the
 game (tiles on the board that no recorded play explains, no snapshot while hands came and went) the
 last line says what it sees and the exit status is 3 (EXIT_LOST), the moment it happens a LOST line
 goes to stderr, and "nothing to review" is said only when it is true.
@@ -341,6 +342,11 @@ def _report(service, game_id: int, args, lexicon=None, recorder=None, racks=None
         why = r.flag or "a tile read unsurely"
         print(f"needs review: rack of {view.row.players[r.player]['name']} read at {r.t:.1f} s: "
               f"{rack_text(r.tiles)} ({why})")
+    woogles = service.woogles(view)   # the export's GCG as a link a player clicks to review the game
+    if woogles.url:
+        print(f"Open in Woogles ({woogles.length} characters): {woogles.url}")
+    if woogles.why:
+        print(woogles.why)
     doubt = view.row.meta.get(TILESET_META)
     lost = recorder.lost if recorder is not None else None
     if lost:

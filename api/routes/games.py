@@ -58,6 +58,15 @@ def attachment(name: str) -> str:
     return header
 
 
+@router.get("/{game_id}/woogles", response_model=s.WooglesOut, summary="Open in Woogles", responses=TOKEN_READ,
+            description="The GCG export as a link that opens it in Woogles' editor "
+                        "(`https://woogles.io/scrabblecam/callback?gcg=`, the GCG URL-encoded), and whether "
+                        "Woogles will mark the game complete as played (`why` says what it will not take: "
+                        "the end racks not seen, the game not over). The GCG's racks as the export's: " + RACKS_DOC)
+def woogles(game: GameDep, service: ServiceDep, racks: RacksDep):
+    return service.woogles(game, racks)
+
+
 @router.get("/{game_id}.json", summary="JSON record", responses=TOKEN_READ,
             description="The whole record: the game, the append-only log (corrections included, "
                         "each with its kind tag) and the events as they stand; a rack not on air for this "
@@ -72,7 +81,8 @@ def game_detail(game: GameDep, service: ServiceDep):
     links = {k: f"/api/games/{gid}{v}" for k, v in
              {"board": "/board", "moves": "/moves", "unseen": "/unseen", "recount": "/recount",
               "live": "/live", "events": "/events"}.items()}
-    links |= {"gcg": f"/api/games/{gid}.gcg", "json": f"/api/games/{gid}.json", "overlay": f"/overlay/{gid}"}
+    links |= {"gcg": f"/api/games/{gid}.gcg", "json": f"/api/games/{gid}.json", "overlay": f"/overlay/{gid}",
+              "woogles": f"/api/games/{gid}/woogles"}
     return {**service.summary(game), "links": links}
 
 

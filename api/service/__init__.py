@@ -127,6 +127,7 @@ class GameService:
     unseen = _by("queries", Queries.unseen)
     gcg = _by("queries", Queries.gcg)
     gcg_filename = _by("queries", Queries.gcg_filename)
+    woogles = _by("queries", Queries.woogles)
     record_json = _by("queries", Queries.record_json)
     recount = _by("queries", Queries.recount)
     scoresheet = _by("queries", Queries.scoresheet)

@@ -13,7 +13,8 @@ from tilecam.scoring import (note_of, Correction, Direction, Distribution, EndRa
                              confirmed as confirmed_moves, discrepancies, final_totals, format_pool, hedge,
                              reading_excess, recount_lines as recount, score_placement, scoresheet, tile_changes,
                              to_json, turn_order, turns_hedge, vowel_split)
-from tilecam.scoring.gcg import format_position, format_square, placement_from_gcg, write_gcg
+from tilecam.scoring.gcg import (format_position, format_square, placement_from_gcg, woogles_gap, woogles_link,
+                                 write_gcg)
 
 import tilecam.api.service.types as s
 from ..errors import InvalidInput, NotFound
@@ -167,6 +168,14 @@ class Queries:
         over = view.over()
         events = tuple(for_viewer(ev, racks, over) for ev in record.events)
         return write_gcg(dataclasses.replace(record, meta=meta, events=events), view.profile, view.dist, view.layout)
+
+    def woogles(self, view: GameView, racks: RackPolicy = LIVE) -> s.WooglesOut:
+        """The GCG export (`gcg`, as `racks` shows it) as the Woogles editor's import link, and what
+        Woogles will not take as played (scoring.gcg.woogles_gap: the end racks not seen, ...)."""
+        game = view.game_at()
+        why = woogles_gap(game, closed=view.close is not None)
+        url = woogles_link(self.gcg(view, racks)) if game.players == 2 else None
+        return s.WooglesOut(game_id=view.row.id, url=url, length=len(url or ""), complete=why is None, why=why)
 
     def record_json(self, view: GameView, racks: RackPolicy = LIVE) -> dict:
         """The whole record (the .json export): the game, the append-only log and the events as

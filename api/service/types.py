@@ -21,7 +21,7 @@ __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "BlankFix", "BoardOut", "ClockOut", "Co
            "CorrectionOut", "DiscrepancyOut", "ExchangeFix", "In", "Int", "LearningOut", "LetterFix", "LiveOut",
            "MoveOut", "PassFix", "PlayerOut", "PlayFix", "Points", "Rack", "RackReadOut", "RackShownOut",
            "Reason", "RecountMoveOut", "RecountOut", "RunnerUpOut", "ScoreFix", "ScoresheetOut", "ScoresheetRow",
-           "StationOut", "TableRowOut", "TileChangeOut", "TileOut", "TournamentOut", "UnseenOut", "Word"]
+           "StationOut", "TableRowOut", "TileChangeOut", "TileOut", "TournamentOut", "UnseenOut", "WooglesOut", "Word"]
 
 # Players a game may have (MIN_PLAYERS, MAX_PLAYERS): the rules' number (scoring/rules.py), which
 # the request models bound a game's players by.
@@ -342,6 +342,17 @@ class CorrectionOut(BaseModel):
     at: str = Field(description="When it was logged: the store's UTC timestamp (ISO 8601).")
     reason: str
     agreed: int | None = Field(description="A ruling on the score that stands, if the correction is one.")
+
+
+class WooglesOut(BaseModel):
+    """The game's GCG export as a link that opens it in Woogles' editor (scoring.gcg.woogles_link)."""
+    game_id: int
+    url: str | None = Field(description="https://woogles.io/scrabblecam/callback?gcg= and the GCG export, "
+                                        "URL-encoded as encodeURIComponent does; null when Woogles cannot "
+                                        "import the game (more than two players).")
+    length: int = Field(description="The link's length in characters (0 without one).")
+    complete: bool = Field(description="Whether Woogles will mark the game complete as played.")
+    why: str | None = Field(description="What Woogles will not take as played, in a sentence; null when complete.")
 
 
 class RecountOut(BaseModel):

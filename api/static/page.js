@@ -109,3 +109,19 @@ function shortTime(iso) {
   const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false });
   return `${day} ${time}`;
 }
+
+// "Open in Woogles" (replay, recount): the link the server built (/api/games/{id}/woogles, the GCG
+// export in Woogles' import link; no GCG is made here) in `item`'s <a>, and in `note` why Woogles
+// will not mark the game complete, or why there is no link.
+async function showWoogles(api, item, note) {
+  let w;
+  try {
+    w = await getJSON(`${api}/woogles`);
+  } catch (err) {
+    w = {url: null, why: `No Woogles link: ${err.message}`};
+  }
+  item.hidden = !w.url;
+  if (w.url) item.querySelector("a").href = w.url;
+  note.textContent = w.why || "";
+  note.hidden = !w.why;
+}

@@ -74,6 +74,7 @@
     $("replay").href = `/replay/${gid}`;
     $("gcg").href = `${api}.gcg`;
     $("json").href = `${api}.json`;
+    showWoogles(api, $("woogles"), $("woogles-note"));
 
     engineAt = engineTotals(rc.moves, n);
     const engineFinal = engineAt.length ? engineAt[engineAt.length - 1] : new Array(n).fill(0);

@@ -102,6 +102,7 @@
     $("recount").href = `/recount/${gid}`;
     $("gcg").href = `${api}.gcg`;
     $("json").href = `${api}.json`;
+    showWoogles(api, $("woogles"), $("woogles-note"));
     $("moves").replaceChildren(...moves.map((m) => {
       const li = el("li");
       li.dataset.turn = m.index + 1;

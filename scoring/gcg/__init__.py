@@ -14,6 +14,7 @@ records.py   the record types (GcgGame as read, GameRecord as replayed), GcgErro
 notation.py  coordinates and words against a board (and the whole-word form people read)
 reader.py    decode, read_gcg, record_from_gcg
 writer.py    write_gcg
+woogles.py   woogles_link (the Woogles editor's import link), woogles_gap (why it will not mark a game complete)
 profile.py   choose_rules (the rule profile a record was played under)
 """
 from .notation import (format_position, format_square, parse_position, placement_from_gcg, play_notation, played_tiles,
@@ -22,6 +23,7 @@ from .profile import choose_rules
 from .reader import decode, read_gcg, record_from_gcg
 from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError,
                       GcgGame, GcgTurn, Player, check_nick, gcg_lang)
+from .woogles import WOOGLES_INCOMPLETE, woogles_gap, woogles_link
 from .writer import write_gcg
 
 __all__ = [
@@ -34,4 +36,6 @@ __all__ = [
     "choose_rules",
     # reader and writer
     "decode", "read_gcg", "record_from_gcg", "write_gcg",
+    # Woogles
+    "woogles_link", "woogles_gap", "WOOGLES_INCOMPLETE",
 ]

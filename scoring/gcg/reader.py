@@ -19,6 +19,7 @@ from ..tiles import Distribution
 from .notation import is_position, placement_from_gcg
 from .records import (RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame,
                       GcgTurn, Player)
+from .woogles import WRITTEN
 
 __all__ = ["decode", "read_gcg", "record_from_gcg"]
 
@@ -233,6 +234,8 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     line_nos: list[int] = []
     for t in gcg.turns:
         t = _unseen_rack(t)
+        if t.note and any(line in WRITTEN for line in t.note.split("\n")):  # the writer's word on the end
+            t = replace(t, note="\n".join(line for line in t.note.split("\n") if line not in WRITTEN))
         p, rack = t.player, t.rack
         try:
             dist.check_tiles(rack, "rack")

@@ -24,6 +24,7 @@ from ..turns import TURNS_INFERRED, hedge, turn_order
 from .notation import one_word, play_notation, played_tiles, rack_holds
 from .records import (MACONDO_LAYOUTS, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE,
                       GameRecord, GcgError, Player, check_nick, gcg_lang)
+from .woogles import WRITTEN, woogles_gap
 
 __all__ = ["write_gcg"]
 
@@ -142,7 +143,9 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     unless the lexicon left only that letter, a '#note' with BLANK_NOT_READ. A play whose turn was
     inferred (no clock press said whose it was) has a '#note' with TURN_INFERRED_NOTE, and the
     '#description' says the turns were inferred (scoring.turns.hedge): who played which move, and
-    so the result, is a guess.
+    so the result, is a guess. A game over whose end racks are not in the record (no '(RACK) +N'
+    or 'RACK (RACK) -N' lines: nobody saw them) ends with a '#note' saying Woogles will not mark it
+    complete (woogles.py); they are never made up.
 
     No field can start a line of its own: nicknames must pass check_nick, racks and words
     be one word (GcgError otherwise); names and other text are kept to one line, and a
@@ -235,6 +238,10 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
         out.append(line)
         out.extend(note_lines)
         game.append(ev)
+    if (gap := woogles_gap(game)) in WRITTEN:
+        # over, but the end's lines are not in the log: never made up, said (on the last event,
+        # where macondo hangs a note; our reader drops it again)
+        out.append(f"#note {gap}")
     return "\n".join(out) + "\n"
 
 

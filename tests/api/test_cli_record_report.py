@@ -129,3 +129,26 @@ def test_the_demo_game_without_lang_is_english_and_every_play_as_played(tmp_path
     last = again.stdout.splitlines()[-1]
     assert last.startswith("needs review") and "Ä at A7" in last and "4" in last, last
     assert "nothing to review" not in again.stdout
+
+
+def test_the_last_lines_give_the_woogles_link(shared_data, tmp_path):
+    from urllib.parse import parse_qs, urlsplit
+
+    from tilecam.api.bus import Bus
+    from tilecam.api.service import GameService
+    from tilecam.api.store import open_store
+
+    db = tmp_path / "g.sqlite3"
+    r = record(shared_data / "scrabscrap" / "game08", "--prewarped", "--lang", "de", "--db", db)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    link = [ln for ln in lines if ln.startswith("Open in Woogles (")]
+    assert len(link) == 1 and lines.index(link[0]) >= len(lines) - 3, r.stdout   # among the last lines
+    count, url = link[0][len("Open in Woogles ("):].split(" characters): ")
+    assert int(count) == len(url)
+    parts = urlsplit(url)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "woogles.io", "/scrabblecam/callback")
+    service = GameService(open_store(db), Bus())
+    assert parse_qs(parts.query)["gcg"] == [service.gcg(service.load(1))]   # the export's GCG, whole
+    # game08 stops before the end: the line after the link says Woogles will not mark it complete
+    assert lines[lines.index(link[0]) + 1] == "Woogles will not mark this game complete: the game is not over"
