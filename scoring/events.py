@@ -76,7 +76,7 @@ class Play:
     not_from_rack: bool = False
     # What the rack camera's read before the move says of its rack, for people (RackBook.judge's
     # note): it quotes the read, so it goes off air with the rack (api.service.racks.without_rack).
-    # Set: a read was judged for the move. Shown after `note`.
+    # Shown after `note`; whether a read was judged is `rack_judged`, never whether this is empty.
     rack_note: str = ""
     # A blank's letter here was chosen by a record's writer, not named by anyone (a GCG line with a
     # BLANK_NOT_READ note, scoring.gcg): flagged as a '?' is, until a blank correction names it.
@@ -88,6 +88,9 @@ class Play:
     # Why it went for review (review set by the camera), each a Doubt; empty in a log kept before
     # they were (and for a play a person entered). Scores and GCG ignore it.
     doubts: tuple[Doubt, ...] = ()
+    # A rack camera's read before the play was judged for it (RackBook.judge, at the commit or by a
+    # late read): `rack` and `rack_note` are what it said, and no later read fills them in.
+    rack_judged: bool = False
     kind: ClassVar[str] = "play"
 
     @property
@@ -311,7 +314,7 @@ def points(event: Event) -> int:
 # in an older version (a station forwarding to a central not yet upgraded, a JSON sidecar).
 _LATER_FIELDS = {"undoes": None, "cause": None, "not_from_rack": False, "rack_note": "", "blank_guessed": False,
                  "readers": (), "tiles_from_racks": False, "doubts": (),
-                 "review": False}
+                 "review": False, "rack_judged": False}
 
 # Before `cause`, `not_from_rack`, `rack_note` and `blank_guessed` were kept, the log said them only in
 # words. An entry stored then without them is read by those words, as they were written then (frozen:
@@ -345,6 +348,10 @@ def _by_words(kind: str | None, data: dict) -> dict:
         if rack:
             out["note"] = "\n".join(line for line in lines if not line.startswith(_OLD_RACK_NOTE))
             out["rack_note"] = "\n".join(rack)
+    if kind == "play" and "rack_judged" not in data:
+        # before it was kept, a rack note stood for a judged read (one judged whole left none, but
+        # left the rack, and a play with a rack takes no late read)
+        out["rack_judged"] = bool(out.get("rack_note", data.get("rack_note", "")))
     return out
 
 

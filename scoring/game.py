@@ -294,11 +294,12 @@ class Game:
              rack: str | None = None, note: str = "", agreed: int | None = None,
              engine_stands: bool = False, certainty: float | None = None, review: bool = False,
              runner_ups: tuple = (), turn_inferred: bool = False, not_from_rack: bool = False,
-             rack_note: str = "", blank_guessed: bool = False, readers: tuple = (), doubts: tuple = ()) -> Play:
+             rack_note: str = "", blank_guessed: bool = False, readers: tuple = (), doubts: tuple = (),
+             rack_judged: bool = False) -> Play:
         """``engine_stands``: the announced score is kept as claimed, but the engine's stands until
         someone rules otherwise (an operator entering a play while the broadcast is live).
         ``certainty``, ``review``, ``runner_ups``, ``turn_inferred``, ``not_from_rack``, ``rack_note``,
-        ``doubts``: how the camera read it; ``blank_guessed``: a record's writer chose a blank's letter (kept, never
+        ``doubts``, ``rack_judged``: how the camera read it; ``blank_guessed``: a record's writer chose a blank's letter (kept, never
         scored)."""
         scored = score_placement(self.state.board, placement, self.dist, self.profile.bingo_bonus)
         if engine_stands and agreed is None:
@@ -307,7 +308,7 @@ class Game:
         return self._enter(Play(player, placement, tuple(w.word for w in scored.words), claimed,
                                 scored.score, agreed, self.state.scores[player] + agreed, rack, note,
                                 engine_stands, certainty, review, tuple(runner_ups), turn_inferred, not_from_rack,
-                                rack_note, blank_guessed, tuple(readers), tuple(doubts)))
+                                rack_note, blank_guessed, tuple(readers), tuple(doubts), rack_judged))
 
     def withdraw(self, player: int, claimed: int | None = None, rack: str | None = None,
                  note: str = "", agreed: int | None = None) -> PhonyWithdrawn:
@@ -411,7 +412,7 @@ class Game:
                 return self.play(p, event.placement, event.claimed, event.rack, event.note, agreed,
                                  event.engine_stands, event.certainty, event.review, event.runner_ups,
                                  event.turn_inferred, event.not_from_rack, event.rack_note, event.blank_guessed,
-                                 readers=event.readers, doubts=event.doubts)
+                                 readers=event.readers, doubts=event.doubts, rack_judged=event.rack_judged)
             case PhonyWithdrawn():
                 return self.withdraw(p, event.claimed, event.rack, event.note, agreed)
             case Pass():

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Sequence
 
 from .board import LAYOUTS
-from .events import Event, Play
+from .events import Event, PhonyWithdrawn, Play
 from .game import Game
 from .gcg import Finding, GameRecord, play_notation, shown_play
 from .rules import get_profile
@@ -38,6 +38,7 @@ class RecountLine:
     # committed, a GCG file typed wrong): "the set has 2 V; this play makes 3", "the set has 2 V;
     # both are on the board, so no rack could hold VVV" (an exchange, a rack).
     over_set: str | None = None
+    takes_back: int | None = None  # a phony withdrawn's: the index of the play it takes off the board
 
     @property
     def number(self) -> int:
@@ -105,6 +106,7 @@ def recount_lines(record: GameRecord, line_nos: Sequence[int] | None = None) -> 
                 len(record.players))
     for i, ev in enumerate(record.events):
         text, position, word, shown, over = describe(ev), None, None, None, None
+        takes_back = game.state.last_play if isinstance(ev, PhonyWithdrawn) else None
         # the set's counts, as the builders keep them (Game.holds, tally.over_set): the first breach
         found = next(((f, what) for on_board, held, what in game.holds(ev)
                       if (f := over_set(on_board, held, game.dist, than=game.state.peak)) is not None), None)
@@ -119,7 +121,7 @@ def recount_lines(record: GameRecord, line_nos: Sequence[int] | None = None) -> 
         out.append(RecountLine(i, line_nos[i] if line_nos else None, ev.player, ev.kind, text,
                                getattr(ev, "claimed", None), getattr(ev, "engine", None),
                                getattr(ev, "agreed", 0), ev.cumulative, tuple(totals), position, word, shown,
-                               over))
+                               over, takes_back))
     return out
 
 

@@ -58,6 +58,7 @@ class LiveFold:
         self.turns = TurnWatch(len(row.players))
         self.last_text = ""
         self.last_word = ""
+        self.played: s.LastPlayOut | None = None  # the last play in parts while last_text says it
         self.blanks: list[tuple[Square, str]] = []
         self.undecided: list[int] = []
         self.unconfirmed: list[int] = []
@@ -103,10 +104,12 @@ class LiveFold:
         game = self.game
         i = len(game.events)
         nick = self.row.players[ev.player]["name"]
+        played = None   # the last play in parts, while last_text says it
         if isinstance(ev, Play):
             pos, self.last_word = shown_play(ev, game)
             self.shown[i] = self.last_word
-            self.last_text = f"{nick}: {pos} {self.last_word} {ev.agreed:+d}"
+            played = s.LastPlayOut(player=ev.player, position=pos, word=self.last_word, score=ev.agreed)
+            self.last_text = _play_said(nick, played)
             self.blanks += [(t.square, t.letter) for t in ev.placement.tiles if t.blank]
             if ev.blank_undecided:
                 self.undecided.append(i)
@@ -117,12 +120,14 @@ class LiveFold:
             # every page's words: an exchange's tiles only the rack cameras saw are not in them
             self.last_text = f"{nick}: {describe(without_rack(ev))}"
         elif isinstance(ev, END_ADJUSTMENTS):
-            pass
-        elif isinstance(ev, ChallengeBonus) and self.last_word and isinstance(game.events[i - 1], Play):
+            played = self.played
+        elif isinstance(ev, ChallengeBonus) and self.played is not None and isinstance(game.events[i - 1], Play):
             # The bonus follows the challenged play: viewers still want to see that play.
-            self.last_text = f"{self.last_text}, challenge bonus {ev.agreed:+d}"
+            played = self.played.model_copy(update={"bonus": ev.agreed})
+            self.last_text = _play_said(self.row.players[played.player]["name"], played)
         else:
             self.last_text = f"{nick}: {describe(ev)} {getattr(ev, 'agreed', 0):+d}"
+        self.played = played
         if not isinstance(ev, (Play, ChallengeBonus, *END_ADJUSTMENTS)):
             self.last_word = ""
         if _reading(ev, seq in self.confirmed)["review"]:
@@ -170,7 +175,8 @@ class LiveFold:
             players=list(row.players), scores=list(scores), on_turn=st.on_turn,
             ended=over, end_reason=end_reason_of(st, close),
             rows=st.board.rows(), premiums=list(self.layout.rows), last_play=_last_squares(game.events),
-            last_text=self.last_text, unseen=format_pool(pool, dist), unseen_count=sum(pool.values()), bag=st.bag,
+            last_text=self.last_text, last_played=self.played, unseen=format_pool(pool, dist),
+            unseen_count=sum(pool.values()), bag=st.bag,
             values=dict(dist.values), fields=fields, blank_undecided=list(self.undecided), unconfirmed=unconfirmed,
             last_unconfirmed=bool(game.events) and len(game.events) - 1 in unconfirmed,
             turns=describe_turns(order, names), turns_inferred=list(order.inferred), hedge=hedge(order),
@@ -346,6 +352,12 @@ def _frozen(state: GameState) -> GameState:
     out.scores, out.rack_sizes, out.turns_lost = list(state.scores), list(state.rack_sizes), list(state.turns_lost)
     out.peak, out.on_board = state.peak.copy(), state.on_board.copy()
     return out
+
+
+def _play_said(name: str, played: s.LastPlayOut) -> str:
+    """The last play in words, from its parts: 'Nigel Richards: 8F ZE(B)rA +44, challenge bonus +5'."""
+    bonus = "" if played.bonus is None else f", challenge bonus {played.bonus:+d}"
+    return f"{name}: {played.position} {played.word} {played.score:+d}{bonus}"
 
 
 def _count(n: int, noun: str) -> str:

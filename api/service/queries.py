@@ -122,7 +122,7 @@ class Queries:
         for i, (ln, ev, seq) in enumerate(zip(lines, shown, view.seqs)):
             out.append(s.MoveOut(
                 index=ln.index, number=ln.number, seq=seq, player=ln.player, nick=view.nicks[ln.player],
-                kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text,
+                kind=ln.kind, position=ln.position, word=ln.word, shown=ln.shown, text=ln.text, takes_back=ln.takes_back,
                 **_move_rack(view.row.id, ev, made_from.get(i), on,
                              None if racks.raw else game.state, view.dist),
                 claimed=ln.claimed, engine=ln.engine, agreed=ln.agreed, cumulative=ln.cumulative,

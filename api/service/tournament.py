@@ -120,7 +120,7 @@ class Tournament:
             # One damaged log is one flagged row, not a tournament view that fails.
             return _Replayed(None, ["damaged"], {
                 "players": names, "scores": [0] * len(names), "on_turn": None, "ended": False, "result": "",
-                "moves": 0, "last_play": "", "last_word": "", "disagreements": [], "review": [],
+                "moves": 0, "last_play": "", "last_played": None, "disagreements": [], "review": [],
                 "damaged": f"{type(exc).__name__}: {exc}", "turns": None, "blanks": []})
         review = [i + 1 for i in live.unconfirmed]
         blanks = [i + 1 for i in live.blank_undecided]
@@ -130,7 +130,7 @@ class Tournament:
         return _Replayed(live, flags, {
             "players": names, "scores": live.scores, "on_turn": None if live.ended else live.on_turn,
             "ended": live.ended, "result": live.fields["result"], "moves": len(view.events),
-            "last_play": live.fields["last_play"], "last_word": live.fields["last_word"],
+            "last_play": live.fields["last_play"], "last_played": live.last_played,
             "disagreements": found, "review": review, "damaged": None, "turns": live.turns, "blanks": blanks,
             "learning": live.learning})
 

@@ -18,7 +18,7 @@ from tilecam.scoring import MAX_PLAYERS, MIN_PLAYERS
 from .. import limits as lim
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "BlankFix", "BoardOut", "ClockOut", "Coordinate", "CorrectionIn",
-           "CorrectionOut", "DiscrepancyOut", "ExchangeFix", "In", "Int", "LearningOut", "LetterFix", "LiveOut",
+           "CorrectionOut", "DiscrepancyOut", "ExchangeFix", "In", "Int", "LastPlayOut", "LearningOut", "LetterFix", "LiveOut",
            "MoveOut", "PassFix", "PlayerOut", "PlayFix", "Points", "Rack", "RackReadOut", "RackShownOut",
            "Reason", "RecountMoveOut", "RecountOut", "RunnerUpOut", "ScoreFix", "ScoresheetOut", "ScoresheetRow",
            "StationOut", "TableRowOut", "TileChangeOut", "TileOut", "TournamentOut", "UnseenOut", "WooglesOut", "Word"]
@@ -79,6 +79,8 @@ SHOWN = Field(None, description="A play's main word as people read it: the whole
                                 "in parentheses, blanks in lower case, e.g. 'ZE(B)rA'.")
 OVER_SET = Field(None, description="A play that puts more of a tile in the record than the set has, in words "
                                    "('the set has 2 V; this play makes 3'); null when the set holds it.")
+TAKES_BACK = Field(None, description="A phony withdrawn's: the `index` of the play it takes off the board "
+                                     "(a page names that play's word from it); null for any other move.")
 
 
 class TileChangeOut(BaseModel):
@@ -114,6 +116,7 @@ class MoveOut(BaseModel):
                                                "played-through tiles.")
     shown: str | None = SHOWN
     text: str = Field(description="The move as people read it, e.g. '8D ZE(B)rA +BE' or 'exchange 4'.")
+    takes_back: int | None = TAKES_BACK
     rack: str | None
     claimed: int | None
     engine: int | None
@@ -200,6 +203,17 @@ class LearningOut(BaseModel):
     text: str = Field(description="'learning: 23 of 27 tiles seen, 4 plays confirmed', as the pages show it.")
 
 
+class LastPlayOut(BaseModel):
+    """The last play in parts, for a page to draw (`last_text`, the words, is made from them): kept
+    by a challenge bonus after it (`bonus`) and by the end's rack points, gone after any other move."""
+
+    player: int = Field(description="The seat (0-based) that played it.")
+    position: str = POSITION
+    word: str = Field(description="Its main word as people read it ('ZE(B)rA'): `fields.last_word`.")
+    score: int = Field(description="The points that stand for it (`agreed`).")
+    bonus: int | None = Field(None, description="The challenge bonus the play earned just after it; null without one.")
+
+
 class LiveOut(BaseModel):
     """Everything an overlay shows; sent whole on every SSE update."""
 
@@ -214,6 +228,9 @@ class LiveOut(BaseModel):
     premiums: list[str]
     last_play: list[str]
     last_text: str
+    last_played: LastPlayOut | None = Field(None, description="The last play in parts while `last_text` "
+                                                              "says it; null after a pass, an exchange, a "
+                                                              "withdrawal, a penalty (and before any play).")
     unseen: str
     unseen_count: int
     bag: int
@@ -302,6 +319,7 @@ class RecountMoveOut(BaseModel):
     position: str | None = POSITION
     shown: str | None = SHOWN
     text: str
+    takes_back: int | None = TAKES_BACK
     claimed: int | None
     engine: int | None
     agreed: int
@@ -425,8 +443,8 @@ class TableRowOut(BaseModel):
     result: str = Field(description="'Alice Ames wins by 12' (or 'Tie at 400') once the game is over; empty before.")
     moves: int = Field(description="Events in the record as it stands.")
     last_play: str = Field(description="The last event as the overlay shows it, e.g. 'Alice Ames: 8F ZE(B)rA +44'.")
-    last_word: str = Field(description="The last play's word as shown in `last_play` ('ZE(B)rA'), for "
-                                       "highlighting; empty when the last event is no play.")
+    last_played: LastPlayOut | None = Field(None, description="The last play in parts (LiveOut.last_played), "
+                                                              "for drawing; null when `last_play` says no play.")
     clock: ClockOut | None = Field(None, description="The game clock: one that runs for the game in this "
                                                      "service, or the one its station forwards (as of its "
                                                      "last heartbeat, run down since); null without one.")

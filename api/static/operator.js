@@ -130,7 +130,7 @@ async function loadMoves() {
     tr.dataset.index = m.index;
     if (m.corrected) tr.classList.add("corrected");
     if (m.claimed !== null && m.engine !== null && m.claimed !== m.engine) tr.classList.add("differs");
-    const cells = [moveNumber(m), playerName(m.player), moveText(m, moves, live && live.rows), m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
+    const cells = [moveNumber(m), playerName(m.player), moveText(m, moves), m.claimed ?? "", m.engine ?? "", m.agreed, m.totals.join(" – ")];
     cells.forEach((v, i) => { const td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "claimed"; tr.appendChild(td); });
     if (m.blank_undecided) {
       // Nobody named this blank's letter (the GCG holds a guess): the operator designates it.
@@ -304,7 +304,7 @@ function renderReview(moves) {
     text.className = "reading";
     if (m.kind === "exchange") return exchangeReview(m, moves, li, text);
     if (m.kind === "pass") return passReview(m, moves, li, text);
-    text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)} — ${doubtText(m)}`;
+    text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves)} — ${doubtText(m)}`;
     li.appendChild(text);
     if (m.frame) li.appendChild(evidence(m));
     const fix = (position, word, reason) => api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,
@@ -350,7 +350,7 @@ function renderReview(moves) {
 // named; one click confirms it as read (an exchange correction of the same count), or the
 // correction box below fixes it (another count, a pass).
 function exchangeReview(m, moves, li, text) {
-  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)}` +
+  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves)}` +
     " — an exchange the rack camera told from reads it was not sure of";
   li.appendChild(text);
   const count = Number((/exchange (\d+)/.exec(m.text) || [])[1]);   // "exchange 3": its tiles not named
@@ -371,7 +371,7 @@ function exchangeReview(m, moves, li, text) {
 // in those: a pass or an exchange, it cannot say (issue 43). One click confirms the pass; the
 // correction box below makes it the exchange it was.
 function passReview(m, moves, li, text) {
-  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves, live && live.rows)}` +
+  text.textContent = `move ${moveNumber(m)}, ${playerName(m.player)}: ${moveText(m, moves)}` +
     " — a pass or an exchange: the rack camera's reads differ only in tiles it was not sure of";
   li.appendChild(text);
   const choices = document.createElement("p");
@@ -464,7 +464,7 @@ async function undoLatestCorrection(m) {
   const rc = await api("GET", `/api/games/${gameId()}/recount`);
   const fix = (rc.corrections || []).filter((c) => c.kind === "correction" && c.target === m.seq).pop();
   if (!fix) return say(`move ${moveNumber(m)} has no correction to undo`, true);
-  const what = `move ${moveNumber(m)} (${playerName(m.player)}: ${moveText(m, movesNow, live && live.rows)})`;
+  const what = `move ${moveNumber(m)} (${playerName(m.player)}: ${moveText(m, movesNow)})`;
   if (await ask(`Undo the latest correction of ${what}: ${fix.change}${fix.reason ? ` (${fix.reason})` : ""}? ` +
                 "It stays in the log, with its undo after it.", [["undo", "Undo the correction"], ["", "Keep it"]]) !== "undo") {
     return say("nothing undone");
@@ -475,7 +475,7 @@ async function undoLatestCorrection(m) {
 // Undo: a Void entry in the log (nothing is rewritten); refused with the server's reason when a
 // later move depends on the one named.
 async function voidMove(m, confirmed = false) {
-  const what = `move ${moveNumber(m)} (${playerName(m.player)}: ${moveText(m, movesNow, live && live.rows)})`;
+  const what = `move ${moveNumber(m)} (${playerName(m.player)}: ${moveText(m, movesNow)})`;
   if (!confirmed && await ask(`Undo ${what}? It stays in the log, voided.`, [["void", "Undo it"], ["", "Keep it"]]) !== "void") {
     return say("nothing undone");
   }
@@ -738,7 +738,7 @@ form("play", async (d) => {
   clearPlay();
   const undo = undoOf([m]);
   if (announced !== null && m && announced !== m.engine) {
-    const choice = await ask(`${playerName(m.player)} announced ${announced}; the rules give ${m.engine} for ${moveText(m, movesNow, live && live.rows)}. Which score stands?`,
+    const choice = await ask(`${playerName(m.player)} announced ${announced}; the rules give ${m.engine} for ${moveText(m, movesNow)}. Which score stands?`,
       [["engine", `${m.engine} (the rules)`], ["announced", `${announced} (as announced)`], ["void", "Undo the play"]]);
     if (choice === "announced") {
       await api("POST", `/api/games/${gameId()}/moves/${m.index}/corrections`,

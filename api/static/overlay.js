@@ -54,14 +54,15 @@ function renderBoard(live) {
   board.replaceChildren(...cells);
 }
 
-// The last play's word with its played-through letters and blanks marked: "ZE(B)rA".
-function renderLastPlay(fields) {
+// The last play's word with its played-through letters and blanks marked: "ZE(B)rA", drawn from
+// the play's parts (`last_played`); any other move is its words (`last_play`).
+function renderLastPlay(live) {
   const el = document.querySelector("#last [data-field=last_play]");
-  const text = fields.last_play, word = fields.last_word;
+  const text = live.fields.last_play, p = live.last_played;
   if (el.dataset.shown === text) return;
   el.dataset.shown = text;
-  const at = word ? text.lastIndexOf(` ${word} `) : -1;
-  if (at < 0) { el.textContent = text; return; }
+  if (!p) { el.textContent = text; return; }
+  const word = p.word, signed = (n) => `${n >= 0 ? "+" : ""}${n}`;
   const w = document.createElement("span");
   w.className = "word";
   let through = false;
@@ -74,7 +75,8 @@ function renderLastPlay(fields) {
     w.appendChild(span);
     if (ch === ")") through = false;
   }
-  el.replaceChildren(text.slice(0, at + 1), w, text.slice(at + 1 + word.length));
+  const bonus = p.bonus === null ? "" : `, challenge bonus ${signed(p.bonus)}`;
+  el.replaceChildren(`${live.players[p.player].name}: ${p.position} `, w, ` ${signed(p.score)}${bonus}`);
 }
 
 // Each player's rack as far as the server lets it out (?racks=off, ?racks_delay=N, [racks] on_air):
@@ -126,7 +128,7 @@ function render(live) {
   document.getElementById("overlay").hidden = false;
   renderBoard(live);
   fillFields(document, live.fields);
-  renderLastPlay(live.fields);
+  renderLastPlay(live);
   // A play under review is on air as the camera read it, marked unconfirmed.
   document.getElementById("last").classList.toggle("unconfirmed", !!live.last_unconfirmed);
   tickClocks(document, live);

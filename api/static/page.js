@@ -22,7 +22,7 @@ async function getJSON(url) {
 const moveNumber = (m) => (m.number ?? m.index + 1);
 
 // The whole word from GCG notation and a board (rows of letters, '.' empty) that holds the
-// played-through tiles: "ZE.rA" at 8F -> "ZE(B)rA". For an API that does not send `shown` yet.
+// played-through tiles: "ZE.rA" at 8F -> "ZE(B)rA" (a runner-up's reading on the console).
 function wordShown(position, word, rows) {
   if (!position || !word || !rows) return word || "";
   let m = /^(\d+)([A-Z])$/.exec(position), r, c, across = true;
@@ -84,21 +84,13 @@ function boardChange(from, to) {
   return { off: from.filter((t) => !has.has(key(t))).map(words), on: to.filter((t) => !had.has(key(t))).map(words) };
 }
 
-// A move as people read it: "8D ZE(B)rA +BE", "exchange 4", "phony withdrawn: MAZEY". `rows` (a
-// board holding the played-through tiles) is only needed while the API sends GCG dots in `text`.
-function moveText(m, moves, rows) {
-  let text = m.text || "";
-  if (m.shown === undefined && m.position && m.word && m.word.includes(".") && rows) {
-    const shown = wordShown(m.position, m.word, rows);
-    text = text.replace(`${m.position} ${m.word}`, `${m.position} ${shown}`);
-  }
-  // A withdrawn phony names the word it takes back.
-  if (m.kind === "phony_withdrawn" && moves) {
-    const phony = [...moves].reverse().find((p) => p.index < m.index && p.kind === "play" && p.player === m.player);
-    const word = phony && (phony.shown || phony.word);
-    if (word && !text.includes(word)) text = `${text}: ${word}`;
-  }
-  return text;
+// A move as people read it: "8D ZE(B)rA +BE", "exchange 4", "phony withdrawn: MAZEY". The API's
+// `text` has the words whole; a withdrawn phony is named from the play its `takes_back` points at.
+function moveText(m, moves) {
+  const text = m.text || "";
+  const phony = m.takes_back != null && moves ? moves.find((p) => p.index === m.takes_back) : null;
+  const word = phony && (phony.shown || phony.word);
+  return word ? `${text}: ${word}` : text;
 }
 
 // "25 Nov 10:24" in the reader's time zone, from the store's ISO time.

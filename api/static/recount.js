@@ -61,7 +61,7 @@
     sheet.insertRule(`@media print { @page { @top-left { content: ${text}; } } }`, sheet.cssRules.length);
   }
 
-  function render(rc, moves, log, rows, game) {
+  function render(rc, moves, log, game) {
     const names = rc.players.map((p) => p.name);
     const n = names.length;
     document.title = `Recount: ${names.join(" vs ")} (game ${gid})`;
@@ -90,7 +90,7 @@
       `${rc.unconfirmed === 1 ? "was" : "were"} never confirmed by a person` : "";
     if (first) {
       firstEl.className = "found";
-      firstEl.textContent = `First discrepancy: move ${moveNumber(first)}, ${names[first.player]}, ${moveText(first, rc.moves, rows)}: ` +
+      firstEl.textContent = `First discrepancy: move ${moveNumber(first)}, ${names[first.player]}, ${moveText(first, rc.moves)}: ` +
         (first.what === "tiles" ? first.over_set
           : `claimed ${show(first.claimed)}, engine ${show(first.engine)}, agreed ${first.agreed}`) +
         (first.what === "correction" ? " (a ruling against both)" : "") +
@@ -139,7 +139,7 @@
       const inferred = inferredAt.has(m.index);
       if (inferred) tr.classList.add("inferred");
       const player = el("td", inferred ? `${names[m.player]} (turn inferred)` : names[m.player], "text");
-      tr.append(el("td", moveNumber(m)), player, el("td", moveText(m, rc.moves, rows), "text move"),
+      tr.append(el("td", moveNumber(m)), player, el("td", moveText(m, rc.moves), "text move"),
                 el("td", show(m.claimed), "claimed"), el("td", show(m.engine), "engine"), el("td", m.agreed, "agreed"));
       m.totals.forEach((v, p) => tr.append(el("td", v, p === 0 ? "rec-total sep" : "rec-total")));
       let apart = false;
@@ -239,9 +239,7 @@
   }
   $("print").addEventListener("click", () => window.print());
   $("sheet-form").addEventListener("submit", (e) => compare(e).catch((err) => { $("sheet-result").textContent = err.message; }));
-  // The final board only spells out played-through letters for an API that still sends GCG dots.
-  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves${racksAsked()}`), getJSON(`${api}.json`),
-               getJSON(`${api}/board`).catch(() => null)])
-    .then(([rc, moves, full, board]) => render(rc, moves, full.log, board && board.rows, full.game))
+  Promise.all([getJSON(`${api}/recount`), getJSON(`${api}/moves${racksAsked()}`), getJSON(`${api}.json`)])
+    .then(([rc, moves, full]) => render(rc, moves, full.log, full.game))
     .catch((err) => { $("status").textContent = err.message; document.body.dataset.ready = "error"; });
 })();

@@ -7,7 +7,7 @@
   const api = `/api/games/${gid}`;
   const $ = (id) => document.getElementById(id);
   const PREMIUM = {"=": "tw", "-": "dw", '"': "tl", "'": "dl", "*": "centre"};
-  let moves = [], players = [], finalRows = null, turn = 0, pending = 0, ended = false, result = "";
+  let moves = [], players = [], turn = 0, pending = 0, ended = false, result = "";
   const who = (m) => (players[m.player] ? players[m.player].name : m.nick);
   const signed = (v) => `${v >= 0 ? "+" : ""}${v}`;
 
@@ -60,7 +60,7 @@
     img.src = `${raw}?view=board`;
     $("photo-link").href = img.src;
     $("raw-link").href = raw;
-    note.textContent = `Move ${moveNumber(m)}, ${who(m)}: ${moveText(m, moves, finalRows)}. The photo rectified, the new tiles outlined.`;
+    note.textContent = `Move ${moveNumber(m)}, ${who(m)}: ${moveText(m, moves)}. The photo rectified, the new tiles outlined.`;
   }
 
   let opened = false;
@@ -73,7 +73,7 @@
     drawBoard(b);
     drawEvidence();
     const m = turn > 0 ? moves[turn - 1] : null;
-    $("turn-label").textContent = m ? `Move ${moveNumber(m)}/${moves.length}: ${who(m)} ${moveText(m, moves, finalRows)} ${signed(m.agreed)}`
+    $("turn-label").textContent = m ? `Move ${moveNumber(m)}/${moves.length}: ${who(m)} ${moveText(m, moves)} ${signed(m.agreed)}`
                                     : `Move 0/${moves.length}: the empty board`;
     for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.turn) === turn);
     const cur = $("moves").querySelector("li.current");
@@ -90,12 +90,11 @@
   }
 
   async function start() {
-    const [game, ms, fin, live] = await Promise.all([getJSON(api), getJSON(`${api}/moves`),
-      getJSON(`${api}/board`).catch(() => null), getJSON(`${api}/live`).catch(() => null)]);
+    const [game, ms, live] = await Promise.all([getJSON(api), getJSON(`${api}/moves`),
+      getJSON(`${api}/live`).catch(() => null)]);
     moves = ms;
     ended = game.ended;
     result = live ? live.fields.result : "";
-    finalRows = fin && fin.rows;  // spells out played-through letters for an API that sends GCG dots
     players = game.players;
     $("title").textContent = `Replay: ${players.map((p) => p.name).join(" vs ")}`;
     document.title = `Replay: game ${gid}`;
@@ -108,7 +107,7 @@
       li.dataset.turn = m.index + 1;
       if (m.engine !== null && m.claimed !== null && m.claimed !== m.engine) li.classList.add("disc");
       // one cell each (number, move, score, running total), so no two numbers run together
-      li.append(el("span", `${moveNumber(m)}.`, "num"), el("span", `${who(m)}: ${moveText(m, moves, finalRows)}`, "text"),
+      li.append(el("span", `${moveNumber(m)}.`, "num"), el("span", `${who(m)}: ${moveText(m, moves)}`, "text"),
                 el("span", signed(m.agreed), "score"), el("span", m.cumulative, "total"));
       li.addEventListener("click", () => go(m.index + 1));
       return li;

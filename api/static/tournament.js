@@ -77,23 +77,20 @@
   // "pi-07.local:8000" of "http://pi-07.local:8000": where the station is, as the director types it.
   const hostOf = (url) => { try { return new URL(url).host; } catch (e) { return url; } };
 
-  // The last play with its word in bold, "Nigel Richards: 8F ZE(B)rA +44": the play and its score
-  // stay on one line ("8F ZE(B)rA +44"); a narrow column breaks after the name or before what
-  // follows (", challenge bonus +5").
+  const signed = (n) => `${n >= 0 ? "+" : ""}${n}`;
+
+  // The last play with its word in bold, "Nigel Richards: 8F ZE(B)rA +44", drawn from its parts
+  // (`last_played`): the play and its score stay on one line ("8F ZE(B)rA +44"); a narrow column
+  // breaks after the name or before what follows (", challenge bonus +5"). Any other move: its words.
   function lastPlay(t) {
     const td = el("td", null, "last");
-    const at = t.last_word ? t.last_play.lastIndexOf(` ${t.last_word} `) : -1;
+    const p = t.last_played;
     if (!t.last_play) td.append(el("span", t.moves ? "" : "no move yet", "none"));
-    else if (at < 0) td.append(t.last_play);
+    else if (!p) td.append(t.last_play);
     else {
-      const head = t.last_play.slice(0, at + 1);  // "Nigel Richards: 8F "
-      const colon = head.indexOf(": ");
-      const cut = colon < 0 ? 0 : colon + 2;
-      const after = t.last_play.slice(at + 1 + t.last_word.length);  // " +44", " +45, challenge bonus +5"
-      const score = (/^ [+-]\d+/.exec(after) || [""])[0];
       const play = el("span", null, "play");
-      play.append(head.slice(cut), el("span", t.last_word, "word"), score);
-      td.append(head.slice(0, cut), play, after.slice(score.length));
+      play.append(`${p.position} `, el("span", p.word, "word"), ` ${signed(p.score)}`);
+      td.append(`${t.players[p.player]}: `, play, p.bonus === null ? "" : `, challenge bonus ${signed(p.bonus)}`);
     }
     if (t.result) td.append(el("span", t.result, "result"));
     return td;

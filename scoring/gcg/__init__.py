@@ -22,13 +22,13 @@ from .notation import (format_position, format_square, parse_position, placement
 from .profile import choose_rules
 from .reader import decode, read_gcg, record_from_gcg
 from .records import (NICK_MAX, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError,
-                      GcgGame, GcgTurn, Player, check_nick, gcg_lang)
+                      GcgGame, GcgTurn, Mark, Player, check_nick, gcg_lang, marked)
 from .woogles import WOOGLES_INCOMPLETE, woogles_gap, woogles_link
 from .writer import write_gcg
 
 __all__ = [
     # records
-    "GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding",
+    "GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding", "Mark", "marked",
     "NICK_MAX", "TURN_LOST_NOTE", "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "check_nick", "gcg_lang",
     # notation
     "parse_position", "format_position", "format_square", "word_cells", "placement_from_gcg", "play_notation",

@@ -10,15 +10,14 @@ import re
 from dataclasses import replace
 
 from ..board import Layout, LAYOUTS
-from ..events import BLANK_NOT_READ, Exchange
+from ..events import Exchange
 from ..game import Game, GameError
 from ..placement import PlacementError
 from ..errors import RulesError
 from ..rules import RuleProfile, check_player_number
 from ..tiles import Distribution
 from .notation import is_position, placement_from_gcg
-from .records import (RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE, Finding, GameRecord, GcgError, GcgGame,
-                      GcgTurn, Player)
+from .records import Finding, GameRecord, GcgError, GcgGame, GcgTurn, Mark, Player, marked
 from .woogles import WRITTEN
 
 __all__ = ["decode", "read_gcg", "record_from_gcg"]
@@ -118,7 +117,32 @@ def read_gcg(text: str | bytes) -> GcgGame:
     for i, p in enumerate(game.players):  # a seat no line named (only #player2 given, nobody played 1)
         if not p.nick:
             game.players[i] = Player(f"player{i + 1}", f"player{i + 1}")
+    turns[:] = map(_read_marks, turns)
     return game
+
+
+# The marks a turn of each kind takes from its note lines; a line of another's words stays a note.
+_MARKS = {"play": {Mark.RACK_NOT_SEEN, Mark.TURN_INFERRED, Mark.BLANK_GUESSED}}
+
+
+def _read_marks(t: GcgTurn) -> GcgTurn:
+    """The turn with our writer's note lines read as its marks and taken off its note: a stand-in
+    rack on any line (the rack field goes with it), a play's inferred turn and guessed blank, and a
+    pass's lost turn (macondo's note, first)."""
+    marks, kept = set(), []
+    for line in t.note.split("\n") if t.note else []:
+        m = marked(line)
+        if m in _MARKS.get(t.kind, {Mark.RACK_NOT_SEEN}):
+            marks.add(m)
+        else:
+            kept.append(line)
+    note = "\n".join(kept)
+    if t.kind == "pass" and marked(note) is Mark.TURN_LOST:
+        marks.add(Mark.TURN_LOST)
+        note = note[len(Mark.TURN_LOST.value):].lstrip("\n")
+    if not marks:
+        return t
+    return replace(t, rack=None if Mark.RACK_NOT_SEEN in marks else t.rack, note=note, marks=frozenset(marks))
 
 
 def _seat(nick: str, turn: GcgTurn, seats: dict[str, list[int]], declared: bool,
@@ -233,7 +257,6 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     findings: list[Finding] = []
     line_nos: list[int] = []
     for t in gcg.turns:
-        t = _unseen_rack(t)
         if t.note and any(line in WRITTEN for line in t.note.split("\n")):  # the writer's word on the end
             t = replace(t, note="\n".join(line for line in t.note.split("\n") if line not in WRITTEN))
         p, rack = t.player, t.rack
@@ -241,18 +264,16 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
             dist.check_tiles(rack, "rack")
             match t.kind:
                 case "play":
-                    note, inferred = _said(t.note, TURN_INFERRED_NOTE)
-                    note, guessed = _said(note, BLANK_NOT_READ)
-                    ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, note,
-                                   turn_inferred=inferred, blank_guessed=guessed)
+                    ev = game.play(p, placement_from_gcg(game, t.position, t.word), t.score, rack, t.note,
+                                   turn_inferred=Mark.TURN_INFERRED in t.marks,
+                                   blank_guessed=Mark.BLANK_GUESSED in t.marks)
                 case "withdrawn":
                     claimed, note = _withdrawn_score(game, t)
                     ev = game.withdraw(p, claimed, rack, note)
+                case "pass" if Mark.TURN_LOST in t.marks:
+                    ev = game.lose_turn(p, rack, t.note)
                 case "pass":
-                    if t.note.startswith(TURN_LOST_NOTE):
-                        ev = game.lose_turn(p, rack, t.note[len(TURN_LOST_NOTE):].lstrip("\n"))
-                    else:
-                        ev = game.pass_turn(p, rack, t.note)
+                    ev = game.pass_turn(p, rack, t.note)
                 case "exchange":
                     dist.check_tiles(t.exchanged, "exchanged tiles")
                     count = len(dist.tokens(t.exchanged)) if t.exchanged else t.count
@@ -284,21 +305,6 @@ def record_from_gcg(gcg: GcgGame, profile: RuleProfile, dist: Distribution,
     record = GameRecord(players, tuple(game.events), dict(gcg.meta), rules or profile.name,
                         lang or dist.name, layout.name)
     return record, findings, line_nos
-
-
-def _unseen_rack(t: GcgTurn) -> GcgTurn:
-    """The turn without the stand-in rack our writer put on a line whose rack nobody saw."""
-    lines = t.note.split("\n") if t.note else []
-    kept = [line for line in lines if not line.startswith(RACK_NOT_SEEN)]
-    return t if len(kept) == len(lines) else replace(t, rack=None, note="\n".join(kept))
-
-
-def _said(note: str, words: str) -> tuple[str, bool]:
-    """A play's note without our writer's line that starts with `words` (TURN_INFERRED_NOTE: the
-    play's turn_inferred; BLANK_NOT_READ: its blank_guessed), and whether it had one."""
-    lines = note.split("\n") if note else []
-    kept = [line for line in lines if not line.startswith(words)]
-    return "\n".join(kept), len(kept) != len(lines)
 
 
 def _withdrawn_score(game: Game, t: GcgTurn) -> tuple[int, str]:

@@ -4,21 +4,43 @@ the tile-set names GCG pragmas use."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..errors import ScoringError
-from ..events import Event
+from ..events import BLANK_NOT_READ, Event
 from ..tiles import DISTRIBUTIONS
 
-__all__ = ["GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding", "TURN_LOST_NOTE",
+__all__ = ["GcgError", "Player", "GcgTurn", "GcgGame", "GameRecord", "Finding", "Mark", "marked", "TURN_LOST_NOTE",
            "RACK_NOT_SEEN", "TURN_INFERRED_NOTE", "NICK_MAX", "MACONDO_LAYOUTS", "check_nick", "gcg_lang"]
 
-TURN_LOST_NOTE = "#unsuccessful-challenge"
-# A line whose rack nobody saw still needs one (every reader does); the writer puts stand-in
-# tiles there and says so in a note starting with this, and the reader drops both again.
-RACK_NOT_SEEN = "rack not seen"
-# A play the camera credited to the player on turn without a clock press (Play.turn_inferred): the
-# writer says so in a note starting with this, and the reader takes the flag back from it.
-TURN_INFERRED_NOTE = "turn inferred"
+
+class Mark(StrEnum):
+    """What a record holds that GCG has no field for, said in a '#note' line beginning with these
+    words: the writer writes the line from the record's field, the reader (read_gcg) turns the line
+    back into the mark (GcgTurn.marks), and the replay sets the field from the mark. Only `marked`
+    reads the words."""
+
+    # A TurnLost: GCG has a pass, and macondo's own note ("#note #unsuccessful-challenge") says why.
+    TURN_LOST = "#unsuccessful-challenge"
+    # A line whose rack nobody saw still needs one (every reader does): the writer puts stand-in
+    # tiles there (or leaves out a rack the set cannot hold) and says so; the reader drops the rack.
+    RACK_NOT_SEEN = "rack not seen"
+    # Play.turn_inferred: the camera credited the play to the player on turn without a clock press.
+    TURN_INFERRED = "turn inferred"
+    # Play.blank_guessed: a blank nobody named, given a letter by the writer.
+    BLANK_GUESSED = BLANK_NOT_READ
+
+
+def marked(line: str) -> Mark | None:
+    """The mark a note line begins with, or None: the one reading of the words, the writer's and
+    the reader's."""
+    return next((m for m in Mark if line.startswith(m.value)), None)
+
+
+# The words each mark's line begins with (a rack note's words begin so too: scoring.racks).
+TURN_LOST_NOTE = Mark.TURN_LOST.value
+RACK_NOT_SEEN = Mark.RACK_NOT_SEEN.value
+TURN_INFERRED_NOTE = Mark.TURN_INFERRED.value
 NICK_MAX = 64           # the longest in the liwords games is 42
 
 MACONDO_LAYOUTS = {"super": "SuperCrosswordGame"}  # the standard board is macondo's default
@@ -56,7 +78,8 @@ class GcgTurn:
     word: str | None = None
     exchanged: str | None = None
     count: int = 0
-    note: str = ""
+    note: str = ""       # the '#note' lines after it, without those read as `marks`
+    marks: frozenset[Mark] = frozenset()   # what our writer's note lines said of it (read_gcg)
 
 
 @dataclass

@@ -13,8 +13,8 @@ from dataclasses import replace
 
 from ..blanks import designate, undecided_squares
 from ..board import Layout, LAYOUTS
-from ..events import (BLANK_NOT_READ, ChallengeBonus, EndRackPenalty, EndRackPoints, Exchange, Pass,
-                      PhonyWithdrawn, Play, TimePenalty, TurnLost, note_of)
+from ..events import (ChallengeBonus, EndRackPenalty, EndRackPoints, Exchange, Pass, PhonyWithdrawn, Play,
+                      TimePenalty, TurnLost, note_of)
 from ..game import Game
 from ..lexicon import Lexicon
 from ..rules import MAX_PLAYERS, RuleProfile
@@ -22,8 +22,7 @@ from ..tally import unseen
 from ..tiles import Distribution
 from ..turns import TURNS_INFERRED, hedge, turn_order
 from .notation import one_word, play_notation, played_tiles, rack_holds
-from .records import (MACONDO_LAYOUTS, RACK_NOT_SEEN, TURN_INFERRED_NOTE, TURN_LOST_NOTE,
-                      GameRecord, GcgError, Player, check_nick, gcg_lang)
+from .records import MACONDO_LAYOUTS, GameRecord, GcgError, Mark, Player, check_nick, gcg_lang, marked
 from .woogles import WRITTEN, woogles_gap
 
 __all__ = ["write_gcg"]
@@ -53,6 +52,11 @@ def _note_lines(note: str) -> list[str]:
     """'#note' lines for a note: one per line of it (str.splitlines breaks at every separator);
     blank lines are dropped, since a bare '#note' is not a line macondo reads."""
     return [f"#note {line}" for line in map(_free_text, note.splitlines()) if line]
+
+
+def _mark(line: str) -> Mark | None:
+    """How a reader takes one of our '#note' lines (records.marked)."""
+    return marked(line.removeprefix("#note "))
 
 
 def _placeholder(n: int, game: Game) -> str:
@@ -140,8 +144,8 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     Every line has a rack, never the word UNKNOWN: the rack when known, else a play's own tiles,
     a withdrawn play's tiles, or placeholder tiles from those not on the board (`_placeholder`).
     A blank nobody named gets a letter (`scoring.blanks.designate`, with `lexicon` when given) and,
-    unless the lexicon left only that letter, a '#note' with BLANK_NOT_READ. A play whose turn was
-    inferred (no clock press said whose it was) has a '#note' with TURN_INFERRED_NOTE, and the
+    unless the lexicon left only that letter, a '#note' with Mark.BLANK_GUESSED. A play whose turn was
+    inferred (no clock press said whose it was) has a '#note' with Mark.TURN_INFERRED, and the
     '#description' says the turns were inferred (scoring.turns.hedge): who played which move, and
     so the result, is a guess. A game over whose end racks are not in the record (no '(RACK) +N'
     or 'RACK (RACK) -N' lines: nobody saw them) ends with a '#note' saying Woogles will not mark it
@@ -164,19 +168,23 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
     for i, ev in enumerate(events):
         nick = nicks[ev.player]
         note_lines = _note_lines(note_of(ev))
+        # what the event's own note lines will say to a reader (a rack read's note says RACK_NOT_SEEN)
+        said = {_mark(n) for n in note_lines}
         if i in moved:
             note_lines.append(f"#note overtime entered after move {moved[i]}, before the game was over; written "
                               "at the end, where GCG readers take it")
         if i in order.inferred:  # read back as Play.turn_inferred
-            note_lines.append(f"#note {TURN_INFERRED_NOTE}: no clock press seen; who played this move is a guess")
+            note_lines.append(f"#note {Mark.TURN_INFERRED.value}: no clock press seen; who played this move is a guess")
         # (a withdrawn play's rack holds its tiles, still on the board; a penalty's rack is its point)
         if (not isinstance(ev, (EndRackPenalty, PhonyWithdrawn)) and getattr(ev, "rack", None)
                 and not _drawable(one_word(ev.rack, "rack", ev.rack), game)):
             # macondo sets the rack from the tiles off the board: a read holding more of a tile than
             # they have (a misread) would refuse the whole file. What was read stays in the note.
-            note_lines.append(f"#note {RACK_NOT_SEEN}: the rack read {_free_text(ev.rack)} holds tiles "
+            note_lines.append(f"#note {Mark.RACK_NOT_SEEN.value}: the rack read {_free_text(ev.rack)} holds tiles "
                               "no longer off the board; not written")
+            said.add(Mark.RACK_NOT_SEEN)
             ev = replace(ev, rack=None)
+        rack = None   # the rack field as written (an end-rack points line has none)
         match ev:
             case Play():
                 # >Josh: AEFGITT 8J .EGIFT +36 128
@@ -186,21 +194,24 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
                     guessed = set(undecided_squares(ev.placement)) | (
                         {t.square for t in ev.placement.tiles if t.blank} if ev.blank_guessed else set())
                     letters = ", ".join(t.letter.lower() for t in named.placement.tiles if t.square in guessed)
-                    note_lines.insert(0, f"#note {BLANK_NOT_READ}: written as {letters}")
+                    note_lines.insert(0, f"#note {Mark.BLANK_GUESSED.value}: written as {letters}")
                 line = f">{nick}: {rack} {pos} {word} {ev.agreed:+d} {ev.cumulative}"
             case PhonyWithdrawn():
                 # >Peter: ?BCHRUY --  -115 277   (rack unknown: the withdrawn play's tiles)
                 taken = game.events[game.state.last_play].placement if game.state.last_play is not None else None
                 rack = ev.rack or (played_tiles(taken, dist) if taken else _placeholder(1, game))
-                line = f">{nick}: {one_word(rack, 'rack', rack)} -- {_minus(ev.agreed)} {ev.cumulative}"
+                rack = one_word(rack, "rack", rack)
+                line = f">{nick}: {rack} -- {_minus(ev.agreed)} {ev.cumulative}"
             case TurnLost():
                 # GCG has no lost turn: a pass plus a note saying why.  >emely: DEIILTZ - +0 55
-                line = f">{nick}: {_rack(ev.rack, 1, game)} - +0 {ev.cumulative}"
-                note_lines.insert(0, f"#note {TURN_LOST_NOTE}")
+                rack = _rack(ev.rack, 1, game)
+                line = f">{nick}: {rack} - +0 {ev.cumulative}"
+                note_lines.insert(0, f"#note {Mark.TURN_LOST.value}")
             case Pass():
                 # >josh: GROUU - +0 287
-                line = f">{nick}: {_rack(ev.rack, 1, game)} - +0 {ev.cumulative}"
-                if note_lines and note_lines[0].startswith(f"#note {TURN_LOST_NOTE}"):  # would read as a lost turn
+                rack = _rack(ev.rack, 1, game)
+                line = f">{nick}: {rack} - +0 {ev.cumulative}"
+                if note_lines and _mark(note_lines[0]) is Mark.TURN_LOST:  # a note that would read as a lost turn
                     note_lines[0] = "#note # " + note_lines[0][len("#note #"):]
             case Exchange():
                 # >cesar: AAIIOOS -AIIOO +0 190   or, tiles unknown:  >josh: IIIU -4 +0 349
@@ -208,13 +219,15 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
                 if ev.tiles:
                     tiles = one_word(ev.tiles, "exchanged tiles", ev.tiles)
                     rack = ev.rack if ev.rack and rack_holds(ev.rack, tiles, dist) else tiles
-                    line = f">{nick}: {one_word(rack, 'rack', rack)} -{tiles} +0 {ev.cumulative}"
+                    rack = one_word(rack, "rack", rack)
+                    line = f">{nick}: {rack} -{tiles} +0 {ev.cumulative}"
                 else:
-                    rack = ev.rack if ev.rack and _plain_head(ev.rack, ev.count, dist) else None
-                    line = f">{nick}: {_rack(rack, ev.count, game)} -{ev.count} +0 {ev.cumulative}"
+                    rack = _rack(ev.rack if ev.rack and _plain_head(ev.rack, ev.count, dist) else None, ev.count, game)
+                    line = f">{nick}: {rack} -{ev.count} +0 {ev.cumulative}"
             case ChallengeBonus():
                 # >jvc: ?ADENTU (challenge) +5 266
-                line = f">{nick}: {_rack(ev.rack, 1, game)} (challenge) {ev.agreed:+d} {ev.cumulative}"
+                rack = _rack(ev.rack, 1, game)
+                line = f">{nick}: {rack} (challenge) {ev.agreed:+d} {ev.cumulative}"
             case EndRackPoints():
                 # >cesar: (BLONST) +16 457
                 line = f">{nick}: ({one_word(ev.opponent_rack, 'rack', ev.opponent_rack)}) {ev.agreed:+d} {ev.cumulative}"
@@ -224,17 +237,17 @@ def write_gcg(record: GameRecord, profile: RuleProfile, dist: Distribution,
                 line = f">{nick}: {rack} ({rack}) {_minus(ev.agreed)} {ev.cumulative}"
             case TimePenalty():
                 # >Josh: AEI (time) -10 420
-                line = f">{nick}: {_rack(ev.rack, 1, game)} (time) {_minus(ev.agreed)} {ev.cumulative}"
+                rack = _rack(ev.rack, 1, game)
+                line = f">{nick}: {rack} (time) {_minus(ev.agreed)} {ev.cumulative}"
             case _:
                 raise TypeError(f"cannot write {type(ev).__name__}")
-        written = line.split(" ", 2)[1]
         if isinstance(ev, (PhonyWithdrawn, TurnLost, Pass, Exchange, ChallengeBonus, TimePenalty)) \
-                and written != ev.rack:
-            note_lines.append(f"#note {_stand_in(ev, written)}")
-        elif isinstance(ev, Play) and not ev.rack and not any(n.startswith(f"#note {RACK_NOT_SEEN}") for n in note_lines):
+                and rack != ev.rack:
+            note_lines.append(f"#note {_stand_in(ev, rack)}")
+        elif isinstance(ev, Play) and not ev.rack and Mark.RACK_NOT_SEEN not in said:
             # a play's line needs a rack too: its own tiles stand in, and the file says so as it does
             # for a pass or an exchange (a reader would otherwise take them for the rack seen)
-            note_lines.append(f"#note {RACK_NOT_SEEN}: the rack field holds the play's own tiles {written}")
+            note_lines.append(f"#note {Mark.RACK_NOT_SEEN.value}: the rack field holds the play's own tiles {rack}")
         out.append(line)
         out.extend(note_lines)
         game.append(ev)
@@ -275,15 +288,16 @@ def _overtime_last(events: tuple) -> tuple[list, dict[int, int]]:
 def _stand_in(ev, written: str) -> str:
     """The note under a line whose rack field is not the rack (GCG readers need one there), saying
     what it holds: known tiles (an exchange's, a withdrawn play's) or placeholders. It starts with
-    RACK_NOT_SEEN, by which our reader drops the stand-in again."""
+    Mark.RACK_NOT_SEEN, by which our reader drops the stand-in again."""
+    unseen_rack = Mark.RACK_NOT_SEEN.value
     if isinstance(ev, Exchange) and ev.tiles:
-        return f"{RACK_NOT_SEEN}: the exchanged tiles {written} were seen; the rack field holds them alone"
+        return f"{unseen_rack}: the exchanged tiles {written} were seen; the rack field holds them alone"
     if isinstance(ev, Exchange):
-        return (f"{RACK_NOT_SEEN}, nor the {ev.count} tiles exchanged: {written} stands in "
+        return (f"{unseen_rack}, nor the {ev.count} tiles exchanged: {written} stands in "
                 "(GCG readers need a rack here)")
     if isinstance(ev, PhonyWithdrawn) and not ev.rack:
-        return f"{RACK_NOT_SEEN}: the rack field holds the withdrawn play's tiles {written}"
-    return f"{RACK_NOT_SEEN}: {written} stands in (GCG readers need a rack here)"
+        return f"{unseen_rack}: the rack field holds the withdrawn play's tiles {written}"
+    return f"{unseen_rack}: {written} stands in (GCG readers need a rack here)"
 
 
 def _drawable(rack: str, game: Game) -> bool:

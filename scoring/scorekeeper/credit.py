@@ -14,6 +14,7 @@ from ..game import GameError
 from ..gcg.notation import play_notation
 from ..gcg.records import RACK_NOT_SEEN
 from ..placement import PlacementError
+from ..racks import Judged
 from .outcome import Observation
 from .rack_reads import rack_for
 from .state import KeeperState
@@ -63,7 +64,8 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
             continue
         runner_ups.append((pos, word, round(r.probability, 4)))
     certainty = round(proposed.certainty, 4)
-    rack = rack_for(sk, player, proposed.placement)
+    read = rack_for(sk, player, proposed.placement)
+    rack = read or Judged(None)
     why = {Doubt.INFERRED: review, Doubt.CERTAINTY: certainty < sk.cfg.review_below, Doubt.NOT_FROM_RACK: rack.review,
            Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk._untrusted(proposed.placement, proposed.readers),
            Doubt.BUILT_ON: sk._built_on_doubt(proposed.placement)}
@@ -72,7 +74,8 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     try:
         return sk.game.play(player, proposed.placement, rack=rack.rack, rack_note=rack.note, certainty=certainty,
                             review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
-                            not_from_rack=rack.review, readers=proposed.readers, doubts=doubts)
+                            not_from_rack=rack.review, readers=proposed.readers, doubts=doubts,
+                            rack_judged=read is not None)
     except GameError:
         if rack.rack is None:
             raise
@@ -81,7 +84,7 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     return sk.game.play(player, proposed.placement, rack_note=f"{RACK_NOT_SEEN}: the rack read holds more "
                                                               "of a tile than the set has beside this play", certainty=certainty,
                         review=review, runner_ups=tuple(runner_ups), turn_inferred=inferred,
-                        readers=proposed.readers, doubts=doubts)
+                        readers=proposed.readers, doubts=doubts, rack_judged=True)
 
 
 def ends_open_play(sk: KeeperState, player: int | None) -> bool:

@@ -73,13 +73,14 @@ def rack_seen(sk: KeeperState, seen: RackSeen, review_below: float) -> list[LogE
     return [] if fixed is None else [fixed]
 
 
-def rack_for(sk: KeeperState, player: int, placement: Placement) -> Judged:
-    """What the rack read before this play says: the play's rack, a note, a review flag."""
+def rack_for(sk: KeeperState, player: int, placement: Placement) -> Judged | None:
+    """What the rack read before this play says: the play's rack, a note, a review flag; None when
+    no read came before it."""
     if sk.racks is None:
-        return Judged(None)
+        return None
     played = played_tiles(placement, sk.game.dist)
     seen = sk.racks.rack_before(player, played, sk.game.events)
-    return Judged(None) if seen is None else sk.racks.judge(seen, played, sk.game.state.board)
+    return None if seen is None else sk.racks.judge(seen, played, sk.game.state.board)
 
 
 def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) -> list[Event]:
@@ -178,13 +179,13 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
                                     review=ev.review or doubt), \
                 f"{_RACK_REASON}'s read of the rack at this pass" + \
                 (": it changed as the racks could not tell, for review" if doubt else "")
-    elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and not ev.rack_note:
-        # (a rack_note: a read was judged at the commit and gave no rack; a late read changes nothing)
+    elif isinstance(ev, Play) and ev.certainty is not None and ev.rack is None and not ev.rack_judged:
+        # (a read judged at the commit that gave no rack: a late read changes nothing)
         played = played_tiles(ev.placement, g.dist)
         if sk.racks.departed(player, played, before):
             seen = sk.racks.rack_before(player, played, before)
             judged = sk.racks.judge(seen, played, board)
-            fixed = replace(ev, rack=judged.rack, rack_note=judged.note,
+            fixed = replace(ev, rack=judged.rack, rack_note=judged.note, rack_judged=True,
                             review=ev.review or judged.review, not_from_rack=judged.review,
                             doubts=ev.doubted(Doubt.NOT_FROM_RACK if judged.review else None))
             reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"

@@ -49,7 +49,8 @@ def test_every_table_with_its_current_game_and_a_second_game_replacing_the_first
     live = client.get(f"/api/games/{first}/live").json()
     assert t1["scores"] == live["scores"] and t1["on_turn"] == 0 and not t1["ended"]
     assert t1["last_play"] == live["fields"]["last_play"] == f"Jackson Smylie: D7 A(Z)E +{live['scores'][1]}"
-    assert t1["last_word"] == "A(Z)E"
+    assert t1["last_played"] == live["last_played"] == {"player": 1, "position": "D7", "word": "A(Z)E",
+                                                        "score": live["scores"][1], "bonus": None}
     assert t1["flags"] == [] and t1["disagreements"] == [] and t1["review"] == []
     assert t1["station"]["name"] == "pi-01" and t1["station"]["stale"] is False and t1["station"]["silent_s"] < 30
     assert t1["clock"] is None and t1["clocks"] == []

@@ -109,7 +109,7 @@ def test_the_director_sees_every_table_and_what_needs_attention(api, client, pag
     assert page.locator("#table-2 td.who div").nth(t2["on_turn"]).get_attribute("class") == "on-turn"
     assert page.locator("#table-2 td.score div").all_inner_texts() == [str(x) for x in t2["scores"]]
     assert page.inner_text("#table-2 td.last") == t2["last_play"]
-    assert page.inner_text("#table-2 td.last .word") == t2["last_word"]
+    assert page.inner_text("#table-2 td.last .word") == t2["last_played"]["word"]
     assert "round 2" in page.inner_text("#table-9 td.no") and "round" not in page.inner_text("#table-8 td.no")
     assert api_rows[4]["ended"] and api_rows[4]["result"] in page.inner_text("#table-4 td.last")
     assert page.locator("#table-4 td.who .on-turn").count() == 0

@@ -83,6 +83,7 @@ def test_entries_stored_before_rack_note_and_blank_guessed_are_read_by_their_wor
     old_play.update(note=f"blank's letter not read: T chosen\nwell played\n{said}")
     play = from_json(old_play)
     assert play.blank_guessed and play.blank_undecided and not play.not_from_rack
+    assert play.rack_judged and not from_json(to_json(PLAY)).rack_judged   # a rack note stood for a judged read
     assert (play.note, play.rack_note) == ("well played", said) and note_of(play) == f"well played\n{said}"
     assert from_json(to_json(play)) == play
     for kind in ("pass", "exchange"):

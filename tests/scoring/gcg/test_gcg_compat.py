@@ -269,22 +269,22 @@ def test_tilecam_record_writes_a_gcg_every_reader_loads(tmp_path, shared_data):
     assert f"#note {BLANK_NOT_READ}: written as e" in text  # SPUREN? with no lexicon: flagged
 
 
-def test_a_guessed_blank_reads_back_flagged_however_the_note_is_worded(monkeypatch):
-    # The GCG file says it in words (its only channel); the record says it in Play.blank_guessed,
-    # which the reader sets and the writer writes, whatever those words are.
-    import tilecam.scoring.gcg.reader as reader
-    import tilecam.scoring.gcg.writer as writer
-    for module in (reader, writer):
-        monkeypatch.setattr(module, "BLANK_NOT_READ", "the blank's letter is a guess")
+def test_a_guessed_blank_reads_back_flagged_however_the_note_is_worded():
+    # The GCG file says it in words (its only channel), a line beginning with its mark's
+    # (Mark.BLANK_GUESSED: the one place they are); the record says it in Play.blank_guessed, which
+    # the reader sets from the mark and the writer writes, whatever the rest of the line says.
+    from tilecam.scoring.gcg import Mark
     game = Game(NASPA, EN)
     game.play(0, Placement((PlacedTile(Square(7, 7), "Q"), PlacedTile(Square(7, 8), "?", blank=True),
                             PlacedTile(Square(7, 9), "A"), PlacedTile(Square(7, 10), "D")), Direction.ACROSS))
     text = write_gcg(GameRecord((Player("a", "A"), Player("b", "B")), tuple(game.events)), NASPA, EN)
-    assert "#note the blank's letter is a guess: written as e" in text
-    again, findings, _ = record_from_gcg(read_gcg(text), NASPA, EN)
-    play = again.events[0]
-    assert findings == [] and play.blank_guessed and play.blank_undecided and play.note == ""
-    assert "#note the blank's letter is a guess: written as e" in write_gcg(again, NASPA, EN)
+    line = f"#note {Mark.BLANK_GUESSED.value}: written as e"
+    assert line in text
+    for said in (text, text.replace(line, f"#note {Mark.BLANK_GUESSED.value} (reworded)")):
+        again, findings, _ = record_from_gcg(read_gcg(said), NASPA, EN)
+        play = again.events[0]
+        assert findings == [] and play.blank_guessed and play.blank_undecided and play.note == ""
+        assert line in write_gcg(again, NASPA, EN)
 
 
 def test_an_overtime_penalty_taking_a_total_below_zero_is_a_line_macondo_reads():

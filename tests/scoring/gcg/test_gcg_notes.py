@@ -122,3 +122,37 @@ def test_a_play_without_a_seen_rack_says_its_rack_field_is_the_plays_tiles():
     back, _, _ = record_from_gcg(read_gcg(text), NASPA, EN)
     assert back.events[0].rack is None and back.events[1].rack == "AEXZ"
     assert [e.note for e in back.events] == ["", ""]   # the note is the writer's: read back, it goes
+
+
+def test_the_replay_sets_each_field_from_the_turns_marks_never_from_its_note():
+    """Issue 46: read_gcg reads our note lines once, into GcgTurn.marks (records.marked, the one
+    reading of their words); the replay sets the record's fields from the marks alone. A mark with
+    its note reworded or gone sets the field; our words in a note without the mark are a note."""
+    from dataclasses import replace
+
+    from tilecam.scoring.gcg import Mark
+
+    text, _ = written(lambda g: (g.play(1, Placement(tuple(PlacedTile(Square(8 + i, 6), ch) for i, ch in enumerate("OW")),
+                                                      Direction.DOWN), turn_inferred=True, rack="OWERTYU"),
+                                 g.lose_turn(0, "AEIOUST", "why")))
+    gcg = read_gcg(text)
+    play, lost = gcg.turns[1], gcg.turns[2]
+    assert play.marks == {Mark.TURN_INFERRED} and play.note == "" and play.rack == "OWERTYU"
+    assert lost.kind == "pass" and lost.marks == {Mark.TURN_LOST} and lost.note == "why"
+    assert gcg.turns[0].marks == {Mark.RACK_NOT_SEEN} and gcg.turns[0].rack is None   # CAT's own tiles stood in
+
+    def replayed(*turns):
+        record, _, _ = record_from_gcg(replace(gcg, turns=[gcg.turns[0], *turns]), NASPA, EN)
+        return record.events[1:]
+
+    # the marks with the notes reworded: the same fields
+    said = replayed(replace(play, note="reworded"), replace(lost, note="reworded"))
+    assert [e.kind for e in said] == ["play", "turn_lost"] and said[0].turn_inferred and not said[0].blank_guessed
+    assert [e.note for e in said] == ["reworded", "reworded"]
+    guessed = replayed(replace(play, marks=frozenset({Mark.BLANK_GUESSED}), note=""), lost)
+    assert guessed[0].blank_guessed and not guessed[0].turn_inferred
+    # our words without the marks: notes, no field
+    words = replayed(replace(play, marks=frozenset(), note="turn inferred: no clock press seen\nblank's letter not read"),
+                     replace(lost, marks=frozenset(), note="#unsuccessful-challenge"))
+    assert [e.kind for e in words] == ["play", "pass"] and not words[0].turn_inferred and not words[0].blank_guessed
+    assert words[1].note == "#unsuccessful-challenge"
