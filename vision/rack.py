@@ -309,8 +309,10 @@ class RackReader:
             return self.hidden_gaps(image, fix if fix is not None and len(fix.slots) > len(det.fix.slots) else det.fix,
                                     det.hidden)
         # 'both' and the net unsure, or no tile found: the classical finder's fix, which tells an empty
-        # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles
-        return self.hidden_gaps(image, find_rack(image, cfg), det.hidden)
+        # rack (no slots) from no rack (None), and never calls a rack empty where it finds tiles; where
+        # it finds no rack but the net found tiles, unsurely, the net's (a rack is there: issue 45)
+        fix = find_rack(image, cfg)
+        return self.hidden_gaps(image, det.fix if fix is None else fix, det.hidden)
 
     def hidden_gaps(self, image: np.ndarray, fix: RackFix | None, hidden: np.ndarray | None = None) -> RackFix | None:
         """``fix`` with an unseen slot at each pitch of a gap between two of its slots where the

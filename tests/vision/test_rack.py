@@ -534,3 +534,16 @@ def test_a_settled_rack_is_given_again_when_its_frames_come_to_agree(reader):
            if v is not None]
     assert [v.text for v in got] == ["RETINAS", "RETINAS"]
     assert all(t.certainty < SURE for t in got[0].tiles) and all(t.certainty >= SURE for t in got[1].tiles)
+
+
+def test_where_the_classical_finder_sees_no_rack_the_nets_unsure_tiles_are_the_rack(reader, monkeypatch):
+    # issue 45: "no rack" for a frame with a rack in it; the net found its tiles, if unsurely
+    import dataclasses
+    import tilecam.vision.rack as rack_mod
+    scene = render_rack("RETINAS", 5, LOOK)
+    det = reader.detector.detect(scene.image)
+    unsure = dataclasses.replace(det, scores=tuple(0.5 * reader.detector.cfg.sure for _ in det.scores))
+    monkeypatch.setattr(reader.detector, "detect", lambda image: unsure)
+    monkeypatch.setattr(rack_mod, "find_rack", lambda image, cfg: None)
+    view = reader.read(scene.image)
+    assert view.found and view.text == "RETINAS"
