@@ -1,33 +1,64 @@
-"""The game clock glue (scoring.clock): one clock per game, kept in memory beside the record
-(a restart starts a new clock), running on steady time; it publishes on every change. When the game
-is over it stops (``stop_at_end``) and its overtime goes in as TimePenalty entries (api/service/
-ending.py, through the writer). What outlives the clock
-is in the log: those penalties, and the end that stopped it (the rules' last turn, or a director's
-Close); a clock stopped and then lost to a restart is not started again for a game that is over."""
+"""The game clock glue (scoring.clock): one clock per game, running on steady time; it publishes on
+every change. Its start and everything done to it (each press, pause, resume, undo, and its stop at
+the end) are rows of the game's table log (api/service/tablelog.py), each with its steady time, its
+wall time and this run of the program: the clock in memory is rebuilt from them on first use
+(scoring.clock.replay_clock), so a station that restarts keeps its clock, the time it was dead
+charged to the player on turn. When the game is over it stops (``stop_at_end``) and its overtime goes
+in as TimePenalty entries (api/service/ending.py, through the writer)."""
 from __future__ import annotations
 
+import uuid
 from typing import Callable
 
-from tilecam.scoring import (ClockPress, ClockState, GameClock, GameError, format_clock, stop_at_end)
+from tilecam.scoring import (ClockAction, ClockPress, ClockState, GameClock, GameError, format_clock, get_profile,
+                             replay_clock, stop_at_end)
 
 import tilecam.api.service.types as s
 from ..errors import NotFound
 from .ingest import forwarded_clock, refuse_mirror
 from .context import Context
+from .tablelog import clock_action_row, clock_start_row, read_table_log
 from .view import GameView
 
 __all__ = ["ClockGlue"]
 
 
 class ClockGlue:
-    """Start, press, pause and undo a game's clock, and read it: the clocks running in this process
-    (in memory: a restart starts a new clock), on the context's steady time. The live state reads
-    the clock through ``with_clock``; the end of a game stops it through ``stop_at_end`` (GameEnd
-    enters its overtime)."""
+    """Start, press, pause and undo a game's clock, and read it: each done in memory, on the
+    context's steady time, and logged (the table log) before it is published; a clock not in memory
+    yet is rebuilt from the log. The live state reads the clock through ``with_clock``; the end of
+    a game stops it through ``stop_at_end`` (GameEnd enters its overtime)."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx, self.store = ctx, ctx.store
-        self._clocks: dict[int, GameClock] = {}
+        self._clocks: dict[int, GameClock | None] = {}  # game -> its clock as rebuilt (None: it has none)
+        self.run = uuid.uuid4().hex  # this run of the program: steady times compare only within one
+
+    def _clock(self, game_id: int) -> GameClock | None:
+        """The game's clock, rebuilt from its table log the first time it is asked for."""
+        with self.ctx.lock(game_id):
+            if game_id not in self._clocks:
+                row = self.store.game(game_id)
+                table = read_table_log(row, self.store.table_log(game_id))
+                clock = None
+                if table.clock_minutes is not None:
+                    clock = GameClock.for_rules(get_profile(row.rules), len(row.players), table.clock_minutes)
+                    replay_clock(clock, table.clock_actions, self.ctx.steady(), self.ctx.clock(), self.run)
+                self._clocks[game_id] = clock
+            return self._clocks[game_id]
+
+    def _log(self, game_id: int, row: dict) -> None:
+        """One clock row into the table log; a store that fails drops the clock in memory (it is
+        rebuilt from what the log holds at the next use), then the error goes on."""
+        try:
+            self.store.append_table(game_id, "clock", row)
+        except BaseException:
+            self._clocks.pop(game_id, None)
+            raise
+
+    def _action(self, do: str, t: float, player: int | None = None, first: int | None = None) -> dict:
+        at = self.ctx.clock() - (self.ctx.steady() - t)  # the wall time of steady time t
+        return clock_action_row(ClockAction(do, t, at, self.run, player, first))
 
     def start_clock(self, game_id: int, minutes: int | None = None) -> GameClock:
         """A clock for the game from its rules (`minutes` per player overrides the profile's); it
@@ -35,20 +66,23 @@ class ClockGlue:
         view = self.ctx.load(game_id)
         refuse_mirror(view.row)  # its overtime would go into a record only the station writes
         with self.ctx.lock(game_id):
-            if game_id in self._clocks:
+            if self._clock(game_id) is not None:
                 raise GameError(f"game {game_id} already has a clock")
             if view.over():
                 raise GameError(f"game {game_id} is over: it needs no clock")
-            self._clocks[game_id] = GameClock.for_rules(view.profile, view.players, minutes)
+            clock = GameClock.for_rules(view.profile, view.players, minutes)
+            t = self.ctx.steady()
+            self._log(game_id, clock_start_row(clock.initial_s / 60, t, self.ctx.clock(), self.run))
+            self._clocks[game_id] = clock
         self.ctx.publish(game_id)
-        return self._clocks[game_id]
+        return clock
 
     def has_clock(self, game_id: int) -> bool:
-        return game_id in self._clocks
+        return self._clock(game_id) is not None
 
     def game_clock(self, game_id: int) -> GameClock:
         row = self.store.game(game_id)  # no such game: 404
-        clock = self._clocks.get(game_id)
+        clock = self._clock(game_id)
         if clock is None:
             refuse_mirror(row)  # a station's game: its clock runs there (the mirror only shows it)
             raise NotFound(f"game {game_id} has no clock; start one first")
@@ -62,9 +96,11 @@ class ClockGlue:
         t = self.ctx.steady() if t is None else t
         with self.ctx.lock(game_id):
             clock = self.game_clock(game_id)
+            first = None
             if not clock.state(t).started:
-                clock.first = on_turn
+                clock.first = first = on_turn
             press = clock.press(player, t)
+            self._log(game_id, self._action("press", t, player, first))
         self.ctx.publish(game_id)
         return press
 
@@ -79,13 +115,16 @@ class ClockGlue:
                 clock.pause(t)
             else:
                 clock.resume(t)
+            self._log(game_id, self._action("pause" if paused else "resume", t))
         self.ctx.publish(game_id)
         return paused
 
     def clock_undo(self, game_id: int, player: int | None = None, t: float | None = None) -> int | None:
         """Take back the last press (`player`: only if it was theirs); returns whose clock runs."""
+        t = self.ctx.steady() if t is None else t
         with self.ctx.lock(game_id):
-            running = self.game_clock(game_id).undo(player, self.ctx.steady() if t is None else t)
+            running = self.game_clock(game_id).undo(player, t)
+            self._log(game_id, self._action("undo", t, player))
         self.ctx.publish(game_id)
         return running
 
@@ -101,12 +140,18 @@ class ClockGlue:
     def stop_at_end(self, game_id: int, view: GameView) -> ClockState:
         """The one place a game's clock stops at its end (scoring.clock.stop_at_end: at the last
         turn's press, or now when a director closed the game), once: `view` is the game as it stands."""
-        return stop_at_end(self._clocks[game_id], self.ctx.steady(), view.events, closed=view.closed)
+        clock = self.game_clock(game_id)
+        with self.ctx.lock(game_id):
+            was = clock.stopped_at
+            st = stop_at_end(clock, self.ctx.steady(), view.events, closed=view.closed)
+            if was is None:  # logged at the time it stopped (the last turn's press, or now)
+                self._log(game_id, self._action("finish", clock.stopped_at))
+        return st
 
     def clock_now(self, game_id: int) -> s.ClockOut | None:
         """The game's clock as of now, when it runs in this service; None otherwise. A station's
         forwarder sends it to the central service with each heartbeat."""
-        clock = self._clocks.get(game_id)
+        clock = self._clock(game_id)
         if clock is None:
             return None
         st = clock.state(self.ctx.steady())

@@ -21,6 +21,7 @@ from ..store import EntryRow, FrameRow, GameRow
 from .ingest import forwarded_by, station_console
 from .context import Context
 from .racks import LIVE, RackPolicy, Racks, entry_for_viewer, for_viewer, rack_text
+from .tablelog import TableLog, read_table_log
 from .view import DAMAGE, GameView
 
 __all__ = ["Queries"]
@@ -55,6 +56,15 @@ class Queries:
     def frame(self, game_id: int, seq: int) -> FrameRow:
         """The evidence frame of log entry `seq`; NotFound when none was kept."""
         return self.store.frame(game_id, seq)
+
+    def table_log(self, game_id: int) -> TableLog:
+        """The game's table log, read (api/service/tablelog.py): its clock's actions, the players'
+        names in force, the tiles learned at its table."""
+        return read_table_log(self.store.game(game_id), self.store.table_log(game_id))
+
+    def learned(self, game_id: int) -> frozenset[str]:
+        """The tiles the game's table learned outside its moves (scoring.trust's `given`)."""
+        return self.table_log(game_id).learned
 
     def table_games(self, table: int) -> list[int]:
         """The games created for a table (meta "table"), oldest first."""
