@@ -29,7 +29,7 @@ from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from ..settings import SettingsError, read_secret
-from .migrations import Migration, ordered, pending, upgrade
+from .migrations import TABLE_LOG, Migration, ordered, pending, upgrade
 from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, TableRow, append_values, changes_since,
                    check_expect, check_rack, check_table, checked_id, entry_rows, game_row, merged_meta, now, rack_rows,
                    table_no, table_rows)
@@ -101,15 +101,8 @@ MIGRATIONS = ordered(
             PRIMARY KEY (game_id, seq)
         )""",
     )]),
-    Migration(3, "table_log: the clock, the players' names, the tiles learned", lambda db: db.execute(
-        """CREATE TABLE table_log (
-            game_id BIGINT NOT NULL REFERENCES games(id),
-            seq     BIGINT NOT NULL,              -- position in the game's table log, from 0
-            kind    TEXT NOT NULL,                -- "clock", "players" or "learned"
-            data    TEXT NOT NULL,                -- JSON the service wrote
-            created TEXT NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        )""")),
+    Migration(3, "table_log: the clock, the players' names, the tiles learned",
+              lambda db: db.execute(TABLE_LOG.format(int="BIGINT"))),
 )
 
 
@@ -455,16 +448,21 @@ class PostgresStore:
         return {r[0] for r in self._rows("SELECT seq FROM frames WHERE game_id = %s", (game_id,))}
 
     # ---- the rack log ---------------------------------------------------------------------
+    def _next_seq(self, log: str, game_id: int, expect: int | None, rows: str) -> int:
+        """Inside a write: the next seq of a game's rack log or table log (`log`, the table); NotFound
+        for no such game, Conflict when `expect` is not it."""
+        if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
+            raise NotFound(f"no game {game_id}")
+        (seq,) = self._write(f"SELECT COALESCE(MAX(seq) + 1, 0) FROM {log} WHERE game_id = %s", (game_id,)).fetchone()
+        if expect is not None and expect != seq:
+            raise Conflict(f"game {game_id} has {seq} {rows}, not {expect}: another writer added one")
+        return seq
+
     def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
                     jpeg: bytes | None = None, path: str | None = None) -> int:
         text = check_rack(game_id, kind, data, jpeg, path)
         with self.writing():
-            if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
-                raise NotFound(f"no game {game_id}")
-            (seq,) = self._write("SELECT COALESCE(MAX(seq) + 1, 0) FROM racks WHERE game_id = %s",
-                                 (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} rack reads, not {expect}: another writer added one")
+            seq = self._next_seq("racks", game_id, expect, "rack reads")
             created = now()
             self._write("INSERT INTO racks (game_id, seq, kind, data, created) VALUES (%s, %s, %s, %s, %s)",
                         (game_id, seq, kind, text, created))
@@ -493,12 +491,7 @@ class PostgresStore:
     def append_table(self, game_id: int, kind: str, data: dict, expect: int | None = None) -> int:
         text = check_table(game_id, kind, data)
         with self.writing():
-            if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
-                raise NotFound(f"no game {game_id}")
-            (seq,) = self._write("SELECT COALESCE(MAX(seq) + 1, 0) FROM table_log WHERE game_id = %s",
-                                 (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} table log rows, not {expect}: another writer added one")
+            seq = self._next_seq("table_log", game_id, expect, "table log rows")
             self._write("INSERT INTO table_log (game_id, seq, kind, data, created) VALUES (%s, %s, %s, %s, %s)",
                         (game_id, seq, kind, text, now()))
             self._local.touched.add(game_id)

@@ -29,7 +29,7 @@ from pathlib import Path
 from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
-from .migrations import Migration, ordered, pending, upgrade
+from .migrations import TABLE_LOG, Migration, ordered, pending, upgrade
 from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, TableRow, append_values, changes_since,
                    check_expect, check_rack, check_table, checked_id as _checked, entry_rows, game_row, merged_meta,
                    now as _now, rack_rows, table_no, table_rows)
@@ -122,23 +122,8 @@ def _racks(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
-TABLE_LOG_SCHEMA = (
-    # The table log (issue 46): the clock's presses, the players' names, the tiles learned at the
-    # table, append-only and numbered per game apart from the entries and the rack log.
-    """CREATE TABLE table_log (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        seq     INTEGER NOT NULL,           -- position in the game's table log, from 0
-        kind    TEXT NOT NULL,              -- "clock", "players" or "learned"
-        data    TEXT NOT NULL,              -- JSON the service wrote
-        created TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    )""",
-)
-
-
 def _table_log(db: sqlite3.Connection) -> None:
-    for statement in TABLE_LOG_SCHEMA:
-        db.execute(statement)
+    db.execute(TABLE_LOG.format(int="INTEGER"))
 
 
 # Append a migration for every schema change; never edit one that has shipped.
@@ -396,16 +381,22 @@ class SqliteStore:
         return {r[0] for r in rows}
 
     # ---- the rack log -----------------------------------------------------------------
+    def _next_seq(self, log: str, game_id: int, expect: int | None, rows: str) -> int:
+        """Inside a write: the next seq of a game's rack log or table log (`log`, the table); NotFound
+        for no such game, Conflict when `expect` is not it."""
+        if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise NotFound(f"no game {game_id}")
+        (seq,) = self._db.execute(f"SELECT COALESCE(MAX(seq) + 1, 0) FROM {log} WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+        if expect is not None and expect != seq:
+            raise Conflict(f"game {game_id} has {seq} {rows}, not {expect}: another writer added one")
+        return seq
+
     def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
                     jpeg: bytes | None = None, path: str | None = None) -> int:
         text = check_rack(game_id, kind, data, jpeg, path)
         with self.writing():
-            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise NotFound(f"no game {game_id}")
-            (seq,) = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM racks WHERE game_id = ?",
-                                      (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} rack reads, not {expect}: another writer added one")
+            seq = self._next_seq("racks", game_id, expect, "rack reads")
             now = _now()
             self._db.execute("INSERT INTO racks (game_id, seq, kind, data, created) VALUES (?, ?, ?, ?, ?)",
                              (game_id, seq, kind, text, now))
@@ -438,12 +429,7 @@ class SqliteStore:
     def append_table(self, game_id: int, kind: str, data: dict, expect: int | None = None) -> int:
         text = check_table(game_id, kind, data)
         with self.writing():
-            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise NotFound(f"no game {game_id}")
-            (seq,) = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM table_log WHERE game_id = ?",
-                                      (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} table log rows, not {expect}: another writer added one")
+            seq = self._next_seq("table_log", game_id, expect, "table log rows")
             self._db.execute("INSERT INTO table_log (game_id, seq, kind, data, created) VALUES (?, ?, ?, ?, ?)",
                              (game_id, seq, kind, text, _now()))
             self._touched.add(game_id)

@@ -73,18 +73,23 @@ def last_photo_folder(folder: Path, db: Path, tmp: Path) -> Path:
     return rest
 
 
+def kill_after(proc: subprocess.Popen, done, n: int, delay_s: float) -> bool:
+    """SIGKILL `proc` `delay_s` after `done()` (what it has written) reached `n`; False when it ended first."""
+    while done() < n and proc.poll() is None:
+        time.sleep(0.005)
+    time.sleep(delay_s)
+    killed = proc.poll() is None
+    if killed:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    return killed
+
+
 def one_kill(folder: Path, flags: list[str], entries: int, delay_s: float, mode: str, want) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="resume-"))
     try:
         db = tmp / "g.sqlite3"
-        proc = record(folder, db, tmp, *flags, popen=True)
-        while count(db) < entries and proc.poll() is None:
-            time.sleep(0.01)
-        time.sleep(delay_s)
-        killed = proc.poll() is None
-        if killed:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        killed = kill_after(record(folder, db, tmp, *flags, popen=True), lambda: count(db), entries, delay_s)
         at_kill = count(db)
         kept = log(db) == want[0][:at_kill]
         source = folder if mode == "start" else last_photo_folder(folder, db, tmp)
@@ -152,14 +157,7 @@ def clock_kill(after: int, delay_s: float, want: dict) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="clock-"))
     try:
         db = tmp / "g.sqlite3"
-        proc = clock_run(db, 1000.0, 0.05, popen=True)
-        while clock_actions(db) < after and proc.poll() is None:
-            time.sleep(0.005)
-        time.sleep(delay_s)
-        killed = proc.poll() is None
-        if killed:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        killed = kill_after(clock_run(db, 1000.0, 0.05, popen=True), lambda: clock_actions(db), after, delay_s)
         at_kill = clock_actions(db)
         got = clock_run(db, -77.0, 0.0)  # a new run: its steady clock elsewhere
         return {"after_press": after, "delay_s": round(delay_s, 3), "killed": killed, "actions_at_kill": at_kill,

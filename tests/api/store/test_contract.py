@@ -333,12 +333,10 @@ def test_the_table_log_is_append_only_in_order_and_the_store_knows_no_rules(open
     start = {"do": "start", "minutes": 25, "t": 10.0, "at": 1_700_000_010.0, "run": "r1"}
     assert store.append_table(gid, "clock", start) == 0
     assert store.append_table(gid, "clock", PRESS, expect=1) == 1
-    with pytest.raises(Conflict):  # a stale expect: nothing written
-        store.append_table(gid, "clock", PRESS, expect=1)
-    with pytest.raises(ValueError):
-        store.append_table(gid, "score", PRESS)
-    with pytest.raises(NotFound):
-        store.append_table(gid + 99, "clock", PRESS)
+    # a stale expect, a kind it does not keep, no such game: refused, nothing written
+    for refused, args in ((Conflict, (gid, "clock", PRESS, 1)), (ValueError, (gid, "score", PRESS)),
+                          (NotFound, (gid + 99, "clock", PRESS))):
+        pytest.raises(refused, store.append_table, *args)
     names = {"players": [{"nick": "a", "name": "Anna"}, PLAYERS[1]], "by": "desk"}
     assert store.append_table(gid, "players", names) == 2 and store.append_table(gid, "learned", {"tiles": ["A"]}) == 3
     # the entries' and the rack log's seqs are their own
