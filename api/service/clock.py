@@ -8,19 +8,21 @@ in as TimePenalty entries (api/service/ending.py, through the writer)."""
 from __future__ import annotations
 
 import uuid
-from typing import Callable
+from typing import Callable, TypeVar
 
 from tilecam.scoring import (ClockAction, ClockPress, ClockState, GameClock, GameError, format_clock, get_profile,
                              replay_clock, stop_at_end)
 
 import tilecam.api.service.types as s
-from ..errors import NotFound
+from ..errors import Conflict, NotFound
 from .ingest import forwarded_clock, refuse_mirror
 from .context import Context
 from .tablelog import clock_action_row, clock_start_row, read_table_log
 from .view import GameView
 
 __all__ = ["ClockGlue"]
+
+T = TypeVar("T")
 
 
 class ClockGlue:
@@ -32,29 +34,45 @@ class ClockGlue:
     def __init__(self, ctx: Context) -> None:
         self.ctx, self.store = ctx, ctx.store
         self._clocks: dict[int, GameClock | None] = {}  # game -> its clock as rebuilt (None: it has none)
+        self._next: dict[int, int] = {}  # game -> the table log's next seq, as its clock was built on
         self.run = uuid.uuid4().hex  # this run of the program: steady times compare only within one
 
     def _clock(self, game_id: int) -> GameClock | None:
         """The game's clock, rebuilt from its table log the first time it is asked for."""
         with self.ctx.lock(game_id):
             if game_id not in self._clocks:
-                row = self.store.game(game_id)
-                table = read_table_log(row, self.store.table_log(game_id))
+                row, rows = self.store.game(game_id), self.store.table_log(game_id)
+                table = read_table_log(row, rows)
                 clock = None
                 if table.clock_minutes is not None:
                     clock = GameClock.for_rules(get_profile(row.rules), len(row.players), table.clock_minutes)
                     replay_clock(clock, table.clock_actions, self.ctx.steady(), self.ctx.clock(), self.run)
-                self._clocks[game_id] = clock
+                self._clocks[game_id], self._next[game_id] = clock, len(rows)
             return self._clocks[game_id]
 
-    def _log(self, game_id: int, row: dict) -> None:
-        """One clock row into the table log; a store that fails drops the clock in memory (it is
-        rebuilt from what the log holds at the next use), then the error goes on."""
-        try:
-            self.store.append_table(game_id, "clock", row)
-        except BaseException:
-            self._clocks.pop(game_id, None)
-            raise
+    def _act(self, game_id: int, do: Callable[[], tuple[T, dict | None]]) -> T:
+        """`do` (something done to the game's clock: its answer and the row it logs, None for none)
+        under the game's lock, its row appended to the table log at the seq the clock was built on.
+        Another writer of the log since (another process on the store; a name or the learned tiles
+        set here) is a Conflict: the clock is rebuilt from the log and `do` done again, on the clock
+        as it stands. A store that fails drops the clock in memory (rebuilt at the next use)."""
+        with self.ctx.lock(game_id):
+            for last_try in (False, True):
+                answer, row = do()
+                if row is None:
+                    return answer
+                try:
+                    self.store.append_table(game_id, "clock", row, expect=self._next[game_id])
+                except Conflict:
+                    self._clocks.pop(game_id, None)
+                    if last_try:
+                        raise
+                    continue
+                except BaseException:
+                    self._clocks.pop(game_id, None)
+                    raise
+                self._next[game_id] += 1
+                return answer
 
     def _action(self, do: str, t: float, player: int | None = None, first: int | None = None) -> dict:
         at = self.ctx.clock() - (self.ctx.steady() - t)  # the wall time of steady time t
@@ -65,15 +83,15 @@ class ClockGlue:
         runs from the first press. A game has one clock: a second start is a 409."""
         view = self.ctx.load(game_id)
         refuse_mirror(view.row)  # its overtime would go into a record only the station writes
-        with self.ctx.lock(game_id):
+        def start() -> tuple[GameClock, dict]:
             if self._clock(game_id) is not None:
                 raise GameError(f"game {game_id} already has a clock")
             if view.over():
                 raise GameError(f"game {game_id} is over: it needs no clock")
             clock = GameClock.for_rules(view.profile, view.players, minutes)
-            t = self.ctx.steady()
-            self._log(game_id, clock_start_row(clock.initial_s / 60, t, self.ctx.clock(), self.run))
-            self._clocks[game_id] = clock
+            return clock, clock_start_row(clock.initial_s / 60, self.ctx.steady(), self.ctx.clock(), self.run)
+        with self.ctx.lock(game_id):
+            clock = self._clocks[game_id] = self._act(game_id, start)
         self.ctx.publish(game_id)
         return clock
 
@@ -94,37 +112,35 @@ class ClockGlue:
         started, or a second player to open): the clock and the record's ▶ agree."""
         on_turn = self.ctx.load(game_id).game_at().state.on_turn
         t = self.ctx.steady() if t is None else t
-        with self.ctx.lock(game_id):
+        def press() -> tuple[ClockPress, dict]:
             clock = self.game_clock(game_id)
             first = None
             if not clock.state(t).started:
                 clock.first = first = on_turn
-            press = clock.press(player, t)
-            self._log(game_id, self._action("press", t, player, first))
+            return clock.press(player, t), self._action("press", t, player, first)
+        done = self._act(game_id, press)
         self.ctx.publish(game_id)
-        return press
+        return done
 
     def clock_pause(self, game_id: int, paused: bool | None = None, t: float | None = None) -> bool:
         """Pause (True), resume (False) or toggle (None, the pause button); returns paused."""
         t = self.ctx.steady() if t is None else t
-        with self.ctx.lock(game_id):
+        def pause() -> tuple[bool, dict]:
             clock = self.game_clock(game_id)
-            if paused is None:
-                paused = clock.toggle_pause(t)
-            elif paused:
+            now = clock.toggle_pause(t) if paused is None else paused
+            if paused is True:
                 clock.pause(t)
-            else:
+            elif paused is False:
                 clock.resume(t)
-            self._log(game_id, self._action("pause" if paused else "resume", t))
+            return now, self._action("pause" if now else "resume", t)
+        now = self._act(game_id, pause)
         self.ctx.publish(game_id)
-        return paused
+        return now
 
     def clock_undo(self, game_id: int, player: int | None = None, t: float | None = None) -> int | None:
         """Take back the last press (`player`: only if it was theirs); returns whose clock runs."""
         t = self.ctx.steady() if t is None else t
-        with self.ctx.lock(game_id):
-            running = self.game_clock(game_id).undo(player, t)
-            self._log(game_id, self._action("undo", t, player))
+        running = self._act(game_id, lambda: (self.game_clock(game_id).undo(player, t), self._action("undo", t, player)))
         self.ctx.publish(game_id)
         return running
 
@@ -140,13 +156,13 @@ class ClockGlue:
     def stop_at_end(self, game_id: int, view: GameView) -> ClockState:
         """The one place a game's clock stops at its end (scoring.clock.stop_at_end: at the last
         turn's press, or now when a director closed the game), once: `view` is the game as it stands."""
-        clock = self.game_clock(game_id)
-        with self.ctx.lock(game_id):
+        def stop() -> tuple[ClockState, dict | None]:
+            clock = self.game_clock(game_id)
             was = clock.stopped_at
             st = stop_at_end(clock, self.ctx.steady(), view.events, closed=view.closed)
-            if was is None:  # logged at the time it stopped (the last turn's press, or now)
-                self._log(game_id, self._action("finish", clock.stopped_at))
-        return st
+            # logged once, at the time it stopped (the last turn's press, or now)
+            return st, None if was is not None else self._action("finish", clock.stopped_at)
+        return self._act(game_id, stop)
 
     def clock_now(self, game_id: int) -> s.ClockOut | None:
         """The game's clock as of now, when it runs in this service; None otherwise. A station's

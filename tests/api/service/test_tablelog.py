@@ -132,3 +132,21 @@ def test_a_game_from_before_the_table_log_reads_its_names_and_learned_tiles_as_b
     log = svc.table_log(gid)
     assert [p["name"] for p in log.players] == ["Ann B", "Ben"] and svc.learned(gid) == {"E", "S"}
     assert log.clock_minutes is None and not svc.has_clock(gid)   # its clock was in memory only
+
+
+def test_two_processes_on_one_store_press_one_clock_each_on_the_clock_as_the_log_has_it(tmp_path):
+    times = Times(steady0=0.0, wall0=0.0)
+    here = started(tmp_path / "g.sqlite3", times)
+    gid = here.create_game([("Ann", None), ("Ben", None)]).id
+    here.start_clock(gid, 25)
+    here.clock_press(gid, None)                       # Ann's clock runs
+    there = started(tmp_path / "g.sqlite3", times)   # another process: the clock as the log has it
+    times.go(30)
+    assert there.clock_press(gid, 0).running == 1     # Ann ends her turn there
+    times.go(5)
+    # here, Ann's clock still runs in memory: a press of Ann's is taken on the log's clock, Ben's
+    with pytest.raises(ValueError, match="player 0's clock is not running; player 1 is on turn"):
+        here.clock_press(gid, 0)
+    assert here.clock_press(gid, 1).running == 0
+    again = started(tmp_path / "g.sqlite3", times)
+    assert again.clock_now(gid).remaining_ms == here.clock_now(gid).remaining_ms == [1470_000, 1495_000]
