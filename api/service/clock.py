@@ -95,6 +95,16 @@ class ClockGlue:
         self.ctx.publish(game_id)
         return clock
 
+    def moved_elsewhere(self, game_id: int) -> bool:
+        """Whether another writer added to the game's table log since its clock was built here
+        (another process pressed it): then the clock is rebuilt at its next use (the watcher,
+        Live.announce_external, asks for the games the store says changed)."""
+        with self.ctx.lock(game_id):
+            if game_id not in self._next or len(self.store.table_log(game_id)) == self._next[game_id]:
+                return False
+            del self._clocks[game_id], self._next[game_id]
+            return True
+
     def has_clock(self, game_id: int) -> bool:
         return self._clock(game_id) is not None
 

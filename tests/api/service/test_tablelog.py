@@ -32,6 +32,15 @@ def started(path, times: Times) -> GameService:
     return svc
 
 
+def ann_on_the_clock(path, times: Times, minutes: int = 25) -> tuple[GameService, int]:
+    """A service on `path` with a game whose clock was started and pressed once: Ann's runs."""
+    svc = started(path, times)
+    gid = svc.create_game([("Ann", None), ("Ben", None)]).id
+    svc.start_clock(gid, minutes)
+    svc.clock_press(gid, None)
+    return svc, gid
+
+
 def play_the_clock(svc: GameService, gid: int, times: Times) -> None:
     """Started; Ann's clock runs from the first press; Ann ends her turn at 60 s; a pause 90-100 s;
     Ben ends his at 130 s and takes it back at 140 s (his clock runs on, charged from his press)."""
@@ -75,10 +84,7 @@ def test_a_restarted_service_keeps_the_clock_the_dead_time_charged_to_the_player
 
 def test_a_clock_stopped_at_the_end_stays_stopped_after_a_restart_and_its_overtime_goes_in_once(tmp_path):
     times = Times(steady0=0.0, wall0=0.0)
-    first = started(tmp_path / "g.sqlite3", times)
-    gid = first.create_game([("Ann", None), ("Ben", None)]).id
-    first.start_clock(gid, 1)
-    first.clock_press(gid, None)
+    first, gid = ann_on_the_clock(tmp_path / "g.sqlite3", times, minutes=1)
     times.go(61)  # Ann 0:01 over
     first.clock_press(gid, 0)
     times.go(5)
@@ -136,10 +142,7 @@ def test_a_game_from_before_the_table_log_reads_its_names_and_learned_tiles_as_b
 
 def test_two_processes_on_one_store_press_one_clock_each_on_the_clock_as_the_log_has_it(tmp_path):
     times = Times(steady0=0.0, wall0=0.0)
-    here = started(tmp_path / "g.sqlite3", times)
-    gid = here.create_game([("Ann", None), ("Ben", None)]).id
-    here.start_clock(gid, 25)
-    here.clock_press(gid, None)                       # Ann's clock runs
+    here, gid = ann_on_the_clock(tmp_path / "g.sqlite3", times)
     there = started(tmp_path / "g.sqlite3", times)   # another process: the clock as the log has it
     times.go(30)
     assert there.clock_press(gid, 0).running == 1     # Ann ends her turn there
@@ -150,3 +153,16 @@ def test_two_processes_on_one_store_press_one_clock_each_on_the_clock_as_the_log
     assert here.clock_press(gid, 1).running == 0
     again = started(tmp_path / "g.sqlite3", times)
     assert again.clock_now(gid).remaining_ms == here.clock_now(gid).remaining_ms == [1470_000, 1495_000]
+
+
+def test_a_press_in_another_process_is_shown_here_once_the_watcher_hears_of_it(tmp_path):
+    times = Times(steady0=0.0, wall0=0.0)
+    here, gid = ann_on_the_clock(tmp_path / "g.sqlite3", times)
+    here.announce_external()                          # the server's watcher takes its mark
+    there = started(tmp_path / "g.sqlite3", times)
+    times.go(30)
+    there.clock_press(gid, 0)
+    assert here.clock_now(gid).on_clock == 0          # not heard of yet
+    assert here.announce_external() == [gid]          # heard: the clock shown is the log's, and published
+    assert here.clock_now(gid).on_clock == 1 and here.live(gid).clock.on_clock == 1
+    assert here.announce_external() == []             # nothing new since
