@@ -1,5 +1,6 @@
-"""The table log (api/service/tablelog.py, issue 46) on a real SQLite store, without HTTP: the clock
-rebuilt from its logged presses by a service started afresh on the same file (a restart), the time
+"""The table log (api/service/tablelog.py, issue 46) on a real store (SQLite; PostgreSQL where two
+processes share one), without HTTP: the clock rebuilt from its logged presses by a service started
+afresh on the same store (a restart), the time
 the program was dead charged to the player on turn; the players' names and the tiles learned at the
 table as rows of it; a game from before it (names in its row, learned tiles in its meta) read as before."""
 from __future__ import annotations
@@ -9,6 +10,7 @@ import pytest
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService
 from tilecam.api.service.view import LEARNED_META
+from tilecam.api.settings import StoreSettings
 from tilecam.api.store import open_store
 
 WALL = 1_700_000_000.0
@@ -26,9 +28,33 @@ class Times:
         self.wall += s
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path):
+    """Where the store is, on each engine: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "g.sqlite3"
+    pg, url = request.getfixturevalue("pg"), request.getfixturevalue("pg_url")
+    secret = tmp_path / "store.password"
+    secret.write_text(pg.password + "\n")
+    secret.chmod(0o600)
+    return StoreSettings(url=url, password_file=str(secret))
+
+
+OPEN: list[GameService] = []
+
+
+@pytest.fixture(autouse=True)
+def closed():
+    yield
+    while OPEN:
+        OPEN.pop().store.close()
+
+
 def started(path, times: Times) -> GameService:
+    """A run of the program on the store at `path`, on `times`' clocks."""
     svc = GameService(open_store(path), Bus(), clock=lambda: times.wall)
     svc.steady = lambda: times.steady
+    OPEN.append(svc)
     return svc
 
 
@@ -54,14 +80,14 @@ def play_the_clock(svc: GameService, gid: int, times: Times) -> None:
 
 
 @pytest.mark.parametrize("dead_s", [0.0, 50.0])
-def test_a_restarted_service_keeps_the_clock_the_dead_time_charged_to_the_player_on_turn(tmp_path, dead_s):
+def test_a_restarted_service_keeps_the_clock_the_dead_time_charged_to_the_player_on_turn(db, tmp_path, dead_s):
     times = Times(steady0=500.0, wall0=0.0)
-    first = started(tmp_path / "g.sqlite3", times)
+    first = started(db, times)
     gid = first.create_game([("Ann", None), ("Ben", None)]).id
     play_the_clock(first, gid, times)
     times.go(10)  # the program dies at 150 s, Ben's clock running; no store object is closed (SIGKILL)
     again = Times(steady0=7.0, wall0=150.0 + dead_s)  # a new run: its steady clock starts elsewhere
-    second = started(tmp_path / "g.sqlite3", again)
+    second = started(db, again)
     assert second.has_clock(gid)
     out = second.clock_now(gid)
     # Ann: 60 s used; Ben: 60-90 s and 100-150 s, and the dead time (his clock ran on)
@@ -77,7 +103,7 @@ def test_a_restarted_service_keeps_the_clock_the_dead_time_charged_to_the_player
     # and it goes on from there: Ben ends his turn, Ann's runs; a third run sees that too
     again.go(5)
     assert second.clock_press(gid, 1).running == 0
-    third = started(tmp_path / "g.sqlite3", Times(steady0=0.0, wall0=again.wall - WALL))
+    third = started(db, Times(steady0=0.0, wall0=again.wall - WALL))
     assert third.clock_now(gid).remaining_ms == second.clock_now(gid).remaining_ms
     assert third.clock_now(gid).on_clock == 0
 
@@ -140,10 +166,10 @@ def test_a_game_from_before_the_table_log_reads_its_names_and_learned_tiles_as_b
     assert log.clock_minutes is None and not svc.has_clock(gid)   # its clock was in memory only
 
 
-def test_two_processes_on_one_store_press_one_clock_each_on_the_clock_as_the_log_has_it(tmp_path):
+def test_two_processes_on_one_store_press_one_clock_each_on_the_clock_as_the_log_has_it(db):
     times = Times(steady0=0.0, wall0=0.0)
-    here, gid = ann_on_the_clock(tmp_path / "g.sqlite3", times)
-    there = started(tmp_path / "g.sqlite3", times)   # another process: the clock as the log has it
+    here, gid = ann_on_the_clock(db, times)
+    there = started(db, times)   # another process: the clock as the log has it
     times.go(30)
     assert there.clock_press(gid, 0).running == 1     # Ann ends her turn there
     times.go(5)
@@ -151,15 +177,15 @@ def test_two_processes_on_one_store_press_one_clock_each_on_the_clock_as_the_log
     with pytest.raises(ValueError, match="player 0's clock is not running; player 1 is on turn"):
         here.clock_press(gid, 0)
     assert here.clock_press(gid, 1).running == 0
-    again = started(tmp_path / "g.sqlite3", times)
+    again = started(db, times)
     assert again.clock_now(gid).remaining_ms == here.clock_now(gid).remaining_ms == [1470_000, 1495_000]
 
 
-def test_a_press_in_another_process_is_shown_here_once_the_watcher_hears_of_it(tmp_path):
+def test_a_press_in_another_process_is_shown_here_once_the_watcher_hears_of_it(db):
     times = Times(steady0=0.0, wall0=0.0)
-    here, gid = ann_on_the_clock(tmp_path / "g.sqlite3", times)
+    here, gid = ann_on_the_clock(db, times)
     here.announce_external()                          # the server's watcher takes its mark
-    there = started(tmp_path / "g.sqlite3", times)
+    there = started(db, times)
     times.go(30)
     there.clock_press(gid, 0)
     assert here.clock_now(gid).on_clock == 0          # not heard of yet
