@@ -16,7 +16,8 @@ of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
     reading the record  recount_lines, discrepancies, final_totals, scoresheet, describe, report_json,
                         turns_hedge; turn_order, TurnOrder, TurnWatch, describe_turns, hedge, TURNS_INFERRED;
                         format_pool, vowel_split; learned, learning (tiles learned at a table)
-    the clock           GameClock, ClockConfig, ClockPress, ClockState, format_clock, stop_at_end
+    the clock           GameClock, ClockConfig, ClockPress, ClockState, format_clock, stop_at_end;
+                        ClockAction, replay_clock (the clock rebuilt from its logged actions)
     a snapshot          Snapshot, EMPTY, BLANK_TILE, classes_for, board_turns (what vision hands over);
                         kind_then_letter, lettered_log (readings summed over frames, the belief's rule)
     the camera's record Scorekeeper (fuse, decide, sync, ...), Fused, Observation, DecodeConfig;
@@ -61,7 +62,7 @@ _FACE = {
     "learned": "trust", "learning": "trust",
     # the clock
     "GameClock": "clock", "ClockConfig": "clock", "ClockPress": "clock", "ClockState": "clock",
-    "format_clock": "clock", "stop_at_end": "clock",
+    "format_clock": "clock", "stop_at_end": "clock", "ClockAction": "clock", "replay_clock": "clock",
     # a snapshot
     "Snapshot": "snapshot", "EMPTY": "snapshot", "BLANK_TILE": "snapshot", "classes_for": "snapshot",
     "board_turns": "snapshot", "kind_then_letter": "belief", "lettered_log": "belief",

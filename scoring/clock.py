@@ -174,6 +174,12 @@ class GameClock:
         presses = [(p, at) for kind, p, at in self._log if kind == "press"]
         return presses[-1] if presses else None
 
+    @property
+    def stopped_at(self) -> float | None:
+        """When the clock stopped for good (its finish: the last turn's press, or the time it was
+        finished), or None while the game runs."""
+        return next((at for kind, _, at in reversed(self._log) if kind == "finish"), None)
+
     # ---- what players and the operator do -------------------------------------------------
     def press(self, player: int | None, t: float) -> ClockPress:
         """`player` hit their side (None: whoever is on turn, when the input cannot tell)."""
@@ -254,6 +260,60 @@ class GameClock:
             raise ClockError("the game is over: the clock has stopped")
 
 
+ClockDo = Literal["press", "pause", "resume", "undo", "finish"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockAction:
+    """One thing done to a clock, as the game's log keeps it (api/service/clock.py writes them):
+    `t` the steady time of the run of the program that did it, `at` the wall time of the same
+    moment, `run` which run it was (steady times compare only within one run). `player`: who
+    pressed or took back (None: not said); `first`: who was on turn by the record when the first
+    press started the clock. A finish is logged at the time the clock stopped (``stopped_at``)."""
+
+    do: ClockDo
+    t: float
+    at: float
+    run: str
+    player: int | None = None
+    first: int | None = None
+
+
+def on_this_run(actions: Sequence[ClockAction], t: float, at: float, run: str) -> list[float]:
+    """Each action's time on the steady clock of `run` at `t` (wall time `at`): between two actions
+    of one run their steady times' difference, across runs (a restart) their wall times'; from the
+    last action to now likewise. So a clock that ran when its program died keeps running from the
+    last action: the time it was dead counts against the player on turn, as on a real clock."""
+    times: list[float] = [0.0] * len(actions)
+    later_t, later_at, later_run, later_here = t, at, run, t  # the later moment: its steady, wall, run; on this run
+    for i in range(len(actions) - 1, -1, -1):
+        a = actions[i]
+        gap = later_t - a.t if a.run == later_run else later_at - a.at
+        times[i] = later_here - max(gap, 0.0)
+        later_t, later_at, later_run, later_here = a.t, a.at, a.run, times[i]
+    return times
+
+
+def replay_clock(clock: GameClock, actions: Sequence[ClockAction], t: float, at: float, run: str) -> GameClock:
+    """The clock as its logged actions left it, rebuilt at steady time `t` (wall time `at`) of
+    `run`: each action done again at its time on this run (``on_this_run``), by the same rules it
+    was done the first time."""
+    for a, when in zip(actions, on_this_run(actions, t, at, run)):
+        if a.do == "press":
+            if not clock.state(when).started and a.first is not None:
+                clock.first = a.first
+            clock.press(a.player, when)
+        elif a.do == "pause":
+            clock.pause(when)
+        elif a.do == "resume":
+            clock.resume(when)
+        elif a.do == "undo":
+            clock.undo(a.player, when)
+        elif a.do == "finish":
+            clock.finish(when)
+    return clock
+
+
 def last_turn_player(events: Sequence[Event]) -> int | None:
     """Who ended the game's last turn at the clock: the player of the last move (a play, a pass, an
     exchange) or of a challenge's outcome that ends a turn (a phony withdrawn, a turn lost); None
@@ -270,5 +330,5 @@ def stop_at_end(clock: GameClock, t: float, events: Sequence[Event], closed: boo
     return clock.finish(t, None if closed else last_turn_player(events))
 
 
-__all__ = ["ClockConfig", "ClockError", "ClockPress", "ClockState", "GameClock", "format_clock", "last_turn_player",
-           "over_minutes", "stop_at_end"]
+__all__ = ["ClockAction", "ClockConfig", "ClockError", "ClockPress", "ClockState", "GameClock", "format_clock",
+           "last_turn_player", "on_this_run", "over_minutes", "replay_clock", "stop_at_end"]

@@ -131,7 +131,7 @@ def _station_trigger(request: Request, game_id: int):
              summary="Start a game clock", responses=CLOCK,
              description="A clock for the game under its rules (25 minutes per player under naspa, nsa and "
                          "wespa; box games give `minutes`). It runs from the first press. 409 if the game "
-                         "has one or is over. The clock lives in this process: a restart starts afresh.")
+                         "has one or is over. The clock is kept in the game's table log: a restart keeps it.")
 def start_clock(game_id: int, body: s.ClockStartIn, service: ServiceDep, who: OperatorDep):
     service.start_clock(game_id, body.minutes)
     return service.live(game_id)

@@ -1,54 +1,116 @@
-"""The game clock glue (scoring.clock): one clock per game, kept in memory beside the record
-(a restart starts a new clock), running on steady time; it publishes on every change. When the game
-is over it stops (``stop_at_end``) and its overtime goes in as TimePenalty entries (api/service/
-ending.py, through the writer). What outlives the clock
-is in the log: those penalties, and the end that stopped it (the rules' last turn, or a director's
-Close); a clock stopped and then lost to a restart is not started again for a game that is over."""
+"""The game clock glue (scoring.clock): one clock per game, running on steady time; it publishes on
+every change. Its start and everything done to it (each press, pause, resume, undo, and its stop at
+the end) are rows of the game's table log (api/service/tablelog.py), each with its steady time, its
+wall time and this run of the program: the clock in memory is rebuilt from them on first use
+(scoring.clock.replay_clock), so a station that restarts keeps its clock, the time it was dead
+charged to the player on turn. When the game is over it stops (``stop_at_end``) and its overtime goes
+in as TimePenalty entries (api/service/ending.py, through the writer)."""
 from __future__ import annotations
 
-from typing import Callable
+import uuid
+from typing import Callable, TypeVar
 
-from tilecam.scoring import (ClockPress, ClockState, GameClock, GameError, format_clock, stop_at_end)
+from tilecam.scoring import (ClockAction, ClockPress, ClockState, GameClock, GameError, format_clock, get_profile,
+                             replay_clock, stop_at_end)
 
 import tilecam.api.service.types as s
-from ..errors import NotFound
+from ..errors import Conflict, NotFound
 from .ingest import forwarded_clock, refuse_mirror
 from .context import Context
+from .tablelog import clock_action_row, clock_start_row, read_table_log
 from .view import GameView
 
 __all__ = ["ClockGlue"]
 
+T = TypeVar("T")
+
 
 class ClockGlue:
-    """Start, press, pause and undo a game's clock, and read it: the clocks running in this process
-    (in memory: a restart starts a new clock), on the context's steady time. The live state reads
-    the clock through ``with_clock``; the end of a game stops it through ``stop_at_end`` (GameEnd
-    enters its overtime)."""
+    """Start, press, pause and undo a game's clock, and read it: each done in memory, on the
+    context's steady time, and logged (the table log) before it is published; a clock not in memory
+    yet is rebuilt from the log. The live state reads the clock through ``with_clock``; the end of
+    a game stops it through ``stop_at_end`` (GameEnd enters its overtime)."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx, self.store = ctx, ctx.store
-        self._clocks: dict[int, GameClock] = {}
+        self._clocks: dict[int, GameClock | None] = {}  # game -> its clock as rebuilt (None: it has none)
+        self._next: dict[int, int] = {}  # game -> the table log's next seq, as its clock was built on
+        self.run = uuid.uuid4().hex  # this run of the program: steady times compare only within one
+
+    def _clock(self, game_id: int) -> GameClock | None:
+        """The game's clock, rebuilt from its table log the first time it is asked for."""
+        with self.ctx.lock(game_id):
+            if game_id not in self._clocks:
+                row, rows = self.store.game(game_id), self.store.table_log(game_id)
+                table = read_table_log(row, rows)
+                clock = None
+                if table.clock_minutes is not None:
+                    clock = GameClock.for_rules(get_profile(row.rules), len(row.players), table.clock_minutes)
+                    replay_clock(clock, table.clock_actions, self.ctx.steady(), self.ctx.clock(), self.run)
+                self._clocks[game_id], self._next[game_id] = clock, len(rows)
+            return self._clocks[game_id]
+
+    def _act(self, game_id: int, do: Callable[[], tuple[T, dict | None]]) -> T:
+        """`do` (something done to the game's clock: its answer and the row it logs, None for none)
+        under the game's lock, its row appended to the table log at the seq the clock was built on.
+        Another writer of the log since (another process on the store; a name or the learned tiles
+        set here) is a Conflict: the clock is rebuilt from the log and `do` done again, on the clock
+        as it stands. A store that fails drops the clock in memory (rebuilt at the next use)."""
+        with self.ctx.lock(game_id):
+            for last_try in (False, True):
+                answer, row = do()
+                if row is None:
+                    return answer
+                try:
+                    self.store.append_table(game_id, "clock", row, expect=self._next[game_id])
+                except Conflict:
+                    self._clocks.pop(game_id, None)
+                    if last_try:
+                        raise
+                    continue
+                except BaseException:
+                    self._clocks.pop(game_id, None)
+                    raise
+                self._next[game_id] += 1
+                return answer
+
+    def _action(self, do: str, t: float, player: int | None = None, first: int | None = None) -> dict:
+        at = self.ctx.clock() - (self.ctx.steady() - t)  # the wall time of steady time t
+        return clock_action_row(ClockAction(do, t, at, self.run, player, first))
 
     def start_clock(self, game_id: int, minutes: int | None = None) -> GameClock:
         """A clock for the game from its rules (`minutes` per player overrides the profile's); it
         runs from the first press. A game has one clock: a second start is a 409."""
         view = self.ctx.load(game_id)
         refuse_mirror(view.row)  # its overtime would go into a record only the station writes
-        with self.ctx.lock(game_id):
-            if game_id in self._clocks:
+        def start() -> tuple[GameClock, dict]:
+            if self._clock(game_id) is not None:
                 raise GameError(f"game {game_id} already has a clock")
             if view.over():
                 raise GameError(f"game {game_id} is over: it needs no clock")
-            self._clocks[game_id] = GameClock.for_rules(view.profile, view.players, minutes)
+            clock = GameClock.for_rules(view.profile, view.players, minutes)
+            return clock, clock_start_row(clock.initial_s / 60, self.ctx.steady(), self.ctx.clock(), self.run)
+        with self.ctx.lock(game_id):
+            clock = self._clocks[game_id] = self._act(game_id, start)
         self.ctx.publish(game_id)
-        return self._clocks[game_id]
+        return clock
+
+    def moved_elsewhere(self, game_id: int) -> bool:
+        """Whether another writer added to the game's table log since its clock was built here
+        (another process pressed it): then the clock is rebuilt at its next use (the watcher,
+        Live.announce_external, asks for the games the store says changed)."""
+        with self.ctx.lock(game_id):
+            if game_id not in self._next or len(self.store.table_log(game_id)) == self._next[game_id]:
+                return False
+            del self._clocks[game_id], self._next[game_id]
+            return True
 
     def has_clock(self, game_id: int) -> bool:
-        return game_id in self._clocks
+        return self._clock(game_id) is not None
 
     def game_clock(self, game_id: int) -> GameClock:
         row = self.store.game(game_id)  # no such game: 404
-        clock = self._clocks.get(game_id)
+        clock = self._clock(game_id)
         if clock is None:
             refuse_mirror(row)  # a station's game: its clock runs there (the mirror only shows it)
             raise NotFound(f"game {game_id} has no clock; start one first")
@@ -60,32 +122,35 @@ class ClockGlue:
         started, or a second player to open): the clock and the record's ▶ agree."""
         on_turn = self.ctx.load(game_id).game_at().state.on_turn
         t = self.ctx.steady() if t is None else t
-        with self.ctx.lock(game_id):
+        def press() -> tuple[ClockPress, dict]:
             clock = self.game_clock(game_id)
+            first = None
             if not clock.state(t).started:
-                clock.first = on_turn
-            press = clock.press(player, t)
+                clock.first = first = on_turn
+            return clock.press(player, t), self._action("press", t, player, first)
+        done = self._act(game_id, press)
         self.ctx.publish(game_id)
-        return press
+        return done
 
     def clock_pause(self, game_id: int, paused: bool | None = None, t: float | None = None) -> bool:
         """Pause (True), resume (False) or toggle (None, the pause button); returns paused."""
         t = self.ctx.steady() if t is None else t
-        with self.ctx.lock(game_id):
+        def pause() -> tuple[bool, dict]:
             clock = self.game_clock(game_id)
-            if paused is None:
-                paused = clock.toggle_pause(t)
-            elif paused:
+            now = clock.toggle_pause(t) if paused is None else paused
+            if paused is True:
                 clock.pause(t)
-            else:
+            elif paused is False:
                 clock.resume(t)
+            return now, self._action("pause" if now else "resume", t)
+        now = self._act(game_id, pause)
         self.ctx.publish(game_id)
-        return paused
+        return now
 
     def clock_undo(self, game_id: int, player: int | None = None, t: float | None = None) -> int | None:
         """Take back the last press (`player`: only if it was theirs); returns whose clock runs."""
-        with self.ctx.lock(game_id):
-            running = self.game_clock(game_id).undo(player, self.ctx.steady() if t is None else t)
+        t = self.ctx.steady() if t is None else t
+        running = self._act(game_id, lambda: (self.game_clock(game_id).undo(player, t), self._action("undo", t, player)))
         self.ctx.publish(game_id)
         return running
 
@@ -101,12 +166,18 @@ class ClockGlue:
     def stop_at_end(self, game_id: int, view: GameView) -> ClockState:
         """The one place a game's clock stops at its end (scoring.clock.stop_at_end: at the last
         turn's press, or now when a director closed the game), once: `view` is the game as it stands."""
-        return stop_at_end(self._clocks[game_id], self.ctx.steady(), view.events, closed=view.closed)
+        def stop() -> tuple[ClockState, dict | None]:
+            clock = self.game_clock(game_id)
+            was = clock.stopped_at
+            st = stop_at_end(clock, self.ctx.steady(), view.events, closed=view.closed)
+            # logged once, at the time it stopped (the last turn's press, or now)
+            return st, None if was is not None else self._action("finish", clock.stopped_at)
+        return self._act(game_id, stop)
 
     def clock_now(self, game_id: int) -> s.ClockOut | None:
         """The game's clock as of now, when it runs in this service; None otherwise. A station's
         forwarder sends it to the central service with each heartbeat."""
-        clock = self._clocks.get(game_id)
+        clock = self._clock(game_id)
         if clock is None:
             return None
         st = clock.state(self.ctx.steady())

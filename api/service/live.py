@@ -333,8 +333,11 @@ class Live:
         return announced
 
     def _clock_moved(self, game_id: int) -> bool:
-        """Whether the clock a station forwards (its heartbeat, taken by any server on the database)
-        was pressed, paused or stopped since this server's last update of the game."""
+        """Whether the game's clock was pressed, paused or stopped by another process on the
+        store (its table log), or the clock a station forwards (its heartbeat, taken by any server
+        on the database) since this server's last update of the game."""
+        if self.clocks.moved_elsewhere(game_id):
+            return True
         if game_id not in self._clocks_shown or self.clocks.has_clock(game_id):
             return False
         return clock_state(forwarded_clock(self.ctx.store.game(game_id).meta, 0.0)) != self._clocks_shown[game_id]

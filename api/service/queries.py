@@ -23,6 +23,7 @@ from .ingest import forwarded_by, station_console
 from .context import Context
 from .evidence import board_view
 from .racks import LIVE, RackPolicy, Racks, entry_for_viewer, for_viewer, rack_text
+from .tablelog import TableLog, read_table_log
 from .view import DAMAGE, GameView
 
 __all__ = ["Queries"]
@@ -61,6 +62,15 @@ class Queries:
     def board_frame(self, game: GameView, index: int) -> bytes:
         """Move `index`'s evidence frame rectified to the board, as a JPEG (api/service/evidence.py)."""
         return board_view(game, index, self.frame(game.row.id, game.event_seq(index)))
+
+    def table_log(self, game_id: int) -> TableLog:
+        """The game's table log, read (api/service/tablelog.py): its clock's actions, the players'
+        names in force, the tiles learned at its table."""
+        return read_table_log(self.store.game(game_id), self.store.table_log(game_id))
+
+    def learned(self, game_id: int) -> frozenset[str]:
+        """The tiles the game's table learned outside its moves (scoring.trust's `given`)."""
+        return self.table_log(game_id).learned
 
     def table_games(self, table: int) -> list[int]:
         """The games created for a table (meta "table"), oldest first."""

@@ -25,7 +25,8 @@ from ..errors import Conflict, InvalidInput, NotFound
 from ..store import GameRow
 from .context import Context
 from .ingest import refuse_mirror
-from .view import GameView, close_of, parse_square, players_of
+from .tablelog import learned_row, players_row, read_table_log
+from .view import LEARNED_META, GameView, close_of, learned_meta, parse_square, players_of
 
 __all__ = ["Replayed", "Writer"]
 
@@ -133,8 +134,22 @@ class Writer:
             ps = players_of(players)
             if len(ps) != len(row.players):
                 raise InvalidInput(f"game {game_id} has {len(row.players)} players")
-            self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
+            with self.store.writing():  # the names are the table log's row; the game's row shows them
+                self.store.append_table(game_id, "players", players_row(ps, by))
+                self.store.update_game(game_id, players=ps, meta={"players_set_by": by})
             return self.ctx.publish(game_id)
+
+    def set_learned(self, game_id: int, tiles) -> None:
+        """The tiles the table learned outside the moves (scoring.trust's `given`: its tile check,
+        an earlier game's reader), a table log row when they change; LEARNED_META in the game's
+        meta shows them to the pages."""
+        tiles = frozenset(tiles)
+        with self.ctx.lock(game_id), self.store.writing():
+            row = self.store.game(game_id)
+            if read_table_log(row, self.store.table_log(game_id)).learned == tiles:
+                return
+            self.store.append_table(game_id, "learned", learned_row(tiles))
+            self.store.update_game(game_id, meta={LEARNED_META: learned_meta(tiles)})
 
     def append(self, game_id: int, entry: LogEntry, *, expect: int | None = None, jpeg: bytes | None = None,
                path: str | None = None, sidecar: dict | None = None) -> int:

@@ -226,7 +226,7 @@ class Forwarder:
 
     def _heartbeat(self) -> None:
         """Every heartbeat_s without other contact, and at once when the newest game's clock was
-        pressed, paused or stopped (a clock is in the station's memory, never in its log)."""
+        pressed, paused or stopped (a clock is in the station's table log, which is not forwarded)."""
         game_id, uid = self._newest
         clock = self.clock_of(game_id) if self.clock_of is not None else None
         said = None if clock is None else tuple(clock.get(k) for k in CLOCK_STATE)
@@ -349,8 +349,8 @@ def open_forwarder(settings, clocks, url: str) -> "tuple[Forwarder, object] | No
     """The forwarder [tournament] asks for, and the store it follows (the caller closes it once
     the forwarder has stopped); None for a single table (no [tournament] server). It reads the store
     [store] names on a connection of its own, so its change feed names every game the recorder and
-    the console write; each game's clock comes from `clocks` (the recorder's game service: the
-    clocks live in its memory), and `url` is this station's own address (boot.own_url). A server
+    the console write; each game's clock comes from `clocks` (the recorder's game service: it
+    runs the clocks, rebuilt from the table log), and `url` is this station's own address (boot.own_url). A server
     without a token file, or a token it cannot use, is a SetupError, before any game is made."""
     from tilecam.api.bus import Bus
     from tilecam.api.service import GameService

@@ -32,14 +32,14 @@ class Recording:
 
 def attach_game(service, game_id: int | None, *, players=None, rules: str = "naspa", lang: str = "en",
                 lexicon=None, decode=None, meta: dict | None = None, jpeg_quality: int = 85,
-                on_commit=None, rack_review_below: float | None = None) -> Recording:
-    """Open game `game_id` (its tile set, rules and players are the store's) or create one, with a
-    scorekeeper caught up on its log (and its rack log, judged against `rack_review_below`: the
-    station's [racks] review_below)."""
+                on_commit=None, rack_review_below: float | None = None,
+                learned: frozenset[str] = frozenset()) -> Recording:
+    """Open game `game_id` (its tile set, rules and players are the store's) or create one (with the
+    tiles its table already `learned`), with a scorekeeper caught up on its log (and its rack log,
+    judged against `rack_review_below`: the station's [racks] review_below)."""
     from .link import GameLink
     from .sinks import JpegEvidence
     from tilecam.scoring import DISTRIBUTIONS, LAYOUTS, DecodeConfig, Game, Scorekeeper, get_profile
-    from ..service.view import given_tiles
 
     resumed = game_id is not None
     if resumed:
@@ -48,9 +48,11 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
         # names, or (name, nickname) pairs
         named = [(p, None) if isinstance(p, str) else tuple(p) for p in (players or ("Player 1", "Player 2"))]
         row = service.create_game(named, rules, lang, meta=meta)
+        if learned:
+            service.set_learned(row.id, learned)
     keeper = Scorekeeper(Game(get_profile(row.rules), DISTRIBUTIONS[row.lang], LAYOUTS[row.layout], len(row.players)),
                          lexicon, decode or DecodeConfig())
-    keeper.given = given_tiles(row.meta)  # what the table learned before this game's log says (scoring.trust)
+    keeper.given = service.learned(row.id)  # what the table learned outside this game's moves (scoring.trust)
     link = GameLink(service, row.id, JpegEvidence(jpeg_quality), on_commit=on_commit)
     if resumed:
         keeper.resume(link.entries())
@@ -94,7 +96,7 @@ def clock_trigger(settings, service, game_id: int, on_trigger: Callable):
     cfg = settings.clock
     if not cfg.enabled:
         return None
-    if not service.has_clock(game_id):  # the clock lives in this process: a restart starts afresh
+    if not service.has_clock(game_id):  # a resumed game keeps the clock its table log holds
         try:
             service.start_clock(game_id, cfg.minutes_per_player)
         except ValueError as exc:  # rules without a time control, a game already over

@@ -40,9 +40,9 @@ class GameLink:
         self.service.set_meta(self.game_id, {LOST_META: lost})
 
     def learned(self, tiles) -> None:
-        """The tiles the table learned outside the log (its tile check: scoring.trust's `given`),
-        kept in the game's meta as LEARNED_META, so the live state and a restart see them."""
-        self.service.set_meta(self.game_id, {LEARNED_META: learned_meta(tiles)})
+        """The tiles the table learned outside the moves (its tile check: scoring.trust's `given`),
+        a row of the game's table log, so the live state and a restart see them."""
+        self.service.set_learned(self.game_id, tiles)
 
     def commit(self, entries: list[LogEntry], frame: Frame | None, expect: int | None,
                sidecar: dict | None = None) -> list[int]:

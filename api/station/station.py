@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from tilecam.api.service.view import LEARNED_META, learned_meta
 from tilecam.scoring import learned
 
 from .boot import SetupError, app_server, base_url, open_store, own_url, serve_until_signal
@@ -229,14 +228,13 @@ class Station:
         """The game (`game_id`, or a new one at the station's table), its recorder and its clock;
         `carried`: the tiles this station's reader learned at the table in an earlier game."""
         job, rcfg = self.job, recorder_config(self.settings)
-        meta = {**(STATION_META if job.own else {}), **({"table": str(self.table)} if self.table is not None else {}),
-                **({LEARNED_META: learned_meta(carried)} if carried else {})}
+        meta = {**(STATION_META if job.own else {}), **({"table": str(self.table)} if self.table is not None else {})}
         try:
             self.recording = attach_game(self.service, game_id, players=job.players, rules=job.rules,
                                          lang=job.lang, lexicon=job.lexicon, decode=self.settings.decode,
                                          meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality,
                                          on_commit=self.hooks.on_commit,
-                                         rack_review_below=self.settings.racks.review_below)
+                                         rack_review_below=self.settings.racks.review_below, learned=carried)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
         if self.table is not None and self.recording.resumed:  # as "table" on game creation

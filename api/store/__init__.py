@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
-from .rows import Changes, EntryRow, FrameRow, GameRow, RackRow
+from .rows import Changes, EntryRow, FrameRow, GameRow, RackRow, TableRow
 
 if TYPE_CHECKING:
     from ..settings import StoreSettings
 
-__all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "RackRow", "Store", "StoreError",
+__all__ = ["Changes", "Conflict", "EntryRow", "FrameRow", "GameRow", "NotFound", "RackRow", "Store", "StoreError", "TableRow",
            "open_store", "store_file", "store_name"]
 
 
@@ -70,7 +70,8 @@ class Store(Protocol):
         ...
 
     def discard_empty_game(self, game_id: int) -> bool:
-        """Remove a game nothing was ever written to: True when removed; never one with an entry."""
+        """Remove a game nothing was ever written to: True when removed; never one with an entry, an
+        evidence frame or a rack read. Its table log (a clock started, names set) goes with it."""
         ...
 
     def table_games(self, table: int) -> list[int]:
@@ -109,6 +110,17 @@ class Store(Protocol):
 
     def rack_frame(self, game_id: int, seq: int) -> FrameRow:
         """The evidence frame of rack row `seq`; NotFound when none was kept."""
+        ...
+
+    # ---- the table log (issue 46): the clock, the players' names, the tiles learned at the table
+    def append_table(self, game_id: int, kind: str, data: dict, expect: int | None = None) -> int:
+        """Append one table log row ("clock", "players" or "learned", its JSON `data`) in one
+        transaction; returns its seq (0, 1, ... per game, apart from the entries' and the rack
+        log's). Append-only like the log: `expect` not the next seq is a Conflict, nothing written."""
+        ...
+
+    def table_log(self, game_id: int) -> list[TableRow]:
+        """The game's table log rows in order."""
         ...
 
     # ---- change notification

@@ -14,9 +14,13 @@ from typing import Any, Callable
 
 from ..errors import StoreError
 
-__all__ = ["VERSION_TABLE", "Migration", "ordered", "pending", "upgrade"]
+__all__ = ["TABLE_LOG", "VERSION_TABLE", "Migration", "ordered", "pending", "upgrade"]
 
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+# The table log (issue 46): a game's clock, players' names and tiles learned, append-only and numbered
+# per game apart from the entries and the rack log; `{int}` the engine's integer (INTEGER, BIGINT).
+TABLE_LOG = ("CREATE TABLE table_log (game_id {int} NOT NULL REFERENCES games(id), seq {int} NOT NULL, "
+             "kind TEXT NOT NULL, data TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (game_id, seq))")
 
 
 @dataclass(frozen=True, slots=True)

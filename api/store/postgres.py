@@ -29,9 +29,10 @@ from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
 from ..settings import SettingsError, read_secret
-from .migrations import Migration, ordered, pending, upgrade
-from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, append_values, changes_since, check_expect,
-                   check_rack, checked_id, entry_rows, game_row, merged_meta, now, rack_rows, table_no)
+from .migrations import TABLE_LOG, Migration, ordered, pending, upgrade
+from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, TableRow, append_values, changes_since,
+                   check_expect, check_rack, check_table, checked_id, entry_rows, game_row, merged_meta, now, rack_rows,
+                   table_no, table_rows)
 
 __all__ = ["PASSWORD_ENV", "PostgresStore", "store_password"]
 
@@ -100,6 +101,8 @@ MIGRATIONS = ordered(
             PRIMARY KEY (game_id, seq)
         )""",
     )]),
+    Migration(3, "table_log: the clock, the players' names, the tiles learned",
+              lambda db: db.execute(TABLE_LOG.format(int="BIGINT"))),
 )
 
 
@@ -364,7 +367,10 @@ class PostgresStore:
 
     def discard_empty_game(self, game_id: int) -> bool:
         checked_id(game_id)
+        empty = ("NOT EXISTS (SELECT 1 FROM entries WHERE game_id = %s) AND NOT EXISTS "
+                 "(SELECT 1 FROM frames WHERE game_id = %s) AND NOT EXISTS (SELECT 1 FROM racks WHERE game_id = %s)")
         with self.writing():
+            self._write(f"DELETE FROM table_log WHERE game_id = %s AND {empty}", (game_id,) * 4)
             removed = self._write("DELETE FROM games WHERE id = %s AND NOT EXISTS "
                                   "(SELECT 1 FROM entries WHERE game_id = %s) AND NOT EXISTS "
                                   "(SELECT 1 FROM frames WHERE game_id = %s) AND NOT EXISTS "
@@ -442,16 +448,21 @@ class PostgresStore:
         return {r[0] for r in self._rows("SELECT seq FROM frames WHERE game_id = %s", (game_id,))}
 
     # ---- the rack log ---------------------------------------------------------------------
+    def _next_seq(self, log: str, game_id: int, expect: int | None, rows: str) -> int:
+        """Inside a write: the next seq of a game's rack log or table log (`log`, the table); NotFound
+        for no such game, Conflict when `expect` is not it."""
+        if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
+            raise NotFound(f"no game {game_id}")
+        (seq,) = self._write(f"SELECT COALESCE(MAX(seq) + 1, 0) FROM {log} WHERE game_id = %s", (game_id,)).fetchone()
+        if expect is not None and expect != seq:
+            raise Conflict(f"game {game_id} has {seq} {rows}, not {expect}: another writer added one")
+        return seq
+
     def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
                     jpeg: bytes | None = None, path: str | None = None) -> int:
         text = check_rack(game_id, kind, data, jpeg, path)
         with self.writing():
-            if self._write("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is None:
-                raise NotFound(f"no game {game_id}")
-            (seq,) = self._write("SELECT COALESCE(MAX(seq) + 1, 0) FROM racks WHERE game_id = %s",
-                                 (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} rack reads, not {expect}: another writer added one")
+            seq = self._next_seq("racks", game_id, expect, "rack reads")
             created = now()
             self._write("INSERT INTO racks (game_id, seq, kind, data, created) VALUES (%s, %s, %s, %s, %s)",
                         (game_id, seq, kind, text, created))
@@ -475,6 +486,21 @@ class PostgresStore:
             raise NotFound(f"no evidence frame for rack read {seq} of game {game_id}")
         jpeg, path, created = rows[0]
         return FrameRow(bytes(jpeg) if jpeg is not None else None, path, created)
+
+    # ---- the table log ---------------------------------------------------------------------
+    def append_table(self, game_id: int, kind: str, data: dict, expect: int | None = None) -> int:
+        text = check_table(game_id, kind, data)
+        with self.writing():
+            seq = self._next_seq("table_log", game_id, expect, "table log rows")
+            self._write("INSERT INTO table_log (game_id, seq, kind, data, created) VALUES (%s, %s, %s, %s, %s)",
+                        (game_id, seq, kind, text, now()))
+            self._local.touched.add(game_id)
+        return seq
+
+    def table_log(self, game_id: int) -> list[TableRow]:
+        checked_id(game_id)
+        return table_rows(game_id, self._rows(
+            "SELECT seq, kind, data, created FROM table_log WHERE game_id = %s ORDER BY seq", (game_id,)))
 
     # ---- change notification ----------------------------------------------------------
     def changes(self, after: int | None = None) -> Changes:

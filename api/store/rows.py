@@ -11,8 +11,9 @@ from tilecam.scoring import LogEntry, from_json, to_json
 
 from ..errors import Conflict, Damaged, NotFound
 
-__all__ = ["RACK_KINDS", "Changes", "EntryRow", "FrameRow", "GameRow", "RackRow", "append_values", "check_rack",
-           "changes_since", "check_expect", "checked_id", "entry_rows", "rack_rows", "game_row", "merged_meta", "now",
+__all__ = ["RACK_KINDS", "TABLE_KINDS", "Changes", "EntryRow", "FrameRow", "GameRow", "RackRow", "TableRow",
+           "append_values", "check_rack", "check_table",
+           "changes_since", "check_expect", "checked_id", "entry_rows", "rack_rows", "table_rows", "game_row", "merged_meta", "now",
            "table_no"]
 
 
@@ -57,6 +58,23 @@ class RackRow:
 
 # What a rack log row may be; the store checks the tag only.
 RACK_KINDS = ("seen", "confirm")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One row of a game's table log (append-only, numbered from 0 per game like the entries): what
+    happened at the table beside the moves that decides what goes on air or into the record: `kind`
+    "clock" (the clock started, a press, a pause, a resume, an undo, its finish), "players" (the
+    players' names as set), "learned" (the tiles the table learned outside the moves). `data` is
+    JSON the service wrote (api/service/tablelog.py); the store reads none of it."""
+    seq: int
+    kind: str
+    data: dict
+    created: str
+
+
+# What a table log row may be; the store checks the tag only.
+TABLE_KINDS = ("clock", "players", "learned")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +131,26 @@ def check_rack(game_id: int, kind: str, data: dict, jpeg: bytes | None, path: st
     if jpeg is not None and path is not None:
         raise ValueError("give jpeg bytes or a path, not both")
     return json.dumps(data)
+
+
+def check_table(game_id: int, kind: str, data: dict) -> str:
+    """A table log row's JSON, after the checks of its arguments."""
+    checked_id(game_id)
+    if kind not in TABLE_KINDS:
+        raise ValueError(f"a table log row is one of {', '.join(TABLE_KINDS)}, not {kind!r}")
+    return json.dumps(data)
+
+
+def table_rows(game_id: int, rows: Iterable) -> list[TableRow]:
+    """Table log rows (seq, kind, data: JSON text, created) as TableRows, in the order given."""
+    out = []
+    for seq, kind, data, created in rows:
+        try:
+            value = json.loads(data)
+        except ValueError as exc:
+            raise Damaged(f"game {game_id} table log row {seq} cannot be read: {exc}") from None
+        out.append(TableRow(seq, kind, value, created))
+    return out
 
 
 def rack_rows(game_id: int, rows: Iterable) -> list[RackRow]:

@@ -29,10 +29,10 @@ from pathlib import Path
 from tilecam.scoring import LogEntry
 
 from ..errors import Conflict, NotFound, StoreError
-from .migrations import Migration, ordered, pending, upgrade
-from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, append_values, changes_since, check_expect,
-                   check_rack, checked_id as _checked, entry_rows, game_row, merged_meta, now as _now, rack_rows,
-                   table_no)
+from .migrations import TABLE_LOG, Migration, ordered, pending, upgrade
+from .rows import (Changes, EntryRow, FrameRow, GameRow, RackRow, TableRow, append_values, changes_since,
+                   check_expect, check_rack, check_table, checked_id as _checked, entry_rows, game_row, merged_meta,
+                   now as _now, rack_rows, table_no, table_rows)
 
 __all__ = ["SqliteStore"]
 
@@ -122,12 +122,17 @@ def _racks(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _table_log(db: sqlite3.Connection) -> None:
+    db.execute(TABLE_LOG.format(int="INTEGER"))
+
+
 # Append a migration for every schema change; never edit one that has shipped.
 MIGRATIONS = ordered(
     Migration(1, "games, entries, frames and changes", _first_schema),
     Migration(2, "entries.sidecar", _sidecar),
     Migration(3, "games.table_no, indexed", _table_no),
     Migration(4, "racks and rack_frames: the rack cameras' reads", _racks),
+    Migration(5, "table_log: the clock, the players' names, the tiles learned", _table_log),
 )
 BUSY_TIMEOUT_S = 10.0  # how long a writer waits for another process's transaction
 CHANGES_KEPT = 10_000  # change rows kept; a watcher whose mark is older reloads every game
@@ -138,7 +143,8 @@ NEED = {"games": {"id", "players", "rules", "lang", "layout", "created", "meta"}
         "frames": {"game_id", "seq", "jpeg", "path", "created"},
         "changes": {"id", "game_id"},
         "racks": {"game_id", "seq", "kind", "data", "created"},
-        "rack_frames": {"game_id", "seq", "jpeg", "path", "created"}}
+        "rack_frames": {"game_id", "seq", "jpeg", "path", "created"},
+        "table_log": {"game_id", "seq", "kind", "data", "created"}}
 
 
 # The store's errors are the api package's (api/errors.py): NotFound, Conflict, StoreError.
@@ -282,7 +288,10 @@ class SqliteStore:
         """Remove a game nothing was ever written to (a recording that found no board): True
         when removed. A game with a log entry is never removed; the log is the record."""
         _checked(game_id)
+        empty = ("NOT EXISTS (SELECT 1 FROM entries WHERE game_id = ?) AND NOT EXISTS "
+                 "(SELECT 1 FROM frames WHERE game_id = ?) AND NOT EXISTS (SELECT 1 FROM racks WHERE game_id = ?)")
         with self.writing():
+            self._db.execute(f"DELETE FROM table_log WHERE game_id = ? AND {empty}", (game_id,) * 4)
             cur = self._db.execute("DELETE FROM games WHERE id = ? AND NOT EXISTS "
                                    "(SELECT 1 FROM entries WHERE game_id = ?) AND NOT EXISTS "
                                    "(SELECT 1 FROM frames WHERE game_id = ?) AND NOT EXISTS "
@@ -372,16 +381,22 @@ class SqliteStore:
         return {r[0] for r in rows}
 
     # ---- the rack log -----------------------------------------------------------------
+    def _next_seq(self, log: str, game_id: int, expect: int | None, rows: str) -> int:
+        """Inside a write: the next seq of a game's rack log or table log (`log`, the table); NotFound
+        for no such game, Conflict when `expect` is not it."""
+        if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise NotFound(f"no game {game_id}")
+        (seq,) = self._db.execute(f"SELECT COALESCE(MAX(seq) + 1, 0) FROM {log} WHERE game_id = ?",
+                                  (game_id,)).fetchone()
+        if expect is not None and expect != seq:
+            raise Conflict(f"game {game_id} has {seq} {rows}, not {expect}: another writer added one")
+        return seq
+
     def append_rack(self, game_id: int, kind: str, data: dict, expect: int | None = None,
                     jpeg: bytes | None = None, path: str | None = None) -> int:
         text = check_rack(game_id, kind, data, jpeg, path)
         with self.writing():
-            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise NotFound(f"no game {game_id}")
-            (seq,) = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM racks WHERE game_id = ?",
-                                      (game_id,)).fetchone()
-            if expect is not None and expect != seq:
-                raise Conflict(f"game {game_id} has {seq} rack reads, not {expect}: another writer added one")
+            seq = self._next_seq("racks", game_id, expect, "rack reads")
             now = _now()
             self._db.execute("INSERT INTO racks (game_id, seq, kind, data, created) VALUES (?, ?, ?, ?, ?)",
                              (game_id, seq, kind, text, now))
@@ -409,6 +424,23 @@ class SqliteStore:
         if r is None:
             raise NotFound(f"no evidence frame for rack read {seq} of game {game_id}")
         return FrameRow(r[0], r[1], r[2])
+
+    # ---- the table log -----------------------------------------------------------------
+    def append_table(self, game_id: int, kind: str, data: dict, expect: int | None = None) -> int:
+        text = check_table(game_id, kind, data)
+        with self.writing():
+            seq = self._next_seq("table_log", game_id, expect, "table log rows")
+            self._db.execute("INSERT INTO table_log (game_id, seq, kind, data, created) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, seq, kind, text, _now()))
+            self._touched.add(game_id)
+        return seq
+
+    def table_log(self, game_id: int) -> list[TableRow]:
+        _checked(game_id)
+        with self._lock:
+            rows = self._db.execute("SELECT seq, kind, data, created FROM table_log WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return table_rows(game_id, rows)
 
     # ---- change notification -------------------------------------------------------
     def changes(self, after: int | None = None) -> Changes:
@@ -445,6 +477,6 @@ def _store_errors(method):
 
 
 for _name in ("create_game", "game", "games", "update_game", "discard_empty_game", "table_games", "append",
-              "entries", "count", "put_frame", "frame", "frame_seqs", "append_rack", "racks", "rack_frame", "changes",
+              "entries", "count", "put_frame", "frame", "frame_seqs", "append_rack", "racks", "rack_frame", "append_table", "table_log", "changes",
               "wait_changes"):
     setattr(SqliteStore, _name, _store_errors(getattr(SqliteStore, _name)))

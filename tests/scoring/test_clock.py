@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from tilecam.scoring.board import Direction, Square
-from tilecam.scoring.clock import (ClockConfig, ClockError, GameClock, format_clock, last_turn_player, over_minutes,
-                                   stop_at_end)
+from tilecam.scoring.clock import (ClockAction, ClockConfig, ClockError, GameClock, format_clock, last_turn_player,
+                                   on_this_run, over_minutes, replay_clock, stop_at_end)
 from tilecam.scoring.errors import ScoringError
 from tilecam.scoring.events import (ChallengeBonus, EndRackPoints, Exchange, Pass, PhonyWithdrawn, Play,
                                     TimePenalty, TurnLost)
@@ -235,3 +235,33 @@ def test_bad_clocks_are_refused():
     with pytest.raises(ValueError, match="extra"):
         ClockConfig(overtime=1)
     assert all(f.description for f in ClockConfig.model_fields.values())
+
+
+# ---- the clock rebuilt from its logged actions (issue 46) ---------------------------------------
+def test_logged_actions_are_timed_on_this_run_steady_within_a_run_wall_across_runs():
+    # run "a": steady 100.., its wall clock set back 30 s by NTP between the two presses (steady
+    # decides within a run: 60 s apart); run "b" pressed 70 s (wall) after a's last action
+    acts = [ClockAction("press", 100.0, 1000.0, "a"), ClockAction("press", 160.0, 1030.0, "a"),
+            ClockAction("press", 10.0, 1100.0, "b", player=0)]
+    assert on_this_run(acts, 15.0, 1105.0, "b") == [-120.0, -60.0, 10.0]
+    # now on a third run, 40 s (wall) after b's last action: everything counted back from there
+    assert on_this_run(acts, 0.0, 1140.0, "c") == [-170.0, -110.0, -40.0] and on_this_run([], 3.0, 9.0, "c") == []
+
+
+def test_a_clock_rebuilt_from_its_actions_is_the_clock_they_were_done_to():
+    done = naspa()
+    done.first = 1
+    done.press(None, 0.0)
+    done.press(1, 60.0)
+    done.pause(70.0)
+    done.resume(80.0)
+    done.press(0, 100.0)
+    done.undo(0, 110.0)
+    acts = [ClockAction("press", 0.0, 0.0, "a", first=1), ClockAction("press", 60.0, 60.0, "a", player=1),
+            ClockAction("pause", 70.0, 70.0, "a"), ClockAction("resume", 80.0, 80.0, "a"),
+            ClockAction("press", 100.0, 100.0, "a", player=0), ClockAction("undo", 110.0, 110.0, "a", player=0)]
+    again = replay_clock(naspa(), acts, 500.0, 130.0, "b")   # 20 s after the last action, a new run
+    assert again.state(500.0).remaining_s == done.state(130.0).remaining_s and again.state(500.0).on_clock == 0
+    done.finish(130.0, last_player=None)
+    stopped = replay_clock(naspa(), [*acts, ClockAction("finish", 130.0, 130.0, "a")], 9.0, 4000.0, "c")
+    assert stopped.state(9.0).remaining_s == done.state(4000.0).remaining_s and stopped.state(9.0).finished

@@ -1,6 +1,7 @@
 """api/station/link.py: the recorder's line to its game. GameLink writes through the game service into
 a real SQLite file (entries, their evidence JPEG and sidecar in one commit, a stale count refused with
-nothing written, the lost-game alert and the learned tiles in the meta, rack reads in the rack log);
+nothing written, the lost-game alert in the meta, the learned tiles in the table log, rack reads in the
+rack log);
 MemoryLink keeps the same in memory, and the same calls leave both with the same record."""
 from __future__ import annotations
 
@@ -61,6 +62,19 @@ def test_the_lost_alert_and_the_learned_tiles_are_kept_in_the_games_meta(service
     assert LOST_META not in service.game(gid).meta
     link.learned({"Q", "A", "Z"})
     assert service.game(gid).meta[LEARNED_META] == "A Q Z"
+    # the learned tiles are a row of the table log (issue 46): what a resumed station trusts is the
+    # log's, whatever the meta (the pages' copy) says
+    assert [(r.kind, r.data) for r in service.store.table_log(gid)] == [("learned", {"tiles": ["A", "Q", "Z"]})]
+    service.set_meta(gid, {LEARNED_META: None})
+    from tilecam.api.station.game import attach_game
+    assert attach_game(service, gid).scorekeeper.given == {"A", "Q", "Z"}
+
+
+def test_a_new_game_with_the_tiles_its_table_learned_logs_them(service):
+    from tilecam.api.station.game import attach_game
+    rec = attach_game(service, None, learned=frozenset("CAT"))
+    assert rec.scorekeeper.given == set("CAT") and service.learned(rec.game_id) == set("CAT")
+    assert service.game(rec.game_id).meta[LEARNED_META] == "A C T"
 
 
 def test_a_rack_read_goes_to_the_rack_log_with_its_review_its_read_and_what_it_breaks(service):

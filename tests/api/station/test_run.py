@@ -132,6 +132,62 @@ def test_run_records_serves_the_preview_and_resumes_after_kill_9(video, tmp_path
         assert "Traceback" not in err
 
 
+def _played_through(proc: subprocess.Popen, client: httpx.Client) -> None:
+    deadline = time.monotonic() + 90
+    while client.get("/api/status").json().get("source") != "ended":
+        assert proc.poll() is None and time.monotonic() < deadline, "the video did not play through"
+        time.sleep(0.1)
+
+
+def _unclocked(live: dict) -> dict:
+    """The live state but its clock (which runs on between two reads)."""
+    return {**{k: v for k, v in live.items() if k != "clock"},
+            "fields": {k: v for k, v in live["fields"].items() if not k.endswith("_clock")}}
+
+
+def test_run_killed_with_its_clock_running_resumes_the_same_clock(video, tmp_path):
+    """Issue 46: the clock is in the game's log. A station's clock started, pressed twice (Ben's clock
+    running), the station SIGKILLed and started again: Ann's time is as it was to the millisecond,
+    Ben's ran on through the dead time (a real clock runs while the station is down), the same player
+    on turn and on the clock, the same flags and fields."""
+    port = free_port()
+    db = tmp_path / "station.sqlite3"
+    cfg = tmp_path / "tilecam.toml"
+    cfg.write_text(f'[server]\nport = {port}\n\n[store]\ndb_path = "{db}"\n')
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        proc = start(video, cfg)
+        try:
+            wait_up(proc, client)
+            _played_through(proc, client)
+            gid = client.get("/api/games").json()[0]["id"]
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            assert client.get(f"/api/games/{gid}/live").json()["clock"]["started"] is False  # the station's own
+            for player in (None, 0):   # the first press starts Ann's clock; Ann ends her turn
+                r = client.post(f"/api/games/{gid}/clock/press", json={"player": player}, headers=auth)
+                assert r.status_code == 200, r.text
+                time.sleep(0.5)
+            before = client.get(f"/api/games/{gid}/live").json()
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(30)
+        time.sleep(2.0)  # dead
+        proc = start(video, cfg)  # the same command, as systemd's Restart= would run it
+        try:
+            wait_up(proc, client)
+            _played_through(proc, client)
+            after = client.get(f"/api/games/{gid}/live").json()
+        finally:
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+    assert f"resuming game {gid}" in out and "Traceback" not in err and proc.returncode == 0, err
+    was, now = before["clock"], after["clock"]
+    assert was["on_clock"] == now["on_clock"] == 1 and now["running"] == 1 and now["started"]
+    assert now["remaining_ms"][0] == was["remaining_ms"][0] < 25 * 60_000           # Ann's: as it was
+    ran_ms = (now["at"] - was["at"]) * 1000                                        # Ben's ran on, dead or not
+    assert ran_ms > 2000 and abs((was["remaining_ms"][1] - now["remaining_ms"][1]) - ran_ms) < 100
+    assert _unclocked(after) == _unclocked(before)
+
+
 @pytest.mark.parametrize("toml,key", [
     ("[track]\nmin_redetect_qualty = 0.7\n", "track.min_redetect_qualty"),   # a typo
     ("[track]\nmin_redetect_quality = 7\n", "track.min_redetect_quality"),   # out of bounds

@@ -322,6 +322,53 @@ def test_rack_reads_are_append_only_in_order_with_their_frames_and_the_store_kno
     assert store.append_rack(gid, "seen", empty) == 3 and other.racks(gid)[3].data == empty
 
 
+# ---- the table log (issue 46): the clock, the players' names, the tiles learned
+PRESS = {"do": "press", "t": 12.5, "at": 1_700_000_012.5, "run": "r1", "player": 0, "first": 0}
+
+
+def test_the_table_log_is_append_only_in_order_and_the_store_knows_no_rules(opener):
+    store = opener()
+    gid = new_game(store)
+    assert store.table_log(gid) == []
+    start = {"do": "start", "minutes": 25, "t": 10.0, "at": 1_700_000_010.0, "run": "r1"}
+    assert store.append_table(gid, "clock", start) == 0
+    assert store.append_table(gid, "clock", PRESS, expect=1) == 1
+    # a stale expect, a kind it does not keep, no such game: refused, nothing written
+    for refused, args in ((Conflict, (gid, "clock", PRESS, 1)), (ValueError, (gid, "score", PRESS)),
+                          (NotFound, (gid + 99, "clock", PRESS))):
+        pytest.raises(refused, store.append_table, *args)
+    names = {"players": [{"nick": "a", "name": "Anna"}, PLAYERS[1]], "by": "desk"}
+    assert store.append_table(gid, "players", names) == 2 and store.append_table(gid, "learned", {"tiles": ["A"]}) == 3
+    # the entries' and the rack log's seqs are their own
+    assert store.count(gid) == 0 and store.racks(gid) == []
+    other = opener()  # another store object (another server) reads them, and is told the game changed
+    mark = other.changes().mark
+    store.append_table(gid, "clock", {**PRESS, "do": "pause"})
+    assert gid in (other.changes(mark).games or {gid})
+    rows = other.table_log(gid)
+    assert [(r.seq, r.kind, r.data) for r in rows[:4]] == [(0, "clock", start), (1, "clock", PRESS), (2, "players", names),
+                                                           (3, "learned", {"tiles": ["A"]})]
+    assert rows[4].data["do"] == "pause" and all(r.created for r in rows)
+    with pytest.raises(RuntimeError):  # it lands with the transaction or not at all
+        with store.writing():
+            store.append_table(gid, "clock", PRESS)
+            raise RuntimeError("the caller failed")
+    assert len(store.table_log(gid)) == 5
+
+
+def test_a_game_with_only_a_table_log_is_discarded_with_it(store):
+    # a recording that found no board had its clock started and its names set: nothing of the game
+    gid = new_game(store)
+    store.append_table(gid, "clock", PRESS)
+    assert store.discard_empty_game(gid)
+    with pytest.raises(NotFound):
+        store.game(gid)
+    kept = new_game(store)  # one with an entry keeps its table log
+    store.append_table(kept, "clock", PRESS)
+    store.append(kept, PLAY)
+    assert not store.discard_empty_game(kept) and len(store.table_log(kept)) == 1
+
+
 def test_a_rack_read_lands_with_the_transaction_or_not_at_all(store):
     gid = new_game(store)
     with pytest.raises(RuntimeError):

@@ -48,14 +48,16 @@ def test_an_old_sqlite_file_is_brought_to_the_latest_version_and_keeps_its_games
     path = tmp_path / "old.sqlite3"
     first_tilecam_file(path)
     store = open_store(path)
-    assert version_of(path) == sqlite_engine.MIGRATIONS[-1].version == 4
+    assert version_of(path) == sqlite_engine.MIGRATIONS[-1].version == 5
     assert [r.entry for r in store.entries(1)] == [Pass(0, 0)] and store.table_games(4) == [1]
     assert store.append(1, Pass(1, 0), expect=1, jpeg=b"\xff\xd8", sidecar={"frame_index": 3}) == 1
     store.close()
     again = open_store(path)  # up to date: opened as it is
-    assert version_of(path) == 4 and again.count(1) == 2 and again.entries(1)[1].sidecar == {"frame_index": 3}
+    assert version_of(path) == 5 and again.count(1) == 2 and again.entries(1)[1].sidecar == {"frame_index": 3}
     # version 4: the rack log, empty for an old game, written from now on
     assert again.racks(1) == [] and again.append_rack(1, "seen", {"player": 0, "tiles": ["A"]}) == 0
+    # version 5: the table log (the clock, names, tiles learned), empty for an old game
+    assert again.table_log(1) == [] and again.append_table(1, "clock", {"do": "start", "minutes": 25}) == 0
     again.close()
 
 
@@ -72,7 +74,7 @@ def test_a_file_from_before_versions_with_every_column_is_only_stamped(tmp_path)
     raw.commit()
     raw.close()
     store = open_store(path)
-    assert version_of(path) == 4 and store.table_games(2) == [1] and store.racks(1) == []
+    assert version_of(path) == 5 and store.table_games(2) == [1] and store.racks(1) == []
     store.close()
 
 
@@ -83,7 +85,7 @@ def test_a_sqlite_file_newer_than_the_code_is_refused_untouched(tmp_path):
     raw.execute("UPDATE schema_version SET version = 99")
     raw.commit()
     raw.close()
-    with pytest.raises(StoreError, match="schema version 99, newer than this tilecam's 4.*upgrade tilecam"):
+    with pytest.raises(StoreError, match="schema version 99, newer than this tilecam's 5.*upgrade tilecam"):
         open_store(path)
     assert version_of(path) == 99
 
