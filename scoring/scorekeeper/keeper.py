@@ -44,32 +44,11 @@ class Scorekeeper(KeeperState):
         self.redeciding = redecide.Redeciding()             # the last play's correction proposed
         self._handed_over = 0  # log entries already looked at for operator corrections
 
-    # -- what the station and the tests read of the parts ------------------------------------
     @property
     def belief(self) -> BoardBelief | None:
-        """What every snapshot so far says each square holds (fuse.Fusing)."""
+        """What every snapshot so far says each square holds (fuse.Fusing): the station keeps it
+        with each entry."""
         return self.fusing.belief
-
-    @property
-    def glimpsed(self) -> frozenset[Square]:
-        return self.fusing.glimpsed
-
-    @property
-    def behind(self) -> bool:
-        """A resumed source is replaying the record's history (resume.Replay)."""
-        return self.replay.behind
-
-    @property
-    def doubts(self) -> frozenset[Square]:
-        return self.deciding.doubts
-
-    @property
-    def in_tile_check(self) -> bool:
-        return self.deciding.in_tile_check
-
-    @property
-    def first_play_down(self) -> bool:
-        return self.deciding.first_play_down
 
     # -- following the log and a resumed source (resume.py) ----------------------------------
     def sync(self, entries: list[LogEntry], pending: int = 0) -> bool:

@@ -15,9 +15,9 @@ from .state import KeeperState
 class Replay:
     """resume.py's part of the scorekeeper, changed only through these methods. After a resume the
     source may start over from its first frame: until a snapshot shows the board as the record has
-    it (or something new on it), earlier states are history replayed (`behind`). While behind,
-    `reached` is the turn of the record the replay has reached; the occupancy per turn is kept for
-    the log it was worked out from."""
+    it (or something new on it), earlier states are history replayed (`behind`). While behind, it
+    keeps the turn of the record the replay has reached; and the occupancy per turn, for the log it
+    was worked out from."""
 
     def __init__(self) -> None:
         self._behind = False
@@ -28,10 +28,6 @@ class Replay:
     def behind(self) -> bool:
         return self._behind
 
-    @property
-    def reached(self) -> int | None:
-        return self._reached
-
     def start(self) -> None:
         """A resumed source: what it shows first may be history."""
         self._behind, self._reached = True, None
@@ -39,8 +35,19 @@ class Replay:
     def caught_up(self) -> None:
         self._behind = False
 
-    def reach(self, turn: int) -> None:
-        self._reached = turn
+    def at(self, turns: list[int], last_change: int) -> str | None:
+        """Where a snapshot showing the board of the record's `turns` (to within a few squares)
+        stands, the board as it stands holding from `last_change` on: "here", "behind" (the turn
+        it shows reached), or None when it shows a turn the replay has passed."""
+        if self._reached is None and turns[-1] >= last_change:
+            return "here"  # the source starts at the board as it stands (resumed from the last photo)
+        # A board the record held more than once (a phony played and taken back) is taken at its
+        # first turn not behind what the replay has shown.
+        later = [k for k in turns if k >= (self._reached or 0)]
+        if not later:
+            return None
+        self._reached = later[0]
+        return "behind" if later[0] < last_change else "here"
 
     def occupancy(self, entries: list[LogEntry]) -> list[np.ndarray] | None:
         """The occupancy per turn kept for the log `entries`, or None."""
@@ -103,15 +110,9 @@ def replay_position(sk: KeeperState, snap: Snapshot) -> str:
     if best <= sk.cfg.max_stray_squares:
         # The board as it stands holds from the turn after its last change on.
         last_change = max(k for k in range(len(boards)) if k == 0 or (boards[k] != boards[k - 1]).any())
-        turns = [k for k, off in enumerate(offs) if off == best]
-        if sk.replay.reached is None and turns[-1] >= last_change:
-            return "here"  # the source starts at the board as it stands (resumed from the last photo)
-        # A board the record held more than once (a phony played and taken back) is taken at its
-        # first turn not behind what the replay has shown.
-        later = [k for k in turns if k >= (sk.replay.reached or 0)]
-        if later:
-            sk.replay.reach(later[0])
-            return "behind" if later[0] < last_change else "here"
+        where = sk.replay.at([k for k, off in enumerate(offs) if off == best], last_change)
+        if where is not None:
+            return where
     gone = [sq for sq, _ in sk.game.state.board.items() if p_empty[sq.row, sq.col] > sk.cfg.empty_min_prob]
     last = sk.last_play()
     withdrawal = last is not None and set(gone) == {t.square for t in last[1].placement.tiles}
