@@ -48,7 +48,7 @@ class Turns:
         """The pass or exchange at log `index` is one the camera entered."""
         return index in self._camera
 
-    def deciding(self) -> None:
+    def decision_begins(self) -> None:
         """A decision begins: what it changes is undone if the store does not take it."""
         self._before = (self._known, self._unpressed)
 

@@ -119,7 +119,7 @@ def _tile_check(sk: KeeperState, seen: Snapshot) -> Observation | None:
 
 def decide_snapshot(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool) -> Observation:
     g = sk.game
-    sk.turns.deciding()
+    sk.turns.decision_begins()
     if sk.closed_by is not None:  # the writer would refuse any turn (scoring.game.check_open)
         return Observation((), "ended", f"the game was ended by {sk.closed_by}")
     if g.state.ended and g.state.end_reason != "out":
