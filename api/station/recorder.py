@@ -72,7 +72,17 @@ class Recorder:
     """Feed frames (and triggers); what each snapshot decided is committed through `link` (a
     GameLink), which also keeps the recorder on the record as the store holds it: entries others
     wrote (an operator's correction, a play entered by hand) are adopted before each decision, and
-    a decision is committed in one transaction at the seq it was made on."""
+    a decision is committed in one transaction at the seq it was made on.
+
+    Two locks, always taken in this order (`_keeper_lock`, then `_lock`), never the other way:
+    - `_keeper_lock` (re-entrant): the scorekeeper and the link's commits, and with them every field
+      the frame's stages write (`gate`, `watch`, `counts`, `timings`, `last`, `board_status`,
+      `_retries`, `_covered`, `_blind`, `_flag`, `_inferring`, `_turns`, `_corners`, `_last_preview`,
+      `_repeat`): `process` (the board's frames), `rack_seen` (a rack camera's thread) and `finish`
+      hold it throughout. `status`, `alerts` and `lost` read them without it (each value as it stands).
+    - `_lock` (held for moments, from any thread: a clock press, a trigger, a notice): the press
+      waiting for a snapshot (`_press`, `_kept`, and `gate.trigger` with them) and `notices`.
+    `camera_status` is set by whoever owns the frame source, one assignment, no lock."""
 
     COMMIT_TRIES = 3  # decisions re-made when another writer got in first
 

@@ -10,8 +10,10 @@ retried on the same fused snapshot after the game changed under it (another writ
 One object, `Scorekeeper`, that the recorder talks to; each of its jobs in a file:
 
     keeper.py       Scorekeeper: the entry points, each handing over to its job below
-    state.py        what it keeps (the game, the log, what each job remembers) and `sync`, the log
-                    as the store holds it
+    state.py        the log every job shares (the game, its entries) and `sync`, the log as the
+                    store holds it; what each job remembers is a part its own module owns
+                    (credit.Turns, fuse.Fusing, resume.Replay, decide.Deciding, hold.Holding,
+                    join_game.Joins, redecide.Redeciding), changed only through its methods
     outcome.py      Observation (what it made of a snapshot), Fused (a snapshot fused)
     fuse.py         fusing a snapshot into the board belief; a glimpse at a covered press; what the
                     belief holds that the record does not (unexplained)

@@ -17,7 +17,83 @@ from ..placement import PlacementError
 from ..racks import Judged
 from .outcome import Observation
 from .rack_reads import rack_for
-from .state import KeeperState
+from .state import TURNS, KeeperState
+
+
+class Turns:
+    """Whose turn it is, as far as anyone said, and the press bookkeeping: credit.py's part of the
+    scorekeeper, changed only through these methods (the other jobs say what happened: a press
+    ended a turn, a person entered one, the racks saw an exchange).
+
+    `known`: known at the start (the seating), after a clock press ended the last turn, or after a
+    person entered a turn; not after a play committed without a press (a pass or an exchange then
+    would go unseen). A play committed while it is not known is credited to the player on turn and
+    marked turn_inferred (scoring.turns). `unpressed`: the log index of the play committed without a
+    press whose turn is still open (the press that follows ends it: not a pass), or None."""
+
+    def __init__(self, known: bool) -> None:
+        self._known = known
+        self._unpressed: int | None = None
+        self._before: tuple[bool, int | None] = (known, None)  # as a decision found them (undo)
+        self._camera: set[int] = set()   # log indexes of the passes and exchanges the camera entered
+
+    @property
+    def known(self) -> bool:
+        return self._known
+
+    @property
+    def unpressed(self) -> int | None:
+        return self._unpressed
+
+    def by_camera(self, index: int) -> bool:
+        """The pass or exchange at log `index` is one the camera entered."""
+        return index in self._camera
+
+    def decision_begins(self) -> None:
+        """A decision begins: what it changes is undone if the store does not take it."""
+        self._before = (self._known, self._unpressed)
+
+    def undo(self) -> None:
+        """The decision did not stand: the turns as before it."""
+        self._known, self._unpressed = self._before
+
+    def credited(self, pressed: bool, index: int) -> None:
+        """Plays credited, the last at log `index`: a press ends its turn; without one it stays open."""
+        self._known = pressed
+        self._unpressed = None if pressed else index
+
+    def ended(self) -> None:
+        """A press ended the turn (or a person entered one): whose turn is next is known."""
+        self._known, self._unpressed = True, None
+
+    def pressed(self) -> None:
+        """A clock press ended the record's last turn (a resumed source catching up)."""
+        self._known = True
+
+    def entered(self, index: int) -> None:
+        """The camera entered a pass or an exchange at log `index`."""
+        self._camera.add(index)
+
+    def unseen(self) -> None:
+        """Turns may have gone by unseen (an exchange only the racks saw): the next credit is inferred."""
+        self._known = False
+
+    def resumed(self, known: bool) -> None:
+        """After a restart: turns may have gone by unseen, unless the game has not begun."""
+        self._known, self._unpressed = known, None
+
+    def dropped(self, kept: int) -> None:
+        """Our last entries from log index `kept` on were never stored: our decision did not stand."""
+        self._camera = {i for i in self._camera if i < kept}
+        self.undo()
+
+    def followed(self, added: list) -> None:
+        """Entries others added to the log: a person's turn makes the order theirs; a void moves the
+        events, so the open play's index no longer holds."""
+        if any(e.kind in TURNS for e in added):
+            self.ended()
+        elif any(e.kind == "void" for e in added):
+            self._unpressed = None
 
 
 def credit(sk: KeeperState, plays: list[ProposedPlay], player: int | None, pressed: bool, review: bool = False,
@@ -33,21 +109,18 @@ def credit(sk: KeeperState, plays: list[ProposedPlay], player: int | None, press
     out = done if done is not None else []
     first = g.state.on_turn if player is None else (player - (n - 1)) % g.players
     for i, proposed in enumerate(plays):
-        known = (i == 0 and sk.turn_known) or (i == n - 1 and pressed and player is not None)
-        out.append(sk._append(play(sk, (first + i) % g.players, proposed, review, inferred=not known)))
-    sk.turn_known = pressed
-    sk._unpressed = None if pressed else len(g.events) - 1
+        known = (i == 0 and sk.turns.known) or (i == n - 1 and pressed and player is not None)
+        out.append(sk.append(play(sk, (first + i) % g.players, proposed, review, inferred=not known)))
+    sk.turns.credited(pressed, len(g.events) - 1)
     return out
 
 
 def refuse(sk: KeeperState, added: list, new, exc: Exception) -> Observation:
     """Plays credited from one snapshot that the rules then refused: taken back, the turn as before,
     the snapshot's new squares remembered as refused, and said."""
-    for e in added:
-        sk.entries.remove(e)
-    sk._rebuild()
-    sk.turn_known, sk._unpressed = sk._turn_before
-    sk.refused = frozenset(new)
+    sk.take_back(added)
+    sk.turns.undo()
+    sk.joins.refuse(new)
     return Observation((), "unclear", f"the board as it stands fits no plays: {exc}")
 
 
@@ -67,8 +140,8 @@ def play(sk: KeeperState, player: int, proposed: ProposedPlay, review: bool = Fa
     read = rack_for(sk, player, proposed.placement)
     rack = read or Judged(None)
     why = {Doubt.INFERRED: review, Doubt.CERTAINTY: certainty < sk.cfg.review_below, Doubt.NOT_FROM_RACK: rack.review,
-           Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk._untrusted(proposed.placement, proposed.readers),
-           Doubt.BUILT_ON: sk._built_on_doubt(proposed.placement)}
+           Doubt.FROM_POOL: proposed.from_pool, Doubt.UNLEARNED: sk.untrusted(proposed.placement, proposed.readers),
+           Doubt.BUILT_ON: sk.built_on_doubt(proposed.placement)}
     doubts = tuple(d for d, said in why.items() if said)
     review = bool(doubts)
     try:
@@ -91,7 +164,7 @@ def ends_open_play(sk: KeeperState, player: int | None) -> bool:
     """A press on an unchanged board ends the turn of the play committed before it without a
     press (the board stood still before the player reached the clock), when nothing but its
     challenge came since and the press is not another player's."""
-    i, events = sk._unpressed, sk.game.events
+    i, events = sk.turns.unpressed, sk.game.events
     return (i is not None and i < len(events) and isinstance(events[i], Play)
             and all(e.kind in ("phony_withdrawn", "challenge_bonus") for e in events[i + 1:])
             and player in (None, events[i].player))
@@ -102,7 +175,7 @@ def recredit(sk: KeeperState, player: int | None) -> Correction | None:
     alone (turn_inferred): the press is the evidence, so the play is theirs and a turn before it
     went unseen. The camera's Correction says so (the record then shows a move out of turn,
     which scoring.turns flags); None when the press does not contradict an inferred credit."""
-    i, events = sk._unpressed, sk.game.events
+    i, events = sk.turns.unpressed, sk.game.events
     if (player is None or i is None or i >= len(events) or not isinstance(events[i], Play)
             or not events[i].turn_inferred or events[i].player == player
             or any(e.kind not in ("phony_withdrawn", "challenge_bonus") for e in events[i + 1:])):
@@ -110,7 +183,7 @@ def recredit(sk: KeeperState, player: int | None) -> Correction | None:
     # still a guess: the same press fits the play's player forgetting the clock and the presser's
     # own turn (a pass) after it; the press moves the credit, the hedge stays (issue 43)
     fixed = replace(events[i], player=player)
-    entry = Correction(sk._log_index(i), fixed, by=sk.camera_name, cause=PRESS_CAUSE,
+    entry = Correction(sk.log_index(i), fixed, by=sk.camera_name, cause=PRESS_CAUSE,
                        reason=f"the clock press of player {player + 1} ended this turn, credited to player "
                               f"{events[i].player + 1} by turn order alone: a turn before it went unseen")
-    return sk._amend(entry)
+    return sk.amend(entry)

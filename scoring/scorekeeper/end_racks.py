@@ -22,7 +22,7 @@ def finish(sk: KeeperState) -> list[LogEntry]:
                 added = sk.game.finish_out(racks)
             except TurnDetailsError:
                 return []  # the racks seen are not the unseen tiles: the operator enters them
-        return [sk._append(e) for e in added]
+        return [sk.append(e) for e in added]
     return []
 
 

@@ -16,6 +16,22 @@ from .outcome import Observation
 from .state import KeeperState
 
 
+class Joins:
+    """join_game.py's part of the scorekeeper, changed only through these methods: the new squares
+    of the last catch-up refused (scoring.join.unlikely: no plays a rack could make lay them),
+    unexplained, so the lost-game watch flags them, until a catch-up succeeds."""
+
+    def __init__(self) -> None:
+        self._refused: frozenset[Square] = frozenset()
+
+    @property
+    def refused(self) -> frozenset[Square]:
+        return self._refused
+
+    def refuse(self, squares) -> None:
+        self._refused = frozenset(squares)
+
+
 def new_squares(sk: KeeperState, seen: Snapshot, board) -> list[Square]:
     """The squares `seen` holds a tile on (as decode_move reads a new tile) that `board` does not."""
     tiles = occupied(seen, sk.cfg.tile_min_prob)
@@ -31,7 +47,7 @@ def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = Fa
         return None
     board = g.state.board
     # a play the camera could not read waits for a person: the plays beside it are joined without it
-    new = [sq for sq in new_squares(sk, seen, board) if sq not in sk.unreadable]
+    new = [sq for sq in new_squares(sk, seen, board) if sq not in sk.holding.unreadable]
     if len(new) < 2:
         return None
     plays = explain(board, seen, g.dist, new, sk.lexicon, sk.cfg)
@@ -40,10 +56,10 @@ def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = Fa
     why = unlikely(plays, g.dist, sk.cfg)
     if why is not None:
         # no plays a rack could make lay this board: flagged (unexplained), none recorded
-        sk.refused = frozenset(new)
+        sk.joins.refuse(new)
         return Observation((), "unclear", f"the board's change fits no plays a rack could make ({why}): "
                                           f"{len(new)} new tiles left unexplained")
-    sk.refused = frozenset()
+    sk.joins.refuse(())
     added = []
     try:
         added = credit(sk, [p.named(seen) for p in plays], player, pressed, review=True, done=added)
@@ -54,8 +70,8 @@ def join(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool = Fa
         # ended stay unexplained (the lost-game watch says so)
         plays = plays[:len(added)]
     words = [" ".join(ev.words) for ev in added]
-    sk.first_play_down = True
+    sk.deciding.first_play()
     left = set(new) - {t.square for p in plays for t in p.placement.tiles}
-    sk.doubts = frozenset(left)
+    sk.deciding.doubt(left)
     return Observation(tuple(added), "play", f"joined: {len(plays)} plays decoded from the board as it stands "
                                              f"(order inferred, each marked for review): " + " / ".join(words))

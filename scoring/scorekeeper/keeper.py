@@ -1,21 +1,29 @@
-"""The Scorekeeper: the one object the recorder talks to. What it keeps and how it follows the
-log is state.py; each of its entry points hands over to the file that holds that job (imported
+"""The Scorekeeper: the one object the recorder talks to. The log and how it follows the store is
+state.py; what each job remembers is a part its own module owns (credit.Turns, fuse.Fusing, ...),
+one of each made here; each entry point hands over to the file that holds that job (imported
 whole, as `import ... as fuse`: `from . import fuse` would make the package, whose __init__ imports
 this module, a dependency, a cycle to tests/test_layers.py)."""
 from __future__ import annotations
 
 import numpy as np
 
+from ..belief import BoardBelief
 from ..board import Square
-from ..events import LogEntry, by_operator
+from ..decode import DecodeConfig
+from ..events import CAMERA, LogEntry, by_operator
+from ..game import Game
+from ..lexicon import Lexicon
 from ..racks import Fitted, RackBook, RackSeen
 from ..snapshot import Snapshot
+import tilecam.scoring.scorekeeper.credit as credit
 import tilecam.scoring.scorekeeper.decide as decide
 import tilecam.scoring.scorekeeper.end_racks as end_racks
 import tilecam.scoring.scorekeeper.fuse as fuse
 import tilecam.scoring.scorekeeper.hold as hold
+import tilecam.scoring.scorekeeper.join_game as join_game
 import tilecam.scoring.scorekeeper.misreads as misreads
 import tilecam.scoring.scorekeeper.rack_reads as rack_reads
+import tilecam.scoring.scorekeeper.redecide as redecide
 import tilecam.scoring.scorekeeper.resume as resume
 
 from .outcome import Fused, Observation
@@ -23,7 +31,39 @@ from .state import KeeperState
 
 
 class Scorekeeper(KeeperState):
-    # -- following the log (sync, in state.py) and a resumed source (resume.py) ---------------
+    def __init__(self, game: Game, lexicon: Lexicon | None = None, cfg: DecodeConfig | None = None,
+                 camera_name: str = CAMERA) -> None:
+        super().__init__(game, lexicon, cfg, camera_name)
+        # each job's part, owned and changed by its module alone (docs/architecture.md)
+        self.turns = credit.Turns(known=not game.events)   # whose turn, the press bookkeeping
+        self.fusing = fuse.Fusing()                         # the board belief, the glimpse
+        self.replay = resume.Replay()                       # a resumed source replaying history
+        self.deciding = decide.Deciding()                   # doubts, the tile check, beyond a turn
+        self.holding = hold.Holding()                       # the held guess, the plays unread
+        self.joins = join_game.Joins()                      # the catch-up refused
+        self.redeciding = redecide.Redeciding()             # the last play's correction proposed
+        self._handed_over = 0  # log entries already looked at for operator corrections
+
+    @property
+    def belief(self) -> BoardBelief | None:
+        """What every snapshot so far says each square holds (fuse.Fusing): the station keeps it
+        with each entry."""
+        return self.fusing.belief
+
+    # -- following the log and a resumed source (resume.py) ----------------------------------
+    def sync(self, entries: list[LogEntry], pending: int = 0) -> bool:
+        """Adopt the log as the store holds it (KeeperState.sync), and tell the parts that follow
+        it: the turns (our dropped decision undone, a person's turn), the glimpse (seen against a
+        board that has changed since)."""
+        kept = len(self.entries) - pending
+        if pending:
+            self.turns.dropped(kept)   # our decision did not stand
+        if not super().sync(entries, pending):
+            return False
+        self.turns.followed(self.entries[kept:])
+        self.fusing.unglimpse()
+        return True
+
     def resume(self, entries: list[LogEntry]) -> None:
         """Pick a game up from the stored log after a restart (resume.resume)."""
         resume.resume(self, entries)

@@ -40,23 +40,21 @@ def correct(sk: KeeperState, misreads, review: bool = False,
         tiles = tuple(PlacedTile(t.square, letters[t.square], letters[t.square] == BLANK_TILE)
                       if t.square in letters else t for t in play.placement.tiles)
         placement = Placement(tiles, play.placement.direction)
-        unlearned = sk._untrusted(placement, play.readers)
+        unlearned = sk.untrusted(placement, play.readers)
         fixed = replace(play, placement=placement, review=play.review or review or unlearned,
                         doubts=play.doubted(Doubt.TILE_COUNTS if review else None,
                                             Doubt.UNLEARNED if unlearned else None),
                         **reread(sk, i, play, placement))
-        entry = Correction(sk._log_index(i), fixed, by=sk.camera_name, reason=reason)
-        out.append(sk._append(entry))
+        entry = Correction(sk.log_index(i), fixed, by=sk.camera_name, reason=reason)
+        out.append(sk.append(entry))
     before = sk.game
     try:
-        sk._rebuild()
+        sk.rebuild()
         # nor a reading of more of a tile than the set has (a third V read under an E)
         check_within_set(before.state.peak, sk.game.state.peak, before.dist, "this correction")
     except (GameError, PlacementError):
         # The amended reading breaks the game: keep what stood and leave it to the operator.
-        for e in out:
-            sk.entries.remove(e)
-        sk.game = before
+        sk.take_back(out, before)
         return []
     return out
 
@@ -93,6 +91,6 @@ def retile(sk: KeeperState, changes) -> list[LogEntry]:
     fixes = [_Retiled(sq, tile) for sq, tile in changes.items() if sk.game.state.board[sq] is not None]
     out = correct(sk, fixes, review=True, reason="the game's tile counts: more of a tile read than the "
                                                  "bag has")
-    if out and sk.belief is not None:
-        sk.belief.forget([f.square for f in fixes])
+    if out:
+        sk.fusing.forget([f.square for f in fixes])
     return out

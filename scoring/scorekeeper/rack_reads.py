@@ -111,13 +111,13 @@ def rack_exchanges(sk: KeeperState, proposed: ProposedPlay, player: int | None) 
                             review=True)
         except GameError:
             break
-        out.append(sk._append(ev))
-        sk._own_turns.add(len(sk.entries) - 1)
+        out.append(sk.append(ev))
+        sk.turns.entered(len(sk.entries) - 1)
         # the exchange is `who`'s (their own rack camera saw it), but with no press the turns after it
         # are not known: the racks alone may tell an exchange that was none (a stale read), and a pass
         # nobody saw may follow it, so the play credited by turn order after it is inferred, even when
         # a press made the turn before it known (issue 43: such a play went on air sure, wrong)
-        sk.turn_known = False
+        sk.turns.unseen()
     return out
 
 
@@ -153,7 +153,7 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
               if g.events[i].player == player and g.events[i].kind in TURNS), None)
     if k is None or g.state.on_turn == player and not g.state.ended:
         return None  # no move yet, or their next turn has begun: its reads are that turn's
-    ev, at = g.events[k], sk._log_index(k)
+    ev, at = g.events[k], sk.log_index(k)
     if any(isinstance(e, (Correction, Void)) and e.target == at and (
             e.kind == "void" or by_operator(e, sk.camera_name) or e.cause == RACK_CAUSE)
            for e in sk.entries):
@@ -161,7 +161,7 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
     before = g.events[:k]
     board = _board_after(before, g)
     fixed, reason = None, ""
-    if isinstance(ev, Pass) and at in sk._own_turns:
+    if isinstance(ev, Pass) and sk.turns.by_camera(at):
         change = sk.racks.changed_since_turn(player, before, board)
         if change is not None and change.kind == "exchange":
             judged = sk.racks.judge(change.before, "", board)
@@ -191,4 +191,4 @@ def late_rack(sk: KeeperState, player: int) -> Correction | None:
             reason = f"{_RACK_REASON}'s read of the rack before this play, settled after it was committed"
     if fixed is None:
         return None
-    return sk._amend(Correction(at, fixed, by=sk.camera_name, reason=reason, cause=RACK_CAUSE))
+    return sk.amend(Correction(at, fixed, by=sk.camera_name, reason=reason, cause=RACK_CAUSE))

@@ -20,11 +20,32 @@ from .outcome import Observation
 from .state import KeeperState
 
 
+class Redeciding:
+    """redecide.py's part of the scorekeeper, changed only through these methods: a correction of
+    the last play that one snapshot proposed; the next must propose the same before it is committed."""
+
+    def __init__(self) -> None:
+        self._proposed: tuple | None = None
+
+    def forget(self) -> None:
+        """Nothing proposed (a snapshot decided, or proposed no correction)."""
+        self._proposed = None
+
+    def agreed(self, key: tuple, agreed: bool) -> bool:
+        """The correction `key` may be committed: `agreed`, or the snapshot before proposed it too.
+        Else it is kept, for the next snapshot to say again."""
+        if not agreed and self._proposed != key:
+            self._proposed = key
+            return False
+        self._proposed = None
+        return True
+
+
 def extends_last_play(sk: KeeperState, d) -> bool:
     """New squares beside the last play, in its line, that came with another play (left out of
     it as doubts, or taken as a one-tile play of their own): a tile of the last play first read
     as empty (the commonest misread), which later boards show."""
-    last = sk._last_play()
+    last = sk.last_play()
     if last is None:
         return False
     change = d.change
@@ -44,7 +65,7 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
     unclear video snapshot, retaken while the board stays still), two snapshots in a row must
     propose the same correction (a hand's edge is not evidence)."""
     g = sk.game
-    last = sk._last_play()
+    last = sk.last_play()
     if last is None or g.state.ended:
         return None
     i, play = last
@@ -54,12 +75,12 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
     for t in play.placement.tiles:
         before.remove(t.square)
     new = new_squares(sk, seen, before)
-    d = decode_move(before, seen, g.dist, None, sk.lexicon, sk.cfg, frozenset(), sk.doubts)
+    d = decode_move(before, seen, g.dist, None, sk.lexicon, sk.cfg, frozenset(), sk.deciding.doubts)
     plays = [d.change] if isinstance(d.change, ProposedPlay) else \
         list(d.change.plays) if isinstance(d.change, ProposedSequence) else \
         explain(before, seen, g.dist, new, sk.lexicon, sk.cfg) or []
     if not plays:
-        sk._contradicted = None
+        sk.redeciding.forget()
         return None
     plays = [p.named(seen) for p in plays]
     was = {t.square for t in play.placement.tiles}
@@ -70,25 +91,22 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
     # tiles, and it is not the play as committed
     first = plays[0].placement
     if not kept <= now or not (was & {t.square for t in first.tiles}) or first == play.placement:
-        sk._contradicted = None
+        sk.redeciding.forget()
         return None
     key = (i, tuple(sorted((t.square.row, t.square.col, t.tile) for t in first.tiles)))
-    if not agreed and sk._contradicted != key:
-        sk._contradicted = key   # said once: the next snapshot must say it again
-        return None
-    sk._contradicted = None
+    if not sk.redeciding.agreed(key, agreed):
+        return None   # said once: the next snapshot must say it again
     fixed = replace(play, placement=first, certainty=round(plays[0].certainty, 4), review=True, runner_ups=(),
                     readers=plays[0].readers, doubts=play.doubted(Doubt.REREAD))
-    entry = Correction(sk._log_index(i), fixed, by=sk.camera_name,
+    entry = Correction(sk.log_index(i), fixed, by=sk.camera_name,
                        reason="later boards contradict this play: re-read from the board as it stands")
-    sk._append(entry)
+    sk.append(entry)
     before_game = g
     try:
-        sk._rebuild()
+        sk.rebuild()
         check_within_set(before_game.state.peak, sk.game.state.peak, before_game.dist, "this correction")
     except (GameError, PlacementError):
-        sk.entries.remove(entry)
-        sk.game = before_game
+        sk.take_back([entry], before_game)
         return None
     added: list[LogEntry] = [entry]
     if len(plays) > 1:
@@ -97,7 +115,7 @@ def redecide(sk: KeeperState, seen: Snapshot, player: int | None, pressed: bool,
         except (GameError, PlacementError) as exc:
             return refuse(sk, added, new, exc)
     words = [" ".join(e.words) for e in added[1:]]
-    sk.doubts = frozenset(set(new) - now)
+    sk.deciding.doubt(set(new) - now)
     return Observation(tuple(added), "play" if words else "corrected",
                        "camera correction: the last play re-read from the board as it stands"
                        + (": then " + " / ".join(words) if words else ""))

@@ -42,7 +42,7 @@ def test_phantom_tiles_far_from_the_play_do_not_stop_the_next_plays():
     plays = [[(t.square, t.letter) for t in e.placement.tiles] for e in keeper.game.events]
     assert plays == [[(Square(7, 6), "C"), (Square(7, 7), "A"), (Square(7, 8), "T")], [(Square(7, 9), "S")],
                      [(Square(8, 8), "O")], [(Square(8, 9), "N")]]
-    assert keeper.doubts == {Square(0, 0), Square(0, 14), Square(14, 0)}
+    assert keeper.deciding.doubts == {Square(0, 0), Square(0, 14), Square(14, 0)}
     # nothing new but the phantoms at a clock press: a pass, not a game held up
     assert keeper.observe(Snapshot.from_board(boards[-1], CLASSES, 0.95), pressed=True).status == "pass"
 
@@ -107,7 +107,7 @@ def test_many_labels_read_as_blanks_beside_the_first_play_do_not_stop_it():
     first = _with(rows_with(((7, 2), "NAUPLII", "a")), *labels)
     obs = keeper.observe(Snapshot.from_board(first, CLASSES, 0.95), pressed=True)
     assert obs.status == "play" and keeper.game.events[0].words == ("NAUPLII",)
-    assert keeper.doubts == {sq for (sq_r, sq_c), _ in labels for sq in [Square(sq_r, sq_c)]}
+    assert keeper.deciding.doubts == {sq for (sq_r, sq_c), _ in labels for sq in [Square(sq_r, sq_c)]}
     # three squares side by side beyond the few a misread explains: a hand or a second play, not print
     keeper = Scorekeeper(Game(get_profile("naspa"), EN))
     blob = _with(rows_with(((7, 2), "NAUPLII", "a")), ((1, 5), "?"), ((1, 6), "E"), ((1, 7), "?"))

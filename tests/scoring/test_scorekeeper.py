@@ -99,7 +99,7 @@ def test_a_covered_press_orders_the_two_plays_seen_at_the_next_one():
     obs = keeper.observe(Snapshot.from_board(both, CLASSES, 0.95), pressed=True)
     assert obs.status == "play"
     assert [(e.player, e.words[0]) for e in keeper.game.events[1:]] == [(1, "TON"), (0, "COW")]
-    assert keeper.glimpsed == frozenset()
+    assert keeper.fusing.glimpsed == frozenset()
 
 
 def _board(*words):

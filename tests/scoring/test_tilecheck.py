@@ -66,7 +66,7 @@ def test_the_scorekeeper_commits_nothing_from_the_check_and_starts_the_game_when
         obs = keeper.observe(snap(rows), pressed=True)  # even at a clock press: no play, no pass
         assert obs.status == "tile_check" and obs.entries == ()
     obs = keeper.observe(snap(EMPTY_ROWS))
-    assert obs.status == "no_change" and "cleared" in obs.detail and not keeper.in_tile_check
+    assert obs.status == "no_change" and "cleared" in obs.detail and not keeper.deciding.in_tile_check
     obs = keeper.observe(snap(with_play(EMPTY_ROWS)), player=0, pressed=True)
     assert obs.status == "play" and keeper.game.events[0].words == ("CAT",)
     # after the first play nothing is a check
@@ -91,7 +91,7 @@ def test_a_first_play_not_yet_read_is_the_game_and_what_follows_never_a_check():
     odd[3][3], odd[11][11], odd[2][12] = "E", "E", "E"   # three print squares read as tiles, far apart
     odd[3][4] = "E"                                       # two side by side: not print, not a play
     assert keeper.observe(snap(["".join(r) for r in odd]), pressed=True).status == "unclear"
-    assert keeper.first_play_down
+    assert keeper.deciding.first_play_down
     crowded = [list(r) for r in with_play(first, "QUIXOTES", col=4)]
     for r, word in ((8, "JUMBLED"), (9, "ZEBRAS")):
         crowded[r][4:4 + len(word)] = word

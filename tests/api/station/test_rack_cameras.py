@@ -196,8 +196,8 @@ class PassingKeeper(Scorekeeper):
         self.seen.append(seen)
         if seen.player != 0:
             return []
-        entry = self._append(Pass(0, 0, rack="".join(t or "?" for t in seen.tiles)))
-        self._rebuild()
+        entry = self.append(Pass(0, 0, rack="".join(t or "?" for t in seen.tiles)))
+        self.rebuild()
         return [entry]
 
 

@@ -53,7 +53,7 @@ def test_a_source_started_over_adds_nothing_until_it_shows_something_new():
     # one photo per move, from the first: the empty board, CAT, then the board as it stands
     assert [keeper.observe(snap(b), pressed=True).status for b in (EMPTY, CAT, CATS)] == \
         ["behind", "behind", "no_change"]
-    assert keeper.entries == done.entries and not keeper.behind
+    assert keeper.entries == done.entries and not keeper.replay.behind
     # from here on an unchanged photo is a pass again, and new tiles a play of the player on turn
     assert keeper.observe(snap(CATS), pressed=True).status == "pass"
     assert keeper.game.state.on_turn == 1
