@@ -310,20 +310,7 @@ class Racks:
         station's takes a letter off the air at once; a looser one never puts one on)."""
         view = self.ctx.load(game_id)
         reads = fold(self.store.racks(game_id))
-        flagged: dict[int, str] = {}
-        book = RackBook(view.dist, view.players, _AS_STORED)
-        kept: list[list[RackRead]] = [[] for _ in range(view.players)]
-        for r in reads:
-            try:
-                book.add(RackSeen(r.player, r.t, tuple(r.tiles), ()))
-            except ValueError:
-                continue  # a read scoring cannot take is no move's rack
-            kept[r.player].append(r)
-        for i, ev in enumerate(view.events):
-            if isinstance(ev, Play) and ev.review and ev.not_from_rack:
-                j = book.read_before(ev.player, played_tiles(ev.placement, view.dist), view.events[:i])
-                if j is not None:
-                    flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
+        flagged = _not_from(view.events, view.players, view.dist, reads)
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
                 if r.seq in flagged else dataclasses.replace(r, review=True)
                 if not r.review and UNSURE in r.slots(trust) else r for r in reads]
@@ -364,6 +351,10 @@ class Racks:
         gets the read its sure tiles tie it to (the live state shows those and marks the rest)."""
         if reads is None:
             reads = fold(self.store.racks(game_id))
+        # a read a play was judged not to come from (rack_reviews' flag) is no rack until the operator
+        # speaks: the console lists it as unsure, so no page shows it as a move's rack either
+        flagged = _not_from(events, players, dist, reads)
+        reads = [r for r in reads if r.seq not in flagged or r.confirmed_by is not None]
         out = self._tied(events, players, dist, [r for r in reads if not r.review and r.whole(trust)], trust)
         if partial:
             # a flagged read, or one that breaks the counts, is no rack at all until the operator speaks
@@ -376,16 +367,7 @@ class Racks:
     def _tied(events, players: int, dist, reads: list[RackRead], trust: RackTrust | None) -> dict[int, RackRead]:
         # Each read goes in with only its sure tiles (an unsure one as not seen), so the book ties
         # no move by a letter nobody is sure of.
-        book = RackBook(dist, players, _AS_STORED)
-        kept: list[list[RackRead]] = [[] for _ in range(players)]
-        for r in reads:
-            if not 0 <= r.player < players:
-                continue
-            try:
-                book.add(RackSeen(r.player, r.t, r.sure_tiles(trust), ()))
-            except ValueError:
-                continue  # a read scoring cannot take is no move's rack
-            kept[r.player].append(r)
+        book, kept = _book(dist, players, reads, lambda r: r.sure_tiles(trust))
         out: dict[int, RackRead] = {}
         for p in range(players):
             for i, j in book.played_from(p, events).items():
@@ -444,6 +426,39 @@ class Racks:
                     whole=all(k == SURE for k in slots), turn=r.turn, review=r.review,
                     unseen=fields[f"unseen{i + 1}"], unseen_count=sum(pool.values()) if pool is not None else None))
         return live.model_copy(update={"fields": fields, "racks": shown})
+
+
+def _book(dist, players: int, reads: list[RackRead], tiles: Callable[[RackRead], tuple]
+          ) -> tuple[RackBook, list[list[RackRead]]]:
+    """A rack book of `reads` (each as `tiles` gives it, no certainties) and each player's reads in
+    it, in order: `kept[p][j]` is the read a book answer `j` names."""
+    book = RackBook(dist, players, _AS_STORED)
+    kept: list[list[RackRead]] = [[] for _ in range(players)]
+    for r in reads:
+        if not 0 <= r.player < players:
+            continue
+        try:
+            book.add(RackSeen(r.player, r.t, tiles(r), ()))
+        except ValueError:
+            continue  # a read scoring cannot take is no move's rack
+        kept[r.player].append(r)
+    return book, kept
+
+
+def _not_from(events, players: int, dist, reads: list[RackRead]) -> dict[int, str]:
+    """The reads (by seq) a stored play was judged not to come from (its `not_from_rack`, under
+    review), with why: which read that was is scoring's rule (RackBook.read_before), as when the
+    play was committed."""
+    flagged: dict[int, str] = {}
+    if not any(isinstance(ev, Play) and ev.review and ev.not_from_rack for ev in events):
+        return flagged
+    book, kept = _book(dist, players, reads, lambda r: tuple(r.tiles))
+    for i, ev in enumerate(events):
+        if isinstance(ev, Play) and ev.review and ev.not_from_rack:
+            j = book.read_before(ev.player, played_tiles(ev.placement, dist), events[:i])
+            if j is not None:
+                flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
+    return flagged
 
 
 def _rack_tiles(text: str, view: GameView) -> list[str]:
