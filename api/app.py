@@ -20,7 +20,7 @@ from tilecam.scoring import GameError, ScoringError
 from .bus import Bus, PreviewHub
 from .limits import install_limits
 from .security import install_security
-from .service import GameService
+from .service import GameService, RacksOnAir
 from .settings import Settings, get_settings
 from .errors import ApiError, Conflict, Damaged, InvalidInput, NotFound, StoreError
 from .store import Store, open_store
@@ -85,9 +85,12 @@ def close_streams(app: FastAPI) -> None:
 
 
 def create_app(settings: Settings | None = None, store: Store | None = None, bus: Bus | None = None,
-               preview: PreviewHub | None = None, service: GameService | None = None) -> FastAPI:
+               preview: PreviewHub | None = None, service: GameService | None = None,
+               racks_on_air: RacksOnAir | None = None) -> FastAPI:
     """Build the app. Pass `service` (or `store`/`bus`) to share them with a recorder in the
-    same process; otherwise the lifespan opens the store named in settings and closes it."""
+    same process; otherwise the lifespan opens the store named in settings and closes it.
+    `racks_on_air`: the station's rack-on-air rule (built once from the same settings); else the
+    app builds it from `settings`."""
     from .routes import games, live, media, operator, overlay, pages, recorder, stations, tables, token
 
     settings = settings or get_settings()
@@ -140,6 +143,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None, bus
     app.state.bus = bus
     app.state.preview = preview
     app.state.service = service
+    # who sees which rack, and when a tile counts: built once, asked by the routes (deps.OnAirDep)
+    app.state.racks_on_air = racks_on_air or RacksOnAir.from_settings(settings)
     app.state.status = None      # a recorder in this process sets a callable returning its status
     app.state.on_trigger = None  # ... and where HTTP presses go, as JSON (api/station/triggers.py:from_http)
     app.dependency_overrides[get_settings] = lambda: settings

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["Bus", "BusMessage", "PreviewHub", "PreviewViewer", "Subscription"]
 
@@ -20,6 +20,18 @@ class BusMessage:
     seq: int                 # the log entry's seq; SSE sends it as the event id
     type: str                # SSE event name: "update"
     data: dict[str, Any] = field(default_factory=dict)
+    # what the subscribers make of it (`once`), one per key, and the lock its first maker holds
+    made: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    making: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def once(self, key: Any, make: Callable[[], Any]) -> Any:
+        """`make()` for the first subscriber that asks under `key`, the same answer for every other:
+        the one message reaches every subscriber, so what they each make of it under one key (an SSE
+        stream's rack policy) is made once, not once per subscriber. Any thread."""
+        with self.making:
+            if key not in self.made:
+                self.made[key] = make()
+            return self.made[key]
 
 
 class Subscription:

@@ -11,7 +11,7 @@ from fastapi import Depends, HTTPException, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .bus import Bus, PreviewHub
-from .service import GameService, GameView
+from .service import GameService, GameView, RacksOnAir
 from .settings import Settings, get_settings
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -29,9 +29,15 @@ def get_preview(request: Request) -> PreviewHub:
     return request.app.state.preview
 
 
+def get_on_air(request: Request) -> RacksOnAir:
+    """The rack-on-air rule the app was built with (service.RacksOnAir: built once from the settings)."""
+    return request.app.state.racks_on_air
+
+
 ServiceDep = Annotated[GameService, Depends(get_service)]
 BusDep = Annotated[Bus, Depends(get_bus)]
 PreviewDep = Annotated[PreviewHub, Depends(get_preview)]
+OnAirDep = Annotated[RacksOnAir, Depends(get_on_air)]
 
 
 def get_game(game_id: int, service: ServiceDep) -> GameView:

@@ -21,7 +21,7 @@ of its own: ``tilecam.scoring.gcg`` (read_gcg, write_gcg, the notation).
     a snapshot          Snapshot, EMPTY, BLANK_TILE, classes_for, board_turns (what vision hands over);
                         kind_then_letter, lettered_log (readings summed over frames, the belief's rule)
     the camera's record Scorekeeper (fuse, decide, sync, ...), Fused, Observation, DecodeConfig;
-                        RackSeen, RackBook, unquoted_rack_note (the rack cameras)
+                        RackSeen, RackBook, RackTrust (when a read counts), unquoted_rack_note (the rack cameras)
     words               Lexicon, LexiconError
 
 Names are loaded on first use, so ``import tilecam.scoring`` costs nothing and
@@ -68,7 +68,7 @@ _FACE = {
     "board_turns": "snapshot", "kind_then_letter": "belief", "lettered_log": "belief",
     # the camera's record
     "Scorekeeper": "scorekeeper", "Fused": "scorekeeper", "Observation": "scorekeeper",
-    "DecodeConfig": "decode", "RackSeen": "racks", "RackBook": "racks", "unquoted_rack_note": "racks",
+    "DecodeConfig": "decode", "RackSeen": "racks", "RackBook": "racks", "RackTrust": "racks", "unquoted_rack_note": "racks",
     # words
     "Lexicon": "lexicon", "LexiconError": "lexicon",
 }

@@ -10,14 +10,16 @@ the turn's rack (as many tiles as the player holds) that holds T; the turn's rea
 read that shows the rack after it (the tiles not played still there, others drawn: rack - T +
 drawn). Reads of another size are the player lifting tiles or drawing: never a turn's rack.
 
-A tile read under `review_below` counts as not seen: a partial rack counts only for what it shows,
-and no decision (a play not from the rack, an exchange) rests on a doubtful read.
+When a read counts is one policy, `RackTrust` (built once from [racks] review_below by whatever
+builds the running system, and asked by the station, the service and the scorekeeper): a tile read
+under its threshold counts as not seen, so a partial rack counts only for what it shows, and no
+decision (a play not from the rack, an exchange) rests on a doubtful read.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from typing import ClassVar, Iterable, Sequence
 
 from .board import Board
 from .errors import ScoringError
@@ -27,8 +29,12 @@ from .gcg.records import RACK_NOT_SEEN
 from .tally import excess, tally, unseen
 from .tiles import BLANK, Distribution
 
-__all__ = ["Fitted", "Judged", "Move", "RackBook", "RackError", "RackSeen", "TurnChange", "draw",
-           "from_rack", "moves", "rack_string", "unquoted_rack_note"]
+__all__ = ["SURE", "UNSEEN", "UNSURE", "Fitted", "Judged", "Move", "RackBook", "RackError", "RackSeen",
+           "RackTrust", "TurnChange", "draw", "from_rack", "moves", "rack_string", "unquoted_rack_note"]
+
+# What a slot of a rack read is (RackTrust.slot): a tile read surely, one read under [racks]
+# review_below (its letter is not on air until the operator speaks), one the camera could not see.
+SURE, UNSURE, UNSEEN = "sure", "unsure", "unseen"
 
 
 class RackError(ScoringError):
@@ -94,18 +100,6 @@ class RackSeen:
         """Left to right as seen, '.' for a slot not seen: 'AE.NR.T'."""
         return "".join("." if t is None else f"[{t}]" if len(t) > 1 else t for t in self.tiles)
 
-    def trusted(self, review_below: float) -> "RackSeen":
-        """The view with each tile read under `review_below` taken as not seen."""
-        if not self.doubtful(review_below):
-            return self
-        keep = [t is not None and (c is None or c >= review_below) for t, c in zip(self.tiles, self.certainty)]
-        return replace(self, tiles=tuple(t if k else None for t, k in zip(self.tiles, keep)),
-                       certainty=tuple(c if k else None for c, k in zip(self.certainty, keep)))
-
-    def doubtful(self, review_below: float) -> list[str]:
-        """The tiles read under `review_below`."""
-        return [t for t, c in zip(self.tiles, self.certainty) if t is not None and c is not None and c < review_below]
-
     def to_json(self) -> dict:
         out = {"player": self.player, "t": self.t, "tiles": list(self.tiles), "certainty": list(self.certainty),
                "frame": self.frame}
@@ -122,6 +116,53 @@ class RackSeen:
                        data.get("frame"), tuple(tuple((a, p) for a, p in slot) for slot in data.get("alts") or ()))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"bad rack view: {exc}") from None
+
+
+@dataclass(frozen=True)
+class RackTrust:
+    """When a rack read counts (docs/racks.md, "Sure, unsure, review"): the one place a tile's
+    certainty meets [racks] review_below. Built once from the settings by what builds the running
+    system (the station, the app) and asked by the rack cameras, the recorder, the scorekeeper's rack
+    book, the service and the routes; none of them compares a certainty itself.
+
+    A slot is SURE when its tile was read at `review_below` or better (exactly at it counts; a tile
+    given no certainty counts as sure), UNSURE under it, UNSEEN when no tile was seen there. A read is
+    `doubtful` by its unsure tiles, and waits for a person (`review`) when one of them is unsure or it
+    breaks the set's counts."""
+
+    review_below: float
+    SURE: ClassVar[str] = SURE       # what a slot is (`slot`), for those outside scoring (its face)
+    UNSURE: ClassVar[str] = UNSURE
+    UNSEEN: ClassVar[str] = UNSEEN
+
+    def sure(self, certainty: float | None) -> bool:
+        """A tile read with `certainty` counts (None: none given, as a person's word)."""
+        return certainty is None or certainty >= self.review_below
+
+    def slot(self, tile: str | None, certainty: float | None) -> str:
+        """SURE, UNSURE or UNSEEN: what one slot of a read is."""
+        return UNSEEN if tile is None else SURE if self.sure(certainty) else UNSURE
+
+    def slots(self, seen: RackSeen) -> tuple[str, ...]:
+        """Each slot of `seen`, left to right."""
+        return tuple(self.slot(t, c) for t, c in zip(seen.tiles, seen.certainty))
+
+    def doubtful(self, seen: RackSeen) -> list[str]:
+        """The tiles of `seen` read under the threshold."""
+        return [t for t, k in zip(seen.tiles, self.slots(seen)) if k == UNSURE]
+
+    def trusted(self, seen: RackSeen) -> RackSeen:
+        """`seen` with each tile read under the threshold taken as not seen."""
+        keep = [k == SURE for k in self.slots(seen)]
+        if all(k or t is None for k, t in zip(keep, seen.tiles)):
+            return seen
+        return replace(seen, tiles=tuple(t if k else None for t, k in zip(seen.tiles, keep)),
+                       certainty=tuple(c if k else None for c, k in zip(seen.certainty, keep)))
+
+    def review(self, fitted: "Fitted") -> bool:
+        """The read waits for a person's word: it breaks the counts (`fitted.breaks`), or a tile of
+        what the log keeps of it is unsure. The station stores this answer with the read."""
+        return bool(fitted.breaks or self.doubtful(fitted.logged))
 
 
 # ---- the rules, on tiles ------------------------------------------------------------------
@@ -178,9 +219,11 @@ class Move:
     drawn: int = 0
 
 
-def moves(events: Sequence[Event], dist: Distribution, players: int) -> tuple[list[Move], list[int]]:
+def moves(events: Sequence[Event], dist: Distribution, players: int,
+          then: tuple[int, str] | None = None) -> tuple[list[Move], list[int]]:
     """The turns of an event log, with each player's rack size before them (as Game keeps it), and
-    each player's rack size after them all."""
+    each player's rack size after them all. `then`: (player, tiles) of a play about to follow the
+    log, its Move last (the sizes are those before it)."""
     sizes = [dist.rack_size] * players
     bag = dist.total - dist.rack_size * players
     last: dict[int, tuple[int, int]] = {}
@@ -204,6 +247,9 @@ def moves(events: Sequence[Event], dist: Distribution, players: int) -> tuple[li
             out.append(Move(p, "exchange", e.tiles or "", sizes[p], e.count))
         elif isinstance(e, (Pass, TurnLost)):
             out.append(Move(p, "pass", "", sizes[p]))
+    if then is not None:
+        p, tiles = then
+        out.append(Move(p, "play", tiles, sizes[p], min(len(dist.tokens(tiles)), bag)))
     return out, sizes
 
 
@@ -263,11 +309,6 @@ class Fitted:
         """Runner-ups were taken: the rack is not the read."""
         return self.rack.tiles != self.read.tiles
 
-    def review(self, review_below: float) -> bool:
-        """The read waits for a person's word: it breaks the counts, or a tile of it was read under
-        `review_below` ([racks] review_below). The one rule; the station stores what it says."""
-        return bool(self.breaks or self.logged.doubtful(review_below))
-
     @property
     def logged(self) -> RackSeen:
         """What a rack log keeps as the read's tiles: the rack, or the read as read when it breaks
@@ -280,15 +321,16 @@ class _Walk:
     pos: int = 0                                  # where this turn's reads start
     before: list[int | None] = field(default_factory=list)   # per move of the player: its rack's read
     found: list[bool] = field(default_factory=list)          # per move: the read after it was seen
+    held: list[bool] = field(default_factory=list)           # per move: its rack's read held its tiles
 
 
 class RackBook:
     """The settled racks of each player in the order they came, and what they say of the moves."""
 
-    def __init__(self, dist: Distribution, players: int, review_below: float) -> None:
+    def __init__(self, dist: Distribution, players: int, trust: RackTrust) -> None:
         self.dist = dist
         self.players = players
-        self.review_below = review_below
+        self.trust = trust     # which tiles of a read count (RackTrust)
         self._reads: list[list[RackSeen]] = [[] for _ in range(players)]
 
     def add(self, seen: RackSeen) -> None:
@@ -304,7 +346,7 @@ class RackBook:
 
     # -- alignment ------------------------------------------------------------------------
     def _trusted(self, player: int) -> list[RackSeen]:
-        return [r.trusted(self.review_below) for r in self._reads[player]]
+        return [self.trust.trusted(r) for r in self._reads[player]]
 
     @staticmethod
     def _sized(r: RackSeen, size: int | None) -> bool:
@@ -333,34 +375,43 @@ class RackBook:
         end = n if after is None else after
         return max(j for j in cands if j < end), end, after is not None, held
 
-    def _walk(self, player: int, events: Sequence[Event]) -> tuple[_Walk, list[RackSeen], int | None]:
+    def _walk(self, player: int, events: Sequence[Event], then: str | None = None
+              ) -> tuple[_Walk, list[RackSeen], int | None]:
         """The player's moves aligned with their reads; also the reads (trusted) and the size of
-        their rack now."""
+        their rack now. `then`: the tiles of a play the player is about to make after `events`, the
+        walk's last move, taken as the play being committed (`_play_step`'s `now`): the step a stored
+        play takes, but that the turn's reads may end at any read that differs (the draw is not known
+        yet), so which read a play came from is one walk's answer before and after it is committed."""
         reads = self._trusted(player)
-        ms, sizes = moves(events, self.dist, self.players)
+        ms, sizes = moves(events, self.dist, self.players, None if then is None else (player, then))
         w = _Walk()
         played_before: list[int | None] = []
-        for m in ms:
+        for k, m in enumerate(ms):
             if m.player != player:
                 continue
             if m.kind == "pass":
                 w.before.append(next((j for j in range(w.pos, len(reads)) if self._sized(reads[j], m.size)), None))
                 w.found.append(False)
+                w.held.append(False)
             elif m.kind == "withdrawn":
                 back = played_before.pop() if played_before else None
                 if back is not None:
                     w.pos = back  # the tiles came back: the rack is the one before the play again
                 w.before.append(back)
                 w.found.append(False)
+                w.held.append(False)
             else:
                 tiles = _count(m.tiles, self.dist)
-                # a play leaves the rack `drawn` tiles fuller than it left it; an exchange as full
-                after_size = m.size if m.size is None or m.kind == "exchange" else \
+                now = then is not None and k == len(ms) - 1
+                # a play leaves the rack `drawn` tiles fuller than it left it; an exchange as full; the
+                # play being committed: any read that differs may be the rack after it (its draw unseen)
+                after_size = None if now else m.size if m.size is None or m.kind == "exchange" else \
                     m.size - sum(tiles.values()) + m.drawn
-                i, w.pos, found, _ = self._play_step(reads, w.pos, tiles, m.size, after_size,
-                                                     known=m.kind == "play" or bool(m.tiles))
+                i, w.pos, found, held = self._play_step(reads, w.pos, tiles, m.size, after_size,
+                                                        known=m.kind == "play" or bool(m.tiles), now=now)
                 w.before.append(i)
                 w.found.append(found)
+                w.held.append(held)
                 if m.kind == "play":
                     played_before.append(i)
         return w, reads, sizes[player]
@@ -383,10 +434,13 @@ class RackBook:
 
     def read_before(self, player: int, played: str, events: Sequence[Event]) -> int | None:
         """`rack_before`'s read by its position in `reads(player)`: the one rule of which read a play
-        was made from, for the play being committed and for a stored one (`events`: those before it)."""
-        w, _, size = self._walk(player, events)
-        i, _, _, _ = self._play_step(self._trusted(player), w.pos, _count(played, self.dist), size, None, now=True)
-        return i
+        was made from, for the play being committed and for a stored one (`events`: those before it).
+        The walk's own step (`_walk`'s `then`): a stored play whose read held its tiles has the read
+        `played_from` gives it (but when the player's reads between took another size, see `_walk`);
+        one whose read did not is flagged by that read, and `played_from` (the racks shown as a
+        move's) leaves it out."""
+        w, _, _ = self._walk(player, events, then=played)
+        return w.before[-1]
 
     def departed(self, player: int, played: str, events: Sequence[Event]) -> bool:
         """A read after the rack before this play showed it gone (rack - played + drawn): the reads of
@@ -560,12 +614,12 @@ class RackBook:
         # play and the rack's read disagree (the board misread, or a play not from this rack): the
         # read stands as read and the play is flagged, evidence a person weighs, never bent away.
         decoded = decode(seen, unseen(board, self.dist), tiles)
-        if decoded is not None and all(c is not None and c >= self.review_below for a, b, c in
+        if decoded is not None and all(c is not None and self.trust.sure(c) for a, b, c in
                                        zip(seen.tiles, decoded.tiles, decoded.certainty) if a != b):
             seen = decoded
-        sure = seen.trusted(self.review_below)
-        doubt = seen.doubtful(self.review_below)
-        unsure = f"; read under {self.review_below:g}: {', '.join(doubt)}" if doubt else ""
+        sure = self.trust.trusted(seen)
+        doubt = self.trust.doubtful(seen)
+        unsure = f"; read under {self.trust.review_below:g}: {', '.join(doubt)}" if doubt else ""
         shown = f"{sure.shown}{unsure}"
         missing = from_rack(sure, played, self.dist)
         if missing:

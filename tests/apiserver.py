@@ -61,11 +61,13 @@ class LiveServer:
 
     def with_racks_on_air(self, on_air: str) -> "LiveServer":
         """Serve with [racks] on_air set (before it starts): the default is "broadcast"."""
+        from tilecam.api.service import RacksOnAir
         from tilecam.api.settings import get_settings
 
         racks = self.settings.racks.model_copy(update={"on_air": on_air})
         self.settings = self.settings.model_copy(update={"racks": racks})
         self.app.dependency_overrides[get_settings] = lambda: self.settings
+        self.app.state.racks_on_air = RacksOnAir.from_settings(self.settings)   # as create_app builds it
         return self
 
 

@@ -1,8 +1,9 @@
 """Live: the overlay state, Server-Sent Events, and the OBS text fields.
 
 Racks on air (issues 30, 43): every route here takes `racks` and `broadcast` and the server leaves
-out what the request may not see (``rack_policy``), so a hidden rack never reaches a page, a field or
-the stream.
+out what the request may not see (``rack_policy``: the app's ``RacksOnAir`` asked, never decided
+here), so a hidden rack never reaches a page, a field or the stream. A stream's update is made once
+per policy, whatever the number of streams that follow the game (``BusMessage.once``).
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from tilecam.scoring import from_json, to_json
 from .. import schemas as s
 from ..bus import BusMessage
 from ..errors import InvalidInput
-from ..deps import BroadcastDep, BusDep, ServiceDep, SettingsDep, TokenDep
-from ..service import RackPolicy, broadcast_air, entry_for_viewer, on_air, operator_air
+from ..deps import BroadcastDep, BusDep, OnAirDep, ServiceDep, SettingsDep, TokenDep
+from ..service import RackPolicy, entry_for_viewer
 
 router = APIRouter(prefix="/api/games", tags=["live"])
 READ = s.errors(401, 404, 409, 422, 429)   # every read here takes a token (api/deps.token_holder)
@@ -42,15 +43,13 @@ def no_delay(racks_delay: str | None) -> None:
                            "shows them live with ?broadcast=<broadcast token>")
 
 
-def rack_policy(settings: SettingsDep, who: TokenDep, broadcast: BroadcastDep,
+def rack_policy(on_air: OnAirDep, who: TokenDep, broadcast: BroadcastDep,
                 racks: Literal["on", "off"] | None = Query(None, description="`off`: no rack leaves the server."),
                 racks_delay: str | None = Query(None, include_in_schema=False)) -> RackPolicy:
-    """Which racks this response may carry: an operator token's every read live, the broadcast
-    token's the racks live, else the public's (after the game) or none ([racks] on_air; a wrong
-    token is refused and counted, `deps`); then what the query hides on top (docs/racks.md)."""
+    """Which racks this response may carry, as the app's rack-on-air rule says for its tokens (a
+    wrong token is refused and counted, `deps`) and its query (docs/racks.md)."""
     no_delay(racks_delay)
-    base = operator_air(settings) if who is not None else broadcast_air(settings) if broadcast else on_air(settings)
-    return base.join(racks)
+    return on_air.policy(operator=who is not None, broadcast=broadcast, racks=racks)
 
 
 RacksDep = Annotated[RackPolicy, Depends(rack_policy)]
@@ -95,13 +94,17 @@ async def events(game_id: int, request: Request, service: ServiceDep, bus: BusDe
     await asyncio.to_thread(service.live, game_id)  # an unknown game is a 404 before the stream starts
     keepalive = settings.live.keepalive_s
 
+    def view(msg: BusMessage) -> dict:
+        now = service.live(game_id, racks)
+        return {**msg.data, "live": now.model_dump(), "entry": entry_shown(msg.data.get("entry"), racks, now.ended)}
+
     async def shown(msg: BusMessage) -> dict:
         # The bus carries the racks live; a stream that may not see them gets the state under its
-        # policy instead, and the entry without its rack.
+        # policy instead, and the entry without its rack: made by the first stream under this
+        # policy to take the update, shared by the others (the message is the same object for all).
         if racks.raw:
             return msg.data
-        now = await asyncio.to_thread(service.live, game_id, racks)
-        return {**msg.data, "live": now.model_dump(), "entry": entry_shown(msg.data.get("entry"), racks, now.ended)}
+        return await asyncio.to_thread(msg.once, racks, lambda: view(msg))
 
     async def stream():
         sub = bus.subscribe(game_id)

@@ -51,13 +51,8 @@ def move_frame(index: int, game: GameDep, service: ServiceDep,
                         "as if no frame were kept. " + RACKS_DOC)
 def rack_frame(game: GameDep, service: ServiceDep, racks: RacksDep,
                seq: int = FastPath(ge=0, le=2**62, description="The read's seq in the game's rack log.")):
-    reads = service.racks(game.row.id)
-    read = next((r for r in reads if r.seq == seq), None)
-    if read is not None and not racks.raw:  # on air only as the rack of a stored move, whole
-        made = [i for i, r in service.played_from(game.events, game.players, game.dist, reads,
-                                                  sure_at=racks.sure_at).items() if r.seq == seq]
-        read = read if made and racks.shows(game.over()) else None
-    if read is None or not read.frame or not racks.shown:
+    read = service.shown_read(game, seq, racks)   # on air as the rack itself (service.Racks.shown_read)
+    if read is None or not read.frame:
         raise NotFound(f"no evidence frame for rack read {seq} of game {game.row.id}")
     frame = service.rack_frame(game.row.id, seq)
     if frame.jpeg is not None:

@@ -12,9 +12,9 @@ from tilecam.scoring.gcg import read_gcg, record_from_gcg
 
 from .. import limits as lim
 from .. import schemas as s
-from ..deps import OperatorDep, ServiceDep, SettingsDep
+from ..deps import OnAirDep, OperatorDep, ServiceDep
 from ..errors import InvalidInput
-from ..service import operator_air
+from ..service import RacksOnAir
 
 router = APIRouter(prefix="/api/games", tags=["operator"])
 # Every write: a missing or unknown token (401, then 429 after many), an unreadable or oversized
@@ -215,11 +215,12 @@ def void_move(game_id: int, index: int, body: s.VoidIn, service: ServiceDep, who
     return _written(service, game_id, [service.void(game_id, index, who, body.reason, body.seq)])
 
 
-def _racks_out(service, game_id: int, settings) -> s.RacksOut:
-    # with scoring's flags (a play not from its rack) and every read not sure under [racks] review_below
-    reads = service.rack_reviews(game_id, settings.racks.review_below)
-    live = service.live(game_id, operator_air(settings))  # the operator's: live racks, slots marked
-    return s.RacksOut(game_id=game_id, current=live.racks, reads=[r.to_out(game_id, settings.racks.review_below) for r in reads],
+def _racks_out(service, game_id: int, on_air: RacksOnAir) -> s.RacksOut:
+    # with scoring's flags (a play not from its rack) and every read its trust finds unsure
+    operator = on_air.operator   # the operator's: live racks, slots marked
+    reads = service.rack_reviews(game_id, operator.trust)
+    live = service.live(game_id, operator)
+    return s.RacksOut(game_id=game_id, current=live.racks, reads=[r.to_out(game_id, operator.trust) for r in reads],
                       review=[r.seq for r in reads if r.review])
 
 
@@ -229,8 +230,8 @@ def _racks_out(service, game_id: int, settings) -> s.RacksOut:
                         "frame and the operator's confirmation or fix; `review` lists those waiting for one "
                         "(a tile under the review threshold, or flagged by scoring: a play not from the rack). "
                         "Live: the operator sees every rack, whatever is on air.")
-def rack_reads(game_id: int, service: ServiceDep, who: OperatorDep, settings: SettingsDep):
-    return _racks_out(service, game_id, settings)
+def rack_reads(game_id: int, service: ServiceDep, who: OperatorDep, on_air: OnAirDep):
+    return _racks_out(service, game_id, on_air)
 
 
 @router.post("/{game_id}/racks/{seq}/confirm", response_model=s.RacksOut, summary="Confirm or fix a rack read",
@@ -239,7 +240,7 @@ def rack_reads(game_id: int, service: ServiceDep, who: OperatorDep, settings: Se
                          "`tiles` (left to right, '?' a blank). Recorded in the game's rack log under the "
                          "operator token's name; the read leaves the review list. 404: no such read; 422: tiles "
                          "not of the game's set.")
-def confirm_rack(game_id: int, seq: int, service: ServiceDep, who: OperatorDep, settings: SettingsDep,
+def confirm_rack(game_id: int, seq: int, service: ServiceDep, who: OperatorDep, on_air: OnAirDep,
                  body: s.RackConfirmIn = Body(default_factory=s.RackConfirmIn)):
     service.confirm_rack(game_id, seq, body.tiles, who)
-    return _racks_out(service, game_id, settings)
+    return _racks_out(service, game_id, on_air)

@@ -34,14 +34,14 @@ from .ingest import Ingest
 from .live import Live
 from .operator import Operator
 from .queries import Queries
-from .racks import LIVE, RackPolicy, Racks, broadcast_air, entry_for_viewer, entry_without_rack, on_air, operator_air
+from .racks import LIVE, RackPolicy, Racks, RacksOnAir, entry_for_viewer, entry_without_rack
 from .tournament import Tournament
 from .view import DAMAGE, SERVICE_META, GameView, load_view, nick_of, parse_square, players_of
 from .writer import Writer
 
-__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "board_view_text",
-           "broadcast_air", "entry_for_viewer", "entry_without_rack",
-           "load_view", "nick_of", "on_air", "operator_air", "parse_square", "players_of"]
+__all__ = ["DAMAGE", "LIVE", "SERVICE_META", "GameService", "GameView", "RackPolicy", "RacksOnAir", "board_view_text",
+           "entry_for_viewer", "entry_without_rack",
+           "load_view", "nick_of", "parse_square", "players_of"]
 
 
 @dataclass(frozen=True)
@@ -184,6 +184,7 @@ class GameService:
     rack_log = _by("racks", Racks.rack_log)
     rack_frame = _by("racks", Racks.rack_frame)
     played_from = _by("racks", Racks.played_from)
+    shown_read = _by("racks", Racks.shown_read)
     current_racks = _by("racks", Racks.current_racks)
 
     # ---- a tournament's central service (ingest.py, tournament.py)

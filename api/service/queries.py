@@ -117,7 +117,7 @@ class Queries:
         is hidden as its rack read is)."""
         frames = self.store.frame_seqs(view.row.id)
         made_from = self.racks.played_from(view.events, view.players, view.dist, self.racks.racks(view.row.id),
-                                           sure_at=racks.sure_at)
+                                           trust=racks.trust)
         over = view.over()
         on = racks.shows(over)
         record = view.record()

@@ -10,15 +10,17 @@ runner-up mends it) waits for the operator's one click (``confirm_rack``: as rea
 a row of the log; a read that ``breaks`` the counts is off air until then. ``racks`` folds the log:
 every read with its confirmation.
 
-On air a hidden rack never leaves the server: ``RackPolicy`` says which racks a response may
-carry (issue 43: the racks held now only to the broadcast token's overlay and the operator; every
-other view once the game is over, as the rack a stored move was made from, ``played_from`` tying
-reads to moves by their tiles), ``on_air``/``broadcast_air``/``operator_air`` read the settings in
-one place, ``Racks.with_racks`` fills a live state under a policy and ``for_viewer`` shows an event
-as a policy lets it out (its rack, an exchange's tiles only the rack cameras saw, what a rack read
-said of it without quoting the read). Off the air until sure (issue 38): a rack is on a page whole
-only when every slot is seen and read at [racks] review_below or better (``RackRead.slots``, the
-policy's ``sure_at``); else the page gets its sure tiles and the others marked, never their letters.
+On air a hidden rack never leaves the server: ``RacksOnAir``, the one rule of to whom and when,
+built once from the settings ([racks] on_air, and scoring's ``RackTrust`` from [racks]
+review_below) by what builds the running system, gives each request its ``RackPolicy`` (issue 43:
+the racks held now only to the broadcast token's overlay and the operator; every other view once
+the game is over, as the rack a stored move was made from, ``played_from`` tying reads to moves by
+their tiles); ``Racks.with_racks`` fills a live state under a policy, ``Racks.shown_read`` says
+whether a read's evidence frame is on air, and ``for_viewer`` shows an event as a policy lets it
+out (its rack, an exchange's tiles only the rack cameras saw, what a rack read said of it without
+quoting the read). Off the air until sure (issue 38): a rack is on a page whole only when every slot
+is seen and sure under the policy's ``trust`` (``RackRead.slots``); else the page gets its sure
+tiles and the others marked, never their letters.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from itertools import zip_longest
 from typing import Any, Callable
 
 from tilecam.scoring import (note_of, unquoted_rack_note, Correction, EndRackPenalty, EndRackPoints, Exchange, Play,
-                             RackBook, RackSeen, ScoringError)
+                             RackBook, RackSeen, RackTrust, ScoringError)
 from tilecam.scoring.gcg import played_tiles
 
 import tilecam.api.service.types as s
@@ -41,13 +43,10 @@ from .ingest import refuse_mirror
 from .view import GameView
 
 __all__ = ["LIVE", "ON_AIR", "RACK_FIELDS", "SURE", "UNSEEN", "UNSURE", "RackPolicy", "RackRead", "Racks",
-           "broadcast_air", "entry_for_viewer", "entry_without_rack", "for_viewer", "on_air", "operator_air",
-           "rack_text", "without_rack"]
+           "RacksOnAir", "entry_for_viewer", "entry_without_rack", "for_viewer", "rack_text", "without_rack"]
 
 UNSEEN_TILE = "·"    # a rack position not on air (a hand over it, or read unsure), in the text shown
-# What a slot of a rack read is on air (RackRead.slots): a tile read surely, one read under [racks]
-# review_below (its letter is not on air until the operator speaks), one the camera could not see.
-SURE, UNSURE, UNSEEN = "sure", "unsure", "unseen"
+SURE, UNSURE, UNSEEN = RackTrust.SURE, RackTrust.UNSURE, RackTrust.UNSEEN   # what a slot is (scoring's)
 MAX_TILES = 12       # more tiles than a rack holds is not a read (7 in every set; room for a wide rack)
 
 
@@ -65,9 +64,9 @@ class RackPolicy:
     shown: bool = True
     live: bool = False      # the racks held now: the broadcast token's and the operator's
     raw: bool = False       # the operator's: every read as it came, marks and words and all
-    # [racks] review_below (the one threshold, read by `on_air`): a tile read under it is not on air
-    # as a letter; None: the station's word (`review`) alone
-    sure_at: float | None = None
+    # when a tile counts (scoring's RackTrust, RacksOnAir's): a tile read under it is not on air as a
+    # letter; None: the station's word (`review`) alone
+    trust: RackTrust | None = None
 
     def shows(self, over: bool) -> bool:
         """Whether a response may carry what the rack cameras saw of the moves (their racks, an
@@ -84,23 +83,41 @@ HIDDEN = RackPolicy(False)
 ON_AIR = ("broadcast", "off")   # [racks] on_air
 
 
-def on_air(settings: Any) -> RackPolicy:
-    """The racks a request with no token gets ([racks] on_air): "broadcast" (the default) each
-    rack once the game is over; "off" none, ever."""
-    racks = settings.racks
-    return HIDDEN if racks.on_air == "off" else RackPolicy(True, sure_at=racks.review_below)
+@dataclass(frozen=True, slots=True)
+class RacksOnAir:
+    """The rack-on-air rule (issues 38, 39, 43): which racks each asker may see. Built once from the
+    settings (`from_settings`: [racks] on_air, and the trust of [racks] review_below) by what builds
+    the running system (the station; the app when it is served alone), and asked by the routes
+    (`policy`), which decide nothing of it themselves.
 
+    The operator token: every read live, each slot marked (`operator`). The broadcast token: each
+    player's rack live, its sure tiles alone (the broadcast delays its stream; the room never sees
+    this view). Any other request: each rack once the game is over (`public`). With [racks] on_air
+    = "off" nobody but the operator sees a rack, ever."""
+    trust: RackTrust
+    off: bool = False     # [racks] on_air = "off"
 
-def broadcast_air(settings: Any) -> RackPolicy:
-    """The broadcast token's racks: each player's rack live, its sure tiles alone (the broadcast
-    delays its stream; the room never sees this view); none with [racks] on_air = "off"."""
-    racks = settings.racks
-    return HIDDEN if racks.on_air == "off" else RackPolicy(True, live=True, sure_at=racks.review_below)
+    @classmethod
+    def from_settings(cls, settings: Any) -> "RacksOnAir":
+        racks = settings.racks
+        return cls(RackTrust(racks.review_below), racks.on_air == "off")
 
+    @property
+    def public(self) -> RackPolicy:
+        return HIDDEN if self.off else RackPolicy(True, trust=self.trust)
 
-def operator_air(settings: Any) -> RackPolicy:
-    """The operator token's racks: every read live, each slot marked against [racks] review_below."""
-    return dataclasses.replace(LIVE, sure_at=settings.racks.review_below)
+    @property
+    def broadcast(self) -> RackPolicy:
+        return HIDDEN if self.off else RackPolicy(True, live=True, trust=self.trust)
+
+    @property
+    def operator(self) -> RackPolicy:
+        return dataclasses.replace(LIVE, trust=self.trust)
+
+    def policy(self, *, operator: bool, broadcast: bool, racks: str | None = None) -> RackPolicy:
+        """The racks a request may see: by its token (`operator`, `broadcast`), then what its query
+        hides on top (`racks=off`: RackPolicy.join)."""
+        return (self.operator if operator else self.broadcast if broadcast else self.public).join(racks)
 
 
 def for_viewer(ev, policy: RackPolicy, over: bool):
@@ -163,30 +180,30 @@ class RackRead:
         """A read that breaks the set's counts is never on air as read: only once the operator spoke."""
         return self.breaks is None or self.confirmed_by is not None
 
-    def slots(self, sure_at: float | None) -> tuple[str, ...]:
+    def slots(self, trust: RackTrust | None) -> tuple[str, ...]:
         """Each slot as it may go on air: SURE, UNSURE or UNSEEN. The operator's word is sure; else
-        a tile read under `sure_at` ([racks] review_below) is unsure, and so is every tile of a read
-        waiting for review that names none (flagged, or judged against another threshold) or that
-        breaks the set's counts: never a letter nobody is sure of."""
+        each slot as `trust` says of its stored certainty (scoring's RackTrust; None: every tile
+        seen is sure by itself), and every tile is unsure of a read waiting for review that names
+        none (flagged, or judged against another threshold) or that breaks the set's counts: never a
+        letter nobody is sure of."""
         if self.confirmed_by is not None:
             return tuple(UNSEEN if t is None else SURE for t in self.tiles)
-        doubt = [t is not None and sure_at is not None and c is not None and c < sure_at
-                 for t, c in zip_longest(self.tiles, self.certainty[:len(self.tiles)])]
-        doubtful_all = not self.on_air or self.flag is not None or (self.doubted and not any(doubt))
-        return tuple(UNSEEN if t is None else UNSURE if d or doubtful_all else SURE
-                     for t, d in zip(self.tiles, doubt))
+        marks = tuple(trust.slot(t, c) if trust is not None else UNSEEN if t is None else SURE
+                      for t, c in zip_longest(self.tiles, self.certainty[:len(self.tiles)]))
+        doubtful_all = not self.on_air or self.flag is not None or (self.doubted and UNSURE not in marks)
+        return tuple(UNSURE if k == SURE and doubtful_all else k for k in marks)
 
-    def whole(self, sure_at: float | None) -> bool:
+    def whole(self, trust: RackTrust | None) -> bool:
         """On air as it is: every slot seen and sure."""
-        return all(k == SURE for k in self.slots(sure_at))
+        return all(k == SURE for k in self.slots(trust))
 
-    def sure_tiles(self, sure_at: float | None) -> tuple[str | None, ...]:
+    def sure_tiles(self, trust: RackTrust | None) -> tuple[str | None, ...]:
         """The tiles as they may go on air: None where a slot is not seen or not sure."""
-        return tuple(t if k == SURE else None for t, k in zip(self.tiles, self.slots(sure_at)))
+        return tuple(t if k == SURE else None for t, k in zip(self.tiles, self.slots(trust)))
 
-    def to_out(self, game_id: int, sure_at: float | None = None) -> s.RackReadOut:
+    def to_out(self, game_id: int, trust: RackTrust | None = None) -> s.RackReadOut:
         return s.RackReadOut(seq=self.seq, player=self.player, t=self.t, tiles=list(self.tiles),
-                             text=rack_text(self.tiles), slots=list(self.slots(sure_at)),
+                             text=rack_text(self.tiles), slots=list(self.slots(trust)),
                              certainty=list(self.certainty), turn=self.turn,
                              flag=self.flag, review=self.review, read=list(self.read), confirmed_by=self.confirmed_by,
                              fixed=self.fixed, created=self.created, breaks=self.breaks,
@@ -199,6 +216,11 @@ def rack_text(tiles) -> str:
 
 
 # The OBS fields of the racks: each player's rack and what that player cannot see (bag and other racks).
+# The rack books the service builds get each read's tiles as they stand and no certainties (the
+# policy's trust was applied before: RackRead.sure_tiles), so every tile given counts, whatever the
+# threshold.
+_AS_STORED = RackTrust(1.0)
+
 RACK_FIELDS = tuple(f"rack{i + 1}" for i in range(s.MAX_PLAYERS)) + \
     tuple(f"unseen{i + 1}" for i in range(s.MAX_PLAYERS))
 
@@ -278,32 +300,20 @@ class Racks:
         self.store.game(game_id)  # NotFound for an unknown game
         return fold(self.store.racks(game_id))
 
-    def rack_reviews(self, game_id: int, sure_at: float | None = None) -> list[RackRead]:
+    def rack_reviews(self, game_id: int, trust: RackTrust | None = None) -> list[RackRead]:
         """`racks` with scoring's flags on the moves added: the read a play was made from is under
         review (unless confirmed since) when scoring found the play's tiles not on it (the play's
         `not_from_rack`, and the play is under review itself). Which read that was is scoring's
         rule (scoring.racks.RackBook.read_before), as when the play was committed. A read with a
-        tile under `sure_at` ([racks] review_below) is under review too, whatever its caller said:
-        it is not on air whole until the operator speaks."""
+        tile `trust` finds unsure is under review too, whatever its caller said: it is not on air
+        whole until the operator speaks (the rule: a stricter [racks] review_below than the
+        station's takes a letter off the air at once; a looser one never puts one on)."""
         view = self.ctx.load(game_id)
         reads = fold(self.store.racks(game_id))
-        flagged: dict[int, str] = {}
-        book = RackBook(view.dist, view.players, review_below=1.0)   # no certainties given: each tile as stored
-        kept: list[list[RackRead]] = [[] for _ in range(view.players)]
-        for r in reads:
-            try:
-                book.add(RackSeen(r.player, r.t, tuple(r.tiles), ()))
-            except ValueError:
-                continue  # a read scoring cannot take is no move's rack
-            kept[r.player].append(r)
-        for i, ev in enumerate(view.events):
-            if isinstance(ev, Play) and ev.review and ev.not_from_rack:
-                j = book.read_before(ev.player, played_tiles(ev.placement, view.dist), view.events[:i])
-                if j is not None:
-                    flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
+        flagged = _not_from(view.events, view.players, view.dist, reads)
         return [dataclasses.replace(r, flag=r.flag or flagged[r.seq], review=r.confirmed_by is None)
                 if r.seq in flagged else dataclasses.replace(r, review=True)
-                if not r.review and UNSURE in r.slots(sure_at) else r for r in reads]
+                if not r.review and UNSURE in r.slots(trust) else r for r in reads]
 
     def rack_log(self, game_id: int) -> list[RackRow]:
         """The rack log as stored (reads and confirmations), for the forwarder."""
@@ -313,8 +323,22 @@ class Racks:
         """The evidence frame of rack read `seq`; NotFound when none was kept."""
         return self.store.rack_frame(game_id, seq)
 
+    def shown_read(self, view: GameView, seq: int, policy: RackPolicy) -> RackRead | None:
+        """Rack read `seq` if a response under `policy` may carry it (its evidence frame is on air as
+        the rack itself): the operator's, any read; else only the whole rack of a stored move
+        (`played_from`), where the policy shows racks now. None: not to this asker (or no such read)."""
+        if not policy.shown:
+            return None
+        reads = fold(self.store.racks(view.row.id))
+        read = next((r for r in reads if r.seq == seq), None)
+        if read is None or policy.raw:
+            return read
+        made = any(r.seq == seq for r in self.played_from(view.events, view.players, view.dist, reads,
+                                                          trust=policy.trust).values())
+        return read if made and policy.shows(view.over()) else None
+
     def played_from(self, events, players: int, dist, reads: list[RackRead] | None = None,
-                    game_id: int | None = None, sure_at: float | None = None,
+                    game_id: int | None = None, trust: RackTrust | None = None,
                     partial: bool = False) -> dict[int, RackRead]:
         """Each play and exchange of `events` (by index) with the rack read it was made from, tied
         to the move by its tiles (scoring.racks.RackBook), never by the move count a read was stored
@@ -322,33 +346,28 @@ class Racks:
         was made from (the rack a player holds now; the tiles left on it while a play goes down) is
         in none, nor is a pass's or a withdrawn play's, whose tiles the player still holds.
 
-        Only whole reads (every slot seen and sure under `sure_at`, or the operator's word: the
+        Only whole reads (every slot seen and sure under `trust`, or the operator's word: the
         exports', the evidence frames') unless `partial`: then a move no whole read was tied to
         gets the read its sure tiles tie it to (the live state shows those and marks the rest)."""
         if reads is None:
             reads = fold(self.store.racks(game_id))
-        out = self._tied(events, players, dist, [r for r in reads if not r.review and r.whole(sure_at)], sure_at)
+        # a read a play was judged not to come from (rack_reviews' flag) is no rack until the operator
+        # speaks: the console lists it as unsure, so no page shows it as a move's rack either
+        flagged = _not_from(events, players, dist, reads)
+        reads = [r for r in reads if r.seq not in flagged or r.confirmed_by is not None]
+        out = self._tied(events, players, dist, [r for r in reads if not r.review and r.whole(trust)], trust)
         if partial:
             # a flagged read, or one that breaks the counts, is no rack at all until the operator speaks
             rest = [r for r in reads if r.on_air and (r.flag is None or r.confirmed_by is not None)]
-            for i, r in self._tied(events, players, dist, rest, sure_at).items():
+            for i, r in self._tied(events, players, dist, rest, trust).items():
                 out.setdefault(i, r)
         return out
 
     @staticmethod
-    def _tied(events, players: int, dist, reads: list[RackRead], sure_at: float | None) -> dict[int, RackRead]:
+    def _tied(events, players: int, dist, reads: list[RackRead], trust: RackTrust | None) -> dict[int, RackRead]:
         # Each read goes in with only its sure tiles (an unsure one as not seen), so the book ties
         # no move by a letter nobody is sure of.
-        book = RackBook(dist, players, review_below=1.0)
-        kept: list[list[RackRead]] = [[] for _ in range(players)]
-        for r in reads:
-            if not 0 <= r.player < players:
-                continue
-            try:
-                book.add(RackSeen(r.player, r.t, r.sure_tiles(sure_at), ()))
-            except ValueError:
-                continue  # a read scoring cannot take is no move's rack
-            kept[r.player].append(r)
+        book, kept = _book(dist, players, reads, lambda r: r.sure_tiles(trust))
         out: dict[int, RackRead] = {}
         for p in range(players):
             for i, j in book.played_from(p, events).items():
@@ -374,7 +393,7 @@ class Racks:
                 if 0 <= r.player < players:   # a read that breaks the counts is no rack: none shown
                     latest[r.player] = (r, None) if r.on_air else None
             return latest
-        for i, r in sorted(self.played_from(events, players, dist, reads, sure_at=policy.sure_at,
+        for i, r in sorted(self.played_from(events, players, dist, reads, trust=policy.trust,
                                             partial=True).items()):
             if r.on_air:   # the rack as read is no rack (it breaks the counts): none shown
                 latest[r.player] = (r, i)
@@ -393,9 +412,9 @@ class Racks:
             r, at = (current[i] if i < len(current) else None) or (None, None)
             tiles = slots = pool = None
             if r is not None:
-                slots = r.slots(policy.sure_at)
+                slots = r.slots(policy.trust)
                 # on air only the sure tiles; the operator sees the read as it came, marks and all
-                tiles = r.tiles if policy.raw else r.sure_tiles(policy.sure_at)
+                tiles = r.tiles if policy.raw else r.sure_tiles(policy.trust)
                 pool = unseen_of("".join(t for t in tiles if t), at)
                 if pool is None and not policy.raw:
                     r = None   # a rack the set cannot supply beside the board is no rack: off air
@@ -407,6 +426,39 @@ class Racks:
                     whole=all(k == SURE for k in slots), turn=r.turn, review=r.review,
                     unseen=fields[f"unseen{i + 1}"], unseen_count=sum(pool.values()) if pool is not None else None))
         return live.model_copy(update={"fields": fields, "racks": shown})
+
+
+def _book(dist, players: int, reads: list[RackRead], tiles: Callable[[RackRead], tuple]
+          ) -> tuple[RackBook, list[list[RackRead]]]:
+    """A rack book of `reads` (each as `tiles` gives it, no certainties) and each player's reads in
+    it, in order: `kept[p][j]` is the read a book answer `j` names."""
+    book = RackBook(dist, players, _AS_STORED)
+    kept: list[list[RackRead]] = [[] for _ in range(players)]
+    for r in reads:
+        if not 0 <= r.player < players:
+            continue
+        try:
+            book.add(RackSeen(r.player, r.t, tiles(r), ()))
+        except ValueError:
+            continue  # a read scoring cannot take is no move's rack
+        kept[r.player].append(r)
+    return book, kept
+
+
+def _not_from(events, players: int, dist, reads: list[RackRead]) -> dict[int, str]:
+    """The reads (by seq) a stored play was judged not to come from (its `not_from_rack`, under
+    review), with why: which read that was is scoring's rule (RackBook.read_before), as when the
+    play was committed."""
+    flagged: dict[int, str] = {}
+    if not any(isinstance(ev, Play) and ev.review and ev.not_from_rack for ev in events):
+        return flagged
+    book, kept = _book(dist, players, reads, lambda r: tuple(r.tiles))
+    for i, ev in enumerate(events):
+        if isinstance(ev, Play) and ev.review and ev.not_from_rack:
+            j = book.read_before(ev.player, played_tiles(ev.placement, dist), events[:i])
+            if j is not None:
+                flagged[kept[ev.player][j].seq] = f"move {i + 1}: {note_of(ev)}"
+    return flagged
 
 
 def _rack_tiles(text: str, view: GameView) -> list[str]:

@@ -32,11 +32,11 @@ class Recording:
 
 def attach_game(service, game_id: int | None, *, players=None, rules: str = "naspa", lang: str = "en",
                 lexicon=None, decode=None, meta: dict | None = None, jpeg_quality: int = 85,
-                on_commit=None, rack_review_below: float | None = None,
-                learned: frozenset[str] = frozenset()) -> Recording:
+                on_commit=None, rack_trust=None, learned: frozenset[str] = frozenset()) -> Recording:
     """Open game `game_id` (its tile set, rules and players are the store's) or create one (with the
     tiles its table already `learned`), with a scorekeeper caught up on its log (and its rack log,
-    judged against `rack_review_below`: the station's [racks] review_below)."""
+    its tiles counted as `rack_trust` says: the station's RackTrust, from [racks] review_below; None:
+    the settings' default)."""
     from .link import GameLink
     from .sinks import JpegEvidence
     from tilecam.scoring import DISTRIBUTIONS, LAYOUTS, DecodeConfig, Game, Scorekeeper, get_profile
@@ -56,14 +56,15 @@ def attach_game(service, game_id: int | None, *, players=None, rules: str = "nas
     link = GameLink(service, row.id, JpegEvidence(jpeg_quality), on_commit=on_commit)
     if resumed:
         keeper.resume(link.entries())
-        if rack_review_below is None:  # the settings' default: one threshold
-            from ..settings import RackSettings
-            rack_review_below = RackSettings().review_below
-        resume_racks(keeper, service.racks(row.id), rack_review_below)
+        if rack_trust is None:  # the settings' default, as the station builds it
+            from ..service import RacksOnAir
+            from ..settings import Settings
+            rack_trust = RacksOnAir.from_settings(Settings()).trust
+        resume_racks(keeper, service.racks(row.id), rack_trust)
     return Recording(row.id, keeper, link, resumed, row.lang)
 
 
-def resume_racks(keeper, reads, review_below: float) -> None:
+def resume_racks(keeper, reads, trust) -> None:
     """The rack reads the game's rack log holds (service.racks: the operator's word where they fixed
     one), back in the scorekeeper's rack book after a restart, in the order they came: the moves to
     come are judged with them. Nothing is decided here: what a read amended was committed when it
@@ -71,7 +72,7 @@ def resume_racks(keeper, reads, review_below: float) -> None:
     from tilecam.scoring import RackSeen
     if not reads:
         return
-    book = keeper.watch_racks(review_below)
+    book = keeper.watch_racks(trust)
     for r in reads:
         sure = r.fixed or r.confirmed_by is not None   # the operator's word: no doubt left
         cert = () if sure else (0.0,) * len(r.tiles) if r.breaks else tuple(r.certainty)

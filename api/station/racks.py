@@ -8,8 +8,10 @@ loop, each at its own pace and on its own clock.
     open_rack_cameras(settings, sources, ...)   checked against the game and the board camera, opened
     InStep(recorder, racks)              an unpaced board file waits for the rack files (tilecam record)
 
-A settled rack goes to ``on_rack(seen, frame, review)`` (the station hands it to the recorder, which
-keeps it through the link and gives it to the scorekeeper under the board's lock). A rack camera that
+A settled rack goes to ``on_rack(seen, frame)`` (the station hands it to the recorder, which judges
+it by the station's RackTrust, keeps it through the link and gives it to the scorekeeper under the
+board's lock, and answers whether it waits for review: the camera counts that answer, and judges
+nothing itself). A rack camera that
 cannot open, drops, fails or ends is said at once through ``say`` (the console's notices and stderr)
 and kept in ``status()``; the board records on.
 """
@@ -61,13 +63,11 @@ def rack_capture(settings, uri: str):
 
 class RackCamera:
     """One player's rack source on a thread of its own: each frame to the player's RackWatch, each
-    settled rack to `on_rack(seen, frame, review)` (`review`: a tile read less surely than
-    `review_below`). `player` counts from 1, as settings and flags do."""
+    settled rack to `on_rack(seen, frame)`, which answers whether the read waits for review (the
+    recorder's decision, counted in `reviews`). `player` counts from 1, as settings and flags do."""
 
-    def __init__(self, player: int, uri: str, watch, cfg, *, on_rack: Callable, say: Callable,
-                 review_below: float) -> None:
+    def __init__(self, player: int, uri: str, watch, cfg, *, on_rack: Callable, say: Callable) -> None:
         self.player = player
-        self.review_below = review_below
         self.uri = uri
         self.watch = watch
         self.cfg = cfg                  # capture.CaptureConfig
@@ -76,7 +76,7 @@ class RackCamera:
         self.source = None
         self.frames = 0
         self.racks = 0
-        self.reviews = 0                # racks read with a tile under review_below
+        self.reviews = 0                # racks kept for review (on_rack's answer)
         self.dropped = 0                # racks read that the game did not keep (said when it happens)
         self.last_dropped: str | None = None
         self.state = "not opened"       # the source's state, or why it stopped ("failed: ...", "ended", "stopped")
@@ -120,10 +120,8 @@ class RackCamera:
         if view is not None:
             self.racks += 1
             seen = seen_of(self.player - 1, view, frame)
-            review = bool(seen.doubtful(self.review_below))
-            self.reviews += review
             try:
-                self.on_rack(seen, frame, review)
+                self.reviews += bool(self.on_rack(seen, frame))
             except Exception as exc:
                 # the store away for a moment, a read the service refuses: this rack is lost, the next
                 # is kept; said on the console's notices and counted in status(), never a traceback
@@ -188,7 +186,7 @@ class RackCameras:
                  on_rack: Callable, say: Callable, stop: threading.Event | None = None) -> None:
         self.say = say
         self.cameras = [RackCamera(player, uri, make_watch(player), rack_capture(settings, uri),
-                                   on_rack=on_rack, say=say, review_below=settings.racks.review_below)
+                                   on_rack=on_rack, say=say)
                         for player, uri in sorted(sources.items())]
         self.stop_event = stop or threading.Event()  # the station's: a stopped station stops them too
 

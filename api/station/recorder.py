@@ -68,6 +68,14 @@ class FrameOutcome:
     seqs: tuple[int, ...] = ()        # log positions of the entries this frame committed
 
 
+@dataclass(frozen=True)
+class RackKept:
+    """What became of a rack read (Recorder.rack_seen): whether it waits for the operator (the
+    station's RackTrust, asked once) and the log positions of the entries it committed."""
+    review: bool
+    seqs: tuple[int, ...] = ()
+
+
 class Recorder:
     """Feed frames (and triggers); what each snapshot decided is committed through `link` (a
     GameLink), which also keeps the recorder on the record as the store holds it: entries others
@@ -171,25 +179,25 @@ class Recorder:
         with self._lock:
             self.notices.append(text)
 
-    def rack_seen(self, seen, frame: Frame | None, *, review_below: float) -> tuple[int, ...]:
+    def rack_seen(self, seen, frame: Frame | None, *, trust) -> RackKept:
         """A settled rack (scoring.racks.RackSeen) from a rack camera's thread, under the lock the
         board's frames hold: taken under the set's counts (``Scorekeeper.rack_fit``: the reader's
-        runner-ups where the read breaks them), kept with its evidence frame (``link.rack``: for the
-        console's review when a tile is under `review_below` ([racks] review_below, the one
-        threshold) or no rack under the counts fits it), then given to the scorekeeper
-        (``Scorekeeper.rack_seen``); the entries it returns (a pass the rack shows was an exchange: a
-        camera Correction) are committed like a decision, at the seq they were made on. Returns
-        their seqs."""
+        runner-ups where the read breaks them), kept with its evidence frame (``link.rack``) and
+        whether it waits for the console's review (`trust`, the station's scoring.RackTrust, says:
+        a tile it finds unsure, or no rack under the counts fits it; the one decision, stored with
+        the read), then given to the scorekeeper (``Scorekeeper.rack_seen``); the entries it returns
+        (a pass the rack shows was an exchange: a camera Correction) are committed like a decision,
+        at the seq they were made on. Returns that decision and their seqs."""
         keeper = self.scorekeeper
         with self._keeper_lock:
             self._follow()
-            fitted = keeper.rack_fit(seen, review_below)
-            review = fitted.review(review_below)
+            fitted = keeper.rack_fit(seen, trust)
+            review = trust.review(fitted)
             self.link.rack(fitted.logged, frame, review, read=fitted.read if fitted.changed and not fitted.breaks
                            else None, breaks=fitted.breaks or None)
-            entries = keeper.rack_seen(fitted.rack, review_below)
+            entries = keeper.rack_seen(fitted.rack, trust)
             if not entries:
-                return ()
+                return RackKept(review)
             sidecar = {"frame_index": frame.index if frame else None, "t": round(frame.t, 3) if frame else None,
                        "frame": frame.path if frame else None, "rack": fitted.rack.to_json()}
             try:
@@ -197,9 +205,9 @@ class Recorder:
             except (Conflict, GameError, PlacementError) as exc:
                 keeper.sync(self.link.entries(), pending=len(entries))  # the record moved on: theirs stands
                 self.notice(f"rack of player {seen.player + 1}: not committed: {exc}")
-                return ()
+                return RackKept(review)
         self.notice(f"rack of player {seen.player + 1}: " + "; ".join(_said(e) for e in entries))
-        return seqs
+        return RackKept(review, seqs)
 
     def _process(self, frame: Frame) -> FrameOutcome:
         self.timings.frames += 1

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from tilecam.api.service import RacksOnAir
 from tilecam.scoring import learned
 
 from .boot import SetupError, app_server, base_url, open_store, own_url, serve_until_signal
@@ -107,6 +108,9 @@ class Station:
     def __init__(self, settings, job: Job, hooks: Hooks | None = None, *, service=None,
                  pin_factory=None, rack_watch: Callable | None = None) -> None:
         self.settings = settings
+        # who sees which rack and when a rack tile counts (RackTrust): built once, for the rack
+        # cameras, the recorder, the resume and the app
+        self.racks_on_air = RacksOnAir.from_settings(settings)
         self.job = job
         self.hooks = hooks or Hooks()
         self.source_uri = job.source
@@ -187,11 +191,11 @@ class Station:
         self.racks = open_rack_cameras(self.settings, self.rack_sources, make, board=self.source_uri,
                                        players=players, on_rack=self._rack, say=self._notice, stop=self.stop_event)
 
-    def _rack(self, seen, frame, review: bool = False) -> None:
+    def _rack(self, seen, frame) -> bool:
         """A rack camera's settled rack, to the game being recorded (its recorder: taken under the
-        set's counts, stored, then to the scorekeeper), judged against [racks] review_below (the
-        camera's `review` counts for its status; the recorder decides again, with the counts)."""
-        self.recorder.rack_seen(seen, frame, review_below=self.settings.racks.review_below)
+        set's counts, judged by the station's RackTrust, stored, then to the scorekeeper). Returns
+        whether it waits for the operator (the recorder's one decision, which the camera counts)."""
+        return self.recorder.rack_seen(seen, frame, trust=self.racks_on_air.trust).review
 
     def _notice(self, text: str) -> None:
         """What the station says beside the frames: on the console's notices and to the caller."""
@@ -234,7 +238,7 @@ class Station:
                                          lang=job.lang, lexicon=job.lexicon, decode=self.settings.decode,
                                          meta=meta, jpeg_quality=rcfg.evidence_jpeg_quality,
                                          on_commit=self.hooks.on_commit,
-                                         rack_review_below=self.settings.racks.review_below, learned=carried)
+                                         rack_trust=self.racks_on_air.trust, learned=carried)
         except ValueError as exc:  # unknown rules or tile set, players the rules do not allow
             raise SetupError(str(exc)) from None
         if self.table is not None and self.recording.resumed:  # as "table" on game creation
@@ -257,7 +261,8 @@ class Station:
 
     def create_app(self):
         from tilecam.api.app import create_app
-        self.app = create_app(self.settings, service=self.service, preview=self.preview)
+        self.app = create_app(self.settings, service=self.service, preview=self.preview,
+                              racks_on_air=self.racks_on_air)
         self.app.state.status = self.status
         self.app.state.on_trigger = from_http(self.on_trigger)  # the web hands presses over as JSON
         return self.app

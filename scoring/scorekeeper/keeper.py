@@ -13,7 +13,7 @@ from ..decode import DecodeConfig
 from ..events import CAMERA, LogEntry, by_operator
 from ..game import Game
 from ..lexicon import Lexicon
-from ..racks import Fitted, RackBook, RackSeen
+from ..racks import Fitted, RackBook, RackSeen, RackTrust
 from ..snapshot import Snapshot
 import tilecam.scoring.scorekeeper.credit as credit
 import tilecam.scoring.scorekeeper.decide as decide
@@ -102,19 +102,19 @@ class Scorekeeper(KeeperState):
         return hold.unread(self)
 
     # -- the rack cameras (rack_reads.py) ---------------------------------------------------
-    def watch_racks(self, review_below: float) -> RackBook:
-        """The rack book, made at the first read (rack_reads.watch_racks)."""
-        return rack_reads.watch_racks(self, review_below)
+    def watch_racks(self, trust: RackTrust) -> RackBook:
+        """The rack book, made at the first read, counting tiles as `trust` says (rack_reads.watch_racks)."""
+        return rack_reads.watch_racks(self, trust)
 
-    def rack_fit(self, seen: RackSeen, review_below: float) -> Fitted:
+    def rack_fit(self, seen: RackSeen, trust: RackTrust) -> Fitted:
         """A rack camera's settled read under the set's counts (rack_reads.rack_fit). Give
         `Fitted.rack` to rack_seen."""
-        return rack_reads.rack_fit(self, seen, review_below)
+        return rack_reads.rack_fit(self, seen, trust)
 
-    def rack_seen(self, seen: RackSeen, review_below: float) -> list[LogEntry]:
+    def rack_seen(self, seen: RackSeen, trust: RackTrust) -> list[LogEntry]:
         """A rack camera's settled view of a player's rack, kept for the moves to come; a move
         committed before it may be amended once (rack_reads.rack_seen). Returns the entries appended."""
-        return rack_reads.rack_seen(self, seen, review_below)
+        return rack_reads.rack_seen(self, seen, trust)
 
     # -- tiles read again (misreads.py), the end (end_racks.py), what operators said ---------
     def retile(self, changes) -> list[LogEntry]:

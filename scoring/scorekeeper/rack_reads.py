@@ -12,7 +12,7 @@ from ..game import Game, GameError
 from ..gcg.notation import played_tiles
 from ..gcg.records import RACK_NOT_SEEN
 from ..placement import Placement
-from ..racks import Fitted, Judged, RackBook, RackSeen, TurnChange
+from ..racks import Fitted, Judged, RackBook, RackSeen, RackTrust, TurnChange
 from .state import TURNS, KeeperState
 
 # The words the camera's corrections from a rack read begin with, for people; the code reads their
@@ -47,28 +47,28 @@ def _board_after(events: list[Event], game: Game):
     return g.state.board
 
 
-def watch_racks(sk: KeeperState, review_below: float) -> RackBook:
-    """The rack book, made at the first read: a rack tile read under `review_below` ([racks]
-    review_below, the one threshold) counts as not seen."""
+def watch_racks(sk: KeeperState, trust: RackTrust) -> RackBook:
+    """The rack book, made at the first read, which counts a read's tiles as `trust` says ([racks]
+    review_below: a tile read under it counts as not seen)."""
     if sk.racks is None:
-        sk.racks = RackBook(sk.game.dist, sk.game.players, review_below)
-    sk.racks.review_below = review_below
+        sk.racks = RackBook(sk.game.dist, sk.game.players, trust)
+    sk.racks.trust = trust
     return sk.racks
 
 
-def rack_fit(sk: KeeperState, seen: RackSeen, review_below: float) -> Fitted:
+def rack_fit(sk: KeeperState, seen: RackSeen, trust: RackTrust) -> Fitted:
     """A rack camera's settled read under the set's counts, against the record as it stands
     (RackBook.fit): the rack it stands for, or what it breaks. Give `Fitted.rack` to rack_seen."""
-    return watch_racks(sk, review_below).fit(seen, sk.game.state.board, sk.game.events)
+    return watch_racks(sk, trust).fit(seen, sk.game.state.board, sk.game.events)
 
 
-def rack_seen(sk: KeeperState, seen: RackSeen, review_below: float) -> list[LogEntry]:
+def rack_seen(sk: KeeperState, seen: RackSeen, trust: RackTrust) -> list[LogEntry]:
     """A rack camera's settled view of a player's rack (as rack_fit took it). Kept in the rack
     book for the moves to come; when it came after the player's last move was committed (the two
     cameras are not in step), that move is amended once by a camera Correction: a pass their rack
     changed at becomes an exchange, and a move without a rack gets the one read before it. Returns
     the entries appended ([] mostly)."""
-    watch_racks(sk, review_below).add(seen)
+    watch_racks(sk, trust).add(seen)
     fixed = late_rack(sk, seen.player)
     return [] if fixed is None else [fixed]
 

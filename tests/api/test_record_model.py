@@ -39,6 +39,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from apiserver import AUTH, LiveServer, SseReader, wait_for
 from gcgcheck import check_gcg
 from tilecam.api.commands import verify
+from tilecam.api.service import RacksOnAir
 from tilecam.api.station.link import GameLink
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.decode import DecodeConfig
@@ -54,7 +55,7 @@ from tilecam.scoring.tiles import BLANK, DISTRIBUTIONS
 # still checked, and a failure of one named here is noted instead of raised. The lead empties this
 # set once those branches are merged (then every invariant fails the test again).
 # the station's one threshold for rack reads ([racks] review_below, its default)
-RACK_REVIEW_BELOW = Settings().racks.review_below
+RACK_TRUST = RacksOnAir.from_settings(Settings()).trust   # as the station builds it
 # Words that quote a rack read (scoring.racks.RackBook.judge, the scorekeeper's rack notes): the
 # operator's alone; every other view gets scoring.unquoted_rack_note's, which name no tile.
 QUOTED = re.compile(r"rack read [A-Z?.\[]|read under|\('\.' not seen\)|as an exchange: ")
@@ -447,15 +448,15 @@ class RecordMachine(RuleBasedStateMachine):
         cert = tuple(0.99 if certainty == 0.99 or data.draw(st.booleans()) else certainty for _ in tiles)
         seen = RackSeen(player, float(len(self.keeper.entries)), tuple(tiles), cert)
         board = tiles_of(self.get("/board").json()["rows"])
-        fitted = self.keeper.rack_fit(seen, RACK_REVIEW_BELOW)   # as Recorder.rack_seen takes a read
-        review = bool(fitted.breaks or fitted.logged.doubtful(RACK_REVIEW_BELOW))
+        fitted = self.keeper.rack_fit(seen, RACK_TRUST)   # as Recorder.rack_seen takes a read
+        review = RACK_TRUST.review(fitted)
         seq = self.link.rack(fitted.logged, None, review, read=fitted.read if fitted.changed and not fitted.breaks
                              else None, breaks=fitted.breaks or None)
         TRIED[("rack camera", "read", "")] += 1
         if over(board + Counter(t for t in tiles if t), self.dist):
             self.rack_must_flag.add(seq)
         self._follow()
-        self._commit(self.keeper.rack_seen(fitted.rack, RACK_REVIEW_BELOW))
+        self._commit(self.keeper.rack_seen(fitted.rack, RACK_TRUST))
 
     @rule(data=st.data(), fix=st.booleans())
     def confirm_rack(self, data, fix):
@@ -629,7 +630,7 @@ class RecordMachine(RuleBasedStateMachine):
             if read["seq"] in self.rack_must_flag and read["seq"] not in self.rack_confirmed:
                 expect("rack read within the set or flagged", read["review"],
                        f"rack read {read['seq']} ({read['text']}) breaks the set beside the board, unflagged")
-            unsure = any(c is not None and c < RACK_REVIEW_BELOW for c in read["certainty"])
+            unsure = any(c is not None and c < RACK_TRUST.review_below for c in read["certainty"])
             if unsure and read["confirmed_by"] is None:
                 expect("an unsure rack read is flagged", read["review"], f"rack read {read['seq']} {read}")
 

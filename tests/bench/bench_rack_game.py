@@ -40,6 +40,7 @@ sys.path.insert(0, str(REPO / "tests"))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from tilecam.api.service import RacksOnAir  # noqa: E402
 from tilecam.api.settings import Settings  # noqa: E402
 from tilecam.api.station import build_recorder  # noqa: E402
 from tilecam.api.station.link import MemoryLink  # noqa: E402
@@ -223,6 +224,7 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
     settings = Settings()
     board_reader = build_reader(settings, "en")
     recorder = build_recorder(settings, keeper, link, reader=board_reader)
+    trust = RacksOnAir.from_settings(settings).trust   # as the station builds it
     watches = [OracleWatch(r) for r in video.racks] if oracle else _rack_watch(settings, board_reader)
     stream = [(b.wall, 1, "board", b) for b in video.board]
     stream += [(s.wall, 2, "rack", s) for r in video.racks for s in r]
@@ -252,7 +254,7 @@ def record(spec: dict, video: GameVideo, folder: Path, oracle: bool = False) -> 
             seen = seen_of(p, view, frame)
             views.append({"player": p, "wall": wall, "t": item.t, "index": item.index, "tiles": list(seen.tiles),
                           "certainty": list(seen.certainty)})
-            rack_entries += len(recorder.rack_seen(seen, frame, review_below=settings.racks.review_below))
+            rack_entries += len(recorder.rack_seen(seen, frame, trust=trust).seqs)
     recorder.finish()
     return {"keeper": keeper, "views": views, "rack_entries": rack_entries,
             "ms_per_rack_frame": _median(rack_ms), "ms_per_board_frame": _median(board_ms)}

@@ -9,13 +9,14 @@ from hypothesis import given, settings, strategies as st
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg.notation import placement_from_gcg
 from tilecam.scoring.rack_decode import decode
-from tilecam.scoring.racks import RackBook, RackSeen
+from tilecam.scoring.racks import RackBook, RackSeen, RackTrust
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tally import unseen
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 SURE = 0.9  # [racks] review_below as the settings give it
+TRUST = RackTrust(SURE)  # as the station builds it from them
 
 
 def read(tiles: str, cert: dict | None = None, alts: dict | None = None, player: int = 0) -> RackSeen:
@@ -38,7 +39,7 @@ def test_a_kept_tile_read_surely_as_another_is_the_kept_tile_by_its_runner_up():
     N surely as M (an unseen font: both readers agree) with N its runner-up: the rack is the N's,
     and as the game decided it, its certainty is its share of the racks that fit."""
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     played(game, 0, "8E", "RATS", "AEINRST")
     assert book.kept(0, game.events) == Counter("EIN")
     r = read("EIMBCDO", {2: 0.95}, {2: (("N", 0.04),)})
@@ -54,7 +55,7 @@ def test_the_game_leaving_no_other_choice_makes_the_slot_sure():
     """Every slot's letters listed in full (no mass unlisted): the leave's N can only be the third
     slot's, so it is sure though the reader put it second."""
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     played(game, 0, "8E", "RATS", "AEINRST")
     r = RackSeen(0, 0.0, tuple("EIMBCDO"), (1.0, 1.0, 0.8, 1.0, 1.0, 1.0, 1.0),
                  alts=((), (), (("N", 0.2),), (), (), (), ()))
@@ -66,7 +67,7 @@ def test_a_read_the_leave_cannot_explain_is_taken_under_the_counts_alone():
     """A read of a later rack (Ann's next play lifted before the board shows it) need not hold the
     leave: with no runner-up that holds it, the read is taken as the counts allow, as read."""
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     played(game, 0, "8E", "RATS", "AEINRST")
     r = read("BCDOPQU")
     fitted = book.fit(r, game.state.board, game.events)
@@ -75,7 +76,7 @@ def test_a_read_the_leave_cannot_explain_is_taken_under_the_counts_alone():
 
 def test_the_leave_of_a_rack_not_seen_whole_is_its_sure_tiles_and_none_after_unnamed_tiles():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     assert book.kept(0, game.events) == Counter()
     # judged from a read A.E.RST: the tiles surely seen and those played
     game.play(0, placement_from_gcg(game, "8E", "RATS"), rack="AERST", rack_note="rack not seen whole")
@@ -92,7 +93,7 @@ def test_the_rack_before_a_play_holds_its_tiles_by_the_readers_runner_up():
     """A D read surely as P (both readers agree on the wrong letter), D the runner-up: the play
     DIRE was made from this rack, so the rack is the D's (not a play flagged as not from the rack)."""
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     r = read("AEINRSP", {6: 0.95}, {6: (("D", 0.04),)})
     judged = book.judge(r, "DIRE", game.state.board)
     assert not judged.review and judged.rack == "ADEINRS"
@@ -103,7 +104,7 @@ def test_a_play_the_game_cannot_surely_explain_is_still_not_from_the_rack():
     faint runner-up of three slots: the game does not decide which slot, so nothing is bent to fit
     the board; the play is flagged, the rack read's evidence kept (train-b's A..e, a board misread)."""
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     r = read("NUUARNV", alts={0: (("?", 0.005),), 1: (("?", 0.004),), 2: (("?", 0.004),)})
     judged = book.judge(r, "A?", game.state.board)
     assert judged.review and judged.rack is None and "? not on the rack read NUUARNV" in judged.note
@@ -111,7 +112,7 @@ def test_a_play_the_game_cannot_surely_explain_is_still_not_from_the_rack():
 
 def test_a_play_no_runner_up_explains_is_still_not_from_the_rack():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     judged = book.judge(read("AEINRSP", alts={6: (("B", 0.04),)}), "DIRE", game.state.board)
     assert judged.review and judged.rack is None
 
@@ -155,7 +156,7 @@ def test_a_play_from_a_rack_read_with_its_true_letter_listed_is_always_from_the_
     (nor one the game decides surely: rack_decode)."""
     rack = [BAG[i] for i in picks]          # a rack the set can hold
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     shown = list(rack)
     alts = {}
     if shown[wrong] != "Z":

@@ -9,13 +9,14 @@ import pytest
 from tilecam.scoring.game import Game
 from tilecam.scoring.gcg.notation import placement_from_gcg
 from tilecam.scoring.gcg.records import RACK_NOT_SEEN
-from tilecam.scoring.racks import RackBook, RackError, RackSeen, draw, from_rack, moves
+from tilecam.scoring.racks import RackBook, RackError, RackSeen, RackTrust, draw, from_rack, moves
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tally import unseen
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 EN = DISTRIBUTIONS["en"]
 SURE = 0.9  # [racks] review_below as the settings give it
+TRUST = RackTrust(SURE)  # as the station builds it from them
 
 
 def seen(player: int, rack: str, t: float = 0.0, seed: int | None = 0, sure: float = 0.99, unsure=()) -> RackSeen:
@@ -60,15 +61,15 @@ def test_a_rack_seen_refuses_what_is_no_tile_and_certainties_that_do_not_fit():
     with pytest.raises(ValueError):
         RackSeen.from_json({"player": 0, "tiles": []})
     with pytest.raises(ValueError):
-        RackBook(EN, 2, SURE).add(RackSeen(0, 0, ("Ä",)))
+        RackBook(EN, 2, TRUST).add(RackSeen(0, 0, ("Ä",)))
     with pytest.raises(ValueError):
-        RackBook(EN, 2, SURE).add(RackSeen(2, 0, ("A",)))
+        RackBook(EN, 2, TRUST).add(RackSeen(2, 0, ("A",)))
 
 
 def test_a_tile_read_under_the_threshold_counts_as_not_seen():
     r = seen(0, "AEINRST", unsure="S")
-    sure = r.trusted(0.9)
-    assert sure.hidden == 1 and "S" not in sure.seen and r.doubtful(0.9) == ["S"]
+    sure = TRUST.trusted(r)
+    assert sure.hidden == 1 and "S" not in sure.seen and TRUST.doubtful(r) == ["S"]
 
 
 # ---- the rules on tiles ------------------------------------------------------------------------
@@ -95,7 +96,7 @@ def test_the_rack_before_a_play_is_the_turns_read_that_holds_its_tiles_not_a_lat
     # AEEINRS plays E and draws an X: the rack after (AEINRSX) still holds an E. The rack camera is
     # ahead of the board: both reads are in before the play is committed.
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEEINRS", seed=1))
     book.add(seen(0, "AEINRS", seed=2))     # the E lifted: six tiles, never a turn's rack
     book.add(seen(0, "AEINRSX", seed=3))
@@ -105,7 +106,7 @@ def test_the_rack_before_a_play_is_the_turns_read_that_holds_its_tiles_not_a_lat
 
 def test_reads_are_aligned_to_the_moves_whether_they_come_before_or_after_the_board():
     game = Game(get_profile("naspa"), EN)
-    early, late = RackBook(EN, 2, SURE), RackBook(EN, 2, SURE)
+    early, late = RackBook(EN, 2, TRUST), RackBook(EN, 2, TRUST)
     r1, r2 = "ACEIRST", "EIOQRSU"      # CAT played, QUO drawn; IRE is on both racks
     early.add(seen(0, r1, seed=4))
     early.add(seen(0, r2, seed=5))     # the rack after, read before the board showed CAT
@@ -122,7 +123,7 @@ def test_reads_are_aligned_to_the_moves_whether_they_come_before_or_after_the_bo
 
 def test_no_read_of_the_turn_gives_no_rack():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "ACEIRST"))
     play(game, 0, "8G", "CAT")
     play(game, 1, "9G", "OX")
@@ -131,7 +132,7 @@ def test_no_read_of_the_turn_gives_no_rack():
 
 def test_a_partial_rack_counts_only_for_what_it_shows():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AC..RST", seed=None))
     before = book.rack_before(0, "ACT", game.events)
     judged = book.judge(before, "ACT", game.state.board)
@@ -144,7 +145,7 @@ def test_a_partial_rack_counts_only_for_what_it_shows():
 
 def test_a_play_not_from_the_rack_is_flagged_never_refused():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEINRST"))
     before = book.rack_before(0, "ACT", game.events)
     assert before is not None and before.letters == "AEINRST"     # the turn's rack, though it lacks the C
@@ -155,7 +156,7 @@ def test_a_play_not_from_the_rack_is_flagged_never_refused():
 
 def test_a_doubtful_read_is_not_trusted_blindly():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEINRST", unsure="T"))
     judged = book.judge(book.rack_before(0, "RATE", game.events), "RATE", game.state.board)
     # the T was played: the sure six and the play fill the seven slots, so the rack is known
@@ -174,7 +175,7 @@ def test_a_doubtful_read_is_not_trusted_blindly():
 
 def test_an_exchange_is_told_from_a_pass_by_the_rack():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEIIOUU", seed=1))
     assert book.changed_since_turn(0, game.events).kind == "pass"
     book.add(seen(0, "AEIIOUU", seed=2))         # shuffled: the same rack
@@ -192,7 +193,7 @@ def test_an_exchange_is_told_from_a_pass_by_the_rack():
 
 def test_no_whole_read_decides_nothing():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     assert book.changed_since_turn(0, game.events) is None
     book.add(seen(0, "AEI.OUU"))
     assert book.changed_since_turn(0, game.events) is None
@@ -200,7 +201,7 @@ def test_no_whole_read_decides_nothing():
 
 def test_the_unseen_pool_as_each_player_sees_it():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "ACEIRST"))
     book.add(seen(1, "ENOX..."))
     play(game, 0, "8G", "CAT")
@@ -231,37 +232,37 @@ def josh(alts_x1=(("?", 0.03), ("K", 0.01)), alts_x4=(("?", 0.06), ("Y", 0.01)))
 
 def test_a_read_that_breaks_the_counts_is_taken_as_the_likeliest_rack_of_its_runner_ups_that_fits():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     fitted = book.fit(josh(), game.state.board, game.events)
     assert not fitted.breaks and fitted.changed and fitted.read == josh()
     assert "".join(fitted.rack.tiles) == "XNU?EEO"       # 0.95 x 0.06 beats 0.03 x 0.93
     # the counts alone chose between the two X: both slots are in doubt, the others as read
     cert = fitted.rack.certainty
     assert cert[0] < SURE and cert[3] < SURE and cert[1] == 0.99
-    assert fitted.rack.doubtful(SURE) == ["X", "?"]
+    assert TRUST.doubtful(fitted.rack) == ["X", "?"]
 
 
 def test_a_read_that_fits_the_counts_is_the_rack_as_read():
     game = Game(get_profile("naspa"), EN)
     r = seen(0, "AEINRST")
-    fitted = RackBook(EN, 2, SURE).fit(r, game.state.board, game.events)
+    fitted = RackBook(EN, 2, TRUST).fit(r, game.state.board, game.events)
     assert fitted.rack is r and not fitted.changed and not fitted.breaks
 
 
 def test_a_read_whose_runner_ups_do_not_fit_breaks_the_counts_and_keeps_no_over_tile():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     bad = josh(alts_x1=(("K", 0.03),), alts_x4=(("K", 0.01),))
     play(game, 1, "8G", "KY")                    # the set's only K is on the board
     fitted = book.fit(bad, game.state.board, game.events)
     assert fitted.breaks and "the set has 1 X" in fitted.breaks
     assert fitted.logged == bad                  # the log keeps the read as read, with why
-    assert fitted.rack.trusted(SURE).letters == "EENOU"   # the book: the X slots not seen
+    assert TRUST.trusted(fitted.rack).letters == "EENOU"   # the book: the X slots not seen
 
 
 def test_the_other_players_rack_counts_against_a_read():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(1, "AQUIVER"[:7]))             # player 2 holds the only Q
     q = RackSeen(0, 1.0, tuple("QAEINRS"), (0.95,) + (0.99,) * 6, alts=((("O", 0.04),),) + ((),) * 6)
     fitted = book.fit(q, game.state.board, game.events)
@@ -272,7 +273,7 @@ def test_the_other_players_rack_counts_against_a_read():
 
 def test_an_exchange_is_told_when_the_sure_tiles_show_it_though_some_slots_are_unsure():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "?EEEGNO", unsure="?"))      # a blank the readers part on: never whole and sure
     book.add(seen(0, "?EKLNRE", unsure="?"))      # after the exchange: G, O and an E gone; K, L, R came
     change = book.changed_since_turn(0, game.events, game.state.board)
@@ -283,7 +284,7 @@ def test_an_exchange_is_told_when_the_sure_tiles_show_it_though_some_slots_are_u
 
 def test_unsure_slots_that_could_make_up_the_difference_tell_no_exchange_and_no_sure_pass():
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEINRST", unsure="T"))
     book.add(seen(0, "AEINRSX", unsure="X"))      # the T and the X both unsure: a misread or a swap
     change = book.changed_since_turn(0, game.events, game.state.board)
@@ -297,7 +298,7 @@ def test_a_press_the_racks_cannot_tell_is_a_pass_under_review_until_a_person_con
     from tilecam.scoring.scorekeeper.rack_reads import no_tiles
     from tilecam.scoring.scorekeeper.state import KeeperState
     game = Game(get_profile("naspa"), EN)
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEINRST", unsure="T"))
     book.add(seen(0, "AEINRSX", unsure="X"))
     sk = KeeperState(game)
@@ -308,7 +309,7 @@ def test_a_press_the_racks_cannot_tell_is_a_pass_under_review_until_a_person_con
     assert Game(get_profile("naspa"), EN).rebuild(ev).review
     # a change the bag could not give: the reads contradict the record, a person looks too
     play(game, 0, "8G", "ZA")
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(1, "AEINRST", unsure="A"))
     book.add(seen(1, "ZEIOUST", unsure="E"))
     sk.racks = book
@@ -319,7 +320,7 @@ def test_a_press_the_racks_cannot_tell_is_a_pass_under_review_until_a_person_con
 def test_a_change_the_bag_cannot_give_is_no_exchange_however_sure():
     game = Game(get_profile("naspa"), EN)
     play(game, 0, "8G", "ZA")                     # the set's one Z is on the board
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(1, "AEINRST", unsure="A"))
     book.add(seen(1, "ZEIOUST", unsure="E"))      # a Z surely read: not one the bag could give
     change = book.changed_since_turn(1, game.events, game.state.board)
@@ -343,7 +344,7 @@ def test_a_pass_is_never_told_as_an_exchange_whatever_its_unsure_slots_read(seed
         letters = [rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ?") if u else t for t, u in zip(tiles, unsure)]
         return RackSeen(0, 0.0, tuple(letters), tuple(0.5 if u else 0.99 for u in unsure))
 
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(read(rack))
     book.add(read(rack))
     change = book.changed_since_turn(0, game.events, game.state.board)
@@ -352,12 +353,12 @@ def test_a_pass_is_never_told_as_an_exchange_whatever_its_unsure_slots_read(seed
     # when some tile that left was read surely before and no slot after could be it
     left, kept = rack[:3], rack[3:]
     new = [t for t in rng.sample(bag, 20) if t not in rack][:3]
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     before, after = read(rack), read(kept + new)
     book.add(before)
     book.add(after)
     change = book.changed_since_turn(0, game.events, game.state.board)
-    trusted_b, trusted_a = before.trusted(SURE), after.trusted(SURE)
+    trusted_b, trusted_a = TRUST.trusted(before), TRUST.trusted(after)
     shows = sum((trusted_b.seen - trusted_a.seen).values()) > trusted_a.hidden or \
         sum((trusted_a.seen - trusted_b.seen).values()) > trusted_b.hidden
     assert (change is not None and change.kind == "exchange") == shows
@@ -368,7 +369,7 @@ def test_a_pass_is_never_told_as_an_exchange_whatever_its_unsure_slots_read(seed
 
 
 def test_a_pass_read_alike_twice_whole_and_sure_is_sure():
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     book.add(seen(0, "AEINRST", 1.0))
     book.add(seen(0, "TSRNIEA", 2.0))
     change = book.changed_since_turn(0, [])
@@ -380,7 +381,7 @@ def test_an_empty_rack_read_is_a_read_of_no_turn_s_rack():
     read. The book takes it as tiles lifted or being drawn (another size than the player holds):
     a 7-tile exchange with the rack seen empty between is still told, with its tiles, and the
     player's rack now is the one read after it."""
-    book = RackBook(EN, 2, SURE)
+    book = RackBook(EN, 2, TRUST)
     for read in (seen(0, "AEINRST", 1.0), RackSeen(0, 2.0, ()), seen(0, "BCDFGHJ", 3.0)):
         book.add(read)
     change = book.changed_since_turn(0, [])

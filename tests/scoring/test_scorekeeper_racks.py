@@ -14,7 +14,7 @@ from tilecam.scoring.game import Game
 from tilecam.scoring.gcg import GameRecord, Player, read_gcg, record_from_gcg, write_gcg
 from tilecam.scoring.gcg.notation import placement_from_gcg
 from tilecam.scoring.gcg.records import RACK_NOT_SEEN
-from tilecam.scoring.racks import RackSeen
+from tilecam.scoring.racks import RackSeen, RackTrust
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.snapshot import Snapshot, classes_for
@@ -22,6 +22,7 @@ from tilecam.scoring.tiles import DISTRIBUTIONS, Distribution
 
 EN = DISTRIBUTIONS["en"]
 SURE = 0.9  # [racks] review_below as the settings give it
+TRUST = RackTrust(SURE)  # as the station builds it from them
 CLASSES = classes_for(EN.letters)
 NASPA = get_profile("naspa")
 
@@ -53,7 +54,7 @@ CATS_TOE = ((7, 6, "CAT", False), (8, 8, "OE", True))
 
 def test_a_play_gets_the_rack_read_before_it():
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     obs = keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert obs.status == "play" and play.rack == "ACEIRST" and not play.review and play.note == play.rack_note == ""
@@ -61,7 +62,7 @@ def test_a_play_gets_the_rack_read_before_it():
 
 def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
     keeper = Scorekeeper(Game(NASPA, EN))
-    keeper.rack_seen(seen(0, "AEINRST", 1), SURE)
+    keeper.rack_seen(seen(0, "AEINRST", 1), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.words == ("CAT",) and play.review and play.rack is None and play.not_from_rack
@@ -71,7 +72,7 @@ def test_a_play_not_from_the_rack_is_committed_for_review_with_a_note():
 
 def test_a_partial_rack_is_written_as_seen_with_the_note():
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "AEI..S.", 1), SURE)
+    keeper.rack_seen(seen(0, "AEI..S.", 1), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.rack == "ACEIST" and not play.review   # the tiles seen and those played
@@ -80,28 +81,28 @@ def test_a_partial_rack_is_written_as_seen_with_the_note():
 
 def test_a_rack_whose_unseen_slots_the_play_fills_is_known_whole():
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "AEI.RS.", 1), SURE)      # the two slots not seen held the C and the T
+    keeper.rack_seen(seen(0, "AEI.RS.", 1), TRUST)      # the two slots not seen held the C and the T
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.rack == "ACEIRST" and not play.review and play.rack_note == ""
 
 
 def _cat_then(keeper: Scorekeeper) -> None:
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)
-    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)            # CAT's draw
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)            # CAT's draw
 
 
 def test_an_exchange_is_told_from_a_pass_at_the_press():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)            # tiles went back, others came
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST)            # tiles went back, others came
     obs = keeper.observe(board(CAT), player=1, pressed=True)
     ex = keeper.game.events[1]
     assert obs.status == "pass" and isinstance(ex, Exchange)
     assert (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU") and not ex.review   # read whole and sure
-    keeper.rack_seen(seen(0, "EIOQRSU", 5), SURE)            # shuffled: the same rack
+    keeper.rack_seen(seen(0, "EIOQRSU", 5), TRUST)            # shuffled: the same rack
     keeper.observe(board(CAT), player=0, pressed=True)
     p = keeper.game.events[2]
     assert isinstance(p, Pass) and p.rack == "EIOQRSU"
@@ -110,8 +111,8 @@ def test_an_exchange_is_told_from_a_pass_at_the_press():
 def test_an_exchange_read_with_unsure_slots_is_told_by_its_count_and_loads_as_gcg():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "?EEEGNO", 3, unsure="?"), SURE)   # a blank the readers part on
-    keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), SURE)   # G, O and an E went back
+    keeper.rack_seen(seen(1, "?EEEGNO", 3, unsure="?"), TRUST)   # a blank the readers part on
+    keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), TRUST)   # G, O and an E went back
     obs = keeper.observe(board(CAT), player=1, pressed=True)
     ex = keeper.game.events[1]
     assert obs.status == "pass" and isinstance(ex, Exchange)
@@ -127,10 +128,10 @@ def test_an_exchange_read_with_unsure_slots_is_told_by_its_count_and_loads_as_gc
 def test_a_late_rack_read_with_unsure_slots_turns_the_pass_into_an_exchange_of_its_count():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "?EEEGNO", 3, unsure="?"), SURE)
+    keeper.rack_seen(seen(1, "?EEEGNO", 3, unsure="?"), TRUST)
     keeper.observe(board(CAT), player=1, pressed=True)             # the new rack has not settled yet
     assert isinstance(keeper.game.events[1], Pass)
-    fixed = keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), SURE)
+    fixed = keeper.rack_seen(seen(1, "?EKLNRE", 4, unsure="?"), TRUST)
     assert len(fixed) == 1 and fixed[0].cause == RACK_CAUSE and "3 tiles leave the rack" in fixed[0].reason
     ex = keeper.game.events[1]
     assert isinstance(ex, Exchange) and (ex.count, ex.tiles) == (3, None) and ex.review
@@ -139,8 +140,8 @@ def test_a_late_rack_read_with_unsure_slots_turns_the_pass_into_an_exchange_of_i
 def test_a_rack_change_the_bag_cannot_give_is_no_exchange():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AEIZZZU", 4), SURE)            # the set has one Z: a misread, not a draw
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AEIZZZU", 4), TRUST)            # the set has one Z: a misread, not a draw
     keeper.observe(board(CAT), player=1, pressed=True)
     p = keeper.game.events[1]
     assert isinstance(p, Pass) and p.rack == "AEIIOUU" and "not by an exchange" in p.note
@@ -152,7 +153,7 @@ def test_without_rack_reads_a_press_with_nothing_new_is_a_pass_as_before():
     keeper.observe(board(CAT), player=1, pressed=True)
     assert keeper.racks is None and isinstance(keeper.game.events[1], Pass) and keeper.game.events[1].rack is None
     # another player's rack camera says nothing of this player's turn
-    keeper.rack_seen(seen(1, "AEIRSTT"), SURE)
+    keeper.rack_seen(seen(1, "AEIRSTT"), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)
     assert isinstance(keeper.game.events[2], Pass) and keeper.game.events[2].rack is None
 
@@ -160,37 +161,37 @@ def test_without_rack_reads_a_press_with_nothing_new_is_a_pass_as_before():
 def test_a_rack_that_settles_after_the_press_turns_the_pass_into_an_exchange_once():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
     keeper.observe(board(CAT), player=1, pressed=True)   # the rack camera has not settled yet
     assert isinstance(keeper.game.events[1], Pass)
-    fixed = keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)
+    fixed = keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST)
     assert len(fixed) == 1 and isinstance(fixed[0], Correction) and fixed[0].by == "camera"
     assert fixed[0].target == 1 and fixed[0].cause == RACK_CAUSE and "exchange" in fixed[0].reason
     ex = keeper.game.events[1]
     assert isinstance(ex, Exchange) and (ex.count, ex.tiles, ex.rack) == (4, "IOUU", "AEIIOUU")
-    assert keeper.rack_seen(seen(1, "AEIRSTX", 5), SURE) == []   # at most once
+    assert keeper.rack_seen(seen(1, "AEIRSTX", 5), TRUST) == []   # at most once
     assert keeper.game.state.on_turn == 0
 
 
 def test_a_late_rack_does_not_touch_a_move_once_the_players_next_turn_began():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
     keeper.observe(board(CAT), player=1, pressed=True)
     keeper.observe(board(CAT), player=0, pressed=True)     # player 1 is on turn again
-    assert keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE) == []
+    assert keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST) == []
     assert isinstance(keeper.game.events[1], Pass)
 
 
 def test_a_late_rack_leaves_a_pass_a_person_entered():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
     keeper.observe(board(CAT), player=1, pressed=True)
     operator = Game(NASPA, EN, events=list(keeper.game.events[:1]))
     operator.pass_turn(1)                                # the store took an operator's pass instead
     keeper.sync(keeper.entries[:1] + [operator.events[1]], pending=1)
-    assert keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE) == []
+    assert keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST) == []
     assert isinstance(keeper.game.events[1], Pass)
 
 
@@ -198,8 +199,8 @@ def test_a_rack_read_after_the_play_fills_its_rack_once_the_draw_shows_it_left()
     keeper = Scorekeeper(Game(NASPA, EN))
     keeper.observe(board(CAT), player=0, pressed=True)    # the rack camera behind the board
     assert keeper.game.events[0].rack is None
-    assert keeper.rack_seen(seen(0, "ACEIRST", 1), SURE) == []   # could be the rack after: wait for the draw
-    fixed = keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
+    assert keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST) == []   # could be the rack after: wait for the draw
+    fixed = keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)
     assert len(fixed) == 1 and fixed[0].target == 0 and keeper.game.events[0].rack == "ACEIRST"
     assert keeper.game.events[0].words == ("CAT",) and keeper.game.events[0].engine == 10
 
@@ -214,7 +215,7 @@ def test_the_racks_seen_end_a_game_of_three_when_they_are_the_unseen_tiles():
             game.play(p, placement_from_gcg(game, pos, word))
         keeper = Scorekeeper(game)
         for p, rack in racks.items():
-            keeper.rack_seen(seen(p, rack), SURE)
+            keeper.rack_seen(seen(p, rack), TRUST)
         return keeper
 
     assert played_out({}).finish() == []                   # no racks seen: the operator enters them
@@ -242,14 +243,14 @@ def _read_back(text: str):
 def test_a_game_with_racks_writes_gcg_that_loads_and_reads_back_its_racks():
     keeper = Scorekeeper(Game(NASPA, EN))
     _cat_then(keeper)                                          # ann: ACEIRST CAT
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
     keeper.observe(board(CAT), player=1, pressed=True)
-    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)                    # bob exchanged IOUU, seen late
-    keeper.rack_seen(seen(0, "EIOQRSU", 5), SURE)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST)                    # bob exchanged IOUU, seen late
+    keeper.rack_seen(seen(0, "EIOQRSU", 5), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)         # ann passes
-    keeper.rack_seen(seen(1, "AEIRSTT", 6), SURE)
+    keeper.rack_seen(seen(1, "AEIRSTT", 6), TRUST)
     keeper.observe(board(*CATS_TOE), player=1, pressed=True)   # bob: OE not from his rack (no O)
-    keeper.rack_seen(seen(0, "EIO.RSU", 7), SURE)
+    keeper.rack_seen(seen(0, "EIO.RSU", 7), TRUST)
     keeper.observe(board(CAT, (8, 8, "OE", True), (6, 9, "QI", True)), player=0, pressed=True)  # QI, in part
     events = keeper.game.events
     assert [e.kind for e in events] == ["play", "exchange", "pass", "play", "play"]
@@ -295,14 +296,14 @@ def test_a_real_game_recorded_with_rack_cameras_has_its_racks(schedule):
             continue
         turn = ev.kind in ("play", "pass", "exchange")
         if turn and schedule != "behind":
-            keeper.rack_seen(seen(ev.player, racks[k], seed=k), SURE)
+            keeper.rack_seen(seen(ev.player, racks[k], seed=k), TRUST)
         if turn and schedule == "ahead" and nxt[k] and ev.kind == "play":
-            keeper.rack_seen(seen(ev.player, nxt[k], seed=100 + k), SURE)
+            keeper.rack_seen(seen(ev.player, nxt[k], seed=100 + k), TRUST)
         keeper.observe(Snapshot.from_board(truth.state.board.rows(), CLASSES, 0.9), player=ev.player, pressed=True)
         if turn and schedule == "behind":
-            keeper.rack_seen(seen(ev.player, racks[k], seed=k), SURE)
+            keeper.rack_seen(seen(ev.player, racks[k], seed=k), TRUST)
             if nxt[k]:
-                keeper.rack_seen(seen(ev.player, nxt[k], seed=100 + k), SURE)
+                keeper.rack_seen(seen(ev.player, nxt[k], seed=100 + k), TRUST)
         k += turn
     keeper.finish()
     got = [(e.player, e.rack) for e in keeper.game.events if e.kind == "play"]
@@ -323,11 +324,11 @@ def test_a_real_game_recorded_with_rack_cameras_has_its_racks(schedule):
 
 def test_a_rack_that_changed_while_the_board_did_not_is_an_exchange_without_a_press():
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     keeper.observe(board(CAT), pressed=False)              # no clock: nobody presses
-    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)          # CAT's draw
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)          # IOUU back to the bag, RSTT drawn; the board as it was
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)          # CAT's draw
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST)          # IOUU back to the bag, RSTT drawn; the board as it was
     obs = keeper.observe(board(*CATS_TOE), pressed=False)  # player 1 plays again: OE from EIOQRSU
     kinds = [e.kind for e in keeper.game.events]
     assert kinds == ["play", "exchange", "play"] and [e.kind for e in obs.entries] == ["exchange", "play"]
@@ -352,11 +353,11 @@ def test_a_play_credited_after_an_exchange_the_racks_told_with_no_press_is_hedge
     from tilecam.scoring.turns import hedge, turn_order
 
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     keeper.observe(board(CAT), pressed=False)
-    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST)
     keeper.observe(board(*CATS_TOE), pressed=False)
     g = keeper.game
     order = turn_order(g.events, g.profile, g.dist, g.layout, g.players)
@@ -373,11 +374,11 @@ def test_a_play_after_an_exchange_the_racks_told_is_hedged_even_after_a_press():
     a pass nobody saw may follow it: the play's player is a guess, hedged as every credit by turn
     order alone (it went on air sure, credited to the wrong player when the exchange was none)."""
     keeper = learned_table(Scorekeeper(Game(NASPA, EN)))
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)     # Ann's press: Bob on turn, known
-    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AEIRSTT", 4), SURE)          # Bob's rack changed, the board did not
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AEIRSTT", 4), TRUST)          # Bob's rack changed, the board did not
     obs = keeper.observe(board(*CATS_TOE), pressed=False)  # OE, no press
     assert [e.kind for e in obs.entries] == ["exchange", "play"]
     oe = keeper.game.events[2]
@@ -386,22 +387,22 @@ def test_a_play_after_an_exchange_the_racks_told_is_hedged_even_after_a_press():
 
 def test_a_play_and_its_draw_read_before_the_board_is_no_exchange():
     keeper = Scorekeeper(Game(NASPA, EN))
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     keeper.observe(board(CAT), pressed=False)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AIIUUXZ", 4), SURE)          # OE played and XZ drawn, before the board shows OE
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AIIUUXZ", 4), TRUST)          # OE played and XZ drawn, before the board shows OE
     keeper.observe(board(*CATS_TOE), pressed=False)
     assert [(e.kind, e.player) for e in keeper.game.events] == [("play", 0), ("play", 1)]
 
 
 def test_a_misread_that_comes_back_is_no_exchange():
     keeper = Scorekeeper(Game(NASPA, EN))
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
     keeper.observe(board(CAT), pressed=False)
-    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
-    keeper.rack_seen(seen(1, "AEIIOUU", 3), SURE)
-    keeper.rack_seen(seen(1, "AEIIOUV", 4), SURE)          # one frame's U read as V
-    keeper.rack_seen(seen(1, "AEIIOUU", 5), SURE)
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)
+    keeper.rack_seen(seen(1, "AEIIOUU", 3), TRUST)
+    keeper.rack_seen(seen(1, "AEIIOUV", 4), TRUST)          # one frame's U read as V
+    keeper.rack_seen(seen(1, "AEIIOUU", 5), TRUST)
     keeper.observe(board(*CATS_TOE), pressed=False)
     assert [e.kind for e in keeper.game.events] == ["play", "play"]
 
@@ -411,12 +412,12 @@ def test_a_play_judged_at_its_commit_takes_no_late_rack_however_its_note_is_word
     import tilecam.scoring.racks as racks
     monkeypatch.setattr(racks, "RACK_NOT_SEEN", "what the rack camera saw")
     keeper = Scorekeeper(Game(NASPA, EN))
-    keeper.rack_seen(seen(0, "AEINRST", 1), SURE)
+    keeper.rack_seen(seen(0, "AEINRST", 1), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.not_from_rack and play.rack is None and play.rack_note.startswith("what the rack camera saw")
-    assert keeper.rack_seen(seen(0, "ACEIRST", 2), SURE) == []
-    assert keeper.rack_seen(seen(0, "EIOQRSU", 3), SURE) == []   # the draw: no late fill of a judged play
+    assert keeper.rack_seen(seen(0, "ACEIRST", 2), TRUST) == []
+    assert keeper.rack_seen(seen(0, "EIOQRSU", 3), TRUST) == []   # the draw: no late fill of a judged play
     assert keeper.game.events[0] == play
 
 

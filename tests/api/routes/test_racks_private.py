@@ -19,7 +19,7 @@ from gcgcheck import check_gcg
 from tilecam.api.security import TokenGuard
 from tilecam.scoring.events import Exchange
 from tilecam.scoring.gcg.notation import placement_from_gcg, played_tiles
-from tilecam.scoring.racks import RackBook, RackSeen
+from tilecam.scoring.racks import RackBook, RackSeen, RackTrust
 
 B = f"broadcast={BROADCAST}"
 READ = ("D", "M", "J", "G", "O", "O", "I")   # the M read at 0.5: the D.JGOOI; read under 0.9: M
@@ -53,7 +53,7 @@ def unsure_play(server: LiveServer, gid: int) -> str:
                            "frame": None, "review": True})
     game = service.load(gid).game_at()
     placement = placement_from_gcg(game, "8H", "XU")
-    book = RackBook(game.dist, 2, review_below=0.9)
+    book = RackBook(game.dist, 2, RackTrust(0.9))
     judged = book.judge(RackSeen(0, 1.0, READ, (0.99, 0.5) + (0.99,) * 5), played_tiles(placement, game.dist),
                         game.state.board)
     assert judged.review and "D.JGOOI" in judged.note and ": M" in judged.note   # the words quote the read

@@ -6,7 +6,8 @@ import pytest
 
 from servicekit import new_game, service  # noqa: F401  (fixture)
 from tilecam.api.errors import InvalidInput, NotFound
-from tilecam.api.service import LIVE, RackPolicy, on_air
+from tilecam.api.service import LIVE, RackPolicy, RacksOnAir
+from tilecam.scoring import RackTrust
 
 
 def seen(player: int, tiles: str, certainty: float = 0.99, t: float = 1.0) -> dict:
@@ -118,20 +119,25 @@ def test_a_read_that_is_not_one_is_refused_with_a_reason_and_nothing_is_written(
 
 
 def test_the_on_air_default_is_read_in_one_place_and_a_request_can_only_hide_more():
-    from tilecam.api.service import broadcast_air, operator_air
-
     class Section:
         on_air, review_below = "off", 0.8
 
     class Settings:
         racks = Section()
-    assert on_air(Settings()) == broadcast_air(Settings()) == RackPolicy(False)
-    assert operator_air(Settings()) == RackPolicy(live=True, raw=True, sure_at=0.8)   # the operator: always
+    off = RacksOnAir.from_settings(Settings())
+    sure = RackTrust(0.8)
+    assert off.trust == sure
+    assert off.public == off.broadcast == RackPolicy(False)
+    assert off.operator == RackPolicy(live=True, raw=True, trust=sure)   # the operator: always
+    assert off.policy(operator=False, broadcast=True) == RackPolicy(False)
     Section.on_air = "broadcast"
+    air = RacksOnAir.from_settings(Settings())
     # what is sure on air is [racks] review_below, the station's threshold
-    assert on_air(Settings()) == RackPolicy(True, sure_at=0.8)
-    assert broadcast_air(Settings()) == RackPolicy(True, live=True, sure_at=0.8)
-    assert RackPolicy(True, live=True, sure_at=0.8).join(None) == RackPolicy(True, live=True, sure_at=0.8)
+    assert air.public == air.policy(operator=False, broadcast=False) == RackPolicy(True, trust=sure)
+    assert air.broadcast == air.policy(operator=False, broadcast=True) == RackPolicy(True, live=True, trust=sure)
+    assert air.policy(operator=True, broadcast=True) == air.operator    # the operator token wins
+    assert not air.policy(operator=True, broadcast=False, racks="off").shown   # a request hides more
+    assert RackPolicy(True, live=True, trust=sure).join(None) == RackPolicy(True, live=True, trust=sure)
     assert not RackPolicy(True, live=True, raw=True).join("off").shows(True)
     assert RackPolicy(False).join("on") == RackPolicy(False)
     assert [RackPolicy(True).shows(over) for over in (False, True)] == [False, True]
@@ -242,21 +248,21 @@ def test_record_s_report_names_a_read_a_play_was_not_made_from(service, capsys):
 
 
 def test_a_read_not_whole_shows_only_its_sure_tiles_to_the_broadcast_and_after_the_game(service):
-    """Issue 38: a view's policy (sure_at: [racks] review_below) never gets the letter read unsure."""
+    """Issue 38: a view's policy (its trust: [racks] review_below) never gets the letter read unsure."""
     gid = new_game(service)
     read = seen(0, "CATXYZE")
     read["certainty"][5] = 0.5   # the Z
     service.add_rack(gid, read)
     service.play(gid, "8H", "CAT")
-    assert service.live(gid, RackPolicy(True, sure_at=0.9)).racks[0] is None   # the public, in the game
-    for policy in (RackPolicy(True, live=True, sure_at=0.9), RackPolicy(True, sure_at=0.9)):
+    assert service.live(gid, RackPolicy(True, trust=RackTrust(0.9))).racks[0] is None   # the public, in the game
+    for policy in (RackPolicy(True, live=True, trust=RackTrust(0.9)), RackPolicy(True, trust=RackTrust(0.9))):
         if not policy.live:
             service.end(gid, None, "stopped", "tester")
         rack = service.live(gid, policy).racks[0]
         assert (rack.text, rack.tiles[5], rack.slots[5], rack.whole) == ("CATXY·E", None, "unsure", False)
         assert service.moves(service.load(gid), policy)[0].rack is None   # not whole: no export's
-    # the read came unmarked: without the threshold (sure_at None) only the station's word counts, so the
-    # routes always give it (on_air, operator_air)
+    # the read came unmarked: without a trust (None) only the station's word counts, so the routes
+    # always give one (RacksOnAir)
     assert service.live(gid, RackPolicy(True)).racks[0].text == "CATXYZE"
 
 

@@ -29,10 +29,11 @@ from tilecam.api.settings import Settings
 from tilecam.api.station import Hooks, Job, SetupError, Station
 from tilecam.api.station import racks as station_racks
 from tilecam.api.station.link import MemoryLink
-from tilecam.api.station.recorder import Recorder, RecorderConfig
+from tilecam.api.station.recorder import RackKept, Recorder, RecorderConfig
 from tilecam.api.store import open_store
 from tilecam.capture.frame import Frame
 from tilecam.scoring.events import Pass
+from tilecam.scoring.racks import RackTrust
 from tilecam.scoring.game import Game
 from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
@@ -149,9 +150,9 @@ def kept(monkeypatch):
         calls["add_rack"].append((game_id, seen, jpeg))
         return real_add(self, game_id, seen, jpeg)
 
-    def rack_seen(self, seen, review_below):
+    def rack_seen(self, seen, trust):
         calls["rack_seen"].append(seen)
-        return real_seen(self, seen, review_below)
+        return real_seen(self, seen, trust)
 
     monkeypatch.setattr(GameService, "add_rack", add_rack)
     monkeypatch.setattr(Scorekeeper, "rack_seen", rack_seen)
@@ -190,7 +191,7 @@ class PassingKeeper(Scorekeeper):
         super().__init__(Game(get_profile("naspa"), EN))
         self.table, self.seen, self.clash = table, [], 0
 
-    def rack_seen(self, seen, review_below):
+    def rack_seen(self, seen, trust):
         if self.table is not None and self.table.inside:
             self.clash += 1
         self.seen.append(seen)
@@ -214,13 +215,13 @@ def test_a_settled_rack_is_kept_given_to_the_scorekeeper_and_what_it_returns_com
     seen = station_racks.seen_of(0, GreyReader().read(frame.image), frame)
     assert (seen.player, seen.t, seen.tiles, seen.frame) == (0, 3.25, tuple("AEINRST"), "rack camera 1#7")
     assert seen.certainty == (0.9,) * 7
-    seqs = rec.rack_seen(seen, frame, review_below=0.95)   # 0.9 a tile: under review
+    kept = rec.rack_seen(seen, frame, trust=RackTrust(0.95))   # 0.9 a tile: under review
     assert link.racks == [seen] and link.rack_frames == [frame] and link.rack_reviews == [True]  # kept, with its frame
     assert keeper.seen == [seen]
-    assert seqs == (0,) and [e.kind for e in link.log] == ["pass"] and link.log[0].rack == "AEINRST"
+    assert kept == RackKept(True, (0,)) and [e.kind for e in link.log] == ["pass"] and link.log[0].rack == "AEINRST"
     assert link.sidecars[0]["rack"] == seen.to_json() and link.sidecars[0]["frame_index"] == 7
     assert rec.notices[-1] == "rack of player 1: pass"
-    assert rec.rack_seen(make_seen(1, 2), None, review_below=0.9) == ()   # nothing to commit: kept all the same
+    assert rec.rack_seen(make_seen(1, 2), None, trust=RackTrust(0.9)) == RackKept(False)   # nothing to commit: kept all the same
     assert len(link.racks) == 2 and len(link.log) == 1
 
 
@@ -231,7 +232,7 @@ def test_a_rack_whose_entries_the_record_refuses_is_kept_and_the_refusal_said():
 
     table, link, keeper = Table(), Clashing(), PassingKeeper()
     rec = Recorder(keeper, table, table, link, RecorderConfig(), StabilityConfig(stable_ms=300))
-    assert rec.rack_seen(make_seen(0, 0), None, review_below=0.9) == ()
+    assert rec.rack_seen(make_seen(0, 0), None, trust=RackTrust(0.9)).seqs == ()
     assert len(link.racks) == 1 and keeper.entries == []   # the pass it made is dropped again
     assert rec.notices[-1] == "rack of player 1: not committed: an operator got there first"
 
@@ -252,7 +253,7 @@ def test_never_two_threads_in_the_scorekeeper():
     thread.start()
     n = 0
     while not done.is_set():
-        rec.rack_seen(make_seen(1, n % len(RACKS)), None, review_below=0.9)   # player 2: nothing to commit, but called
+        rec.rack_seen(make_seen(1, n % len(RACKS)), None, trust=RackTrust(0.9))   # player 2: nothing to commit, but called
         n += 1
     thread.join()
     assert n > 20 and len(keeper.seen) == n
@@ -440,14 +441,14 @@ def test_rack_sources_that_die_mid_game_are_said_and_the_board_records_on(tmp_pa
 def test_a_rack_the_store_cannot_take_is_said_and_the_next_is_kept(tmp_path):
     said, kept = [], []
 
-    def on_rack(seen, frame, review):
+    def on_rack(seen, frame):
         if not kept and not said:
             raise OSError("the store is away")
         kept.append(seen)
 
     from tilecam.capture import CaptureConfig
     cam = station_racks.RackCamera(1, str(rack_video(tmp_path / "r.avi", [0, 1])), Watch(GreyReader(), 0.3),
-                                   CaptureConfig(), on_rack=on_rack, say=said.append, review_below=0.9)
+                                   CaptureConfig(), on_rack=on_rack, say=said.append)
     cam.open()
     cam.run(threading.Event(), pace=False)
     assert cam.state == "ended" and cam.racks == 2 and [s.tiles for s in kept] == [tuple(RACKS[1])]
@@ -573,7 +574,7 @@ def test_a_rack_read_that_breaks_the_sets_counts_is_for_review_and_never_on_air_
     recorder = Recorder(rec.scorekeeper, table, table, rec.link, RecorderConfig(), StabilityConfig(stable_ms=300))
     cert = (0.95, 0.99, 0.99, 0.93, 0.99, 0.99, 0.99)
     plain = RackSeen(0, 1.0, tuple("XNUXEEO"), cert)                  # no runner-ups to try
-    recorder.rack_seen(plain, None, review_below=0.9)
+    recorder.rack_seen(plain, None, trust=RackTrust(0.9))
     read = service.racks(rec.game_id)[-1]
     assert read.review and read.breaks and "the set has 1 X" in read.breaks and read.flag == read.breaks
     live = service.live(rec.game_id)
@@ -584,7 +585,7 @@ def test_a_rack_read_that_breaks_the_sets_counts_is_for_review_and_never_on_air_
     assert service.live(rec.game_id).fields["rack1"] == "?EENOUX"
 
     alts = ((("?", 0.03),), (), (), (("?", 0.06),), (), (), ())
-    recorder.rack_seen(RackSeen(0, 2.0, tuple("XNUXEEO"), cert, alts=alts), None, review_below=0.9)
+    recorder.rack_seen(RackSeen(0, 2.0, tuple("XNUXEEO"), cert, alts=alts), None, trust=RackTrust(0.9))
     read = service.racks(rec.game_id)[-1]
     assert "".join(read.tiles) == "XNU?EEO" and "".join(read.read) == "XNUXEEO" and not read.breaks
     assert read.review          # the counts alone chose which X is the blank: the operator may look

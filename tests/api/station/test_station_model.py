@@ -44,6 +44,7 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from apiserver import AUTH, LiveServer, SseReader, wait_for
+from tilecam.api.service import RacksOnAir
 from tilecam.api.settings import Settings
 from tilecam.api.station.frames import recorder_config
 from tilecam.api.station.game import STATION_META, attach_game
@@ -65,7 +66,7 @@ SETTINGS = settings(max_examples=EXAMPLES or 6, stateful_step_count=STEPS or 16,
                     derandomize=not HUNT, database=None, print_blob=True,
                     suppress_health_check=list(HealthCheck))
 
-RACK_REVIEW_BELOW = Settings().racks.review_below   # the station's one threshold ([racks] review_below)
+RACK_TRUST = RacksOnAir.from_settings(Settings()).trust   # the station's, from [racks] review_below
 SETUPS = [("naspa", "en", 2), ("box", "en", 3), ("wespa", "de", 2)]
 ON_AIR = ["broadcast", "off"]   # the default, and racks off
 SQUARE_PX = 20              # the fake grid's square: a 300 px board, frames of 300 x 300
@@ -180,7 +181,7 @@ class StationMachine(RuleBasedStateMachine):
             update={"keepalive_s": 0.2})})
         names = ["Ann Ames", "Ben Brown", "Cy Cole"][:n]
         rec = attach_game(self.api.service, None, players=names, rules=rules, lang=lang, meta=dict(STATION_META),
-                          rack_review_below=RACK_REVIEW_BELOW)
+                          rack_trust=RACK_TRUST)
         self.gid, self.players, self.lang, self.keeper = rec.game_id, n, lang, rec.scorekeeper
         self.dist = DISTRIBUTIONS[lang]
         size = self.keeper.game.layout.size
@@ -189,9 +190,8 @@ class StationMachine(RuleBasedStateMachine):
         self.rec = Recorder(self.keeper, self.table, self.table, rec.link, recorder_config(settings),
                             settings.stability)
         self.cams = [RackCamera(p + 1, f"rack{p + 1}.mp4", RackEye(), None, say=self.said.append,
-                                review_below=RACK_REVIEW_BELOW,
-                                on_rack=lambda seen, frame, review: self.rec.rack_seen(   # Station._rack
-                                    seen, frame, review_below=RACK_REVIEW_BELOW))
+                                on_rack=lambda seen, frame: self.rec.rack_seen(   # Station._rack
+                                    seen, frame, trust=RACK_TRUST).review)
                      for p in range(n)]
         # the table: a shuffled bag, seven tiles each, the first player on turn
         self.bag = [t for t, k in self.dist.counts.items() for _ in range(k)]
