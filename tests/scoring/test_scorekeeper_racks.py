@@ -426,13 +426,13 @@ def test_a_play_judged_at_its_commit_takes_no_late_rack_even_when_its_read_said_
     from tilecam.scoring.racks import Judged, RackBook
     monkeypatch.setattr(RackBook, "judge", lambda self, seen, played, board: Judged(None, "", True))
     keeper = Scorekeeper(Game(NASPA, EN))
-    keeper.rack_seen(seen(0, "AEINRST", 1), SURE)
+    keeper.rack_seen(seen(0, "AEINRST", 1), TRUST)
     keeper.observe(board(CAT), player=0, pressed=True)
     play = keeper.game.events[0]
     assert play.rack_judged and play.rack is None and play.rack_note == ""
     monkeypatch.undo()
-    assert keeper.rack_seen(seen(0, "ACEIRST", 2), SURE) == []
-    assert keeper.rack_seen(seen(0, "EIOQRSU", 3), SURE) == []   # the draw: no late fill of a judged play
+    assert keeper.rack_seen(seen(0, "ACEIRST", 2), TRUST) == []
+    assert keeper.rack_seen(seen(0, "EIOQRSU", 3), TRUST) == []   # the draw: no late fill of a judged play
     assert keeper.game.events[0] == play
 
 
@@ -440,7 +440,7 @@ def test_a_play_no_read_came_before_is_not_judged_and_a_late_read_fills_it_once(
     keeper = Scorekeeper(Game(NASPA, EN))
     keeper.observe(board(CAT), player=0, pressed=True)
     assert not keeper.game.events[0].rack_judged
-    keeper.rack_seen(seen(0, "ACEIRST", 1), SURE)
-    keeper.rack_seen(seen(0, "EIOQRSU", 2), SURE)
+    keeper.rack_seen(seen(0, "ACEIRST", 1), TRUST)
+    keeper.rack_seen(seen(0, "EIOQRSU", 2), TRUST)
     fixed = keeper.game.events[0]
     assert fixed.rack == "ACEIRST" and fixed.rack_judged and from_json(to_json(fixed)) == fixed
