@@ -13,7 +13,7 @@ import sys
 
 from apiserver import AUTH, api, client, new_game  # noqa: F401  (fixtures)
 from gcgcheck import check_gcg
-from test_api_turns import CAT, COW, TON, Station
+from test_app_turns import CAT, COW, TON, Station
 
 HEDGE = "turns inferred at moves 2-3 (no clock press seen): who played which move is a guess"
 

@@ -21,6 +21,7 @@ from tilecam.api.commands.serve import TokenError, operator_tokens
 from tilecam.api.security import TokenGuard
 from tilecam.api.settings import SettingsError, load_settings
 from apiserver import AUTH, TOKEN, LiveServer, api, client, create_game_when_up, new_game  # noqa: F401  (fixtures)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "api" / "static"))  # where test_overlay_browser lives
 from test_overlay_browser import browser_page  # noqa: F401  (fixture)
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ import pytest
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:

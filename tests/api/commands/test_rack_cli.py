@@ -11,7 +11,7 @@ import numpy as np
 
 from tilecam.models.synth import render_rack
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 LOOK = dict(rack="black_plastic", view="front", distance="near", tile_style="ivory", light="even", table="wood",
             camera="sharp", value_place="subscript", blank_print="plain", weight="regular", spacing="even")
 

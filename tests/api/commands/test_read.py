@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def tilecam(*args: str) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def record(*args, timeout=180):

@@ -17,7 +17,7 @@ from tilecam.models.synth import SceneConfig, render_scene
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 LOOK = dict(out_w_px=960, out_h_px=720, max_tilt_deg=5, glare_prob=0.0, fill_min=0.85, fill_max=0.92,
             style="ivory", quarter_turn_prob=0.0, design="standard", labels="short", font="dejavu-sans")
 

@@ -29,7 +29,7 @@ from tilecam.models.synth import render_scene
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "pages"
 SHOTS = bool(os.environ.get("TILECAM_PAGE_SHOTS"))
 # Plays read under the threshold: index -> (certainty, runner-ups as (position, word, probability)).
 REVIEW = {0: (0.55, (("8D", "DJINS", 0.2),)), 2: (0.61, (("J1", "sCRIEVE", 0.3),)),

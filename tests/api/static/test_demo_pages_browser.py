@@ -32,7 +32,7 @@ from tilecam.models.synth import SceneConfig, render_scene
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "pages"
 SHOTS = bool(os.environ.get("TILECAM_PAGE_SHOTS"))
 PLAYERS = [("Cesar Del Solar", "cesar"), ("Josh Castellano", "josh")]
 SCENE = SceneConfig(out_w_px=960, out_h_px=720, max_tilt_deg=12, hands="never", glare_prob=0.0, fill_min=0.8,

@@ -3,11 +3,15 @@ table's tiles are learned and which are not yet, a one-click confirmation takes 
 of review and teaches its tiles; /tournament shows the same line under the table."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from apiserver import TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
 from browser import chromium_page, open_console_game
-from test_api_learning import camera_play
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "api" / "service"))  # where test_view_learning lives
+from test_view_learning import camera_play
 
 pytestmark = pytest.mark.slow
 

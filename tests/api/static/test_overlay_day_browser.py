@@ -17,7 +17,7 @@ from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "pages"
 SHOTS = bool(os.environ.get("TILECAM_PAGE_SHOTS"))
 WAIT = 10_000
 

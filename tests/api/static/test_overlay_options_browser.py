@@ -15,7 +15,7 @@ from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-SHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "overlay.png"
+SHOT = Path(__file__).resolve().parents[3] / "docs" / "pages" / "overlay.png"
 WAIT = 10_000  # ms; a table page looks for a new game every 2 s
 
 

@@ -24,7 +24,7 @@ from test_console_day_browser import game  # noqa: F401  (fixture: the demo's ni
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "pages"
 SHOTS = bool(os.environ.get("TILECAM_PAGE_SHOTS"))
 DATE = r"\d{1,2} [A-Z][a-z]{2} \d\d:\d\d"
 

@@ -17,7 +17,7 @@ from browser import chromium_page
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "pages"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "pages"
 
 # Every pair of text cells of the move list that share a line, closer than 6 px (or overlapping).
 CLOSE_CELLS = """() => {

@@ -2,11 +2,15 @@
 little certainty shows its evidence and its runner-up readings; a runner-up is taken once the question that shows its change is answered."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from apiserver import TOKEN, api, client, new_game, wait_for  # noqa: F401  (fixtures)
 from browser import chromium_page, open_console_game
-from test_api_review import camera_play
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "api" / "service"))  # where test_view_review lives
+from test_view_review import camera_play
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.placement import PlacedTile, Placement
 
 pytestmark = pytest.mark.slow  # a real browser
-SHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "tournament.png"
+SHOT = Path(__file__).resolve().parents[3] / "docs" / "pages" / "tournament.png"
 WAIT = 10_000  # ms; the page asks every 2 s
 
 

@@ -5,17 +5,19 @@ as at a station. TILECAM_SCREENSHOTS=1 writes docs/pages/tournament-doubts.png."
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 from apiserver import api, client, new_game  # noqa: F401  (fixtures)
 from browser import chromium_page
-from test_api_turns import CAT, COW, TON, Station
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "api"))  # where test_app_turns lives
+from test_app_turns import CAT, COW, TON, Station
 from tilecam.scoring.board import Direction, Square
 from tilecam.scoring.placement import PlacedTile, Placement
 
 pytestmark = pytest.mark.slow  # a real browser
-SHOT = Path(__file__).resolve().parents[2] / "docs" / "pages" / "tournament-doubts.png"
+SHOT = Path(__file__).resolve().parents[3] / "docs" / "pages" / "tournament-doubts.png"
 
 
 def test_the_director_reads_what_the_camera_could_not_be_sure_of(api, client, tmp_path):

@@ -36,7 +36,7 @@ from tilecam.scoring.rules import get_profile
 from tilecam.scoring.tiles import DISTRIBUTIONS
 
 pytestmark = pytest.mark.slow  # a real browser, PostgreSQL and a server process
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SHOT = REPO / "docs" / "pages" / "tournament-stations.png"
 WAIT = 15_000  # ms; the page asks every 2 s
 STALE_S = 3    # the central's [tournament] stale_after_s: short, so that the test need not wait a minute

@@ -8,13 +8,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from apiserver import api, client  # noqa: F401  (fixtures)
 from browser import chromium_page
-from test_api_turns_hedge import HEDGE, ended_without_presses
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "api"))  # where test_app_turns_hedge lives
+from test_app_turns_hedge import HEDGE, ended_without_presses
 
 pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 SAID = HEDGE[0].upper() + HEDGE[1:]  # the API's words, as a sentence

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from apiserver import TOKEN
-from test_forward import (DIRECTOR_TOKEN, STATION, STATION_TOKEN, central_game, forwarding, jpeg, record,  # noqa: F401
+from test_forwarder import (DIRECTOR_TOKEN, STATION, STATION_TOKEN, central_game, forwarding, jpeg, record,  # noqa: F401
                           record_events, uid_of, watch_calls, ingest, UID, HEADER)
 from tilecam.api.bus import Bus
 from tilecam.api.service import GameService

@@ -22,7 +22,7 @@ from tilecam.scoring.lexicon import Lexicon
 from tilecam.scoring.placement import PlacedTile, Placement
 from tilecam.scoring.rules import PROFILES
 from tilecam.scoring.tiles import DISTRIBUTIONS
-from test_gcg_roundtrip import PROFILE, game_logs
+from test_writer_roundtrip import PROFILE, game_logs
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "gcg"
 EN, DE = DISTRIBUTIONS["en"], DISTRIBUTIONS["de"]

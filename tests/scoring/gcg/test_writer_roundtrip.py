@@ -58,7 +58,7 @@ def random_placement(data, game: Game) -> Placement | None:
 
 def offboard(rack, game):
     """The rack as recorded, when the tiles off the board can make it (a rack they cannot make is a
-    misread: the writer leaves it out and says so, tests/scoring/gcg/test_gcg_notes.py)."""
+    misread: the writer leaves it out and says so, tests/scoring/gcg/test_writer_notes.py)."""
     if rack is None:
         return None
     have = unseen(game.state.board, EN)

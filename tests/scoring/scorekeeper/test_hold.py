@@ -5,6 +5,9 @@ committed, and later plays are decoded against the board as last committed. A wi
 play's tiles all left the board is one, though a square of it reads neither surely empty nor a tile."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from tilecam.scoring.board import Square
 from tilecam.scoring.decode import DecodeConfig
 from tilecam.scoring.game import Game
@@ -12,6 +15,7 @@ from tilecam.scoring.rules import get_profile
 from tilecam.scoring.scorekeeper import Scorekeeper
 from tilecam.scoring.snapshot import Snapshot
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scoring"))  # where test_decode lives
 from test_decode import CLASSES, rows_with
 
 NASPA = get_profile("naspa")
