@@ -1,12 +1,10 @@
 """Issue 28's render factors: each option renders, is reproducible by seed, changes what it names
-and nothing else, and can be held out of training whole."""
+and nothing else, and can be held out of training whole (tests/models/test_dataset.py)."""
 import numpy as np
 import pytest
 
-from tilecam.models.dataset import DataSpec, build, tile_mask
+from tilecam.models.dataset import tile_mask
 from tilecam.models.synth import RENDER_FACTORS, SceneConfig, available_fonts, render_topdown
-from tilecam.models.synth.board import _glyph_masks
-from tilecam.models.train import one_cycle, parse_render_holdout
 
 # isolated tiles (so each tile's pixels are its own), a narrow I, a blank, a wide W
 BOARD = ["." * 15] * 3 + ["...I...W...?..."] + ["." * 15] * 3 + ["...E...?...H..."] + ["." * 15] * 3 + \
@@ -97,16 +95,6 @@ def test_braille_cell_sits_in_a_top_corner_of_lettered_tiles_only():
             assert len(ys) and ys.mean() < 0.45 * sq
 
 
-def test_a_narrow_i_gets_its_value_close_beside_it():
-    font = str(available_fonts()["dejavu-sans"])
-    letter, value = _glyph_masks(font, "I", 60, True, 0.6, -0.12, -0.03, "beside", 0.24, 0, 0.0)
-    lx = np.flatnonzero(letter.max(axis=0) > 0.5)
-    vx = np.flatnonzero(value.max(axis=0) > 0.5)
-    assert len(vx) and 0 < vx[0] - lx[-1] < 0.12 * 60
-    _, none = _glyph_masks(font, "I", 60, True, 0.6, -0.12, -0.03, "none", 0.24, 0, 0.0)
-    assert not none.any()
-
-
 @pytest.mark.parametrize("kind", ["face", "star", "logo"])
 def test_printed_blanks_carry_ink_plain_ones_do_not(kind):
     plain, printed = render(blank_print="plain"), render(blank_print=kind)
@@ -125,27 +113,3 @@ def test_new_looks_render_by_name():
     assert dark.image[centre].mean() < dark.image[y0 + 5 * sq: y0 + 6 * sq, x0 + 6 * sq: x0 + 7 * sq].mean() - 60
     b, g, r = (red.image[centre][..., i].astype(float) for i in range(3))
     assert ((r - g > 80) & (r - b > 80)).any()   # red letters on a light tile
-
-
-def test_a_held_out_option_is_never_drawn_and_builds_are_reproducible():
-    held = parse_render_holdout("braille=dots,legend=coordinates,legend=text")
-    assert held == {"braille": ("dots",), "legend": ("coordinates", "text")}
-    spec = DataSpec(boards=2, seed=3, square_px=(26, 30), render=(("braille", ("none",)), ("legend", ("none",))))
-    a, b = build(spec), build(spec)
-    assert all(np.array_equal(a[k], b[k]) for k in ("x", "y", "rot"))
-    other = build(DataSpec(boards=2, seed=3, square_px=(26, 30), render=(("braille", ("dots",)),
-                                                                            ("legend", ("none",)))))
-    assert not np.array_equal(a["x"], other["x"])
-    with pytest.raises(SystemExit, match="nothing of braille"):
-        parse_render_holdout("braille=none,braille=dots")
-    with pytest.raises(SystemExit, match="not a factor"):
-        parse_render_holdout("braille=stars")
-
-
-def test_the_learning_rate_follows_the_one_cycle_shape_whatever_the_length():
-    lr0, b0 = one_cycle(0.0, 3e-3)
-    peak, bp = one_cycle(0.15, 3e-3)
-    end, be = one_cycle(1.0, 3e-3)
-    assert lr0 == pytest.approx(3e-3 / 25) and peak == pytest.approx(3e-3) and end == pytest.approx(3e-3 / 25e4)
-    assert (b0, bp, be) == (pytest.approx(0.95), pytest.approx(0.85), pytest.approx(0.95))
-    assert one_cycle(1.3, 3e-3)[0] == pytest.approx(end)   # a shortened run past its end stays at the floor

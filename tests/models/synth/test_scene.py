@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from tilecam.models.synth import DESIGNS, STYLES, SceneConfig, render_scene, render_topdown
-from tilecam.models.synth.layout import LETTER_VALUES, PREMIUM_ROWS
 
 BOARD = ["." * 15] * 7 + ["...QUALMS?ÄÖÜ.."] + [".......A.......", ".......t......."] + ["." * 15] * 5
 
@@ -102,13 +101,6 @@ def test_scene_tile_rotations_follow_the_board():
     occupied = np.array([[ch != "." for ch in row] for row in BOARD])
     assert np.array_equal(s.tile_rotations >= 0, occupied)
     assert set(np.unique(s.tile_rotations[occupied])) <= {1, 2, 3}
-
-
-def test_layout_and_values_come_from_scoring():
-    assert PREMIUM_ROWS[7][7] == "*" and PREMIUM_ROWS[0][0] == PREMIUM_ROWS[0][7] == "="
-    assert LETTER_VALUES["Q"] == 10 and (LETTER_VALUES["Ä"], LETTER_VALUES["Ö"], LETTER_VALUES["Ü"]) == (6, 8, 6)
-    with pytest.raises(ValueError, match=r"\(7, 3\)"):
-        render_topdown(BOARD[:7] + ["...#..........."] + BOARD[8:], 0)
 
 
 def test_the_renderer_s_letters_are_the_trained_sets_read_off_scoring():
