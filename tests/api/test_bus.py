@@ -15,32 +15,33 @@ def update(game_id: int, seq: int) -> BusMessage:
     return BusMessage(game_id, seq, "update", {"seq": seq})
 
 
-def test_a_message_reaches_the_subscribers_of_its_game_from_another_thread():
-    async def run():
-        bus = Bus()
-        one, every, other = bus.subscribe(1), bus.subscribe(), bus.subscribe(2)
-        counts = []
-        publisher = threading.Thread(target=lambda: counts.append(bus.publish(update(1, 5))))
-        publisher.start()
-        publisher.join()
-        got = await asyncio.wait_for(asyncio.gather(one.get(), every.get()), 2)
-        assert counts == [2] and [m.seq for m in got] == [5, 5] and other.queue.empty()
-        bus.unsubscribe(one)
-        assert bus.subscribers == 2 and bus.publish(update(1, 6)) == 1
+def test_live_bus_delivers_from_another_thread():
+    async def main():
+        bus = Bus(queue_size=4)
+        mine, other, every = bus.subscribe(1), bus.subscribe(2), bus.subscribe(None)
+        t = threading.Thread(target=lambda: [bus.publish(BusMessage(1, i, "update", {"i": i})) for i in range(3)])
+        t.start()
+        t.join()
+        got = [await asyncio.wait_for(mine.get(), 2) for _ in range(3)]
+        assert [m.seq for m in got] == [0, 1, 2]
+        assert (await asyncio.wait_for(every.get(), 2)).seq == 0
+        assert other.queue.empty()
+        bus.close()
+        assert await asyncio.wait_for(other.get(), 2) is None
+    asyncio.run(main())
 
-    asyncio.run(run())
 
-
-def test_a_slow_subscriber_keeps_the_newest_updates():
-    async def run():
+def test_live_bus_slow_subscriber_keeps_the_newest():
+    async def main():
         bus = Bus(queue_size=2)
         sub = bus.subscribe(1)
-        for seq in range(5):
-            bus.publish(update(1, seq))
-        await asyncio.sleep(0)  # the hand-overs run on this loop
+        for i in range(5):
+            bus.publish(BusMessage(1, i, "update"))
+        await asyncio.sleep(0)  # let the loop run the hand-overs
         assert [(await sub.get()).seq for _ in range(2)] == [3, 4] and sub.dropped == 3
-
-    asyncio.run(run())
+        bus.unsubscribe(sub)
+        assert bus.subscribers == 0
+    asyncio.run(main())
 
 
 def test_closing_ends_every_stream_even_one_that_subscribes_after():
@@ -50,6 +51,17 @@ def test_closing_ends_every_stream_even_one_that_subscribes_after():
         bus.close()
         assert await asyncio.wait_for(sub.get(), 2) is None
         assert await asyncio.wait_for(bus.subscribe(3).get(), 2) is None
+
+    asyncio.run(run())
+
+
+def test_an_unsubscribed_client_is_sent_nothing():
+    async def run():
+        bus = Bus()
+        gone, stays = bus.subscribe(1), bus.subscribe(1)
+        bus.unsubscribe(gone)
+        assert bus.subscribers == 1 and bus.publish(update(1, 1)) == 1 and (await stays.get()).seq == 1
+        assert gone.queue.empty()
 
     asyncio.run(run())
 
