@@ -1,13 +1,12 @@
 """api/station/boot.py: the store opened with its folder made (a fresh machine has none), a store
-that cannot be opened a SetupError naming it; the addresses the station prints and gives others."""
+that cannot be opened a SetupError naming it; the address the station prints. (The address it gives
+others, own_url, is tested through the station: tests/api/station/test_station.py.)"""
 from __future__ import annotations
-
-import socket
 
 import pytest
 
-from tilecam.api.settings import ServerSettings, Settings, StoreSettings, TournamentSettings
-from tilecam.api.station.boot import SetupError, base_url, open_store, own_url
+from tilecam.api.settings import ServerSettings, StoreSettings
+from tilecam.api.station.boot import SetupError, base_url, open_store
 
 
 def test_the_store_s_folder_is_made_before_it_is_opened(tmp_path):
@@ -31,11 +30,3 @@ def test_the_address_printed_is_one_this_machine_reaches():
     assert base_url(ServerSettings(host="0.0.0.0", port=8001)) == "http://127.0.0.1:8001"
     assert base_url(ServerSettings(host="::", port=80)) == "http://127.0.0.1:80"
     assert base_url(ServerSettings(host="10.0.0.7", port=8000)) == "http://10.0.0.7:8000"
-
-
-def test_the_station_s_own_address_is_the_tournament_s_else_its_server_s():
-    named = Settings(tournament=TournamentSettings(url="http://pi-1.local:8000/"))
-    assert own_url(named) == "http://pi-1.local:8000"
-    everywhere = Settings(server=ServerSettings(host="0.0.0.0", port=8002))
-    assert own_url(everywhere) == f"http://{socket.gethostname()}:8002"
-    assert own_url(Settings(server=ServerSettings(host="fe80::1", port=8000))) == "http://[fe80::1]:8000"
