@@ -1,6 +1,6 @@
 """api/routes/pages.py over real HTTP: the recount and the replay of a game that exists (an unknown
-game is a 404 with its message, never an empty page), and /tournament's filters checked before the
-page is sent."""
+game is a 404 with its message, never an empty page). /tournament and its filters:
+tests/api/service/test_tournament.py; the favicon: tests/api/test_app_http.py."""
 from __future__ import annotations
 
 import pytest
@@ -16,12 +16,3 @@ def test_a_game_s_page_is_served_only_for_a_game_that_exists(client, page, marke
     missing = client.get(f"/{page}/{gid + 1000}")
     assert missing.status_code == 404 and str(gid + 1000) in missing.json()["detail"]
     assert client.get(f"/{page}/abc").status_code == 422
-
-
-def test_the_tournament_page_checks_its_filters(client):
-    for query in ("", "?tables=1-20", "?tables=3,5&flagged=true"):
-        r = client.get(f"/tournament{query}")
-        assert r.status_code == 200 and "tournament.js" in r.text, query
-    for bad in ("?tables=x", "?tables=20-1", "?flagged=maybe"):
-        r = client.get(f"/tournament{bad}")
-        assert r.status_code == 422 and r.json()["detail"], bad
