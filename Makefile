@@ -45,7 +45,7 @@ $(CHROMIUM):
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 
-# poppler's pdftotext and pdftoppm read back the recount's print to PDF (tests/api/test_recount_print_browser.py).
+# poppler's pdftotext and pdftoppm read back the recount's print to PDF (tests/api/static/test_recount_print_browser.py).
 PDFTOTEXT := /usr/bin/pdftotext
 $(PDFTOTEXT):
 	apt-get update

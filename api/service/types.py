@@ -3,7 +3,7 @@ clock, racks, the tournament's tables) and the corrections it takes.
 
 They are the service's own, so the core never imports the web: the routes send them as JSON as
 they are, and api/schemas.py re-exports them beside the web's request models. A field added here
-is a field of the HTTP API (tests/api/test_api_schema.py holds the spec to them). The service's
+is a field of the HTTP API (tests/api/test_app_schema.py holds the spec to them). The service's
 modules import it as `import tilecam.api.service.types as s`: `from . import types` would make the
 package (its __init__, which imports them) a dependency, a cycle to tests/test_layers.py.
 """

@@ -1,7 +1,7 @@
 """The event store's interface: what the game service needs from a database, and nothing more.
 
 The store keeps what it is given, in order, and hands it back; it knows no rules. Every engine
-behind ``Store`` keeps the same promises (tests/api/store/test_contract.py holds each engine to
+behind ``Store`` keeps the same promises (tests/api/store/test_store_contract.py holds each engine to
 them):
 
 - a game's log is append-only; an append names the seq it believes comes next (``expect``) and a

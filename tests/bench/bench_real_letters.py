@@ -16,7 +16,7 @@ The baseline (docs/results/real_letters_baseline.json) holds, per frame, the 225
 it was written; a square is right when it equals the truth. The check fails on any square right in
 the baseline and wrong now, and names each (set, frame, square, truth, read now); squares that
 became right are reported, not failures. Only ``--write-baseline`` writes it: run the check before
-every vision commit (tests/vision/test_real_letters.py runs it in ``make test``), and write the
+every vision commit (tests/vision/test_reader_real_letters.py runs it in ``make test``), and write the
 baseline only when every square it lists as lost is understood and accepted.
 """
 from __future__ import annotations

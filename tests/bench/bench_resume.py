@@ -170,7 +170,7 @@ def races(n: int) -> list[dict]:
     out = []
     for i in range(n):
         t0 = time.perf_counter()
-        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "tests/api/store/test_race.py", "-k", "two_processes"],
+        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "tests/api/store/test_sqlite_race.py", "-k", "two_processes"],
                            cwd=REPO, capture_output=True, text=True, timeout=600)
         line = next((x for x in r.stdout.splitlines() if x.startswith("race:")), "")
         out.append({"run": i, "passed": r.returncode == 0, "summary": line, "s": round(time.perf_counter() - t0, 1)})

@@ -1,44 +1,13 @@
-"""Live: the bus, Server-Sent Events over real HTTP, and the OBS text fields."""
+"""Live: Server-Sent Events over real HTTP and the OBS text fields (the bus itself: tests/api/test_bus.py)."""
 from __future__ import annotations
 
-import asyncio
 import re
 import threading
 
 import pytest
 
 from apiserver import AUTH, SseReader, api, client, new_game  # noqa: F401  (fixtures)
-from tilecam.api.bus import Bus, BusMessage
 from tilecam.api.schemas import OBS_FIELDS
-
-
-def test_live_bus_delivers_from_another_thread():
-    async def main():
-        bus = Bus(queue_size=4)
-        mine, other, every = bus.subscribe(1), bus.subscribe(2), bus.subscribe(None)
-        t = threading.Thread(target=lambda: [bus.publish(BusMessage(1, i, "update", {"i": i})) for i in range(3)])
-        t.start()
-        t.join()
-        got = [await asyncio.wait_for(mine.get(), 2) for _ in range(3)]
-        assert [m.seq for m in got] == [0, 1, 2]
-        assert (await asyncio.wait_for(every.get(), 2)).seq == 0
-        assert other.queue.empty()
-        bus.close()
-        assert await asyncio.wait_for(other.get(), 2) is None
-    asyncio.run(main())
-
-
-def test_live_bus_slow_subscriber_keeps_the_newest():
-    async def main():
-        bus = Bus(queue_size=2)
-        sub = bus.subscribe(1)
-        for i in range(5):
-            bus.publish(BusMessage(1, i, "update"))
-        await asyncio.sleep(0)  # let the loop run the hand-overs
-        assert [(await sub.get()).seq for _ in range(2)] == [3, 4] and sub.dropped == 3
-        bus.unsubscribe(sub)
-        assert bus.subscribers == 0
-    asyncio.run(main())
 
 
 def test_live_sse_sends_the_state_then_each_committed_entry(api, client):

@@ -1,4 +1,4 @@
-"""The PostgreSQL store beyond the contract (test_contract.py runs that on it too): where its
+"""The PostgreSQL store beyond the contract (test_store_contract.py runs that on it too): where its
 password may come from, several servers on one database, a server restart, and `tilecam serve`
 on it over real HTTP. The server is the session's own (tests/pgserver.py, the `pg` fixture)."""
 from __future__ import annotations

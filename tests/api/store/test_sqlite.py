@@ -1,4 +1,4 @@
-"""The SQLite engine beyond the contract (test_contract.py holds it to the Store's promises, as it does
+"""The SQLite engine beyond the contract (test_store_contract.py holds it to the Store's promises, as it does
 PostgreSQL): one JSON row per entry with its kind, WAL mode, files from older versions, files that are no store."""
 from __future__ import annotations
 
