@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow  # end to end (see pyproject's markers)
 
 def test_the_pages_open_the_game_in_woogles(api, client, shared_data, tmp_path):  # noqa: F811
     done = import_gcg(client, shared_data / "gcg" / "liwords" / "doug_vs_emely.gcg")
-    unseen = import_gcg(client, Path(__file__).resolve().parents[1] / "data" / "gcg" / "zeros_end_racks_unseen.gcg")
+    unseen = import_gcg(client, Path(__file__).resolve().parents[2] / "data" / "gcg" / "zeros_end_racks_unseen.gcg")
     with chromium_page(tmp_path / "profile", 1280, 800) as page:
         page.goto(f"{api.url}/replay/{done}")
         link = page.locator("#woogles a")
