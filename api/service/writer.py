@@ -117,7 +117,10 @@ class Writer:
             # Each becomes one '#key value' line in GCG.
             if not re.fullmatch(r"[A-Za-z0-9_-]+", key) or any(c in value for c in "\r\n"):
                 raise InvalidInput(f"meta {key!r}: keys are single words and values one line")
-        return self.store.create_game(ps, rules, lang, layout, meta)
+        with self.store.writing():  # the names a game starts with are the table log's first row too
+            row = self.store.create_game(ps, rules, lang, layout, meta)
+            self.store.append_table(row.id, "players", players_row(ps, "created"))
+        return row
 
     def import_record(self, record: GameRecord) -> GameRow:
         """A whole game (e.g. read from GCG) into the store, one entry at a time."""

@@ -146,7 +146,9 @@ def test_names_and_learned_tiles_are_rows_of_the_table_log_the_latest_in_force(t
     svc.set_learned(gid, {"A", "B"})        # no change: no row
     svc.set_learned(gid, {"A", "B", "?"})
     rows = svc.store.table_log(gid)
-    assert [r.kind for r in rows] == ["players", "players", "learned", "learned"]
+    assert [r.kind for r in rows] == ["players", "players", "players", "learned", "learned"]
+    assert rows[0].data == {"players": [{"nick": "Ann", "name": "Ann"}, {"nick": "Ben", "name": "Ben"}],
+                            "by": "created"}   # the names a game starts with are its first row
     again = started(tmp_path / "g.sqlite3", times)
     log = again.table_log(gid)
     assert [p["name"] for p in log.players] == ["Anna Maria", "Ben"] and log.learned == {"A", "B", "?"}
@@ -156,10 +158,9 @@ def test_names_and_learned_tiles_are_rows_of_the_table_log_the_latest_in_force(t
 
 def test_a_game_from_before_the_table_log_reads_its_names_and_learned_tiles_as_before(tmp_path):
     svc = started(tmp_path / "g.sqlite3", Times(0.0, 0.0))
-    gid = svc.create_game([("Ann", None), ("Ben", None)]).id
-    # as the code before wrote them: the names in the row, the learned tiles in the meta
-    svc.store.update_game(gid, players=[{"nick": "ann", "name": "Ann B"}, {"nick": "ben", "name": "Ben"}],
-                          meta={LEARNED_META: "E S"})
+    # as the code before wrote them: the names in the row, the learned tiles in the meta, no table log
+    gid = svc.store.create_game([{"nick": "ann", "name": "Ann B"}, {"nick": "ben", "name": "Ben"}], "naspa", "en",
+                                meta={LEARNED_META: "E S"}).id
     assert svc.store.table_log(gid) == []
     log = svc.table_log(gid)
     assert [p["name"] for p in log.players] == ["Ann B", "Ben"] and svc.learned(gid) == {"E", "S"}
