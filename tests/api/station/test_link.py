@@ -64,7 +64,8 @@ def test_the_lost_alert_and_the_learned_tiles_are_kept_in_the_games_meta(service
     assert service.game(gid).meta[LEARNED_META] == "A Q Z"
     # the learned tiles are a row of the table log (issue 46): what a resumed station trusts is the
     # log's, whatever the meta (the pages' copy) says
-    assert [(r.kind, r.data) for r in service.store.table_log(gid)] == [("learned", {"tiles": ["A", "Q", "Z"]})]
+    assert [(r.kind, r.data) for r in service.store.table_log(gid) if r.kind == "learned"] == \
+        [("learned", {"tiles": ["A", "Q", "Z"]})]
     service.set_meta(gid, {LEARNED_META: None})
     from tilecam.api.station.game import attach_game
     assert attach_game(service, gid).scorekeeper.given == {"A", "Q", "Z"}
