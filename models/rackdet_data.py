@@ -1,8 +1,10 @@
 """Training stills for the learned rack finder (models/train_rackdet.py, vision/rackdetect.py).
 
 Rendered rack-camera frames (models.synth.render_rack) in the TRAINING looks only: a factor's
-RACK_HELD_OUT options never appear here (draw_look(seed, 'train')), so the held-out looks the
-bench reports (tests/bench/bench_rack.py 'heldout', 'heldout_all') stay unseen. Racks of 0 to 7
+RACK_HELD_OUT options never appear here (draw_look(seed, 'train', broad=True)), so the held-out looks the
+bench reports (tests/bench/bench_rack.py 'heldout', 'heldout_all') stay unseen. Issue 45's broad mix
+(RACK_BROAD: walnut, flat and tall racks, pro and walnut tiles, more fonts, patterned tables) is drawn
+among the training options. Racks of 0 to 7
 tiles (half of them full, an empty one now and then), a hand over some tiles in about a third.
 Seeds from SEED0 on, clear of the bench's (30000-59999). Each frame is kept at the detector's
 input size (vision.rackdetect.INPUT_W x INPUT_H, INTER_AREA as at run time) with its tile quads
@@ -28,14 +30,21 @@ def _bag() -> list[str]:
     return [t for t, c in DISTRIBUTIONS["en"].counts.items() for _ in range(c)]
 
 
-def render_one(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(image at the input size, quads (7, 4, 2) in its pixels padded with nan, hidden (7,) bool)."""
+def scene_for(seed: int):
+    """The training still of ``seed`` at the renderer's size (models.synth.RackScene): its tiles,
+    hand and look (the training options and issue 45's broad mix, draw_look(seed, 'train', broad=True))."""
     from tilecam.models.synth import draw_look, render_rack
     rng = np.random.default_rng([seed, 77])
     n = 7 if rng.random() < FULL else int(rng.integers(0, 7))
     tiles = [str(t) for t in rng.choice(_bag(), n, replace=False)]
     hand = float(rng.uniform(0.15, 0.5)) if n and rng.random() < HANDS else 0.0
-    scene = render_rack(tiles, seed, draw_look(seed, "train"), hand=hand)
+    return render_rack(tiles, seed, draw_look(seed, "train", broad=True), hand=hand)
+
+
+def render_one(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(image at the input size, quads (7, 4, 2) in its pixels padded with nan, hidden (7,) bool)."""
+    scene = scene_for(seed)
+    n = len(scene.tiles)
     h, w = scene.image.shape[:2]
     img = cv2.resize(scene.image, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
     quads = np.full((7, 4, 2), np.nan, np.float32)

@@ -1,7 +1,7 @@
 """Train the learned rack finder (vision/rackdetect.py) on rendered racks and export it to ONNX
 with its model card.
 
-    python -m tilecam.models.train_rackdet [--racks 4000] [--minutes 22] [--min-scale 0.4] [--out models/rackdet.onnx]
+    python -m tilecam.models.train_rackdet [--racks 6000] [--minutes 22] [--min-scale 0.4] [--out models/rackdet.onnx]
 
 The stills (models/rackdet_data.py) are rendered in the training looks only: every option of
 RACK_HELD_OUT is kept out whole, so the bench's held-out sets (tests/bench/bench_rack.py) are looks
@@ -30,8 +30,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecam.models.rackdet_data import FULL, HANDS, SEED0, render_one, render_set
-from tilecam.models.synth import RACK_HELD_OUT
+from tilecam.models.rackdet_data import FULL, HANDS, SEED0, render_set, scene_for
+from tilecam.models.synth import RACK_BROAD, RACK_HELD_OUT
 from tilecam.vision.rackdetect import INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, RackDetector
 
 OUT_W, OUT_H = INPUT_W // STRIDE, INPUT_H // STRIDE
@@ -182,16 +182,10 @@ def batch(data: dict, idx: np.ndarray, rng: np.random.Generator, aug: bool = Tru
 def found_right(det: RackDetector, n: int, seed0: int) -> dict:
     """On ``n`` fresh training-look stills: racks whose slots are all there, each on its tile and seen
     as the truth (bench_rack's rule), empty racks read with no slot, hidden tiles given a seen slot."""
-    from tilecam.models.synth import draw_look, render_rack
     right = empties = empty_right = hidden = hidden_seen = 0
     for k in range(n):
-        seed = seed0 + k
-        rng = np.random.default_rng([seed, 77])
-        m = 7 if rng.random() < FULL else int(rng.integers(0, 7))
-        from tilecam.models.rackdet_data import _bag
-        tiles = [str(t) for t in rng.choice(_bag(), m, replace=False)]
-        hand = float(rng.uniform(0.15, 0.5)) if m and rng.random() < HANDS else 0.0
-        scene = render_rack(tiles, seed, draw_look(seed, "train"), hand=hand)
+        scene = scene_for(seed0 + k)
+        m = len(scene.tiles)
         fix = det.detect(scene.image).fix
         slots = fix.slots if fix is not None else ()
         if not m:
@@ -219,7 +213,7 @@ def git_commit() -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "rackdet.onnx"))
-    ap.add_argument("--racks", type=int, default=4000, help="rendered training stills")
+    ap.add_argument("--racks", type=int, default=6000, help="rendered training stills")
     ap.add_argument("--minutes", type=float, default=22.0, help="training time (the stills' rendering not counted)")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -233,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
-    cache = Path(args.cache) / f"train_{args.racks}_{SEED0}.npz"
+    cache = Path(args.cache) / f"train_{args.racks}_{SEED0}_broad.npz"   # broad: issue 45's mix among the looks
     if cache.is_file():
         data = dict(np.load(cache))
         print(f"stills from {cache}", flush=True)
@@ -314,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                    "offset_norm": OFFSET_NORM, "core": {"across": CORE_U, "down": CORE_V}},
         "training": {"command": "python -m tilecam.models.train_rackdet " + " ".join(argv or sys.argv[1:]),
                      "commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "racks": n, "seeds_from": SEED0,
-                     "full_racks": FULL, "hand_racks": HANDS, "looks": "models.synth.draw_look(seed, 'train')",
+                     "full_racks": FULL, "hand_racks": HANDS, "looks": "models.synth.draw_look(seed, 'train', broad=True)",
+                     "broad_mix": {k: list(v) for k, v in RACK_BROAD.items()},
                      "held_out_whole": {k: list(v) for k, v in RACK_HELD_OUT.items()},
                      "augmentation": "perspective warp (scale " + f"{args.min_scale:g}-1.2," + " roll +-24 deg, corners +-6 %), mirror, "
                                      "channel gains/swaps, inversion, grey, brightness, glare, blur, noise",

@@ -76,6 +76,13 @@ TILE_STYLES = {
     # cream and white tiles with red letters (broadcast sets with red serif letters)
     "red_ink": dict(faces=((244, 238, 222), (250, 248, 242), (232, 220, 196)), inks=((196, 28, 34), (160, 18, 28)),
                     radius=(0.06, 0.18), grain=False),
+    # Issue 45's broad mix, drawn only by the rack renderer for the learned rack finder's training (not
+    # in STYLES: the board renders and the tile model never see them): walnut tiles with light letters,
+    # and pro tiles (bright plastic faces of many colours, dark letters)
+    "walnut": dict(faces=((92, 60, 40), (110, 72, 46), (74, 50, 36), (124, 84, 56)),
+                   inks=((240, 228, 200), (226, 190, 110)), radius=(0.04, 0.12), grain=True),
+    "pro": dict(faces=((120, 190, 230), (240, 150, 170), (160, 220, 150), (250, 220, 120), (200, 170, 230),
+                       (250, 170, 90)), inks=((20, 20, 24), (36, 28, 60)), radius=(0.14, 0.26), grain=False),
 }
 
 # Issue 28's renderer factors: what real sets and boards do that the first renders did not. Each

@@ -23,7 +23,7 @@ from .fonts import available_fonts, faces_of, family_of
 from .looks import RENDER_FACTORS, STYLES
 from .scene import SKIN_BGR
 
-__all__ = ["HAND_LOOKS", "RACK_FACTORS", "RACK_HELD_OUT", "SPLITS", "RackScene", "draw_look", "render_rack"]
+__all__ = ["HAND_LOOKS", "RACK_BROAD", "RACK_FACTORS", "RACK_HELD_OUT", "SPLITS", "RackScene", "draw_look", "render_rack"]
 
 RACK_FACTORS: dict[str, tuple[str, ...]] = {
     # the rack: its material and colour (RGB anchors in RACK_COLOURS)
@@ -46,6 +46,19 @@ RACK_FACTORS: dict[str, tuple[str, ...]] = {
     "blank_print": RENDER_FACTORS["blank_print"],
     "weight": RENDER_FACTORS["weight"],
 }
+# Issue 45's broad mix: looks a user's rack camera shows that the first renders lacked (walnut racks
+# and tiles, white plastic, flat racks with no ledge, tall tournament racks, pro tiles, fonts the
+# rack renders had not used, patterned, felt and marble tables). Drawn only with draw_look(...,
+# broad=True), which the learned rack finder trains on; a split alone never draws them, so the
+# bench's stills are as before. None is held out: they widen training, the held-out looks are unchanged.
+RACK_BROAD: dict[str, tuple[str, ...]] = {
+    "rack": ("walnut", "white_plastic", "flat", "tall"),
+    "tile_style": ("walnut", "pro"),
+    "font": ("comfortaa", "quicksand", "caladea", "libertine", "oxygen", "hack"),
+    "table": ("patterned", "felt", "marble"),
+}
+for _name, _extra in RACK_BROAD.items():
+    RACK_FACTORS[_name] = RACK_FACTORS[_name] + _extra
 # Kept out of anything tuned (the reading rule, thresholds): the tile style and fonts the tile
 # model never trained on (models/train.py's defaults), and one option of every other factor.
 RACK_HELD_OUT: dict[str, tuple[str, ...]] = {
@@ -60,7 +73,16 @@ RACK_COLOURS = {  # RGB
     "grey_plastic": ((120, 124, 130), (160, 162, 166)),
     "coloured_plastic": ((170, 36, 40), (30, 70, 150), (30, 120, 70), (230, 190, 40)),
     "acrylic": ((200, 214, 222), (150, 176, 190)),
+    "walnut": ((84, 54, 36), (66, 44, 30), (102, 68, 44)),
+    "white_plastic": ((226, 226, 222), (240, 238, 232)),
+    # forms (RACK_FORMS), in a wood or plastic colour
+    "flat": ((176, 124, 76), (28, 28, 30), (120, 124, 130), (30, 70, 150), (84, 54, 36)),
+    "tall": ((140, 92, 56), (28, 28, 30), (84, 54, 36), (176, 124, 76)),
 }
+# A rack's shape: its back wall's height and the tiles' lean (degrees) drawn here, the ledge's
+# depth and height, whether it has a front lip. The 'ledge' rack is every rack's but these.
+RACK_FORMS = {"flat": dict(wall=(0.08, 0.22), lean=(0, 6), base=(0.12, 0.22, 0.12), lip=False),
+              "tall": dict(wall=(1.0, 1.35), lean=(12, 22), base=(0.3, 0.5, 0.3), lip=True)}
 # camera elevation above the rack's ledge (degrees) and yaw to one side
 VIEWS = {"front": ((4, 18), (0, 14)), "high": ((20, 42), (0, 16)), "above": ((44, 66), (0, 12)),
          "side": ((10, 40), (22, 36))}
@@ -93,11 +115,11 @@ def _tokens(tiles) -> list[str]:
 SPLITS = ("train", "heldout", "heldout_all")
 
 
-def draw_look(seed: int, split: str = "train", look: dict | None = None) -> dict:
+def draw_look(seed: int, split: str = "train", look: dict | None = None, *, broad: bool = False) -> dict:
     """A full look: the options ``look`` names, the rest drawn by ``split``: 'train' never a
     held-out option; 'heldout' one factor (drawn) at a held-out option, the others as in training
     (how models/train.py measures each held-out factor on its own); 'heldout_all' a held-out option
-    of every factor at once."""
+    of every factor at once. ``broad``: RACK_BROAD's options are drawn too (the finder's training)."""
     if split not in SPLITS:
         raise ValueError(f"split is one of {SPLITS}, not {split!r}")
     rng = np.random.default_rng([seed, 30])
@@ -108,7 +130,8 @@ def draw_look(seed: int, split: str = "train", look: dict | None = None) -> dict
     out = {}
     for name, options in RACK_FACTORS.items():
         held = RACK_HELD_OUT.get(name, ())
-        pool = [o for o in options if (o in held) == (name in held_now)] or list(options)
+        pool = [o for o in options if (o in held) == (name in held_now)
+                and (broad or o not in RACK_BROAD.get(name, ()))] or list(options)
         if name == "font":  # only families with a face on this machine
             pool = [f for f in pool if faces_of([f])] or [f for f in options if faces_of([f])]
         drawn = pool[int(rng.integers(len(pool)))]
@@ -164,9 +187,15 @@ def _fill(img, cam, pts3, colour, shade=1.0):
 
 
 def _table(rng, kind: str, w: int, h: int) -> np.ndarray:
-    base = {"wood": rng.uniform([110, 70, 40], [170, 120, 80]), "dark": rng.uniform([25, 25, 25], [70, 60, 55]),
-            "light": rng.uniform([190, 190, 185], [235, 232, 225]),
-            "cloth": rng.uniform([40, 60, 40], [120, 150, 120])}[kind].astype(np.float32)
+    # every kind's base is drawn, whatever the kind: the draws after it stay as they were
+    bases = {"wood": rng.uniform([110, 70, 40], [170, 120, 80]), "dark": rng.uniform([25, 25, 25], [70, 60, 55]),
+             "light": rng.uniform([190, 190, 185], [235, 232, 225]),
+             "cloth": rng.uniform([40, 60, 40], [120, 150, 120])}
+    brng = np.random.default_rng(rng.integers(1 << 62)) if kind not in bases else None   # RACK_BROAD's tables
+    base = (bases[kind] if brng is None else
+            {"patterned": brng.uniform([60, 40, 40], [230, 210, 200]),
+             "felt": np.array(FELTS[int(brng.integers(len(FELTS)))], float) * brng.uniform(0.8, 1.15),
+             "marble": brng.uniform([200, 198, 192], [240, 238, 232])}[kind]).astype(np.float32)
     sw, sh = w // 4, h // 4
     low = cv2.resize(rng.normal(0, 1, (5, 8)).astype(np.float32), (sw, sh), interpolation=cv2.INTER_CUBIC)
     field = low * np.float32(rng.uniform(4, 14))
@@ -180,6 +209,8 @@ def _table(rng, kind: str, w: int, h: int) -> np.ndarray:
         yy, xx = np.mgrid[0:h, 0:w]
         check = (((xx // p) + (yy // p)) % 2).astype(np.float32)
         img += (check * np.float32(rng.uniform(25, 60)))[..., None]
+    if brng is not None:
+        img = _broad_table(brng, kind, img)
     for _ in range(int(rng.integers(0, 3))):  # clutter: a score sheet, a pen, a tile bag
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         if rng.random() < 0.5:
@@ -189,6 +220,38 @@ def _table(rng, kind: str, w: int, h: int) -> np.ndarray:
             cv2.ellipse(img, (int(cx), int(cy)), (int(rng.uniform(30, 90)), int(rng.uniform(20, 60))),
                         rng.uniform(0, 180), 0, 360, tuple(float(v) for v in rng.uniform(20, 120, 3)), -1)
     return img
+
+
+FELTS = ((30, 60, 140), (140, 30, 40), (20, 100, 50), (90, 24, 40), (26, 26, 60))   # RGB
+
+
+def _broad_table(rng, kind: str, img: np.ndarray) -> np.ndarray:
+    """RACK_BROAD's tables on ``img`` (its base and light texture): a printed pattern (stripes, or
+    dots and blots of a second colour), felt (a fine weave, no pattern), marble (dark veins)."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "patterned":
+        other = rng.uniform(20, 235, 3).astype(np.float32)
+        if rng.random() < 0.5:   # stripes at any angle
+            a, p = rng.uniform(0, np.pi), rng.uniform(10, 50)
+            m = ((np.cos(a) * xx + np.sin(a) * yy) % p < p * rng.uniform(0.3, 0.6)).astype(np.float32)
+        else:                    # dots or blots scattered over the cloth
+            m = np.zeros((h, w), np.float32)
+            r0 = rng.uniform(4, 22)
+            for _ in range(int(rng.integers(30, 160))):
+                cv2.ellipse(m, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
+                            (int(r0 * rng.uniform(0.6, 1.6)), int(r0 * rng.uniform(0.6, 1.6))),
+                            rng.uniform(0, 180), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), 0.8)[..., None]
+        return img * (1 - m) + other * m
+    if kind == "felt":
+        return img + noise_field(rng, (h, w), 4.0)[..., None]
+    # marble: thin dark veins where a wavy field crosses its levels
+    low = cv2.resize(rng.normal(0, 1, (4, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    a = rng.uniform(0, np.pi)
+    wave = np.sin((np.cos(a) * xx + np.sin(a) * yy) / rng.uniform(30, 90) + low * rng.uniform(2, 4))
+    vein = np.exp(-(wave ** 2) / 0.004).astype(np.float32) * np.float32(rng.uniform(60, 120))
+    return img - vein[..., None]
 
 
 def _tile_look_for(style: str, rng, factors: dict) -> TileLook:
@@ -276,6 +339,11 @@ def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0
     length = 7 * 1.08 + rng.uniform(0.3, 0.9)
     lean = rng.uniform(8, 24)                  # tiles lean back on the wall, degrees
     lip = rng.uniform(0.0, 0.14)               # the front lip's height over the ledge
+    form = RACK_FORMS.get(look["rack"])
+    frm = np.random.default_rng([seed, 38])    # a flat or tall rack's own draws: a ledge rack's stay as they were
+    if form is not None:
+        lean = frm.uniform(*form["lean"])
+        lip = frm.uniform(0.06, 0.16) if form["lip"] else 0.0
     # Per-tile draws come from their own stream, drawn for a full rack and cut to n, so that a leave
     # (the same seed, fewer tiles) is the same rack, camera and table as the full rack before it.
     trng = np.random.default_rng([seed, 34])
@@ -311,7 +379,10 @@ def render_rack(tiles, seed: int, look: dict | None = None, *, hand: float = 0.0
     # the rack's shadow on the table, then its body: ledge (base), back wall, tiles, front lip
     sl = np.radians(lean)
     wall_h = rng.uniform(0.45, 0.8)
-    base = _box3(-length / 2, length / 2, -0.3, 0.0, -0.45 - sl * 0.2, 0.3)
+    height, back, front_z = (0.3, 0.45, 0.3) if form is None else form["base"]
+    if form is not None:
+        wall_h = frm.uniform(*form["wall"])
+    base = _box3(-length / 2, length / 2, -height, 0.0, -back - sl * 0.2, front_z)
     shadow = np.zeros((OUT_H, OUT_W), np.float32)
     cv2.fillConvexPoly(shadow, np.int32(cam(base[[0, 1, 5, 4]] - [0, 0.0, 0]) + rng.uniform(3, 10, 2)), 1.0)
     shadow = 1 - 0.35 * cv2.GaussianBlur(shadow, (0, 0), 6)

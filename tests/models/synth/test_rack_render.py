@@ -98,3 +98,50 @@ def test_a_hand_no_training_look_has_covers_the_same_tiles_in_other_colours():
         assert changed.any() and changed.mean() < 0.3   # the arm and hand only
     with pytest.raises(ValueError):
         render_rack("AB", 1, hand=0.4, hand_look="glove")
+
+
+def test_the_broad_mix_is_drawn_only_when_asked_and_holds_nothing_out():
+    """Issue 45's broad mix (RACK_BROAD) widens the finder's training; a split alone never draws it,
+    so the bench's stills stay as they were, and none of it is a held-out option."""
+    from tilecam.models.synth import RACK_BROAD
+    for name, extra in RACK_BROAD.items():
+        assert set(extra) <= set(RACK_FACTORS[name]) and not set(extra) & set(RACK_HELD_OUT[name])
+    drawn = {name: set() for name in RACK_BROAD}
+    for seed in range(200):
+        for split in ("train", "heldout", "heldout_all"):
+            look = draw_look(seed, split)
+            assert all(look[name] not in extra for name, extra in RACK_BROAD.items()), (seed, split)
+        broad = draw_look(seed, "train", broad=True)
+        assert all(broad[name] not in held for name, held in RACK_HELD_OUT.items())
+        for name in RACK_BROAD:
+            drawn[name].add(broad[name])
+    for name, extra in RACK_BROAD.items():
+        assert set(extra) <= drawn[name], name
+
+
+@pytest.mark.parametrize("look", [{"rack": "flat"}, {"rack": "tall"}, {"rack": "walnut", "tile_style": "walnut"},
+                                  {"rack": "white_plastic", "tile_style": "pro"}, {"table": "patterned"},
+                                  {"table": "felt"}, {"table": "marble"}, {"font": "comfortaa"}])
+def test_a_broad_look_is_a_rack_frame_with_its_truth(look):
+    r = render_rack("QUALMS", 11, draw_look(11, "train", look, broad=True))
+    assert all(r.look[k] == v for k, v in look.items())
+    h, w = r.image.shape[:2]
+    for x, y, bw, bh in r.boxes:
+        assert 0 <= x and 0 <= y and x + bw <= w and y + bh <= h and bw > 8 and bh > 8
+    # the faces are not the table: each box's middle differs from the frame's rim
+    rim = np.concatenate([r.image[:8].reshape(-1, 3), r.image[-8:].reshape(-1, 3)]).astype(float).mean(axis=0)
+    for x, y, bw, bh in r.boxes:
+        mid = r.image[y + bh // 4: y + 3 * bh // 4, x + bw // 4: x + 3 * bw // 4].reshape(-1, 3).astype(float)
+        assert np.abs(mid.mean(axis=0) - rim).max() > 12 or mid.std() > 20
+
+
+def test_a_racks_form_changes_the_rack_and_the_tiles_lean_not_the_truth():
+    """Flat and tall racks: the same tiles in the same order, in another frame (the wall, the ledge
+    and the tiles' lean are the form's), and a ledge rack named by its look is the draw's own."""
+    look = draw_look(5, "train")
+    base = render_rack("RETAINS", 5, look)
+    for form in ("flat", "tall"):
+        r = render_rack("RETAINS", 5, {**look, "rack": form})
+        assert r.tiles == base.tiles and not np.array_equal(r.image, base.image)
+        assert not np.allclose(r.quads, base.quads, atol=1.0)   # the tiles stand otherwise
+    assert np.array_equal(render_rack("RETAINS", 5, dict(look)).image, base.image)
