@@ -16,7 +16,7 @@ modules it names may move without breaking anyone (import from ``tilecam.vision`
     settings        ReadConfig, EnrollConfig, LocateConfig, ReaderConfig, StabilityConfig, TrackConfig,
                     RackConfig, SETTLE_S: each stage's section of the settings tree
     read a rack     build_rack_reader(settings, lang, table=...) -> RackReader.read(image) -> RackView;
-                    RackWatch(reader).feed(image, t) -> a settled RackView or None
+                    RackWatch(reader, WatchConfig()).feed(image, t) -> a settled RackView or None
 
 ``settings`` is any object with vision's sections (api.settings.Settings is one; see
 vision/assemble.py). Names are loaded on first use, so ``import tilecam.vision.stability`` does not
@@ -29,7 +29,7 @@ from importlib import import_module
 _FACE = {
     "DEFAULT_MODEL": "assemble", "build_locator": "assemble", "build_reader": "assemble",
     "build_rack_reader": "assemble", "RackConfig": "rack", "RackReader": "rack", "RackTile": "rack",
-    "RackView": "rack", "RackWatch": "rack", "RackNotFound": "errors",
+    "RackView": "rack", "RackWatch": "rack", "WatchConfig": "rack", "RackNotFound": "errors",
     "load_tile_reader": "assemble", "locate_board": "assemble", "reader_warnings": "assemble",
     "BoardNotFound": "errors", "SetupError": "errors", "VisionError": "errors",
     "Still": "still", "read_still": "still", "still_corners": "still", "warp_still": "still",

@@ -574,10 +574,12 @@ class RackWatch:
             self.cfg = self.cfg.model_copy(update={"settle_s": float(settle_s)})
         self.last: RackView | None = None      # the last settled view given
         self._read_at: float | None = None     # when the rack was last read after it settled
+        self.frames = 0                        # frames read into the rest so far (0: no rack in the last)
         self._reset()
 
     def _reset(self, t: float | None = None) -> None:
         self._since = t
+        self.frames = 0
         self._centres: np.ndarray | None = None
         self._sums: np.ndarray | None = None
         self._counts: np.ndarray | None = None
@@ -607,6 +609,7 @@ class RackWatch:
                 np.abs(centres - self._centres).max() > self.cfg.move_frac * max(fix.pitch, 1.0):
             self._start(t, centres, fix.pitch, fix)
         fix, probs, doubted = r.read_slots(image, fix)
+        self.frames += 1
         seen = [i for i, s in enumerate(fix.slots) if s.seen]
         # A tile changed in place (the player swapped it): a slot read surely as another letter than
         # its frames so far read it, in two frames in a row; start over. (Its face's look was tried

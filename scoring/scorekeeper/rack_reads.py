@@ -18,6 +18,9 @@ from .state import TURNS, KeeperState
 # The words the camera's corrections from a rack read begin with, for people; the code reads their
 # Correction.cause (RACK_CAUSE): one such correction per move at most.
 _RACK_REASON = "the rack camera"
+# A camera's pass when the player's rack camera saw no whole rack during the turn: a person says which.
+PASS_OR_EXCHANGE = (f"{_RACK_REASON} did not see the whole rack this turn: a pass or an exchange, it cannot "
+                    "say which")
 
 
 def _left(change: TurnChange) -> str:
@@ -127,6 +130,10 @@ def no_tiles(sk: KeeperState, who: int) -> Event:
     g = sk.game
     change = sk.racks.changed_since_turn(who, g.events, g.state.board) if sk.racks is not None else None
     if change is None:
+        if sk.racks is not None and sk.racks.reads(who):
+            # their rack camera reads this rack, but no read this turn showed it whole: a pass or an
+            # exchange, it cannot say which, and an exchange must not air as a plain pass (issue 45)
+            return g.pass_turn(who, note=PASS_OR_EXCHANGE, review=True)
         return g.pass_turn(who)
     judged = sk.racks.judge(change.before, "", g.state.board)
     if change.problem:   # (the problem names the tiles read: the read's words, rack_note)

@@ -79,3 +79,34 @@ def test_a_photo_of_the_board_is_no_rack(shared_data):
     out = tilecam("rack", str(shared_data / "scrabscrap" / "game05" / "image-10.jpg"))
     assert out.returncode == 3 and out.stdout == "", out.stdout
     assert "no rack" in out.stderr and "board" in out.stderr
+
+
+def test_photos_of_one_rack_read_together_can_make_tiles_sure(tmp_path):
+    """Issue 45: one photo never makes a tile sure (at most 0.85); photos of the same rack read
+    together as a rack camera's frames make the tiles they agree on sure, and say how many photos
+    the reading stands on."""
+    paths = []
+    for frame in range(4):
+        paths.append(tmp_path / f"frame{frame}.png")
+        cv2.imwrite(str(paths[-1]), render_rack("QUALMS?", 5, LOOK, frame=frame).image)
+    one = json.loads(tilecam("rack", str(paths[0]), "--json").stdout)
+    assert max(one["certainty"]) <= 0.85 and one["photos"] == 1
+    out = tilecam("rack", *map(str, paths), "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["tiles"] == "".join(render_rack("QUALMS?", 5, LOOK).tiles) and got["photos"] == 4
+    assert min(got["certainty"]) >= 0.9
+    text = tilecam("rack", *map(str, paths))
+    assert "read together from 4 of 4 photos" in text.stdout.splitlines()[1]
+
+
+def test_a_photo_with_no_rack_among_them_is_said_and_the_rest_read_anew(tmp_path):
+    paths = [tmp_path / "a.png", tmp_path / "table.png", tmp_path / "b.png"]
+    cv2.imwrite(str(paths[0]), render_rack("QUALMS?", 5, LOOK).image)
+    cv2.imwrite(str(paths[1]), np.full((360, 640, 3), 120, np.uint8))
+    cv2.imwrite(str(paths[2]), render_rack("QUALMS?", 5, LOOK, frame=1).image)
+    out = tilecam("rack", *map(str, paths), "--json")
+    assert out.returncode == 0, out.stderr
+    assert "table.png: no rack found" in out.stderr and json.loads(out.stdout)["photos"] == 1
+    last = tilecam("rack", str(paths[0]), str(paths[1]))
+    assert last.returncode == 3 and "table.png: no rack found in the last photo" in last.stderr
