@@ -146,6 +146,19 @@ def _tile(alphabet: tuple[str, ...], p: np.ndarray, box, doubted: bool = False) 
     return RackTile(alphabet[j], round(min(c, DOUBTED) if doubted else c, 4), box, alts)
 
 
+def _known_look(tiles: list[RackTile]) -> tuple[RackTile, ...]:
+    """A rest's tiles, none sure when half or more of its letters are not (issue 45). The readers part
+    on most tiles of a look they never saw, and there their agreement on the others over frames is no
+    evidence: with every renderer factor held out, the sure-and-wrong slots were blanks called from a
+    face whose ink the look hid (an I, an R, at 0.97 in every frame) in racks whose other letters were
+    unsure; on training looks the rule leaves 95 % of the sure slots sure (docs/racks.md)."""
+    letters = [t for t in tiles if t.letter is not None]
+    if 2 * sum(t.certainty < SURE for t in letters) < len(letters):
+        return tuple(tiles)
+    return tuple(t if t.letter is None else RackTile(t.letter, round(min(t.certainty, DOUBTED), 4), t.box, t.alts)
+                 for t in tiles)
+
+
 def _said(view) -> list[tuple[str | None, bool]]:
     """What a view says of each slot: its letter and whether it is sure."""
     return [(t.letter, t.letter is not None and t.certainty >= SURE) for t in view.tiles]
@@ -686,7 +699,7 @@ class RackWatch:
                 tiles.append(RackTile(None, 0.0, box))
                 continue
             tiles.append(_tile(self.reader.alphabet, self._sums[i] / self._counts[i], box, self._unsure(i)))
-        view = RackView(tuple(tiles), True, (time.perf_counter() - t0) * 1000.0)
+        view = RackView(_known_look(tiles), True, (time.perf_counter() - t0) * 1000.0)
         self._read_at = t
         # given again when a letter changed, or a slot became sure (or unsure): the frames that came
         # since agreeing is news to whoever waits on a sure rack

@@ -348,6 +348,27 @@ def test_the_watch_keeps_a_slot_doubted_in_half_its_frames_unsure(reader, monkey
     got = [v for v in (fresh.feed(img, t) for img, t in frames_) if v is not None]
     assert all(t.certainty >= SURE for t in got[0].tiles)
 
+@pytest.mark.parametrize("doubted_slots, rest_sure", [(3, True), (4, False)])
+def test_no_slot_is_sure_in_a_rack_whose_letters_are_mostly_unsure(reader, monkeypatch, doubted_slots, rest_sure):
+    """Issue 45: on a look the readers never saw they part on most tiles, and their agreement on the
+    others over frames is no evidence (a blank called from a face whose ink the look hid, at 0.97 in
+    every frame). Here the frames doubt the first ``doubted_slots`` of seven in every frame: with
+    three, the other four are sure; with four (half or more), none is."""
+    doubted = reader.doubted
+
+    def first_slots_doubted(shape, fix, raw, probs):
+        got = doubted(shape, fix, raw, probs).copy()
+        got[:doubted_slots] = True
+        return got
+    monkeypatch.setattr(reader, "doubted", first_slots_doubted)
+    watch = RackWatch(reader, settle_s=0.5)
+    got = [v for v in (watch.feed(img, t) for img, t in frames("RETINAS", 5, 0, 3)) if v is not None]
+    assert got[-1].text == "RETINAS"
+    certainty = [t.certainty for t in got[-1].tiles]
+    assert all(c <= DOUBTED for c in certainty[:doubted_slots])
+    assert all((c >= SURE) == rest_sure for c in certainty[doubted_slots:])
+
+
 def test_a_slot_is_sure_only_when_agree_frames_frames_of_the_rest_read_it_alike(reader):
     """Issue 45, item 4: one frame's two readers agreeing does not make a slot sure; the watch's
     frames do. Settled on two frames (settle_s 0.25, frames 0.25 s apart): every slot under SURE;
