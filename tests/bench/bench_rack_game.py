@@ -15,7 +15,8 @@ stream in its own order; every frame carries only its own camera's clock).
 
 Measured, for the held-out looks (reported) and the train looks: racks exact per turn (the recorded
 event's rack, as a multiset, is the truth's), letters per tile of each settled rack read, exchanges
-and passes told apart, the written GCG's racks against the truth and tests/gcgcheck.py's macondo and
+and passes told apart (an exchange recorded as a pass under review counted apart: a person is
+asked), the written GCG's racks against the truth and tests/gcgcheck.py's macondo and
 Quackle checks, and the rack read's delay after the rack comes to rest (ms of the table's clock).
 Writes docs/results/rack_game_<commit>.json.
 """
@@ -282,7 +283,7 @@ def measure(video: GameVideo, rec: dict) -> dict:
     for block in match.get_matching_blocks():
         for k in range(block.size):
             pairs[block.a + k] = block.b + k
-    rows, exact, kinds = [], 0, Counter()
+    rows, exact, kinds, flagged = [], 0, Counter(), 0
     for i, (t, e) in enumerate(truth):
         g = got[pairs[i]] if i in pairs else None
         rack = getattr(g, "rack", None) if g is not None else None
@@ -290,9 +291,11 @@ def measure(video: GameVideo, rec: dict) -> dict:
         exact += ok
         if t.kind in ("exchange", "pass"):
             kinds[(t.kind, g.kind if g is not None else "missing")] += 1
+        # an exchange recorded as a pass under review: a person is asked "a pass or an exchange"
+        flagged += t.kind == "exchange" and g is not None and g.kind == "pass" and bool(getattr(g, "review", False))
         rows.append({"event": t.event, "player": t.player, "kind": t.kind, "truth": t.rack,
                      "recorded": rack, "recorded_kind": g.kind if g is not None else None, "exact": ok,
-                     "inserted": t.inserted})
+                     "inserted": t.inserted, "review": bool(getattr(g, "review", False)) if g is not None else None})
     # letters per tile of each settled rack: the first view given after the rack came to rest
     letters_right = letters = 0
     delays, unread, rests = [], 0, []
@@ -340,6 +343,7 @@ def measure(video: GameVideo, rec: dict) -> dict:
             "exchange_truth": sum(1 for t, _ in truth if t.kind == "exchange"),
             "pass_truth": sum(1 for t, _ in truth if t.kind == "pass"),
             "exchange_right": kinds[("exchange", "exchange")], "pass_right": kinds[("pass", "pass")],
+            "exchange_as_pass_for_review": flagged,
             "letters": letters, "letters_right": letters_right, "settles": len(rests), "rests": rests,
             "settles_unread": unread, "delay_ms_median": _median(delays),
             "delay_ms_p90": round(float(np.percentile(delays, 90)), 1) if delays else None,
@@ -350,7 +354,8 @@ def measure(video: GameVideo, rec: dict) -> dict:
             "ms_per_rack_frame": rec["ms_per_rack_frame"], "ms_per_board_frame": rec["ms_per_board_frame"]}
 
 
-SUM_KEYS = ("turns", "matched", "racks_exact", "exchange_truth", "exchange_right", "pass_truth", "pass_right",
+SUM_KEYS = ("turns", "matched", "racks_exact", "exchange_truth", "exchange_right", "exchange_as_pass_for_review",
+            "pass_truth", "pass_right",
             "letters", "letters_right", "settles", "settles_unread", "gcg_racks_right", "plays", "plays_right")
 
 
@@ -386,7 +391,8 @@ def main() -> None:
                  rack_looks=json.loads((folder / _truth_file()).read_text())["looks"], rack_tiles=rack_tiles)
         rows.append(r)
         print(f"  racks exact {r['racks_exact']}/{r['turns']} turns ({r['matched']} matched), letters "
-              f"{r['letters_right']}/{r['letters']}, exchanges {r['exchange_right']}/{r['exchange_truth']}, passes "
+              f"{r['letters_right']}/{r['letters']}, exchanges {r['exchange_right']}/{r['exchange_truth']} "
+              f"(as a pass for review {r['exchange_as_pass_for_review']}), passes "
               f"{r['pass_right']}/{r['pass_truth']} {r['exchanges']}, GCG racks {r['gcg_racks_right']}, GCG checks "
               f"{len(r['gcg_problems'])} problems, rack read {r['delay_ms_median']} ms after rest (p90 "
               f"{r['delay_ms_p90']}), {r['settles_unread']}/{r['settles']} rests never read, plays "
