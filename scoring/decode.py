@@ -218,6 +218,12 @@ def decode_move(board: Board, snap: Snapshot, dist: Distribution, last_play: Pla
         left = new - doubtful - {t.square for t in best.placement.tiles} if best is not None else new
         if best is not None and (len(left) <= cfg.max_stray_squares or _scattered(left)):
             return _with_doubts(Decoded(best, d.misreads, d.withdraw_first), new)
+    if d.withdraw_first:
+        # Every tile of the last play left the board and the new squares make no play (a glare read
+        # as a tile elsewhere): the tiles that left are no guess. Held back for the new squares, the
+        # withdrawal went unseen once the next play covered a square of the phony (held-out-b).
+        return Decoded(ProposedWithdrawal(tuple(sorted(t.square for t in last_play.tiles))), d.misreads,
+                       doubtful=tuple(sorted(new)))
     return Decoded(d.change, d.misreads, d.withdraw_first, tuple(sorted(new)))
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from tilecam.scoring.board import Board, Direction, LAYOUTS, Square, Tile
 from tilecam.scoring.decode import Decoded, NoChange, ProposedPlay, ProposedWithdrawal, Unclear, decode_move
@@ -186,6 +187,29 @@ def test_a_phony_taken_back_and_the_next_play_in_one_snapshot():
     assert d.withdraw_first and isinstance(d.change, ProposedPlay)
     assert [t.letter for t in d.change.placement.tiles] == ["O", "W"]
 
+
+
+@given(st.sets(st.tuples(st.integers(0, 14), st.integers(0, 14)), min_size=1, max_size=4))
+@settings(max_examples=200, deadline=None)
+def test_a_phony_whose_tiles_all_left_is_withdrawn_whatever_else_reads_new(strays):
+    """held-out-b (docs/racks.md): the phony came off and a glare elsewhere read as a tile at the
+    same snapshot; the new squares made no play, so the withdrawal waited for them, and the next
+    play covered a square of the phony first: never withdrawn, every later play read against it.
+    The tiles that left are no guess, whatever the new squares are: the withdrawal is seen, alone
+    (the new squares in doubt) or before the play they make."""
+    from tilecam.scoring.placement import PlacedTile, Placement
+    board = board_from(rows_with(((7, 6), "CAT", "a"), ((8, 8), "ZZ", "d")))
+    phony = Placement((PlacedTile(Square(8, 8), "Z"), PlacedTile(Square(9, 8), "Z")), Direction.DOWN)
+    assume(not any((r, c) in ((7, 6), (7, 7), (7, 8), (8, 8), (9, 8)) for r, c in strays))
+    grid = [list(r) for r in rows_with(((7, 6), "CAT", "a"))]
+    for r, c in strays:
+        grid[r][c] = "E"
+    d = decode_move(board, Snapshot.from_board(["".join(g) for g in grid], CLASSES, 0.95), EN, last_play=phony)
+    # withdraw_first is the withdrawal only before a play (an unclear change commits nothing)
+    assert isinstance(d.change, ProposedWithdrawal) or (d.withdraw_first and not isinstance(d.change, (Unclear, NoChange))), d
+    if isinstance(d.change, ProposedWithdrawal):
+        assert d.change.squares == (Square(8, 8), Square(9, 8))
+        assert set(d.doubtful) == {Square(r, c) for r, c in strays}
 
 def test_two_plays_in_either_order_follow_what_a_covered_snapshot_saw_first():
     from tilecam.scoring.decode import ProposedSequence

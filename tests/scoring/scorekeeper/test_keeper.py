@@ -214,3 +214,26 @@ def test_a_play_for_review_says_why_as_typed_doubts():
     new = Scorekeeper(Game(get_profile("naspa"), EN))   # a table whose tiles are not learned yet
     new.observe(Snapshot.from_board(_board((7, 6, "CAT", False)), CLASSES, 0.999), player=0, pressed=True)
     assert new.game.events[0].doubts == (Doubt.UNLEARNED,)
+
+
+def test_a_phony_taken_back_is_seen_with_a_glare_read_as_a_tile_elsewhere():
+    """held-out-b (docs/racks.md): the snapshots after the phony came off showed a glare on an empty
+    square far from it read as a tile (unsurely, its letters' mass spread). The new squares made no
+    play, the withdrawal waited for them, and the next play, laid through a square of the phony,
+    came first: never withdrawn, every later play read against it. It is seen at once."""
+    import numpy as np
+    keeper = Scorekeeper(Game(get_profile("naspa"), EN))
+    empty = ["." * 15] * 15
+    cat = empty[:7] + ["......CAT......"] + empty[8:]
+    phony = cat[:8] + ["........Z......", "........X......"] + cat[10:]   # TZX: a phony the set can supply
+    keeper.observe(Snapshot.from_board(cat, CLASSES, 0.95), player=0, pressed=True)
+    keeper.observe(Snapshot.from_board(phony, CLASSES, 0.95), player=1, pressed=True)
+    snap = Snapshot.from_board(cat, CLASSES, 0.95)
+    probs = snap.probs.copy()
+    glare = {".": 0.436, "?": 0.380, "C": 0.036}     # as read on held-out-b's board
+    probs[1, 1] = (1.0 - sum(glare.values())) / (len(CLASSES) - len(glare))
+    for label, p in glare.items():
+        probs[1, 1, CLASSES.index(label)] = p
+    obs = keeper.observe(Snapshot(CLASSES, probs.astype(np.float32)))
+    assert obs.status == "withdrawn" and [e.kind for e in obs.entries] == ["phony_withdrawn"]
+    assert [e.kind for e in keeper.game.events] == ["play", "play", "phony_withdrawn"]
