@@ -477,7 +477,10 @@ class RackBook:
         before, now = reads[whole[0]], reads[whole[-1]]
         gone = before.seen - now.seen
         if not gone:   # two whole, sure reads of the same tiles settle it; one alone cannot
-            return TurnChange("pass", raw[whole[0]], sure=not undecided or whole[0] != whole[-1])
+            # a read of another size after the last whole one: the rack changed after it (tiles left,
+            # others came: an exchange whose new rack was read short, a tile missed), so nothing is sure
+            changed = any(not self._sized(reads[j], size) for j in range(whole[-1] + 1, len(reads)))
+            return TurnChange("pass", raw[whole[0]], sure=not changed and (not undecided or whole[0] != whole[-1]))
         tiles = rack_string(gone.elements())
         if board is not None:
             try:  # the tiles drawn came from those the player could not see

@@ -376,6 +376,21 @@ def test_a_pass_read_alike_twice_whole_and_sure_is_sure():
     assert (change.kind, change.sure) == ("pass", True)
 
 
+def test_a_read_of_another_size_after_the_last_whole_read_makes_no_sure_pass():
+    """Issue 45 (train-a's rack game, the retrained finder): a player exchanged, and the new rack
+    was read with six slots of seven (the blank's face missed). Reads of another size are no turn's
+    rack, so the turn's one whole read said a sure pass, unflagged. The rack changed after its last
+    whole read: a pass, but not a sure one (a person is asked)."""
+    book = RackBook(EN, 2, TRUST)
+    book.add(seen(0, "?EEKLNR", 1.0))
+    assert book.changed_since_turn(0, []).sure
+    book.add(seen(0, "EIILNR", 2.0))      # the new rack ?EIILNR, its blank unfound
+    change = book.changed_since_turn(0, [])
+    assert (change.kind, change.sure) == ("pass", False)
+    book.add(seen(0, "?EKLNER", 3.0))     # back to seven, the same tiles: it settles again
+    assert book.changed_since_turn(0, []).sure
+
+
 def test_an_empty_rack_read_is_a_read_of_no_turn_s_rack():
     """Issue 43 item 3: the station keeps an empty rack (after a bingo, in a 7-tile exchange) as a
     read. The book takes it as tiles lifted or being drawn (another size than the player holds):
