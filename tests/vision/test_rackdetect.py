@@ -13,7 +13,7 @@ from tilecam.models.synth import draw_look, render_rack
 from tilecam.models.train_rackdet import targets
 from tilecam.vision.rack import RackConfig, RackReader
 from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig, Detection,
-                                      RackDetector, decode)
+                                      HiddenMap, RackDetector, decode)
 from tilecam.vision.rackfind import RackFix, find_rack
 
 FRAME = (360, 640)
@@ -210,3 +210,87 @@ def test_a_hand_over_a_tiles_corner_makes_it_unseen_whatever_the_net_says(detect
     assert [s.seen for s in fix.slots] == [True, True, False, True, True]
     monkeypatch.setattr(detector, "cfg", DetectConfig(hand_share=0.0))
     assert all(s.seen for s in detector.detect(image).fix.slots)
+
+
+def shrunk(image: np.ndarray, share: float, at: tuple[int, int]) -> np.ndarray:
+    """``image`` shrunk to ``share`` of its size with its top left at ``at``, its rim the edge drawn
+    out (a training look made far, as the finder's training warp makes it)."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (int(round(w * share)), int(round(h * share))), interpolation=cv2.INTER_AREA)
+    return cv2.warpAffine(small, np.float32([[1, 0, at[0]], [0, 1, at[1]]]), (w, h), flags=cv2.INTER_NEAREST,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+ZOOM = DetectConfig(zoom_below=12.0)
+
+
+def test_the_closer_look_finds_small_tiles_the_first_look_missed():
+    """Issue 45, session 16: tiles a few input pixels tall (a far camera); the first look misses one,
+    the closer look around the row it found finds all seven, each on its tile."""
+    seed, share, at = 62004, 0.5, (150, 40)
+    scene = render_rack("RETINAS", seed, draw_look(seed, "train"))
+    image = shrunk(scene.image, share, at)
+    boxes = [(x * share + at[0], y * share + at[1], w * share, h * share) for x, y, w, h in scene.boxes]
+    first = RackDetector(cfg=DetectConfig()).detect(image)
+    assert not first.zoomed and first.fix is not None
+    assert len(first.fix.slots) < 7
+    det = RackDetector(cfg=ZOOM).detect(image)
+    assert det.zoomed and len(det.fix.slots) == 7
+    assert all(s.seen and centre_in(s.quad, b) for s, b in zip(det.fix.slots, boxes))
+    x0, y0, x1, y1 = det.hidden.box       # the map is the closer look's: its crop, 16:9
+    assert (x1 - x0) < 640 and abs((x1 - x0) * INPUT_H / INPUT_W - (y1 - y0)) <= 1
+
+
+def test_with_the_closer_look_off_the_net_looks_once_at_the_whole_frame(detector, monkeypatch):
+    """0 (the option off) is the finder as it was: one look at the whole frame, its tiles decoded as before."""
+    seed = 62004
+    image = shrunk(render_rack("RETINAS", seed, draw_look(seed, "train")).image, 0.5, (150, 40))
+    off = RackDetector(cfg=DetectConfig(zoom_below=0.0))
+    boxes = []
+    look = off.look
+    monkeypatch.setattr(off, "look", lambda img, box=None: boxes.append(box) or look(img, box))
+    det = off.detect(image)
+    assert boxes == [None] and not det.zoomed
+    quads, seen, scores = decode(*off.outputs(image), image.shape, off.cfg)
+    assert [s.quad.tolist() for s in det.fix.slots] == [q.tolist() for q in quads]
+    assert det.scores == tuple(scores) and det.hidden.box == (0, 0, 640, 360)
+
+
+def test_a_crops_quads_and_hidden_odds_map_back_to_the_frame(monkeypatch):
+    """The closer look's arithmetic: the net's maps for a crop decode to the crop's pixels, moved by
+    the crop's corner; its hidden map answers for frame quads through the crop's box."""
+    det = RackDetector(cfg=ZOOM)
+    quads = [tile(40 + 24 * k, 60) for k in range(5)]          # input pixels of whatever the net is shown
+    monkeypatch.setattr(det, "outputs", lambda img: maps(quads, [False, False, True, False, False]))
+    image = np.full((360, 640, 3), 128, np.uint8)
+    box = (200, 100, 456, 244)                                   # 256 x 144: the crop at the net's own scale
+    got, seen, _, hidden = det.look(image, box)
+    for g, q in zip(got, quads):
+        np.testing.assert_allclose(g, q + np.float32([200, 100]), atol=1e-3)
+    assert seen == [True, True, False, True, True]
+    odds = hidden.at(got)            # the hidden target is the core's: a third of the face
+    assert odds[2] > 0.3 and max(odds[:2] + odds[3:]) < 0.01
+    # the same map taken for the whole frame's misses the hidden tile
+    assert HiddenMap(hidden.odds, (0, 0, 640, 360)).at(got)[2] < 0.01
+    assert hidden.at([q + np.float32([1000, 0]) for q in got[:1]]) == [0.0]     # off the map
+
+
+def test_a_frame_and_its_crop_blown_up_give_the_same_quads_and_hidden_odds(detector):
+    """The invariant with the real net: a rack frame shrunk into a corner of another frame, looked at
+    through a crop of exactly that corner (blown up to the net's input again), gives the frame's own
+    quads, shrunk and moved, within a pixel or two, and the same hidden odds at them."""
+    seed = 35003
+    scene = render_rack("RETINAS", seed, draw_look(seed, "train"), hand=0.4)
+    assert any(scene.occluded)
+    quads, _, _, hidden = detector.look(scene.image)
+    assert len(quads) >= 5
+    share, at = 0.5, (300, 170)
+    image = shrunk(scene.image, share, at)
+    got, _, _, close = detector.look(image, (at[0], at[1], at[0] + 320, at[1] + 180))
+    assert len(got) == len(quads)
+    for g, q in zip(got, quads):
+        assert np.abs(g - (q * share + np.float32(at))).max() <= 2.0
+    moved = [q * share + np.float32(at) for q in quads]
+    np.testing.assert_allclose(close.at(moved), hidden.at(quads), atol=0.1)
+    under = [q * share + np.float32(at) for q, h in zip(scene.quads, scene.occluded) if h]
+    assert min(close.at(under)) >= 0.5      # the tiles under the hand, through the crop's map
