@@ -6,10 +6,14 @@ the odds that it lies in a tile face's core (the face's middle half across and 6
 tiles' cores are apart), the odds that the tile there is hidden (a hand over it), and the offsets
 from the pixel to the face's four corners (TL, TR, BR, BL, in OFFSET_NORM output pixels). Each
 connected core is a tile; its quad is the corners its pixels point at, weighted by their odds.
-The tiles are kept along one row of one height, at most seven, left to right. A tile the net
-calls hidden is an unseen slot, never a guess (``DetectConfig.hidden``, low: a hidden tile read as
-a letter is the worst error). No tile found is no row: the caller (vision.rack.RackReader.find)
-asks the classical finder, which tells an empty rack (no slots) from no rack (None). onnxruntime only.
+The tiles are kept along one row of one height, at most seven, left to right. Where they are small
+at the input (a far or side camera) or unsure, the net looks again, closer, at a 16:9 crop of the
+frame around their row; its quads and its hidden map (``HiddenMap``, which carries the crop's box)
+are mapped back to the frame, and kept when it finds the same row with more tiles, or as many more
+surely (``DetectConfig.zoom_below``). A tile the net calls hidden is an unseen slot, never a guess
+(``DetectConfig.hidden``, low: a hidden tile read as a letter is the worst error). No tile found
+is no row: the caller (vision.rack.RackReader.find) asks the classical finder, which tells an empty
+rack (no slots) from no rack (None). onnxruntime only.
 Trained by ``python -m tilecam.models.train_rackdet`` on rendered training looks (its card says how).
 """
 from __future__ import annotations
@@ -54,21 +58,24 @@ class DetectConfig(BaseModel):
     sure: float = Field(default=0.9, gt=0.0, le=1.0,
                         description="finder 'both': the learned slots are used when every core's mean odds "
                                     "reach this, else the classical finder's. The closer look's 'unsure' too.")
-    zoom_below: float = Field(default=0.0, ge=0.0,
+    zoom_below: float = Field(default=24.0, ge=0.0,
                               description="A closer look (issue 45, far and side cameras): when the tiles the "
                                           "net found are shorter than this many of its input pixels (their "
                                           "median face height) or any is unsure (below 'sure'), it looks again "
                                           "at a crop of the frame around their row (16:9, as its training "
-                                          "frames) and keeps that look's tiles when they are more, or as many "
-                                          "and surer. 0: no closer look.")
-    zoom_margin: float = Field(default=1.5, ge=0.0,
+                                          "frames) and keeps that look's tiles when it finds the same row with "
+                                          "more tiles, or as many more surely. 0: no closer look. 24 chosen on "
+                                          "training looks (tests/bench/bench_rackdet_zoom.py: the smallest "
+                                          "that did as well as looking again at every row).")
+    zoom_margin: float = Field(default=1.0, ge=0.0,
                                description="The closer look's crop reaches this many pitches past the row's "
                                            "ends, and a pitch more for each tile short of seven (tiles the "
                                            "first look missed at the ends are inside it).")
     zoom_max: float = Field(default=3.0, ge=1.0,
                             description="The closer look magnifies the frame at most this much (the crop's "
                                         "width is at least the frame's over this): tiles no larger than "
-                                        "the training looks' nearest.")
+                                        "the training looks' nearest. 2 to 4 alike on training looks (no "
+                                        "crop there came so close).")
 
 
 @dataclass(frozen=True)

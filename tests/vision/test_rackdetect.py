@@ -221,7 +221,8 @@ def shrunk(image: np.ndarray, share: float, at: tuple[int, int]) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-ZOOM = DetectConfig(zoom_below=12.0)
+ZOOM = DetectConfig()     # the closer look on, as shipped
+OFF = DetectConfig(zoom_below=0.0)
 
 
 def test_the_closer_look_finds_small_tiles_the_first_look_missed():
@@ -231,7 +232,7 @@ def test_the_closer_look_finds_small_tiles_the_first_look_missed():
     scene = render_rack("RETINAS", seed, draw_look(seed, "train"))
     image = shrunk(scene.image, share, at)
     boxes = [(x * share + at[0], y * share + at[1], w * share, h * share) for x, y, w, h in scene.boxes]
-    first = RackDetector(cfg=DetectConfig()).detect(image)
+    first = RackDetector(cfg=OFF).detect(image)
     assert not first.zoomed and first.fix is not None
     assert len(first.fix.slots) < 7
     det = RackDetector(cfg=ZOOM).detect(image)
@@ -245,7 +246,7 @@ def test_with_the_closer_look_off_the_net_looks_once_at_the_whole_frame(detector
     """0 (the option off) is the finder as it was: one look at the whole frame, its tiles decoded as before."""
     seed = 62004
     image = shrunk(render_rack("RETINAS", seed, draw_look(seed, "train")).image, 0.5, (150, 40))
-    off = RackDetector(cfg=DetectConfig(zoom_below=0.0))
+    off = RackDetector(cfg=OFF)
     boxes = []
     look = off.look
     monkeypatch.setattr(off, "look", lambda img, box=None: boxes.append(box) or look(img, box))
