@@ -17,8 +17,11 @@ classical finder's answer for a still computed once) and through the net alone. 
   net_ms    the learned finder's CPU time a still (one thread), median and p95
 
     .venv/bin/python tests/bench/bench_rackdet_zoom.py [--racks 100] [--hand-racks 30] [--short-racks 28]
+                                                       [--below 0.5 6 ...] [--margins 1 1.5 2] [--max-zoom 2 3 4]
+                                                       [--name NAME]
 
-Writes docs/results/rackdet_zoom_<commit>.json.
+Every zoom_below x zoom_margin x zoom_max of the lists, and the closer look off. Writes
+docs/results/rackdet_zoom_<commit>[_NAME].json.
 """
 from __future__ import annotations
 
@@ -138,6 +141,10 @@ def main() -> int:
     ap.add_argument("--racks", type=int, default=100)
     ap.add_argument("--hand-racks", type=int, default=30)
     ap.add_argument("--short-racks", type=int, default=28)
+    ap.add_argument("--below", type=float, nargs="+", default=BELOW, help="zoom_below values")
+    ap.add_argument("--margins", type=float, nargs="+", default=MARGINS, help="zoom_margin values")
+    ap.add_argument("--max-zoom", type=float, nargs="+", default=MAX_ZOOM, help="zoom_max values")
+    ap.add_argument("--name", default="", help="added to the result's file name")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
     args = ap.parse_args()
     commit = git_commit()
@@ -163,9 +170,9 @@ def main() -> int:
     off = DetectConfig()
     grid = {"off": {s: run(data[s], off) for s in data}}
     print("off", json.dumps({s: grid["off"][s]["both"] for s in data}), flush=True)
-    for below in BELOW:
-        for margin in MARGINS:
-            for zmax in MAX_ZOOM:
+    for below in args.below:
+        for margin in args.margins:
+            for zmax in args.max_zoom:
                 cfg = off.model_copy(update={"zoom_below": below, "zoom_margin": margin, "zoom_max": zmax})
                 name = f"below {below:g} margin {margin:g} max {zmax:g}"
                 grid[name] = {s: run(data[s], cfg) for s in data}
@@ -183,7 +190,7 @@ def main() -> int:
            "racks_per_set": args.racks, "hand_racks_per_set": args.hand_racks,
            "short_racks_per_set": args.short_racks, "best_on_train": best,
            "shipped": DetectConfig().model_dump(), "grid": grid}
-    dest = Path(args.out) / f"rackdet_zoom_{commit}.json"
+    dest = Path(args.out) / f"rackdet_zoom_{commit}{'_' + args.name if args.name else ''}.json"
     dest.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     for name, v in grid.items():
         print(f"{name:28s} " + "  ".join(
