@@ -58,15 +58,16 @@ class DetectConfig(BaseModel):
     sure: float = Field(default=0.9, gt=0.0, le=1.0,
                         description="finder 'both': the learned slots are used when every core's mean odds "
                                     "reach this, else the classical finder's. The closer look's 'unsure' too.")
-    zoom_below: float = Field(default=24.0, ge=0.0,
+    zoom_below: float = Field(default=12.0, ge=0.0,
                               description="A closer look (issue 45, far and side cameras): when the tiles the "
                                           "net found are shorter than this many of its input pixels (their "
                                           "median face height) or any is unsure (below 'sure'), it looks again "
                                           "at a crop of the frame around their row (16:9, as its training "
                                           "frames) and keeps that look's tiles when it finds the same row with "
-                                          "more tiles, or as many more surely. 0: no closer look. 24 chosen on "
-                                          "training looks (tests/bench/bench_rackdet_zoom.py: the smallest "
-                                          "that did as well as looking again at every row).")
+                                          "more tiles, or as many more surely. 0: no closer look. 12 chosen on "
+                                          "training looks (docs/racks.md, 'Issue 45, session 16'): the largest "
+                                          "that cost the whole read on the bench's training stills nothing "
+                                          "(16 and 24 found small tiles better still, but lost watched racks).")
     zoom_margin: float = Field(default=1.0, ge=0.0,
                                description="The closer look's crop reaches this many pitches past the row's "
                                            "ends, and a pitch more for each tile short of seven (tiles the "
