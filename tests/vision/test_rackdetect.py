@@ -1,7 +1,8 @@
 """vision/rackdetect.py: the learned rack finder beside the classical one. The decoding (quads from
 the net's maps, built here from known quads by the training's own targets, so the two agree), the
 committed model (models/rackdet.onnx) on rendered training-look racks, a hidden tile never a seen
-slot, and RackReader's ``finder`` switch."""
+slot, RackReader's ``finder`` switch, and the closer look (issue 45, session 16): small tiles found, quads and
+hidden odds mapped back from its crop, off as before."""
 from __future__ import annotations
 
 import cv2
@@ -14,7 +15,7 @@ from tilecam.models.train_rackdet import targets
 from tilecam.vision.rack import RackConfig, RackReader
 from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig, Detection,
                                       HiddenMap, RackDetector, decode)
-from tilecam.vision.rackfind import RackFix, find_rack
+from tilecam.vision.rackfind import RackFix, Slot, find_rack
 
 FRAME = (360, 640)
 
@@ -295,3 +296,24 @@ def test_a_frame_and_its_crop_blown_up_give_the_same_quads_and_hidden_odds(detec
     np.testing.assert_allclose(close.at(moved), hidden.at(quads), atol=0.1)
     under = [q * share + np.float32(at) for q, h in zip(scene.quads, scene.occluded) if h]
     assert min(close.at(under)) >= 0.5      # the tiles under the hand, through the crop's map
+
+
+def test_a_gap_under_a_hand_is_found_through_the_closer_looks_map(monkeypatch):
+    """RackReader.hidden_gaps reads the detection's hidden map where it was taken: a closer look's
+    map covers its crop only, so a gap's frame quad is mapped into the crop (read as the whole
+    frame's map, the hand would be missed and the rack read short)."""
+    pitch, y = 24.0, 200.0
+    quads = [tile(100 + pitch * k, y) for k in (0, 1, 4, 5)]     # frame pixels: two tiles missing mid-row
+    box = (60, 120, 316, 264)                                     # the crop the map covers (256 x 144)
+    odds = np.zeros((INPUT_H // STRIDE, INPUT_W // STRIDE), np.float32)
+    for k in (2, 3):                                              # a hand over the missing two, in the crop's map
+        x0, y0 = (100 + pitch * k - box[0]) / STRIDE, (y - box[1]) / STRIDE
+        odds[int(y0):int(y0 + 24 / STRIDE), int(x0):int(x0 + 20 / STRIDE)] = 0.9
+    fix = RackFix(tuple(Slot(q, True) for q in quads), np.zeros(3, np.float32), pitch)
+    reader = RackReader(_Tiles(), RackConfig(finder="learned"))
+    monkeypatch.setattr(reader.detector, "detect", lambda img: Detection(fix, (0.95,) * 4, HiddenMap(odds, box), True))
+    got = reader.find(np.full((360, 640, 3), 128, np.uint8))
+    assert [s.seen for s in got.slots] == [True, True, False, False, True, True]
+    whole = HiddenMap(odds, (0, 0, 640, 360))
+    monkeypatch.setattr(reader.detector, "detect", lambda img: Detection(fix, (0.95,) * 4, whole, False))
+    assert len(reader.find(np.full((360, 640, 3), 128, np.uint8)).slots) == 4
