@@ -258,14 +258,17 @@ class RackDetector:
         return x0, y0, x0 + cw, y0 + ch
 
     def detect(self, image: np.ndarray) -> Detection:
+        """The rack's slots: the net's look at the whole frame, or its closer look at the row it found
+        where those tiles are small at its input or unsure (zoom_below; which look is kept: _closer)."""
         quads, seen, scores, hidden = self.look(image)
         zoomed = False
         if quads and self.cfg.zoom_below > 0:
-            small = float(np.median([np.ptp(q[:, 1]) for q in quads])) * INPUT_H / image.shape[0] < self.cfg.zoom_below
+            height = float(np.median([np.ptp(q[:, 1]) for q in quads])) * INPUT_H / image.shape[0]   # input px
+            small = height < self.cfg.zoom_below
             box = self.zoom_box(image.shape, quads) if small or min(scores) < self.cfg.sure else None
             if box is not None:
                 close = self.look(image, box)
-                if _closer(quads, scores, close[0], close[2]):
+                if _closer(quads, scores, close[0], close[2]):    # its quads, its scores
                     quads, seen, scores, hidden = close
                     zoomed = True
         if not quads:
