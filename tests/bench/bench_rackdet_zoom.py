@@ -167,7 +167,7 @@ def main() -> int:
             classical[key] = find_rack(image, cfg)
         return classical[key]
     rack_mod.find_rack = cached
-    off = DetectConfig()
+    off = DetectConfig(zoom_below=0.0)      # the closer look off: the finder as before it
     grid = {"off": {s: run(data[s], off) for s in data}}
     print("off", json.dumps({s: grid["off"][s]["both"] for s in data}), flush=True)
     for below in args.below:
