@@ -33,6 +33,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -40,6 +41,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tilecam.vision.errors import RackNotFound
 from tilecam.vision.rackfind import FindConfig, RackFix, Slot, find_rack
+
+if TYPE_CHECKING:   # loaded with the learned finder, at its first use (RackReader.detector)
+    from tilecam.vision.rackdetect import HiddenMap
 
 __all__ = ["BLANK", "DOUBTED", "RULES", "SETTLE_S", "SURE", "UNSEEN", "RackConfig", "RackNotFound", "RackReader", "RackTile", "RackView", "RackWatch",
            "RawReads", "WatchConfig", "tile_crop"]
@@ -327,7 +331,7 @@ class RackReader:
         fix = find_rack(image, cfg)
         return self.hidden_gaps(image, det.fix if fix is None else fix, det.hidden)
 
-    def hidden_gaps(self, image: np.ndarray, fix: RackFix | None, hidden: np.ndarray | None = None) -> RackFix | None:
+    def hidden_gaps(self, image: np.ndarray, fix: RackFix | None, hidden: HiddenMap | None = None) -> RackFix | None:
         """``fix`` with an unseen slot at each pitch of a gap between two of its slots where the
         learned finder's hidden odds (vision.rackdetect) average GAP_HIDDEN or more: a hand over
         tiles mid-row often hides them so well that neither finder places a slot there, and the rack
@@ -353,19 +357,14 @@ class RackReader:
             slots += [s] + add.get(i, [])
         return RackFix(tuple(slots), fix.face_lab, fix.pitch)
 
-    def hidden_odds(self, image: np.ndarray, quads, hidden: np.ndarray | None = None) -> list[float]:
+    def hidden_odds(self, image: np.ndarray, quads, hidden: HiddenMap | None = None) -> list[float]:
         """The learned finder's odds (vision.rackdetect) that a hand hides a tile at each quad (its
-        hidden map's mean over the quad; 0 for a quad off the frame). ``hidden``: the map, when this
-        frame's detection has it (the net is not run twice on a frame)."""
+        hidden map's mean over the quad; 0 for a quad off the map). ``hidden``: the map, when this
+        frame's detection has it (the net is not run twice on a frame; a closer look's map covers its
+        crop, ``HiddenMap.box``), else the net's on the whole frame."""
         if hidden is None:
-            _, hidden, _ = self.detector.outputs(image)
-        scale = np.float32([hidden.shape[1] / image.shape[1], hidden.shape[0] / image.shape[0]])
-        out = []
-        for q in quads:
-            m = np.zeros(hidden.shape, np.uint8)
-            cv2.fillConvexPoly(m, np.int32(np.round(np.asarray(q) * scale)), 1)
-            out.append(float(hidden[m > 0].mean()) if m.any() else 0.0)
-        return out
+            hidden = self.detector.hidden_map(image)
+        return hidden.at(quads)
 
     @property
     def detector(self):

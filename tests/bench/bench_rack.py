@@ -36,11 +36,15 @@ Per split:
     .venv/bin/python tests/bench/bench_rack.py [--racks 100] [--hand-racks 30] [--short-racks 28]
                                                [--new-hand-racks 30]
                                                [--finder classical|learned|both]
+                                               [--zoom-below PX] [--splits train ...]
 
 ``--finder`` (RackConfig.finder): the classical finder (vision.rackfind), the learned one
 (vision.rackdetect, models/rackdet.onnx) or both; by default the product's (RackConfig().finder).
+``--zoom-below``: the learned finder's closer look (DetectConfig.zoom_below, 0 off) instead of the
+shipped one; ``--splits``: the splits read ('train' always among them: the reading rule is chosen
+there), to choose a setting on 'train' alone.
 Writes docs/results/rack_stills_<commit>.json
-(``_<finder>`` added for a finder other than the classical).
+(``_<finder>`` added for a finder other than the classical, ``_zoom<PX>`` and the splits when given).
 """
 from __future__ import annotations
 
@@ -374,8 +378,14 @@ def main() -> int:
                     help="unoccluded racks per split also seen in 4 frames through the watch (the product's certainty)")
     ap.add_argument("--detector", help="a candidate learned finder (an ONNX file) instead of models/rackdet.onnx: "
                                        "measured before it is committed; its file name goes in the result's name")
+    ap.add_argument("--zoom-below", type=float,
+                    help="the learned finder's closer look (DetectConfig.zoom_below; 0 off) instead of the shipped")
+    ap.add_argument("--splits", nargs="+", default=list(SEEDS), choices=list(SEEDS),
+                    help="the splits read (all by default; 'train' alone to choose a setting)")
     ap.add_argument("--out", default=str(REPO / "docs" / "results"))
     args = ap.parse_args()
+    if "train" not in args.splits:
+        ap.error("--splits: 'train' is always read (the reading rule is chosen there)")
     commit = git_commit()   # the code this run imported (read before anything else can commit)
     dirty = subprocess.run(["git", "status", "--porcelain", "vision", "models", "tests/bench"], cwd=REPO,
                            capture_output=True, text=True).stdout.strip()
@@ -384,11 +394,12 @@ def main() -> int:
     assert settings.read.threads == 1
     base = load_tile_reader(settings, "en")
     reader = RackReader(base, RackConfig(finder=args.finder))
-    if args.detector:
-        from tilecam.vision.rackdetect import RackDetector
-        reader._detector = RackDetector(args.detector, threads=1)
+    if args.detector or args.zoom_below is not None:
+        from tilecam.vision.rackdetect import DetectConfig, RackDetector
+        cfg = DetectConfig() if args.zoom_below is None else DetectConfig(zoom_below=args.zoom_below)
+        reader._detector = RackDetector(args.detector, threads=1, cfg=cfg)
     data = {}
-    for split in SEEDS:
+    for split in args.splits:
         print(f"rendering and reading {split} racks", flush=True)
         data[split] = measure(reader, split, args.racks, args.hand_racks, args.short_racks, args.new_hand_racks)
     # the rule and the blank bar: chosen on the training looks only
@@ -407,15 +418,14 @@ def main() -> int:
         "date": time.strftime("%Y-%m-%d"),
         "finder": args.finder,
         "detector": args.detector or "models/rackdet.onnx",
+        "detect": reader.detector.cfg.model_dump() if args.finder != "classical" else None,
         "racks_per_split": args.racks, "hand_racks_per_split": args.hand_racks,
         "short_racks_per_split": args.short_racks,
         "held_out": {k: list(v) for k, v in RACK_HELD_OUT.items()},
         "chosen_on_train": {"rule": rule, "blank_mass": bar},
         "train_grid": {k: {kk: v[kk] for kk in ("exact_share", "letter_share", "oracle_letter_share")}
                        for k, v in train.items()},
-        "train": {r: score(reader, data["train"], r, bars[r]) for r in RULES},
-        "heldout": {r: score(reader, data["heldout"], r, bars[r]) for r in RULES},
-        "heldout_all": {r: score(reader, data["heldout_all"], r, bars[r]) for r in RULES},
+        **{s: {r: score(reader, data[s], r, bars[r]) for r in RULES} for s in data},
         "unseen": {s: unseen(chosen, data[s]) for s in data},
         "new_hand_racks_per_split": args.new_hand_racks,
         "unseen_new_hands": {s: unseen(chosen, data[s], "new_hands") for s in data},
@@ -431,13 +441,15 @@ def main() -> int:
     }
     out["summary"] = {s: summary(out, s, RackConfig().rule) for s in data}
     suffix = ("" if args.finder == "classical" else f"_{args.finder}") + \
-        (f"_{Path(args.detector).stem}" if args.detector else "")
+        (f"_{Path(args.detector).stem}" if args.detector else "") + \
+        (f"_zoom{args.zoom_below:g}" if args.zoom_below is not None else "") + \
+        ("" if list(data) == list(SEEDS) else "_" + "_".join(data))
     dest = Path(args.out) / f"rack_stills_{out['commit']}{suffix}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     shown = ("commit", "finder", "chosen_on_train", "unseen", "made_unseen", "short", "sure_0.9", "timing_one_thread", "no_rack", "unseen_new_hands", "summary")
     print(json.dumps({k: out[k] for k in shown}, indent=1))
-    for s in SEEDS:
+    for s in data:
         for r in RULES:
             v = out[s][r]
             print(f"{s:11s} {r:10s} exact {v['exact_share']:.3f}  letters {v['letter_share']:.3f}  "

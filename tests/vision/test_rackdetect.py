@@ -1,7 +1,8 @@
 """vision/rackdetect.py: the learned rack finder beside the classical one. The decoding (quads from
 the net's maps, built here from known quads by the training's own targets, so the two agree), the
 committed model (models/rackdet.onnx) on rendered training-look racks, a hidden tile never a seen
-slot, and RackReader's ``finder`` switch."""
+slot, RackReader's ``finder`` switch, and the closer look (issue 45, session 16): small tiles found, quads and
+hidden odds mapped back from its crop, off as before."""
 from __future__ import annotations
 
 import cv2
@@ -13,8 +14,8 @@ from tilecam.models.synth import draw_look, render_rack
 from tilecam.models.train_rackdet import targets
 from tilecam.vision.rack import RackConfig, RackReader
 from tilecam.vision.rackdetect import (DEFAULT_MODEL, INPUT_H, INPUT_W, MEAN, OFFSET_NORM, STD, STRIDE, DetectConfig, Detection,
-                                      RackDetector, decode)
-from tilecam.vision.rackfind import RackFix, find_rack
+                                      HiddenMap, RackDetector, decode)
+from tilecam.vision.rackfind import RackFix, Slot, find_rack
 
 FRAME = (360, 640)
 
@@ -213,3 +214,109 @@ def test_a_hand_over_a_tiles_corner_makes_it_unseen_whatever_the_net_says(detect
     assert [s.seen for s in fix.slots] == [True, True, False, True, True]
     monkeypatch.setattr(detector, "cfg", DetectConfig(hand_share=0.0))
     assert all(s.seen for s in detector.detect(image).fix.slots)
+
+
+def shrunk(image: np.ndarray, share: float, at: tuple[int, int]) -> np.ndarray:
+    """``image`` shrunk to ``share`` of its size with its top left at ``at``, its rim the edge drawn
+    out (a training look made far, as the finder's training warp makes it)."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (int(round(w * share)), int(round(h * share))), interpolation=cv2.INTER_AREA)
+    return cv2.warpAffine(small, np.float32([[1, 0, at[0]], [0, 1, at[1]]]), (w, h), flags=cv2.INTER_NEAREST,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+ZOOM = DetectConfig()     # the closer look on, as shipped
+OFF = DetectConfig(zoom_below=0.0)
+
+
+def test_the_closer_look_finds_small_tiles_the_first_look_missed():
+    """Issue 45, session 16: tiles a few input pixels tall (a far camera); the first look misses one,
+    the closer look around the row it found finds all seven, each on its tile."""
+    seed, share, at = 62004, 0.5, (150, 40)
+    scene = render_rack("RETINAS", seed, draw_look(seed, "train"))
+    image = shrunk(scene.image, share, at)
+    boxes = [(x * share + at[0], y * share + at[1], w * share, h * share) for x, y, w, h in scene.boxes]
+    first = RackDetector(cfg=OFF).detect(image)
+    assert not first.zoomed and first.fix is not None
+    assert len(first.fix.slots) < 7
+    det = RackDetector(cfg=ZOOM).detect(image)
+    assert det.zoomed and len(det.fix.slots) == 7
+    assert all(s.seen and centre_in(s.quad, b) for s, b in zip(det.fix.slots, boxes))
+    x0, y0, x1, y1 = det.hidden.box       # the map is the closer look's: its crop, 16:9
+    assert (x1 - x0) < 640 and abs((x1 - x0) * INPUT_H / INPUT_W - (y1 - y0)) <= 1
+
+
+def test_with_the_closer_look_off_the_net_looks_once_at_the_whole_frame(detector, monkeypatch):
+    """0 (the option off) is the finder as it was: one look at the whole frame, its tiles decoded as before."""
+    seed = 62004
+    image = shrunk(render_rack("RETINAS", seed, draw_look(seed, "train")).image, 0.5, (150, 40))
+    off = RackDetector(cfg=OFF)
+    boxes = []
+    look = off.look
+    monkeypatch.setattr(off, "look", lambda img, box=None: boxes.append(box) or look(img, box))
+    det = off.detect(image)
+    assert boxes == [None] and not det.zoomed
+    quads, seen, scores = decode(*off.outputs(image), image.shape, off.cfg)
+    assert [s.quad.tolist() for s in det.fix.slots] == [q.tolist() for q in quads]
+    assert det.scores == tuple(scores) and det.hidden.box == (0, 0, 640, 360)
+
+
+def test_a_crops_quads_and_hidden_odds_map_back_to_the_frame(monkeypatch):
+    """The closer look's arithmetic: the net's maps for a crop decode to the crop's pixels, moved by
+    the crop's corner; its hidden map answers for frame quads through the crop's box."""
+    det = RackDetector(cfg=ZOOM)
+    quads = [tile(40 + 24 * k, 60) for k in range(5)]          # input pixels of whatever the net is shown
+    monkeypatch.setattr(det, "outputs", lambda img: maps(quads, [False, False, True, False, False]))
+    image = np.full((360, 640, 3), 128, np.uint8)
+    box = (200, 100, 456, 244)                                   # 256 x 144: the crop at the net's own scale
+    got, seen, _, hidden = det.look(image, box)
+    for g, q in zip(got, quads):
+        np.testing.assert_allclose(g, q + np.float32([200, 100]), atol=1e-3)
+    assert seen == [True, True, False, True, True]
+    odds = hidden.at(got)            # the hidden target is the core's: a third of the face
+    assert odds[2] > 0.3 and max(odds[:2] + odds[3:]) < 0.01
+    # the same map taken for the whole frame's misses the hidden tile
+    assert HiddenMap(hidden.odds, (0, 0, 640, 360)).at(got)[2] < 0.01
+    assert hidden.at([q + np.float32([1000, 0]) for q in got[:1]]) == [0.0]     # off the map
+
+
+def test_a_frame_and_its_crop_blown_up_give_the_same_quads_and_hidden_odds(detector):
+    """The invariant with the real net: a rack frame shrunk into a corner of another frame, looked at
+    through a crop of exactly that corner (blown up to the net's input again), gives the frame's own
+    quads, shrunk and moved, within a pixel or two, and the same hidden odds at them."""
+    seed = 35003
+    scene = render_rack("RETINAS", seed, draw_look(seed, "train"), hand=0.4)
+    assert any(scene.occluded)
+    quads, _, _, hidden = detector.look(scene.image)
+    assert len(quads) >= 5
+    share, at = 0.5, (300, 170)
+    image = shrunk(scene.image, share, at)
+    got, _, _, close = detector.look(image, (at[0], at[1], at[0] + 320, at[1] + 180))
+    assert len(got) == len(quads)
+    for g, q in zip(got, quads):
+        assert np.abs(g - (q * share + np.float32(at))).max() <= 2.0
+    moved = [q * share + np.float32(at) for q in quads]
+    np.testing.assert_allclose(close.at(moved), hidden.at(quads), atol=0.1)
+    under = [q * share + np.float32(at) for q, h in zip(scene.quads, scene.occluded) if h]
+    assert min(close.at(under)) >= 0.5      # the tiles under the hand, through the crop's map
+
+
+def test_a_gap_under_a_hand_is_found_through_the_closer_looks_map(monkeypatch):
+    """RackReader.hidden_gaps reads the detection's hidden map where it was taken: a closer look's
+    map covers its crop only, so a gap's frame quad is mapped into the crop (read as the whole
+    frame's map, the hand would be missed and the rack read short)."""
+    pitch, y = 24.0, 200.0
+    quads = [tile(100 + pitch * k, y) for k in (0, 1, 4, 5)]     # frame pixels: two tiles missing mid-row
+    box = (60, 120, 316, 264)                                     # the crop the map covers (256 x 144)
+    odds = np.zeros((INPUT_H // STRIDE, INPUT_W // STRIDE), np.float32)
+    for k in (2, 3):                                              # a hand over the missing two, in the crop's map
+        x0, y0 = (100 + pitch * k - box[0]) / STRIDE, (y - box[1]) / STRIDE
+        odds[int(y0):int(y0 + 24 / STRIDE), int(x0):int(x0 + 20 / STRIDE)] = 0.9
+    fix = RackFix(tuple(Slot(q, True) for q in quads), np.zeros(3, np.float32), pitch)
+    reader = RackReader(_Tiles(), RackConfig(finder="learned"))
+    monkeypatch.setattr(reader.detector, "detect", lambda img: Detection(fix, (0.95,) * 4, HiddenMap(odds, box), True))
+    got = reader.find(np.full((360, 640, 3), 128, np.uint8))
+    assert [s.seen for s in got.slots] == [True, True, False, False, True, True]
+    whole = HiddenMap(odds, (0, 0, 640, 360))
+    monkeypatch.setattr(reader.detector, "detect", lambda img: Detection(fix, (0.95,) * 4, whole, False))
+    assert len(reader.find(np.full((360, 640, 3), 128, np.uint8)).slots) == 4
