@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -159,8 +159,7 @@ def _known_look(tiles: list[RackTile]) -> tuple[RackTile, ...]:
     letters = [t for t in tiles if t.letter is not None]
     if 2 * sum(t.certainty < SURE for t in letters) < len(letters):
         return tuple(tiles)
-    return tuple(t if t.letter is None else RackTile(t.letter, round(min(t.certainty, DOUBTED), 4), t.box, t.alts)
-                 for t in tiles)
+    return tuple(t if t.letter is None else replace(t, certainty=round(min(t.certainty, DOUBTED), 4)) for t in tiles)
 
 
 def _said(view) -> list[tuple[str | None, bool]]:

@@ -57,8 +57,7 @@ RACK_BROAD: dict[str, tuple[str, ...]] = {
     "font": ("comfortaa", "quicksand", "caladea", "libertine", "oxygen", "hack"),
     "table": ("patterned", "felt", "marble"),
 }
-for _name, _extra in RACK_BROAD.items():
-    RACK_FACTORS[_name] = RACK_FACTORS[_name] + _extra
+RACK_FACTORS.update({name: RACK_FACTORS[name] + extra for name, extra in RACK_BROAD.items()})
 # Kept out of anything tuned (the reading rule, thresholds): the tile style and fonts the tile
 # model never trained on (models/train.py's defaults), and one option of every other factor.
 RACK_HELD_OUT: dict[str, tuple[str, ...]] = {
